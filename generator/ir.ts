@@ -1,0 +1,134 @@
+/**
+ * The normalized intermediate representation (IR) of a spec.
+ *
+ * Emitters see only this: every default filled in, every reference resolved,
+ * every name checked. The loose user-written shape lives in `schema/`.
+ * Order everywhere is declaration order in the spec, which is what makes the
+ * output deterministic without sorting user content.
+ */
+
+/** A JSON value as it appears in a spec (schemas, enum values, defaults). */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A JSON Schema object (draft 2020-12 / draft-07 subset as written by the user). */
+export type JsonSchema = { [key: string]: JsonValue };
+
+/** Where something was written, for messages. Line and column are 1-based. */
+export interface IRSource {
+  /** Spec file path as given on the command line (never made absolute in output). */
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  /** Spec path, e.g. `namespaces[1].tools[0]`. */
+  readonly path: string;
+}
+
+/** How a namespace tool carries its actions' arguments. See README "Namespace encodings". */
+export const NAMESPACE_ENCODINGS = ['compact', 'schema'] as const;
+export type IRNamespaceEncoding = (typeof NAMESPACE_ENCODINGS)[number];
+
+/** Spec-wide options, defaults filled in. */
+export interface IROptions {
+  /** Default encoding of namespace tools; a namespace may override it. Default `compact`. */
+  readonly namespaceEncoding: IRNamespaceEncoding;
+  /**
+   * Emit OpenAI strict-mode schemas (every property required, optional ones
+   * nullable, objects closed). Default false. The runtime decodes the nulls back.
+   */
+  readonly openaiStrict: boolean;
+}
+
+/** One tool: the unit that has a handler and a validator. */
+export interface IRTool {
+  /** Unique in the whole spec; the key of its handler. */
+  readonly name: string;
+  readonly description: string;
+  /** As written (case preserved); matching lowercases at codegen time. */
+  readonly tags: readonly string[];
+  readonly deferLoading: boolean;
+  /**
+   * The argument schema: `type: "object"`, shorthand expanded, local `$ref`s
+   * inlined (no `$defs` left), remote refs refused before this point.
+   */
+  readonly parameters: JsonSchema;
+  /** Whether the user wrote any `parameters` at all (absent = takes no arguments). */
+  readonly hasParameters: boolean;
+  /** A unique, valid TS identifier for the argument type, e.g. `ReadFileArgs`. */
+  readonly typeName: string;
+  /** Whether the tool is offered as a flat tool (listed under top-level `tools`). */
+  readonly flat: boolean;
+  /** Indices into `IRSpec.namespaces` where this tool is an action, ascending. */
+  readonly namespaces: readonly number[];
+  /** Indices into `IRSpec.toolkits` that contain this tool, ascending. */
+  readonly toolkits: readonly number[];
+  readonly source: IRSource;
+}
+
+/** Layer 1: one stable tool per group; the model picks `action` (= a tool name). */
+export interface IRNamespace {
+  readonly name: string;
+  readonly description: string;
+  readonly encoding: IRNamespaceEncoding;
+  /** Indices into `IRSpec.tools`, in declaration order. */
+  readonly tools: readonly number[];
+  readonly source: IRSource;
+}
+
+/** Layer 2: listed in the directory XML, loaded on demand through `load_toolkit`. */
+export interface IRToolkit {
+  readonly name: string;
+  readonly description: string;
+  /** Indices into `IRSpec.tools`, in declaration order. */
+  readonly tools: readonly number[];
+  readonly source: IRSource;
+}
+
+/** A named blocklist. */
+export interface IRPolicy {
+  readonly name: string;
+  /** Tool, namespace or toolkit names, as written (validated to exist). */
+  readonly block: readonly string[];
+  readonly source: IRSource;
+}
+
+/** The whole normalized spec. */
+export interface IRSpec {
+  readonly version: 1;
+  /** Spec file path as given (relative, POSIX separators); used only in messages. */
+  readonly file: string;
+  /**
+   * sha256 (hex) of the canonical JSON of this IR without sources, so the same
+   * spec in YAML, JSON or TS form, at any path, has the same hash.
+   */
+  readonly hash: string;
+  readonly options: IROptions;
+  /** Every tool, unique by name, in order of first definition. */
+  readonly tools: readonly IRTool[];
+  /** Indices into `tools` of the flat tools, in declaration order. */
+  readonly flat: readonly number[];
+  readonly namespaces: readonly IRNamespace[];
+  readonly toolkits: readonly IRToolkit[];
+  readonly policies: readonly IRPolicy[];
+}
+
+/** The name of the library-owned loader tool. */
+export const LOAD_TOOLKIT = 'load_toolkit';
+
+/**
+ * Names owned by the library, reserved in every spec: the loader, and the
+ * tools the seed lists as library tools (memory, context, handoff).
+ */
+export const RESERVED_TOOL_NAMES = [
+  'load_toolkit',
+  'context',
+  'new_context',
+  'create_memory',
+  'modify_memory',
+  'recall_context',
+] as const;
+
+/**
+ * The tool-name rule every target accepts (intersection of providers.md):
+ * starts with a letter or `_`, then letters, digits, `_` or `-`, 64 at most.
+ */
+export const PORTABLE_TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;

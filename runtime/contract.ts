@@ -1,0 +1,210 @@
+/**
+ * The contract between the generator and the runtime: the shape of what a
+ * generated folder's `index.ts` exports, and the types both sides share.
+ *
+ * The generator (build time) may import this file; the runtime never imports
+ * the generator. Everything here is data or types: nothing to evaluate.
+ */
+
+/** The providers `compile({ target })` renders for. */
+export const TARGETS = ['anthropic', 'openai', 'openai-responses', 'gemini'] as const;
+export type Target = (typeof TARGETS)[number];
+
+/** Rendered tool sets exist for every target plus the seed's provider-neutral form. */
+export const RENDER_FORMS = ['neutral', ...TARGETS] as const;
+export type RenderForm = (typeof RENDER_FORMS)[number];
+
+/** Why a call was rejected: one closed set shared by `checkToolCall` and `dispatch`. */
+export const REJECTION_CODES = [
+  'empty_name',
+  'unknown_tool',
+  'blocked',
+  'not_loaded',
+  'unknown_action',
+  'malformed_arguments',
+  'invalid_arguments',
+  'handler_error',
+] as const;
+export type RejectionCode = (typeof REJECTION_CODES)[number];
+
+/** The name of the library-owned loader tool. */
+export const LOAD_TOOLKIT_NAME = 'load_toolkit';
+
+/** One ajv error, as an ajv standalone validator reports it (`allErrors: true`). */
+export interface ValidationError {
+  readonly instancePath: string;
+  readonly schemaPath: string;
+  readonly keyword: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly message?: string;
+}
+
+/** An ajv standalone validate function: no schema compile, no eval at run time. */
+export interface ValidateFn {
+  (data: unknown): boolean;
+  errors?: readonly ValidationError[] | null;
+}
+
+/**
+ * The seed's provider-neutral tool definition (`ToolDefinition` of the
+ * reference library): what `compile()` without a target returns.
+ */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters?: Readonly<Record<string, unknown>>;
+  readonly tags?: readonly string[];
+  readonly deferLoading?: boolean;
+}
+
+/**
+ * How to turn OpenAI strict-mode nulls back into absent arguments.
+ * `optional` lists the properties that were optional before the strict rewrite
+ * (their `null` means "absent"); `nested` descends into object-valued
+ * properties (and `items` into array elements) that need the same treatment.
+ */
+export interface NullDecodePlan {
+  readonly optional: readonly string[];
+  readonly nested?: Readonly<Record<string, NullDecodePlan>>;
+  readonly items?: NullDecodePlan;
+}
+
+/** One tool as the runtime sees it. Indices point into `GeneratedSpec` arrays. */
+export interface GeneratedTool {
+  readonly name: string;
+  readonly description: string;
+  /** As written in the spec. */
+  readonly tags: readonly string[];
+  readonly deferLoading: boolean;
+  /** Index into `GeneratedSpec.validators`; identical schemas share one validator. */
+  readonly validator: number;
+  /** Offered as a flat tool. */
+  readonly flat: boolean;
+  /** Indices into `GeneratedSpec.namespaces` where this tool is an action. */
+  readonly namespaces: readonly number[];
+  /** Indices into `GeneratedSpec.toolkits` that contain this tool. */
+  readonly toolkits: readonly number[];
+  /** Present when the spec asks for OpenAI strict mode and the tool has optional properties. */
+  readonly nullDecode?: NullDecodePlan;
+}
+
+export interface GeneratedNamespace {
+  readonly name: string;
+  readonly description: string;
+  readonly encoding: 'compact' | 'schema';
+  /** Indices into `GeneratedSpec.tools`; the action name is the tool name. */
+  readonly tools: readonly number[];
+}
+
+export interface GeneratedToolkit {
+  readonly name: string;
+  readonly description: string;
+  /** Indices into `GeneratedSpec.tools`. */
+  readonly tools: readonly number[];
+}
+
+/**
+ * The prune matcher, built at codegen time by `buildPruneMatcher`
+ * (runtime/matcher.ts) and serialized as data, so `pruneByTask` scans the task
+ * once instead of testing every tool and tag against it.
+ */
+export interface PruneMatcherData {
+  /** Flat positions (indices into `GeneratedSpec.flat`) of untagged tools: always kept. */
+  readonly always: readonly number[];
+  /** The automaton and its outputs; format owned by runtime/matcher.ts. */
+  readonly automaton: unknown;
+}
+
+/**
+ * Tool definitions already rendered for one form (a target, or `neutral`),
+ * frozen. `compile` selects from these; it never rebuilds them.
+ */
+export interface RenderedTools {
+  /** `tools[i]` is tool `i` rendered as a standalone tool (flat tools, loaded toolkit tools). */
+  readonly tools: readonly unknown[];
+  /** `namespaces[k]` is namespace `k` rendered as one tool routed by `action`. */
+  readonly namespaces: readonly unknown[];
+  /** The `load_toolkit` tool, or null when the spec has no toolkits. */
+  readonly loader: unknown | null;
+}
+
+/**
+ * The type-level registry a generated folder carries, so `createRouter` can
+ * type handlers, names and results from a namespace import alone.
+ */
+export interface RegistryShape {
+  /** Tool name → argument type. */
+  readonly args: { readonly [tool: string]: unknown };
+  readonly namespaces: string;
+  readonly toolkits: string;
+  readonly policies: string;
+}
+
+/** What a generated `index.ts` exports as `spec`. All arrays are frozen. */
+export interface GeneratedSpec<R extends RegistryShape = RegistryShape> {
+  /** Bumped when this contract changes incompatibly; the runtime refuses other values. */
+  readonly formatVersion: 1;
+  /** Content hash of the spec (same as the manifest's). */
+  readonly hash: string;
+  readonly tools: readonly GeneratedTool[];
+  /** Indices into `tools` of the flat tools, in declaration order. */
+  readonly flat: readonly number[];
+  readonly namespaces: readonly GeneratedNamespace[];
+  readonly toolkits: readonly GeneratedToolkit[];
+  /** Policy name → blocked names (tools, namespaces or toolkits). */
+  readonly policies: { readonly [policy: string]: readonly string[] };
+  /** The `<available_toolkits>` directory, escaped; '' when there are no toolkits. */
+  readonly directoryXml: string;
+  readonly matcher: PruneMatcherData;
+  readonly validators: readonly ValidateFn[];
+  readonly rendered: { readonly [F in RenderForm]: RenderedTools };
+  /** Phantom: never present at run time; carries the generated types. */
+  readonly __registry?: R;
+}
+
+/** What `createRouter` accepts: the namespace import of a generated `index.ts`. */
+export interface GeneratedModule<R extends RegistryShape = RegistryShape> {
+  readonly spec: GeneratedSpec<R>;
+}
+
+/** Tool names of a registry. */
+export type ToolNameOf<R extends RegistryShape> = keyof R['args'] & string;
+
+/** Per-dispatch context handed to every handler. */
+export interface HandlerContext<C = unknown> {
+  /** The provider's tool call id, when the call carried one. */
+  readonly callId: string | undefined;
+  /** Whatever the application passed to `dispatch(call, { context })`. */
+  readonly context: C;
+}
+
+/** One handler per tool, keyed by tool name, however the tool is exposed. */
+export type HandlersOf<R extends RegistryShape, C = unknown> = {
+  readonly [K in ToolNameOf<R>]: (args: R['args'][K], ctx: HandlerContext<C>) => unknown;
+};
+
+/** Where an allowed call was routed from. */
+export type CallVia = 'flat' | 'namespace' | 'toolkit';
+
+/** A resolved call: a union over every tool, with its typed arguments. */
+export type ResolvedCallOf<R extends RegistryShape> = {
+  [K in ToolNameOf<R>]: {
+    readonly tool: K;
+    readonly args: R['args'][K];
+    readonly via: CallVia;
+    /** The namespace or toolkit it was reached through; null for a flat call. */
+    readonly group: string | null;
+  };
+}[ToolNameOf<R>];
+
+/** A rejection: `reason` exists exactly when the call is rejected. */
+export interface Rejection {
+  readonly allowed: false;
+  readonly code: RejectionCode;
+  readonly reason: string;
+}
+
+/** The result of `checkToolCall`: discriminated on `allowed`. */
+export type ToolCallCheckResultOf<R extends RegistryShape> =
+  | { readonly allowed: true; readonly call: ResolvedCallOf<R> }
+  | Rejection;
