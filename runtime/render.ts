@@ -1,12 +1,14 @@
 /**
  * Per-target rendering of one provider-neutral tool definition.
  *
+ * Used by the generator at codegen time and by the runtime for tools registered at run time.
  * OWNER: the per-target compile work (issue 4). This first version is a
  * placeholder with the final signature: it returns the neutral form for every
  * target so the emitters can be built against it.
  */
-import type { RenderForm } from '../runtime/contract.js';
-import type { JsonSchema } from './ir.js';
+import type { RenderForm } from './contract.js';
+/** A JSON Schema object. */
+export type JsonSchema = { readonly [key: string]: unknown };
 
 /** A tool as the model sees it, before any target's rules are applied. */
 export interface NeutralTool {
