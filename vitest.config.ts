@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Type-level tests are checked by `tsc -p .` (part of `npm test`); here they also run as
+    // ordinary tests so their runtime halves (expectTypeOf is a no-op at run time) execute.
+    setupFiles: ['test/setup/fail-on-console.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
