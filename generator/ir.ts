@@ -10,7 +10,10 @@
 /** A JSON value as it appears in a spec (schemas, enum values, defaults). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/** A JSON Schema object (draft 2020-12 / draft-07 subset as written by the user). */
+/**
+ * A JSON Schema object. In the IR always draft 2020-12 form without `$schema`
+ * (draft-07 input is converted by normalize), so one Ajv2020 compiles them all.
+ */
 export type JsonSchema = { [key: string]: JsonValue };
 
 /** Where something was written, for messages. Line and column are 1-based. */

@@ -1,0 +1,289 @@
+/**
+ * Normalize a validated spec into the IR (`generator/ir.ts`): every default
+ * filled in, every reference resolved, every name checked, one JSON Schema
+ * dialect, and a content hash that does not depend on the spec's form or path.
+ *
+ * Determinism lives here: tools in order of first definition over the fixed
+ * section order (flat `tools`, then namespaces, then toolkits), groups and
+ * policies in declaration order, schema keywords in one canonical order (the
+ * order of properties is kept: it is the order the model reads them in).
+ */
+import { createHash } from 'node:crypto';
+import { NAMESPACE_ENCODINGS } from './ir.js';
+import type { IRNamespace, IRNamespaceEncoding, IROptions, IRPolicy, IRSource, IRSpec, IRTool, IRToolkit, JsonSchema, JsonValue } from './ir.js';
+import { loadSpec } from './load.js';
+import type { LoadedSpec, SpecPath } from './load.js';
+import { bug, formatPath, formatProblem } from './problems.js';
+import type { Problem } from './problems.js';
+import { expandParameters, toolEntries, validateSpec } from './validate.js';
+
+/**
+ * Type names the emitters generate themselves; a tool's argument type never
+ * takes one of these (it gets a `_2`… suffix instead).
+ */
+export const GENERATED_TYPE_NAMES = [
+  'ToolName',
+  'NamespaceName',
+  'ToolkitName',
+  'PolicyName',
+  'Handlers',
+  'Registry',
+  'ToolCallCheckResult',
+  'ToolArgs',
+  'ToolCall',
+  'ResolvedCall',
+  'ResolvedToolCall',
+  'GeneratedSpec',
+] as const;
+
+/** The schema of a tool that takes no arguments. */
+export const NO_PARAMETERS: JsonSchema = Object.freeze({ type: 'object', properties: {}, additionalProperties: false }) as JsonSchema;
+
+/**
+ * Builds the IR of a spec that `validateSpec` accepted. Calling it on an
+ * invalid spec is a bug in the caller and throws a plain Error.
+ *
+ * @example
+ * const loaded = await loadSpec('examples/tools.spec.yaml');
+ * if (loaded.ok && validateSpec(loaded.spec).length === 0) normalizeSpec(loaded.spec).tools[0]?.typeName; // 'ReadFileArgs'
+ */
+export function normalizeSpec(spec: LoadedSpec): IRSpec {
+  const root = spec.value as Record<string, unknown>;
+  if (typeof root !== 'object' || root === null) throw bug('normalizeSpec was called on a spec that is not a mapping (validate first)');
+  const source = (path: SpecPath): IRSource => ({ file: spec.file, ...spec.locate(path), path: formatPath(path) });
+
+  const rawOptions = (root.options ?? {}) as { namespaceEncoding?: IRNamespaceEncoding; openaiStrict?: boolean };
+  const options: IROptions = {
+    namespaceEncoding: rawOptions.namespaceEncoding ?? NAMESPACE_ENCODINGS[0],
+    openaiStrict: rawOptions.openaiStrict ?? false,
+  };
+
+  // Tools, in order of first definition; a name → index map for references.
+  const entries = toolEntries(root);
+  const index = new Map<string, number>();
+  const drafts: { tool: Omit<IRTool, 'flat' | 'namespaces' | 'toolkits' | 'typeName'>; flat: boolean; namespaces: number[]; toolkits: number[] }[] = [];
+  for (const e of entries) {
+    if (!e.definition) continue;
+    if (index.has(e.name)) throw bug(`tool "${e.name}" is defined twice (validate first)`);
+    const d = e.definition as { description: string; tags?: string[]; deferLoading?: boolean; parameters?: Record<string, unknown> };
+    let parameters: JsonSchema = structuredClone(NO_PARAMETERS) as JsonSchema;
+    if (d.parameters !== undefined) {
+      const expanded = expandParameters(d.parameters);
+      if (expanded.problems.length > 0) throw bug(`the parameters of "${e.name}" have problems (validate first)`);
+      parameters = canonicalSchema(expanded.schema) as JsonSchema;
+    }
+    index.set(e.name, drafts.length);
+    drafts.push({
+      tool: {
+        name: e.name,
+        description: d.description,
+        tags: [...(d.tags ?? [])],
+        deferLoading: d.deferLoading ?? false,
+        parameters,
+        hasParameters: d.parameters !== undefined,
+        source: source(e.path),
+      },
+      flat: false,
+      namespaces: [],
+      toolkits: [],
+    });
+  }
+  const indexOf = (name: string): number => {
+    const i = index.get(name);
+    if (i === undefined) throw bug(`tool "${name}" is referred to but defined nowhere (validate first)`);
+    return i;
+  };
+
+  const flat: number[] = [];
+  const namespaceTools: number[][] = [];
+  const toolkitTools: number[][] = [];
+  for (const e of entries) {
+    const i = indexOf(e.name);
+    const draft = drafts[i];
+    if (!draft) throw bug(`no draft for tool index ${i}`);
+    if (e.group.kind === 'flat') {
+      flat.push(i);
+      draft.flat = true;
+    } else if (e.group.kind === 'namespace') {
+      (namespaceTools[e.group.index] ??= []).push(i);
+      if (!draft.namespaces.includes(e.group.index)) draft.namespaces.push(e.group.index);
+    } else {
+      (toolkitTools[e.group.index] ??= []).push(i);
+      if (!draft.toolkits.includes(e.group.index)) draft.toolkits.push(e.group.index);
+    }
+  }
+
+  const typeNames = uniqueTypeNames(drafts.map((d) => d.tool.name));
+  const tools: IRTool[] = drafts.map((d, i) => ({
+    name: d.tool.name,
+    description: d.tool.description,
+    tags: d.tool.tags,
+    deferLoading: d.tool.deferLoading,
+    parameters: d.tool.parameters,
+    hasParameters: d.tool.hasParameters,
+    typeName: typeNames[i] ?? '',
+    flat: d.flat,
+    namespaces: d.namespaces,
+    toolkits: d.toolkits,
+    source: d.tool.source,
+  }));
+
+  const namespaces: IRNamespace[] = ((root.namespaces ?? []) as { name: string; description: string; encoding?: IRNamespaceEncoding }[]).map((ns, i) => ({
+    name: ns.name,
+    description: ns.description,
+    encoding: ns.encoding ?? options.namespaceEncoding,
+    tools: namespaceTools[i] ?? [],
+    source: source(['namespaces', i]),
+  }));
+  const toolkits: IRToolkit[] = ((root.toolkits ?? []) as { name: string; description: string }[]).map((tk, i) => ({
+    name: tk.name,
+    description: tk.description,
+    tools: toolkitTools[i] ?? [],
+    source: source(['toolkits', i]),
+  }));
+  const policies: IRPolicy[] = Object.entries((root.policies ?? {}) as Record<string, string[]>).map(([name, block]) => ({
+    name,
+    block: [...block],
+    source: source(['policies', name]),
+  }));
+
+  const withoutHash = { version: 1 as const, options, tools, flat, namespaces, toolkits, policies };
+  return { version: 1, file: spec.file, hash: specHash(withoutHash), options, tools, flat, namespaces, toolkits, policies };
+}
+
+/** What `buildIR` returns. */
+export type BuildResult = { ok: true; ir: IRSpec } | { ok: false; problems: Problem[] };
+
+/**
+ * load → validate → normalize, in one call. Never throws for a user mistake.
+ *
+ * @example
+ * const r = await buildIR('examples/tools.spec.yaml');
+ * if (!r.ok) console.error(r.problems.map(formatProblem).join('\n'));
+ */
+export async function buildIR(file: string, options: { cwd?: string } = {}): Promise<BuildResult> {
+  const loaded = await loadSpec(file, options);
+  if (!loaded.ok) return loaded;
+  const problems = validateSpec(loaded.spec);
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, ir: normalizeSpec(loaded.spec) };
+}
+
+/** Formats a list of problems, one per entry (re-exported for the CLI's convenience). */
+export const formatProblems = (problems: readonly Problem[]): string => problems.map(formatProblem).join('\n');
+
+// ---------------------------------------------------------------------------
+// Type names
+
+/**
+ * PascalCase of a tool name + `Args`, as a valid TS identifier:
+ * `read_file` → `ReadFileArgs`, `get-HTTP-status` → `GetHTTPStatusArgs`.
+ *
+ * @example
+ * typeNameBase('read_file'); // 'ReadFileArgs'
+ */
+export function typeNameBase(toolName: string): string {
+  let pascal = toolName
+    .split(/[^A-Za-z0-9]+/)
+    .filter((s) => s !== '')
+    .map((s) => s[0]!.toUpperCase() + s.slice(1))
+    .join('');
+  if (pascal === '' || /^[0-9]/.test(pascal)) pascal = `Tool${pascal}`;
+  return `${pascal}Args`;
+}
+
+/**
+ * One unique type name per tool, in tool order: the first tool keeps the base
+ * name, later ones colliding with it (or with a generated name) get `_2`, `_3`…
+ *
+ * @example
+ * uniqueTypeNames(['read_file', 'read-file']); // ['ReadFileArgs', 'ReadFileArgs_2']
+ */
+export function uniqueTypeNames(toolNames: readonly string[]): string[] {
+  const taken = new Set<string>(GENERATED_TYPE_NAMES);
+  return toolNames.map((name) => {
+    const base = typeNameBase(name);
+    let candidate = base;
+    for (let n = 2; taken.has(candidate); n++) candidate = `${base}_${n}`;
+    taken.add(candidate);
+    return candidate;
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Canonical form and hash
+
+/**
+ * Keyword order of a normalized schema object. Keyword order means nothing to
+ * JSON Schema, so fixing it makes the same schema written in YAML, JSON or zod
+ * produce the same IR and the same bytes downstream. Name maps (`properties`
+ * and the like) keep the user's order: that is the order the model reads.
+ */
+const KEYWORD_ORDER = [
+  'type', 'title', 'description', '$comment', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength',
+  'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf',
+  'prefixItems', 'items', 'contains', 'minContains', 'maxContains', 'minItems', 'maxItems', 'uniqueItems', 'unevaluatedItems',
+  'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedProperties', 'required',
+  'dependentRequired', 'dependentSchemas', 'minProperties', 'maxProperties',
+  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else',
+  'contentEncoding', 'contentMediaType', 'contentSchema', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly',
+];
+const RANK = new Map(KEYWORD_ORDER.map((k, i) => [k, i]));
+const SUBSCHEMA = new Set(['items', 'contains', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'not', 'if', 'then', 'else', 'contentSchema']);
+const SUBSCHEMA_LIST = new Set(['prefixItems', 'allOf', 'anyOf', 'oneOf']);
+const SUBSCHEMA_MAP = new Set(['properties', 'patternProperties', 'dependentSchemas']);
+
+/** A normalized (2020-12, inlined) schema with canonical keyword order and `required` in property order. */
+function canonicalSchema(node: JsonValue): JsonValue {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
+  const keys = Object.keys(node).sort((a, b) => (RANK.get(a) ?? KEYWORD_ORDER.length) - (RANK.get(b) ?? KEYWORD_ORDER.length) || (a < b ? -1 : a > b ? 1 : 0));
+  const out: Record<string, JsonValue> = {};
+  for (const k of keys) {
+    const v = node[k] as JsonValue;
+    if (SUBSCHEMA.has(k)) out[k] = canonicalSchema(v);
+    else if (SUBSCHEMA_LIST.has(k) && Array.isArray(v)) out[k] = v.map(canonicalSchema);
+    else if (SUBSCHEMA_MAP.has(k) && typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      const map: Record<string, JsonValue> = {};
+      for (const [name, s] of Object.entries(v)) map[name] = canonicalSchema(s);
+      out[k] = map;
+    } else if (k === 'required' && Array.isArray(v) && typeof node.properties === 'object' && node.properties !== null && !Array.isArray(node.properties)) {
+      // `required` is a set: list it in property order so zod's order and a hand-written one agree.
+      const order = Object.keys(node.properties);
+      const pos = (s: JsonValue) => {
+        const i = typeof s === 'string' ? order.indexOf(s) : -1;
+        return i < 0 ? order.length : i;
+      };
+      out[k] = [...v].sort((a, b) => pos(a) - pos(b));
+    } else out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * sha256 (hex) of the IR without sources and file: fixed field order, schema
+ * keywords in canonical order, user maps in declaration order. Unlike sorting
+ * every key, this keeps the order of properties and policies in the hash,
+ * since that order changes the generated output.
+ *
+ * @example
+ * specHash(irWithoutHash); // '3f1c…' (64 hex digits)
+ */
+export function specHash(ir: Omit<IRSpec, 'hash' | 'file'>): string {
+  const strip = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(strip);
+    if (typeof v !== 'object' || v === null) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (k !== 'source') out[k] = strip(x);
+    return out;
+  };
+  const payload = {
+    version: ir.version,
+    options: ir.options,
+    tools: strip(ir.tools),
+    flat: ir.flat,
+    namespaces: strip(ir.namespaces),
+    toolkits: strip(ir.toolkits),
+    policies: strip(ir.policies),
+  };
+  return createHash('sha256').update(JSON.stringify(payload)).digest('hex');
+}
