@@ -1,12 +1,26 @@
 /**
- * Per-target rendering of one provider-neutral tool definition.
+ * Per-target rendering of one provider-neutral tool definition, and the
+ * OpenAI strict-mode schema rewrite with its inverse (the null decode).
  *
- * Used by the generator at codegen time and by the runtime for tools registered at run time.
- * OWNER: the per-target compile work (issue 4). This first version is a
- * placeholder with the final signature: it returns the neutral form for every
- * target so the emitters can be built against it.
+ * Used by the generator at codegen time (every form, serialized into
+ * `spec.rendered[form]`) and by the runtime for tools registered at run time.
+ * Everything here is pure: no state, no I/O, the input is never mutated, and
+ * the output is plain JSON whose key order is fixed (wrapper keys in the order
+ * written below, schema keys in the spec's declaration order).
+ *
+ * Target facts are from /work/shared/providers.md, checked against the
+ * installed SDK `.d.ts` (test/targets/sdk-types.test.ts holds them to it).
  */
-import type { RenderForm } from './contract.js';
+import type { NullDecodePlan, RenderForm, ToolDefinition } from './contract.js';
+import type {
+  AnthropicTool,
+  GeminiFunctionDeclaration,
+  JsonObject,
+  OpenAIChatTool,
+  RenderedToolMap,
+  ResponsesFunctionTool,
+} from './targets/types.js';
+
 /** A JSON Schema object. */
 export type JsonSchema = { readonly [key: string]: unknown };
 
@@ -30,13 +44,475 @@ export interface RenderOptions {
  * Render one tool for one form. Pure; the result is serialized into the
  * generated folder and frozen there.
  *
+ * - `neutral`: the seed's `ToolDefinition` `{ name, description, parameters, deferLoading? }`.
+ * - `anthropic`: `Tool` `{ name, description, input_schema, defer_loading? }`.
+ * - `openai`: `ChatCompletionFunctionTool` `{ type, function: { name, description, parameters, strict? } }`;
+ *   `deferLoading` is dropped (Chat Completions has no tool search).
+ * - `openai-responses`: `FunctionTool` `{ type, name, description, parameters, strict, defer_loading? }`;
+ *   `strict` is always present because Responses treats an omitted `strict` as true.
+ * - `gemini`: `FunctionDeclaration` `{ name, description, parametersJsonSchema? }`. The JSON
+ *   Schema field is sent untouched by the SDK, unlike `parameters`, which the SDK rewrites in
+ *   place and which rejects common keywords (`additionalProperties`, `const`, non-string enums).
+ *   Omitted when the tool takes no arguments.
+ *
+ * With `openaiStrict`, the two OpenAI forms get the strict rewrite (see {@link toOpenAIStrictSchema})
+ * and `strict: true`; a schema strict mode cannot express is sent as-is with `strict: false`.
+ * Anthropic and Gemini payloads are never affected by `openaiStrict`.
+ *
  * @example
  * renderTool('anthropic', { kind: 'tool', name: 'get_time', description: 'Get timestamp',
  *   parameters: { type: 'object', properties: {} }, deferLoading: false }, { openaiStrict: false });
+ * // → { name: 'get_time', description: 'Get timestamp', input_schema: { type: 'object', properties: {} } }
  */
-export function renderTool(form: RenderForm, tool: NeutralTool, _options: RenderOptions): unknown {
-  void form;
-  const out: Record<string, unknown> = { name: tool.name, description: tool.description, parameters: tool.parameters };
-  if (tool.deferLoading) out['deferLoading'] = true;
+export function renderTool<F extends RenderForm>(form: F, tool: NeutralTool, options: RenderOptions): RenderedToolMap[F];
+export function renderTool(form: RenderForm, tool: NeutralTool, options: RenderOptions): unknown;
+export function renderTool(form: RenderForm, tool: NeutralTool, options: RenderOptions): unknown {
+  return RENDERERS[form](tool, options);
+}
+
+type Renderer<F extends RenderForm> = (tool: NeutralTool, options: RenderOptions) => RenderedToolMap[F];
+
+// A table typed by form: a new form in RENDER_FORMS is a compile error here until it is handled.
+const RENDERERS: { readonly [F in RenderForm]: Renderer<F> } = {
+  neutral(tool): ToolDefinition {
+    const out: { -readonly [K in keyof ToolDefinition]: ToolDefinition[K] } = {
+      name: tool.name,
+      description: tool.description,
+      parameters: cloneSchema(tool.parameters),
+    };
+    if (tool.deferLoading) out.deferLoading = true;
+    return out;
+  },
+  anthropic(tool): AnthropicTool {
+    const out: AnthropicTool = {
+      name: tool.name,
+      description: tool.description,
+      input_schema: objectSchema(tool.parameters),
+    };
+    if (tool.deferLoading) out.defer_loading = true;
+    return out;
+  },
+  openai(tool, options): OpenAIChatTool {
+    const strict = options.openaiStrict ? toOpenAIStrictSchema(tool.parameters, strictModeFor(tool)) : undefined;
+    const fn: OpenAIChatTool['function'] = {
+      name: tool.name,
+      description: tool.description,
+      parameters: strict?.ok ? strict.schema : providerSchema(tool.parameters),
+    };
+    if (strict) fn.strict = strict.ok;
+    return { type: 'function', function: fn };
+  },
+  'openai-responses'(tool, options): ResponsesFunctionTool {
+    const strict = options.openaiStrict ? toOpenAIStrictSchema(tool.parameters, strictModeFor(tool)) : undefined;
+    const out: ResponsesFunctionTool = {
+      type: 'function',
+      name: tool.name,
+      description: tool.description,
+      parameters: strict?.ok ? strict.schema : providerSchema(tool.parameters),
+      // Explicit false when not strict: Responses validates strictly when `strict` is omitted or
+      // null, which would reject every schema that is not already strict-shaped.
+      strict: strict?.ok ?? false,
+    };
+    if (tool.deferLoading) out.defer_loading = true;
+    return out;
+  },
+  gemini(tool): GeminiFunctionDeclaration {
+    const out: GeminiFunctionDeclaration = { name: tool.name, description: tool.description };
+    const schema = objectSchema(tool.parameters);
+    if (hasProperties(schema)) out.parametersJsonSchema = schema;
+    return out;
+  },
+};
+
+// ─── OpenAI strict mode ──────────────────────────────────────────────────────
+
+/** The outcome of the strict rewrite: the schema, or why strict mode cannot express it. */
+export type StrictSchemaResult =
+  | { readonly ok: true; readonly schema: JsonObject; readonly plan: NullDecodePlan | undefined }
+  | { readonly ok: false; readonly reason: string; readonly path: string };
+
+/** Options of {@link toOpenAIStrictSchema}. */
+export interface StrictSchemaOptions {
+  /**
+   * Accept optional properties inside `anyOf` members. Only sound when something
+   * else decodes their nulls: namespace tools, whose `args` members are the
+   * actions' own schemas, decoded by the action tool's plan after routing.
+   */
+  readonly anyOfDecodedElsewhere?: boolean;
+}
+
+// Keywords OpenAI Structured Outputs accepts (providers.md §2, "Supported keywords").
+const STRICT_KEEP = new Set([
+  'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'anyOf',
+  'description', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'multipleOf', 'minItems', 'maxItems',
+]);
+// Formats strict mode documents; any other `format` moves into the description.
+const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
+// Structure strict mode cannot express at all: the tool falls back to non-strict.
+const STRICT_UNSUPPORTED = [
+  '$ref', 'allOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'dependencies',
+  'patternProperties', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'prefixItems',
+  'contains', '$defs', 'definitions',
+];
+// Constraints strict mode rejects but a reader can use: kept as text in the description.
+// (The dispatch validator is compiled from the ORIGINAL schema, so they are still enforced.)
+const STRICT_AS_TEXT = ['default', 'minLength', 'maxLength', 'uniqueItems', 'minProperties', 'maxProperties', 'examples', 'format'];
+
+/**
+ * Rewrite a tool's parameter schema for OpenAI strict mode: every object
+ * closed (`additionalProperties: false`) with every property in `required`;
+ * optional properties made nullable (`type: [T, "null"]` for a primitive type,
+ * else `anyOf: [T, { type: "null" }]`); `oneOf` read as `anyOf`; `default` and
+ * other constraints strict mode rejects moved into the description text
+ * (`Default: "utf8"`). Returns the null decode plan with it. A schema strict
+ * mode cannot express (`$ref`, `allOf`, open maps, free-form objects, untyped
+ * values, tuples) gives `{ ok: false, reason, path }`: render it non-strict.
+ *
+ * An optional property whose own schema already admits `null` is not made
+ * nullable and not decoded: its `null` is a legitimate value, so the model's
+ * `null` is kept (the absent/null distinction is the one thing lost).
+ *
+ * @example
+ * toOpenAIStrictSchema({ type: 'object', properties: { a: { type: 'string' } } });
+ * // → { ok: true, plan: { optional: ['a'] }, schema: { type: 'object',
+ * //     properties: { a: { type: ['string', 'null'] } }, required: ['a'], additionalProperties: false } }
+ */
+export function toOpenAIStrictSchema(parameters: JsonSchema, options: StrictSchemaOptions = {}): StrictSchemaResult {
+  try {
+    // The root is an object whatever the schema says (a tool's arguments are always an object).
+    const out = strictNode(objectSchema(parameters), '', true, options);
+    if (!out.ok) return out;
+    return { ok: true, schema: out.schema, plan: out.plan };
+  } catch (error) {
+    // Only reachable for pathological input (a cyclic or exotic object): fall back to non-strict.
+    return { ok: false, reason: `the schema could not be read (${String(error)})`, path: '' };
+  }
+}
+
+/**
+ * Which properties' `null`s the router turns back into absent arguments for a
+ * tool rendered with OpenAI strict mode; `undefined` when there is nothing to
+ * decode or the schema is sent non-strict. Descends into object properties
+ * (`nested`) and array elements (`items`).
+ *
+ * @example
+ * nullDecodePlan({ type: 'object', properties: { path: { type: 'string' },
+ *   opts: { type: 'object', properties: { depth: { type: 'integer' } } } }, required: ['path'] });
+ * // → { optional: ['opts'], nested: { opts: { optional: ['depth'] } } }
+ */
+export function nullDecodePlan(parameters: JsonSchema): NullDecodePlan | undefined {
+  const result = toOpenAIStrictSchema(parameters);
+  return result.ok ? result.plan : undefined;
+}
+
+const MAX_DECODE_DEPTH = 64;
+
+/**
+ * Turn strict-mode `null`s back into absent properties, as `plan` says.
+ * Pure and total: never throws (any input, any plan), never mutates `value`
+ * (changed containers are copied, untouched ones shared), keeps `__proto__`
+ * keys as plain data. Returns `value` itself when nothing changes.
+ *
+ * @example
+ * applyNullDecode({ path: 'a', encoding: null }, { optional: ['encoding'] }); // → { path: 'a' }
+ */
+export function applyNullDecode(value: unknown, plan: NullDecodePlan | undefined): unknown {
+  if (plan === undefined) return value;
+  try {
+    return decodeNode(value, plan, 0);
+  } catch {
+    // Exotic input (a throwing getter, a proxy): leave it to the validator to reject.
+    return value;
+  }
+}
+
+function decodeNode(value: unknown, plan: unknown, depth: number): unknown {
+  if (depth > MAX_DECODE_DEPTH || !isRecord(plan) || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const items = ownField(plan, 'items');
+    if (items === undefined) return value;
+    let changed = false;
+    const out = value.map((element) => {
+      const next = decodeNode(element, items, depth + 1);
+      if (next !== element) changed = true;
+      return next;
+    });
+    return changed ? out : value;
+  }
+  const record = value as Record<string, unknown>;
+  const drop = new Set<string>();
+  const optional = ownField(plan, 'optional');
+  if (Array.isArray(optional)) {
+    for (const key of optional) {
+      if (typeof key === 'string' && Object.hasOwn(record, key) && record[key] === null) drop.add(key);
+    }
+  }
+  const replaced = new Map<string, unknown>();
+  const nested = ownField(plan, 'nested');
+  if (isRecord(nested)) {
+    for (const key of Object.keys(nested)) {
+      if (drop.has(key) || !Object.hasOwn(record, key)) continue;
+      const before = record[key];
+      const after = decodeNode(before, nested[key], depth + 1);
+      if (after !== before) replaced.set(key, after);
+    }
+  }
+  if (drop.size === 0 && replaced.size === 0) return value;
+  // fromEntries defines own data properties, so a `__proto__` key stays a key.
+  return Object.fromEntries(
+    Object.keys(record)
+      .filter((key) => !drop.has(key))
+      .map((key) => [key, replaced.has(key) ? replaced.get(key) : record[key]]),
+  );
+}
+
+type StrictNode =
+  | { readonly ok: true; readonly schema: JsonObject; readonly plan: NullDecodePlan | undefined }
+  | { readonly ok: false; readonly reason: string; readonly path: string };
+
+function unsupported(path: string, reason: string): StrictNode {
+  return { ok: false, reason, path };
+}
+
+function strictNode(schema: unknown, path: string, root: boolean, options: StrictSchemaOptions): StrictNode {
+  if (!isRecord(schema)) return unsupported(path, 'a boolean or non-object schema has no strict-mode form');
+  for (const keyword of STRICT_UNSUPPORTED) {
+    if (Object.hasOwn(schema, keyword)) return unsupported(path, `\`${keyword}\` is not supported in strict mode`);
+  }
+  const out: JsonObject = {};
+  const notes: string[] = [];
+  let plan: MutablePlan | undefined;
+  const types = typeList(schema);
+  const isObject = root || types.includes('object') || (types.length === 0 && isRecord(schema['properties']));
+  const isArray = types.includes('array') || (types.length === 0 && Object.hasOwn(schema, 'items'));
+  const alternatives = Object.hasOwn(schema, 'anyOf') ? schema['anyOf'] : schema['oneOf'];
+
+  if (types.length === 0 && !isObject && !isArray && alternatives === undefined
+    && !Object.hasOwn(schema, 'enum') && !Object.hasOwn(schema, 'const')) {
+    return unsupported(path, 'a value without `type`, `enum`, `const` or `anyOf` has no strict-mode form');
+  }
+
+  for (const key of Object.keys(schema)) {
+    const value = schema[key];
+    if (key === 'properties' || key === 'required' || key === 'additionalProperties' || key === 'items') continue;
+    if (key === 'anyOf' || key === 'oneOf') continue;
+    if (key === 'format' && typeof value === 'string' && STRICT_FORMATS.has(value)) {
+      out[key] = value;
+    } else if (STRICT_AS_TEXT.includes(key)) {
+      notes.push(`${key === 'default' ? 'Default' : key}: ${safeJson(value)}`);
+    } else if (STRICT_KEEP.has(key)) {
+      out[key] = cloneJson(value);
+    }
+    // Anything else ($schema, $id, title, $comment, vendor keys…) is annotation: dropped.
+  }
+
+  if (Array.isArray(alternatives)) {
+    const members: JsonObject[] = [];
+    for (let i = 0; i < alternatives.length; i++) {
+      const member = strictNode(alternatives[i], `${path}/anyOf/${i}`, false, options);
+      if (!member.ok) return member;
+      if (member.plan !== undefined && !options.anyOfDecodedElsewhere) {
+        return unsupported(`${path}/anyOf/${i}`, 'optional properties inside `anyOf` cannot be decoded back (which member the model meant is unknown)');
+      }
+      members.push(member.schema);
+    }
+    out['anyOf'] = members;
+  } else if (alternatives !== undefined) {
+    return unsupported(path, '`anyOf` must be an array');
+  }
+
+  if (isObject) {
+    const additional = schema['additionalProperties'];
+    if (additional !== undefined && additional !== false) {
+      return unsupported(path, 'an open map (`additionalProperties` other than false) has no strict-mode form');
+    }
+    const properties = isRecord(schema['properties']) ? schema['properties'] : {};
+    const names = Object.keys(properties);
+    if (!root && names.length === 0 && additional !== false) {
+      return unsupported(path, 'a free-form object (no `properties`) has no strict-mode form');
+    }
+    const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((r) => typeof r === 'string') : []);
+    const props: Array<[string, unknown]> = [];
+    for (const name of names) {
+      const propPath = `${path}/properties/${escapePointer(name)}`;
+      const prop = strictNode(properties[name], propPath, false, options);
+      if (!prop.ok) return prop;
+      let propSchema: JsonObject = prop.schema;
+      if (!required.has(name) && !admitsNull(properties[name])) {
+        propSchema = nullable(propSchema);
+        plan ??= {};
+        (plan.optional ??= []).push(name);
+      }
+      if (prop.plan !== undefined) {
+        plan ??= {};
+        plan.nested ??= {};
+        defineOwn(plan.nested, name, prop.plan);
+      }
+      props.push([name, propSchema]);
+    }
+    out['properties'] = Object.fromEntries(props);
+    out['required'] = names;
+    out['additionalProperties'] = false;
+  }
+
+  if (isArray) {
+    const items = schema['items'];
+    if (!isRecord(items)) {
+      return unsupported(path, Array.isArray(items) ? 'tuples (`items` as an array) have no strict-mode form' : 'an array without `items` has no strict-mode form');
+    }
+    const element = strictNode(items, `${path}/items`, false, options);
+    if (!element.ok) return element;
+    out['items'] = element.schema;
+    if (element.plan !== undefined) {
+      plan ??= {};
+      plan.items = element.plan;
+    }
+  }
+
+  if (notes.length > 0) {
+    const own = typeof out['description'] === 'string' ? (out['description'] as string) : '';
+    out['description'] = own === '' ? notes.join('\n') : `${own}\n${notes.join('\n')}`;
+  }
+  return { ok: true, schema: out, plan: plan === undefined ? undefined : finishPlan(plan) };
+}
+
+interface MutablePlan {
+  optional?: string[];
+  nested?: Record<string, NullDecodePlan>;
+  items?: NullDecodePlan;
+}
+
+function finishPlan(plan: MutablePlan): NullDecodePlan {
+  const out: { optional: string[]; nested?: Record<string, NullDecodePlan>; items?: NullDecodePlan } = {
+    optional: plan.optional ?? [],
+  };
+  if (plan.nested !== undefined) out.nested = plan.nested;
+  if (plan.items !== undefined) out.items = plan.items;
   return out;
+}
+
+const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
+
+/** The schema with `null` admitted, in the form strict mode documents. */
+function nullable(schema: JsonObject): JsonObject {
+  const type = schema['type'];
+  const constrained = Object.hasOwn(schema, 'enum') || Object.hasOwn(schema, 'const') || Object.hasOwn(schema, 'anyOf');
+  if (!constrained && typeof type === 'string' && PRIMITIVE_TYPES.has(type)) {
+    return replaceKey(schema, 'type', [type, 'null']);
+  }
+  if (!constrained && Array.isArray(type) && type.every((t) => typeof t === 'string' && PRIMITIVE_TYPES.has(t))) {
+    return replaceKey(schema, 'type', [...type, 'null']);
+  }
+  if (!Object.hasOwn(schema, 'type') && Array.isArray(schema['anyOf'])) {
+    return replaceKey(schema, 'anyOf', [...(schema['anyOf'] as unknown[]), { type: 'null' }]);
+  }
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+/** Whether a (source) schema accepts `null`: decides whether a `null` can mean "absent". */
+function admitsNull(schema: unknown): boolean {
+  if (schema === true) return true;
+  if (!isRecord(schema)) return false;
+  if (Object.hasOwn(schema, 'const') && schema['const'] !== null) return false;
+  const en = schema['enum'];
+  if (Array.isArray(en) && !en.includes(null)) return false;
+  const type = schema['type'];
+  if (typeof type === 'string' && type !== 'null') return false;
+  if (Array.isArray(type) && !type.includes('null')) return false;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const members = schema[key];
+    if (Array.isArray(members) && !members.some(admitsNull)) return false;
+  }
+  const all = schema['allOf'];
+  if (Array.isArray(all) && !all.every(admitsNull)) return false;
+  return true;
+}
+
+// ─── Shared schema helpers ───────────────────────────────────────────────────
+
+/** How the tool's kind bears on the strict rewrite. */
+function strictModeFor(tool: NeutralTool): StrictSchemaOptions {
+  return { anyOfDecodedElsewhere: tool.kind === 'namespace' };
+}
+
+/** A copy of the schema as providers want it: `$schema` (a document annotation) dropped at the root. */
+function providerSchema(schema: JsonSchema): JsonObject {
+  const copy = cloneSchema(schema);
+  delete copy['$schema'];
+  return copy;
+}
+
+/** The provider copy with `type: "object"` guaranteed first (Anthropic's type demands it). */
+function objectSchema(schema: JsonSchema): { type: 'object'; [key: string]: unknown } {
+  const copy = providerSchema(schema);
+  if (copy['type'] === 'object') return copy as { type: 'object'; [key: string]: unknown };
+  return Object.fromEntries([['type', 'object'], ...Object.entries(copy).filter(([k]) => k !== 'type')]) as {
+    type: 'object';
+    [key: string]: unknown;
+  };
+}
+
+function hasProperties(schema: JsonObject): boolean {
+  const props = schema['properties'];
+  return isRecord(props) && Object.keys(props).length > 0;
+}
+
+function cloneSchema(schema: JsonSchema): JsonObject {
+  const copy = cloneJson(schema);
+  return isRecord(copy) ? (copy as JsonObject) : {};
+}
+
+/**
+ * Deep copy of a JSON value, key order kept. Non-JSON leaves are dropped like
+ * JSON.stringify would; `__proto__` keys stay own data properties.
+ */
+function cloneJson(value: unknown): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (Array.isArray(value)) return value.map((v) => cloneJson(v) ?? null);
+  if (typeof value === 'object') {
+    const entries: Array<[string, unknown]> = [];
+    for (const key of Object.keys(value)) {
+      const v = cloneJson((value as Record<string, unknown>)[key]);
+      if (v !== undefined) entries.push([key, v]);
+    }
+    return Object.fromEntries(entries);
+  }
+  return undefined;
+}
+
+function replaceKey(schema: JsonObject, key: string, value: unknown): JsonObject {
+  return Object.fromEntries(Object.keys(schema).map((k) => [k, k === key ? value : schema[k]]));
+}
+
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function typeList(schema: { readonly [key: string]: unknown }): string[] {
+  const type = schema['type'];
+  if (typeof type === 'string') return [type];
+  if (Array.isArray(type)) return type.filter((t): t is string => typeof t === 'string');
+  return [];
+}
+
+function ownField(record: { readonly [key: string]: unknown }, key: string): unknown {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function isRecord(value: unknown): value is { readonly [key: string]: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

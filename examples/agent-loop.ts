@@ -1,0 +1,160 @@
+/**
+ * An agent loop over the generated router, with a scripted fake model (no
+ * network). Every turn compiles the request for all four targets — what you
+ * would spread into each SDK call — then "sends" one of them to the fake model
+ * and runs the tool calls it returns:
+ *
+ *   router.compile({ target, system, messages })   → payload for the SDK
+ *   router.ownsTool / router.handleTool             → load_toolkit (library-owned)
+ *   router.dispatch(call)                           → gate → validate → your handler
+ *   router.announce / retractAnnouncement           → standing state, never in history
+ *
+ * Run it: `npx tsx examples/agent-loop.ts` (prints a short transcript).
+ * The test in test/targets/agent-loop.test.ts runs `runAgentLoop()` and checks it.
+ */
+import { pathToFileURL } from 'node:url';
+import * as generated from '../generated/index.js';
+import { cacheKey } from '../runtime/cache-key.js';
+import type { Target } from '../runtime/contract.js';
+import type { NeutralMessage, NeutralToolCall } from '../runtime/messages.js';
+import { createRouter } from '../runtime/index.js';
+
+export const TARGETS_EACH_TURN = ['anthropic', 'openai', 'openai-responses', 'gemini'] as const satisfies readonly Target[];
+
+const SYSTEM = 'You are a careful coding assistant. Prefer reading before writing.';
+
+/** One compile the loop made: enough to check the cache promise from outside. */
+export interface CompileRecord {
+  readonly turn: number;
+  readonly target: Target;
+  readonly cacheKey: string | undefined;
+  /** Tool names in payload order (search tools included). */
+  readonly tools: readonly string[];
+  /** The serialized payload, to check it never carries stale announcements. */
+  readonly json: string;
+}
+
+export interface AgentLoopResult {
+  readonly history: readonly NeutralMessage[];
+  readonly compiles: readonly CompileRecord[];
+  readonly toolResults: readonly string[];
+  readonly warnings: readonly string[];
+}
+
+/** What the fake model answers on each turn: tool calls, or a final text. */
+type ScriptedReply = { readonly text: string; readonly calls?: readonly NeutralToolCall[] };
+
+const call = (id: string, name: string, args: unknown): NeutralToolCall => rawCall(id, name, JSON.stringify(args));
+const rawCall = (id: string, name: string, args: string): NeutralToolCall => ({ id, type: 'function', function: { name, arguments: args } });
+
+// The "model": a fixed script. A real loop would send one of the compiled payloads to its SDK
+// and read the tool calls from the response; the neutral history shape stays the same.
+const SCRIPT: readonly ScriptedReply[] = [
+  { text: 'I need weather tools.', calls: [call('call_1', 'load_toolkit', { toolkit_name: 'Weather' })] },
+  {
+    text: 'Reading the config and the forecast.',
+    calls: [
+      call('call_2', 'file_ops', { action: 'read_file', args: { path: 'config.json' } }),
+      call('call_3', 'get_forecast', { city: 'Lisbon', days: 2 }),
+    ],
+  },
+  // delete_file is blocked by the operator before this turn: the gate answers, the model is told why.
+  { text: 'Cleaning up.', calls: [call('call_4', 'file_ops', { action: 'delete_file', args: { path: 'tmp/cache' } })] },
+  // A malformed call: rejected as data, never thrown.
+  { text: 'Checking the time.', calls: [rawCall('call_5', 'get_time', '{"timezone": ')] },
+  { text: 'Lisbon will be sunny; config.json is fine; tmp/cache could not be deleted here.' },
+];
+
+/**
+ * Run the scripted conversation to the end.
+ *
+ * @example
+ * const { compiles } = await runAgentLoop();
+ * new Set(compiles.filter((c) => c.target === 'anthropic').map((c) => c.cacheKey)).size; // → 1
+ */
+export async function runAgentLoop(): Promise<AgentLoopResult> {
+  const router = createRouter(generated, {
+    read_file: ({ path }) => ({ path, content: '{"debug": false}' }),
+    run_bash: ({ command }) => ({ command, exitCode: 0, stdout: '' }),
+    get_time: ({ timezone }) => ({ timezone: timezone ?? 'UTC', now: '2026-11-29T12:00:00Z' }),
+    write_file: ({ path }) => ({ path, written: true }),
+    delete_file: ({ path }) => ({ path, deleted: true }),
+    tail_logs: ({ service }) => ({ service, lines: [] }),
+    get_forecast: ({ city, days }) => ({ city, days: days ?? 3, sky: 'sunny' }),
+    get_current_weather: ({ city }) => ({ city, sky: 'sunny', celsius: 21 }),
+    run_query: ({ sql }) => ({ sql, rows: [] }),
+    describe_table: ({ table }) => ({ table, columns: [] }),
+  });
+
+  const history: NeutralMessage[] = [{ role: 'user', content: 'Is config.json sane, and what is the weather in Lisbon?' }];
+  const compiles: CompileRecord[] = [];
+  const toolResults: string[] = [];
+  const warnings: string[] = [];
+
+  for (let turn = 0; turn < SCRIPT.length; turn++) {
+    if (turn === 2) {
+      // An operator decision mid-conversation: the tool list stays the same (cache intact);
+      // the gate rejects the call and the announcement states the fact.
+      router.setBlockedTools(['delete_file']);
+      router.announce('tools:blocked', 'delete_file is disabled in this environment; calls to it will be rejected');
+    }
+
+    for (const target of TARGETS_EACH_TURN) {
+      const payload = router.compile({
+        target,
+        system: SYSTEM,
+        messages: history,
+        options: {
+          // Deferred tools (get_forecast) are found through the provider's tool search where it exists.
+          toolSearch: target === 'anthropic' || target === 'openai-responses',
+          onWarning: (message: string) => warnings.push(message),
+        },
+      });
+      compiles.push({ turn, target, cacheKey: cacheKey(payload), tools: toolNames(payload), json: JSON.stringify(payload) });
+    }
+
+    const reply = SCRIPT[turn]!;
+    history.push({ role: 'assistant', content: reply.text, ...(reply.calls ? { tool_calls: reply.calls } : {}) });
+    if (!reply.calls) break;
+
+    for (const c of reply.calls) {
+      let content: string;
+      if (router.ownsTool(c.function.name)) {
+        content = router.handleTool({ name: c.function.name, arguments: c.function.arguments });
+        router.announce('toolkit:loaded', 'Toolkit Weather is loaded: get_forecast, get_current_weather');
+      } else {
+        const result = await router.dispatch(c);
+        content = result.ok ? JSON.stringify(result.result) : result.reason;
+      }
+      toolResults.push(content);
+      history.push({ role: 'tool', tool_call_id: c.id, content });
+    }
+    if (turn === 1) router.retractAnnouncement('toolkit:loaded'); // no longer news: state, not event
+  }
+  return { history, compiles, toolResults, warnings };
+}
+
+/** Tool names of a compiled payload, whatever the target's shape. */
+function toolNames(payload: unknown): string[] {
+  const p = payload as { tools?: unknown[]; config?: { tools?: Array<{ functionDeclarations?: unknown[] }> } };
+  const tools = p.tools ?? p.config?.tools?.[0]?.functionDeclarations ?? [];
+  return tools.map((t) => {
+    const r = t as { name?: unknown; type?: unknown; function?: { name?: unknown } };
+    return String(r.function?.name ?? r.name ?? r.type);
+  });
+}
+
+// `npx tsx examples/agent-loop.ts`: print a short transcript (examples may print; the library never does).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { history, compiles, warnings } = await runAgentLoop();
+  for (const m of history) {
+    const calls = m.tool_calls?.map((c) => `${c.function.name}(${c.function.arguments})`).join(', ');
+    console.log(`${m.role.padEnd(9)} ${m.content ?? ''}${calls ? `  → ${calls}` : ''}`);
+  }
+  for (const target of TARGETS_EACH_TURN) {
+    const keys = new Set(compiles.filter((c) => c.target === target).map((c) => c.cacheKey));
+    const last = compiles.filter((c) => c.target === target).at(-1);
+    console.log(`${target.padEnd(17)} cache keys across turns: ${keys.size}; tools now: ${last?.tools.join(', ')}`);
+  }
+  for (const w of warnings) console.log(`warning: ${w}`);
+}

@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { compileForTarget } from '../../runtime/compile-target.js';
+import type { NeutralMessage } from '../../runtime/messages.js';
+import { deepFreeze, TARGET_LIST, toolHistory } from './fixtures.js';
+
+const base = { stable: [], loaded: [], directoryXml: '', announcements: [] } as const;
+const history = deepFreeze([...toolHistory]);
+
+describe('message conversion per target (tool calls and tool results included)', () => {
+  it('anthropic: leading system → top level; tool_use with parsed input; results merged in one user turn', () => {
+    expect(compileForTarget({ ...base, target: 'anthropic', system: 'Be brief.', messages: history })).toEqual({
+      system: 'Be brief.\n\nLead system.',
+      messages: [
+        { role: 'user', content: 'Read a.ts and tell me the time.' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Reading.' },
+            { type: 'tool_use', id: 'call_1', name: 'read_file', input: { path: 'a.ts' } },
+            // Arguments that are not a JSON object: Anthropic needs an object, so {} (the raw text would be a 400).
+            { type: 'tool_use', id: 'call_2', name: 'get_time', input: {} },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'call_1', content: 'export {}' },
+            { type: 'tool_result', tool_use_id: 'call_2', content: '{"now":"2026-01-01T00:00:00Z"}' },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('openai chat: pass-through, system first, raw arguments kept', () => {
+    expect(compileForTarget({ ...base, target: 'openai', system: 'Be brief.', messages: history })).toEqual({
+      messages: [
+        { role: 'system', content: 'Be brief.\n\nLead system.' },
+        { role: 'user', content: 'Read a.ts and tell me the time.' },
+        {
+          role: 'assistant',
+          content: 'Reading.',
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } },
+            { id: 'call_2', type: 'function', function: { name: 'get_time', arguments: '{not json' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'export {}' },
+        { role: 'tool', tool_call_id: 'call_2', content: '{"now":"2026-01-01T00:00:00Z"}' },
+      ],
+    });
+  });
+
+  it('openai-responses: system → instructions; function_call / function_call_output items', () => {
+    expect(compileForTarget({ ...base, target: 'openai-responses', system: 'Be brief.', messages: history })).toEqual({
+      instructions: 'Be brief.\n\nLead system.',
+      input: [
+        { role: 'user', content: 'Read a.ts and tell me the time.' },
+        { role: 'assistant', content: 'Reading.' },
+        { type: 'function_call', call_id: 'call_1', name: 'read_file', arguments: '{"path":"a.ts"}' },
+        { type: 'function_call', call_id: 'call_2', name: 'get_time', arguments: '{not json' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'export {}' },
+        { type: 'function_call_output', call_id: 'call_2', output: '{"now":"2026-01-01T00:00:00Z"}' },
+      ],
+    });
+  });
+
+  it('gemini: model role, functionCall / functionResponse parts, response always an object', () => {
+    expect(compileForTarget({ ...base, target: 'gemini', system: 'Be brief.', messages: history })).toEqual({
+      contents: [
+        { role: 'user', parts: [{ text: 'Read a.ts and tell me the time.' }] },
+        {
+          role: 'model',
+          parts: [
+            { text: 'Reading.' },
+            { functionCall: { id: 'call_1', name: 'read_file', args: { path: 'a.ts' } } },
+            { functionCall: { id: 'call_2', name: 'get_time', args: {} } },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { id: 'call_1', name: 'read_file', response: { result: 'export {}' } } },
+            { functionResponse: { id: 'call_2', name: 'get_time', response: { now: '2026-01-01T00:00:00Z' } } },
+          ],
+        },
+      ],
+      config: { systemInstruction: 'Be brief.\n\nLead system.' },
+    });
+  });
+
+  it('an assistant turn that only calls tools: content null on Chat, no empty text anywhere else', () => {
+    const messages: NeutralMessage[] = [
+      { role: 'user', content: 'time?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c', function: { name: 'get_time', arguments: '' } }] },
+    ];
+    const chat = compileForTarget({ ...base, target: 'openai', messages });
+    expect(chat.messages[1]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'get_time', arguments: '' } }] });
+    const anthropic = compileForTarget({ ...base, target: 'anthropic', messages });
+    expect(anthropic.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'tool_use', id: 'c', name: 'get_time', input: {} }] });
+    expect(compileForTarget({ ...base, target: 'openai-responses', messages }).input[1]).toEqual({ type: 'function_call', call_id: 'c', name: 'get_time', arguments: '' });
+    expect(compileForTarget({ ...base, target: 'gemini', messages }).contents[1]).toEqual({ role: 'model', parts: [{ functionCall: { id: 'c', name: 'get_time', args: {} } }] });
+  });
+
+  it('a mid-history system message keeps its place on Chat and joins the system prompt elsewhere', () => {
+    const messages: NeutralMessage[] = [
+      { role: 'user', content: 'a' },
+      { role: 'system', content: 'Mid.' },
+      { role: 'user', content: 'b' },
+    ];
+    expect(compileForTarget({ ...base, target: 'openai', messages }).messages.map((m) => m.role)).toEqual(['user', 'system', 'user']);
+    expect(compileForTarget({ ...base, target: 'anthropic', messages }).system).toBe('Mid.');
+    expect(compileForTarget({ ...base, target: 'openai-responses', messages }).instructions).toBe('Mid.');
+    expect(compileForTarget({ ...base, target: 'gemini', messages }).config.systemInstruction).toBe('Mid.');
+  });
+
+  it('garbage in the history never throws and degrades to a valid shape', () => {
+    const garbage = [
+      null,
+      42,
+      { role: 'user', content: [{ type: 'text', text: 'part one' }, 'part two', { type: 'image_url' }] },
+      { role: 'wizard', content: { nested: true } },
+      { role: 'assistant', content: 7, tool_calls: [null, { id: 5, function: { name: 'x', arguments: { already: 'parsed' } } }, { function: {} }] },
+      { role: 'tool', content: undefined },
+      { role: 'developer', content: 'dev note' },
+    ] as unknown as NeutralMessage[];
+    for (const target of TARGET_LIST) {
+      expect(() => compileForTarget({ ...base, target, messages: garbage })).not.toThrow();
+    }
+    const chat = compileForTarget({ ...base, target: 'openai', messages: garbage });
+    expect(chat.messages).toEqual([
+      { role: 'user', content: 'part one\npart two' },
+      { role: 'user', content: '{"nested":true}' },
+      {
+        role: 'assistant',
+        content: '7',
+        tool_calls: [
+          { id: '5', type: 'function', function: { name: 'x', arguments: '{"already":"parsed"}' } },
+          { id: '', type: 'function', function: { name: '', arguments: '' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: '', content: '' },
+      { role: 'system', content: 'dev note' },
+    ]);
+    const anthropic = compileForTarget({ ...base, target: 'anthropic', messages: garbage });
+    expect(anthropic.messages[2]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: '7' },
+        { type: 'tool_use', id: '5', name: 'x', input: { already: 'parsed' } },
+        { type: 'tool_use', id: '', name: '', input: {} },
+      ],
+    });
+    for (const target of TARGET_LIST) {
+      expect(() => compileForTarget({ ...base, target, messages: 'not an array' as unknown as NeutralMessage[] })).not.toThrow();
+    }
+  });
+
+  it('tool results: functionResponse name falls back to the message name, then the call id', () => {
+    const messages: NeutralMessage[] = [
+      { role: 'user', content: 'x' },
+      { role: 'tool', tool_call_id: 'orphan', name: 'named_tool', content: '[1,2]' },
+      { role: 'tool', tool_call_id: 'orphan2', content: '"str"' },
+    ];
+    const parts = compileForTarget({ ...base, target: 'gemini', messages }).contents[0]?.parts;
+    expect(parts?.slice(1)).toEqual([
+      { functionResponse: { id: 'orphan', name: 'named_tool', response: { result: [1, 2] } } },
+      { functionResponse: { id: 'orphan2', name: 'orphan2', response: { result: 'str' } } },
+    ]);
+  });
+});
