@@ -1,0 +1,64 @@
+/**
+ * toolroute/runtime: what an application imports together with its generated
+ * folder. No dependency on the generator; no generated strings are evaluated.
+ *
+ * @example
+ * import { createRouter } from 'toolroute/runtime';
+ * import * as generated from './generated/index.js';
+ * const router = createRouter(generated, handlers);
+ */
+export {
+  createRouter,
+  ToolRouter,
+  ToolCallRejectedError,
+  type BlockableName,
+  type CallableKind,
+  type CallWithArguments,
+  type CheckRejection,
+  type CheckResult,
+  type DispatchOptions,
+  type DispatchResult,
+  type DynamicGroupDefinition,
+  type DynamicResolvedCall,
+  type DynamicToolDefinition,
+  type LoaderResolvedCall,
+  type NameCheckResult,
+  type NameOnlyCall,
+  type NamespaceResolution,
+  type NeutralCompileResult,
+  type PruneResult,
+  type PruneStrategy,
+  type ResolvedCall,
+  type RouterOptions,
+  type RouterSnapshot,
+  type TargetCompileRequest,
+  type TryNamespaceResolution,
+} from './router.js';
+export { DEFAULT_LIMITS, type CallLimits } from './call-shape.js';
+export { buildPruneMatcher, matchTask } from './matcher.js';
+export {
+  ANNOUNCEMENT_CHANNELS,
+  renderAnnouncements,
+  type AnnounceOptions,
+  type Announcement,
+  type AnnouncementChannel,
+} from './announcements.js';
+export {
+  LOAD_TOOLKIT_NAME,
+  REJECTION_CODES,
+  TARGETS,
+  type CallVia,
+  type GeneratedModule,
+  type GeneratedSpec,
+  type HandlerContext,
+  type HandlersOf,
+  type RegistryShape,
+  type Rejection,
+  type RejectionCode,
+  type ResolvedCallOf,
+  type Target,
+  type ToolCallCheckResultOf,
+  type ToolDefinition,
+  type ToolNameOf,
+  type ValidateFn,
+} from './contract.js';

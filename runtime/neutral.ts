@@ -1,0 +1,282 @@
+/**
+ * The seed's provider-neutral tool definitions: a spec tool, a namespace tool
+ * (one stable tool per group, routed by `action`), the `load_toolkit` loader,
+ * and the `<available_toolkits>` directory XML.
+ *
+ * Pure functions of their arguments, no generator imports: the generator calls
+ * them at codegen time and the runtime calls them for tools registered at run
+ * time, so both produce the same bytes for the same tools.
+ *
+ * Namespace calls keep the reference library's wire format
+ * `{ action: string, args: object }` (context-chef `Pruner._compileNamespaceTool`
+ * / `resolveNamespace`), so the seed's samples work unchanged.
+ */
+import type { JsonSchema, NeutralTool } from './render.js';
+
+/** What the neutral builders need of a tool (an IR tool or a run-time registration fits). */
+export interface NeutralToolInput {
+  readonly name: string;
+  readonly description: string;
+  /** A full `type: "object"` JSON Schema (the seed's properties-map shorthand already expanded). */
+  readonly parameters: JsonSchema;
+  readonly deferLoading?: boolean;
+}
+
+/** What the neutral builders need of a namespace or toolkit. */
+export interface NeutralGroupInput {
+  readonly name: string;
+  readonly description: string;
+}
+
+/** A toolkit as listed in the directory: its tools by name. */
+export interface DirectoryToolkit {
+  readonly name: string;
+  readonly description: string;
+  readonly tools: readonly string[];
+}
+
+/**
+ * How a namespace tool carries its actions' arguments.
+ *
+ * - `compact` (default): parameters are `{ action: enum, args: object }` and the
+ *   description lists every action as a signature that states each argument's
+ *   type, requiredness and enum, e.g.
+ *   `- write_file(path: string, content: string, mode?: 'overwrite'|'append'): Write to a file`,
+ *   followed by indented argument descriptions. Smallest payload (no larger
+ *   than the reference library's, which drops requiredness and enums), but the
+ *   provider cannot constrain decoding of `args`: the runtime validator is the
+ *   only check.
+ * - `schema`: `args` is `{ anyOf: [ one real schema per action ] }`, each
+ *   member described with its action. Larger, but every argument's schema
+ *   (constraints, nested descriptions) reaches the model and providers can
+ *   constrain decoding. The root stays a plain object because Anthropic and
+ *   OpenAI reject a root `anyOf`.
+ */
+export type NamespaceEncoding = 'compact' | 'schema';
+
+/** The reference library's loader description, kept verbatim so prompts match the seed. */
+export const LOADER_DESCRIPTION =
+  'Load a toolkit to access its specialized tools. Call this when you need tools not available in the current namespace groups. Check the <available_toolkits> directory in your system prompt for options.';
+
+const ACTION_DESCRIPTION = 'The specific tool to invoke within this group.';
+const COMPACT_ARGS_DESCRIPTION = 'Arguments for the selected action. See action descriptions above.';
+const SCHEMA_ARGS_DESCRIPTION = 'Arguments for the selected action: the schema whose description names it.';
+
+/**
+ * A spec tool as a neutral definition.
+ *
+ * @example
+ * neutralTool({ name: 'get_time', description: 'Get timestamp', parameters: { type: 'object', properties: {} } });
+ * // → { kind: 'tool', name: 'get_time', description: 'Get timestamp', parameters: {…}, deferLoading: false }
+ */
+export function neutralTool(tool: NeutralToolInput): NeutralTool {
+  return {
+    kind: 'tool',
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    deferLoading: tool.deferLoading === true,
+  };
+}
+
+/**
+ * A namespace as one stable tool routed by `action`, in the given encoding.
+ *
+ * @example
+ * neutralNamespaceTool({ name: 'file_ops', description: 'File system operations' },
+ *   [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object',
+ *      properties: { path: { type: 'string' } }, required: ['path'] } }], 'compact');
+ * // description: 'File system operations\n\nAvailable actions:\n- read_file(path: string): Read a file'
+ */
+export function neutralNamespaceTool(
+  ns: NeutralGroupInput,
+  actions: readonly NeutralToolInput[],
+  encoding: NamespaceEncoding,
+): NeutralTool {
+  const actionEnum = actions.map((a) => a.name);
+  const action = { type: 'string', enum: actionEnum, description: ACTION_DESCRIPTION };
+  if (encoding === 'compact') {
+    return {
+      kind: 'namespace',
+      name: ns.name,
+      description: `${ns.description}\n\nAvailable actions:\n${actions.map(compactActionDoc).join('\n')}`,
+      parameters: {
+        type: 'object',
+        properties: { action, args: { type: 'object', description: COMPACT_ARGS_DESCRIPTION } },
+        required: ['action', 'args'],
+      },
+      deferLoading: false,
+    };
+  }
+  return {
+    kind: 'namespace',
+    name: ns.name,
+    description: `${ns.description}\n\nAvailable actions:\n${actions.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`,
+    parameters: {
+      type: 'object',
+      properties: {
+        action,
+        args: { description: SCHEMA_ARGS_DESCRIPTION, anyOf: actions.map(actionArgsSchema) },
+      },
+      required: ['action', 'args'],
+    },
+    deferLoading: false,
+  };
+}
+
+/**
+ * The `load_toolkit` tool: `toolkit_name` is an enum of the toolkit names.
+ *
+ * @example
+ * neutralLoaderTool(['Weather', 'Database']).parameters;
+ * // → { type: 'object', properties: { toolkit_name: { type: 'string', enum: ['Weather', 'Database'], … } }, required: ['toolkit_name'] }
+ */
+export function neutralLoaderTool(toolkitNames: readonly string[]): NeutralTool {
+  return {
+    kind: 'loader',
+    name: 'load_toolkit',
+    description: LOADER_DESCRIPTION,
+    parameters: {
+      type: 'object',
+      properties: {
+        toolkit_name: { type: 'string', enum: [...toolkitNames], description: 'The name of the toolkit to load.' },
+      },
+      required: ['toolkit_name'],
+    },
+    deferLoading: false,
+  };
+}
+
+/**
+ * The `<available_toolkits>` directory for the system prompt; '' when there
+ * are no toolkits. Every attribute and text is XML-escaped (the reference
+ * library does not escape; spec text must never become markup).
+ *
+ * @example
+ * directoryXml([{ name: 'Weather', description: 'Forecasts & alerts', tools: ['get_forecast'] }]);
+ * // → '<available_toolkits>\n  <toolkit name="Weather" tools="get_forecast">Forecasts &amp; alerts</toolkit>\n</available_toolkits>'
+ */
+export function directoryXml(toolkits: readonly DirectoryToolkit[]): string {
+  if (toolkits.length === 0) return '';
+  const lines = toolkits.map(
+    (kit) =>
+      `  <toolkit name="${escapeXml(kit.name)}" tools="${escapeXml(kit.tools.join(', '))}">${escapeXml(kit.description)}</toolkit>`,
+  );
+  return `<available_toolkits>\n${lines.join('\n')}\n</available_toolkits>`;
+}
+
+/**
+ * One action of a compact namespace: `- name(arg: type, opt?: type): description`,
+ * then one indented line per described argument.
+ *
+ * @example
+ * compactActionDoc({ name: 'delete_file', description: 'Delete a file', parameters: { type: 'object',
+ *   properties: { path: { type: 'string' }, recursive: { type: 'boolean', description: 'Whole tree' } }, required: ['path'] } });
+ * // → '- delete_file(path: string, recursive?: boolean): Delete a file\n    recursive: Whole tree'
+ */
+export function compactActionDoc(tool: NeutralToolInput): string {
+  const props = propertiesOf(tool.parameters);
+  const required = requiredOf(tool.parameters);
+  const signature = props.map(([key, schema]) => `${propertyKey(key)}${required.has(key) ? '' : '?'}: ${compactType(schema)}`);
+  let doc = `- ${tool.name}(${signature.join(', ')}): ${tool.description}`;
+  for (const [key, schema] of props) {
+    const description = isRecord(schema) && typeof schema['description'] === 'string' ? schema['description'] : '';
+    if (description !== '') doc += `\n    ${propertyKey(key)}: ${description}`;
+  }
+  return doc;
+}
+
+/**
+ * A schema as a compact TS-like type: `string`, `'a'|'b'`, `integer[]`,
+ * `{path: string, n?: number}`; `any` for what it cannot say briefly.
+ *
+ * @example
+ * compactType({ type: 'array', items: { type: ['string', 'null'] } }); // → '(string|null)[]'
+ */
+export function compactType(schema: unknown): string {
+  if (!isRecord(schema)) return schema === false ? 'never' : 'any';
+  if ('const' in schema) return literal(schema['const']);
+  const en = schema['enum'];
+  if (Array.isArray(en)) return en.length === 0 ? 'never' : en.map(literal).join('|');
+  for (const [keyword, joiner] of [['anyOf', '|'], ['oneOf', '|'], ['allOf', '&']] as const) {
+    const members = schema[keyword];
+    if (Array.isArray(members) && members.length > 0) return members.map((m) => wrap(compactType(m))).join(joiner);
+  }
+  const type = schema['type'];
+  if (Array.isArray(type)) {
+    return type.length === 0 ? 'any' : type.map((t) => (typeof t === 'string' ? compactSingle(t, schema) : 'any')).map(wrap).join('|');
+  }
+  if (typeof type === 'string') return compactSingle(type, schema);
+  if (isRecord(schema['properties'])) return compactSingle('object', schema);
+  if ('items' in schema) return compactSingle('array', schema);
+  return 'any';
+}
+
+function compactSingle(type: string, schema: { readonly [key: string]: unknown }): string {
+  if (type === 'array') {
+    const items = schema['items'];
+    if (Array.isArray(items)) return `[${items.map(compactType).join(', ')}]`;
+    return `${wrap(compactType(items ?? {}))}[]`;
+  }
+  if (type === 'object') {
+    const props = propertiesOf(schema);
+    if (props.length === 0) return 'object';
+    const required = requiredOf(schema);
+    return `{${props.map(([k, s]) => `${propertyKey(k)}${required.has(k) ? '' : '?'}: ${compactType(s)}`).join(', ')}}`;
+  }
+  return type;
+}
+
+/** A union or intersection inside an array or another union needs parentheses. */
+function wrap(type: string): string {
+  let depth = 0;
+  for (let i = 0; i < type.length; i++) {
+    const c = type[i];
+    if (c === '"' || c === "'") {
+      // Skip a string literal (enum and const values) so its text is never read as syntax.
+      for (i++; i < type.length && type[i] !== c; i++) if (type[i] === '\\') i++;
+    } else if (c === '(' || c === '{' || c === '[') depth++;
+    else if (c === ')' || c === '}' || c === ']') depth--;
+    else if ((c === '|' || c === '&') && depth === 0) return `(${type})`;
+  }
+  return type;
+}
+
+/**
+ * A literal as the model reads it: single-quoted when that needs no escape
+ * (a double quote costs two bytes once the description is JSON), else JSON.
+ */
+function literal(value: unknown): string {
+  if (typeof value === 'string' && /^[^'\\\u0000-\u001f\u2028\u2029]*$/.test(value)) return `'${value}'`;
+  return value === undefined ? 'undefined' : JSON.stringify(value);
+}
+
+function propertyKey(key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : literal(key);
+}
+
+function propertiesOf(schema: unknown): [string, unknown][] {
+  if (!isRecord(schema) || !isRecord(schema['properties'])) return [];
+  return Object.entries(schema['properties']);
+}
+
+function requiredOf(schema: unknown): ReadonlySet<string> {
+  if (!isRecord(schema) || !Array.isArray(schema['required'])) return new Set();
+  return new Set(schema['required'].filter((r): r is string => typeof r === 'string'));
+}
+
+/** An action's own schema, described with the action it belongs to. */
+function actionArgsSchema(tool: NeutralToolInput): JsonSchema {
+  const own = typeof tool.parameters['description'] === 'string' ? `: ${tool.parameters['description']}` : '';
+  return { ...tool.parameters, description: `Arguments of ${tool.name}${own}` };
+}
+
+function isRecord(value: unknown): value is { readonly [key: string]: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
+}

@@ -1,0 +1,269 @@
+/**
+ * Rejection reasons: the text a model reads as the tool result of a rejected
+ * call. One place turns every problem (data) into words, so the wording is
+ * consistent and each reason says what to do next.
+ *
+ * Model-supplied text (names, actions) is always quoted with JSON.stringify
+ * and cut to a bounded length, so a hostile name cannot forge instructions or
+ * blow up the reason.
+ */
+import type { ValidationError } from './contract.js';
+import { jsonKind, type ArgumentsProblem } from './call-shape.js';
+
+/** Longest piece of model-supplied text quoted back. */
+const MAX_QUOTED = 64;
+/** Most argument problems listed before "…and N more". */
+const MAX_ERROR_LINES = 5;
+/** Most names listed in one "available: …" list. */
+const MAX_LISTED = 20;
+
+/**
+ * Quote model- or spec-supplied text for a reason: JSON string syntax, cut.
+ *
+ * @example
+ * quote('a"b'); // → '"a\\"b"'
+ */
+export function quote(text: string): string {
+  const cut = text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text;
+  return JSON.stringify(cut);
+}
+
+/** A bounded, comma-separated list of names. */
+export function listNames(names: readonly string[], limit = MAX_LISTED): string {
+  if (names.length === 0) return '(none)';
+  const shown = names.slice(0, limit).join(', ');
+  return names.length > limit ? `${shown}, … (${names.length - limit} more)` : shown;
+}
+
+/** The seed's text for a nameless call. */
+export function emptyNameReason(available: readonly string[]): string {
+  return `Tool call rejected: missing or empty tool name. Call one of: ${listNames(available)}.`;
+}
+
+/** The seed's text for a blocked tool (kept verbatim: applications match on it). */
+export function blockedReason(name: string): string {
+  return `Tool ${quote(name)} is currently blocked.`;
+}
+
+/** An unknown name, with the closest real names or what can be called. */
+export function unknownToolReason(name: string, closest: readonly string[], available: readonly string[], hint?: string): string {
+  const head = `Unknown tool ${quote(name)}.`;
+  if (hint) return `${head} ${hint}`;
+  if (closest.length > 0) return `${head} Did you mean: ${closest.join(', ')}?`;
+  return `${head} Available tools: ${listNames(available)}.`;
+}
+
+/** A tool that exists only as a namespace action, called by its bare name. */
+export function actionHint(tool: string, namespace: string): string {
+  return `${quote(tool)} is an action of ${quote(namespace)}: call ${namespace} with {"action":${JSON.stringify(tool)},"args":{…}}.`;
+}
+
+/** A toolkit tool called before its toolkit was loaded: the exact call to make. */
+export function notLoadedReason(tool: string, toolkit: string): string {
+  return (
+    `Tool ${quote(tool)} belongs to toolkit ${quote(toolkit)}, which is not loaded. ` +
+    `Call load_toolkit with {"toolkit_name":${JSON.stringify(toolkit)}} first, then call ${tool} again.`
+  );
+}
+
+/** A namespace call whose action is missing or not one of the namespace's tools. */
+export function unknownActionReason(
+  namespace: string,
+  action: unknown,
+  actions: readonly string[],
+  closest: readonly string[],
+): string {
+  const what =
+    typeof action === 'string'
+      ? `Unknown action ${quote(action)} for ${quote(namespace)}.`
+      : `A call to ${quote(namespace)} needs "action" (a string) and "args" (an object).`;
+  const mean = closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '';
+  return `${what}${mean} Valid actions: ${listNames(actions)}.`;
+}
+
+/** Arguments that could not be read as a JSON object. */
+export function malformedReason(label: string, problem: ArgumentsProblem): string {
+  const head = `Arguments for ${label}`;
+  switch (problem.kind) {
+    case 'too_long':
+      return `${head} are too long (${problem.length} characters; the limit is ${problem.limit}). Send less data.`;
+    case 'bad_json':
+      return `${head} are not valid JSON (${cut(problem.detail, 120)}). Send one JSON object.`;
+    case 'not_object':
+      return `${head} must be a JSON object; got ${problem.got}.`;
+    case 'too_deep':
+      return `${head} are nested deeper than ${problem.limit} levels. Send a flatter object.`;
+    case 'too_many_values':
+      return `${head} contain more than ${problem.limit} values. Send less data.`;
+    case 'not_json_data':
+      return `${head} must be JSON data; got ${cut(problem.got, 40)}.`;
+  }
+}
+
+/** The `args` of a namespace call that is not an object. */
+export function namespaceArgsReason(namespace: string, action: string, got: string): string {
+  return `Arguments for ${quote(namespace)} must be {"action":${JSON.stringify(action)},"args":{…}} with "args" a JSON object; got ${got}.`;
+}
+
+/** A throwing handler, as text the model can read. */
+export function handlerErrorReason(tool: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return `Tool ${quote(tool)} failed: ${cut(message, 500) || 'unknown error'}`;
+}
+
+/** A toolkit name the loader does not know. */
+export function unknownToolkitReason(requested: unknown, available: readonly string[], closest: readonly string[]): string {
+  const what =
+    typeof requested === 'string' && requested !== ''
+      ? `Unknown toolkit ${quote(requested)}.`
+      : 'load_toolkit needs {"toolkit_name": "<name>"}.';
+  const mean = closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '';
+  return `${what}${mean} Available toolkits: ${listNames(available)}.`;
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+// ---------------------------------------------------------------------------
+// Invalid arguments: ajv errors → one line per failing argument.
+
+type Schema = { readonly [key: string]: unknown };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Own-property navigation only: model data must not reach prototypes. */
+function at(root: unknown, segments: readonly string[]): unknown {
+  let node = root;
+  for (const s of segments) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, s)) return undefined;
+    node = (node as Record<string, unknown>)[s];
+  }
+  return node;
+}
+
+function dataAt(data: unknown, pointer: string): unknown {
+  if (pointer === '') return data;
+  return at(data, pointer.slice(1).split('/').map(unescapePointer));
+}
+
+/** The schema an error's keyword belongs to (its `schemaPath` minus the keyword). */
+function parentSchema(schema: Schema | undefined, schemaPath: string): Schema | undefined {
+  if (!schema || !schemaPath.startsWith('#')) return undefined;
+  const segments = schemaPath.slice(2).split('/').map(unescapePointer);
+  segments.pop();
+  const node = segments.length === 0 || (segments.length === 1 && segments[0] === '') ? schema : at(schema, segments);
+  return isRecord(node) ? node : undefined;
+}
+
+/** "string", "one of \"a\", \"b\"", … from a property schema. */
+function expected(schema: unknown): string | undefined {
+  if (!isRecord(schema)) return undefined;
+  if (Array.isArray(schema['enum'])) return `one of ${schema['enum'].map((v) => cut(JSON.stringify(v) ?? '', 40)).join(', ')}`;
+  if ('const' in schema) return cut(JSON.stringify(schema['const']) ?? '', 40);
+  const t = schema['type'];
+  if (typeof t === 'string') return t;
+  if (Array.isArray(t)) return t.join(' or ');
+  return undefined;
+}
+
+function line(error: ValidationError, schema: Schema | undefined, data: unknown, prefix: string): string {
+  const p = error.params;
+  const path = prefix + error.instancePath;
+  const where = path === '' ? '(arguments)' : path;
+  switch (error.keyword) {
+    case 'required': {
+      const missing = String(p['missingProperty'] ?? '');
+      const parent = parentSchema(schema, error.schemaPath);
+      const props = parent?.['properties'];
+      const want = expected(isRecord(props) ? props[missing] : undefined);
+      return `${path}/${escapePointer(missing)}: missing (required${want ? `, expected ${want}` : ''})`;
+    }
+    case 'type':
+      return `${where}: expected ${String(p['type'])}, got ${jsonKind(dataAt(data, error.instancePath))}`;
+    case 'enum': {
+      const allowed = Array.isArray(p['allowedValues']) ? p['allowedValues'] : [];
+      return `${where}: must be one of ${allowed.map((v) => cut(JSON.stringify(v) ?? '', 40)).join(', ')}`;
+    }
+    case 'const':
+      return `${where}: must be ${cut(JSON.stringify(p['allowedValue']) ?? '', 60)}`;
+    case 'additionalProperties': {
+      const extra = String(p['additionalProperty'] ?? '');
+      const parent = parentSchema(schema, error.schemaPath);
+      const props = parent?.['properties'];
+      const allowed = isRecord(props) ? Object.keys(props) : [];
+      return `${path}/${escapePointer(cut(extra, MAX_QUOTED))}: unexpected property ${quote(extra)}${
+        allowed.length > 0 ? ` (allowed: ${listNames(allowed, 10)})` : ''
+      }`;
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `${where}: must be ${String(p['comparison'])} ${String(p['limit'])}`;
+    case 'minLength':
+      return `${where}: must be at least ${String(p['limit'])} characters`;
+    case 'maxLength':
+      return `${where}: must be at most ${String(p['limit'])} characters`;
+    case 'minItems':
+      return `${where}: must have at least ${String(p['limit'])} items`;
+    case 'maxItems':
+      return `${where}: must have at most ${String(p['limit'])} items`;
+    case 'pattern':
+      return `${where}: must match the pattern ${cut(JSON.stringify(p['pattern']) ?? '', 80)}`;
+    case 'format':
+      return `${where}: must be a valid ${String(p['format'])}`;
+    case 'anyOf':
+    case 'oneOf':
+      return `${where}: must match one of the allowed forms`;
+    default:
+      return `${where}: ${cut(error.message ?? `fails "${error.keyword}"`, 120)}`;
+  }
+}
+
+/**
+ * Invalid arguments, one line per failing argument by JSON pointer, capped.
+ * `schema` (the tool's parameters) lets a line name the expected type of a
+ * missing property or the allowed properties; `prefix` is prepended to every
+ * pointer (e.g. `/args` for a namespace call).
+ *
+ * @example
+ * invalidReason('"read_file"', [{ instancePath: '', schemaPath: '#/required', keyword: 'required',
+ *   params: { missingProperty: 'path' } }], schema, {}, '', 'read_file');
+ * // → 'Invalid arguments for "read_file":\n- /path: missing (required, expected string)\nFix them and call read_file again.'
+ */
+export function invalidReason(
+  label: string,
+  errors: readonly ValidationError[] | null | undefined,
+  schema: Schema | undefined,
+  data: unknown,
+  prefix: string,
+  retry: string,
+): string {
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  let total = 0;
+  for (const error of errors ?? []) {
+    // ajv reports an anyOf's branch errors before the anyOf itself; the branch
+    // details rarely help the model, the summary line does.
+    if (error.schemaPath.includes('/anyOf/') || error.schemaPath.includes('/oneOf/')) continue;
+    const text = line(error, schema, data, prefix);
+    if (seen.has(text)) continue;
+    seen.add(text);
+    total++;
+    if (lines.length < MAX_ERROR_LINES) lines.push(`- ${text}`);
+  }
+  if (total === 0) lines.push('- (arguments): do not match the tool\'s parameters');
+  if (total > lines.length) lines.push(`- …and ${total - lines.length} more`);
+  return `Invalid arguments for ${label}:\n${lines.join('\n')}\nFix them and call ${retry} again.`;
+}

@@ -1,0 +1,98 @@
+/**
+ * Pruning has exactly the seed's semantics: the Aho–Corasick matcher built at
+ * codegen time gives the same result as the seed's rule written out plainly,
+ * and as the reference library's own Pruner, on randomized tools, tags and
+ * tasks, including characters whose lowercase form changes length (İ → i̇).
+ */
+import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import { Pruner } from '@context-chef/core';
+import { buildPruneMatcher, matchTask } from '../../runtime/matcher.js';
+import { exampleRouter } from './helpers.js';
+
+/** The seed's rule, written out plainly (Pruner.pruneByTask of the reference). */
+function seedRule(tools: readonly { name: string; tags: readonly string[] }[], task: string): number[] {
+  const lowerTask = task.toLowerCase();
+  const kept: number[] = [];
+  tools.forEach((tool, i) => {
+    if (tool.tags.length === 0) return void kept.push(i);
+    if (lowerTask.includes(tool.name.toLowerCase()) || tool.tags.some((tag) => lowerTask.includes(tag.toLowerCase()))) kept.push(i);
+  });
+  return kept;
+}
+
+// A small alphabet makes overlaps and shared prefixes/suffixes common; the
+// extra characters change length or meaning under toLowerCase.
+const CHARS = ['a', 'b', 'A', 'B', '_', ' ', 'İ', 'i', '̇', 'ß', 'Σ', 'σ', 'ς', 'K', 'k', '\u212A', '😀', '\uD83D', 'Ω', 'ω'];
+const word = (min: number, max: number) => fc.array(fc.constantFrom(...CHARS), { minLength: min, maxLength: max }).map((cs) => cs.join(''));
+const toolsArb = fc.array(fc.record({ name: word(1, 5), tags: fc.array(word(0, 4), { maxLength: 3 }) }), { maxLength: 12 });
+
+describe('prune matcher', () => {
+  test('equals the seed rule and the reference Pruner on random tools, tags and tasks', () => {
+    fc.assert(
+      fc.property(toolsArb, fc.array(word(0, 30), { minLength: 1, maxLength: 8 }), (tools, tasks) => {
+        // The serialized form is what the generator writes: round-trip it through JSON.
+        const matcher = JSON.parse(JSON.stringify(buildPruneMatcher(tools)));
+        for (const task of tasks) {
+          const want = seedRule(tools, task);
+          expect(matchTask(matcher, task)).toEqual(want);
+          // The reference library itself, with each name folded into the tags (and the
+          // registered name made unmatchable) so results compare by position.
+          const withNames = new Pruner().registerTools(
+            tools.map((t, i) => ({ name: `\u0000${i}`, description: '', ...(t.tags.length ? { tags: [t.name, ...t.tags] } : {}) })),
+          );
+          expect(withNames.pruneByTask(task).tools.map((t) => Number(t.name.slice(1)))).toEqual(want);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('the router prunes like the reference Pruner registered with the same tools', () => {
+    const { router } = exampleRouter();
+    const reference = new Pruner().registerTools(router.getAllTools().map((t, i) => ({ ...t, tags: [['file', 'read'], ['shell'], []][i]! })));
+    const taskArb = fc.array(fc.constantFrom('read', 'FILE', 'Shell', 'run_bash', 'READ_FILE', 'x', ' ', 'İ', 'sh', 'ell'), { maxLength: 8 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(taskArb, fc.subarray(['read_file', 'run_bash', 'get_time'] as const), fc.constantFrom('union', 'intersection' as const), (task, allow, strategy) => {
+        const names = (r: { tools: readonly { name: string }[] }) => r.tools.map((t) => t.name);
+        expect(names(router.pruneByTask(task))).toEqual(names(reference.pruneByTask(task)));
+        expect(router.pruneByTask(task).removed).toEqual(reference.pruneByTask(task).removed);
+        const ref = new Pruner({ strategy }).registerTools(reference.getAllTools());
+        expect(names(router.pruneByTaskAndAllowlist(task, allow, strategy))).toEqual(names(ref.pruneByTaskAndAllowlist(task, [...allow])));
+        expect(router.allowOnly(allow.map((n) => n.toUpperCase() as typeof n))).toMatchObject({ kept: allow.length, total: 3 });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('run-time flat tools prune with the same rule', () => {
+    fc.assert(
+      fc.property(toolsArb, word(0, 30), (tools, task) => {
+        const unique = tools.map((t, i) => ({ name: `${t.name}_${i}`, tags: t.tags }));
+        const { router } = exampleRouter();
+        const r2 = router.registerTools(unique.map((t) => ({ name: t.name, description: 'd', tags: t.tags })));
+        const all = [
+          { name: 'read_file', tags: ['file', 'read'] },
+          { name: 'run_bash', tags: ['shell'] },
+          { name: 'get_time', tags: [] },
+          ...unique,
+        ];
+        const want = seedRule(all, task).map((i) => all[i]!.name);
+        expect(r2.pruneByTask(task).tools.map((t) => t.name)).toEqual(want);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('a tag that is empty matches every task, as includes("") does', () => {
+    const m = buildPruneMatcher([{ name: 'x', tags: [''] }, { name: 'y', tags: ['q'] }]);
+    expect(matchTask(m, 'nothing')).toEqual([0]);
+  });
+
+  test('the matcher is plain JSON data and deterministic', () => {
+    const tools = [{ name: 'read_file', tags: ['file', 'read'] }, { name: 'run_bash', tags: ['shell'] }];
+    const a = buildPruneMatcher(tools);
+    expect(JSON.parse(JSON.stringify(a))).toEqual(a);
+    expect(JSON.stringify(buildPruneMatcher(tools))).toBe(JSON.stringify(a));
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Type-level behaviour (checked by `tsc -p .`, part of `npm test`): names are
+ * the generated unions, results narrow to typed arguments, handlers are typed.
+ */
+import { describe, expectTypeOf, test } from 'vitest';
+import { createRouter, type HandlerContext, type ToolRouter } from '../../runtime/index.js';
+import { exampleRouter, generated, recordingHandlers } from './helpers.js';
+
+/** Type-checked, never run: for calls that are compile errors (and would throw if run). */
+function typeOnly(_check: () => unknown): void {}
+import type { DeleteFileArgs, GetForecastArgs, ReadFileArgs, Registry, ToolCallCheckResult } from './example.js';
+
+describe('types', () => {
+  test('setBlockedTools, allowOnly and applyPolicy accept only generated names', () => {
+    const { router } = exampleRouter();
+    router.setBlockedTools(['delete_file', 'file_ops', 'Weather']);
+    // @ts-expect-error: not a tool, namespace or toolkit of the spec
+    router.setBlockedTools(['delete_fiel']);
+    router.allowOnly(['read_file']);
+    // @ts-expect-error: not a tool of the spec
+    router.allowOnly(['reed_file']);
+    // @ts-expect-error: not a tool of the spec
+    router.pruneByTaskAndAllowlist('task', ['nope']);
+    router.applyPolicy('prod');
+    typeOnly(() =>
+      // @ts-expect-error: not a policy of the spec
+      router.applyPolicy('staging'),
+    );
+    expectTypeOf(router.getBlockedTools()).toEqualTypeOf<('read_file' | 'run_bash' | 'get_time' | 'write_file' | 'delete_file' | 'tail_logs' | 'get_forecast' | 'get_current_weather' | 'run_query' | 'describe_table' | 'file_ops' | 'terminal' | 'Weather' | 'Database' | 'load_toolkit')[]>();
+  });
+
+  test('a narrowed check result gives typed arguments', () => {
+    const { router } = exampleRouter();
+    const check = router.checkToolCall({ name: 'read_file', arguments: '{"path":"a"}' });
+    if (check.allowed) {
+      if (check.call.tool === 'read_file') expectTypeOf(check.call.args).toEqualTypeOf<ReadFileArgs>();
+      if (check.call.tool === 'get_forecast') expectTypeOf(check.call.args).toEqualTypeOf<GetForecastArgs>();
+      if (check.call.tool === 'load_toolkit') expectTypeOf(check.call.args).toEqualTypeOf<{ readonly toolkit_name: string }>();
+    } else {
+      expectTypeOf(check.reason).toBeString();
+      // @ts-expect-error: a rejection has no call
+      void check.call;
+    }
+    // The generated ToolCallCheckResult is one of the results checkToolCall can return.
+    expectTypeOf<ToolCallCheckResult>().toExtend<typeof check>();
+    // A name-only check (the seed's form) returns the name-level result.
+    const byName = router.checkToolCall({ name: 'delete_file' });
+    if (byName.allowed) expectTypeOf(byName.kind).toEqualTypeOf<'tool' | 'namespace' | 'library'>();
+    // @ts-expect-error: a name-level result carries no call
+    if (byName.allowed) void byName.call;
+  });
+
+  test('handlers are typed by tool and context', async () => {
+    const { handlers } = recordingHandlers();
+    const router = createRouter(generated, {
+      ...handlers,
+      delete_file: (args, ctx) => {
+        expectTypeOf(args).toEqualTypeOf<DeleteFileArgs>();
+        expectTypeOf(ctx).toEqualTypeOf<HandlerContext<unknown>>();
+        return args.path;
+      },
+    });
+    expectTypeOf(router).toEqualTypeOf<ToolRouter<Registry, unknown>>();
+    typeOnly(() =>
+      // @ts-expect-error: a handler is missing
+      createRouter(generated, { read_file: () => 1 }),
+    );
+    typeOnly(() =>
+      createRouter(generated, {
+        ...handlers,
+        // @ts-expect-error: wrong argument type for read_file
+        read_file: (args: { path: number }) => args.path,
+      }),
+    );
+    // A context type makes `context` required in dispatch.
+    const withContext = createRouter<Registry, { user: string }>(generated, {
+      ...(handlers as never as Parameters<typeof createRouter<Registry, { user: string }>>[1]),
+      get_time: (_args, ctx) => ctx.context.user,
+    });
+    await withContext.dispatch({ name: 'get_time', arguments: '{}' }, { context: { user: 'ada' } });
+    // @ts-expect-error: context is required for this router
+    await withContext.dispatch({ name: 'get_time', arguments: '{}' });
+  });
+
+  test('run-time registrations extend the accepted names', () => {
+    const { router } = exampleRouter();
+    const r2 = router.registerTools([{ name: 'ping', description: 'Ping' }]);
+    r2.setBlockedTools(['ping', 'read_file']);
+    // @ts-expect-error: still not a name
+    r2.setBlockedTools(['pong']);
+  });
+});
