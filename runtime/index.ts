@@ -62,3 +62,18 @@ export {
   type ToolNameOf,
   type ValidateFn,
 } from './contract.js';
+export {
+  ANNOUNCEMENT_ANCHOR,
+  TARGET_WARNING_CODES,
+  ToolrouteConfigError,
+  compileForTarget,
+  warnOnce,
+  type CacheBreakpoint,
+  type TargetCompileInput,
+  type TargetCompileOptions,
+  type TargetPayload,
+  type TargetWarningCode,
+} from './compile-target.js';
+export { cacheKey, stablePrefixOf, type StablePrefix } from './cache-key.js';
+export { applyNullDecode, nullDecodePlan, renderTool, type NeutralTool, type RenderOptions } from './render.js';
+export type { NeutralMessage, NeutralToolCall } from './messages.js';

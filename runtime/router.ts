@@ -59,7 +59,8 @@ import {
 } from './reasons.js';
 import { renderTool, type JsonSchema, type NeutralTool } from './render.js';
 import { Suggester } from './suggest.js';
-import { compileForTarget, type TargetCompileInput, type TargetPayload } from './compile-target.js';
+import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload } from './compile-target.js';
+import { cacheKey as payloadCacheKey } from './cache-key.js';
 
 // ---------------------------------------------------------------------------
 // Public types
@@ -416,6 +417,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   #neutralCompile: { version: number; tools: readonly ToolDefinition[]; directoryXml: string } | undefined;
   readonly #targetCache = new Map<Target, TargetArrays>();
   readonly #selectionCache = new Map<Target, TargetArrays>();
+  /** One warn-once wrapper per warning sink, so a sink hears each warning once per router (the seed's "warned once"). */
+  readonly #warners = new WeakMap<NonNullable<TargetCompileOptions['onWarning']>, NonNullable<TargetCompileOptions['onWarning']>>();
   #announcementCache: { version: number; list: readonly Announcement[] } | undefined;
 
   /** @internal Use {@link createRouter}. */
@@ -1067,9 +1070,33 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
       directoryXml: this.#getNeutralCompile().directoryXml,
       announcements: this.#getAnnouncementList(),
       ...(request.system !== undefined ? { system: request.system } : {}),
-      ...(request.options !== undefined ? { options: request.options } : {}),
+      ...(request.options !== undefined ? { options: this.#withWarnOnce(request.options) } : {}),
     };
     return compileForTarget(input);
+  }
+
+  #withWarnOnce(options: TargetCompileOptions): TargetCompileOptions {
+    const sink = options.onWarning;
+    if (sink === undefined) return options;
+    let wrapped = this.#warners.get(sink);
+    if (wrapped === undefined) {
+      wrapped = warnOnce(sink);
+      this.#warners.set(sink, wrapped);
+    }
+    return { ...options, onWarning: wrapped };
+  }
+
+  /**
+   * The hash of a compiled payload's stable prefix (tools without deferred
+   * ones, then system). Blocking, loading toolkits, adding deferred tools and
+   * announcing never change it; `undefined` for an object `compile` did not return.
+   *
+   * @example
+   * const payload = router.compile({ target: 'anthropic', system, messages });
+   * router.cacheKey(payload); // same string turn after turn while the prefix is stable
+   */
+  cacheKey(payload: object): string | undefined {
+    return payloadCacheKey(payload);
   }
 
   /** The `<available_toolkits>` directory for the system prompt ('' without toolkits). */
