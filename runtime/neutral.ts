@@ -39,13 +39,14 @@ export interface DirectoryToolkit {
  * How a namespace tool carries its actions' arguments.
  *
  * - `compact` (default): parameters are `{ action: enum, args: object }` and the
- *   description lists every action as a signature that states each argument's
+ *   description lists every action with one line per argument stating its
  *   type, requiredness and enum, e.g.
- *   `- write_file(path: string, content: string, mode?: 'overwrite'|'append'): Write to a file`,
- *   followed by indented argument descriptions. Smallest payload (no larger
- *   than the reference library's, which drops requiredness and enums), but the
- *   provider cannot constrain decoding of `args`: the runtime validator is the
- *   only check.
+ *   `- write_file: Write to a file` / `  path: string - Where to write` /
+ *   `  mode?: 'overwrite'|'append'`. Smallest payload (no larger than the
+ *   reference library's, which drops requiredness and enums), but constraints
+ *   such as `minimum` or `pattern` and nested descriptions are not shown, and
+ *   the provider cannot constrain decoding of `args`: the runtime validator is
+ *   the only check.
  * - `schema`: `args` is `{ anyOf: [ one real schema per action ] }`, each
  *   member described with its action. Larger, but every argument's schema
  *   (constraints, nested descriptions) reaches the model and providers can
@@ -86,7 +87,7 @@ export function neutralTool(tool: NeutralToolInput): NeutralTool {
  * neutralNamespaceTool({ name: 'file_ops', description: 'File system operations' },
  *   [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object',
  *      properties: { path: { type: 'string' } }, required: ['path'] } }], 'compact');
- * // description: 'File system operations\n\nAvailable actions:\n- read_file(path: string): Read a file'
+ * // description: 'File system operations\n\nAvailable actions:\n- read_file: Read a file\n  path: string'
  */
 export function neutralNamespaceTool(
   ns: NeutralGroupInput,
@@ -166,24 +167,25 @@ export function directoryXml(toolkits: readonly DirectoryToolkit[]): string {
 }
 
 /**
- * One action of a compact namespace: `- name(arg: type, opt?: type): description`,
- * then one indented line per described argument.
+ * One action of a compact namespace: `- name: description`, then one line per
+ * argument, `  arg: type` (`arg?:` when optional; enums as literal unions;
+ * nested objects and arrays in a compact TS-like form), followed by
+ * ` - description` when the argument has one. One line per argument names
+ * each argument once, which keeps the whole tool no larger than the
+ * reference library's (which drops requiredness and enums).
  *
  * @example
  * compactActionDoc({ name: 'delete_file', description: 'Delete a file', parameters: { type: 'object',
  *   properties: { path: { type: 'string' }, recursive: { type: 'boolean', description: 'Whole tree' } }, required: ['path'] } });
- * // → '- delete_file(path: string, recursive?: boolean): Delete a file\n    recursive: Whole tree'
+ * // → '- delete_file: Delete a file\n  path: string\n  recursive?: boolean - Whole tree'
  */
 export function compactActionDoc(tool: NeutralToolInput): string {
-  const props = propertiesOf(tool.parameters);
   const required = requiredOf(tool.parameters);
-  const signature = props.map(([key, schema]) => `${propertyKey(key)}${required.has(key) ? '' : '?'}: ${compactType(schema)}`);
-  let doc = `- ${tool.name}(${signature.join(', ')}): ${tool.description}`;
-  for (const [key, schema] of props) {
-    const description = isRecord(schema) && typeof schema['description'] === 'string' ? schema['description'] : '';
-    if (description !== '') doc += `\n    ${propertyKey(key)}: ${description}`;
-  }
-  return doc;
+  const lines = propertiesOf(tool.parameters).map(([key, schema]) => {
+    const description = isRecord(schema) && typeof schema['description'] === 'string' && schema['description'] !== '' ? ` - ${schema['description']}` : '';
+    return `\n  ${propertyKey(key)}${required.has(key) ? '' : '?'}: ${compactType(schema)}${description}`;
+  });
+  return `- ${tool.name}: ${tool.description}${lines.join('')}`;
 }
 
 /**

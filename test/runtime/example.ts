@@ -1,5 +1,2 @@
-/**
- * The generated folder of examples/tools.spec.yaml, as the runtime tests use it.
- * TODO(runtime): point at '../../generated/index.js' once it is generated (dev copy until then).
- */
-export * from './.tmp/example-gen/index.js';
+/** The generated folder of examples/tools.spec.yaml, as the runtime tests use it. */
+export * from '../../generated/index.js';

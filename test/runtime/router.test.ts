@@ -80,7 +80,7 @@ describe('load_toolkit (library-owned)', () => {
     router.setBlockedTools(['describe_table']);
     const r = await router.dispatch(call('load_toolkit', { toolkit_name: 'Database' }));
     expect(r).toMatchObject({ ok: true, tool: 'load_toolkit' });
-    expect((r as { result: string }).result).toContain('- describe_table(table: string, schema?: string): Show the columns of a table (currently blocked)');
+    expect((r as { result: string }).result).toContain('- describe_table: Show the columns of a table (currently blocked)\n  table: string\n  schema?: string');
     expect(log).toEqual([]);
   });
 
@@ -220,7 +220,7 @@ describe('run-time registration', () => {
     expect(await r.dispatch(call('git', { action: 'git_status' }))).toMatchObject({ ok: true, result: 'clean' });
     expect(await r.dispatch(call('git', { action: 'get_time' }))).toMatchObject({ ok: true, tool: 'get_time' });
     expect(await r.dispatch(call('square', { n: 3 }))).toMatchObject({ code: 'not_loaded' });
-    expect(r.handleTool(call('load_toolkit', { toolkit_name: 'math' }))).toContain('- square(n?: number): n²');
+    expect(r.handleTool(call('load_toolkit', { toolkit_name: 'math' }))).toContain('- square: n²\n  n?: number');
     expect(await r.dispatch(call('square', { n: 3 }))).toMatchObject({ ok: true, result: 9 });
     expect(await r.dispatch(call('square', { n: 'x' }))).toMatchObject({ code: 'invalid_arguments' });
     expect(r.pruneByTask('check the net').tools.map((t) => t.name)).toEqual(['get_time', 'ping']);
@@ -282,7 +282,9 @@ describe('compile for a target', () => {
 
 test('the runtime exports exactly its public API', () => {
   expect(Object.keys(runtime).sort()).toEqual([
-    'ANNOUNCEMENT_CHANNELS', 'DEFAULT_LIMITS', 'LOAD_TOOLKIT_NAME', 'REJECTION_CODES', 'TARGETS',
-    'ToolCallRejectedError', 'ToolRouter', 'buildPruneMatcher', 'createRouter', 'matchTask', 'renderAnnouncements',
+    'ANNOUNCEMENT_ANCHOR', 'ANNOUNCEMENT_CHANNELS', 'DEFAULT_LIMITS', 'LOAD_TOOLKIT_NAME', 'REJECTION_CODES', 'TARGETS',
+    'TARGET_WARNING_CODES', 'ToolCallRejectedError', 'ToolRouter', 'ToolrouteConfigError', 'applyNullDecode', 'buildPruneMatcher',
+    'cacheKey', 'compileForTarget', 'createRouter', 'matchTask', 'nullDecodePlan', 'renderAnnouncements', 'renderTool',
+    'stablePrefixOf', 'warnOnce',
   ]);
 });

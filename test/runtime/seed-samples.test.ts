@@ -202,8 +202,8 @@ describe('library-owned tools', () => {
     expect(history[0]!.content).toBe(
       'Tool "run_query" belongs to toolkit "Database", which is not loaded. Call load_toolkit with {"toolkit_name":"Database"} first, then call run_query again.',
     );
-    expect(history[1]!.content).toMatch(/^Toolkit "Database" loaded\. These tools can be called now:\n- run_query\(sql: string, /);
-    expect(history[1]!.content).toContain('- describe_table(table: string, schema?: string): Show the columns of a table');
+    expect(history[1]!.content).toMatch(/^Toolkit "Database" loaded\. These tools can be called now:\n- run_query: Run a read-only SQL query\n  sql: string - One SELECT statement\n/);
+    expect(history[1]!.content).toContain('- describe_table: Show the columns of a table\n  table: string\n  schema?: string');
     expect(history[2]!.content).toBe('done');
     expect(log.map((c) => c.tool)).toEqual(['run_query']);
     expect(chef.ownsTool('load_toolkit')).toBe(true);

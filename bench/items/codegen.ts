@@ -1,0 +1,134 @@
+/**
+ * Item 4 — codegen wall time and peak memory per spec size (whole CLI process),
+ * and `tsc --noEmit` time of each generated folder.
+ *
+ * The CLI runs as `node --import tsx generator/cli.ts codegen <spec> --out <dir>`:
+ * what `npx tsx generator/cli.ts` does, minus npx's own start-up. tsx's
+ * transform cache is warmed by a first run that is not counted.
+ */
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { RepoPaths } from '../emit-js.js';
+import { BenchCorrectnessError, fmtBytes, fmtRatio, verdict, type BenchConfig, type Section, type Verdict } from '../lib.js';
+import { RSS_SOURCE, runCommand, runNode, type ProcessRun } from '../processes.js';
+
+
+/** One codegen measurement. */
+export interface CodegenRun {
+  readonly id: string;
+  readonly tools: number;
+  readonly specFile: string;
+  readonly outDir: string;
+  readonly run: ProcessRun;
+  readonly folderBytes: number;
+  readonly files: number;
+}
+
+/** Total size and count of the files under `dir`. */
+export function folderSize(dir: string): { bytes: number; files: number } {
+  let bytes = 0;
+  let files = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const sub = folderSize(p);
+      bytes += sub.bytes;
+      files += sub.files;
+    } else {
+      bytes += statSync(p).size;
+      files++;
+    }
+  }
+  return { bytes, files };
+}
+
+function failed(what: string, r: ProcessRun): never {
+  throw new BenchCorrectnessError(`${what} failed (exit ${r.status}):\n${(r.stderr || r.stdout).slice(0, 3000)}`);
+}
+
+/**
+ * Generate `specFile` into `outDir` through the CLI, measured. Aborts on failure.
+ *
+ * @example
+ * codegen(paths, 'mixed-1000', 1000, 'bench/.tmp/specs/mixed-1000.spec.yaml', 'bench/.tmp/gen/mixed-1000');
+ */
+export function codegen(paths: RepoPaths, id: string, tools: number, specFile: string, outDir: string, runs = 1): CodegenRun {
+  let best: ProcessRun | null = null;
+  for (let i = 0; i < runs; i++) {
+    rmSync(outDir, { recursive: true, force: true });
+    const r = runNode(
+      ['--import', 'tsx', 'generator/cli.ts', 'codegen', relative(paths.root, specFile), '--out', relative(paths.root, outDir)],
+      { cwd: paths.root },
+    );
+    if (r.status !== 0) failed(`codegen of ${id}`, r);
+    if (!best || r.wallMs < best.wallMs) best = r;
+  }
+  const size = folderSize(outDir);
+  return { id, tools, specFile, outDir, run: best as ProcessRun, folderBytes: size.bytes, files: size.files };
+}
+
+/** Warm tsx's transform cache for the generator so the first measured run is not penalized. */
+export function warmCodegen(paths: RepoPaths, specFile: string): void {
+  const out = join(paths.tmp, 'gen', '_warm');
+  const r = runNode(['--import', 'tsx', 'generator/cli.ts', 'codegen', relative(paths.root, specFile), '--out', relative(paths.root, out)], { cwd: paths.root, rss: false });
+  if (r.status !== 0) failed('codegen warm-up', r);
+}
+
+/**
+ * `tsc --noEmit` over one generated folder (and what it imports), with a temp tsconfig
+ * extending the project's. Aborts if the output does not type-check.
+ */
+export function typecheck(paths: RepoPaths, id: string, outDir: string): ProcessRun {
+  const dir = join(paths.tmp, 'tsc', id);
+  mkdirSync(dir, { recursive: true });
+  const tsconfig = join(dir, 'tsconfig.json');
+  writeFileSync(
+    tsconfig,
+    `${JSON.stringify({ extends: relative(dir, join(paths.root, 'tsconfig.json')), compilerOptions: { noEmit: true, incremental: false }, include: [relative(dir, outDir)], exclude: [] }, null, 2)}\n`,
+  );
+  const r = runCommand(join(paths.root, 'node_modules', '.bin', 'tsc'), ['-p', tsconfig], { cwd: paths.root });
+  if (r.status !== 0) failed(`tsc --noEmit of ${id}`, r);
+  return r;
+}
+
+/**
+ * Build item 4's table from measured runs.
+ *
+ * @example
+ * codegenSection(runs, checks);
+ */
+export function codegenSection(config: BenchConfig, runs: readonly CodegenRun[], tscRuns: ReadonlyMap<string, ProcessRun>): Section {
+  const rows = runs.map((c) => {
+    const tsc = tscRuns.get(c.id);
+    return [
+      c.tools.toLocaleString('en-US'),
+      `${(c.run.wallMs / 1000).toFixed(2)} s`,
+      c.run.maxRssKb === null ? '—' : `${(c.run.maxRssKb / 1024).toFixed(0)} MiB`,
+      tsc ? `${(tsc.wallMs / 1000).toFixed(2)} s` : '—',
+      tsc?.maxRssKb ? `${(tsc.maxRssKb / 1024).toFixed(0)} MiB` : '—',
+      fmtBytes(c.folderBytes),
+      String(c.files),
+    ];
+  });
+  const by = new Map(runs.map((c) => [c.tools, c]));
+  const verdicts: Verdict[] = [];
+  const k1 = by.get(1_000);
+  const k10 = by.get(10_000);
+  if (k1) verdicts.push(verdict('codegen of 1,000 tools < 3 s', `${(k1.run.wallMs / 1000).toFixed(2)} s`, k1.run.wallMs < 3000));
+  if (k1 && k10) {
+    const r = k10.run.wallMs / k1.run.wallMs;
+    verdicts.push(verdict('codegen 10,000 ≤ 12× 1,000 (near-linear)', fmtRatio(r), r <= 12));
+  }
+  const t1 = k1 ? tscRuns.get(k1.id) : undefined;
+  if (t1) verdicts.push(verdict('`tsc --noEmit` of the 1,000-tool output < 10 s', `${(t1.wallMs / 1000).toFixed(2)} s`, t1.wallMs < 10_000));
+  return {
+    title: '4. Codegen (whole CLI process) and type check of the output',
+    header: ['tools', 'codegen wall', 'codegen peak RSS', '`tsc --noEmit` wall', 'tsc peak RSS', 'generated folder', 'files'],
+    rows,
+    verdicts,
+    notes: [
+      `Codegen: \`node --import tsx generator/cli.ts codegen <spec> --out <dir>\`, best of ${config.quick ? 1 : 2} runs for ≤ 1,000 tools, 1 run for 10,000, tsx cache warm. ` +
+        `Peak memory from ${RSS_SOURCE}. Type check: \`node_modules/.bin/tsc -p <temp tsconfig extending ./tsconfig.json>\` including only the generated folder (and the runtime files it imports).`,
+    ],
+  };
+}

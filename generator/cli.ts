@@ -1,0 +1,143 @@
+/**
+ * The toolroute command line. The only code in toolroute that prints: it maps
+ * arguments to `generate`'s options, and the result to text and an exit code
+ * (0 ok, 1 problems or stale output, 2 usage error).
+ *
+ * Run with `node bin/toolroute.js …` (installed as `toolroute`) or
+ * `tsx generator/cli.ts …`.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DEFAULT_RUNTIME_IMPORT, formatGenerateProblem, generate, VERSION } from './index.js';
+
+/** Where the CLI writes; tests pass their own. */
+export interface CliIO {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly cwd: string;
+}
+
+export const USAGE = `Usage: toolroute codegen <spec> --out <dir> [--check] [--runtime-import <specifier>]
+
+Compile a tool spec (YAML, JSON or TypeScript) into a typed router folder.
+
+Commands:
+  codegen <spec>               Generate the folder for <spec>.
+
+Options:
+  --out <dir>                  Output folder (required). Files toolroute did not generate are never touched.
+  --check                      Write nothing; exit 1 if any generated file is stale, missing or extra.
+  --runtime-import <spec>      Module the generated code imports runtime types from (default: ${DEFAULT_RUNTIME_IMPORT}).
+  -h, --help                   Show this help.
+  -v, --version                Show the version.
+
+Exit codes: 0 ok, 1 spec problems or stale output, 2 usage error.
+`;
+
+/**
+ * Runs the CLI with the given arguments and returns the exit code.
+ *
+ * @example
+ * const code = await main(['codegen', 'examples/tools.spec.yaml', '--out', 'generated']);
+ */
+export async function main(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        out: { type: 'string' },
+        check: { type: 'boolean' },
+        'runtime-import': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (err) {
+    return usageError(io, err instanceof Error ? err.message : String(err));
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (values.version === true) {
+    io.stdout(`${VERSION}\n`);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    io.stderr(USAGE);
+    return 2;
+  }
+  const [command, spec, ...rest] = positionals;
+  if (command !== 'codegen') return usageError(io, `unknown command "${command}".`);
+  if (spec === undefined) return usageError(io, 'codegen needs a spec file: toolroute codegen <spec> --out <dir>.');
+  if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}".`);
+  if (values.out === undefined || values.out === '') return usageError(io, 'codegen needs --out <dir>.');
+
+  const check = values.check === true;
+  const result = await generate(spec, {
+    out: values.out,
+    check,
+    cwd: io.cwd,
+    ...(values['runtime-import'] === undefined ? {} : { runtimeImport: values['runtime-import'] }),
+  });
+
+  if (result.problems.length > 0) {
+    const n = result.problems.length;
+    io.stderr(`${result.problems.map(formatGenerateProblem).join('\n')}\n\ntoolroute: ${n} problem${n === 1 ? '' : 's'}; nothing was written.\n`);
+    return 1;
+  }
+  const summary = `${result.counts.tools} tools, ${result.counts.namespaces} namespaces, ${result.counts.toolkits} toolkits`;
+  if (check) {
+    if (result.ok) {
+      io.stdout(`toolroute: ${result.files.length} files in ${result.out} are up to date (${summary}).\n`);
+      return 0;
+    }
+    const lines = result.stale.map((s) => `  ${s.file}: ${s.state === 'stale' ? 'stale (differs from what the spec generates)' : s.state === 'missing' ? 'missing' : 'extra (generated before, no longer produced)'}`);
+    io.stderr(`toolroute: generated files are out of date:\n${lines.join('\n')}\nFix: ${result.command}\n`);
+    return 1;
+  }
+  const changed = result.written.length + result.removed.length;
+  const removed = result.removed.length > 0 ? `, removed ${result.removed.length}` : '';
+  io.stdout(
+    changed === 0
+      ? `toolroute: ${result.files.length} files up to date (${summary}) in ${Math.round(result.timings.total)} ms.\n`
+      : `toolroute: wrote ${result.written.length} of ${result.files.length} files${removed} (${summary}) in ${Math.round(result.timings.total)} ms.\n`,
+  );
+  return 0;
+}
+
+function usageError(io: CliIO, message: string): number {
+  io.stderr(`toolroute: ${message}\nRun "toolroute --help" for usage.\n`);
+  return 2;
+}
+
+function defaultIO(): CliIO {
+  return { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), cwd: process.cwd() };
+}
+
+/**
+ * Runs the CLI for this process: sets `process.exitCode`; an exception (a bug
+ * in toolroute, never a user mistake) prints as an internal error, exit 70.
+ *
+ * @example
+ * await run(process.argv.slice(2));
+ */
+export async function run(argv: readonly string[]): Promise<void> {
+  try {
+    process.exitCode = await main(argv);
+  } catch (err) {
+    process.stderr.write(
+      `toolroute: internal error (this is a bug in toolroute; please report it with the spec that triggered it):\n${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exitCode = 70;
+  }
+}
+
+// Executed directly (`tsx generator/cli.ts …`, as `npm run codegen` does); `bin/toolroute.js` calls `run` itself.
+const entry = process.argv[1];
+if (entry !== undefined && import.meta.url === pathToFileURL(path.resolve(entry)).href) await run(process.argv.slice(2));

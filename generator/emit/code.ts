@@ -1,0 +1,130 @@
+/**
+ * Small, pure helpers every emitter uses to turn data into code text. Spec
+ * text reaches generated code only through these functions, so escaping lives
+ * in one place: string literals via `tsString`, comments via `jsdoc`, data via
+ * `jsonParseLiteral`.
+ */
+
+/** LS and PS are line terminators for some tools and old engines; always written escaped. */
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+
+function escapeSeparator(c: string): string {
+  return c === '\u2028' ? '\\u2028' : '\\u2029';
+}
+
+/**
+ * A TS/JS string literal for any string (double quotes, JSON escapes, LS/PS
+ * escaped): evaluates to exactly `text`.
+ *
+ * @example
+ * tsString('a "b"\n'); // → '"a \\"b\\"\\n"'
+ */
+export function tsString(text: string): string {
+  return JSON.stringify(text).replace(LINE_SEPARATORS, escapeSeparator);
+}
+
+/**
+ * A property key in a type or object literal: bare when it is an identifier, a
+ * string literal otherwise.
+ *
+ * @example
+ * propertyKey('read_file'); // → 'read_file'
+ * propertyKey('my-tool');   // → '"my-tool"'
+ */
+export function propertyKey(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : tsString(name);
+}
+
+/**
+ * A JSDoc block for `text` at the given indentation; '' for empty text. A
+ * comment terminator (star, slash) is written star, backslash, slash so spec
+ * text can never close the comment; every line terminator (CR, LF, LS, PS)
+ * starts a new comment line.
+ *
+ * @example
+ * jsdoc('Read a file', '  '); // → '  /** Read a file *\/\n'
+ */
+export function jsdoc(text: string, indent = ''): string {
+  if (text.trim() === '') return '';
+  const lines = text.replace(/\*\//g, '*\\/').split(/\r\n|[\r\n\u2028\u2029]/);
+  if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
+  return `${indent}/**\n${lines.map((l) => `${indent} *${l === '' ? '' : ` ${l}`}`).join('\n')}\n${indent} */\n`;
+}
+
+/**
+ * `JSON.parse('…')` of a value: the cheapest way to ship big data (engines
+ * parse JSON faster than object literals, and a string literal costs the type
+ * checker nothing). JSON.parse also keeps a `__proto__` key as an own property.
+ *
+ * @example
+ * jsonParseLiteral({ a: "it's" }); // → `JSON.parse('{"a":"it\\'s"}')`
+ */
+export function jsonParseLiteral(value: unknown): string {
+  const json = JSON.stringify(value);
+  const body = json.replace(/[\\'\u2028\u2029]/g, (c) => (c === '\\' ? '\\\\' : c === "'" ? "\\'" : escapeSeparator(c)));
+  return `JSON.parse('${body}')`;
+}
+
+/**
+ * JSON with object keys sorted, so equal schemas written in different key
+ * orders get one key (validator sharing, type caching).
+ *
+ * @example
+ * canonicalJson({ b: 1, a: [2, { d: 3, c: 4 }] }); // → '{"a":[2,{"c":4,"d":3}],"b":1}'
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).sort(compareText);
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The one comparator for ordering generated output that has no declaration
+ * order (file lists): UTF-16 code units, independent of locale.
+ *
+ * @example
+ * ['b', 'B', 'a'].sort(compareText); // → ['B', 'a', 'b']
+ */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * PascalCase identifier from a spec name: `file_ops` → `FileOps`, `x-y` → `XY`.
+ * Digits stay; a leading digit gets a `_` prefix.
+ *
+ * @example
+ * pascalCase('file_ops'); // → 'FileOps'
+ */
+export function pascalCase(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter((w) => w !== '');
+  const joined = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  if (joined === '') return '_';
+  return /^[0-9]/.test(joined) ? `_${joined}` : joined;
+}
+
+/**
+ * A shell word for the "Regenerate:" command: bare when safe, single-quoted
+ * otherwise.
+ *
+ * @example
+ * shellWord('examples/tools.spec.yaml'); // → 'examples/tools.spec.yaml'
+ * shellWord('my specs/a.yaml');          // → "'my specs/a.yaml'"
+ */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Text safe inside a `//` line comment: any line terminator is written as an
+ * escape so a file path can never end the comment.
+ *
+ * @example
+ * lineCommentText('a\nb'); // → 'a\\nb'
+ */
+export function lineCommentText(text: string): string {
+  return text.replace(/[\r\n\u2028\u2029]/g, (c) => JSON.stringify(c).slice(1, -1).replace(LINE_SEPARATORS, escapeSeparator));
+}

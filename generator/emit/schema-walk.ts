@@ -1,0 +1,52 @@
+/**
+ * A structural walk over JSON Schema: applies a function to every subschema
+ * (never to data positions such as `enum`, `const`, `default`, `examples` or
+ * `required`, and never to property names), so a keyword can be removed or
+ * rewritten everywhere without touching spec data that looks like a keyword.
+ */
+import type { JsonSchema, JsonValue } from '../ir.js';
+
+/** Keywords whose value is one subschema. */
+const ONE = new Set([
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+]);
+/** Keywords whose value is a list of subschemas. */
+const LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+/** Keywords whose value maps names to subschemas (`dependencies` may also map to a string list). */
+const MAP = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas', 'dependencies']);
+
+/**
+ * A copy of `schema` where every schema node, deepest first, went through
+ * `fn`. Objects are built with `Object.fromEntries`, so a `__proto__`
+ * property name stays an own key.
+ *
+ * @example
+ * mapSchema({ type: 'object', title: 'T', properties: { a: { title: 'A' } } },
+ *   (node) => Object.fromEntries(Object.entries(node).filter(([k]) => k !== 'title')));
+ * // → { type: 'object', properties: { a: {} } }
+ */
+export function mapSchema(schema: JsonSchema, fn: (node: JsonSchema) => JsonSchema): JsonSchema {
+  const walk = (node: JsonValue): JsonValue => (isSchemaObject(node) ? mapSchema(node, fn) : node);
+  const entries = Object.entries(schema).map(([key, value]): [string, JsonValue] => {
+    if (key === 'items') return [key, Array.isArray(value) ? value.map(walk) : walk(value)];
+    if (ONE.has(key)) return [key, walk(value)];
+    if (LIST.has(key) && Array.isArray(value)) return [key, value.map(walk)];
+    if (MAP.has(key) && isSchemaObject(value)) return [key, Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]))];
+    return [key, value];
+  });
+  return fn(Object.fromEntries(entries));
+}
+
+function isSchemaObject(value: JsonValue | undefined): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

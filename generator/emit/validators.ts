@@ -1,0 +1,169 @@
+/**
+ * `validators.gen.js` + `validators.gen.d.ts`: ajv standalone code, one
+ * validator per distinct argument schema, exported as one frozen array. The
+ * runtime compiles no schema and evaluates no string: the validators are
+ * plain functions in a module.
+ *
+ * The IR's schemas are draft 2020-12; those using no 2020-only keyword are
+ * compiled by ajv's draft-07 class (same meaning, smaller code). Each dialect
+ * gets its own ajv instance, and each instance's code its own function scope
+ * so their generated names (`validate0`, `schema0`, …) cannot collide.
+ */
+import { Ajv, type Options as AjvOptions } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import standaloneCodeModule from 'ajv/dist/standalone/index.js';
+import type { JsonSchema } from '../ir.js';
+import { bug } from '../problems.js';
+import { tsString } from './code.js';
+import type { EmitContext } from './context.js';
+import type { GeneratedFile } from './file.js';
+import { mapSchema } from './schema-walk.js';
+
+// ajv and ajv-formats are CommonJS with `exports.default`; under NodeNext the default import is the module object.
+const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const standaloneCode = ((standaloneCodeModule as { default?: unknown }).default ?? standaloneCodeModule) as (
+  ajv: Ajv,
+  refs: Record<string, string>,
+) => string;
+
+const AJV_OPTIONS: AjvOptions = {
+  code: { source: true, esm: true, lines: true },
+  allErrors: true,
+  // Model input is parsed JSON: check own properties only, so an argument named `toString` or
+  // `constructor` is not "present" through Object.prototype when the model leaves it out.
+  ownProperties: true,
+  // The front end already reports unknown keywords and formats with positions; here they would only be noise.
+  strict: false,
+  logger: false,
+  // The front end already validated every schema against its meta-schema; skipping it here saves time at scale.
+  validateSchema: false,
+};
+
+const DIALECTS = ['draft2020', 'draft07'] as const;
+type Dialect = (typeof DIALECTS)[number];
+
+/** Keywords only draft 2020-12 has (the IR is 2020-12; `items` is never an array there). */
+const ONLY_2020 = new Set([
+  'prefixItems',
+  'dependentSchemas',
+  'dependentRequired',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'minContains',
+  'maxContains',
+  '$defs',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  'contentSchema',
+]);
+
+/**
+ * Which ajv compiles a schema. The IR is draft 2020-12, but a schema that uses
+ * none of 2020's own keywords means the same under draft-07, and ajv's draft-07
+ * code is smaller and faster to build (no `unevaluated*` bookkeeping) — at
+ * 1,000 tools that is megabytes less to load.
+ *
+ * @example
+ * dialectOf({ type: 'object', properties: { a: { type: 'string' } } }); // → 'draft07'
+ * dialectOf({ type: 'object', unevaluatedProperties: false });          // → 'draft2020'
+ */
+export function dialectOf(schema: JsonSchema): Dialect {
+  let uses2020 = false;
+  mapSchema(schema, (node) => {
+    if (!uses2020) for (const key of Object.keys(node)) if (ONLY_2020.has(key)) uses2020 = true;
+    return node;
+  });
+  return uses2020 ? 'draft2020' : 'draft07';
+}
+
+/**
+ * Emits `validators.gen.js` and its declaration file.
+ *
+ * @example
+ * const [js, dts] = emitValidators(ctx); // js.path === 'validators.gen.js'
+ */
+export function emitValidators(ctx: EmitContext): GeneratedFile[] {
+  const imports = new Map<string, string>();
+  const scopes: string[] = [];
+  const dialects = ctx.schemas.map((s) => dialectOf(s.schema));
+  for (const dialect of DIALECTS) {
+    const members = ctx.schemas.map((s, index) => ({ schema: s.schema, index })).filter((m) => dialects[m.index] === dialect);
+    if (members.length === 0) continue;
+    const ajv = dialect === 'draft07' ? new Ajv(AJV_OPTIONS) : new Ajv2020(AJV_OPTIONS);
+    addFormats(ajv);
+    const refs: Record<string, string> = {};
+    for (const { schema, index } of members) {
+      const key = `v${index}`;
+      ajv.addSchema(schemaForAjv(schema), key);
+      refs[key] = key;
+    }
+    const code = esmImports(standaloneCode(ajv, refs), imports);
+    scopes.push(`const ${dialect} = (() => {\n${code}\nreturn { ${members.map((m) => `v${m.index}`).join(', ')} };\n})();`);
+  }
+
+  const refsBySchema = dialects.map((dialect, index) => `${dialect}.v${index}`);
+  const js = [
+    ctx.header,
+    ...[...imports].map(([specifier, local]) => `import ${local} from ${tsString(specifier)};`),
+    '',
+    ...scopes,
+    '',
+    '/** One validator per distinct argument schema; `spec.tools[i].validator` indexes this array. */',
+    `export const validators = Object.freeze([${refsBySchema.join(', ')}]);`,
+  ].join('\n');
+  const dts = [
+    ctx.header,
+    `import type { ValidateFn } from ${tsString(ctx.options.runtimeImport)};`,
+    '',
+    '/** One ajv standalone validator per distinct argument schema; `spec.tools[i].validator` indexes this array. */',
+    'export declare const validators: readonly ValidateFn[];',
+  ].join('\n');
+  return [
+    { path: 'validators.gen.js', content: `${js}\n` },
+    { path: 'validators.gen.d.ts', content: `${dts}\n` },
+  ];
+}
+
+/**
+ * The copy ajv compiles: `$schema` dropped (the dialect already chose the
+ * instance) and `$id` dropped everywhere (refs are inlined, and two tools
+ * reusing an id must not collide in one ajv instance).
+ */
+function schemaForAjv(schema: JsonSchema): JsonSchema {
+  const { $schema: _dialect, ...rest } = schema;
+  void _dialect;
+  return mapSchema(rest, (node) => ('$id' in node ? Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$id')) : node));
+}
+
+/**
+ * ajv's ESM mode still writes `const func2 = require("ajv/dist/runtime/ucs2length").default;`
+ * for its runtime helpers and ajv-formats. Turn each into an ESM default
+ * import (Node gives a CommonJS module's `module.exports` as the default) with
+ * an explicit `.js` extension (ajv has no exports map), and drop the
+ * per-export `export` so only `validators` is public.
+ */
+function esmImports(code: string, imports: Map<string, string>): string {
+  const lines = code.split('\n').map((line) => {
+    if (line === '"use strict";') return '';
+    const required = /^const ([\w$]+) = require\("([^"\\]+)"\)(.*);$/.exec(line);
+    if (required !== null) {
+      const [, local, specifier = '', rest] = required;
+      const file = /\.[cm]?js$/.test(specifier) ? specifier : `${specifier}.js`;
+      let binding = imports.get(file);
+      if (binding === undefined) {
+        binding = `__ajvRuntime${imports.size}`;
+        imports.set(file, binding);
+      }
+      return `const ${local} = ${binding}${rest};`;
+    }
+    const exported = /^export const (v\d+) = ([\w$]+);$/.exec(line);
+    if (exported !== null) return `const ${exported[1]} = ${exported[2]};`;
+    return line;
+  });
+  const out = lines.filter((l) => l !== '').join('\n');
+  // String literals in ajv output escape `"`, so an unescaped `require("` can only be code we failed to convert.
+  if (/(^|[^\w$.\\])require\("/m.test(out)) throw bug('ajv standalone code kept a require() call');
+  if (/^export /m.test(out)) throw bug('ajv standalone code kept an export');
+  return out;
+}

@@ -1,0 +1,211 @@
+/**
+ * Emitters on hand-built IR (independent of the front end): code helpers,
+ * validator sharing and ESM output, type-name collisions, the emitter table.
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, jsdoc, jsonParseLiteral, lineCommentText, pascalCase, propertyKey, shellWord, tsString } from '../../generator/emit/code.js';
+import { buildEmitContext } from '../../generator/emit/context.js';
+import { ARTIFACT_KINDS, emit, type GeneratedFile } from '../../generator/emit/index.js';
+import { indentDeclarations, schemaForTypes } from '../../generator/emit/types.js';
+import { dialectOf } from '../../generator/emit/validators.js';
+import { shareSubtrees, specData } from '../../generator/emit/spec.js';
+import { buildIR } from './ir-builder.js';
+import { removeDir, tempDir } from './helpers.js';
+
+const options = { specDisplay: 'spec.yaml', outDisplay: 'out', runtimeImport: 'toolroute/runtime', version: '0.0.0' };
+const byPath = (files: GeneratedFile[], p: string) => files.find((f) => f.path === p)!.content;
+
+describe('code helpers', () => {
+  const hostile = "a */ /* `${x}` 'q' \"dq\" \\ \n \r \u2028 \u2029 中文 😀 \ud800";
+  it('tsString and jsonParseLiteral evaluate to exactly the input', () => {
+    expect(tsString(hostile)).not.toMatch(/[\u2028\u2029\n]/);
+    expect((0, eval)(tsString(hostile))).toBe(hostile);
+    const value = { [hostile]: [hostile, 1, null, { __proto__: hostile }], ['__proto__']: 'own' };
+    const literal = jsonParseLiteral(value);
+    expect(literal).toMatch(/^JSON\.parse\('[^\n\u2028\u2029]*'\)$/);
+    const back = (0, eval)(literal) as Record<string, unknown>;
+    expect(back).toEqual(JSON.parse(JSON.stringify(value)));
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+  });
+  it('jsdoc never lets text close the comment, and splits every line terminator', () => {
+    expect(jsdoc('a */ b')).toBe('/** a *\\/ b */\n');
+    expect(jsdoc('one\ntwo\u2028three', '  ')).toBe('  /**\n   * one\n   * two\n   * three\n   */\n');
+    expect(jsdoc('  ')).toBe('');
+  });
+  it.each([
+    ['read_file', 'read_file'],
+    ['my-tool', '"my-tool"'],
+    ['中文', '"中文"'],
+  ])('propertyKey(%j) → %s', (given, want) => expect(propertyKey(given)).toBe(want));
+  it.each([
+    ['file_ops', 'FileOps'],
+    ['x-y', 'XY'],
+    ['9lives', '_9lives'],
+    ['__', '_'],
+  ])('pascalCase(%j) → %s', (given, want) => expect(pascalCase(given)).toBe(want));
+  it('shellWord quotes only when needed; lineCommentText keeps a path on one line', () => {
+    expect(shellWord('a/b.yaml')).toBe('a/b.yaml');
+    expect(shellWord("it's here")).toBe("'it'\\''s here'");
+    expect(lineCommentText('a\nb\u2028c')).toBe('a\\nb\\u2028c');
+  });
+  it('canonicalJson ignores key order only', () => {
+    expect(canonicalJson({ b: 1, a: { d: [2, 1], c: 0 } })).toBe(canonicalJson({ a: { c: 0, d: [2, 1] }, b: 1 }));
+    expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
+  });
+  it('indentDeclarations indents by braces outside strings and separates declarations', () => {
+    expect(indentDeclarations('export interface A {\na: {\n"{": "}"\n}\n}\nexport type B = 1')).toBe(
+      'export interface A {\n  a: {\n    "{": "}"\n  }\n}\n\nexport type B = 1',
+    );
+  });
+});
+
+describe('schemaForTypes', () => {
+  it('removes keywords json-schema-to-typescript would turn into code or names, at every depth, and only there', () => {
+    const schema = schemaForTypes(
+      {
+        type: 'object',
+        title: 'Root',
+        tsType: 'any; evil()',
+        properties: {
+          title: { type: 'string', title: 'Nested', tsEnumNames: ['X'], enum: ['tsType'] },
+          list: { type: 'array', items: { type: 'object', $id: 'x', properties: { id: { type: 'string' } } } },
+        },
+        patternProperties: { '^a*/b*/': { type: 'string' } },
+      },
+      'ThingArgs',
+      'Arguments of thing */',
+    );
+    expect(schema).toEqual({
+      type: 'object',
+      properties: {
+        title: { type: 'string', enum: ['tsType'] },
+        list: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' } } } },
+      },
+      patternProperties: { '^a*\\/b*\\/': { type: 'string' } },
+      title: 'ThingArgs',
+      description: 'Arguments of thing *\\/',
+    });
+  });
+});
+
+describe('emit', () => {
+  const shared = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
+  const reordered = { required: ['path'], properties: { path: { type: 'string' } }, type: 'object' };
+  const ir = buildIR({
+    tools: [
+      { name: 'read_file', parameters: shared },
+      { name: 'stat_file', parameters: reordered },
+      { name: 'tool', description: 'Named so its type would be ToolArgs' },
+      { name: 'when', parameters: { type: 'object', properties: { at: { type: 'string', format: 'date-time' }, s: { type: 'string', minLength: 2 } } } },
+    ],
+    namespaces: [{ name: 'registry', tools: [{ name: 'read_file' }] }],
+  });
+
+  it('runs one emitter per artifact kind, manifest last, every file LF-terminated', async () => {
+    const files = await emit(ir, options);
+    expect(files.map((f) => f.path)).toEqual([
+      'types.gen.ts',
+      'names.gen.ts',
+      'validators.gen.js',
+      'validators.gen.d.ts',
+      'directory.gen.ts',
+      'spec.gen.ts',
+      'index.ts',
+      'manifest.json',
+    ]);
+    expect(ARTIFACT_KINDS.at(-1)).toBe('manifest');
+    for (const f of files) {
+      expect(f.content.endsWith('\n')).toBe(true);
+      expect(f.content).not.toContain('\r');
+    }
+    const manifest = JSON.parse(byPath(files, 'manifest.json')) as { files: Record<string, string> };
+    expect(Object.keys(manifest.files)).toEqual(files.filter((f) => f.path !== 'manifest.json').map((f) => f.path).sort());
+  });
+
+  it('shares one validator and one type between identical schemas, whatever their key order', async () => {
+    const ctx = buildEmitContext(ir, options);
+    expect(ctx.validatorOf).toEqual([0, 0, 1, 2]);
+    const types = byPath(await emit(ir, options), 'types.gen.ts');
+    expect(types).toContain('export type StatFileArgs = ReadFileArgs;');
+  });
+
+  it('keeps generated type names clear of its own names', () => {
+    const ctx = buildEmitContext(ir, options);
+    expect(ctx.argTypeNames[2]).toBe('ToolArgs2');
+    expect(ctx.actionTypeNames).toEqual(['RegistryAction']);
+  });
+
+  it('writes validators as plain ESM: no require(), no schema compile, importable by Node without a loader', async () => {
+    const files = await emit(ir, options);
+    const js = byPath(files, 'validators.gen.js');
+    expect(js).not.toMatch(/\brequire\(/);
+    expect(js).not.toMatch(/new Function|eval\(/);
+    expect(js).toMatch(/^import __ajvRuntime\d from "ajv-formats\/dist\/formats\.js";$/m);
+    expect(js).toMatch(/^import __ajvRuntime\d from "ajv\/dist\/runtime\/ucs2length\.js";$/m);
+    const dir = tempDir('esm-');
+    try {
+      writeFileSync(path.join(dir, 'validators.gen.js'), js);
+      const script = `const { validators } = await import(${JSON.stringify(path.join(dir, 'validators.gen.js'))});
+        const v = validators[2];
+        console.log(JSON.stringify([validators.length, Object.isFrozen(validators), v({ at: '2024-01-01T00:00:00Z', s: 'ok' }), v({ at: 'yesterday' }), v.errors.map((e) => e.keyword), v({ s: '😀' }), v({ s: '😀😀' })]));`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: dir });
+      expect(r.stderr).toBe('');
+      // minLength counts code points (ajv's ucs2length runtime): one emoji is too short, two are enough.
+      expect(JSON.parse(r.stdout)).toEqual([3, true, true, false, ['format'], false, true]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('dialectOf', () => {
+  it('uses draft-07 code unless a 2020-only keyword appears anywhere', () => {
+    expect(dialectOf({ type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } })).toBe('draft07');
+    expect(dialectOf({ type: 'object', properties: { a: { type: 'array', prefixItems: [{ type: 'string' }] } } })).toBe('draft2020');
+    expect(dialectOf({ type: 'object', properties: { prefixItems: { type: 'string' } } })).toBe('draft07');
+  });
+});
+
+
+describe('spec.gen.ts data', () => {
+  it('stores repeated subtrees once and decodes to exactly the data, __proto__ keys included', async () => {
+    // JSON.parse, not object literals: a literal `__proto__:` would set the prototype instead of a key.
+    const big = JSON.parse(
+      JSON.stringify({ type: 'object', properties: { filters: { type: 'array', items: { type: 'object', properties: { field: { type: 'string', description: 'x'.repeat(150) } } } } } })
+        .replace('"properties":{', `"properties":{"__proto__":{"type":"string","description":"${'a property named __proto__ '.repeat(4)}"},`),
+    );
+    expect(Object.keys(big.properties)).toEqual(['__proto__', 'filters']);
+    const ir = buildIR({
+      tools: [
+        { name: 'a', parameters: JSON.parse(JSON.stringify(big)) },
+        { name: 'b', parameters: { type: 'object', properties: { filters: JSON.parse(JSON.stringify(big.properties.filters)) } } },
+      ],
+      policies: JSON.parse('{"__proto__":["a"]}') as Record<string, string[]>,
+    });
+    const ctx = buildEmitContext(ir, { ...options, runtimeImport: '../../../../runtime/contract.js' });
+    const want = specData(ctx);
+    const shared = shareSubtrees(want);
+    expect(shared.pool.length).toBeGreaterThan(0);
+    expect(JSON.stringify(shared).length).toBeLessThan(JSON.stringify(want).length);
+    const dir = tempDir('spec-');
+    try {
+      for (const f of await emit(ir, { ...options, runtimeImport: '../../../../runtime/contract.js' })) writeFileSync(path.join(dir, f.path), f.content);
+      const { spec } = (await import(pathToFileURL(path.join(dir, 'spec.gen.ts')).href)) as { spec: Record<string, unknown> };
+      const { validators, directoryXml, ...data } = spec;
+      expect(data).toEqual(want);
+      expect(JSON.stringify(data)).toBe(JSON.stringify(want)); // same key order too
+      expect(Object.getPrototypeOf(spec['policies'])).toBe(Object.prototype);
+      expect(Object.keys(spec['policies'] as object)).toEqual(['__proto__']);
+      const rendered = spec['rendered'] as Record<string, { tools: { parameters?: unknown }[] }>;
+      expect(Object.isFrozen(rendered['neutral']!.tools[1]!.parameters)).toBe(true);
+      expect(typeof validators).toBe('object');
+      expect(directoryXml).toBe('');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

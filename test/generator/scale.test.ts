@@ -1,0 +1,47 @@
+/**
+ * A 1,000-tool spec generates, and its output type-checks with tsc. Wall
+ * times are attached as test annotations (no timing assertions: the machine
+ * decides those).
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, expect, it } from 'vitest';
+import { generate } from '../../generator/index.js';
+import type { GeneratedModule } from '../../runtime/contract.js';
+import { manyToolsSpec } from './many-tools.js';
+import { REPO, removeDir, tempDir } from './helpers.js';
+
+const dir = tempDir('scale-');
+afterAll(() => removeDir(dir));
+
+it('generates a 1,000-tool spec whose output type-checks and validates', async ({ annotate }) => {
+  writeFileSync(path.join(dir, 'spec.json'), manyToolsSpec(1000));
+  const result = await generate('spec.json', { out: 'out', cwd: dir });
+  expect(result.problems).toEqual([]);
+  expect(result.counts).toEqual({ tools: 1000, namespaces: 40, toolkits: 20 });
+
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ extends: path.relative(dir, path.join(REPO, 'tsconfig.json')), compilerOptions: { noEmit: true, noUnusedLocals: true }, include: ['out'], exclude: [] }),
+  );
+  const started = performance.now();
+  const tsc = spawnSync(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', dir], { encoding: 'utf8' });
+  const tscMs = performance.now() - started;
+  expect(tsc.stdout + tsc.stderr).toBe('');
+  expect(tsc.status).toBe(0);
+
+  const gen = (await import(pathToFileURL(path.join(dir, 'out', 'index.ts')).href)) as GeneratedModule;
+  const tool = gen.spec.tools[999]!;
+  const validate = gen.spec.validators[tool.validator]!;
+  expect(validate({ id: 'x', mode: 'fast_999' })).toBe(true);
+  expect(validate({ id: 'x', mode: 'fast_998' })).toBe(false);
+  expect(new Set(gen.spec.tools.map((t) => t.validator)).size).toBe(1000);
+
+  const t = result.timings;
+  const ms = (n: number) => `${Math.round(n)} ms`;
+  await annotate(
+    `codegen ${ms(t.total)} (load ${ms(t.load)}, validate ${ms(t.validate)}, normalize ${ms(t.normalize)}, emit ${ms(t.emit)}, write ${ms(t.write)}); tsc ${ms(tscMs)}`,
+  );
+});
