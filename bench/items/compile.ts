@@ -12,8 +12,10 @@ import type { Loaded } from '../setup.js';
 /**
  * A 20-message provider-neutral history (the OpenAI-like shape of issue 4):
  * user turns, assistant tool calls on namespace tools, tool results, replies.
+ * Built from one spec and reused at every size, so the size comparison sees
+ * the same messages.
  */
-export function history20(l: Loaded): unknown[] {
+export function history20(l: Pick<Loaded, 'made'>): unknown[] {
   const ns = (l.made.spec.namespaces ?? []).map((n) => n);
   const messages: unknown[] = [];
   let turn = 0;
@@ -70,6 +72,7 @@ function contenders(l: Loaded, messages: unknown[]) {
  */
 export async function benchCompile(config: BenchConfig, at1000: Loaded, small: Loaded, large: Loaded | null): Promise<Section> {
   const messages = history20(at1000);
+  // One history for every size (from the 1,000-tool spec's namespaces): only the tool count varies.
   checkAnswers(at1000, messages);
   const c = contenders(at1000, messages);
   const t = await timeAll(config, [
@@ -92,9 +95,9 @@ export async function benchCompile(config: BenchConfig, at1000: Loaded, small: L
 
   // Flatness: the same three calls at 10 and 10,000 tools, the reference beside them.
   const sized = [small, at1000, ...(large ? [large] : [])];
-  for (const l of sized) if (l !== at1000) checkAnswers(l, history20(l));
+  for (const l of sized) if (l !== at1000) checkAnswers(l, messages);
   const entries = sized.flatMap((l) => {
-    const cc = contenders(l, history20(l));
+    const cc = contenders(l, messages);
     return [
       { name: `${l.made.id}:neutral`, fn: cc.neutral },
       { name: `${l.made.id}:anthropic20`, fn: cc.anthropic20 },
