@@ -49,21 +49,28 @@ const rawCall = (id: string, name: string, args: string): NeutralToolCall => ({ 
 
 // The "model": a fixed script. A real loop would send one of the compiled payloads to its SDK
 // and read the tool calls from the response; the neutral history shape stays the same.
+// Every tool it calls is one the payloads offer: the namespaces, load_toolkit, and the loaded toolkit's tools.
 const SCRIPT: readonly ScriptedReply[] = [
   { text: 'I need weather tools.', calls: [call('call_1', 'load_toolkit', { toolkit_name: 'Weather' })] },
   {
     text: 'Reading the config and the forecast.',
     calls: [
       call('call_2', 'file_ops', { action: 'read_file', args: { path: 'config.json' } }),
-      call('call_3', 'get_forecast', { city: 'Lisbon', days: 2 }),
+      // Invalid arguments (days is at most 14): the reason names /days and what it must be.
+      call('call_3', 'get_forecast', { city: 'Lisbon', days: 30 }),
     ],
   },
+  // The model recovers: it reads the reason and calls again with valid arguments.
+  { text: 'Two days then.', calls: [call('call_4', 'get_forecast', { city: 'Lisbon', days: 2 })] },
   // delete_file is blocked by the operator before this turn: the gate answers, the model is told why.
-  { text: 'Cleaning up.', calls: [call('call_4', 'file_ops', { action: 'delete_file', args: { path: 'tmp/cache' } })] },
+  { text: 'Cleaning up.', calls: [call('call_5', 'file_ops', { action: 'delete_file', args: { path: 'tmp/cache' } })] },
   // A malformed call: rejected as data, never thrown.
-  { text: 'Checking the time.', calls: [rawCall('call_5', 'get_time', '{"timezone": ')] },
+  { text: 'Checking the logs.', calls: [rawCall('call_6', 'terminal', '{"action": "tail_logs", ')] },
   { text: 'Lisbon will be sunny; config.json is fine; tmp/cache could not be deleted here.' },
 ];
+
+/** The turn before which the operator blocks delete_file. */
+export const BLOCK_TURN = 3;
 
 /**
  * Run the scripted conversation to the end.
@@ -92,7 +99,7 @@ export async function runAgentLoop(): Promise<AgentLoopResult> {
   const warnings: string[] = [];
 
   for (let turn = 0; turn < SCRIPT.length; turn++) {
-    if (turn === 2) {
+    if (turn === BLOCK_TURN) {
       // An operator decision mid-conversation: the tool list stays the same (cache intact);
       // the gate rejects the call and the announcement states the fact.
       router.setBlockedTools(['delete_file']);

@@ -29,8 +29,12 @@ export interface StablePrefix {
 
 const KEY_FORMAT = 1;
 
-// stable array identity → (target, system, search tool) → prefix.
-const memo = new WeakMap<readonly unknown[], Map<string, StablePrefix>>();
+// stable array identity → (target, search tool) → system text → prefix. The
+// system text is a key of its own (not concatenated into one), so a long
+// prompt is not copied on every compile.
+const memo = new WeakMap<readonly unknown[], Map<string, Map<string, StablePrefix>>>();
+// Canonical JSON of search-tool objects (compile passes constants: computed once each).
+const searchJson = new WeakMap<object, string>();
 // compiled payload → its prefix, so `cacheKey(payload)` needs no second argument.
 const byPayload = new WeakMap<object, StablePrefix>();
 
@@ -46,13 +50,18 @@ export function stablePrefix(
   system: string,
   searchTool: unknown,
 ): StablePrefix {
-  const memoKey = `${target}\u0000${searchTool === undefined ? '' : canonicalJson(searchTool)}\u0000${system}`;
+  const memoKey = searchTool === undefined ? target : `${target}\u0000${searchKey(searchTool)}`;
   let forStable = memo.get(stable);
   if (forStable === undefined) {
     forStable = new Map();
     memo.set(stable, forStable);
   }
-  const hit = forStable.get(memoKey);
+  let bySystem = forStable.get(memoKey);
+  if (bySystem === undefined) {
+    bySystem = new Map();
+    forStable.set(memoKey, bySystem);
+  }
+  const hit = bySystem.get(system);
   if (hit !== undefined) return hit;
   const tools = [...(searchTool === undefined ? [] : [searchTool]), ...stable.filter((t) => !isMarkedDeferred(t))];
   const serialized = canonicalJson({ v: KEY_FORMAT, target, tools, system });
@@ -61,8 +70,19 @@ export function stablePrefix(
     serialized,
     toolCount: tools.length,
   });
-  forStable.set(memoKey, prefix);
+  bySystem.set(system, prefix);
   return prefix;
+}
+
+function searchKey(tool: unknown): string {
+  if (typeof tool !== 'object' || tool === null) return canonicalJson(tool);
+  let json = searchJson.get(tool);
+  if (json === undefined) {
+    json = canonicalJson(tool);
+    // Only frozen objects are memoized: a mutable one could change under the memo.
+    if (Object.isFrozen(tool)) searchJson.set(tool, json);
+  }
+  return json;
 }
 
 /**

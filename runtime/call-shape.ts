@@ -53,6 +53,9 @@ const EMPTY_SHAPE: CallShape = Object.freeze({
   rawArguments: undefined,
 });
 
+/** Where each SDK puts a call's arguments: generic / OpenAI, Anthropic, Gemini. Read in this order. */
+const ARGUMENT_KEYS = ['arguments', 'input', 'args'] as const;
+
 // Keys read here are fixed strings, never model-supplied, so a plain read is safe.
 function field(obj: object, key: string): unknown {
   return (obj as Record<string, unknown>)[key];
@@ -79,7 +82,7 @@ export function readCall(call: unknown): CallShape {
     const idValue = field(call, 'call_id') ?? field(call, 'id') ?? field(call, 'tool_call_id');
     const namespace = field(call, 'namespace');
     let raw: unknown = undefined;
-    for (const key of ['arguments', 'input', 'args'] as const) {
+    for (const key of ARGUMENT_KEYS) {
       raw = field(source, key);
       if (raw !== undefined) break;
     }

@@ -119,6 +119,11 @@ export interface TargetCompileInput {
   readonly loaded: readonly unknown[];
   /** The `<available_toolkits>` directory; appended to the system text when non-empty. */
   readonly directoryXml: string;
+  /**
+   * Standing announcements, in insertion order. A frozen array is taken as
+   * immutable, entries included, and its rendering is memoized (the router
+   * passes one frozen list per announcement state).
+   */
   readonly announcements: readonly Announcement[];
   readonly options?: TargetCompileOptions;
 }
@@ -196,8 +201,9 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
 }
 
 /**
- * Wrap a warning sink so each code is reported once for the sink's lifetime
- * (the seed's "warned once"). Keep one per router.
+ * Wrap a warning sink so each code is reported once (the seed's "warned
+ * once"). `seen` is the memory of what was already reported: pass one set to
+ * several wrappers to dedupe across them (the router keeps one per router).
  *
  * @example
  * const onWarning = warnOnce((message) => logger.warn(message));
@@ -205,8 +211,8 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
  */
 export function warnOnce(
   sink: (message: string, code: TargetWarningCode) => void,
+  seen: Set<string> = new Set<string>(),
 ): (message: string, code: TargetWarningCode) => void {
-  const seen = new Set<string>();
   return (message, code) => {
     // Audit findings differ by location: dedupe them by message, the rest by code.
     const key = code === 'cache-audit' ? `${code}\u0000${message}` : code;
@@ -288,12 +294,9 @@ export function placeAnnouncements(
 ): PlacedMessages {
   const out = [...messages];
   if (announcements.length === 0) return { messages: out, hoisted: '' };
-  const auto = target === 'anthropic' ? 'system' : 'user_tail';
-  const tailList = announcements.filter((a) => (a.channel === 'auto' ? auto : a.channel) === 'user_tail');
-  const systemList = announcements.filter((a) => (a.channel === 'auto' ? auto : a.channel) === 'system');
+  const { stitch, xml } = renderedAnnouncements(announcements, target);
 
-  if (tailList.length > 0) {
-    const stitch = `${renderAnnouncements(tailList)}\n\n${ANNOUNCEMENT_ANCHOR}`;
+  if (stitch !== '') {
     const tail = lastTail(out);
     const tailMessage = tail === -1 ? undefined : out[tail];
     if (tailMessage !== undefined && tailMessage.role === 'user') {
@@ -304,14 +307,47 @@ export function placeAnnouncements(
   }
 
   let hoisted = '';
-  if (systemList.length > 0) {
-    const xml = renderAnnouncements(systemList);
+  if (xml !== '') {
     const tail = lastTail(out);
     if (tail !== -1) out.splice(tail + 1, 0, injected('system', xml));
     else if (target === 'anthropic') hoisted = xml;
     else out.splice(beforePrefill(out), 0, injected('system', xml));
   }
   return { messages: out, hoisted };
+}
+
+interface RenderedAnnouncements {
+  /** The `user_tail` block plus the anchor line; '' when no announcement goes there. */
+  readonly stitch: string;
+  /** The `system` channel block; '' when none goes there. */
+  readonly xml: string;
+}
+
+// Rendered blocks per (frozen) announcement list and target: the router passes the
+// same frozen list until an announcement changes, so a turn's compile does not
+// re-render and re-escape standing state that did not change.
+const renderedMemo = new WeakMap<readonly Announcement[], Map<Target, RenderedAnnouncements>>();
+
+function renderedAnnouncements(announcements: readonly Announcement[], target: Target): RenderedAnnouncements {
+  const memo = Object.isFrozen(announcements) ? renderedMemo.get(announcements) : undefined;
+  const hit = memo?.get(target);
+  if (hit !== undefined) return hit;
+  const auto = target === 'anthropic' ? 'system' : 'user_tail';
+  const tailList = announcements.filter((a) => (a.channel === 'auto' ? auto : a.channel) === 'user_tail');
+  const systemList = announcements.filter((a) => (a.channel === 'auto' ? auto : a.channel) === 'system');
+  const value: RenderedAnnouncements = {
+    stitch: tailList.length > 0 ? `${renderAnnouncements(tailList)}\n\n${ANNOUNCEMENT_ANCHOR}` : '',
+    xml: systemList.length > 0 ? renderAnnouncements(systemList) : '',
+  };
+  if (Object.isFrozen(announcements)) {
+    let forList = renderedMemo.get(announcements);
+    if (forList === undefined) {
+      forList = new Map();
+      renderedMemo.set(announcements, forList);
+    }
+    forList.set(target, value);
+  }
+  return value;
 }
 
 function injected(role: 'user' | 'system', text: string): NormalizedMessage {
@@ -338,16 +374,16 @@ function beforePrefill(messages: readonly NormalizedMessage[]): number {
 
 type Warn = (code: TargetWarningCode, message: string) => void;
 
+// The search tools are constants: built once, and one identity each, so the
+// cache-key memo recognizes them without serializing them on every compile.
+const ANTHROPIC_SEARCH_REGEX: AnthropicToolSearchTool = Object.freeze({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
+const ANTHROPIC_SEARCH_BM25: AnthropicToolSearchTool = Object.freeze({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
+const RESPONSES_SEARCH: ResponsesToolSearchTool = Object.freeze({ type: 'tool_search' });
+
 function searchTool(target: Target, option: TargetCompileOptions['toolSearch'], warn: Warn): unknown {
   if (option === undefined || option === false) return undefined;
-  if (target === 'anthropic') {
-    const tool: AnthropicToolSearchTool =
-      option === 'bm25'
-        ? { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' }
-        : { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' };
-    return tool;
-  }
-  if (target === 'openai-responses') return { type: 'tool_search' } satisfies ResponsesToolSearchTool;
+  if (target === 'anthropic') return option === 'bm25' ? ANTHROPIC_SEARCH_BM25 : ANTHROPIC_SEARCH_REGEX;
+  if (target === 'openai-responses') return RESPONSES_SEARCH;
   warn('tool-search-unsupported', `target '${target}' has no tool-search tool; options.toolSearch was ignored (deferred tools are sent in full there).`);
   return undefined;
 }

@@ -11,6 +11,7 @@
  * `{ action: string, args: object }` (context-chef `Pruner._compileNamespaceTool`
  * / `resolveNamespace`), so the seed's samples work unchanged.
  */
+import { escapeXml } from './announcements.js';
 import type { JsonSchema, NeutralTool } from './render.js';
 
 /** What the neutral builders need of a tool (an IR tool or a run-time registration fits). */
@@ -100,7 +101,7 @@ export function neutralNamespaceTool(
     return {
       kind: 'namespace',
       name: ns.name,
-      description: `${ns.description}\n\nAvailable actions:\n${actions.map(compactActionDoc).join('\n')}`,
+      description: `${ns.description}\n\nAvailable actions:\n${compactActionDocs(actions).join('\n')}`,
       parameters: {
         type: 'object',
         properties: { action, args: { type: 'object', description: COMPACT_ARGS_DESCRIPTION } },
@@ -180,12 +181,72 @@ export function directoryXml(toolkits: readonly DirectoryToolkit[]): string {
  * // → '- delete_file: Delete a file\n  path: string\n  recursive?: boolean - Whole tree'
  */
 export function compactActionDoc(tool: NeutralToolInput): string {
-  const required = requiredOf(tool.parameters);
-  const lines = propertiesOf(tool.parameters).map(([key, schema]) => {
-    const description = isRecord(schema) && typeof schema['description'] === 'string' && schema['description'] !== '' ? ` - ${schema['description']}` : '';
-    return `\n  ${propertyKey(key)}${required.has(key) ? '' : '?'}: ${compactType(schema)}${description}`;
+  return `- ${tool.name}: ${tool.description}${compactArgumentLines(tool.parameters)}`;
+}
+
+/** Argument types at least this long that repeat within a namespace are named once (see {@link compactActionDocs}). */
+const ALIAS_MIN_LENGTH = 28;
+
+/**
+ * The compact docs of a namespace's actions, as lines of its description.
+ *
+ * Two savings keep the namespace tool small without dropping anything the
+ * model needs. An argument type of {@link ALIAS_MIN_LENGTH}+ characters used
+ * more than once in the namespace (a shared `patch: {…}` object, say) is
+ * written once under `Types:` as `T1 = …` and referred to as `T1`. An action
+ * whose argument lines are identical to an earlier action's says
+ * `(arguments as <earlier>)` instead of repeating them: namespaces often
+ * group tools of one shape (get_x / get_y by id), and the repeat is pure
+ * prompt cost. Every argument's type, requiredness and enum is still stated.
+ *
+ * @example
+ * compactActionDocs([getUser, getTeam]);
+ * // → ['- get_user: Get a user\n  id: string', '- get_team: Get a team\n  (arguments as get_user)']
+ */
+export function compactActionDocs(actions: readonly NeutralToolInput[]): string[] {
+  const rows = actions.map((action) => argumentRows(action.parameters));
+  const uses = new Map<string, number>();
+  for (const row of rows) for (const arg of row) if (arg.type.length >= ALIAS_MIN_LENGTH) uses.set(arg.type, (uses.get(arg.type) ?? 0) + 1);
+  // Names in order of first use, so the output is deterministic and reads top-down.
+  const alias = new Map<string, string>();
+  for (const [type, count] of uses) if (count > 1) alias.set(type, `T${alias.size + 1}`);
+
+  const firstWithArgs = new Map<string, string>();
+  const docs = actions.map((action, i) => {
+    const args = rows[i]!.map((arg) => `\n  ${arg.head}: ${alias.get(arg.type) ?? arg.type}${arg.tail}`).join('');
+    const head = `- ${action.name}: ${action.description}`;
+    if (args === '') return head;
+    const earlier = firstWithArgs.get(args);
+    if (earlier !== undefined) return `${head}\n  (arguments as ${earlier})`;
+    firstWithArgs.set(args, action.name);
+    return head + args;
   });
-  return `- ${tool.name}: ${tool.description}${lines.join('')}`;
+  if (alias.size > 0) docs.push(`\nTypes:${[...alias].map(([type, name]) => `\n  ${name} = ${type}`).join('')}`);
+  return docs;
+}
+
+interface ArgumentRow {
+  /** `name` or `name?` */
+  readonly head: string;
+  readonly type: string;
+  /** ` - description`, or '' */
+  readonly tail: string;
+}
+
+function argumentRows(parameters: JsonSchema): ArgumentRow[] {
+  const required = requiredOf(parameters);
+  return propertiesOf(parameters).map(([key, schema]) => ({
+    head: `${propertyKey(key)}${required.has(key) ? '' : '?'}`,
+    type: compactType(schema),
+    tail: isRecord(schema) && typeof schema['description'] === 'string' && schema['description'] !== '' ? ` - ${schema['description']}` : '',
+  }));
+}
+
+/** `\n  arg?: type - description` per argument of an object schema; '' when it has none. */
+function compactArgumentLines(parameters: JsonSchema): string {
+  return argumentRows(parameters)
+    .map((arg) => `\n  ${arg.head}: ${arg.type}${arg.tail}`)
+    .join('');
 }
 
 /**
@@ -275,10 +336,4 @@ function actionArgsSchema(tool: NeutralToolInput): JsonSchema {
 
 function isRecord(value: unknown): value is { readonly [key: string]: unknown } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-
-function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
 }

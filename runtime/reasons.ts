@@ -105,9 +105,19 @@ export function namespaceArgsReason(namespace: string, action: string, got: stri
   return `Arguments for ${quote(namespace)} must be {"action":${JSON.stringify(action)},"args":{…}} with "args" a JSON object; got ${got}.`;
 }
 
-/** A throwing handler, as text the model can read. */
+/**
+ * A throwing handler, as text the model can read. Never throws itself, whatever
+ * was thrown (an object without a string form, a throwing `message` getter), so
+ * `dispatch` keeps its promise to resolve.
+ */
 export function handlerErrorReason(tool: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  let message: string;
+  try {
+    const raw = error instanceof Error ? error.message : error;
+    message = typeof raw === 'string' ? raw : String(raw);
+  } catch {
+    message = '';
+  }
   return `Tool ${quote(tool)} failed: ${cut(message, 500) || 'unknown error'}`;
 }
 

@@ -230,8 +230,9 @@ export interface TargetCompileRequest<R extends RegistryShape, D extends string 
   readonly system?: string;
   readonly messages: TargetCompileInput['messages'];
   /**
-   * Narrow the stable tools: a prune result, or names (tools and namespaces).
-   * Default: the namespaces (when there are namespaces or toolkits), else the flat tools.
+   * Narrow the stable tools: a prune result, or names of flat tools and namespaces
+   * (a namespace action or a toolkit tool throws: the model could not call it by
+   * that name). Default: the namespaces (when there are namespaces or toolkits), else the flat tools.
    * `load_toolkit` is always added when there are toolkits (library tools are never pruned).
    */
   readonly tools?: { readonly tools: readonly ToolDefinition[] } | readonly (ToolNameOf<R> | R['namespaces'] | D)[];
@@ -282,6 +283,8 @@ interface GroupEntry {
   readonly description: string;
   readonly tools: number[];
   readonly actions: Map<string, number>;
+  /** `actions`' keys, listed in rejection reasons (built once, not per rejected call). */
+  readonly actionList: readonly string[];
   readonly specIndex: number;
   readonly neutral: NeutralTool | undefined;
   suggester?: Suggester;
@@ -289,9 +292,9 @@ interface GroupEntry {
 
 type Ref = { readonly kind: 'tool' | 'namespace'; readonly index: number } | { readonly kind: 'loader' };
 
-/** Rendered arrays for one target, valid for one (structure, load) version. */
+/** Rendered arrays for one target, valid for one callable-set version. */
 interface TargetArrays {
-  readonly version: string;
+  readonly version: number;
   /** The selection's content key ('' for the default choice). */
   readonly key: string;
   readonly stable: readonly unknown[];
@@ -407,17 +410,27 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   #kitLoaded: boolean[] = [];
   /** Tool is callable by its own name: flat, or in a loaded toolkit. */
   #direct: boolean[] = [];
+  /** For a tool callable through a loaded toolkit (not flat): that toolkit's name, the resolved call's `group`. */
+  #directGroup: (string | null)[] = [];
   readonly #announcements = new AnnouncementStore();
   #announcedTools = new Set<string>();
 
   // Caches, invalidated by version bumps.
   #structureVersion = 0;
+  /** Bumped whenever the callable set changes: a toolkit loads, a restore, any registration (see #recomputeDirect). */
   #loadVersion = 0;
-  #suggester: { version: string; value: Suggester } | undefined;
+  #suggester: { version: number; value: Suggester } | undefined;
+  #kitSuggester: { version: number; value: Suggester } | undefined;
   #neutralCompile: { version: number; tools: readonly ToolDefinition[]; directoryXml: string } | undefined;
   readonly #targetCache = new Map<Target, TargetArrays>();
   readonly #selectionCache = new Map<Target, TargetArrays>();
-  /** One warn-once wrapper per warning sink, so a sink hears each warning once per router (the seed's "warned once"). */
+  /**
+   * Warnings already delivered by this router (the seed's "warned once" is per
+   * chef): shared by every sink, so an application that passes a fresh
+   * `onWarning` closure on each compile still hears each warning once.
+   */
+  readonly #warned = new Set<string>();
+  /** The deduping wrapper per sink, so a sink reused across compiles costs no allocation. */
   readonly #warners = new WeakMap<NonNullable<TargetCompileOptions['onWarning']>, NonNullable<TargetCompileOptions['onWarning']>>();
   #announcementCache: { version: number; list: readonly Announcement[] } | undefined;
 
@@ -473,6 +486,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
         description: ns.description,
         tools: [...ns.tools],
         actions: new Map(ns.tools.map((t) => [spec.tools[t]!.name, t])),
+        actionList: ns.tools.map((t) => spec.tools[t]!.name),
         specIndex: k,
         neutral: undefined,
       });
@@ -485,6 +499,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
         description: kit.description,
         tools: [...kit.tools],
         actions: new Map(kit.tools.map((t) => [spec.tools[t]!.name, t])),
+        actionList: kit.tools.map((t) => spec.tools[t]!.name),
         specIndex: k,
         neutral: undefined,
       });
@@ -552,11 +567,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     const text = typeof task === 'string' ? task : String(task);
     const specCount = this.#spec.flat.length;
     markTask(this.#spec.matcher, text, selected);
-    if (this.#dynamicMatcher) {
-      const dyn = new Uint8Array(this.#flat.length - specCount);
-      markTask(this.#dynamicMatcher, text, dyn);
-      selected.set(dyn, specCount);
-    }
+    // Run-time flat tools mark their own positions through a view: no second buffer, no copy.
+    if (this.#dynamicMatcher) markTask(this.#dynamicMatcher, text, selected.subarray(specCount));
     return selected;
   }
 
@@ -629,7 +641,16 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     this.#kitLoaded = this.#toolkits.map(() => false);
     for (const k of this.#loaded) this.#kitLoaded[k] = true;
     this.#direct = this.#tools.map((t) => t.flat || t.toolkits.some((k) => this.#kitLoaded[k]));
+    this.#directGroup = this.#tools.map((_, t) => this.#loadedGroupOf(t));
     this.#loadVersion++;
+  }
+
+  /** The first loaded toolkit (in the tool's own toolkit order) a non-flat tool is reached through; null otherwise. */
+  #loadedGroupOf(t: number): string | null {
+    const entry = this.#tools[t]!;
+    if (entry.flat) return null;
+    for (const k of entry.toolkits) if (this.#kitLoaded[k]) return this.#toolkits[k]!.name;
+    return null;
   }
 
   // ---- Checking and dispatching ----------------------------------------------
@@ -754,9 +775,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     if (nameOnly) return nameOk(name, 'tool', callId);
     const parsed = parseArguments(shape.rawArguments, this.#limits);
     if (!parsed.ok) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-    const kit = entry.flat ? undefined : entry.toolkits.find((k) => this.#kitLoaded[k]);
-    return this.#validate(t, parsed.value, '', quote(name), name, entry.flat ? 'flat' : 'toolkit',
-      kit === undefined ? null : this.#toolkits[kit]!.name, callId);
+    return this.#validate(t, parsed.value, '', entry.flat ? 'flat' : 'toolkit', this.#directGroup[t]!, callId);
   }
 
   /** A namespace action with its (unparsed or parsed) args. */
@@ -771,10 +790,9 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     const ns = this.#namespaces[k]!;
     const t = typeof action === 'string' ? ns.actions.get(action) : undefined;
     if (t === undefined) {
-      const actions = [...ns.actions.keys()];
-      ns.suggester ??= new Suggester(actions);
+      ns.suggester ??= new Suggester(ns.actionList);
       const closest = typeof action === 'string' ? ns.suggester.closest(action) : [];
-      return reject('unknown_action', unknownActionReason(ns.name, action, actions, closest), callId);
+      return reject('unknown_action', unknownActionReason(ns.name, action, ns.actionList, closest), callId);
     }
     const toolName = action as string;
     if (this.#toolBlocked[t]) return reject('blocked', blockedReason(toolName), callId);
@@ -788,7 +806,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
       if (!parsed.ok) return reject(parsed.code, malformedReason(`${quote(ns.name)} action ${quote(toolName)}`, parsed.problem), callId);
       args = parsed.value;
     }
-    return this.#validate(t, args, prefix, `${quote(ns.name)} action ${quote(toolName)}`, ns.name, 'namespace', ns.name, callId);
+    return this.#validate(t, args, prefix, 'namespace', ns.name, callId);
   }
 
   #resolveLoader(rawArgs: unknown, callId: string | undefined): Resolved {
@@ -797,21 +815,23 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     const requested = parsed.value['toolkit_name'];
     const k = typeof requested === 'string' ? this.#kitByLower.get(requested.toLowerCase()) : undefined;
     if (k === undefined) {
-      const names = this.#toolkits.map((kit) => kit.name);
-      const closest = typeof requested === 'string' ? new Suggester(names).closest(requested) : [];
-      return reject('invalid_arguments', unknownToolkitReason(requested, names, closest), callId);
+      const suggester = this.#getKitSuggester();
+      const closest = typeof requested === 'string' ? suggester.closest(requested) : [];
+      return reject('invalid_arguments', unknownToolkitReason(requested, suggester.names, closest), callId);
     }
     const kit = this.#toolkits[k]!;
     if (this.#kitBlocked[k]) return reject('blocked', `Toolkit ${quote(kit.name)} is currently blocked.`, callId);
     return { ok: true, tool: -1, toolkit: k, args: { toolkit_name: kit.name }, via: 'library', group: null, kind: 'library', callId };
   }
 
+  /**
+   * Decode strict-mode nulls and validate. The reason's label and retry name are
+   * built only on failure: a valid call pays for no string work.
+   */
   #validate(
     t: number,
     input: Record<string, unknown>,
     prefix: string,
-    label: string,
-    retry: string,
     via: CallVia,
     group: string | null,
     callId: string | undefined,
@@ -827,7 +847,9 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
         valid = false;
       }
       if (!valid) {
-        return reject('invalid_arguments', invalidReason(label, validate.errors, entry.schema, args, prefix, retry), callId);
+        const namespace = via === 'namespace' ? group! : undefined;
+        const label = namespace === undefined ? quote(entry.name) : `${quote(namespace)} action ${quote(entry.name)}`;
+        return reject('invalid_arguments', invalidReason(label, validate.errors, entry.schema, args, prefix, namespace ?? entry.name), callId);
       }
     }
     return { ok: true, tool: t, toolkit: -1, args, via, group, kind: 'tool', callId };
@@ -854,7 +876,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   #getSuggester(): Suggester {
-    const version = `${this.#structureVersion}:${this.#loadVersion}`;
+    const version = this.#loadVersion;
     if (this.#suggester?.version === version) return this.#suggester.value;
     const names: string[] = [];
     for (const t of this.#flat) names.push(this.#tools[t]!.name);
@@ -872,6 +894,15 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     }
     const value = new Suggester(names);
     this.#suggester = { version, value };
+    return value;
+  }
+
+  /** Toolkit names for `load_toolkit` suggestions; rebuilt only when toolkits are registered. */
+  #getKitSuggester(): Suggester {
+    const version = this.#structureVersion;
+    if (this.#kitSuggester?.version === version) return this.#kitSuggester.value;
+    const value = new Suggester(this.#toolkits.map((kit) => kit.name));
+    this.#kitSuggester = { version, value };
     return value;
   }
 
@@ -987,7 +1018,10 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     if (this.#kitLoaded[k]) return false;
     this.#loaded.push(k);
     this.#kitLoaded[k] = true;
-    for (const t of this.#toolkits[k]!.tools) this.#direct[t] = true;
+    for (const t of this.#toolkits[k]!.tools) {
+      this.#direct[t] = true;
+      this.#directGroup[t] = this.#loadedGroupOf(t);
+    }
     this.#loadVersion++;
     return true;
   }
@@ -1080,7 +1114,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     if (sink === undefined) return options;
     let wrapped = this.#warners.get(sink);
     if (wrapped === undefined) {
-      wrapped = warnOnce(sink);
+      wrapped = warnOnce(sink, this.#warned);
       this.#warners.set(sink, wrapped);
     }
     return { ...options, onWarning: wrapped };
@@ -1128,7 +1162,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
 
   /** The default choice: namespaces (+ loader) when there are groups, else the flat tools. Cached per target. */
   #getTargetArrays(target: Target): TargetArrays {
-    const version = `${this.#structureVersion}:${this.#loadVersion}`;
+    const version = this.#loadVersion;
     const hit = this.#targetCache.get(target);
     if (hit?.version === version) return hit;
     const groupMode = this.#namespaces.length > 0 || this.#toolkits.length > 0;
@@ -1148,7 +1182,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
       ? [...(selection as readonly string[])]
       : (selection as { readonly tools: readonly ToolDefinition[] }).tools.map((d) => d.name);
     const key = JSON.stringify(names);
-    const version = `${this.#structureVersion}:${this.#loadVersion}`;
+    const version = this.#loadVersion;
     const hit = this.#selectionCache.get(target);
     if (hit?.version === version && hit.key === key) return hit;
     const value = this.#buildArrays(target, names, version, key);
@@ -1156,7 +1190,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     return value;
   }
 
-  #buildArrays(target: Target, names: readonly string[], version: string, key: string): TargetArrays {
+  #buildArrays(target: Target, names: readonly string[], version: number, key: string): TargetArrays {
     const stable: unknown[] = [];
     const deferred: unknown[] = [];
     const sent = new Set<string>();
@@ -1165,6 +1199,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
       const ref = this.#byName.get(name);
       if (ref?.kind === 'tool') {
         const entry = this.#tools[ref.index]!;
+        if (!entry.flat) throw new TypeError(this.#notOfferable(entry));
         (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
       } else if (ref?.kind === 'namespace') {
         stable.push(this.#renderGroup(this.#namespaces[ref.index]!, target));
@@ -1189,6 +1224,19 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     return { version, key, stable: Object.freeze(stable), deferred: Object.freeze(deferred), loaded: Object.freeze(loaded) };
   }
 
+  /**
+   * Why a non-flat tool cannot be offered by name: dispatch would reject a call
+   * to it by that name (`unknown_tool` / `not_loaded`), so the payload would
+   * advertise a tool the router refuses.
+   */
+  #notOfferable(entry: ToolEntry): string {
+    const via =
+      entry.namespaces.length > 0
+        ? `it is an action of namespace ${entry.namespaces.map((k) => JSON.stringify(this.#namespaces[k]!.name)).join(', ')}; offer the namespace instead`
+        : `it belongs to toolkit ${entry.toolkits.map((k) => JSON.stringify(this.#toolkits[k]!.name)).join(', ')}; loaded toolkits' tools are appended after the stable tools automatically`;
+    return `compile: ${JSON.stringify(entry.name)} in \`tools\` is not a flat tool, so the model could not call it by that name: ${via}.`;
+  }
+
   #renderTool(t: number, form: Target | 'neutral'): unknown {
     const entry = this.#tools[t]!;
     if (entry.neutral === undefined) return this.#spec.rendered[form].tools[entry.specIndex];
@@ -1209,7 +1257,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   #getAnnouncementList(): readonly Announcement[] {
     const version = this.#announcements.version;
     if (this.#announcementCache?.version !== version) {
-      this.#announcementCache = { version, list: Object.freeze(this.#announcements.list()) };
+      // Frozen entries too: compile memoizes the rendering of a frozen list.
+      this.#announcementCache = { version, list: Object.freeze(this.#announcements.list().map((a) => Object.freeze(a))) };
     }
     return this.#announcementCache.list;
   }
@@ -1421,6 +1470,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
         description: g.description,
         tools: members,
         actions: new Map(members.map((t) => [this.#tools[t]!.name, t])),
+        actionList: members.map((t) => this.#tools[t]!.name),
         specIndex: -1,
         neutral: kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined,
       });

@@ -288,3 +288,163 @@ test('the runtime exports exactly its public API', () => {
     'stablePrefixOf', 'warnOnce',
   ]);
 });
+
+describe('review of issues 3 and 4: gaps closed', () => {
+  test('dispatch accepts every SDK call shape, with arguments as a JSON string or an object', async () => {
+    const args = { path: 'a.ts', encoding: 'utf8' };
+    const shapes: Array<[string, unknown]> = [
+      ['generic, string', { name: 'read_file', arguments: JSON.stringify(args) }],
+      ['generic, object', { name: 'read_file', arguments: args }],
+      ['OpenAI Chat', { id: 'c1', type: 'function', function: { name: 'read_file', arguments: JSON.stringify(args) } }],
+      ['OpenAI Chat, object arguments', { id: 'c1', type: 'function', function: { name: 'read_file', arguments: args } }],
+      ['OpenAI Responses', { type: 'function_call', id: 'fc_1', call_id: 'c1', name: 'read_file', arguments: JSON.stringify(args) }],
+      ['Anthropic', { type: 'tool_use', id: 'c1', name: 'read_file', input: args }],
+      ['Gemini', { id: 'c1', name: 'read_file', args }],
+    ];
+    for (const [label, shape] of shapes) {
+      const { router, log } = exampleRouter();
+      const r = await router.dispatch(shape);
+      expect(r, label).toMatchObject({ ok: true, tool: 'read_file' });
+      expect(log.map((c) => c.args), label).toEqual([args]);
+      expect(router.checkToolCall(shape), label).toMatchObject({ allowed: true, call: { tool: 'read_file', args, via: 'flat', group: null } });
+    }
+  });
+
+  test.each([
+    ['a near-miss name: the closest real names', { name: 'reed_file', arguments: '{}' }, 'unknown_tool', 'Unknown tool "reed_file". Did you mean: read_file?'],
+    ['a namespace action called by its bare name', { name: 'write_file', arguments: '{}' }, 'unknown_tool',
+      'Unknown tool "write_file". "write_file" is an action of "file_ops": call file_ops with {"action":"write_file","args":{…}}.'],
+    ['a namespace action called by a joined name', { name: 'file_ops__delete_file', arguments: '{}' }, 'unknown_tool',
+      'Unknown tool "file_ops__delete_file". "delete_file" is an action of "file_ops": call file_ops with {"action":"delete_file","args":{…}}.'],
+    ['an unknown action: the closest actions and the valid ones', { name: 'file_ops', arguments: '{"action":"read_fil","args":{}}' }, 'unknown_action',
+      'Unknown action "read_fil" for "file_ops". Did you mean: read_file? Valid actions: read_file, write_file, delete_file.'],
+    ['a toolkit tool before load_toolkit: the call to make', { name: 'describe_table', input: { table: 't' } }, 'not_loaded',
+      'Tool "describe_table" belongs to toolkit "Database", which is not loaded. Call load_toolkit with {"toolkit_name":"Database"} first, then call describe_table again.'],
+    ['a missing name: what can be called', { arguments: '{}' }, 'empty_name',
+      'Tool call rejected: missing or empty tool name. Call one of: read_file, run_bash, get_time, file_ops, terminal, load_toolkit.'],
+    ['a non-string name', { name: 42, arguments: '{}' }, 'empty_name', undefined],
+    ['`__proto__` as a name', { name: '__proto__', arguments: '{}' }, 'unknown_tool', undefined],
+    ['`constructor` as a name', { name: 'constructor', arguments: '{}' }, 'unknown_tool', undefined],
+    ['`constructor` as an action', { name: 'file_ops', arguments: '{"action":"constructor","args":{}}' }, 'unknown_action', undefined],
+    ['`__proto__` as a toolkit', { name: 'load_toolkit', arguments: '{"toolkit_name":"__proto__"}' }, 'invalid_arguments', undefined],
+    ['arguments that are not an object', { name: 'get_time', arguments: '[1,2]' }, 'malformed_arguments', 'Arguments for "get_time" must be a JSON object; got array.'],
+    ['a huge name', { name: 'x'.repeat(1_000_000), arguments: '{}' }, 'unknown_tool', `Unknown tool ${JSON.stringify(`${'x'.repeat(64)}…`)}. Available tools: read_file, run_bash, get_time, file_ops, terminal, load_toolkit.`],
+  ])('%s', async (_label, call, code, reason) => {
+    const { router, log } = exampleRouter();
+    const r = await router.dispatch(call);
+    expect(r).toMatchObject({ ok: false, code });
+    if (reason !== undefined) expect((r as { reason: string }).reason).toBe(reason);
+    expect((r as { reason: string }).reason.length).toBeLessThan(400);
+    expect(router.checkToolCall(call)).toMatchObject({ allowed: false, code });
+    expect(log).toEqual([]);
+  });
+
+  test('`__proto__` / `constructor` argument keys stay data: rejected by a closed schema, plain own keys for an open one', async () => {
+    const { router } = exampleRouter();
+    const r = await router.dispatch({ name: 'get_time', arguments: '{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}' });
+    expect(r).toMatchObject({ ok: false, code: 'invalid_arguments' });
+    expect((r as { reason: string }).reason).toContain('/__proto__: unexpected property "__proto__"');
+    const seen: Record<string, unknown>[] = [];
+    const open = router.registerTools([{ name: 'echo', description: 'Echo', handler: (a) => seen.push(a) }]);
+    expect(await open.dispatch({ name: 'echo', arguments: '{"__proto__":{"polluted":true}}' })).toMatchObject({ ok: true });
+    expect(Object.hasOwn(seen[0]!, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(seen[0]!)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  test('a handler that throws anything (no string form, a throwing getter) still resolves to handler_error', async () => {
+    const { handlers } = recordingHandlers();
+    const throwers: Array<() => never> = [
+      () => { throw Object.create(null); },
+      () => { throw { toString() { throw new Error('no'); } }; },
+      () => { const e = new Error('x'); Object.defineProperty(e, 'message', { get() { throw new Error('getter'); } }); throw e; },
+      () => { throw undefined; },
+    ];
+    for (const thrower of throwers) {
+      const router = createRouter(generated, { ...handlers, get_time: thrower });
+      const r = await router.dispatch(call('get_time'));
+      expect(r).toMatchObject({ ok: false, code: 'handler_error' });
+      expect((r as { reason: string }).reason).toMatch(/^Tool "get_time" failed: (unknown error|undefined)$/);
+    }
+  });
+
+  test('compile refuses to offer a tool the model could not call by that name (`tools` narrowing)', () => {
+    const { router } = exampleRouter();
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    expect(() => router.compile({ target: 'openai', messages, tools: ['write_file'] })).toThrow(
+      'compile: "write_file" in `tools` is not a flat tool, so the model could not call it by that name: it is an action of namespace "file_ops"; offer the namespace instead.',
+    );
+    expect(() => router.compile({ target: 'anthropic', messages, tools: ['run_query'] })).toThrow(/"run_query" .*belongs to toolkit "Database"; loaded toolkits' tools are appended/);
+    // Flat tools, namespaces, prune results and the loader name are fine.
+    expect(() => router.compile({ target: 'gemini', messages, tools: ['read_file', 'terminal'] })).not.toThrow();
+    expect(() => router.compile({ target: 'gemini', messages, tools: router.pruneByTask('run the shell') })).not.toThrow();
+  });
+
+  test('the hoist warning is given once per router, even with a fresh onWarning closure on every compile', () => {
+    const { router } = exampleRouter();
+    const heard: string[] = [];
+    router.announce('s', 'Toolkit Weather is loaded', { channel: 'system' });
+    for (let i = 0; i < 3; i++) {
+      // No user or tool message: a system-channel announcement would lead the conversation.
+      router.compile({ target: 'anthropic', messages: [], options: { onWarning: (_m, code) => heard.push(code) } });
+    }
+    expect(heard).toEqual(['anthropic-announcement-hoist']);
+    // Another router warns on its own.
+    const { router: other } = exampleRouter();
+    other.announce('s', 'x', { channel: 'system' });
+    other.compile({ target: 'anthropic', messages: [], options: { onWarning: (_m, code) => heard.push(code) } });
+    expect(heard).toEqual(['anthropic-announcement-hoist', 'anthropic-announcement-hoist']);
+  });
+
+  test('announcements survive a history reset and a snapshot round trip, on every target', () => {
+    const { router } = exampleRouter();
+    router.announce('tools:blocked', 'delete_file is disabled in this environment');
+    router.announce('sys', 'Toolkit Weather is loaded', { channel: 'system' });
+    const long = [{ role: 'user' as const, content: 'a' }, { role: 'assistant' as const, content: 'b' }, { role: 'user' as const, content: 'c' }];
+    const reset = [{ role: 'user' as const, content: 'fresh start' }];
+    for (const target of ['anthropic', 'openai', 'openai-responses', 'gemini'] as const) {
+      for (const messages of [long, reset]) {
+        const json = JSON.stringify(router.compile({ target, messages }));
+        expect(json).toContain('delete_file is disabled in this environment');
+        expect(json).toContain('Toolkit Weather is loaded');
+      }
+    }
+    const { router: restored } = exampleRouter();
+    restored.restore(JSON.parse(JSON.stringify(router.snapshot())));
+    for (const target of ['anthropic', 'openai', 'openai-responses', 'gemini'] as const) {
+      expect(JSON.stringify(restored.compile({ target, messages: reset }))).toBe(JSON.stringify(router.compile({ target, messages: reset })));
+    }
+  });
+
+  test('announcement rendering follows every upsert and retraction (no stale render between turns)', () => {
+    const { router } = exampleRouter();
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    const tail = (target: 'openai' | 'anthropic') => JSON.stringify(router.compile({ target, messages }).messages.slice(-1));
+    const before = { openai: tail('openai'), anthropic: tail('anthropic') };
+    router.announce('a', 'first');
+    router.announce('b', 'second', { channel: 'user_tail' });
+    expect(tail('openai')).toContain('first');
+    expect(tail('anthropic')).toContain('first');
+    router.announce('a', 'updated');
+    expect(tail('openai')).toMatch(/updated[^]*second/);
+    expect(tail('openai')).not.toContain('first');
+    expect(tail('anthropic')).toContain('updated');
+    router.retractAnnouncement('a');
+    router.retractAnnouncement('b');
+    expect({ openai: tail('openai'), anthropic: tail('anthropic') }).toEqual(before);
+  });
+
+  test('deferLoading becomes defer_loading on Anthropic and Responses only, after load_toolkit', () => {
+    const { router } = exampleRouter();
+    router.handleTool(call('load_toolkit', { toolkit_name: 'Weather' }));
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    const anthropic = router.compile({ target: 'anthropic', messages, options: { toolSearch: true } });
+    expect(anthropic.tools?.find((t) => t.name === 'get_forecast')).toMatchObject({ defer_loading: true });
+    expect(anthropic.tools?.find((t) => t.name === 'get_current_weather')).not.toHaveProperty('defer_loading');
+    const responses = router.compile({ target: 'openai-responses', messages, options: { toolSearch: true } });
+    expect(JSON.stringify(responses.tools)).toContain('"name":"get_forecast","description":"Forecast for a city","parameters"');
+    expect(responses.tools?.filter((t) => (t as { defer_loading?: boolean }).defer_loading).map((t) => (t as { name: string }).name)).toEqual(['get_forecast']);
+    expect(JSON.stringify(router.compile({ target: 'openai', messages }))).not.toContain('defer');
+    expect(JSON.stringify(router.compile({ target: 'gemini', messages }))).not.toContain('defer');
+  });
+});

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { runAgentLoop, TARGETS_EACH_TURN } from '../../examples/agent-loop.js';
+import { BLOCK_TURN, runAgentLoop, TARGETS_EACH_TURN } from '../../examples/agent-loop.js';
 
 describe('examples/agent-loop.ts', () => {
   it('compiles for every target each turn, keeps each cache key, appends loaded tools after the prefix', async () => {
@@ -24,14 +24,30 @@ describe('examples/agent-loop.ts', () => {
       // After load_toolkit the Weather tools are appended, never inserted.
       expect(mine.at(-1)!.tools.slice(prefix.length)).toEqual(['get_forecast', 'get_current_weather']);
     }
+    // Invalid arguments come back by JSON pointer; the model's retry succeeds.
+    const invalid = toolResults.findIndex((r) => r.startsWith('Invalid arguments for "get_forecast"'));
+    expect(toolResults[invalid]).toContain('- /days: must be <= 14');
+    expect(toolResults.slice(invalid + 1).some((r) => r === JSON.stringify({ city: 'Lisbon', days: 2, sky: 'sunny' }))).toBe(true);
     // The gate answered the blocked call and the malformed one as data.
-    expect(toolResults.some((r) => /delete_file.*blocked/.test(r))).toBe(true);
-    expect(toolResults.at(-1)).toMatch(/get_time/);
+    expect(toolResults).toContain('Tool "delete_file" is currently blocked.');
+    expect(toolResults.at(-1)).toMatch(/^Arguments for "terminal" are not valid JSON/);
+    // It finishes: the last message is the model's answer, with no tool calls.
+    expect(history.at(-1)).toMatchObject({ role: 'assistant', content: expect.stringMatching(/^Lisbon will be sunny/) });
+    expect(history.at(-1)?.tool_calls).toBeUndefined();
+    // Every tool the model called was offered by the payload it was answering.
+    for (const m of history) {
+      for (const c of m.tool_calls ?? []) {
+        const turn = history.filter((h) => h.role === 'assistant').indexOf(m);
+        const offered = compiles.find((x) => x.turn === turn && x.target === 'openai')!.tools;
+        expect(offered, c.function.name).toContain(c.function.name);
+      }
+    }
     // Announcements were rendered into payloads, never written into the history.
     expect(JSON.stringify(history)).not.toContain('<announcements>');
     const at = (turn: number) => compiles.filter((c) => c.turn === turn).map((c) => c.json).join('\n');
     expect(at(1)).toContain('Toolkit Weather is loaded');
     expect(at(2)).not.toContain('Toolkit Weather is loaded');
-    expect(at(2)).toContain('delete_file is disabled in this environment');
+    expect(at(BLOCK_TURN - 1)).not.toContain('delete_file is disabled in this environment');
+    expect(at(BLOCK_TURN)).toContain('delete_file is disabled in this environment');
   });
 });

@@ -1,0 +1,151 @@
+/**
+ * OpenAI strict mode end to end: a spec with `options: { openaiStrict: true }`
+ * (test/targets/fixtures/strict.spec.yaml) is generated with `generate()` into
+ * a temp folder, a router is built from it, and:
+ *
+ * - `compile({ target: 'openai' | 'openai-responses' })` carries strict
+ *   schemas (`strict: true`, every property required, every object closed,
+ *   optional properties nullable), while Anthropic and Gemini are untouched;
+ * - what a strict-mode model sends (every property present, `null` for the
+ *   absent optional ones) is accepted by the very schema in the payload, and
+ *   dispatches with those properties ABSENT, validated against the spec's own
+ *   schema — flat, as a namespace action, and as a loaded toolkit tool; at the
+ *   top level, nested in objects and inside array items;
+ * - a property whose own schema admits null keeps its null; a null for a
+ *   required property is still rejected.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { generate } from '../../generator/index.js';
+import { createRouter, type GeneratedModule } from '../../runtime/index.js';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SPEC = path.join(REPO, 'test/targets/fixtures/strict.spec.yaml');
+let dir = '';
+let gen: GeneratedModule;
+
+beforeAll(async () => {
+  // Inside the repo (gitignored .tmp), so the generated code resolves `ajv` and `toolroute/runtime`.
+  const base = path.join(REPO, '.tmp', 'runtime-tests');
+  mkdirSync(base, { recursive: true });
+  dir = mkdtempSync(path.join(base, 'strict-'));
+  const result = await generate(SPEC, { out: path.join(dir, 'out'), cwd: REPO });
+  expect(result.problems).toEqual([]);
+  gen = (await import(pathToFileURL(path.join(dir, 'out', 'index.ts')).href)) as GeneratedModule;
+});
+afterAll(() => {
+  if (dir !== '') rmSync(dir, { recursive: true, force: true });
+});
+
+function strictRouter() {
+  const log: Array<{ tool: string; args: unknown }> = [];
+  const make = (tool: string) => (args: unknown) => {
+    log.push({ tool, args });
+    return 'ok';
+  };
+  const handlers = { search_docs: make('search_docs'), read: make('read'), restart: make('restart') };
+  return { router: createRouter(gen, handlers as never), log };
+}
+
+const messages = [{ role: 'user' as const, content: 'go' }];
+type ChatTool = { type: 'function'; function: { name: string; parameters: Record<string, unknown>; strict?: boolean } };
+type ResponsesTool = { type: string; name: string; parameters: Record<string, unknown>; strict: boolean };
+
+/** Every object in a schema is closed and lists all its properties as required. */
+function assertStrictShape(schema: unknown, where: string): void {
+  if (typeof schema !== 'object' || schema === null) return;
+  if (Array.isArray(schema)) {
+    schema.forEach((s, i) => assertStrictShape(s, `${where}/${i}`));
+    return;
+  }
+  const s = schema as Record<string, unknown>;
+  if (s['properties'] !== undefined) {
+    expect(s['additionalProperties'], where).toBe(false);
+    expect(s['required'], where).toEqual(Object.keys(s['properties'] as object));
+  }
+  for (const [k, v] of Object.entries(s)) assertStrictShape(v, `${where}/${k}`);
+}
+
+/** The model's strict-mode arguments for search_docs: every property present, absent ones as null. */
+const SEARCH_STRICT_ARGS = {
+  query: 'cache',
+  limit: null,
+  filters: { lang: null, tags: null },
+  sort: [{ field: 'date', desc: null }, { field: 'title', desc: true }],
+  note: null,
+};
+const SEARCH_DECODED = { query: 'cache', filters: {}, sort: [{ field: 'date' }, { field: 'title', desc: true }], note: null };
+
+describe('OpenAI strict mode, from spec to handler', () => {
+  test('compile for openai and openai-responses carries strict schemas; anthropic and gemini do not', () => {
+    const { router } = strictRouter();
+    router.extractToolkit('Ops');
+    const chat = router.compile({ target: 'openai', messages, tools: ['search_docs', 'files'] });
+    const chatTools = chat.tools as unknown as ChatTool[];
+    expect(chatTools.map((t) => t.function.name)).toEqual(['search_docs', 'files', 'load_toolkit', 'restart']);
+    for (const t of chatTools) {
+      expect(t.function.strict, t.function.name).toBe(true);
+      assertStrictShape(t.function.parameters, t.function.name);
+    }
+    const search = chatTools[0]!.function.parameters as { properties: Record<string, Record<string, unknown>> };
+    expect(search.properties['limit']).toMatchObject({ type: ['integer', 'null'] });
+    expect(search.properties['limit']!['description']).toContain('Default: 10');
+    expect(search.properties['note']).toEqual({ type: ['string', 'null'] });
+
+    const responses = router.compile({ target: 'openai-responses', messages, tools: ['search_docs', 'files'] });
+    const responsesTools = responses.tools as unknown as ResponsesTool[];
+    for (const t of responsesTools) expect([t.name, t.strict]).toEqual([t.name, true]);
+    expect(responsesTools[0]!.parameters).toEqual(chatTools[0]!.function.parameters);
+
+    const anthropic = router.compile({ target: 'anthropic', messages, tools: ['search_docs'] });
+    expect(JSON.stringify(anthropic.tools)).not.toContain('"strict"');
+    expect((anthropic.tools![0] as unknown as { input_schema: { required: string[] } }).input_schema.required).toEqual(['query']);
+    const gemini = router.compile({ target: 'gemini', messages, tools: ['search_docs'] });
+    expect(gemini.config.tools?.[0]?.functionDeclarations?.[0]?.parametersJsonSchema).toMatchObject({ required: ['query'] });
+  });
+
+  test('the strict payload schema accepts what the model sends, and dispatch decodes its nulls before validation', async () => {
+    const { router, log } = strictRouter();
+    const chat = router.compile({ target: 'openai', messages, tools: ['search_docs'] });
+    const payloadSchema = (chat.tools as unknown as ChatTool[])[0]!.function.parameters;
+    expect(new Ajv({ strict: false }).validate(payloadSchema, SEARCH_STRICT_ARGS)).toBe(true);
+
+    const r = await router.dispatch({ id: 'c1', type: 'function', function: { name: 'search_docs', arguments: JSON.stringify(SEARCH_STRICT_ARGS) } });
+    expect(r).toMatchObject({ ok: true, tool: 'search_docs', callId: 'c1' });
+    expect(log).toEqual([{ tool: 'search_docs', args: SEARCH_DECODED }]);
+    // The absent keys are gone, not present-as-undefined.
+    expect(Object.keys(log[0]!.args as object)).toEqual(['query', 'filters', 'sort', 'note']);
+    // Responses function_call items decode the same way.
+    const viaResponses = await router.dispatch({ type: 'function_call', call_id: 'c2', name: 'search_docs', arguments: JSON.stringify(SEARCH_STRICT_ARGS) });
+    expect(viaResponses).toMatchObject({ ok: true, callId: 'c2' });
+    expect(log[1]!.args).toEqual(SEARCH_DECODED);
+    // The check sees the decoded arguments too.
+    const check = router.checkToolCall({ name: 'search_docs', arguments: JSON.stringify(SEARCH_STRICT_ARGS) });
+    expect(check).toMatchObject({ allowed: true, call: { tool: 'search_docs', args: SEARCH_DECODED } });
+  });
+
+  test('namespace actions and loaded toolkit tools decode with their own plan', async () => {
+    const { router, log } = strictRouter();
+    expect(await router.dispatch({ name: 'files', arguments: '{"action":"read","args":{"path":"a.ts","encoding":null}}' })).toMatchObject({ ok: true, tool: 'read' });
+    expect(await router.dispatch({ name: 'restart', arguments: '{"service":"api","force":null}' })).toMatchObject({ ok: false, code: 'not_loaded' });
+    expect(router.handleTool({ name: 'load_toolkit', arguments: '{"toolkit_name":"ops"}' })).toMatch(/^Toolkit "Ops" loaded\./);
+    expect(await router.dispatch({ name: 'restart', arguments: '{"service":"api","force":null}' })).toMatchObject({ ok: true, tool: 'restart' });
+    expect(log).toEqual([
+      { tool: 'read', args: { path: 'a.ts' } },
+      { tool: 'restart', args: { service: 'api' } },
+    ]);
+  });
+
+  test('a null for a required property is still invalid, reported by JSON pointer', async () => {
+    const { router, log } = strictRouter();
+    const r = await router.dispatch({ name: 'search_docs', arguments: '{"query":null,"limit":null}' });
+    expect(r).toMatchObject({ ok: false, code: 'invalid_arguments' });
+    expect((r as { reason: string }).reason).toContain('- /query: expected string, got null');
+    const ns = await router.dispatch({ name: 'files', arguments: '{"action":"read","args":{"path":null}}' });
+    expect((ns as { reason: string }).reason).toContain('- /args/path: expected string, got null');
+    expect(log).toEqual([]);
+  });
+});
