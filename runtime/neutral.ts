@@ -194,14 +194,14 @@ const ALIAS_MIN_LENGTH = 28;
  * model needs. An argument type of {@link ALIAS_MIN_LENGTH}+ characters used
  * more than once in the namespace (a shared `patch: {…}` object, say) is
  * written once under `Types:` as `T1 = …` and referred to as `T1`. An action
- * whose argument lines are identical to an earlier action's says
- * `(arguments as <earlier>)` instead of repeating them: namespaces often
+ * whose argument lines are identical to an earlier action's ends its line
+ * with `(args as <earlier>)` (`args` is the parameter's name) instead of repeating them: namespaces often
  * group tools of one shape (get_x / get_y by id), and the repeat is pure
  * prompt cost. Every argument's type, requiredness and enum is still stated.
  *
  * @example
  * compactActionDocs([getUser, getTeam]);
- * // → ['- get_user: Get a user\n  id: string', '- get_team: Get a team\n  (arguments as get_user)']
+ * // → ['- get_user: Get a user\n  id: string', '- get_team: Get a team (args as get_user)']
  */
 export function compactActionDocs(actions: readonly NeutralToolInput[]): string[] {
   const rows = actions.map((action) => argumentRows(action.parameters));
@@ -217,7 +217,7 @@ export function compactActionDocs(actions: readonly NeutralToolInput[]): string[
     const head = `- ${action.name}: ${action.description}`;
     if (args === '') return head;
     const earlier = firstWithArgs.get(args);
-    if (earlier !== undefined) return `${head}\n  (arguments as ${earlier})`;
+    if (earlier !== undefined) return `${head} (args as ${earlier})`;
     firstWithArgs.set(args, action.name);
     return head + args;
   });

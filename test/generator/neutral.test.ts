@@ -10,6 +10,7 @@ import { normalizeSpec } from '../../generator/normalize.js';
 import { REPO } from './helpers.js';
 import {
   compactActionDoc,
+  compactActionDocs,
   compactType,
   directoryXml,
   LOADER_DESCRIPTION,
@@ -155,5 +156,56 @@ describe('directoryXml', () => {
     expect(unescape(match![1]!)).toBe(name);
     expect(unescape(match![2]!)).toBe('t<1>, t&2');
     expect(unescape(match![3]!)).toBe(description);
+  });
+});
+
+describe('compactActionDocs: aliases and repeated argument blocks lose nothing', () => {
+  const patch = {
+    type: 'object',
+    properties: {
+      name: { type: 'string' },
+      status: { type: 'string', enum: ['active', 'suspended', 'closed'] },
+      address: { type: 'object', properties: { city: { type: 'string' }, country: { type: 'string', enum: ['PT', 'FR'] } }, required: ['city'] },
+    },
+  };
+  const byId = { type: 'object', properties: { id: { type: 'string', description: 'Identifier' } }, required: ['id'] };
+  const actions = [
+    { name: 'update_user', description: 'Update a user', parameters: { type: 'object', properties: { user_id: { type: 'string' }, patch }, required: ['user_id', 'patch'] } },
+    { name: 'get_user', description: 'Get a user', parameters: byId },
+    { name: 'update_team', description: 'Update a team', parameters: { type: 'object', properties: { team_id: { type: 'string' }, patch }, required: ['team_id'] } },
+    { name: 'get_team', description: 'Get a team', parameters: byId },
+    { name: 'ping', description: 'Ping', parameters: { type: 'object', properties: {} } },
+  ];
+
+  /** Decode a compact namespace description back into each action's own compactActionDoc. */
+  function decode(lines: readonly string[]): string[] {
+    const all = lines.join('\n');
+    const [body, types = ''] = all.split('\n\nTypes:');
+    const alias = new Map([...types.matchAll(/\n {2}(T\d+) = (.*)/g)].map((m) => [m[1]!, m[2]!] as const));
+    const docs = body!.split(/\n(?=- )/);
+    const own = new Map<string, string>();
+    return docs.map((doc) => {
+      const [head, ...args] = doc.split('\n');
+      const as = / \(args as ([^)]+)\)$/.exec(head!);
+      const name = /^- ([^:]+):/.exec(head!)![1]!;
+      const argLines = as ? own.get(as[1]!)! : args.map((l) => l.replace(/: (T\d+)( - |$)/, (_, t: string, rest: string) => `: ${alias.get(t)}${rest}`)).join('\n');
+      own.set(name, argLines);
+      return (as ? head!.slice(0, -as[0].length) : head!) + (argLines ? `\n${argLines}` : '');
+    });
+  }
+
+  it('uses the savings on a namespace that repeats shapes', () => {
+    const lines = compactActionDocs(actions);
+    expect(lines.join('\n')).toContain('(args as get_user)');
+    expect(lines.join('\n')).toMatch(/\n\nTypes:\n {2}T1 = \{name\?: string, status\?: 'active'\|'suspended'\|'closed', address\?: \{city: string, country\?: 'PT'\|'FR'\}\}$/);
+  });
+
+  it('decodes back to exactly the per-action docs, every type, requiredness and enum included', () => {
+    expect(decode(compactActionDocs(actions))).toEqual(actions.map(compactActionDoc));
+  });
+
+  it('leaves a namespace with nothing repeated exactly as the per-action docs', () => {
+    const distinct = [actions[0]!, actions[1]!, actions[4]!];
+    expect(compactActionDocs(distinct)).toEqual(distinct.map(compactActionDoc));
   });
 });
