@@ -33,6 +33,11 @@ const KEY_FORMAT = 1;
 // system text is a key of its own (not concatenated into one), so a long
 // prompt is not copied on every compile.
 const memo = new WeakMap<readonly unknown[], Map<string, Map<string, StablePrefix>>>();
+// stable array identity → the last prefix returned for it. Checked first: the
+// same target, search tool and system string (usually the very same string
+// object, so `===` is a pointer compare) as last turn need no string hashing,
+// whatever the length of the prompt.
+const lastHit = new WeakMap<readonly unknown[], { readonly memoKey: string; readonly system: string; readonly prefix: StablePrefix }>();
 // Canonical JSON of search-tool objects (compile passes constants: computed once each).
 const searchJson = new WeakMap<object, string>();
 // compiled payload → its prefix, so `cacheKey(payload)` needs no second argument.
@@ -51,6 +56,14 @@ export function stablePrefix(
   searchTool: unknown,
 ): StablePrefix {
   const memoKey = searchTool === undefined ? target : `${target}\u0000${searchKey(searchTool)}`;
+  const last = lastHit.get(stable);
+  if (last !== undefined && last.memoKey === memoKey && last.system === system) return last.prefix;
+  const prefix = memoizedPrefix(target, stable, system, searchTool, memoKey);
+  lastHit.set(stable, { memoKey, system, prefix });
+  return prefix;
+}
+
+function memoizedPrefix(target: Target, stable: readonly unknown[], system: string, searchTool: unknown, memoKey: string): StablePrefix {
   let forStable = memo.get(stable);
   if (forStable === undefined) {
     forStable = new Map();

@@ -53,13 +53,25 @@ const EMPTY_SHAPE: CallShape = Object.freeze({
   rawArguments: undefined,
 });
 
-/** Where each SDK puts a call's arguments: generic / OpenAI, Anthropic, Gemini. Read in this order. */
-const ARGUMENT_KEYS = ['arguments', 'input', 'args'] as const;
-
-// Keys read here are fixed strings, never model-supplied, so a plain read is safe.
-function field(obj: object, key: string): unknown {
-  return (obj as Record<string, unknown>)[key];
+/**
+ * The fields a call may carry, read by fixed names (never model-supplied keys,
+ * so a plain read is safe). Named reads, not `obj[key]` through a helper: each
+ * read site keeps its own inline cache, which is what makes reading a call cheap.
+ */
+interface CallFields {
+  readonly function?: unknown;
+  readonly name?: unknown;
+  readonly call_id?: unknown;
+  readonly id?: unknown;
+  readonly tool_call_id?: unknown;
+  readonly namespace?: unknown;
+  readonly arguments?: unknown;
+  readonly input?: unknown;
+  readonly args?: unknown;
 }
+
+/** A `CallShape` the router fills in place (see {@link readCallInto}). */
+export type MutableCallShape = { -readonly [K in keyof CallShape]: CallShape[K] };
 
 /**
  * Read any supported call shape: `{ name, arguments }` (arguments a JSON string
@@ -73,30 +85,50 @@ function field(obj: object, key: string): unknown {
  */
 export function readCall(call: unknown): CallShape {
   if (typeof call !== 'object' || call === null) return EMPTY_SHAPE;
-  try {
-    let source: object = call;
-    const fn = field(call, 'function');
-    if (typeof fn === 'object' && fn !== null) source = fn;
-    const name = field(source, 'name');
-    // Responses items carry both an item `id` and the `call_id` the output must echo.
-    const idValue = field(call, 'call_id') ?? field(call, 'id') ?? field(call, 'tool_call_id');
-    const namespace = field(call, 'namespace');
-    let raw: unknown = undefined;
-    for (const key of ARGUMENT_KEYS) {
-      raw = field(source, key);
-      if (raw !== undefined) break;
+  const out = { ...EMPTY_SHAPE } as MutableCallShape;
+  readCallInto(call, out);
+  return out;
+}
+
+/**
+ * `readCall` into an object the caller owns and reuses, so dispatch reads a
+ * call without allocating. Every field of `out` is written. All of the call's
+ * fields are read before `out` is touched: a getter on the call that
+ * re-enters the router (and refills the same `out`) cannot leave it half
+ * written for the outer call. Never throws.
+ *
+ * @example
+ * const scratch = { ...readCall(undefined) };
+ * readCallInto({ name: 'get_time', arguments: '{}' }, scratch); // scratch.name === 'get_time'
+ */
+export function readCallInto(call: unknown, out: MutableCallShape): void {
+  let name: unknown;
+  let idValue: unknown;
+  let namespace: unknown;
+  let raw: unknown;
+  if (typeof call === 'object' && call !== null) {
+    try {
+      const c = call as CallFields;
+      const fn = c.function;
+      const source = typeof fn === 'object' && fn !== null ? (fn as CallFields) : c;
+      name = source.name;
+      // Responses items carry both an item `id` and the `call_id` the output must echo.
+      idValue = c.call_id ?? c.id ?? c.tool_call_id;
+      namespace = c.namespace;
+      // Where each SDK puts a call's arguments: generic / OpenAI, Anthropic, Gemini. Read in this order.
+      raw = source.arguments;
+      if (raw === undefined) raw = source.input;
+      if (raw === undefined) raw = source.args;
+    } catch {
+      // A throwing getter or a Proxy trap: unreadable, so treat as nameless.
+      name = idValue = namespace = raw = undefined;
     }
-    return {
-      name: typeof name === 'string' ? name : undefined,
-      callId: typeof idValue === 'string' ? idValue : undefined,
-      namespace: typeof namespace === 'string' && namespace !== '' ? namespace : undefined,
-      hasArguments: raw !== undefined,
-      rawArguments: raw,
-    };
-  } catch {
-    // A throwing getter or a Proxy trap: unreadable, so treat as nameless.
-    return EMPTY_SHAPE;
   }
+  out.name = typeof name === 'string' ? name : undefined;
+  out.callId = typeof idValue === 'string' ? idValue : undefined;
+  out.namespace = typeof namespace === 'string' && namespace !== '' ? namespace : undefined;
+  out.hasArguments = raw !== undefined;
+  out.rawArguments = raw;
 }
 
 /** Why arguments could not be read. */
@@ -120,8 +152,17 @@ export function jsonKind(value: unknown): string {
   return typeof value;
 }
 
-function malformed(problem: ArgumentsProblem): ParsedArguments {
-  return { ok: false, code: 'malformed_arguments', problem };
+/**
+ * Why raw arguments were refused, as `readArguments` returns it. A class, so
+ * `instanceof` tells it from a parsed value: a parsed value is always plain
+ * data (Object.prototype or a null prototype), never an instance of this.
+ */
+export class ArgumentsFailure {
+  readonly code: RejectionCode = 'malformed_arguments';
+  readonly problem: ArgumentsProblem;
+  constructor(problem: ArgumentsProblem) {
+    this.problem = problem;
+  }
 }
 
 /**
@@ -134,25 +175,93 @@ function malformed(problem: ArgumentsProblem): ParsedArguments {
  * parseArguments('[1]', DEFAULT_LIMITS);            // → { ok: false, code: 'malformed_arguments', … }
  */
 export function parseArguments(raw: unknown, limits: CallLimits): ParsedArguments {
+  const value = readArguments(raw, limits);
+  if (value instanceof ArgumentsFailure) return { ok: false, code: value.code, problem: value.problem };
+  return { ok: true, value };
+}
+
+/**
+ * `parseArguments` without the result wrapper: the parsed object, or an
+ * {@link ArgumentsFailure}. The dispatch hot path uses this form, so a valid
+ * call allocates nothing beyond what `JSON.parse` makes. Never throws.
+ *
+ * @example
+ * const v = readArguments('{"path":"a.ts"}', DEFAULT_LIMITS);
+ * if (v instanceof ArgumentsFailure) return v.problem;
+ */
+export function readArguments(raw: unknown, limits: CallLimits): Record<string, unknown> | ArgumentsFailure {
   let value: unknown = raw;
-  if (raw === undefined || raw === null) return { ok: true, value: {} };
+  if (raw === undefined || raw === null) return {};
   if (typeof raw === 'string') {
     if (raw.length > limits.maxArgumentsLength) {
-      return malformed({ kind: 'too_long', length: raw.length, limit: limits.maxArgumentsLength });
+      return new ArgumentsFailure({ kind: 'too_long', length: raw.length, limit: limits.maxArgumentsLength });
     }
-    if (raw.trim() === '') return { ok: true, value: {} };
+    // Arguments text almost always starts with `{`, which is not blank: skip the trim then.
+    if (raw.charCodeAt(0) !== 0x7b && raw.trim() === '') return {};
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      return malformed({ kind: 'bad_json', detail: error instanceof Error ? error.message : String(error) });
+      return new ArgumentsFailure({ kind: 'bad_json', detail: error instanceof Error ? error.message : String(error) });
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return malformed({ kind: 'not_object', got: jsonKind(value) });
+    return new ArgumentsFailure({ kind: 'not_object', got: jsonKind(value) });
   }
-  const problem = checkShape(value, limits);
-  if (problem) return malformed(problem);
-  return { ok: true, value: value as Record<string, unknown> };
+  // Parsed JSON text gets a cheap depth-and-numbers walk (see
+  // `parsedWithinLimits`); an object handed over by an SDK, or anything the
+  // cheap walk is unsure of, gets the full check.
+  if (typeof raw !== 'string' || !parsedWithinLimits(raw, value, limits)) {
+    const problem = checkShape(value, limits);
+    if (problem) return new ArgumentsFailure(problem);
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Deepest `maxDepth` the recursive fast walk below is used for; a router
+ * configured deeper gets the iterative `checkShape` (no recursion to overflow).
+ */
+const FAST_WALK_MAX_DEPTH = 512;
+/** Values the fast walk may still visit (module state: the walk is synchronous and runs no user code). */
+let walkBudget = 0;
+
+/**
+ * Whether `value = JSON.parse(raw)` is certain to pass `checkShape`, checked
+ * with a much cheaper walk than `checkShape`'s, so dispatch stays close to the
+ * bare parse + validate. What makes the cheaper walk enough:
+ * - JSON.parse only makes plain data (objects with `Object.prototype`,
+ *   arrays, strings, numbers, booleans, null), so no prototype check;
+ * - every value takes at least one character of the text, so there are at
+ *   most `raw.length` values: within `maxNodes` when `raw.length` is;
+ * - keys and strings decode to at most the characters they take in the text,
+ *   and the caller already checked `raw.length <= maxArgumentsLength`;
+ * - what is left is depth and finite numbers (`1e400` parses to Infinity).
+ * The walk reads with `for…in` (no key arrays); should `Object.prototype`
+ * carry enumerable properties, `for…in` would also visit those, so the walk
+ * gives up after `raw.length` values. Giving up only means `checkShape`
+ * decides, exactly as it always did: this can skip the full check, never
+ * change its outcome.
+ */
+function parsedWithinLimits(raw: string, value: object, limits: CallLimits): boolean {
+  if (raw.length > limits.maxNodes || !(limits.maxDepth <= FAST_WALK_MAX_DEPTH)) return false;
+  walkBudget = raw.length;
+  return containerWithin(value, 1, limits.maxDepth);
+}
+
+function containerWithin(container: object, depth: number, maxDepth: number): boolean {
+  if (depth > maxDepth) return false;
+  if (Array.isArray(container)) {
+    for (let i = 0; i < container.length; i++) if (!valueWithin(container[i], depth, maxDepth)) return false;
+    return true;
+  }
+  for (const key in container) if (!valueWithin((container as Record<string, unknown>)[key], depth, maxDepth)) return false;
+  return true;
+}
+
+function valueWithin(value: unknown, depth: number, maxDepth: number): boolean {
+  if (--walkBudget < 0) return false;
+  if (typeof value === 'object') return value === null || containerWithin(value, depth + 1, maxDepth);
+  return typeof value !== 'number' || Number.isFinite(value);
 }
 
 /**

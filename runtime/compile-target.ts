@@ -170,7 +170,7 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
   let payload: object;
   switch (target) {
     case 'anthropic':
-      payload = anthropicPayload(input, options, systemText, placed, search, tools as AnthropicToolUnion[], warn);
+      payload = anthropicPayload(input, options, systemText, placed, search, tools as readonly AnthropicToolUnion[], warn);
       break;
     case 'openai': {
       const messages: OpenAIChatMessage[] = systemText === '' ? [] : [{ role: 'system', content: systemText }];
@@ -249,7 +249,24 @@ function splitSystem(
     }
   }
   if (typeof input.directoryXml === 'string' && input.directoryXml !== '') parts.push(input.directoryXml);
-  return { systemText: parts.join('\n\n'), conversation };
+  return { systemText: joinSystem(parts), conversation };
+}
+
+// The last joined system text. Turn after turn the parts are the same strings
+// (the caller's prompt, the router's directory), so handing back the same
+// string object lets the cache-key memo match it by identity instead of
+// hashing a long prompt on every compile. One entry, so it cannot grow.
+let lastJoin: { readonly parts: readonly string[]; readonly text: string } | undefined;
+
+function joinSystem(parts: readonly string[]): string {
+  if (parts.length === 0) return '';
+  // One part (e.g. only the directory): that string itself, no copy.
+  if (parts.length === 1) return parts[0]!;
+  const last = lastJoin;
+  if (last !== undefined && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i])) return last.text;
+  const text = parts.join('\n\n');
+  lastJoin = { parts, text };
+  return text;
 }
 
 // ─── 2. Announcements ────────────────────────────────────────────────────────
@@ -388,7 +405,19 @@ function searchTool(target: Target, option: TargetCompileOptions['toolSearch'], 
   return undefined;
 }
 
-function assembleTools(target: Target, search: unknown, input: TargetCompileInput, warn: Warn): unknown[] {
+/**
+ * The request's tools: search tool, stable prefix, then deferred and loaded
+ * ones not already sent. In the common turn (no search tool, nothing deferred
+ * or loaded) that is the stable array itself: a frozen one (the router's) is
+ * returned as is, no copy and no name set, so the cost does not grow with the
+ * number of tools. Stable tools are never dropped, so this equals the general
+ * path's result. The payload's `tools` is then that frozen array: callers that
+ * want to add tools copy it (`[...payload.tools, mine]`).
+ */
+function assembleTools(target: Target, search: unknown, input: TargetCompileInput, warn: Warn): readonly unknown[] {
+  if (search === undefined && (input.deferred === undefined || input.deferred.length === 0) && input.loaded.length === 0) {
+    return Object.isFrozen(input.stable) ? input.stable : [...input.stable];
+  }
   const seen = new Set<string>();
   const tools: unknown[] = [];
   const add = (tool: unknown, mayDrop: boolean): void => {
@@ -423,10 +452,12 @@ function anthropicPayload(
   systemText: string,
   placed: PlacedMessages,
   search: unknown,
-  tools: AnthropicToolUnion[],
+  assembled: readonly AnthropicToolUnion[],
   warn: Warn,
 ): AnthropicPayload {
   const breakpoints = readBreakpoints(options.cacheBreakpoints, input.messages.length);
+  // The assembled array may be the caller's frozen stable array: copy before adding a breakpoint to it.
+  const tools = breakpoints.tools ? [...assembled] : assembled;
 
   // Tools: a breakpoint at the end of the stable prefix (never on a deferred tool).
   if (breakpoints.tools) {
@@ -444,7 +475,7 @@ function anthropicPayload(
         "cacheBreakpoints has 'tools' but the stable prefix holds no non-deferred tool to carry it. Fix: drop 'tools' from cacheBreakpoints, or offer at least one non-deferred tool.",
       );
     }
-    tools[at] = { ...tools[at]!, cache_control: { type: 'ephemeral' } };
+    (tools as AnthropicToolUnion[])[at] = { ...tools[at]!, cache_control: { type: 'ephemeral' } };
   }
 
   // System: a string unless a breakpoint or the hoist needs separate blocks.
@@ -477,8 +508,9 @@ function anthropicPayload(
     );
   }
 
-  checkAnthropicRules(tools, system, converted.messages);
-  if (tools.some(isMarkedDeferred) && search === undefined && !tools.some(isSearchTool)) {
+  const facts = toolFacts(tools);
+  checkAnthropicRules(facts, tools.length, system, converted.messages);
+  if (facts.anyDeferred && search === undefined && !facts.anySearch) {
     warn(
       'anthropic-deferred-without-search',
       'some tools have defer_loading but the request has no tool-search tool, so the model cannot discover them. Fix: pass options.toolSearch.',
@@ -488,7 +520,7 @@ function anthropicPayload(
   const payload: AnthropicPayload = { messages: converted.messages };
   if (options.cacheAudit) auditCachePlacement(system, converted.messages, warn);
   const out: AnthropicPayload = system === undefined ? payload : { system, ...payload };
-  if (tools.length > 0) out.tools = tools;
+  if (tools.length > 0) out.tools = tools as AnthropicToolUnion[];
   return out;
 }
 
@@ -519,34 +551,77 @@ function isSearchTool(tool: unknown): boolean {
   return typeof type === 'string' && type.startsWith('tool_search_tool_');
 }
 
+/** What the Anthropic rules need to know about a tools array. */
+interface ToolFacts {
+  /** The first tool breaking a per-tool rule, in array order (that is the error reported). */
+  readonly firstProblem: { readonly code: 'anthropic-search-tool-deferred' | 'anthropic-deferred-cache-control'; readonly name: string } | undefined;
+  readonly anyDeferred: boolean;
+  readonly allDeferred: boolean;
+  readonly anySearch: boolean;
+  readonly cacheControls: number;
+}
+
+// Facts per tools array, for arrays that cannot change: frozen, with frozen
+// entries (the facts read only top-level fields). The router passes the same
+// frozen array turn after turn, so the per-tool passes run once per array.
+const toolFactsMemo = new WeakMap<readonly unknown[], ToolFacts>();
+
+function toolFacts(tools: readonly AnthropicToolUnion[]): ToolFacts {
+  const hit = toolFactsMemo.get(tools);
+  if (hit !== undefined) return hit;
+  let firstProblem: ToolFacts['firstProblem'];
+  let deferredCount = 0;
+  let anySearch = false;
+  let cacheControls = 0;
+  let immutable = Object.isFrozen(tools);
+  for (const tool of tools) {
+    const deferred = isMarkedDeferred(tool);
+    const search = isSearchTool(tool);
+    if (deferred) deferredCount++;
+    if (search) anySearch = true;
+    if (tool.cache_control != null) cacheControls++;
+    if (firstProblem === undefined && deferred && search) firstProblem = { code: 'anthropic-search-tool-deferred', name: tool.name };
+    else if (firstProblem === undefined && deferred && tool.cache_control != null) firstProblem = { code: 'anthropic-deferred-cache-control', name: tool.name };
+    if (immutable && !Object.isFrozen(tool)) immutable = false;
+  }
+  const facts: ToolFacts = {
+    firstProblem,
+    anyDeferred: deferredCount > 0,
+    allDeferred: tools.length > 0 && deferredCount === tools.length,
+    anySearch,
+    cacheControls,
+  };
+  if (immutable) toolFactsMemo.set(tools, facts);
+  return facts;
+}
+
 /** The request rules Anthropic answers with a 400 (providers.md §1), checked before sending. */
 function checkAnthropicRules(
-  tools: readonly AnthropicToolUnion[],
+  facts: ToolFacts,
+  toolCount: number,
   system: AnthropicPayload['system'],
   messages: AnthropicPayload['messages'],
 ): void {
-  for (const tool of tools) {
-    const deferred = isMarkedDeferred(tool);
-    if (deferred && isSearchTool(tool)) {
-      throw new ToolrouteConfigError(
-        'anthropic-search-tool-deferred',
-        `the tool-search tool '${tool.name}' has defer_loading: true; Anthropic requires the search tool itself to be loaded. Fix: remove defer_loading from it.`,
-      );
-    }
-    if (deferred && tool.cache_control != null) {
-      throw new ToolrouteConfigError(
-        'anthropic-deferred-cache-control',
-        `tool '${tool.name}' has both defer_loading: true and cache_control; deferred tools cannot use prompt caching. Fix: remove cache_control from it (put breakpoints on non-deferred tools, e.g. cacheBreakpoints: ['tools']).`,
-      );
-    }
-  }
-  if (tools.length > 0 && tools.every(isMarkedDeferred)) {
+  const problem = facts.firstProblem;
+  if (problem?.code === 'anthropic-search-tool-deferred') {
     throw new ToolrouteConfigError(
-      'anthropic-all-tools-deferred',
-      `all ${tools.length} tools have defer_loading: true; Anthropic requires at least one non-deferred tool. Fix: pass options.toolSearch (the search tool is never deferred), or mark at least one tool without deferLoading in the spec.`,
+      'anthropic-search-tool-deferred',
+      `the tool-search tool '${problem.name}' has defer_loading: true; Anthropic requires the search tool itself to be loaded. Fix: remove defer_loading from it.`,
     );
   }
-  let count = tools.filter((t) => t.cache_control != null).length;
+  if (problem?.code === 'anthropic-deferred-cache-control') {
+    throw new ToolrouteConfigError(
+      'anthropic-deferred-cache-control',
+      `tool '${problem.name}' has both defer_loading: true and cache_control; deferred tools cannot use prompt caching. Fix: remove cache_control from it (put breakpoints on non-deferred tools, e.g. cacheBreakpoints: ['tools']).`,
+    );
+  }
+  if (facts.allDeferred) {
+    throw new ToolrouteConfigError(
+      'anthropic-all-tools-deferred',
+      `all ${toolCount} tools have defer_loading: true; Anthropic requires at least one non-deferred tool. Fix: pass options.toolSearch (the search tool is never deferred), or mark at least one tool without deferLoading in the spec.`,
+    );
+  }
+  let count = facts.cacheControls;
   if (Array.isArray(system)) count += system.filter((b) => b.cache_control != null).length;
   for (const m of messages) {
     if (Array.isArray(m.content)) count += (m.content as Array<{ cache_control?: unknown }>).filter((b) => b.cache_control != null).length;

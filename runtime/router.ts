@@ -32,7 +32,18 @@ import {
   type ValidateFn,
 } from './contract.js';
 import { AnnouncementStore, type AnnounceOptions, type Announcement } from './announcements.js';
-import { DEFAULT_LIMITS, isPlainObject, jsonKind, parseArguments, readCall, type CallLimits } from './call-shape.js';
+import {
+  ArgumentsFailure,
+  DEFAULT_LIMITS,
+  isPlainObject,
+  jsonKind,
+  parseArguments,
+  readArguments,
+  readCall,
+  readCallInto,
+  type CallLimits,
+  type MutableCallShape,
+} from './call-shape.js';
 import { buildPruneMatcher, markTask, reviveMatcher } from './matcher.js';
 import {
   compactActionDoc,
@@ -218,9 +229,14 @@ export class ToolCallRejectedError extends Error {
   }
 }
 
-/** `compile()` without a target: the seed's provider-neutral result. */
+/**
+ * `compile()` without a target: the seed's provider-neutral result. The object
+ * and its `tools` array are frozen and shared by every call until the router's
+ * structure changes (a registration): a turn's compile is a lookup, not a copy.
+ * Copy `tools` (`[...tools]`) to add to it.
+ */
 export interface NeutralCompileResult {
-  readonly tools: ToolDefinition[];
+  readonly tools: readonly ToolDefinition[];
   readonly directoryXml: string;
 }
 
@@ -396,6 +412,13 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   readonly #flat: number[] = [];
   /** Lowercased flat names, for allowOnly. */
   readonly #flatLower: string[] = [];
+  /**
+   * Per flat position: the neutral definition and the name, so a prune result
+   * is filled straight from these (no per-entry lookups). Grown by `#addFlat`,
+   * the only place flat positions are created, so they never go stale.
+   */
+  readonly #flatDefinitions: ToolDefinition[] = [];
+  readonly #flatNames: string[] = [];
   readonly #flatPosByName = new Map<string, number>();
   /** Matcher for run-time flat tools (positions after the spec's). */
   #dynamicMatcher: ReturnType<typeof buildPruneMatcher> | undefined;
@@ -414,6 +437,12 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   #directGroup: (string | null)[] = [];
   readonly #announcements = new AnnouncementStore();
   #announcedTools = new Set<string>();
+  /**
+   * Where `#resolve` reads a call (readCallInto): one object per router, so a
+   * dispatch allocates no call shape. Copied into locals right after reading;
+   * nothing between the read and the copy can re-enter the router.
+   */
+  readonly #shape: MutableCallShape = { name: undefined, callId: undefined, namespace: undefined, hasArguments: false, rawArguments: undefined };
 
   // Caches, invalidated by version bumps.
   #structureVersion = 0;
@@ -421,7 +450,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   #loadVersion = 0;
   #suggester: { version: number; value: Suggester } | undefined;
   #kitSuggester: { version: number; value: Suggester } | undefined;
-  #neutralCompile: { version: number; tools: readonly ToolDefinition[]; directoryXml: string } | undefined;
+  #neutralCompile: { readonly version: number; readonly result: NeutralCompileResult } | undefined;
   readonly #targetCache = new Map<Target, TargetArrays>();
   readonly #selectionCache = new Map<Target, TargetArrays>();
   /**
@@ -517,6 +546,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     this.#flatPosByName.set(name, this.#flat.length);
     this.#flat.push(index);
     this.#flatLower.push(name.toLowerCase());
+    this.#flatDefinitions.push(this.#tools[index]!.definition);
+    this.#flatNames.push(name);
   }
 
   // ---- Pruning (the seed's flat mode) -------------------------------------
@@ -529,7 +560,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * router.pruneByTask('Read the auth.ts file'); // → { tools: [read_file, get_time], removed: ['run_bash'], kept: 2, total: 3 }
    */
   pruneByTask(task: string): PruneResult {
-    return this.#result(this.#markTask(task));
+    const selected = this.#markTask(task);
+    return this.#result(selected, this.#marked);
   }
 
   /**
@@ -539,7 +571,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * router.allowOnly(['read_file']);
    */
   allowOnly(names: readonly (ToolNameOf<R> | D)[]): PruneResult {
-    return this.#result(this.#markAllow(names));
+    const selected = this.#markAllow(names);
+    return this.#result(selected, this.#marked);
   }
 
   /**
@@ -553,8 +586,9 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     const byTask = this.#markTask(task);
     const byName = this.#markAllow(names);
     const both = (strategy ?? this.#strategy) === 'intersection';
-    for (let p = 0; p < byTask.length; p++) byTask[p] = both ? byTask[p]! & byName[p]! : byTask[p]! | byName[p]!;
-    return this.#result(byTask);
+    let kept = 0;
+    for (let p = 0; p < byTask.length; p++) kept += byTask[p] = both ? byTask[p]! & byName[p]! : byTask[p]! | byName[p]!;
+    return this.#result(byTask, kept);
   }
 
   /** All flat tools, as the seed's `getAllTools`. */
@@ -562,13 +596,17 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     return this.#flat.map((t) => this.#tools[t]!.definition);
   }
 
+  /** How many positions the last `#markTask` / `#markAllow` selected (read right after the call). */
+  #marked = 0;
+
   #markTask(task: string): Uint8Array {
     const selected = new Uint8Array(this.#flat.length);
     const text = typeof task === 'string' ? task : String(task);
     const specCount = this.#spec.flat.length;
-    markTask(this.#spec.matcher, text, selected);
+    let kept = markTask(this.#spec.matcher, text, selected);
     // Run-time flat tools mark their own positions through a view: no second buffer, no copy.
-    if (this.#dynamicMatcher) markTask(this.#dynamicMatcher, text, selected.subarray(specCount));
+    if (this.#dynamicMatcher) kept += markTask(this.#dynamicMatcher, text, selected.subarray(specCount));
+    this.#marked = kept;
     return selected;
   }
 
@@ -576,19 +614,41 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     const wanted = new Set<string>();
     for (const n of names) if (typeof n === 'string') wanted.add(n.toLowerCase());
     const selected = new Uint8Array(this.#flat.length);
-    for (let p = 0; p < this.#flatLower.length; p++) if (wanted.has(this.#flatLower[p]!)) selected[p] = 1;
+    let kept = 0;
+    for (let p = 0; p < this.#flatLower.length; p++) {
+      if (wanted.has(this.#flatLower[p]!)) {
+        selected[p] = 1;
+        kept++;
+      }
+    }
+    this.#marked = kept;
     return selected;
   }
 
-  #result(selected: Uint8Array): PruneResult {
-    const tools: ToolDefinition[] = [];
-    const removed: string[] = [];
-    for (let p = 0; p < this.#flat.length; p++) {
-      const entry = this.#tools[this.#flat[p]!]!;
-      if (selected[p] === 1) tools.push(entry.definition);
-      else removed.push(entry.name);
+  /**
+   * The prune result for a selection of `kept` positions: both arrays are
+   * allocated at their final size and filled from the per-position caches
+   * (growing them with push and looking up each entry cost more than the
+   * matching itself on large flat specs).
+   */
+  #result(selected: Uint8Array, kept: number): PruneResult {
+    const total = this.#flatDefinitions.length;
+    const definitions = this.#flatDefinitions;
+    const names = this.#flatNames;
+    const tools = new Array<ToolDefinition>(kept);
+    const removed = new Array<string>(total - kept);
+    let k = 0;
+    let r = 0;
+    for (let p = 0; p < total; p++) {
+      if (selected[p] === 1) tools[k++] = definitions[p]!;
+      else removed[r++] = names[p]!;
     }
-    return { tools, removed, kept: tools.length, total: this.#flat.length };
+    // Defensive: `kept` comes from the matcher; the arrays hold what was actually selected.
+    if (k !== kept) {
+      tools.length = k;
+      removed.length = r;
+    }
+    return { tools, removed, kept: k, total };
   }
 
   // ---- Blocklist gate ------------------------------------------------------
@@ -691,10 +751,12 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * const r = await router.dispatch(call, { context: { user } });
    * history.push({ role: 'tool', tool_call_id: r.callId, content: r.ok ? JSON.stringify(r.result) : r.reason });
    */
-  async dispatch(
+  dispatch(
     call: unknown,
     ...options: undefined extends C ? [options?: DispatchOptions<C>] : [options: DispatchOptions<C> & { readonly context: C }]
-  ): Promise<DispatchResult<R, D>> {
+  ): Promise<DispatchResult<R, D>>;
+  // One plain optional parameter in the implementation: a rest parameter would allocate an array per call.
+  async dispatch(call: unknown, options?: DispatchOptions<C>): Promise<DispatchResult<R, D>> {
     const r = this.#resolve(call, true);
     if (!r.ok) return { ok: false, code: r.code, reason: r.reason, callId: r.callId };
     if (r.tool < 0) {
@@ -705,7 +767,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     if (!entry.handler) {
       return { ok: false, code: 'handler_error', reason: `Tool ${quote(entry.name)} has no handler in this application.`, callId: r.callId };
     }
-    const ctx: HandlerContext<C> = { callId: r.callId, context: options[0]?.context as C };
+    const ctx: HandlerContext<C> = { callId: r.callId, context: options?.context as C };
     try {
       const result = await (entry.handler as (args: unknown, ctx: HandlerContext<C>) => unknown)(r.args, ctx);
       return { ok: true, tool, result, callId: r.callId };
@@ -728,35 +790,35 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * name-level gate and `args === NAME_ONLY`, `group` = the name.
    */
   #resolve(call: unknown, fullCheck: boolean): Resolved {
-    const shape = readCall(call);
-    const { callId } = shape;
-    if (shape.namespace !== undefined) {
+    const shape = this.#shape;
+    readCallInto(call, shape);
+    const { name, callId, namespace, hasArguments, rawArguments } = shape;
+    if (namespace !== undefined) {
       // OpenAI Responses native namespace: `name` is the action, `arguments` its args.
-      const ref = this.#byName.get(shape.namespace);
-      if (!ref || ref.kind !== 'namespace') return this.#unknownName(shape.namespace, callId);
-      if (this.#nsBlocked[ref.index]) return reject('blocked', blockedReason(shape.namespace), callId);
-      return this.#resolveAction(ref.index, shape.name, shape.rawArguments, '', callId);
+      const ref = this.#byName.get(namespace);
+      if (!ref || ref.kind !== 'namespace') return this.#unknownName(namespace, callId);
+      if (this.#nsBlocked[ref.index]) return reject('blocked', blockedReason(namespace), callId);
+      return this.#resolveAction(ref.index, name, rawArguments, '', callId);
     }
-    const name = shape.name;
     if (name === undefined || name === '') {
       return reject('empty_name', emptyNameReason(this.#callableNames()), callId);
     }
     const ref = this.#byName.get(name);
     if (ref === undefined) return this.#unknownName(name, callId);
-    const nameOnly = !fullCheck && !shape.hasArguments;
+    const nameOnly = !fullCheck && !hasArguments;
 
     if (ref.kind === 'loader') {
       if (this.#blockedSet.has(LOAD_TOOLKIT_NAME)) return reject('blocked', blockedReason(name), callId);
       if (nameOnly) return nameOk(name, 'library', callId);
-      return this.#resolveLoader(shape.rawArguments, callId);
+      return this.#resolveLoader(rawArguments, callId);
     }
     if (ref.kind === 'namespace') {
       if (this.#nsBlocked[ref.index]) return reject('blocked', blockedReason(name), callId);
       if (nameOnly) return nameOk(name, 'namespace', callId);
-      const parsed = parseArguments(shape.rawArguments, this.#limits);
-      if (!parsed.ok) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-      const action = parsed.value['action'];
-      const args = Object.hasOwn(parsed.value, 'args') ? parsed.value['args'] : undefined;
+      const parsed = readArguments(rawArguments, this.#limits);
+      if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
+      const action = parsed['action'];
+      const args = Object.hasOwn(parsed, 'args') ? parsed['args'] : undefined;
       return this.#resolveAction(ref.index, action, args, '/args', callId, true);
     }
 
@@ -773,9 +835,9 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
       return reject('unknown_tool', unknownToolReason(name, [], [], hint), callId);
     }
     if (nameOnly) return nameOk(name, 'tool', callId);
-    const parsed = parseArguments(shape.rawArguments, this.#limits);
-    if (!parsed.ok) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-    return this.#validate(t, parsed.value, '', entry.flat ? 'flat' : 'toolkit', this.#directGroup[t]!, callId);
+    const parsed = readArguments(rawArguments, this.#limits);
+    if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
+    return this.#validate(t, parsed, '', entry.flat ? 'flat' : 'toolkit', this.#directGroup[t]!, callId);
   }
 
   /** A namespace action with its (unparsed or parsed) args. */
@@ -802,9 +864,11 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
       else if (isPlainObject(rawArgs)) args = rawArgs;
       else return reject('malformed_arguments', namespaceArgsReason(ns.name, toolName, jsonKind(rawArgs)), callId);
     } else {
-      const parsed = parseArguments(rawArgs, this.#limits);
-      if (!parsed.ok) return reject(parsed.code, malformedReason(`${quote(ns.name)} action ${quote(toolName)}`, parsed.problem), callId);
-      args = parsed.value;
+      const parsed = readArguments(rawArgs, this.#limits);
+      if (parsed instanceof ArgumentsFailure) {
+        return reject(parsed.code, malformedReason(`${quote(ns.name)} action ${quote(toolName)}`, parsed.problem), callId);
+      }
+      args = parsed;
     }
     return this.#validate(t, args, prefix, 'namespace', ns.name, callId);
   }
@@ -1081,6 +1145,12 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * the stable tools first, deferred ones after them and loaded toolkits' tools
    * last. The blocklist never changes the output.
    *
+   * Arrays are shared, not copied, so a turn's compile does not grow with the
+   * spec: the neutral result (object and `tools`) is frozen and the same
+   * object every call; a target payload's `tools` is the router's frozen,
+   * pre-rendered array whenever nothing is deferred, loaded or searched. Copy
+   * before adding tools (`[...payload.tools, extra]`).
+   *
    * @example
    * const { tools, directoryXml } = router.compile();
    * const payload = router.compile({ target: 'anthropic', system, messages });
@@ -1089,10 +1159,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   compile(): NeutralCompileResult;
   compile<T extends Target>(request: TargetCompileRequest<R, D> & { readonly target: T }): TargetPayload<T>;
   compile(request?: TargetCompileRequest<R, D>): NeutralCompileResult | TargetPayload<Target> {
-    if (request === undefined || request.target === undefined) {
-      const n = this.#getNeutralCompile();
-      return { tools: [...n.tools], directoryXml: n.directoryXml };
-    }
+    // The cached frozen result itself: copying the tools would make compile() grow with the spec.
+    if (request === undefined || request.target === undefined) return this.#getNeutralCompile();
     const { target } = request;
     const arrays = request.tools === undefined ? this.#getTargetArrays(target) : this.#getSelectedArrays(target, request.tools);
     const input: TargetCompileInput = {
@@ -1138,8 +1206,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     return this.#getNeutralCompile().directoryXml;
   }
 
-  #getNeutralCompile(): { tools: readonly ToolDefinition[]; directoryXml: string } {
-    if (this.#neutralCompile?.version === this.#structureVersion) return this.#neutralCompile;
+  #getNeutralCompile(): NeutralCompileResult {
+    if (this.#neutralCompile?.version === this.#structureVersion) return this.#neutralCompile.result;
     const tools: ToolDefinition[] = this.#namespaces.map((ns) => this.#renderGroup(ns, 'neutral') as ToolDefinition);
     const loader = this.#renderLoader('neutral');
     if (loader !== null) tools.push(loader as ToolDefinition);
@@ -1152,8 +1220,9 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
           })),
         )
       : this.#spec.directoryXml;
-    this.#neutralCompile = { version: this.#structureVersion, tools: Object.freeze(tools), directoryXml: directory };
-    return this.#neutralCompile;
+    const result: NeutralCompileResult = Object.freeze({ tools: Object.freeze(tools), directoryXml: directory });
+    this.#neutralCompile = { version: this.#structureVersion, result };
+    return result;
   }
 
   #dynamicToolkits(): boolean {

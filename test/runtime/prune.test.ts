@@ -84,6 +84,30 @@ describe('prune matcher', () => {
     );
   });
 
+  test('prune results are dense and their counts match, with run-time tools, for every prune method', () => {
+    fc.assert(
+      fc.property(toolsArb, word(0, 30), fc.constantFrom('union', 'intersection' as const), (tools, task, strategy) => {
+        const unique = tools.map((t, i) => ({ name: `${t.name}_${i}`, tags: t.tags }));
+        const { router } = exampleRouter();
+        const r2 = router.registerTools(unique.map((t) => ({ name: t.name, description: 'd', tags: t.tags })));
+        const all = r2.getAllTools().map((t) => t.name);
+        const allow = all.filter((_, i) => i % 3 === 0);
+        for (const result of [r2.pruneByTask(task), r2.allowOnly(allow), r2.pruneByTaskAndAllowlist(task, allow, strategy)]) {
+          expect(result.kept).toBe(result.tools.length);
+          expect(result.total).toBe(all.length);
+          expect(result.tools.length + result.removed.length).toBe(all.length);
+          // Every slot filled (the arrays are allocated at their final size), every name once, flat order kept.
+          expect(Object.keys(result.tools).length).toBe(result.tools.length);
+          expect(Object.keys(result.removed).length).toBe(result.removed.length);
+          const kept = new Set(result.tools.map((t) => t.name));
+          expect(all.filter((n) => kept.has(n))).toEqual(result.tools.map((t) => t.name));
+          expect(all.filter((n) => !kept.has(n))).toEqual(result.removed);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   test('a tag that is empty matches every task, as includes("") does', () => {
     const m = buildPruneMatcher([{ name: 'x', tags: [''] }, { name: 'y', tags: ['q'] }]);
     expect(matchTask(m, 'nothing')).toEqual([0]);

@@ -1,0 +1,110 @@
+/**
+ * Arguments given as JSON text skip the full shape walk when the text bounds
+ * the parsed value (runtime/call-shape.ts `parsedWithinLimits`). These tests
+ * hold that shortcut to the full check: the text and the same data handed
+ * over as an object (which always gets the full walk) must get the same answer.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { DEFAULT_LIMITS, parseArguments, readCall, readCallInto, type CallLimits, type MutableCallShape } from '../../runtime/call-shape.js';
+import { exampleRouter } from './helpers.js';
+
+const verdict = (r: ReturnType<typeof parseArguments>) => (r.ok ? { ok: true, value: r.value } : { ok: false, problem: r.problem.kind });
+
+describe('parseArguments: JSON text and the same object agree', () => {
+  test('random JSON objects under random depth and size limits', () => {
+    const limits = fc.record({
+      maxArgumentsLength: fc.constant(DEFAULT_LIMITS.maxArgumentsLength),
+      maxDepth: fc.integer({ min: 0, max: 6 }),
+      maxNodes: fc.integer({ min: 0, max: 60 }),
+    });
+    const object = fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 7 }));
+    fc.assert(
+      fc.property(object, limits, (value, l: CallLimits) => {
+        const text = JSON.stringify(value);
+        const fromText = parseArguments(text, l);
+        const fromObject = parseArguments(JSON.parse(text), l);
+        expect(verdict(fromText)).toEqual(verdict(fromObject));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('numbers that overflow to Infinity are refused, in any position and spelling', () => {
+    for (const text of ['{"a":1e400}', '{"a":[1,{"b":-1E+999}]}', '{"a":2e0309}', `{"a":${'9'.repeat(400)}}`]) {
+      const r = parseArguments(text, DEFAULT_LIMITS);
+      expect(r, text).toMatchObject({ ok: false, problem: { kind: 'not_json_data', got: expect.stringMatching(/Infinity/) } });
+    }
+    // Exponents that stay finite, and text that only looks like one, are fine.
+    expect(parseArguments('{"a":1e3,"b":"2e5","c":1E-400}', DEFAULT_LIMITS)).toEqual({ ok: true, value: { a: 1000, b: '2e5', c: 0 } });
+  });
+
+  test('depth: the first container past maxDepth is refused; brackets inside strings do not count', () => {
+    const nest = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+    expect(parseArguments(nest(64), DEFAULT_LIMITS).ok).toBe(true);
+    expect(parseArguments(nest(65), DEFAULT_LIMITS)).toMatchObject({ ok: false, problem: { kind: 'too_deep', limit: 64 } });
+    const arrays = `{"a":${'['.repeat(70)}${']'.repeat(70)}}`;
+    expect(parseArguments(arrays, DEFAULT_LIMITS)).toMatchObject({ ok: false, problem: { kind: 'too_deep' } });
+    expect(parseArguments(`{"a":"${'{['.repeat(100)}"}`, DEFAULT_LIMITS).ok).toBe(true);
+    // A router configured deeper than the fast walk allows still checks, iteratively.
+    const deepLimits = { ...DEFAULT_LIMITS, maxDepth: 100_000 };
+    expect(parseArguments(nest(5_000), deepLimits).ok).toBe(true);
+  });
+
+  test('size: more values than maxNodes is refused for text as for objects', () => {
+    const text = JSON.stringify({ a: Array.from({ length: 50 }, (_, i) => i) });
+    const limits = { ...DEFAULT_LIMITS, maxNodes: 20 };
+    expect(parseArguments(text, limits)).toMatchObject({ ok: false, problem: { kind: 'too_many_values', limit: 20 } });
+    expect(parseArguments(JSON.parse(text), limits)).toMatchObject({ ok: false, problem: { kind: 'too_many_values', limit: 20 } });
+  });
+
+  test('an enumerable property on Object.prototype does not change the answer', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    const text = '{"a":{"b":[1,2,{"c":"x"}]}}';
+    const before = verdict(parseArguments(text, DEFAULT_LIMITS));
+    proto['polluted'] = { deep: { deeper: Infinity } };
+    try {
+      expect(verdict(parseArguments(text, DEFAULT_LIMITS))).toEqual(before);
+    } finally {
+      delete proto['polluted'];
+    }
+  });
+});
+
+describe('readCallInto', () => {
+  test('fills every field, like readCall, for every call shape', () => {
+    const scratch: MutableCallShape = { ...readCall(undefined) };
+    const calls: unknown[] = [
+      { id: 'c1', function: { name: 'get_time', arguments: '{}' } },
+      { call_id: 'c2', id: 'item', name: 'read_file', arguments: '{"path":"a"}', namespace: 'file_ops' },
+      { id: 'c3', name: 'read_file', input: { path: 'a' } },
+      { name: 'read_file', args: { path: 'a' } },
+      { name: 42, arguments: null },
+      null,
+      new Proxy({}, { get() { throw new Error('trap'); } }),
+    ];
+    for (const call of calls) {
+      readCallInto(call, scratch);
+      expect({ ...scratch }).toEqual({ ...readCall(call) });
+    }
+  });
+
+  test('a getter that re-enters dispatch does not disturb the outer call', async () => {
+    const { router, log } = exampleRouter();
+    let inner: Promise<unknown> | undefined;
+    const outer = {
+      get name() {
+        inner ??= router.dispatch({ name: 'get_time', arguments: '{"timezone":"UTC"}', id: 'inner' });
+        return 'read_file';
+      },
+      id: 'outer',
+      arguments: '{"path":"a.ts"}',
+    };
+    expect(await router.dispatch(outer)).toMatchObject({ ok: true, tool: 'read_file', callId: 'outer' });
+    expect(await inner).toMatchObject({ ok: true, tool: 'get_time', callId: 'inner' });
+    expect(log.map((c) => [c.tool, c.callId, c.args])).toEqual([
+      ['get_time', 'inner', { timezone: 'UTC' }],
+      ['read_file', 'outer', { path: 'a.ts' }],
+    ]);
+  });
+});
