@@ -7,8 +7,11 @@
  * (test/targets/sdk-types.test.ts) assigns every one of them to the SDK's own
  * type, so a shape that stops matching a new SDK version fails `tsc`.
  *
- * Arrays are mutable (`T[]`) on purpose: the SDK request types use mutable
- * arrays and a `readonly T[]` would not be assignable to them.
+ * Arrays are typed mutable (`T[]`) on purpose: the SDK request types use
+ * mutable arrays and a `readonly T[]` would not be assignable to them. At run
+ * time the `tools` array of a payload (and everything rendered at codegen
+ * time) is frozen and shared between compiles, so a turn's compile copies
+ * nothing: copy before adding to it (`[...payload.tools, extra]`).
  */
 import type { Target, ToolDefinition } from '../contract.js';
 
