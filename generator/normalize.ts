@@ -15,7 +15,7 @@ import { loadSpec } from './load.js';
 import type { LoadedSpec, SpecPath } from './load.js';
 import { bug, formatPath, formatProblem } from './problems.js';
 import type { Problem } from './problems.js';
-import { expandParameters, toolEntries, validateSpec } from './validate.js';
+import { expandToolParameters, toolEntries, validateSpec } from './validate.js';
 
 /**
  * Type names the emitters generate themselves; a tool's argument type never
@@ -68,7 +68,7 @@ export function normalizeSpec(spec: LoadedSpec): IRSpec {
     const d = e.definition as { description: string; tags?: string[]; deferLoading?: boolean; parameters?: Record<string, unknown> };
     let parameters: JsonSchema = structuredClone(NO_PARAMETERS) as JsonSchema;
     if (d.parameters !== undefined) {
-      const expanded = expandParameters(d.parameters);
+      const expanded = expandToolParameters(spec, d.parameters);
       if (expanded.problems.length > 0) throw bug(`the parameters of "${e.name}" have problems (validate first)`);
       parameters = canonicalSchema(expanded.schema) as JsonSchema;
     }

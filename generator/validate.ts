@@ -371,7 +371,7 @@ function checkRules(ctx: Context): void {
       }
     });
     if (isRecord(e.definition.parameters)) {
-      for (const p of expandParameters(e.definition.parameters).problems) ctx.add(p.code, [...e.path, 'parameters', ...p.path], p.message, p.hint, p.at);
+      for (const p of expandToolParameters(ctx.spec, e.definition.parameters).problems) ctx.add(p.code, [...e.path, 'parameters', ...p.path], p.message, p.hint, p.at);
     }
     const first = defined.get(e.name);
     if (first) {
@@ -540,26 +540,60 @@ const DRAFT2020_ONLY = new Set(['prefixItems', 'dependentSchemas', 'dependentReq
 const UNSUPPORTED_KEYWORDS = new Set(['$id', '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', '$recursiveRef', '$recursiveAnchor']);
 const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
 
-function knownKeywords(dialect: SchemaDialect): Set<string> {
-  const all = [...KEYWORDS.schema, ...KEYWORDS.schemaList, ...KEYWORDS.schemaMap, ...KEYWORDS.data, 'items', 'additionalItems', 'dependencies'];
-  return new Set(all.filter((k) => (dialect === '2020-12' ? !DRAFT07_ONLY.has(k) : !DRAFT2020_ONLY.has(k))));
+const ALL_KEYWORDS = [...KEYWORDS.schema, ...KEYWORDS.schemaList, ...KEYWORDS.schemaMap, ...KEYWORDS.data, 'items', 'additionalItems', 'dependencies'];
+/** Built once: `walkSchema` asks for them at every schema node. */
+const KNOWN_KEYWORDS: Readonly<Record<SchemaDialect, ReadonlySet<string>>> = {
+  '2020-12': new Set(ALL_KEYWORDS.filter((k) => !DRAFT07_ONLY.has(k))),
+  'draft-07': new Set(ALL_KEYWORDS.filter((k) => !DRAFT2020_ONLY.has(k))),
+};
+const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(KEYWORDS.schema);
+const SCHEMA_LIST_KEYWORDS: ReadonlySet<string> = new Set(KEYWORDS.schemaList);
+const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(KEYWORDS.schemaMap);
+
+function knownKeywords(dialect: SchemaDialect): ReadonlySet<string> {
+  return KNOWN_KEYWORDS[dialect];
 }
 
 const require = createRequire(import.meta.url);
 /** ajv-formats' format names: what the generated validators can check. */
 const KNOWN_FORMATS: readonly string[] = (require('ajv-formats/dist/formats.js') as { formatNames: string[] }).formatNames;
 
-type AjvLike = { validateSchema(schema: unknown): boolean | Promise<unknown>; errors?: ErrorObject[] | null; compile(schema: unknown): unknown };
-const ajvCache = new Map<SchemaDialect, AjvLike>();
-/** One ajv per dialect, created on first use (creating one costs milliseconds). */
-function ajvFor(dialect: SchemaDialect): AjvLike {
-  let ajv = ajvCache.get(dialect);
+type AjvLike = {
+  validateSchema(schema: unknown): boolean | Promise<unknown>;
+  errors?: ErrorObject[] | null;
+  errorsText(errors?: ErrorObject[] | null): string;
+  compile(schema: unknown): unknown;
+  removeSchema(schema: unknown): unknown;
+};
+const STRICT = { strict: true, strictTypes: false, strictTuples: false, strictRequired: false, logger: false } as const;
+/**
+ * The ajv for the strict compile check. Only whether the schema compiles
+ * matters, never the code: strict-mode errors (and bad patterns, which ajv
+ * turns into RegExps) are raised while ajv generates code, whatever
+ * `allErrors` says. So the optimizer passes are skipped (half the cost of a
+ * compile, the dominant cost of validating a large spec) and the generated
+ * source is swapped for a stub before ajv evaluates it (`code.process`), so V8
+ * never parses code nobody runs. The emitted validators are compiled apart.
+ * The stub would also stand in for the meta-schema's validator, so this
+ * instance checks no schema against the meta-schema (`validateSchema: false`):
+ * `expandParameters` does that with the dialect's instance first.
+ */
+const COMPILE_CHECK = {
+  ...STRICT,
+  allErrors: false,
+  validateSchema: false,
+  code: { optimize: false, process: () => 'return function unused() { return true; };' },
+} as const;
+const ajvCache = new Map<SchemaDialect | 'compile-check', AjvLike>();
+/** One ajv per dialect (meta-schema checks, every error) and one for the compile check, created on first use (creating one costs milliseconds). */
+function ajvFor(use: SchemaDialect | 'compile-check'): AjvLike {
+  let ajv = ajvCache.get(use);
   if (!ajv) {
-    const options = { allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, logger: false } as const;
-    const instance = dialect === '2020-12' ? new Ajv2020.default(options) : new AjvDraft7.default(options);
+    const instance = use === 'compile-check' ? new Ajv2020.default(COMPILE_CHECK)
+      : use === '2020-12' ? new Ajv2020.default({ ...STRICT, allErrors: true }) : new AjvDraft7.default({ ...STRICT, allErrors: true });
     addFormats.default(instance);
     ajv = instance as unknown as AjvLike;
-    ajvCache.set(dialect, ajv);
+    ajvCache.set(use, ajv);
   }
   return ajv;
 }
@@ -677,14 +711,108 @@ export function expandParameters(parameters: Record<string, unknown>): ExpandedP
 
   // Last line of defence: the normalized schema (always 2020-12 form) must compile under ajv's strict
   // mode, as the emitted validators do.
+  const ajv2020 = ajvFor('compile-check');
   try {
-    ajvFor('2020-12').compile(inlined);
+    // What ajv's compile does first (and the stubbed instance cannot): the inlined form against the
+    // 2020-12 meta-schema — a `$ref` may have pulled in data (an enum value, an example) as a schema.
+    const meta = ajvFor('2020-12');
+    if (meta.validateSchema(inlined) !== true) throw new Error(`schema is invalid: ${meta.errorsText(meta.errors)}`);
+    ajv2020.compile(inlined);
   } catch (err) {
     problems.push({ code: 'invalid_schema', path: [], at: 'value',
       message: `this schema does not compile: ${err instanceof Error ? err.message : String(err)}.`,
       hint: 'Fix the schema; toolroute compiles argument validators with ajv in strict mode.' });
+  } finally {
+    // ajv caches every schema it compiled by object; this one is never compiled again here.
+    ajv2020.removeSchema(inlined);
   }
   return { schema: inlined, shorthand, problems };
+}
+
+/** Expansions computed for each loaded spec, by parameters content (see `expandToolParameters`). */
+const expansions = new WeakMap<LoadedSpec, Map<string, ExpandedParameters>>();
+
+/**
+ * `expandParameters` of a tool's `parameters` in `spec`, computed once per
+ * distinct content: validate and normalize both need every tool's expansion,
+ * and large specs reuse a few schemas across many tools (the strict compile
+ * inside is most of the front end's time). Keyed by content, never by object,
+ * so a spec value edited between the two steps is not served a stale result.
+ * The result may be shared between tools: read it, never change it.
+ *
+ * @example
+ * expandToolParameters(loaded.spec, { path: { type: 'string' } }).schema;
+ * // { type: 'object', properties: { path: { type: 'string' } } }
+ */
+export function expandToolParameters(spec: LoadedSpec, parameters: Record<string, unknown>): ExpandedParameters {
+  const key = contentKey(parameters);
+  if (key === undefined) return expandParameters(parameters);
+  let cache = expansions.get(spec);
+  if (cache === undefined) {
+    cache = new Map();
+    expansions.set(spec, cache);
+  }
+  let expanded = cache.get(key);
+  if (expanded === undefined) {
+    expanded = expandParameters(parameters);
+    cache.set(key, expanded);
+  }
+  return expanded;
+}
+
+/**
+ * A string equal for two values exactly when they are the same JSON data
+ * (key order included; `-0`, `NaN` and infinities kept apart, unlike
+ * JSON.stringify; every item ends in a comma, so no two values run
+ * together), or undefined for anything that is not plain data (a TS
+ * spec may hold functions, class instances, zod schemas…): those are not cached.
+ *
+ * @example
+ * contentKey({ a: [1, 'x'] }); // '{"a":[n1,"x",],}'
+ */
+export function contentKey(value: unknown): string | undefined {
+  const parts: string[] = [];
+  const walk = (v: unknown): boolean => {
+    switch (typeof v) {
+      case 'string':
+        parts.push(JSON.stringify(v));
+        return true;
+      case 'number':
+        parts.push(Object.is(v, -0) ? 'n-0' : `n${v}`);
+        return true;
+      case 'boolean':
+        parts.push(v ? 't' : 'f');
+        return true;
+      case 'object': {
+        if (v === null) {
+          parts.push('z');
+          return true;
+        }
+        if (Array.isArray(v)) {
+          parts.push('[');
+          for (const item of v) {
+            if (!walk(item)) return false;
+            parts.push(',');
+          }
+          parts.push(']');
+          return true;
+        }
+        const proto: unknown = Object.getPrototypeOf(v);
+        if (proto !== Object.prototype && proto !== null) return false;
+        parts.push('{');
+        for (const [k, item] of Object.entries(v)) {
+          parts.push(JSON.stringify(k), ':');
+          if (!walk(item)) return false;
+          parts.push(',');
+        }
+        parts.push('}');
+        return true;
+      }
+      default:
+        return false;
+    }
+  };
+  return walk(value) ? parts.join('') : undefined;
 }
 
 function pointerToPath(pointer: string): (string | number)[] {
@@ -796,9 +924,9 @@ function walkSchema(node: unknown, path: (string | number)[], dialect: SchemaDia
         if (isRecord(value)) for (const [k, s] of Object.entries(value)) if (!Array.isArray(s)) walkSchema(s, [...here, k], dialect, root, problems, toSpec);
         break;
       default:
-        if ((KEYWORDS.schema as readonly string[]).includes(key)) walkSchema(value, here, dialect, root, problems, toSpec);
-        else if ((KEYWORDS.schemaList as readonly string[]).includes(key)) listAt(value).forEach((s, i) => walkSchema(s, [...here, i], dialect, root, problems, toSpec));
-        else if ((KEYWORDS.schemaMap as readonly string[]).includes(key) && isRecord(value)) {
+        if (SCHEMA_KEYWORDS.has(key)) walkSchema(value, here, dialect, root, problems, toSpec);
+        else if (SCHEMA_LIST_KEYWORDS.has(key)) listAt(value).forEach((s, i) => walkSchema(s, [...here, i], dialect, root, problems, toSpec));
+        else if (SCHEMA_MAP_KEYWORDS.has(key) && isRecord(value)) {
           for (const [k, s] of Object.entries(value)) walkSchema(s, [...here, k], dialect, root, problems, toSpec);
         }
     }
@@ -847,9 +975,9 @@ function inlineSchema(full: Record<string, unknown>, dialect: SchemaDialect, pro
     for (const [key, value] of Object.entries(node)) {
       if (key === '$defs' || key === 'definitions' || key === '$ref' || (key === '$schema' && path.length === 0)) continue;
       const here = [...path, key];
-      if ((KEYWORDS.schema as readonly string[]).includes(key)) own[key] = expand(value, here, stack);
-      else if ((KEYWORDS.schemaList as readonly string[]).includes(key)) own[key] = listAt(value).map((s, i) => expand(s, [...here, i], stack));
-      else if ((KEYWORDS.schemaMap as readonly string[]).includes(key) && isRecord(value)) {
+      if (SCHEMA_KEYWORDS.has(key)) own[key] = expand(value, here, stack);
+      else if (SCHEMA_LIST_KEYWORDS.has(key)) own[key] = listAt(value).map((s, i) => expand(s, [...here, i], stack));
+      else if (SCHEMA_MAP_KEYWORDS.has(key) && isRecord(value)) {
         const map: Record<string, JsonValue> = {};
         for (const [k, s] of Object.entries(value)) map[k] = expand(s, [...here, k], stack);
         own[key] = map;

@@ -95,26 +95,51 @@ export interface SharedJson {
 export function shareSubtrees(value: unknown, minLength = 128): SharedJson {
   // Hash-consing: each distinct subtree gets an id from its children's ids, so equal
   // subtrees are found in one pass without building their JSON text at every depth.
-  const ids = new Map<string, number>();
-  const idOf = new Map<object, number>();
+  // Ids come from one counter; `sizes[id]` is the subtree's JSON length, `counts[id]`
+  // how often it occurs. Primitives and key names are interned by value, so a
+  // container's key is short ("o" + name id:value id pairs) and cheap to build.
   const sizes: number[] = [];
   const counts: number[] = [];
-  const intern = (key: string, size: number): number => {
-    let id = ids.get(key);
-    if (id === undefined) {
-      id = sizes.length;
-      ids.set(key, id);
-      sizes.push(size);
-      counts.push(0);
+  const newId = (size: number): number => {
+    sizes.push(size);
+    counts.push(0);
+    return sizes.length - 1;
+  };
+  const stringIds = new Map<string, number>();
+  /** Other primitives by their JSON text (`undefined` writes as `null`, like NaN). */
+  const otherIds = new Map<string, number>();
+  const containerIds = new Map<string, number>();
+  const nameIds = new Map<string, number>();
+  const nameSizes: number[] = [];
+  const idOf = new Map<object, number>();
+  const primitiveId = (node: unknown): number => {
+    if (typeof node === 'string') {
+      let id = stringIds.get(node);
+      if (id === undefined) {
+        id = newId(JSON.stringify(node).length);
+        stringIds.set(node, id);
+      }
+      return id;
     }
-    counts[id] = (counts[id] ?? 0) + 1;
+    const json = JSON.stringify(node) ?? 'null';
+    let id = otherIds.get(json);
+    if (id === undefined) {
+      id = newId(json.length);
+      otherIds.set(json, id);
+    }
+    return id;
+  };
+  const nameId = (name: string): number => {
+    let id = nameIds.get(name);
+    if (id === undefined) {
+      id = nameSizes.length;
+      nameSizes.push(JSON.stringify(name).length);
+      nameIds.set(name, id);
+    }
     return id;
   };
   const measure = (node: unknown): number => {
-    if (typeof node !== 'object' || node === null) {
-      const json = JSON.stringify(node) ?? 'null';
-      return intern(`p${json}`, json.length);
-    }
+    if (typeof node !== 'object' || node === null) return primitiveId(node);
     const known = idOf.get(node);
     if (known !== undefined) {
       counts[known] = (counts[known] ?? 0) + 1;
@@ -122,23 +147,35 @@ export function shareSubtrees(value: unknown, minLength = 128): SharedJson {
     }
     let size = 2;
     let key: string;
+    let members: number;
     if (Array.isArray(node)) {
-      key = `a${node.map((item) => {
+      key = 'a';
+      members = node.length;
+      for (const item of node) {
         const id = measure(item);
         size += (sizes[id] ?? 0) + 1;
-        return id;
-      }).join(',')}`;
+        key += `${id},`;
+      }
     } else {
-      key = `o${Object.entries(node).map(([k, v]) => {
-        const id = measure(v);
-        const name = JSON.stringify(k);
-        size += name.length + (sizes[id] ?? 0) + 2;
-        return `${name}:${id}`;
-      }).join(',')}`;
+      key = 'o';
+      members = 0;
+      for (const name in node) {
+        if (!Object.hasOwn(node, name)) continue;
+        members++;
+        const n = nameId(name);
+        const id = measure((node as Record<string, unknown>)[name]);
+        size += (nameSizes[n] ?? 0) + (sizes[id] ?? 0) + 2;
+        key += `${n}:${id},`;
+      }
     }
     // Separators: one fewer comma than members.
-    if ((Array.isArray(node) ? node.length : Object.keys(node).length) > 0) size -= 1;
-    const id = intern(key, size);
+    if (members > 0) size -= 1;
+    let id = containerIds.get(key);
+    if (id === undefined) {
+      id = newId(size);
+      containerIds.set(key, id);
+    }
+    counts[id] = (counts[id] ?? 0) + 1;
     idOf.set(node, id);
     return id;
   };
@@ -147,7 +184,9 @@ export function shareSubtrees(value: unknown, minLength = 128): SharedJson {
   const pool: unknown[] = [];
   const poolIndex = new Map<number, number>();
   const refs: [SharePath, number][] = [];
-  const encode = (node: unknown, path: (string | number)[], isEntry: boolean): unknown => {
+  /** The path of the node being encoded; copied only when a ref records it. */
+  let path: (string | number)[] = ['data'];
+  const encode = (node: unknown, isEntry: boolean): unknown => {
     if (typeof node !== 'object' || node === null) return node;
     const id = idOf.get(node) ?? -1;
     if (!isEntry && (sizes[id] ?? 0) >= minLength && (counts[id] ?? 0) > 1) {
@@ -156,16 +195,33 @@ export function shareSubtrees(value: unknown, minLength = 128): SharedJson {
         index = pool.length;
         poolIndex.set(id, index);
         pool.push(null);
-        pool[index] = encode(node, ['pool', index], true);
+        const outer = path;
+        path = ['pool', index];
+        pool[index] = encode(node, true);
+        path = outer;
       }
       refs.push([[...path], index]);
       return null;
     }
-    if (Array.isArray(node)) return node.map((item, i) => encode(item, [...path, i], false));
+    if (Array.isArray(node)) {
+      return node.map((item, i) => {
+        path.push(i);
+        const out = encode(item, false);
+        path.pop();
+        return out;
+      });
+    }
     // Object.fromEntries keeps a `__proto__` key as an own property.
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, encode(v, [...path, k], false)]));
+    return Object.fromEntries(
+      Object.entries(node).map(([k, v]) => {
+        path.push(k);
+        const out = encode(v, false);
+        path.pop();
+        return [k, out];
+      }),
+    );
   };
-  const data = encode(value, ['data'], false);
+  const data = encode(value, false);
   return { data, pool, refs };
 }
 

@@ -41,6 +41,15 @@ const AJV_OPTIONS: AjvOptions = {
 };
 
 const DIALECTS = ['draft2020', 'draft07'] as const;
+
+/**
+ * Distinct schemas per ajv instance (and per scope in the output). ajv's
+ * standalone code builder copies everything it built so far for each schema
+ * it adds (quadratic), and past roughly 10,000 schemas it overflows the stack;
+ * a fresh instance per thousand keeps it linear. Specs with fewer distinct
+ * schemas per dialect get one scope per dialect, as before.
+ */
+const SCHEMAS_PER_AJV = 1000;
 type Dialect = (typeof DIALECTS)[number];
 
 /** Keywords only draft 2020-12 has (the IR is 2020-12; `items` is never an array there). */
@@ -87,22 +96,28 @@ export function emitValidators(ctx: EmitContext): GeneratedFile[] {
   const imports = new Map<string, string>();
   const scopes: string[] = [];
   const dialects = ctx.schemas.map((s) => dialectOf(s.schema));
+  /** Per distinct schema, the scope constant that holds its validator. */
+  const scopeOf: string[] = [];
   for (const dialect of DIALECTS) {
-    const members = ctx.schemas.map((s, index) => ({ schema: s.schema, index })).filter((m) => dialects[m.index] === dialect);
-    if (members.length === 0) continue;
-    const ajv = dialect === 'draft07' ? new Ajv(AJV_OPTIONS) : new Ajv2020(AJV_OPTIONS);
-    addFormats(ajv);
-    const refs: Record<string, string> = {};
-    for (const { schema, index } of members) {
-      const key = `v${index}`;
-      ajv.addSchema(schemaForAjv(schema), key);
-      refs[key] = key;
+    const all = ctx.schemas.map((s, index) => ({ schema: s.schema, index })).filter((m) => dialects[m.index] === dialect);
+    for (let start = 0; start < all.length; start += SCHEMAS_PER_AJV) {
+      const members = all.slice(start, start + SCHEMAS_PER_AJV);
+      const scope = start === 0 ? dialect : `${dialect}_${start / SCHEMAS_PER_AJV + 1}`;
+      const ajv = dialect === 'draft07' ? new Ajv(AJV_OPTIONS) : new Ajv2020(AJV_OPTIONS);
+      addFormats(ajv);
+      const refs: Record<string, string> = {};
+      for (const { schema, index } of members) {
+        const key = `v${index}`;
+        ajv.addSchema(schemaForAjv(schema), key);
+        refs[key] = key;
+        scopeOf[index] = scope;
+      }
+      const code = esmImports(standaloneCode(ajv, refs), imports);
+      scopes.push(`const ${scope} = (() => {\n${code}\nreturn { ${members.map((m) => `v${m.index}`).join(', ')} };\n})();`);
     }
-    const code = esmImports(standaloneCode(ajv, refs), imports);
-    scopes.push(`const ${dialect} = (() => {\n${code}\nreturn { ${members.map((m) => `v${m.index}`).join(', ')} };\n})();`);
   }
 
-  const refsBySchema = dialects.map((dialect, index) => `${dialect}.v${index}`);
+  const refsBySchema = ctx.schemas.map((_, index) => `${scopeOf[index] ?? ''}.v${index}`);
   const js = [
     ctx.header,
     ...[...imports].map(([specifier, local]) => `import ${local} from ${tsString(specifier)};`),
@@ -145,6 +160,8 @@ function schemaForAjv(schema: JsonSchema): JsonSchema {
  */
 function esmImports(code: string, imports: Map<string, string>): string {
   const lines = code.split('\n').map((line) => {
+    // Most lines are validator code: a prefix test first keeps the regexes off them (megabytes at scale).
+    if (!line.startsWith('const ') && !line.startsWith('export ') && !line.startsWith('"use strict"')) return line;
     if (line === '"use strict";') return '';
     const required = /^const ([\w$]+) = require\("([^"\\]+)"\)(.*);$/.exec(line);
     if (required !== null) {

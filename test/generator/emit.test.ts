@@ -162,6 +162,27 @@ describe('emit', () => {
   });
 });
 
+describe('validators of many distinct schemas', () => {
+  it('splits more than 1,000 schemas of a dialect over several ajv scopes, each validator still its own', async () => {
+    // ajv's standalone builder is quadratic in the schemas of one instance and overflows the stack near 10,000.
+    const count = 2001;
+    const ir = buildIR({ tools: Array.from({ length: count }, (_, i) => ({ name: `t${i}`, parameters: { type: 'object', properties: { n: { const: i } }, required: ['n'] } })) });
+    const js = byPath(await emit(ir, options), 'validators.gen.js');
+    expect(js.match(/^const draft07(?:_\d+)? = \(\(\) => \{$/gm)).toEqual(['const draft07 = (() => {', 'const draft07_2 = (() => {', 'const draft07_3 = (() => {']);
+    const dir = tempDir('many-');
+    try {
+      writeFileSync(path.join(dir, 'validators.gen.js'), js);
+      const script = `const { validators } = await import(${JSON.stringify(path.join(dir, 'validators.gen.js'))});
+        console.log(JSON.stringify([validators.length, [0, 999, 1000, 2000].map((i) => [validators[i]({ n: i }), validators[i]({ n: i + 1 })])]));`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: dir });
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout)).toEqual([count, [[true, false], [true, false], [true, false], [true, false]]]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
 describe('dialectOf', () => {
   it('uses draft-07 code unless a 2020-only keyword appears anywhere', () => {
     expect(dialectOf({ type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } })).toBe('draft07');

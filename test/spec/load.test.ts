@@ -77,3 +77,60 @@ describe('jsonSyntaxError', () => {
     })());
   });
 });
+
+describe('JSON specs', () => {
+  // Valid JSON is parsed natively and `locate` is answered from the text; reading the
+  // same text as YAML (the path every spec took before) is the oracle for both.
+  const asYaml = (text: string) => loadText(text, 'x.json', 'yaml');
+  const everyPath = (value: unknown): (string | number)[][] => {
+    const out: (string | number)[][] = [];
+    const walk = (v: unknown, p: (string | number)[]) => {
+      out.push(p, [...p, 'missing'], [...p, 7]);
+      if (Array.isArray(v)) v.forEach((item, i) => walk(item, [...p, i]));
+      else if (typeof v === 'object' && v !== null) for (const k of Object.getOwnPropertyNames(v)) walk((v as Record<string, unknown>)[k], [...p, k]);
+    };
+    walk(value, []);
+    return out;
+  };
+
+  const cases: { name: string; text: () => Promise<string> | string }[] = [
+    {
+      name: 'the example spec, pretty-printed',
+      text: async () => {
+        const r = await loadSpec('examples/tools.spec.yaml');
+        if (!r.ok) throw new Error(formatProblems(r.problems));
+        return `${JSON.stringify(r.spec.value, null, 2)}\n`;
+      },
+    },
+    {
+      name: 'CRLF line ends, tabs, escapes, a __proto__ key and odd numbers',
+      text: () => '{\r\n "version": 1,\r\n\t"tools": [ {"name": "a\\u0062", "description": "x\\"y\\n", "tags": ["t", "\\u00e9"]} ],\r\n "__proto__": {"k": [1, -0, 2.5e3, 1e400]}, "": {"\\"": null}\r\n}\r\n',
+    },
+    { name: 'compact, on one line', text: () => '{"version":1,"tools":[{"name":"a","description":"d","parameters":{"type":"object","properties":{"p":{"type":"string"}}}}]}' },
+  ];
+
+  it.each(cases)('$name: the same value, and the same position for every path (and missing ones), as the YAML reading', async ({ text }) => {
+    const source = await text();
+    const json = loadText(source, 'x.json', 'json');
+    const yaml = asYaml(source);
+    if (!json.ok || !yaml.ok) throw new Error('both readings should load');
+    expect(json.spec.value).toStrictEqual(yaml.spec.value);
+    expect(Object.getOwnPropertyNames(json.spec.value)).toEqual(Object.getOwnPropertyNames(yaml.spec.value));
+    const paths = everyPath(json.spec.value);
+    const where = (locate: typeof json.spec.locate) => paths.flatMap((p) => [locate(p), locate(p, 'key')]);
+    expect(where(json.spec.locate)).toEqual(where(yaml.spec.locate));
+  });
+
+  it('reports every duplicate key, an escaped spelling of the same key included, exactly like the YAML reading', () => {
+    const source = '{"a": 1,\n "b": {"c": 1, "c": 2},\n "a": 3, "l": [{"x": 1, "\\u0078": 2}]}';
+    const json = loadText(source, 'x.json', 'json');
+    const yaml = asYaml(source);
+    expect(json.ok ? [] : json.problems.map((p) => `${p.path}@${p.line}:${p.column}`)).toEqual(['b.c@2:16', 'a@3:2', 'l[0].x@3:25']);
+    expect(json).toEqual(yaml);
+  });
+
+  it('accepts what JSON allows and YAML may not: a number longer than 400 characters', () => {
+    const r = loadText(`{"version": 1, "n": ${'1'.repeat(500)}}`, 'x.json', 'json');
+    expect(r.ok).toBe(true);
+  });
+});
