@@ -319,19 +319,26 @@ interface TargetArrays {
 }
 
 /** Internal outcome of resolving a call, before the public shape is built. */
-type Resolved =
-  | {
-      readonly ok: true;
-      /** Tool index, or -1 for load_toolkit (then `toolkit` is set). */
-      readonly tool: number;
-      readonly toolkit: number;
-      readonly args: Record<string, unknown>;
-      readonly via: CallVia | 'library';
-      readonly group: string | null;
-      readonly kind: CallableKind;
-      readonly callId: string | undefined;
-    }
-  | { readonly ok: false; readonly code: RejectionCode; readonly reason: string; readonly callId: string | undefined };
+type Resolved = Accepted | { readonly ok: false; readonly code: RejectionCode; readonly reason: string; readonly callId: string | undefined };
+
+/** A call that passed every check (see `ToolRouter.#accepted` for the one reused on the hot path). */
+type Accepted = {
+  readonly ok: true;
+  /** Tool index, or -1 for load_toolkit (then `toolkit` is set). */
+  readonly tool: number;
+  readonly toolkit: number;
+  readonly args: Record<string, unknown>;
+  readonly via: CallVia | 'library';
+  readonly group: string | null;
+  readonly kind: CallableKind;
+  readonly callId: string | undefined;
+};
+
+/** A thenable's `then`, as `await` calls it. */
+type ThenMethod = (this: unknown, onFulfilled: (value: unknown) => void, onRejected: (reason: unknown) => void) => unknown;
+
+/** `Promise.prototype.then` as this module found it: tells a native promise's `then` from a custom thenable's. */
+const NATIVE_THEN: unknown = Promise.prototype.then;
 
 /** Names owned by the library (reserved in specs, refused in registrations). */
 const RESERVED_NAMES = new Set(['load_toolkit', 'context', 'new_context', 'create_memory', 'modify_memory', 'recall_context']);
@@ -443,6 +450,24 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * nothing between the read and the copy can re-enter the router.
    */
   readonly #shape: MutableCallShape = { name: undefined, callId: undefined, namespace: undefined, hasArguments: false, rawArguments: undefined };
+  /**
+   * What `#validate` returns for a valid tool call: one object per router,
+   * refilled per call, so a valid dispatch allocates no internal result.
+   * Filled after the validator (the last code that is not the router's) has
+   * run, and every caller reads it before running any other code (a handler
+   * may re-enter the router and refill it): `dispatch` reads it before
+   * calling the handler, `checkToolCall` copies it into the public result.
+   */
+  readonly #accepted: { -readonly [K in keyof Accepted]: Accepted[K] } = {
+    ok: true,
+    tool: 0,
+    toolkit: -1,
+    args: {},
+    via: 'flat',
+    group: null,
+    kind: 'tool',
+    callId: undefined,
+  };
 
   // Caches, invalidated by version bumps.
   #structureVersion = 0;
@@ -756,28 +781,62 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     ...options: undefined extends C ? [options?: DispatchOptions<C>] : [options: DispatchOptions<C> & { readonly context: C }]
   ): Promise<DispatchResult<R, D>>;
   // One plain optional parameter in the implementation: a rest parameter would allocate an array per call.
-  async dispatch(call: unknown, options?: DispatchOptions<C>): Promise<DispatchResult<R, D>> {
-    const r = this.#resolve(call, true);
-    if (!r.ok) return { ok: false, code: r.code, reason: r.reason, callId: r.callId };
-    if (r.tool < 0) {
-      return { ok: true, tool: LOAD_TOOLKIT_NAME, result: this.#load(r.toolkit), callId: r.callId };
-    }
-    const entry = this.#tools[r.tool]!;
-    const tool = entry.name as ToolNameOf<R> | D;
-    if (!entry.handler) {
-      return { ok: false, code: 'handler_error', reason: `Tool ${quote(entry.name)} has no handler in this application.`, callId: r.callId };
-    }
-    const ctx: HandlerContext<C> = { callId: r.callId, context: options?.context as C };
+  // Not `async`: a handler that returns a plain value (no thenable) resolves the
+  // result at once, without the microtask hop an `await` of a non-promise costs.
+  // Every throw still becomes a rejected promise, never a synchronous exception.
+  dispatch(call: unknown, options?: DispatchOptions<C>): Promise<DispatchResult<R, D>> {
     try {
-      const result = await (entry.handler as (args: unknown, ctx: HandlerContext<C>) => unknown)(r.args, ctx);
-      return { ok: true, tool, result, callId: r.callId };
+      const r = this.#resolve(call, true);
+      if (!r.ok) return Promise.resolve<DispatchResult<R, D>>({ ok: false, code: r.code, reason: r.reason, callId: r.callId });
+      const callId = r.callId;
+      if (r.tool < 0) {
+        return Promise.resolve<DispatchResult<R, D>>({ ok: true, tool: LOAD_TOOLKIT_NAME, result: this.#load(r.toolkit), callId });
+      }
+      const entry = this.#tools[r.tool]!;
+      const handler = entry.handler as ((args: unknown, ctx: HandlerContext<C>) => unknown) | undefined;
+      if (!handler) {
+        return Promise.resolve<DispatchResult<R, D>>({ ok: false, code: 'handler_error', reason: `Tool ${quote(entry.name)} has no handler in this application.`, callId });
+      }
+      const ctx: HandlerContext<C> = { callId, context: options?.context as C };
+      let result: unknown;
+      try {
+        result = handler(r.args, ctx);
+        // A thenable is awaited, as `await` would: `then` is read once, here,
+        // and a throwing getter is a handler error like a throwing handler.
+        if ((typeof result === 'object' && result !== null) || typeof result === 'function') {
+          const then = (result as { readonly then?: unknown }).then;
+          if (typeof then === 'function') return this.#settle(entry.name as ToolNameOf<R> | D, result, then as ThenMethod, callId);
+        }
+      } catch (error) {
+        return this.#handlerFailed(entry.name, error, callId);
+      }
+      return Promise.resolve<DispatchResult<R, D>>({ ok: true, tool: entry.name as ToolNameOf<R> | D, result, callId });
     } catch (error) {
-      if (this.#propagate) throw error;
-      return { ok: false, code: 'handler_error', reason: handlerErrorReason(entry.name, error), callId: r.callId };
+      return Promise.reject(error);
     }
   }
 
-  #publicCall(r: Extract<Resolved, { ok: true }>): ResolvedCall<R, D> {
+  /** The outcome of a handler that returned a thenable (`then` already read once, by `dispatch`). */
+  async #settle(tool: ToolNameOf<R> | D, thenable: object, then: ThenMethod, callId: string | undefined): Promise<DispatchResult<R, D>> {
+    try {
+      // A native promise is awaited directly (the common async handler); any
+      // other thenable gets its `then` called with resolving functions, as
+      // `await` does, without reading `then` a second time.
+      const result: unknown =
+        then === NATIVE_THEN ? await thenable : await new Promise((resolve, reject) => then.call(thenable, resolve, reject));
+      return { ok: true, tool, result, callId };
+    } catch (error) {
+      return this.#handlerFailed(tool, error, callId);
+    }
+  }
+
+  /** A handler that threw or rejected: `handler_error`, or the error itself with `propagateHandlerErrors`. */
+  #handlerFailed(tool: string, error: unknown, callId: string | undefined): Promise<DispatchResult<R, D>> {
+    if (this.#propagate) return Promise.reject(error);
+    return Promise.resolve<DispatchResult<R, D>>({ ok: false, code: 'handler_error', reason: handlerErrorReason(tool, error), callId });
+  }
+
+  #publicCall(r: Accepted): ResolvedCall<R, D> {
     if (r.tool < 0) {
       return { tool: LOAD_TOOLKIT_NAME, args: { toolkit_name: this.#toolkits[r.toolkit]!.name }, via: 'library', group: null };
     }
@@ -916,7 +975,13 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
         return reject('invalid_arguments', invalidReason(label, validate.errors, entry.schema, args, prefix, namespace ?? entry.name), callId);
       }
     }
-    return { ok: true, tool: t, toolkit: -1, args, via, group, kind: 'tool', callId };
+    const accepted = this.#accepted;
+    accepted.tool = t;
+    accepted.args = args;
+    accepted.via = via;
+    accepted.group = group;
+    accepted.callId = callId;
+    return accepted;
   }
 
   #unknownName(name: string, callId: string | undefined): Resolved {
