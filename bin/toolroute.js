@@ -1,8 +1,75 @@
 #!/usr/bin/env node
-// The `toolroute` command. toolroute ships TypeScript sources: register tsx's
-// ESM loader, then run the CLI (generator/cli.ts).
-import { register } from 'tsx/esm/api';
+// The `toolroute` command. Two ways to run the same CLI:
+//
+// - dist: the compiled CLI (dist/generator/cli.js) on plain node. What an installed package
+//   runs (`npm ci` / `npm install` build dist/ through `prepare`): no loader, faster start.
+// - source: the TypeScript sources (generator/cli.ts) through tsx. What a checkout runs before
+//   `npm run build`, and whenever a source file is newer than the build, so an edited generator
+//   never runs as its stale compiled copy.
+//
+// TOOLROUTE_CLI=dist or TOOLROUTE_CLI=source forces one (tests, debugging). Either way, specs
+// written in TypeScript load through tsx's tsImport (generator/load.ts).
+import { readdirSync, statSync } from 'node:fs';
 
-register();
-const { run } = await import('../generator/cli.ts');
-await run(process.argv.slice(2));
+const ROOT = new URL('../', import.meta.url);
+const DIST_CLI = new URL('dist/generator/cli.js', ROOT);
+
+/** Modification time of a file, or undefined when it does not exist. */
+function mtime(url) {
+  try {
+    return statSync(url).mtimeMs;
+  } catch (err) {
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
+    throw err;
+  }
+}
+
+/** Newest modification time among the package's TypeScript sources (0 when none ship). */
+function newestSource() {
+  let newest = mtime(new URL('index.ts', ROOT)) ?? 0;
+  for (const dir of ['generator', 'runtime', 'schema']) {
+    let names;
+    try {
+      names = readdirSync(new URL(`${dir}/`, ROOT), { recursive: true });
+    } catch (err) {
+      if (err.code === 'ENOENT') continue;
+      throw err;
+    }
+    for (const name of names) {
+      if (name.endsWith('.ts')) newest = Math.max(newest, mtime(new URL(`${dir}/${name.replaceAll('\\', '/')}`, ROOT)) ?? 0);
+    }
+  }
+  return newest;
+}
+
+function chooseMode() {
+  const forced = process.env.TOOLROUTE_CLI;
+  if (forced === 'dist' || forced === 'source') return forced;
+  if (forced !== undefined && forced !== '') {
+    process.stderr.write(`toolroute: TOOLROUTE_CLI must be "dist" or "source", not ${JSON.stringify(forced)}.\n`);
+    process.exit(2);
+  }
+  const built = mtime(DIST_CLI);
+  return built !== undefined && built >= newestSource() ? 'dist' : 'source';
+}
+
+const mode = chooseMode();
+let cli;
+if (mode === 'dist') {
+  if (mtime(DIST_CLI) === undefined) {
+    process.stderr.write('toolroute: TOOLROUTE_CLI=dist, but dist/generator/cli.js does not exist. Run `npm run build` first.\n');
+    process.exit(2);
+  }
+  cli = await import(DIST_CLI.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  // A TypeScript spec importing `toolroute` (for defineSpec) gets the sources here too,
+  // through the package's `toolroute-source` export condition, built or not.
+  const { register: registerHooks } = await import('node:module');
+  registerHooks(
+    'data:text/javascript,export function resolve(s, c, next) { return next(s, { ...c, conditions: [...c.conditions, "toolroute-source"] }); }',
+  );
+  cli = await import('../generator/cli.ts');
+}
+await cli.run(process.argv.slice(2));

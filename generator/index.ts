@@ -65,7 +65,30 @@ export interface GenerateResult {
 }
 
 /** toolroute's version, recorded in each manifest. */
-export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const VERSION: string = ownVersion();
+
+/**
+ * Reads the version from toolroute's own package.json, found by walking up from
+ * this module: it runs as `generator/index.ts` (sources, tsx) and as
+ * `dist/generator/index.js` (the build), at different depths below the package root.
+ */
+function ownVersion(): string {
+  for (let dir = new URL('./', import.meta.url); ; ) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(new URL('package.json', dir), 'utf8');
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 'ENOENT') throw err;
+    }
+    if (text !== undefined) {
+      const pkg = JSON.parse(text) as { name?: unknown; version?: unknown };
+      if (pkg.name === 'toolroute' && typeof pkg.version === 'string') return pkg.version;
+    }
+    const parent = new URL('../', dir);
+    if (parent.href === dir.href) throw new Error(`toolroute: no package.json named "toolroute" above ${import.meta.url}`);
+    dir = parent;
+  }
+}
 
 /**
  * Generates the typed router folder for a spec: load → validate → normalize →
