@@ -146,7 +146,8 @@ export function isMarkedDeferred(tool: unknown): boolean {
 
 /**
  * JSON with object keys sorted by UTF-16 code units (locale-independent), so
- * the same value gives the same bytes on every machine. `undefined` object
+ * the same value gives the same bytes on every machine (the cache key; the
+ * generator also keys distinct validator schemas with it). `undefined` object
  * members are omitted as JSON.stringify omits them.
  *
  * @example

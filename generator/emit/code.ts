@@ -66,22 +66,6 @@ export function jsonParseLiteral(value: unknown): string {
 }
 
 /**
- * JSON with object keys sorted, so equal schemas written in different key
- * orders get one key (validator sharing, type caching).
- *
- * @example
- * canonicalJson({ b: 1, a: [2, { d: 3, c: 4 }] }); // → '{"a":[2,{"c":4,"d":3}],"b":1}'
- */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const keys = Object.keys(value).sort(compareText);
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/**
  * The one comparator for ordering generated output that has no declaration
  * order (file lists): UTF-16 code units, independent of locale.
  *

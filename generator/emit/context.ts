@@ -7,7 +7,8 @@ import type { IRSpec, JsonSchema } from '../ir.js';
 import type { NeutralTool } from '../../runtime/render.js';
 import { directoryXml, neutralLoaderTool, neutralNamespaceTool, neutralTool } from '../../runtime/neutral.js';
 import { bug } from '../problems.js';
-import { canonicalJson, lineCommentText, pascalCase, shellWord } from './code.js';
+import { canonicalJson } from '../../runtime/cache-key.js';
+import { lineCommentText, pascalCase, shellWord } from './code.js';
 
 /** The runtime import specifier generated code uses by default (the package's `./runtime` export). */
 export const DEFAULT_RUNTIME_IMPORT = 'toolroute/runtime';

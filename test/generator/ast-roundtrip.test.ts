@@ -41,10 +41,24 @@ describe.each(FIXTURES)('fixture %s: generated types read back through the TypeS
 
   it('each argument interface has exactly the spec property names, with the spec requiredness and enum literals', () => {
     const file = project.getSourceFileOrThrow(path.join(dir, 'types.gen.ts'));
+    let interfaces = 0;
+    let enums = 0;
     for (const tool of ir.tools) {
       const decl = file.getInterface(tool.typeName) ?? file.getTypeAlias(tool.typeName);
       expect(decl, tool.typeName).toBeDefined();
-      if (decl === undefined || !Node.isInterfaceDeclaration(decl)) continue;
+      if (decl === undefined) continue;
+      if (!Node.isInterfaceDeclaration(decl)) {
+        // A tool whose schema equals an earlier tool's shares that tool's interface through an
+        // alias (`type StatFileArgs = ReadFileArgs`): hold the alias to exactly that, so the
+        // interface checked below speaks for this tool too.
+        const target = decl.getTypeNodeOrThrow().getText();
+        const owner = ir.tools.find((t) => t.typeName === target);
+        expect(owner, `${tool.typeName} aliases ${target}, which is no tool's argument type`).toBeDefined();
+        expect(file.getInterface(target), `${target} is an interface`).toBeDefined();
+        expect(tool.parameters, `${tool.typeName} = ${target}`).toEqual(owner!.parameters);
+        continue;
+      }
+      interfaces++;
       const schemaProps = (tool.parameters['properties'] ?? {}) as Record<string, JsonSchema>;
       const required = new Set((tool.parameters['required'] ?? []) as string[]);
       const members = decl.getProperties();
@@ -60,10 +74,20 @@ describe.each(FIXTURES)('fixture %s: generated types read back through the TypeS
         expect(member.hasQuestionToken(), `${tool.name}.${name} optional`).toBe(!required.has(name));
         const en = schema['enum'];
         if (Array.isArray(en) && en.every((v) => typeof v === 'string')) {
+          enums++;
           expect(literalValues(member.getTypeNode()), `${tool.name}.${name} enum`).toEqual(en);
         }
       });
     }
+    // The loop must have looked at something: every fixture has argument interfaces, and the
+    // string enums the spec declares (counted from the IR, not from the output) were all read back.
+    expect(interfaces).toBeGreaterThan(0);
+    const specEnums = ir.tools
+      // An alias's properties are its owner's: count each distinct schema once.
+      .filter((t, i) => ir.tools.findIndex((u) => JSON.stringify(u.parameters) === JSON.stringify(t.parameters)) === i)
+      .flatMap((t) => Object.values((t.parameters['properties'] ?? {}) as Record<string, JsonSchema>))
+      .filter((p) => Array.isArray(p['enum']) && (p['enum'] as unknown[]).every((v) => typeof v === 'string')).length;
+    expect(enums).toBe(specEnums);
   });
 
   it('the name unions hold every tool, namespace, toolkit and policy name exactly', () => {

@@ -7,7 +7,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, jsdoc, jsonParseLiteral, lineCommentText, pascalCase, propertyKey, shellWord, tsString } from '../../generator/emit/code.js';
+import { jsdoc, jsonParseLiteral, lineCommentText, pascalCase, propertyKey, shellWord, tsString } from '../../generator/emit/code.js';
+// The generator keys distinct validator schemas with the runtime's canonical JSON (one implementation).
+import { canonicalJson } from '../../runtime/cache-key.js';
 import { buildEmitContext } from '../../generator/emit/context.js';
 import { ARTIFACT_KINDS, emit, type GeneratedFile } from '../../generator/emit/index.js';
 import { indentDeclarations, schemaForTypes } from '../../generator/emit/types.js';

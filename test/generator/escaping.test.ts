@@ -101,6 +101,9 @@ describe('escaping fixture', () => {
     const literals = new Set([...types.matchAll(/"(?:[^"\\\n]|\\.)*"/g)].map((m) => JSON.parse(m[0].replace(/\\u2028/g, '\u2028').replace(/\\u2029/g, '\u2029')) as string));
     for (const name of [...ir.toolkits.map((k) => k.name), ...ir.policies.map((p) => p.name)]) expect(literals.has(name), name).toBe(true);
     const props = ir.tools[0]!.parameters['properties'] as Record<string, { enum?: string[] }>;
+    // Guard the loops below: the fixture must hold quoted (non-identifier) keys and enum values to check.
+    expect(Object.keys(props).filter((key) => !/^[A-Za-z_$][\w$]*$/.test(key)).length).toBeGreaterThan(0);
+    expect(Object.values(props).flatMap((p) => p.enum ?? []).length).toBeGreaterThan(0);
     for (const [key, prop] of Object.entries(props)) {
       if (!/^[A-Za-z_$][\w$]*$/.test(key)) expect(literals.has(key), key).toBe(true);
       for (const value of prop.enum ?? []) expect(literals.has(value), JSON.stringify(value)).toBe(true);

@@ -34,7 +34,14 @@ describe('defineSpec', () => {
     defineSpec({ version: 1, tools: [{ name: 'a' }] });
     // @ts-expect-error -- encodings are compact | schema
     defineSpec({ version: 1, namespaces: [{ name: 'n', description: 'N', encoding: 'fast', tools: ['a'] }] });
-    expect(true).toBe(true);
+    // Controls: the same calls with only the named fault fixed type-check, so each directive
+    // above is met by the error it names, not by another mistake on its line.
+    const fixed = [
+      defineSpec({ version: 1 }),
+      defineSpec({ version: 1, tools: [{ name: 'a', description: 'A' }] }),
+      defineSpec({ version: 1, namespaces: [{ name: 'n', description: 'N', encoding: 'schema', tools: ['a'] }] }),
+    ];
+    expect(fixed.map((s) => s.version)).toEqual([1, 1, 1]);
   });
 
   it('a misspelled key in a TS spec is reported by validation, at 1:1 with its path', () => {

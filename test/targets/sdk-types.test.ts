@@ -111,6 +111,19 @@ describe('the type check can fail', () => {
     const responsesItem: ResponseInputItem = { type: 'function_call', name: 'x', arguments: '{}' };
 
     const geminiContent: Content = { role: 'user', parts: [{ text: 'x' }] };
+
+    // Controls: each bad value above with only the named fault fixed type-checks, so every
+    // directive is satisfied by the error it names and not by some other mistake on its line.
+    const fixed = {
+      chatTool: { type: 'function', function: { name: 'x', parameters: { type: 'object' } } } satisfies ChatCompletionTool,
+      responsesTool: { type: 'function', name: 'x', parameters: null, strict: null } satisfies FunctionTool,
+      anthropicTool: { name: 'x', input_schema: { type: 'object' } } satisfies AnthropicSdkTool,
+      geminiRole: { role: 'user', parts: [{ text: 'x' }] } satisfies GeminiPayload['contents'][number],
+      chatMessage: { role: 'assistant', content: 'x' } satisfies ChatCompletionMessageParam,
+      anthropicMessage: { role: 'user', content: 'x' } satisfies MessageParam,
+      responsesItem: { type: 'function_call', name: 'x', arguments: '{}', call_id: 'c' } satisfies ResponseInputItem,
+    };
     expect([chatTool, responsesTool, anthropicTool, geminiRole, chatMessage, anthropicMessage, responsesItem, geminiContent].length).toBe(8);
+    expect(Object.keys(fixed)).toHaveLength(7);
   });
 });
