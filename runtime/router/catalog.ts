@@ -1,0 +1,340 @@
+/**
+ * The catalog: what tools, namespaces and toolkits exist, by index and by
+ * name, built once from the generated module and grown only by run-time
+ * registration (`registerTools` / `registerNamespaces` / `registerToolkits`).
+ *
+ * It holds no session state (nothing here changes with the blocklist, a
+ * loaded toolkit or an announcement), so every other part of the router reads
+ * it as a fixed table: indices into `tools`, `namespaces` and `toolkits` are
+ * stable for the router's life, and arrays are only appended to.
+ * `structureVersion` counts registrations, for the caches that depend on the
+ * catalog's shape (the neutral compile, the toolkit suggester).
+ *
+ * Configuration mistakes (a bad generated folder, a missing handler, a
+ * registration that collides) throw here, early, with what to fix; a failed
+ * registration changes nothing. Library-owned names (`load_toolkit` and the
+ * reserved ones) are refused in registrations.
+ */
+import {
+  LOAD_TOOLKIT_NAME,
+  type GeneratedModule,
+  type GeneratedSpec,
+  type HandlerContext,
+  type NullDecodePlan,
+  type RegistryShape,
+  type ToolDefinition,
+  type ValidateFn,
+} from '../contract.js';
+import { isPlainObject } from '../call-shape.js';
+import { buildPruneMatcher, reviveMatcher } from '../matcher.js';
+import { neutralNamespaceTool, neutralTool, type NeutralToolInput } from '../neutral.js';
+import { renderTool, type JsonSchema, type NeutralTool } from '../render.js';
+import type { Suggester } from '../suggest.js';
+import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
+
+/** A handler as stored: its argument and context types are erased here and restored by the façade's types. */
+export type AnyHandler = (args: never, ctx: HandlerContext<never>) => unknown;
+
+/** A run-time tool definition with its context type erased (the catalog never calls a handler). */
+export type AnyDynamicTool = DynamicToolDefinition<never>;
+/** A run-time group definition with its context type erased. */
+export type AnyDynamicGroup = DynamicGroupDefinition<never>;
+
+/** One tool: from the spec (`specIndex >= 0`) or registered at run time. */
+export interface ToolEntry {
+  readonly name: string;
+  readonly flat: boolean;
+  /** Namespace / toolkit indices containing it (grow with run-time registrations). */
+  readonly namespaces: number[];
+  readonly toolkits: number[];
+  readonly validate: ValidateFn | undefined;
+  readonly nullDecode: NullDecodePlan | undefined;
+  readonly handler: AnyHandler | undefined;
+  /** Parameters schema for reasons and signatures. */
+  readonly schema: JsonSchema;
+  readonly description: string;
+  readonly tags: readonly string[];
+  readonly deferLoading: boolean;
+  /** The seed's neutral definition (prune results, extractToolkit). */
+  readonly definition: ToolDefinition;
+  /** Rendered forms: spec tools point into `spec.rendered`; run-time tools render lazily. */
+  readonly specIndex: number;
+  readonly neutral: NeutralTool | undefined;
+}
+
+/** One namespace or toolkit. */
+export interface GroupEntry {
+  readonly name: string;
+  readonly description: string;
+  readonly tools: number[];
+  readonly actions: Map<string, number>;
+  /** `actions`' keys, listed in rejection reasons (built once, not per rejected call). */
+  readonly actionList: readonly string[];
+  readonly specIndex: number;
+  readonly neutral: NeutralTool | undefined;
+  /** Closest-action suggestions; built by call resolution on the first unknown action. */
+  suggester?: Suggester;
+}
+
+/** What a callable name refers to. */
+export type Ref = { readonly kind: 'tool' | 'namespace'; readonly index: number } | { readonly kind: 'loader' };
+
+/** Names owned by the library (reserved in specs, refused in registrations). */
+const RESERVED_NAMES = new Set(['load_toolkit', 'context', 'new_context', 'create_memory', 'modify_memory', 'recall_context']);
+const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) });
+/** How run-time tools and groups are rendered (never OpenAI strict: their schemas are not checked for it). */
+export const RENDER_OPTIONS = Object.freeze({ openaiStrict: false });
+
+/** The seed's shorthand (a properties map) or a full schema → a full `type: "object"` schema. */
+function expandParameters(parameters: Readonly<Record<string, unknown>> | undefined): JsonSchema {
+  if (parameters === undefined) return EMPTY_OBJECT_SCHEMA;
+  if (parameters['type'] === 'object') return parameters;
+  return { type: 'object', properties: parameters };
+}
+
+/**
+ * The router's name tables. Internal to the router (not exported from
+ * runtime/index.ts); fields are public so the other router modules read them
+ * without accessor calls on the hot path.
+ *
+ * @example
+ * const catalog = new Catalog(generated, handlers);
+ * catalog.byName.get('read_file'); // → { kind: 'tool', index: 0 }
+ */
+export class Catalog {
+  readonly spec: GeneratedSpec<RegistryShape>;
+  readonly tools: ToolEntry[] = [];
+  readonly namespaces: GroupEntry[] = [];
+  readonly toolkits: GroupEntry[] = [];
+  /** Every tool, namespace and the loader by exact name. A Map: `__proto__` finds nothing. */
+  readonly byName = new Map<string, Ref>();
+  /** Toolkits by lowercased name (the seed's case-insensitive lookup). */
+  readonly kitByLower = new Map<string, number>();
+  /** Flat tool indices, flat order: the spec's, then run-time ones. */
+  readonly flat: number[] = [];
+  /** Lowercased flat names, for allowOnly. */
+  readonly flatLower: string[] = [];
+  /**
+   * Per flat position: the neutral definition and the name, so a prune result
+   * is filled straight from these (no per-entry lookups). Grown by `#addFlat`,
+   * the only place flat positions are created, so they never go stale.
+   */
+  readonly flatDefinitions: ToolDefinition[] = [];
+  readonly flatNames: string[] = [];
+  /** Matcher for run-time flat tools (positions after the spec's). */
+  dynamicMatcher: ReturnType<typeof buildPruneMatcher> | undefined;
+  /** Bumped by every registration. */
+  structureVersion = 0;
+
+  constructor(generated: GeneratedModule<RegistryShape>, handlers: unknown) {
+    const spec = generated?.spec;
+    if (!spec || spec.formatVersion !== 1) {
+      throw new TypeError(
+        'createRouter: expected the namespace import of a generated index.ts (`import * as generated from "./generated/index.js"`) ' +
+          `with spec.formatVersion 1; got ${spec ? `formatVersion ${String((spec as { formatVersion?: unknown }).formatVersion)}` : 'no spec'}. ` +
+          'Regenerate the folder with the toolroute version of this runtime.',
+      );
+    }
+    this.spec = spec;
+    const handlerTable = (handlers ?? {}) as Readonly<Record<string, unknown>>;
+    const missing: string[] = [];
+    spec.tools.forEach((tool, i) => {
+      const handler = Object.hasOwn(handlerTable, tool.name) ? handlerTable[tool.name] : undefined;
+      if (typeof handler !== 'function') missing.push(tool.name);
+      const definition = spec.rendered.neutral.tools[i] as ToolDefinition;
+      this.tools.push({
+        name: tool.name,
+        flat: tool.flat,
+        namespaces: [...tool.namespaces],
+        toolkits: [...tool.toolkits],
+        validate: spec.validators[tool.validator],
+        nullDecode: tool.nullDecode,
+        handler: handler as AnyHandler | undefined,
+        schema: (definition?.parameters as JsonSchema | undefined) ?? EMPTY_OBJECT_SCHEMA,
+        description: tool.description,
+        tags: tool.tags,
+        deferLoading: tool.deferLoading,
+        definition,
+        specIndex: i,
+        neutral: undefined,
+      });
+      this.byName.set(tool.name, { kind: 'tool', index: i });
+    });
+    if (missing.length > 0) {
+      throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
+    }
+    spec.namespaces.forEach((ns, k) => {
+      this.namespaces.push({
+        name: ns.name,
+        description: ns.description,
+        tools: [...ns.tools],
+        actions: new Map(ns.tools.map((t) => [spec.tools[t]!.name, t])),
+        actionList: ns.tools.map((t) => spec.tools[t]!.name),
+        specIndex: k,
+        neutral: undefined,
+      });
+      // A namespace shadows a same-named tool that is not flat (the model sees the namespace).
+      this.byName.set(ns.name, { kind: 'namespace', index: k });
+    });
+    spec.toolkits.forEach((kit, k) => {
+      this.toolkits.push({
+        name: kit.name,
+        description: kit.description,
+        tools: [...kit.tools],
+        actions: new Map(kit.tools.map((t) => [spec.tools[t]!.name, t])),
+        actionList: kit.tools.map((t) => spec.tools[t]!.name),
+        specIndex: k,
+        neutral: undefined,
+      });
+      this.kitByLower.set(kit.name.toLowerCase(), k);
+    });
+    this.byName.set(LOAD_TOOLKIT_NAME, { kind: 'loader' });
+    for (const t of spec.flat) this.#addFlat(t);
+    reviveMatcher(spec.matcher);
+  }
+
+  /** A toolkit's index by name, case-insensitively (the seed's lookup); undefined for anything else. */
+  findToolkit(name: unknown): number | undefined {
+    return typeof name === 'string' ? this.kitByLower.get(name.toLowerCase()) : undefined;
+  }
+
+  /** Whether toolkits were registered at run time (then the directory and the loader are rendered, not read from the spec). */
+  hasDynamicToolkits(): boolean {
+    return this.toolkits.length > this.spec.toolkits.length;
+  }
+
+  #addFlat(index: number): void {
+    const name = this.tools[index]!.name;
+    this.flat.push(index);
+    this.flatLower.push(name.toLowerCase());
+    this.flatDefinitions.push(this.tools[index]!.definition);
+    this.flatNames.push(name);
+  }
+
+  // ---- Run-time registration ---------------------------------------------------
+
+  /** `registerTools`: new flat tools. Throws before any change on a bad or colliding definition. */
+  registerTools(tools: readonly AnyDynamicTool[]): void {
+    const plan = this.#planTools(tools.map((t) => t), 'registerTools');
+    for (const def of plan.created) {
+      const t = this.#addDynamicTool(def, true);
+      this.#addFlat(t);
+    }
+    this.dynamicMatcher = buildPruneMatcher(
+      this.flat.slice(this.spec.flat.length).map((t) => ({ name: this.tools[t]!.name, tags: this.tools[t]!.tags })),
+    );
+    this.structureVersion++;
+  }
+
+  /** `registerNamespaces` / `registerToolkits`. Throws before any change on a bad or colliding group. */
+  registerGroups(groups: readonly AnyDynamicGroup[], kind: 'namespace' | 'toolkit'): void {
+    const where = kind === 'namespace' ? 'registerNamespaces' : 'registerToolkits';
+    if (!Array.isArray(groups)) throw new TypeError(`${where}: expected an array of groups.`);
+    const groupNames = new Set<string>();
+    for (const g of groups) {
+      if (typeof g?.name !== 'string' || g.name === '' || typeof g.description !== 'string' || !Array.isArray(g.tools)) {
+        throw new TypeError(`${where}: every group needs a non-empty string \`name\`, a string \`description\` and a \`tools\` array.`);
+      }
+      if (kind === 'namespace') {
+        if (this.byName.has(g.name) || RESERVED_NAMES.has(g.name) || groupNames.has(g.name)) {
+          throw new TypeError(`${where}: the name ${JSON.stringify(g.name)} is already taken; pick another.`);
+        }
+        groupNames.add(g.name);
+      } else {
+        const lower = g.name.toLowerCase();
+        if (this.kitByLower.has(lower) || groupNames.has(lower)) {
+          throw new TypeError(`${where}: a toolkit named ${JSON.stringify(g.name)} (ignoring case) already exists; pick another.`);
+        }
+        groupNames.add(lower);
+      }
+    }
+    // Check every inline tool before changing anything, so a bad call leaves no partial state.
+    const inline = groups.flatMap((g) => g.tools.filter((m: AnyDynamicTool | string): m is AnyDynamicTool => typeof m !== 'string'));
+    const plan = this.#planTools(inline, where, kind === 'namespace' ? groupNames : undefined);
+    for (const g of groups) {
+      for (const m of g.tools) {
+        if (typeof m === 'string' && !(this.byName.get(m)?.kind === 'tool')) {
+          throw new TypeError(`${where}: group ${JSON.stringify(g.name)} refers to ${JSON.stringify(m)}, which is not a tool of this router.`);
+        }
+      }
+    }
+    const created = new Map<AnyDynamicTool, number>();
+    for (const def of plan.created) created.set(def, this.#addDynamicTool(def, false));
+    for (const g of groups) {
+      const members: number[] = [];
+      for (const m of g.tools) {
+        const t = typeof m === 'string' ? (this.byName.get(m) as { index: number }).index : created.get(m)!;
+        if (!members.includes(t)) members.push(t);
+      }
+      const list = kind === 'namespace' ? this.namespaces : this.toolkits;
+      const index = list.length;
+      const inputs: NeutralToolInput[] = members.map((t) => ({
+        name: this.tools[t]!.name,
+        description: this.tools[t]!.description,
+        parameters: this.tools[t]!.schema,
+      }));
+      list.push({
+        name: g.name,
+        description: g.description,
+        tools: members,
+        actions: new Map(members.map((t) => [this.tools[t]!.name, t])),
+        actionList: members.map((t) => this.tools[t]!.name),
+        specIndex: -1,
+        neutral: kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined,
+      });
+      for (const t of members) (kind === 'namespace' ? this.tools[t]!.namespaces : this.tools[t]!.toolkits).push(index);
+      if (kind === 'namespace') this.byName.set(g.name, { kind: 'namespace', index });
+      else this.kitByLower.set(g.name.toLowerCase(), index);
+    }
+    this.structureVersion++;
+  }
+
+  /** Validate new tool definitions against each other and the router; throws before any change. */
+  #planTools(defs: readonly AnyDynamicTool[], where: string, alsoTaken?: ReadonlySet<string>): { created: AnyDynamicTool[] } {
+    if (!Array.isArray(defs)) throw new TypeError(`${where}: expected an array of tool definitions.`);
+    const names = new Set<string>();
+    for (const def of defs) {
+      if (typeof def?.name !== 'string' || def.name === '' || typeof def.description !== 'string') {
+        throw new TypeError(`${where}: every tool needs a non-empty string \`name\` and a string \`description\`.`);
+      }
+      if (this.byName.has(def.name) || RESERVED_NAMES.has(def.name) || names.has(def.name) || alsoTaken?.has(def.name)) {
+        throw new TypeError(`${where}: the tool name ${JSON.stringify(def.name)} is already taken; pick another.`);
+      }
+      if (def.parameters !== undefined && !isPlainObject(def.parameters)) {
+        throw new TypeError(`${where}: ${JSON.stringify(def.name)}.parameters must be a JSON Schema object or a properties map.`);
+      }
+      if (def.handler !== undefined && typeof def.handler !== 'function') {
+        throw new TypeError(`${where}: ${JSON.stringify(def.name)}.handler must be a function.`);
+      }
+      if (def.validate !== undefined && typeof def.validate !== 'function') {
+        throw new TypeError(`${where}: ${JSON.stringify(def.name)}.validate must be a function.`);
+      }
+      names.add(def.name);
+    }
+    return { created: [...defs] };
+  }
+
+  #addDynamicTool(def: AnyDynamicTool, flat: boolean): number {
+    const schema = expandParameters(def.parameters);
+    const neutral = neutralTool({ name: def.name, description: def.description, parameters: schema, deferLoading: def.deferLoading === true });
+    const index = this.tools.length;
+    this.tools.push({
+      name: def.name,
+      flat,
+      namespaces: [],
+      toolkits: [],
+      validate: def.validate,
+      nullDecode: undefined,
+      handler: def.handler as AnyHandler | undefined,
+      schema,
+      description: def.description,
+      tags: def.tags ? [...def.tags] : [],
+      deferLoading: def.deferLoading === true,
+      definition: renderTool('neutral', neutral, RENDER_OPTIONS) as ToolDefinition,
+      specIndex: -1,
+      neutral,
+    });
+    this.byName.set(def.name, { kind: 'tool', index });
+    return index;
+  }
+}

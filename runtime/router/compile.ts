@@ -1,0 +1,228 @@
+/**
+ * Compile, the router's half: which tools a payload carries and in which
+ * order (stable tools, then deferred ones, then loaded toolkits' tools), as
+ * frozen arrays of pre-rendered definitions, cached per target and shared
+ * between compiles. The per-target half (request shape, messages,
+ * announcements, cache breakpoints, provider rules) is `compileForTarget`;
+ * this module only prepares its input.
+ *
+ * Caches are keyed by version counters, not cleared: the neutral result and
+ * the directory by the catalog's `structureVersion` (registrations), target
+ * arrays by the gate's `loadVersion` (the callable set), the announcement
+ * list by the store's version. A turn's compile with nothing changed is a few
+ * lookups and no copy, whatever the spec's size. The blocklist never changes
+ * the output (a blocked tool stays visible so the prompt cache holds; the gate
+ * rejects it).
+ */
+import type { Target, ToolDefinition } from '../contract.js';
+import type { Announcement } from '../announcements.js';
+import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload } from '../compile-target.js';
+import { directoryXml as renderDirectoryXml, neutralLoaderTool } from '../neutral.js';
+import { renderTool } from '../render.js';
+import { RENDER_OPTIONS, type Catalog, type GroupEntry, type ToolEntry } from './catalog.js';
+import type { Gate } from './gate.js';
+import type { Session } from './session.js';
+import type { NeutralCompileResult, TargetCompileRequest } from './types.js';
+
+/** Rendered arrays for one target, valid for one callable-set version. */
+interface TargetArrays {
+  readonly version: number;
+  /** The selection's content key ('' for the default choice). */
+  readonly key: string;
+  readonly stable: readonly unknown[];
+  readonly deferred: readonly unknown[];
+  readonly loaded: readonly unknown[];
+}
+
+/** A compile request with the registry's name types erased. */
+export type AnyTargetCompileRequest = TargetCompileRequest<never, string>;
+
+/**
+ * Compiles for one router. Internal.
+ *
+ * @example
+ * const compiler = new Compiler(catalog, gate, session);
+ * compiler.neutral().tools; // the same frozen array every call
+ * compiler.target({ target: 'anthropic', messages: [] }).tools;
+ */
+export class Compiler {
+  readonly #catalog: Catalog;
+  readonly #gate: Gate;
+  readonly #session: Session;
+  #neutralCompile: { readonly version: number; readonly result: NeutralCompileResult } | undefined;
+  readonly #targetCache = new Map<Target, TargetArrays>();
+  readonly #selectionCache = new Map<Target, TargetArrays>();
+  /**
+   * Warnings already delivered by this router (the seed's "warned once" is per
+   * chef): shared by every sink, so an application that passes a fresh
+   * `onWarning` closure on each compile still hears each warning once.
+   */
+  readonly #warned = new Set<string>();
+  /** The deduping wrapper per sink, so a sink reused across compiles costs no allocation. */
+  readonly #warners = new WeakMap<NonNullable<TargetCompileOptions['onWarning']>, NonNullable<TargetCompileOptions['onWarning']>>();
+  #announcementCache: { version: number; list: readonly Announcement[] } | undefined;
+
+  constructor(catalog: Catalog, gate: Gate, session: Session) {
+    this.#catalog = catalog;
+    this.#gate = gate;
+    this.#session = session;
+  }
+
+  /** `compile({ target, … })`: the provider's request fragment. */
+  target(request: AnyTargetCompileRequest): TargetPayload<Target> {
+    const { target } = request;
+    const arrays = request.tools === undefined ? this.#getTargetArrays(target) : this.#getSelectedArrays(target, request.tools);
+    const input: TargetCompileInput = {
+      target,
+      messages: request.messages,
+      stable: arrays.stable,
+      deferred: arrays.deferred,
+      loaded: arrays.loaded,
+      directoryXml: this.neutral().directoryXml,
+      announcements: this.#getAnnouncementList(),
+      ...(request.system !== undefined ? { system: request.system } : {}),
+      ...(request.options !== undefined ? { options: this.#withWarnOnce(request.options) } : {}),
+    };
+    return compileForTarget(input);
+  }
+
+  /** `compile()`: the seed's neutral `{ tools, directoryXml }`, frozen and cached until a registration. */
+  neutral(): NeutralCompileResult {
+    const catalog = this.#catalog;
+    if (this.#neutralCompile?.version === catalog.structureVersion) return this.#neutralCompile.result;
+    const tools: ToolDefinition[] = catalog.namespaces.map((ns) => this.#renderGroup(ns, 'neutral') as ToolDefinition);
+    const loader = this.#renderLoader('neutral');
+    if (loader !== null) tools.push(loader as ToolDefinition);
+    const directory = catalog.hasDynamicToolkits()
+      ? renderDirectoryXml(
+          catalog.toolkits.map((kit) => ({
+            name: kit.name,
+            description: kit.description,
+            tools: kit.tools.map((t) => catalog.tools[t]!.name),
+          })),
+        )
+      : catalog.spec.directoryXml;
+    const result: NeutralCompileResult = Object.freeze({ tools: Object.freeze(tools), directoryXml: directory });
+    this.#neutralCompile = { version: catalog.structureVersion, result };
+    return result;
+  }
+
+  #withWarnOnce(options: TargetCompileOptions): TargetCompileOptions {
+    const sink = options.onWarning;
+    if (sink === undefined) return options;
+    let wrapped = this.#warners.get(sink);
+    if (wrapped === undefined) {
+      wrapped = warnOnce(sink, this.#warned);
+      this.#warners.set(sink, wrapped);
+    }
+    return { ...options, onWarning: wrapped };
+  }
+
+  /** The default choice: namespaces (+ loader) when there are groups, else the flat tools. Cached per target. */
+  #getTargetArrays(target: Target): TargetArrays {
+    const version = this.#gate.loadVersion;
+    const hit = this.#targetCache.get(target);
+    if (hit?.version === version) return hit;
+    const catalog = this.#catalog;
+    const groupMode = catalog.namespaces.length > 0 || catalog.toolkits.length > 0;
+    const names = groupMode ? catalog.namespaces.map((ns) => ns.name) : catalog.flat.map((t) => catalog.tools[t]!.name);
+    const value = this.#buildArrays(target, names, version, '');
+    this.#targetCache.set(target, value);
+    return value;
+  }
+
+  /**
+   * An explicit choice (a prune result or names). Memoized on its content, so
+   * the same choice turn after turn yields the same arrays (identity), which
+   * keeps the cache key memoized downstream.
+   */
+  #getSelectedArrays(target: Target, selection: NonNullable<AnyTargetCompileRequest['tools']>): TargetArrays {
+    const names: string[] = Array.isArray(selection)
+      ? [...(selection as readonly string[])]
+      : (selection as { readonly tools: readonly ToolDefinition[] }).tools.map((d) => d.name);
+    const key = JSON.stringify(names);
+    const version = this.#gate.loadVersion;
+    const hit = this.#selectionCache.get(target);
+    if (hit?.version === version && hit.key === key) return hit;
+    const value = this.#buildArrays(target, names, version, key);
+    this.#selectionCache.set(target, value);
+    return value;
+  }
+
+  #buildArrays(target: Target, names: readonly string[], version: number, key: string): TargetArrays {
+    const catalog = this.#catalog;
+    const stable: unknown[] = [];
+    const deferred: unknown[] = [];
+    const sent = new Set<string>();
+    for (const name of names) {
+      if (sent.has(name)) continue;
+      const ref = catalog.byName.get(name);
+      if (ref?.kind === 'tool') {
+        const entry = catalog.tools[ref.index]!;
+        if (!entry.flat) throw new TypeError(this.#notOfferable(entry));
+        (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
+      } else if (ref?.kind === 'namespace') {
+        stable.push(this.#renderGroup(catalog.namespaces[ref.index]!, target));
+      } else if (ref?.kind !== 'loader') {
+        throw new TypeError(`compile: ${JSON.stringify(name)} in \`tools\` is not a tool or namespace of this router.`);
+      }
+      sent.add(name);
+    }
+    // Library tools are never pruned.
+    const loader = this.#renderLoader(target);
+    if (loader !== null) stable.push(loader);
+    const loaded: unknown[] = [];
+    for (const k of this.#session.loaded) {
+      for (const t of catalog.toolkits[k]!.tools) {
+        const n = catalog.tools[t]!.name;
+        // Never send one name twice (a loaded tool may also be flat and chosen).
+        if (sent.has(n)) continue;
+        sent.add(n);
+        loaded.push(this.#renderTool(t, target));
+      }
+    }
+    return { version, key, stable: Object.freeze(stable), deferred: Object.freeze(deferred), loaded: Object.freeze(loaded) };
+  }
+
+  /**
+   * Why a non-flat tool cannot be offered by name: dispatch would reject a call
+   * to it by that name (`unknown_tool` / `not_loaded`), so the payload would
+   * advertise a tool the router refuses.
+   */
+  #notOfferable(entry: ToolEntry): string {
+    const catalog = this.#catalog;
+    const via =
+      entry.namespaces.length > 0
+        ? `it is an action of namespace ${entry.namespaces.map((k) => JSON.stringify(catalog.namespaces[k]!.name)).join(', ')}; offer the namespace instead`
+        : `it belongs to toolkit ${entry.toolkits.map((k) => JSON.stringify(catalog.toolkits[k]!.name)).join(', ')}; loaded toolkits' tools are appended after the stable tools automatically`;
+    return `compile: ${JSON.stringify(entry.name)} in \`tools\` is not a flat tool, so the model could not call it by that name: ${via}.`;
+  }
+
+  #renderTool(t: number, form: Target | 'neutral'): unknown {
+    const entry = this.#catalog.tools[t]!;
+    if (entry.neutral === undefined) return this.#catalog.spec.rendered[form].tools[entry.specIndex];
+    return form === 'neutral' ? entry.definition : renderTool(form, entry.neutral, RENDER_OPTIONS);
+  }
+
+  #renderGroup(ns: GroupEntry, form: Target | 'neutral'): unknown {
+    if (ns.neutral === undefined) return this.#catalog.spec.rendered[form].namespaces[ns.specIndex];
+    return renderTool(form, ns.neutral, RENDER_OPTIONS);
+  }
+
+  #renderLoader(form: Target | 'neutral'): unknown {
+    const catalog = this.#catalog;
+    if (catalog.toolkits.length === 0) return null;
+    if (!catalog.hasDynamicToolkits()) return catalog.spec.rendered[form].loader;
+    return renderTool(form, neutralLoaderTool(catalog.toolkits.map((k) => k.name)), RENDER_OPTIONS);
+  }
+
+  #getAnnouncementList(): readonly Announcement[] {
+    const store = this.#session.announcements;
+    const version = store.version;
+    if (this.#announcementCache?.version !== version) {
+      // Frozen entries too: compile memoizes the rendering of a frozen list.
+      this.#announcementCache = { version, list: Object.freeze(store.list().map((a) => Object.freeze(a))) };
+    }
+    return this.#announcementCache.list;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The gate: may this tool, namespace or toolkit be called right now? It
+ * answers from per-index tables derived from the session state (the
+ * blocklist, the loaded toolkits) over the catalog, so a call's gate check is
+ * an array read, whatever the size of the blocklist or the spec:
+ *
+ * - `toolBlocked[t]`: tool `t` is blocked however it is called (by name, in a
+ *   blocked namespace or toolkit);
+ * - `nsBlocked[k]`, `kitBlocked[k]`: the group itself is blocked;
+ * - `direct[t]`: tool `t` is callable by its own name (flat, or in a loaded
+ *   toolkit), and `directGroup[t]` the loaded toolkit it is reached through.
+ *
+ * The tables are replaced (never patched) when the blocklist changes and
+ * rebuilt after a restore or a registration; loading one toolkit patches only
+ * its tools. `loadVersion` counts changes of the callable set, for the caches
+ * that depend on it (suggestions, compiled target arrays).
+ *
+ * Rules about what a blocklist may name, or how a blocked group affects its
+ * members, belong here; what a rejected call is told belongs to resolution
+ * (resolve.ts) and reasons.ts.
+ */
+import { LOAD_TOOLKIT_NAME } from '../contract.js';
+import type { Catalog } from './catalog.js';
+import type { Session } from './session.js';
+
+/**
+ * The gate's tables for one router. Internal; fields are public (and
+ * replaced, not mutated, by `recomputeBlocked`) so call resolution reads them
+ * directly.
+ *
+ * @example
+ * const gate = new Gate(catalog, session);
+ * gate.setBlocklist(['delete_file']);
+ * gate.toolBlocked[catalog.byName.get('delete_file').index]; // → true
+ */
+export class Gate {
+  readonly #catalog: Catalog;
+  readonly #session: Session;
+  toolBlocked: boolean[] = [];
+  nsBlocked: boolean[] = [];
+  kitBlocked: boolean[] = [];
+  kitLoaded: boolean[] = [];
+  /** Tool is callable by its own name: flat, or in a loaded toolkit. */
+  direct: boolean[] = [];
+  /** For a tool callable through a loaded toolkit (not flat): that toolkit's name, the resolved call's `group`. */
+  directGroup: (string | null)[] = [];
+  /** Bumped whenever the callable set changes: a toolkit loads, a restore, any registration (see `recomputeDirect`). */
+  loadVersion = 0;
+
+  constructor(catalog: Catalog, session: Session) {
+    this.#catalog = catalog;
+    this.#session = session;
+    this.recompute();
+  }
+
+  /** Replace the blocklist (the session's) and the tables derived from it. */
+  setBlocklist(names: readonly unknown[]): void {
+    this.#session.setBlocked(names);
+    this.recomputeBlocked();
+  }
+
+  /** Whether a name is on the blocklist as written (the seed blocks any listed name, known or not). */
+  isListed(name: string): boolean {
+    return this.#session.blockedSet.has(name);
+  }
+
+  /** Whether `load_toolkit` itself is blocked. */
+  loaderBlocked(): boolean {
+    return this.#session.blockedSet.has(LOAD_TOOLKIT_NAME);
+  }
+
+  /** Loaded toolkit indices, load order (the session's list; do not modify). */
+  loadedToolkits(): readonly number[] {
+    return this.#session.loaded;
+  }
+
+  /** Rebuild every table: after a restore or a registration. */
+  recompute(): void {
+    this.recomputeBlocked();
+    this.recomputeDirect();
+  }
+
+  recomputeBlocked(): void {
+    const set = this.#session.blockedSet;
+    const catalog = this.#catalog;
+    this.nsBlocked = catalog.namespaces.map((ns) => set.has(ns.name));
+    this.kitBlocked = catalog.toolkits.map((kit) => set.has(kit.name));
+    this.toolBlocked = catalog.tools.map(
+      (t) => set.has(t.name) || t.namespaces.some((k) => this.nsBlocked[k]) || t.toolkits.some((k) => this.kitBlocked[k]),
+    );
+  }
+
+  recomputeDirect(): void {
+    const catalog = this.#catalog;
+    this.kitLoaded = catalog.toolkits.map(() => false);
+    for (const k of this.#session.loaded) this.kitLoaded[k] = true;
+    this.direct = catalog.tools.map((t) => t.flat || t.toolkits.some((k) => this.kitLoaded[k]));
+    this.directGroup = catalog.tools.map((_, t) => this.#loadedGroupOf(t));
+    this.loadVersion++;
+  }
+
+  /** Mark toolkit `k` loaded (its tools become callable by name); false when it already was. */
+  markLoaded(k: number): boolean {
+    if (this.kitLoaded[k]) return false;
+    this.#session.loaded.push(k);
+    this.kitLoaded[k] = true;
+    for (const t of this.#catalog.toolkits[k]!.tools) {
+      this.direct[t] = true;
+      this.directGroup[t] = this.#loadedGroupOf(t);
+    }
+    this.loadVersion++;
+    return true;
+  }
+
+  /** The first loaded toolkit (in the tool's own toolkit order) a non-flat tool is reached through; null otherwise. */
+  #loadedGroupOf(t: number): string | null {
+    const entry = this.#catalog.tools[t]!;
+    if (entry.flat) return null;
+    for (const k of entry.toolkits) if (this.kitLoaded[k]) return this.#catalog.toolkits[k]!.name;
+    return null;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Pruning, the seed's flat mode: which flat tools to offer for a task
+ * (`pruneByTask`), an allowlist (`allowOnly`) or both
+ * (`pruneByTaskAndAllowlist`). Reads only the catalog: the blocklist and the
+ * loaded toolkits never change a prune result.
+ *
+ * Speed comes from the catalog's precomputed tables: the task is matched once
+ * by the generated Aho-Corasick matcher (plus one for run-time flat tools)
+ * into a byte per flat position, and the result arrays are allocated at their
+ * final size and filled from the per-position caches, with no per-tool lookup.
+ */
+import type { ToolDefinition } from '../contract.js';
+import { markTask } from '../matcher.js';
+import type { Catalog } from './catalog.js';
+import type { PruneResult, PruneStrategy } from './types.js';
+
+/**
+ * Prunes one router's flat tools. Internal.
+ *
+ * @example
+ * const pruner = new Pruner(catalog, 'union');
+ * pruner.pruneByTask('read the file').kept; // → 2
+ */
+export class Pruner {
+  readonly #catalog: Catalog;
+  readonly #strategy: PruneStrategy;
+  /** How many positions the last `#markTask` / `#markAllow` selected (read right after the call). */
+  #marked = 0;
+
+  constructor(catalog: Catalog, strategy: PruneStrategy) {
+    this.#catalog = catalog;
+    this.#strategy = strategy;
+  }
+
+  pruneByTask(task: string): PruneResult {
+    const selected = this.#markTask(task);
+    return this.#result(selected, this.#marked);
+  }
+
+  allowOnly(names: readonly string[]): PruneResult {
+    const selected = this.#markAllow(names);
+    return this.#result(selected, this.#marked);
+  }
+
+  pruneByTaskAndAllowlist(task: string, names: readonly string[], strategy?: PruneStrategy): PruneResult {
+    const byTask = this.#markTask(task);
+    const byName = this.#markAllow(names);
+    const both = (strategy ?? this.#strategy) === 'intersection';
+    let kept = 0;
+    for (let p = 0; p < byTask.length; p++) kept += byTask[p] = both ? byTask[p]! & byName[p]! : byTask[p]! | byName[p]!;
+    return this.#result(byTask, kept);
+  }
+
+  /** All flat tools, as the seed's `getAllTools` (a fresh array). */
+  getAllTools(): ToolDefinition[] {
+    const catalog = this.#catalog;
+    return catalog.flat.map((t) => catalog.tools[t]!.definition);
+  }
+
+  #markTask(task: string): Uint8Array {
+    const catalog = this.#catalog;
+    const selected = new Uint8Array(catalog.flat.length);
+    const text = typeof task === 'string' ? task : String(task);
+    const specCount = catalog.spec.flat.length;
+    let kept = markTask(catalog.spec.matcher, text, selected);
+    // Run-time flat tools mark their own positions through a view: no second buffer, no copy.
+    if (catalog.dynamicMatcher) kept += markTask(catalog.dynamicMatcher, text, selected.subarray(specCount));
+    this.#marked = kept;
+    return selected;
+  }
+
+  #markAllow(names: readonly string[]): Uint8Array {
+    const wanted = new Set<string>();
+    for (const n of names) if (typeof n === 'string') wanted.add(n.toLowerCase());
+    const flatLower = this.#catalog.flatLower;
+    const selected = new Uint8Array(this.#catalog.flat.length);
+    let kept = 0;
+    for (let p = 0; p < flatLower.length; p++) {
+      if (wanted.has(flatLower[p]!)) {
+        selected[p] = 1;
+        kept++;
+      }
+    }
+    this.#marked = kept;
+    return selected;
+  }
+
+  /**
+   * The prune result for a selection of `kept` positions: both arrays are
+   * allocated at their final size and filled from the per-position caches
+   * (growing them with push and looking up each entry cost more than the
+   * matching itself on large flat specs).
+   */
+  #result(selected: Uint8Array, kept: number): PruneResult {
+    const definitions = this.#catalog.flatDefinitions;
+    const names = this.#catalog.flatNames;
+    const total = definitions.length;
+    const tools = new Array<ToolDefinition>(kept);
+    const removed = new Array<string>(total - kept);
+    let k = 0;
+    let r = 0;
+    for (let p = 0; p < total; p++) {
+      if (selected[p] === 1) tools[k++] = definitions[p]!;
+      else removed[r++] = names[p]!;
+    }
+    // Defensive: `kept` comes from the matcher; the arrays hold what was actually selected.
+    if (k !== kept) {
+      tools.length = k;
+      removed.length = r;
+    }
+    return { tools, removed, kept: k, total };
+  }
+}

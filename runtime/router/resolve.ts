@@ -1,0 +1,418 @@
+/**
+ * Call resolution: from whatever the model sent (any supported call shape) to
+ * either the tool index and validated arguments, or a rejection with a code
+ * from `REJECTION_CODES` and a reason the model can act on. This is the
+ * dispatch hot path, so it is written to allocate nothing for a valid call:
+ * the call is read into one reused shape object (`readCallInto`) and the
+ * success is one reused `Accepted` object; reason strings and suggestions are
+ * built only on failure.
+ *
+ * Order of checks, per call: the name (empty, unknown, joined namespace
+ * names), the gate (blocked, not loaded), the arguments (size, depth,
+ * parse), the action of a namespace, then the tool's validator after decoding
+ * OpenAI strict-mode nulls. Model input never throws here.
+ *
+ * Rules about which keys a namespace call may carry, or how a near-miss name
+ * is told apart from an unknown one, belong here; the wording of each reason
+ * lives in reasons.ts.
+ */
+import { LOAD_TOOLKIT_NAME, type CallVia, type NullDecodePlan, type RejectionCode } from '../contract.js';
+import {
+  ArgumentsFailure,
+  DEFAULT_LIMITS,
+  isPlainObject,
+  jsonKind,
+  parseArguments,
+  readArguments,
+  readCall,
+  readCallInto,
+  type CallLimits,
+  type MutableCallShape,
+} from '../call-shape.js';
+import {
+  actionHint,
+  blockedReason,
+  emptyNameReason,
+  invalidReason,
+  malformedReason,
+  namespaceArgsReason,
+  notLoadedReason,
+  quote,
+  unknownActionReason,
+  unknownToolkitReason,
+  unknownToolReason,
+} from '../reasons.js';
+import { Suggester } from '../suggest.js';
+import type { Catalog } from './catalog.js';
+import type { Gate } from './gate.js';
+import type { CallableKind, TryNamespaceResolution } from './types.js';
+
+/** A rejected call, before the public shape is built. */
+export type Rejected = { readonly ok: false; readonly code: RejectionCode; readonly reason: string; readonly callId: string | undefined };
+
+/** Internal outcome of resolving a call. */
+export type Resolved = Accepted | Rejected;
+
+/** A call that passed every check (see `Resolver.#accepted` for the one reused on the hot path). */
+export type Accepted = {
+  readonly ok: true;
+  /** Tool index, or -1 for load_toolkit (then `toolkit` is set), -2 for a name-only check. */
+  readonly tool: number;
+  readonly toolkit: number;
+  readonly args: Record<string, unknown>;
+  readonly via: CallVia | 'library';
+  readonly group: string | null;
+  readonly kind: CallableKind;
+  readonly callId: string | undefined;
+};
+
+/** `ResolvedCall` with the registry's types erased; the façade restores them. */
+export interface PublicCall {
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly via: CallVia | 'library';
+  readonly group: string | null;
+}
+
+/** Marker for a name-level check result (no arguments were checked): `args === NAME_ONLY`, `group` is the name. */
+export const NAME_ONLY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+function nameOk(name: string, kind: CallableKind, callId: string | undefined): Resolved {
+  return { ok: true, tool: -2, toolkit: -1, args: NAME_ONLY, via: 'flat', group: name, kind, callId };
+}
+
+function reject(code: RejectionCode, reason: string, callId: string | undefined): Resolved {
+  return { ok: false, code, reason, callId };
+}
+
+/**
+ * Turn OpenAI strict-mode nulls of optional properties back into absent ones.
+ * Copies only what changes; never assigns a model-supplied key through `=`.
+ */
+function decodeNulls(value: unknown, plan: NullDecodePlan): unknown {
+  if (Array.isArray(value)) {
+    if (!plan.items) return value;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const d = decodeNulls(value[i], plan.items);
+      if (d !== value[i]) (out ??= [...value])[i] = d;
+    }
+    return out ?? value;
+  }
+  if (!isPlainObject(value)) return value;
+  let out: Record<string, unknown> | undefined;
+  for (const key of plan.optional) {
+    if (Object.hasOwn(value, key) && value[key] === null) {
+      out ??= { ...value };
+      delete out[key];
+    }
+  }
+  if (plan.nested) {
+    for (const key of Object.keys(plan.nested)) {
+      const source = out ?? value;
+      if (!Object.hasOwn(source, key)) continue;
+      const d = decodeNulls(source[key], plan.nested[key]!);
+      if (d !== source[key]) {
+        out ??= { ...value };
+        Object.defineProperty(out, key, { value: d, writable: true, enumerable: true, configurable: true });
+      }
+    }
+  }
+  return out ?? value;
+}
+
+/**
+ * Resolves calls for one router. Internal.
+ *
+ * @example
+ * const resolver = new Resolver(catalog, gate, { maxDepth: 32 });
+ * const r = resolver.resolve({ name: 'read_file', arguments: '{"path":"a"}' }, true);
+ * if (r.ok) catalog.tools[r.tool].name; // → 'read_file'
+ */
+export class Resolver {
+  readonly #catalog: Catalog;
+  readonly #gate: Gate;
+  readonly #limits: CallLimits;
+  /**
+   * Where `resolve` reads a call (readCallInto): one object per router, so a
+   * dispatch allocates no call shape. Copied into locals right after reading;
+   * nothing between the read and the copy can re-enter the router.
+   */
+  readonly #shape: MutableCallShape = { name: undefined, callId: undefined, namespace: undefined, hasArguments: false, rawArguments: undefined };
+  /**
+   * What `#validate` returns for a valid tool call: one object per router,
+   * refilled per call, so a valid dispatch allocates no internal result.
+   * Filled after the validator (the last code that is not the router's) has
+   * run, and every caller reads it before running any other code (a handler
+   * may re-enter the router and refill it): `dispatch` reads it before
+   * calling the handler, `checkToolCall` copies it into the public result.
+   */
+  readonly #accepted: { -readonly [K in keyof Accepted]: Accepted[K] } = {
+    ok: true,
+    tool: 0,
+    toolkit: -1,
+    args: {},
+    via: 'flat',
+    group: null,
+    kind: 'tool',
+    callId: undefined,
+  };
+  #suggester: { version: number; value: Suggester } | undefined;
+  #kitSuggester: { version: number; value: Suggester } | undefined;
+
+  /** `limits`: the router's options; each limit not given is `DEFAULT_LIMITS`'. */
+  constructor(catalog: Catalog, gate: Gate, limits: Partial<CallLimits>) {
+    this.#catalog = catalog;
+    this.#gate = gate;
+    this.#limits = {
+      maxArgumentsLength: limits.maxArgumentsLength ?? DEFAULT_LIMITS.maxArgumentsLength,
+      maxDepth: limits.maxDepth ?? DEFAULT_LIMITS.maxDepth,
+      maxNodes: limits.maxNodes ?? DEFAULT_LIMITS.maxNodes,
+    };
+  }
+
+  /**
+   * Resolve a call. `fullCheck` forces the argument checks even when the call
+   * carries no arguments (dispatch); otherwise a name-only call gets the
+   * name-level gate and `args === NAME_ONLY`, `group` = the name.
+   */
+  resolve(call: unknown, fullCheck: boolean): Resolved {
+    const shape = this.#shape;
+    readCallInto(call, shape);
+    const { name, callId, namespace, hasArguments, rawArguments } = shape;
+    const catalog = this.#catalog;
+    const gate = this.#gate;
+    if (namespace !== undefined) {
+      // OpenAI Responses native namespace: `name` is the action, `arguments` its args.
+      const ref = catalog.byName.get(namespace);
+      if (!ref || ref.kind !== 'namespace') return this.#unknownName(namespace, callId);
+      if (gate.nsBlocked[ref.index]) return reject('blocked', blockedReason(namespace), callId);
+      return this.#resolveAction(ref.index, name, rawArguments, '', callId);
+    }
+    if (name === undefined || name === '') {
+      return reject('empty_name', emptyNameReason(this.#getSuggester().names), callId);
+    }
+    const ref = catalog.byName.get(name);
+    if (ref === undefined) return this.#unknownName(name, callId);
+    const nameOnly = !fullCheck && !hasArguments;
+
+    if (ref.kind === 'loader') {
+      if (gate.loaderBlocked()) return reject('blocked', blockedReason(name), callId);
+      if (nameOnly) return nameOk(name, 'library', callId);
+      return this.#resolveLoader(rawArguments, callId);
+    }
+    if (ref.kind === 'namespace') {
+      if (gate.nsBlocked[ref.index]) return reject('blocked', blockedReason(name), callId);
+      if (nameOnly) return nameOk(name, 'namespace', callId);
+      const parsed = readArguments(rawArguments, this.#limits);
+      if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
+      const action = parsed['action'];
+      const args = Object.hasOwn(parsed, 'args') ? parsed['args'] : undefined;
+      return this.#resolveAction(ref.index, action, args, '/args', callId, true);
+    }
+
+    const t = ref.index;
+    const entry = catalog.tools[t]!;
+    if (gate.toolBlocked[t]) return reject('blocked', blockedReason(name), callId);
+    if (!gate.direct[t]) {
+      if (entry.toolkits.length > 0) {
+        const kit = entry.toolkits.find((k) => !gate.kitBlocked[k]) ?? entry.toolkits[0]!;
+        return reject('not_loaded', notLoadedReason(name, catalog.toolkits[kit]!.name), callId);
+      }
+      const ns = entry.namespaces[0];
+      const hint = ns !== undefined ? actionHint(name, catalog.namespaces[ns]!.name) : undefined;
+      return reject('unknown_tool', unknownToolReason(name, [], [], hint), callId);
+    }
+    if (nameOnly) return nameOk(name, 'tool', callId);
+    const parsed = readArguments(rawArguments, this.#limits);
+    if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
+    return this.#validate(t, parsed, '', entry.flat ? 'flat' : 'toolkit', gate.directGroup[t]!, callId);
+  }
+
+  /** The public form of an accepted call (`checkToolCall`'s `call`): a fresh object, safe to keep. */
+  publicCall(r: Accepted): PublicCall {
+    if (r.tool < 0) {
+      return { tool: LOAD_TOOLKIT_NAME, args: { toolkit_name: this.#catalog.toolkits[r.toolkit]!.name }, via: 'library', group: null };
+    }
+    return { tool: this.#catalog.tools[r.tool]!.name, args: r.args, via: r.via, group: r.group };
+  }
+
+  /** A namespace action with its (unparsed or parsed) args. */
+  #resolveAction(
+    k: number,
+    action: unknown,
+    rawArgs: unknown,
+    prefix: string,
+    callId: string | undefined,
+    argsAlreadyParsed = false,
+  ): Resolved {
+    const ns = this.#catalog.namespaces[k]!;
+    const t = typeof action === 'string' ? ns.actions.get(action) : undefined;
+    if (t === undefined) {
+      ns.suggester ??= new Suggester(ns.actionList);
+      const closest = typeof action === 'string' ? ns.suggester.closest(action) : [];
+      return reject('unknown_action', unknownActionReason(ns.name, action, ns.actionList, closest), callId);
+    }
+    const toolName = action as string;
+    if (this.#gate.toolBlocked[t]) return reject('blocked', blockedReason(toolName), callId);
+    let args: Record<string, unknown>;
+    if (argsAlreadyParsed) {
+      if (rawArgs === undefined || rawArgs === null) args = {};
+      else if (isPlainObject(rawArgs)) args = rawArgs;
+      else return reject('malformed_arguments', namespaceArgsReason(ns.name, toolName, jsonKind(rawArgs)), callId);
+    } else {
+      const parsed = readArguments(rawArgs, this.#limits);
+      if (parsed instanceof ArgumentsFailure) {
+        return reject(parsed.code, malformedReason(`${quote(ns.name)} action ${quote(toolName)}`, parsed.problem), callId);
+      }
+      args = parsed;
+    }
+    return this.#validate(t, args, prefix, 'namespace', ns.name, callId);
+  }
+
+  #resolveLoader(rawArgs: unknown, callId: string | undefined): Resolved {
+    const parsed = parseArguments(rawArgs, this.#limits);
+    if (!parsed.ok) return reject(parsed.code, malformedReason(quote(LOAD_TOOLKIT_NAME), parsed.problem), callId);
+    const requested = parsed.value['toolkit_name'];
+    const k = this.#catalog.findToolkit(requested);
+    if (k === undefined) {
+      const suggester = this.#getKitSuggester();
+      const closest = typeof requested === 'string' ? suggester.closest(requested) : [];
+      return reject('invalid_arguments', unknownToolkitReason(requested, suggester.names, closest), callId);
+    }
+    const kit = this.#catalog.toolkits[k]!;
+    if (this.#gate.kitBlocked[k]) return reject('blocked', `Toolkit ${quote(kit.name)} is currently blocked.`, callId);
+    return { ok: true, tool: -1, toolkit: k, args: { toolkit_name: kit.name }, via: 'library', group: null, kind: 'library', callId };
+  }
+
+  /**
+   * Decode strict-mode nulls and validate. The reason's label and retry name are
+   * built only on failure: a valid call pays for no string work.
+   */
+  #validate(
+    t: number,
+    input: Record<string, unknown>,
+    prefix: string,
+    via: CallVia,
+    group: string | null,
+    callId: string | undefined,
+  ): Resolved {
+    const entry = this.#catalog.tools[t]!;
+    const args = entry.nullDecode ? (decodeNulls(input, entry.nullDecode) as Record<string, unknown>) : input;
+    const validate = entry.validate;
+    if (validate) {
+      let valid: boolean;
+      try {
+        valid = validate(args) === true;
+      } catch {
+        valid = false;
+      }
+      if (!valid) {
+        const namespace = via === 'namespace' ? group! : undefined;
+        const label = namespace === undefined ? quote(entry.name) : `${quote(namespace)} action ${quote(entry.name)}`;
+        return reject('invalid_arguments', invalidReason(label, validate.errors, entry.schema, args, prefix, namespace ?? entry.name), callId);
+      }
+    }
+    const accepted = this.#accepted;
+    accepted.tool = t;
+    accepted.args = args;
+    accepted.via = via;
+    accepted.group = group;
+    accepted.callId = callId;
+    return accepted;
+  }
+
+  #unknownName(name: string, callId: string | undefined): Resolved {
+    // The seed blocks any listed name, known or not.
+    if (this.#gate.isListed(name)) return reject('blocked', blockedReason(name), callId);
+    // `file_ops.read_file`, `file_ops__read_file`, `file_ops/read_file`: a namespace action called by a joined name.
+    const split = /^(.+?)(?:\.|__|\/|:)(.+)$/.exec(name);
+    if (split) {
+      const ref = this.#catalog.byName.get(split[1]!);
+      if (ref && ref.kind === 'namespace' && this.#catalog.namespaces[ref.index]!.actions.has(split[2]!)) {
+        return reject('unknown_tool', unknownToolReason(name, [], [], actionHint(split[2]!, split[1]!)), callId);
+      }
+    }
+    const suggester = this.#getSuggester();
+    return reject('unknown_tool', unknownToolReason(name, suggester.closest(name), suggester.names), callId);
+  }
+
+  /** Names the model can call right now (flat tools, namespaces, loader, loaded toolkit tools), for suggestions. */
+  #getSuggester(): Suggester {
+    const version = this.#gate.loadVersion;
+    if (this.#suggester?.version === version) return this.#suggester.value;
+    const catalog = this.#catalog;
+    const names: string[] = [];
+    for (const t of catalog.flat) names.push(catalog.tools[t]!.name);
+    for (const ns of catalog.namespaces) names.push(ns.name);
+    if (catalog.toolkits.length > 0) names.push(LOAD_TOOLKIT_NAME);
+    const seen = new Set(names);
+    for (const k of this.#gate.loadedToolkits()) {
+      for (const t of catalog.toolkits[k]!.tools) {
+        const n = catalog.tools[t]!.name;
+        if (!seen.has(n)) {
+          seen.add(n);
+          names.push(n);
+        }
+      }
+    }
+    const value = new Suggester(names);
+    this.#suggester = { version, value };
+    return value;
+  }
+
+  /** Toolkit names for `load_toolkit` suggestions; rebuilt only when toolkits are registered. */
+  #getKitSuggester(): Suggester {
+    const version = this.#catalog.structureVersion;
+    if (this.#kitSuggester?.version === version) return this.#kitSuggester.value;
+    const value = new Suggester(this.#catalog.toolkits.map((kit) => kit.name));
+    this.#kitSuggester = { version, value };
+    return value;
+  }
+
+  // ---- The seed's namespace helpers (no gate, no validation) -------------------
+
+  /** Whether a call targets a namespace tool (any call shape). Never throws. */
+  isNamespaceCall(call: unknown): boolean {
+    const shape = readCall(call);
+    const name = shape.namespace ?? shape.name;
+    return name !== undefined && this.#catalog.byName.get(name)?.kind === 'namespace';
+  }
+
+  /** The seed's `resolveNamespace` without exceptions: the concrete tool and its args, or a rejection. */
+  tryResolveNamespace(call: unknown): TryNamespaceResolution {
+    const catalog = this.#catalog;
+    const shape = readCall(call);
+    const nsName = shape.namespace ?? shape.name;
+    const ref = nsName === undefined ? undefined : catalog.byName.get(nsName);
+    if (nsName === undefined || !ref || ref.kind !== 'namespace') {
+      const available = catalog.namespaces.map((n) => n.name).join(', ') || '(none)';
+      return {
+        ok: false,
+        code: nsName ? 'unknown_tool' : 'empty_name',
+        reason: `${nsName ? quote(nsName) : 'The call'} is not a registered namespace. Available: ${available}`,
+      };
+    }
+    const ns = catalog.namespaces[ref.index]!;
+    let action: unknown;
+    let args: unknown;
+    if (shape.namespace !== undefined) {
+      action = shape.name;
+      const parsed = parseArguments(shape.rawArguments, this.#limits);
+      if (!parsed.ok) return { ok: false, code: parsed.code, reason: malformedReason(quote(ns.name), parsed.problem) };
+      args = parsed.value;
+    } else {
+      const parsed = parseArguments(shape.rawArguments, this.#limits);
+      if (!parsed.ok) return { ok: false, code: parsed.code, reason: malformedReason(quote(ns.name), parsed.problem) };
+      action = parsed.value['action'];
+      args = Object.hasOwn(parsed.value, 'args') ? parsed.value['args'] : undefined;
+    }
+    const t = typeof action === 'string' ? ns.actions.get(action) : undefined;
+    if (t === undefined) {
+      const actions = [...ns.actions.keys()];
+      return { ok: false, code: 'unknown_action', reason: unknownActionReason(ns.name, action, actions, []) };
+    }
+    // The seed copies a record `args` and treats anything else as `{}`.
+    return { ok: true, group: ns.name, toolName: catalog.tools[t]!.name, args: isPlainObject(args) ? { ...args } : {} };
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The router's public types: what `createRouter` takes and what every
+ * `ToolRouter` method returns. Defined here, next to the modules that build
+ * them, and re-exported unchanged by runtime/router.ts (the façade) and
+ * runtime/index.ts; nothing in this file has behaviour except
+ * `ToolCallRejectedError`, the one exception class the seed-compatible
+ * helpers throw.
+ */
+import type {
+  CallVia,
+  HandlerContext,
+  LOAD_TOOLKIT_NAME,
+  RegistryShape,
+  Rejection,
+  RejectionCode,
+  ResolvedCallOf,
+  Target,
+  ToolCallCheckResultOf,
+  ToolDefinition,
+  ToolNameOf,
+  ValidateFn,
+} from '../contract.js';
+import type { Announcement } from '../announcements.js';
+import type { CallLimits } from '../call-shape.js';
+import type { NamespaceEncoding } from '../neutral.js';
+import type { TargetCompileInput } from '../compile-target.js';
+
+/** How `pruneByTaskAndAllowlist` combines the task match and the allowlist. */
+export type PruneStrategy = 'union' | 'intersection';
+
+/** The seed's prune result: kept tools (neutral definitions, flat order), removed names, counts. */
+export interface PruneResult {
+  readonly tools: ToolDefinition[];
+  readonly removed: string[];
+  readonly kept: number;
+  readonly total: number;
+}
+
+/** Options of `createRouter`. */
+export interface RouterOptions extends Partial<CallLimits> {
+  /** Default strategy of `pruneByTaskAndAllowlist` (the seed's `PrunerConfig.strategy`). Default `union`. */
+  readonly strategy?: PruneStrategy;
+  /** Rethrow a handler's exception from `dispatch` instead of returning `handler_error`. Default false. */
+  readonly propagateHandlerErrors?: boolean;
+}
+
+/** A tool known only at run time. Untyped; validated only by its own `validate`, if given. */
+export interface DynamicToolDefinition<C = unknown> {
+  readonly name: string;
+  readonly description: string;
+  /** A `type: "object"` JSON Schema, or the seed's shorthand properties map. Shown to the model; not compiled. */
+  readonly parameters?: Readonly<Record<string, unknown>>;
+  readonly tags?: readonly string[];
+  readonly deferLoading?: boolean;
+  /** Runs on `dispatch`; without one, a dispatched call comes back as `handler_error`. */
+  readonly handler?: (args: Record<string, unknown>, ctx: HandlerContext<C>) => unknown;
+  /**
+   * Argument check, ajv-compatible: returns true when valid, else false with
+   * `validate.errors` set (an `ajv.compile(schema)` result fits). Without one,
+   * any JSON object is accepted: no schema is compiled at run time.
+   */
+  readonly validate?: ValidateFn;
+}
+
+/** A namespace or toolkit known only at run time; a string member refers to an existing tool by name. */
+export interface DynamicGroupDefinition<C = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly tools: readonly (DynamicToolDefinition<C> | string)[];
+  /** Namespaces only. Default `compact`. */
+  readonly encoding?: NamespaceEncoding;
+}
+
+/** Names `setBlockedTools` accepts: tools, namespaces and toolkits of the spec, run-time ones, and `load_toolkit`. */
+export type BlockableName<R extends RegistryShape, D extends string = never> =
+  | ToolNameOf<R>
+  | R['namespaces']
+  | R['toolkits']
+  | D
+  | typeof LOAD_TOOLKIT_NAME;
+
+/** A resolved call to a run-time tool: arguments are only known to be a JSON object. */
+export interface DynamicResolvedCall<D extends string> {
+  readonly tool: D;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly via: CallVia;
+  readonly group: string | null;
+}
+
+/** A resolved `load_toolkit` call (library-owned). */
+export interface LoaderResolvedCall {
+  readonly tool: typeof LOAD_TOOLKIT_NAME;
+  /** `toolkit_name` is the toolkit's canonical spelling. */
+  readonly args: { readonly toolkit_name: string };
+  readonly via: 'library';
+  readonly group: null;
+}
+
+/** Every call `checkToolCall` can resolve. Narrow on `tool` for typed arguments. */
+export type ResolvedCall<R extends RegistryShape, D extends string = never> =
+  | ResolvedCallOf<R>
+  | ([D] extends [never] ? never : DynamicResolvedCall<D>)
+  | LoaderResolvedCall;
+
+/** A rejection, as `checkToolCall` reports it (the contract's `Rejection`). */
+export type CheckRejection = Rejection;
+
+/** Full check (the call carries arguments): the resolved call with typed arguments, or a rejection. */
+export type CheckResult<R extends RegistryShape, D extends string = never> =
+  | ToolCallCheckResultOf<R>
+  | { readonly allowed: true; readonly call: Exclude<ResolvedCall<R, D>, ResolvedCallOf<R>> };
+
+/** What a name alone resolves to. */
+export type CallableKind = 'tool' | 'namespace' | 'library';
+
+/** Name-level check (the call carries only a name, as in the seed's `checkToolCall({ name })`). */
+export type NameCheckResult<R extends RegistryShape, D extends string = never> =
+  | {
+      readonly allowed: true;
+      readonly name: ToolNameOf<R> | R['namespaces'] | D | typeof LOAD_TOOLKIT_NAME;
+      readonly kind: CallableKind;
+    }
+  | CheckRejection;
+
+/** A call with only a name: the seed's `checkToolCall({ name: call.function.name })`. */
+export interface NameOnlyCall {
+  readonly name: unknown;
+  readonly id?: unknown;
+  readonly arguments?: undefined;
+  readonly input?: undefined;
+  readonly args?: undefined;
+  readonly function?: undefined;
+}
+
+/** Call shapes that carry arguments (for typing; the runtime accepts anything). */
+export type CallWithArguments =
+  | { readonly name: string; readonly arguments: string | object; readonly id?: string; readonly call_id?: string }
+  | { readonly function: { readonly name: string; readonly arguments: string | object }; readonly id?: string }
+  | { readonly name: string; readonly input: unknown; readonly id?: string }
+  | { readonly name: string; readonly args: unknown; readonly id?: string };
+
+/** What `dispatch` resolves to. Never a rejected promise for model input. */
+export type DispatchResult<R extends RegistryShape, D extends string = never> =
+  | {
+      readonly ok: true;
+      readonly tool: ToolNameOf<R> | D | typeof LOAD_TOOLKIT_NAME;
+      readonly result: unknown;
+      readonly callId: string | undefined;
+    }
+  | { readonly ok: false; readonly code: RejectionCode; readonly reason: string; readonly callId: string | undefined };
+
+export interface DispatchOptions<C> {
+  /** Handed to the handler as `ctx.context`. */
+  readonly context?: C;
+}
+
+/** The seed's `resolveNamespace` result. */
+export interface NamespaceResolution {
+  readonly group: string;
+  readonly toolName: string;
+  readonly args: Record<string, unknown>;
+}
+
+/** `tryResolveNamespace`: the same, or a rejection instead of an exception. */
+export type TryNamespaceResolution =
+  | ({ readonly ok: true } & NamespaceResolution)
+  | { readonly ok: false; readonly code: RejectionCode; readonly reason: string };
+
+/** Thrown by the seed-compatible helpers (`resolveNamespace`, `extractToolkit`) where the seed throws. */
+export class ToolCallRejectedError extends Error {
+  override readonly name = 'ToolCallRejectedError';
+  readonly code: RejectionCode;
+  readonly reason: string;
+  constructor(code: RejectionCode, reason: string) {
+    super(reason);
+    this.code = code;
+    this.reason = reason;
+  }
+}
+
+/**
+ * `compile()` without a target: the seed's provider-neutral result. The object
+ * and its `tools` array are frozen and shared by every call until the router's
+ * structure changes (a registration): a turn's compile is a lookup, not a copy.
+ * Copy `tools` (`[...tools]`) to add to it.
+ */
+export interface NeutralCompileResult {
+  readonly tools: readonly ToolDefinition[];
+  readonly directoryXml: string;
+}
+
+/** `compile({ target, … })`: the request fragment for one provider. */
+export interface TargetCompileRequest<R extends RegistryShape, D extends string = never> {
+  readonly target: Target;
+  readonly system?: string;
+  readonly messages: TargetCompileInput['messages'];
+  /**
+   * Narrow the stable tools: a prune result, or names of flat tools and namespaces
+   * (a namespace action or a toolkit tool throws: the model could not call it by
+   * that name). Default: the namespaces (when there are namespaces or toolkits), else the flat tools.
+   * `load_toolkit` is always added when there are toolkits (library tools are never pruned).
+   */
+  readonly tools?: { readonly tools: readonly ToolDefinition[] } | readonly (ToolNameOf<R> | R['namespaces'] | D)[];
+  readonly options?: TargetCompileInput['options'];
+}
+
+/** Plain-JSON router state. */
+export interface RouterSnapshot {
+  readonly format: 'toolroute-router/1';
+  /** The spec hash the snapshot was taken with (informative; restore matches by name). */
+  readonly spec: string;
+  readonly blocked: string[];
+  /** Loaded toolkits, canonical names, load order. */
+  readonly loaded: string[];
+  readonly announcements: Announcement[];
+  /** `syncToolAnnouncements`' previous tool set. */
+  readonly announcedTools: string[];
+}
