@@ -128,7 +128,11 @@ export async function generate(specFile: string, options: GenerateOptions): Prom
   const ir = await timer.step('normalize', () => normalizeSpec(loaded.spec));
   const counts = { tools: ir.tools.length, namespaces: ir.namespaces.length, toolkits: ir.toolkits.length };
 
-  const files = await timer.step('emit', () => emit(ir, { specDisplay, outDisplay, runtimeImport, version: VERSION }));
+  // Headers and the manifest record the spec relative to the output folder (and a command run
+  // there), never to cwd: generating from the project root or from a subfolder gives the same bytes.
+  const outAbsolute = path.resolve(cwd, options.out);
+  const specFromOut = displayFolder(outAbsolute, path.resolve(cwd, specFile));
+  const files = await timer.step('emit', () => emit(ir, { specDisplay: specFromOut, outDisplay: '.', runtimeImport, version: VERSION }));
 
   const written = await timer.step('write', () =>
     writeOutput(files, { out: options.out, outDisplay, cwd, ...(options.check === undefined ? {} : { check: options.check }), ...(options.fs ? { fs: options.fs } : {}) }),

@@ -16,11 +16,11 @@ export interface Manifest {
   readonly generator: 'toolroute';
   readonly version: string;
   readonly formatVersion: 1;
-  /** Spec display path (relative to where codegen ran). */
+  /** The spec, relative to the output folder (POSIX), so the bytes do not depend on where codegen ran. */
   readonly spec: string;
   /** The spec's content hash (IRSpec.hash). */
   readonly hash: string;
-  /** The command that regenerates the folder. */
+  /** The command that regenerates the folder, run in the output folder. */
   readonly command: string;
   /** Generated file → sha256 (hex) of its bytes; the manifest itself is not listed. */
   readonly files: { readonly [file: string]: string };
