@@ -1,6 +1,9 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Tests import `toolroute/…` (the example does) from the sources, as the repo's tsc does, never a stale dist/.
+  ssr: { resolve: { conditions: ['toolroute-source', ...defaultServerConditions] } },
   test: {
     include: ['test/**/*.test.ts'],
     // Type-level tests are checked by `tsc -p .` (part of `npm test`); here they also run as

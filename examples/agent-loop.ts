@@ -14,10 +14,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import * as generated from '../generated/index.js';
-import { cacheKey } from '../runtime/cache-key.js';
-import type { Target } from '../runtime/contract.js';
-import type { NeutralMessage, NeutralToolCall } from '../runtime/messages.js';
-import { createRouter } from '../runtime/index.js';
+import { cacheKey, createRouter, type NeutralMessage, type NeutralToolCall, type Target } from 'toolroute/runtime';
 
 export const TARGETS_EACH_TURN = ['anthropic', 'openai', 'openai-responses', 'gemini'] as const satisfies readonly Target[];
 

@@ -91,7 +91,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     io.stderr(`${result.problems.map(formatGenerateProblem).join('\n')}\n\ntoolroute: ${n} problem${n === 1 ? '' : 's'}; nothing was written.\n`);
     return 1;
   }
-  const summary = `${result.counts.tools} tools, ${result.counts.namespaces} namespaces, ${result.counts.toolkits} toolkits`;
+  const summary = `${plural(result.counts.tools, 'tool')}, ${plural(result.counts.namespaces, 'namespace')}, ${plural(result.counts.toolkits, 'toolkit')}`;
   if (check) {
     if (result.ok) {
       io.stdout(`toolroute: ${result.files.length} files in ${result.out} are up to date (${summary}).\n`);
@@ -109,6 +109,11 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
       : `toolroute: wrote ${result.written.length} of ${result.files.length} files${removed} (${summary}) in ${Math.round(result.timings.total)} ms.\n`,
   );
   return 0;
+}
+
+/** `1 tool`, `2 tools`, `0 tools`. */
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function usageError(io: CliIO, message: string): number {
