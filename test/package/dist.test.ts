@@ -151,7 +151,7 @@ export default defineSpec({
     const r = node([path.join(pkg, 'bin/toolroute.js'), 'codegen', 'time.spec.ts', '--out', 'time-out'], app);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^toolroute: wrote 8 of 8 files \(1 tools, 0 namespaces, 0 toolkits\)/);
+    expect(r.stdout).toMatch(/^toolroute: wrote 8 of 8 files \(1 tool, 0 namespaces, 0 toolkits\)/);
   });
 
   test('an app type-checks against dist .d.ts, compiles to JS, and routes calls on plain node', () => {
