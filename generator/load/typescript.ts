@@ -1,0 +1,100 @@
+/**
+ * TypeScript specs: the module imported with tsx, its default (or `spec`)
+ * export read, and zod `parameters` converted to JSON Schema as the model
+ * sends arguments. A TS spec has no source positions: its problems point at
+ * 1:1 and carry the spec path. Error codes (fixtures in
+ * test/fixtures/invalid/): ts_load_failed (ts-throws), ts_no_spec_export
+ * (ts-no-export), zod_conversion_failed (ts-zod-unrepresentable).
+ */
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import type { LoadResult } from '../load.js';
+import { formatPath } from '../problems.js';
+import type { Problem } from '../problems.js';
+import { fail, sentence } from './common.js';
+
+/**
+ * Imports a TypeScript spec and returns its spec value (zod already converted).
+ *
+ * @example
+ * await loadTs('/abs/tools.spec.ts', 'tools.spec.ts'); // { ok: true, spec: { format: 'ts', … } }
+ */
+export async function loadTs(absolute: string, display: string): Promise<LoadResult> {
+  let mod: Record<string, unknown>;
+  try {
+    const { tsImport } = await import('tsx/esm/api');
+    mod = (await tsImport(pathToFileURL(absolute).href, import.meta.url)) as Record<string, unknown>;
+  } catch (err) {
+    const raw = err instanceof Error ? err.message : String(err);
+    const notFound = (err as { code?: unknown } | null)?.code === 'ERR_MODULE_NOT_FOUND' && raw.includes(absolute);
+    if (notFound) {
+      return fail(display, 'file_not_found', 'cannot read the spec file (ENOENT).', 'Check the path; it is resolved from the current directory.');
+    }
+    // Messages from tsx/esbuild quote absolute paths; keep output machine-independent.
+    const message = raw.split(absolute).join(display).split(pathToFileURL(absolute).href).join(display);
+    return fail(display, 'ts_load_failed', `importing the TypeScript spec failed: ${sentence(message)}`,
+      'Fix the error in the spec module; it must import cleanly with tsx.');
+  }
+  const candidate = mod.default !== undefined ? mod.default : mod.spec;
+  if (candidate === undefined) {
+    return fail(display, 'ts_no_spec_export', 'the TypeScript spec exports no spec.',
+      'Export the spec as the default export (`export default defineSpec({ ... })`) or as `export const spec = ...`.');
+  }
+  const problems: Problem[] = [];
+  const value = convertZod(candidate, [], display, problems);
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, spec: { file: display, format: 'ts', value, locate: () => ({ line: 1, column: 1 }) } };
+}
+
+/**
+ * Whether a value is a zod schema (duck-typed: the spec may load its own copy of zod).
+ *
+ * @example
+ * isZodSchema(z.string()); // true
+ */
+export function isZodSchema(v: unknown): v is z.ZodType {
+  return typeof v === 'object' && v !== null && '_zod' in v && typeof (v as { _zod?: { def?: unknown } })._zod?.def === 'object';
+}
+
+/**
+ * Copies a TS spec value, turning zod schemas under `parameters` into JSON
+ * Schema as the model sends arguments (`io: 'input'`: defaulted and optional
+ * properties are not required).
+ */
+function convertZod(v: unknown, p: (string | number)[], file: string, problems: Problem[]): unknown {
+  if (Array.isArray(v)) return v.map((item, i) => convertZod(item, [...p, i], file, problems));
+  if (isZodSchema(v)) {
+    if (p[p.length - 1] !== 'parameters') return v; // validation reports it as a wrong type, with its path
+    try {
+      return stripZodIntegerBounds(z.toJSONSchema(v, { io: 'input', unrepresentable: 'throw' }));
+    } catch (err) {
+      problems.push({ code: 'zod_conversion_failed', message: `this zod schema cannot be written as JSON Schema: ${sentence(err instanceof Error ? err.message : String(err))}`,
+        hint: 'Use only zod types that have a JSON Schema form (no transforms on output, dates, functions, maps, sets or custom checks).',
+        file, line: 1, column: 1, path: formatPath(p) });
+      return {};
+    }
+  }
+  if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [k, item] of Object.entries(v)) out[k] = convertZod(item, [...p, k], file, problems);
+    return out;
+  }
+  return v;
+}
+
+/**
+ * zod writes `z.int()` as `minimum: -(2^53-1), maximum: 2^53-1`: bounds the
+ * user never wrote, which some targets reject (Anthropic strict) and which
+ * would make a TS spec differ from the same spec in YAML. Drop exactly those.
+ */
+function stripZodIntegerBounds(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(stripZodIntegerBounds);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  const o = schema as Record<string, unknown>;
+  for (const [k, v] of Object.entries(o)) {
+    if (o.type === 'integer' && ((k === 'minimum' && v === Number.MIN_SAFE_INTEGER) || (k === 'maximum' && v === Number.MAX_SAFE_INTEGER))) continue;
+    out[k] = stripZodIntegerBounds(v);
+  }
+  return out;
+}

@@ -1,0 +1,280 @@
+/**
+ * A tool's `parameters`, end to end: the shorthand form or a full JSON Schema,
+ * its dialect, the keyword rules (schema-rules.ts), the dialect's meta-schema,
+ * `$ref` inlining (schema-refs.ts), "arguments are an object", and ajv's
+ * strict compile of the normalized form; plus the per-spec cache that lets
+ * validate and normalize share one expansion per distinct schema. Error codes
+ * (fixtures in test/fixtures/invalid/): invalid_shorthand
+ * (params-shorthand-bad), unsupported_schema_dialect (unsupported-dialect),
+ * invalid_schema (params-invalid-schema, json-problems), parameters_not_object
+ * (params-not-object).
+ */
+import Ajv2020 from 'ajv/dist/2020.js';
+import AjvDraft7 from 'ajv';
+import type { ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { JsonSchema } from '../ir.js';
+import type { LoadedSpec } from '../load.js';
+import { formatPath } from '../problems.js';
+import { describe, isRecord } from './context.js';
+import { DIALECT_URIS, knownKeywords } from './schema-keywords.js';
+import type { SchemaDialect, SchemaProblem } from './schema-keywords.js';
+import { inlineSchema, pointerToPath } from './schema-refs.js';
+import { walkSchema } from './schema-rules.js';
+
+type AjvLike = {
+  validateSchema(schema: unknown): boolean | Promise<unknown>;
+  errors?: ErrorObject[] | null;
+  errorsText(errors?: ErrorObject[] | null): string;
+  compile(schema: unknown): unknown;
+  removeSchema(schema: unknown): unknown;
+};
+const STRICT = { strict: true, strictTypes: false, strictTuples: false, strictRequired: false, logger: false } as const;
+/**
+ * The ajv for the strict compile check. Only whether the schema compiles
+ * matters, never the code: strict-mode errors (and bad patterns, which ajv
+ * turns into RegExps) are raised while ajv generates code, whatever
+ * `allErrors` says. So the optimizer passes are skipped (half the cost of a
+ * compile, the dominant cost of validating a large spec) and the generated
+ * source is swapped for a stub before ajv evaluates it (`code.process`), so V8
+ * never parses code nobody runs. The emitted validators are compiled apart.
+ * The stub would also stand in for the meta-schema's validator, so this
+ * instance checks no schema against the meta-schema (`validateSchema: false`):
+ * `expandParameters` does that with the dialect's instance first.
+ */
+const COMPILE_CHECK = {
+  ...STRICT,
+  allErrors: false,
+  validateSchema: false,
+  code: { optimize: false, process: () => 'return function unused() { return true; };' },
+} as const;
+const ajvCache = new Map<SchemaDialect | 'compile-check', AjvLike>();
+/** One ajv per dialect (meta-schema checks, every error) and one for the compile check, created on first use (creating one costs milliseconds). */
+function ajvFor(use: SchemaDialect | 'compile-check'): AjvLike {
+  let ajv = ajvCache.get(use);
+  if (!ajv) {
+    const instance = use === 'compile-check' ? new Ajv2020.default(COMPILE_CHECK)
+      : use === '2020-12' ? new Ajv2020.default({ ...STRICT, allErrors: true }) : new AjvDraft7.default({ ...STRICT, allErrors: true });
+    addFormats.default(instance);
+    ajv = instance as unknown as AjvLike;
+    ajvCache.set(use, ajv);
+  }
+  return ajv;
+}
+
+/** What `expandParameters` returns. */
+export interface ExpandedParameters {
+  /** The full schema: shorthand expanded, local refs inlined, `$defs` and `$schema` removed, in draft 2020-12 form. */
+  readonly schema: JsonSchema;
+  readonly shorthand: boolean;
+  readonly problems: SchemaProblem[];
+}
+
+/**
+ * Whether `parameters` is the shorthand properties map rather than a JSON
+ * Schema. The rule (documented in schema/README.md): a JSON Schema has a
+ * `type` key, a `properties` key, or a key starting with `$`; anything else is
+ * the shorthand, in which every key is a property name and every value that
+ * property's schema. The shorthand means `{ type: object, properties: <map> }`:
+ * every property optional, other properties allowed — the reference library
+ * reads these maps the same way (plain property maps, no requiredness).
+ *
+ * @example
+ * isShorthand({ path: { type: 'string' } }); // true
+ * isShorthand({ type: 'object', properties: {} }); // false
+ */
+export function isShorthand(parameters: Record<string, unknown>): boolean {
+  return !('type' in parameters) && !('properties' in parameters) && !Object.keys(parameters).some((k) => k.startsWith('$'));
+}
+
+/**
+ * Checks a tool's `parameters` and produces its normalized form. Problem paths
+ * are relative to `parameters`. The schema is meaningful only when there are no
+ * problems.
+ *
+ * @example
+ * expandParameters({ path: { type: 'string' } }).schema;
+ * // { type: 'object', properties: { path: { type: 'string' } } }
+ */
+export function expandParameters(parameters: Record<string, unknown>): ExpandedParameters {
+  const problems: SchemaProblem[] = [];
+  const shorthand = isShorthand(parameters);
+  let full: Record<string, unknown>;
+  /** Maps a path in `full` back to a path in what the user wrote. */
+  let toSpec: (p: (string | number)[]) => (string | number)[] = (p) => p;
+
+  if (shorthand) {
+    for (const [key, value] of Object.entries(parameters)) {
+      if (!isRecord(value)) {
+        const keywordLike = knownKeywords('2020-12').has(key) || key === 'items';
+        problems.push({
+          code: 'invalid_shorthand', path: [key], at: 'value',
+          message: `in the shorthand form, ${JSON.stringify(key)} must be the schema of a property (a mapping), but it is ${describe(value)}.`,
+          hint: keywordLike
+            ? `${JSON.stringify(key)} looks like a JSON Schema keyword: write a full schema instead, with \`type: object\` and the arguments under \`properties:\`.`
+            : 'Each key of the shorthand is an argument name and its value that argument\'s schema, e.g. `path: { type: string }`. For a full JSON Schema add `type: object` and put the arguments under `properties:`.',
+        });
+      }
+    }
+    if (problems.length > 0) return { schema: { type: 'object', properties: {} }, shorthand, problems };
+    full = { type: 'object', properties: parameters };
+    toSpec = (p) => (p[0] === 'properties' ? p.slice(1) : p);
+  } else {
+    full = parameters;
+  }
+
+  // Dialect.
+  let dialect: SchemaDialect = '2020-12';
+  if ('$schema' in full) {
+    const uri = full.$schema;
+    const found = typeof uri === 'string' ? DIALECT_URIS[uri.replace(/#$/, '').replace(/^http:\/\/json-schema\.org\/draft\/2020-12/, 'https://json-schema.org/draft/2020-12').replace(/^https:\/\/json-schema\.org\/draft-07/, 'http://json-schema.org/draft-07')] : undefined;
+    if (!found) {
+      problems.push({ code: 'unsupported_schema_dialect', path: ['$schema'], at: 'value',
+        message: `${JSON.stringify(uri)} is not a JSON Schema dialect toolroute supports.`,
+        hint: 'Use "https://json-schema.org/draft/2020-12/schema" (the default when `$schema` is absent) or "http://json-schema.org/draft-07/schema#".' });
+      return { schema: {}, shorthand, problems };
+    }
+    dialect = found;
+  }
+
+  // Keywords, types, formats, required, refs — our own checks say more than the meta-schema would.
+  walkSchema(full, [], dialect, full, problems, toSpec);
+
+  // The meta-schema catches the rest (a keyword with a value of the wrong type, a negative maxLength…).
+  const ajv = ajvFor(dialect);
+  if (ajv.validateSchema(full) !== true) {
+    const reported = problems.map((p) => formatPath(p.path));
+    const byPath = new Map<string, ErrorObject[]>();
+    for (const e of ajv.errors ?? []) byPath.set(e.instancePath, [...(byPath.get(e.instancePath) ?? []), e]);
+    for (const [pointer, errors] of byPath) {
+      const path = toSpec(pointerToPath(pointer));
+      const p = formatPath(path);
+      if (reported.some((r) => r === p || p.startsWith(`${r}.`) || p.startsWith(`${r}[`) || r.startsWith(`${p}.`) || r.startsWith(`${p}[`))) continue;
+      const messages = [...new Set(errors.filter((e) => !['anyOf', 'oneOf', 'allOf', 'if', '$ref', '$dynamicRef'].includes(e.keyword)).map((e) => (e.message ?? e.keyword).replace(/^must be ([a-z]+),([a-z]+)$/, 'must be $1 or $2')))];
+      problems.push({ code: 'invalid_schema', path, at: 'value',
+        message: `not a valid JSON Schema here: ${messages.join('; ') || 'does not match the meta-schema'}.`,
+        hint: `Fix this keyword's value (JSON Schema ${dialect}); see https://json-schema.org/understanding-json-schema/reference.` });
+    }
+  }
+  if (problems.length > 0) return { schema: {}, shorthand, problems };
+
+  // Inline local refs (refusing recursion), convert draft-07 to 2020-12, drop $defs and $schema.
+  const inlined = inlineSchema(full, dialect, problems, toSpec);
+  if (problems.length > 0) return { schema: {}, shorthand, problems };
+
+  // Tool arguments are always an object.
+  if (inlined.type !== 'object') {
+    const written = full.type;
+    problems.push({ code: 'parameters_not_object', path: 'type' in full ? ['type'] : [], at: 'value',
+      message: written === undefined
+        ? 'parameters is a JSON Schema without `type: object`.'
+        : `parameters must be a JSON Schema of type "object", but its type is ${JSON.stringify(inlined.type ?? written)}.`,
+      hint: 'Tool arguments are always an object: write `type: object` and list the arguments under `properties:`.' });
+    return { schema: {}, shorthand, problems };
+  }
+
+  // Last line of defence: the normalized schema (always 2020-12 form) must compile under ajv's strict
+  // mode, as the emitted validators do.
+  const ajv2020 = ajvFor('compile-check');
+  try {
+    // What ajv's compile does first (and the stubbed instance cannot): the inlined form against the
+    // 2020-12 meta-schema — a `$ref` may have pulled in data (an enum value, an example) as a schema.
+    const meta = ajvFor('2020-12');
+    if (meta.validateSchema(inlined) !== true) throw new Error(`schema is invalid: ${meta.errorsText(meta.errors)}`);
+    ajv2020.compile(inlined);
+  } catch (err) {
+    problems.push({ code: 'invalid_schema', path: [], at: 'value',
+      message: `this schema does not compile: ${err instanceof Error ? err.message : String(err)}.`,
+      hint: 'Fix the schema; toolroute compiles argument validators with ajv in strict mode.' });
+  } finally {
+    // ajv caches every schema it compiled by object; this one is never compiled again here.
+    ajv2020.removeSchema(inlined);
+  }
+  return { schema: inlined, shorthand, problems };
+}
+
+/** Expansions computed for each loaded spec, by parameters content (see `expandToolParameters`). */
+const expansions = new WeakMap<LoadedSpec, Map<string, ExpandedParameters>>();
+
+/**
+ * `expandParameters` of a tool's `parameters` in `spec`, computed once per
+ * distinct content: validate and normalize both need every tool's expansion,
+ * and large specs reuse a few schemas across many tools (the strict compile
+ * inside is most of the front end's time). Keyed by content, never by object,
+ * so a spec value edited between the two steps is not served a stale result.
+ * The result may be shared between tools: read it, never change it.
+ *
+ * @example
+ * expandToolParameters(loaded.spec, { path: { type: 'string' } }).schema;
+ * // { type: 'object', properties: { path: { type: 'string' } } }
+ */
+export function expandToolParameters(spec: LoadedSpec, parameters: Record<string, unknown>): ExpandedParameters {
+  const key = contentKey(parameters);
+  if (key === undefined) return expandParameters(parameters);
+  let cache = expansions.get(spec);
+  if (cache === undefined) {
+    cache = new Map();
+    expansions.set(spec, cache);
+  }
+  let expanded = cache.get(key);
+  if (expanded === undefined) {
+    expanded = expandParameters(parameters);
+    cache.set(key, expanded);
+  }
+  return expanded;
+}
+
+/**
+ * A string equal for two values exactly when they are the same JSON data
+ * (key order included; `-0`, `NaN` and infinities kept apart, unlike
+ * JSON.stringify; every item ends in a comma, so no two values run
+ * together), or undefined for anything that is not plain data (a TS
+ * spec may hold functions, class instances, zod schemas…): those are not cached.
+ *
+ * @example
+ * contentKey({ a: [1, 'x'] }); // '{"a":[n1,"x",],}'
+ */
+export function contentKey(value: unknown): string | undefined {
+  const parts: string[] = [];
+  const walk = (v: unknown): boolean => {
+    switch (typeof v) {
+      case 'string':
+        parts.push(JSON.stringify(v));
+        return true;
+      case 'number':
+        parts.push(Object.is(v, -0) ? 'n-0' : `n${v}`);
+        return true;
+      case 'boolean':
+        parts.push(v ? 't' : 'f');
+        return true;
+      case 'object': {
+        if (v === null) {
+          parts.push('z');
+          return true;
+        }
+        if (Array.isArray(v)) {
+          parts.push('[');
+          for (const item of v) {
+            if (!walk(item)) return false;
+            parts.push(',');
+          }
+          parts.push(']');
+          return true;
+        }
+        const proto: unknown = Object.getPrototypeOf(v);
+        if (proto !== Object.prototype && proto !== null) return false;
+        parts.push('{');
+        for (const [k, item] of Object.entries(v)) {
+          parts.push(JSON.stringify(k), ':');
+          if (!walk(item)) return false;
+          parts.push(',');
+        }
+        parts.push('}');
+        return true;
+      }
+      default:
+        return false;
+    }
+  };
+  return walk(value) ? parts.join('') : undefined;
+}

@@ -1,0 +1,64 @@
+/**
+ * Policies and the initial tool list: every policy entry names a tool,
+ * namespace or toolkit of the spec; the spec has tools; the list the model
+ * sees first is not entirely deferred. Error codes (fixtures in
+ * test/fixtures/invalid/): unknown_policy_target (policy-unknown), empty_name
+ * (an empty policy name), no_tools (no-tools), all_tools_deferred
+ * (all-deferred).
+ */
+import { LOAD_TOOLKIT } from '../ir.js';
+import { didYouMean } from '../problems.js';
+import { isRecord, listAt } from './context.js';
+import type { Context } from './context.js';
+import type { ToolEntry } from './references.js';
+
+/**
+ * Reports policy entries naming nothing, an empty spec, and an initial tool
+ * list in which every tool is deferred. `targets` are the names a policy may
+ * block: tools, namespaces and toolkits.
+ *
+ * @example
+ * checkPolicies(ctx, root, entries, defined, ['read_file', 'fs']); // unknown_policy_target for `prod: [raed_file]`
+ */
+export function checkPolicies(ctx: Context, root: Record<string, unknown>, entries: readonly ToolEntry[], defined: ReadonlyMap<string, ToolEntry>, policyTargets: readonly string[]): void {
+  // Policies: every entry names something that exists.
+  const targetSet = new Set(policyTargets);
+  if (isRecord(root.policies)) {
+    for (const [policy, list] of Object.entries(root.policies)) {
+      if (policy.trim() === '') ctx.add('empty_name', ['policies', policy], 'the policy name is empty.', 'Give the policy a name, e.g. `prod`.', 'key');
+      listAt(list).forEach((target, i) => {
+        if (typeof target !== 'string' || targetSet.has(target)) return;
+        const suggestion = didYouMean(target, policyTargets);
+        ctx.add('unknown_policy_target', ['policies', policy, i], `the policy ${JSON.stringify(policy)} blocks ${JSON.stringify(target)}, which is not a tool, namespace or toolkit of this spec.`,
+          `${suggestion ? `${suggestion} ` : ''}A policy lists names of tools, namespaces or toolkits defined in this spec.`);
+      });
+    }
+  }
+
+  // The tool list the model sees must not be empty, nor entirely deferred.
+  const visible = visibleTools(root, entries, defined);
+  if (entries.length === 0 && listAt(root.namespaces).length === 0 && listAt(root.toolkits).length === 0) {
+    ctx.add('no_tools', [], 'the spec defines no tools.', 'Add a `tools:` list (or `namespaces:` / `toolkits:`) with at least one tool.');
+  } else if (visible.length > 0 && visible.every((v) => v.deferred)) {
+    ctx.add('all_tools_deferred', 'tools' in root ? ['tools'] : [], `every tool the model sees is deferred (${visible.map((v) => v.name).join(', ')}).`,
+      'Anthropic rejects a request in which every tool has defer_loading ("At least one tool must be non-deferred"): set `deferLoading: false` (or leave it out) on at least one flat tool.');
+  }
+}
+
+/**
+ * The tools in the model's initial list and whether each is deferred: flat
+ * tools, one tool per namespace (deferred only when all its actions are), and
+ * `load_toolkit` (never deferred) when there are toolkits.
+ */
+function visibleTools(root: Record<string, unknown>, entries: readonly ToolEntry[], defined: ReadonlyMap<string, ToolEntry>): { name: string; deferred: boolean }[] {
+  const deferred = (name: string) => defined.get(name)?.definition?.deferLoading === true;
+  const out: { name: string; deferred: boolean }[] = [];
+  for (const e of entries) if (e.group.kind === 'flat') out.push({ name: e.name, deferred: deferred(e.name) });
+  listAt(root.namespaces).forEach((ns, i) => {
+    const actions = entries.filter((e) => e.group.kind === 'namespace' && e.group.index === i);
+    const name = isRecord(ns) && typeof ns.name === 'string' ? ns.name : `namespaces[${i}]`;
+    out.push({ name, deferred: actions.length > 0 && actions.every((a) => deferred(a.name)) });
+  });
+  if (listAt(root.toolkits).length > 0) out.push({ name: LOAD_TOOLKIT, deferred: false });
+  return out;
+}

@@ -1,0 +1,71 @@
+/**
+ * The JSON Schema vocabulary toolroute reads in `parameters`: the dialects,
+ * every keyword by the kind of value it takes (one subschema, a list, a map,
+ * or data that is never walked as a schema), the keywords refused outright,
+ * the JSON types and the formats the generated validators can check. Tables
+ * only; the rules that use them are in schema-rules.ts, schema-refs.ts and
+ * parameters.ts.
+ */
+import { createRequire } from 'node:module';
+import type { ProblemCode } from '../problems.js';
+
+/** A problem inside `parameters`, with a path relative to `parameters`. */
+export interface SchemaProblem {
+  code: ProblemCode;
+  path: (string | number)[];
+  message: string;
+  hint: string;
+  at: 'value' | 'key';
+}
+
+/** The JSON Schema dialects a `parameters` schema may use. */
+export const SCHEMA_DIALECTS = ['2020-12', 'draft-07'] as const;
+export type SchemaDialect = (typeof SCHEMA_DIALECTS)[number];
+
+/** `$schema` URIs (normalized: no trailing `#`) and the dialect each names. */
+export const DIALECT_URIS: Readonly<Record<string, SchemaDialect>> = {
+  'https://json-schema.org/draft/2020-12/schema': '2020-12',
+  'http://json-schema.org/draft-07/schema': 'draft-07',
+};
+
+/** Schema keywords by what their value is. */
+const KEYWORDS = {
+  /** Value is one subschema. */
+  schema: ['additionalProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'],
+  /** Value is a list of subschemas. */
+  schemaList: ['allOf', 'anyOf', 'oneOf', 'prefixItems'],
+  /** Value is a map of name → subschema. */
+  schemaMap: ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'],
+  /** Value is data (or a plain value): never walked as a schema. */
+  data: [
+    '$schema', '$ref', '$comment', 'type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
+    'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains', 'maxProperties',
+    'minProperties', 'required', 'dependentRequired', 'title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly',
+    'examples', 'format', 'contentEncoding', 'contentMediaType',
+  ],
+} as const;
+// `$defs` and `definitions` are accepted in both (ajv does; the 2020-12 meta-schema keeps `definitions` for compatibility).
+const DRAFT07_ONLY = new Set(['additionalItems', 'dependencies']);
+const DRAFT2020_ONLY = new Set(['prefixItems', 'dependentSchemas', 'dependentRequired', 'unevaluatedItems', 'unevaluatedProperties', 'maxContains', 'minContains', 'deprecated', 'contentSchema']);
+/** Keywords that change how refs resolve or need a dynamic scope: refused rather than half-supported. */
+export const UNSUPPORTED_KEYWORDS = new Set(['$id', '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', '$recursiveRef', '$recursiveAnchor']);
+export const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
+
+const ALL_KEYWORDS = [...KEYWORDS.schema, ...KEYWORDS.schemaList, ...KEYWORDS.schemaMap, ...KEYWORDS.data, 'items', 'additionalItems', 'dependencies'];
+/** Built once: `walkSchema` asks for them at every schema node. */
+const KNOWN_KEYWORDS: Readonly<Record<SchemaDialect, ReadonlySet<string>>> = {
+  '2020-12': new Set(ALL_KEYWORDS.filter((k) => !DRAFT07_ONLY.has(k))),
+  'draft-07': new Set(ALL_KEYWORDS.filter((k) => !DRAFT2020_ONLY.has(k))),
+};
+export const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(KEYWORDS.schema);
+export const SCHEMA_LIST_KEYWORDS: ReadonlySet<string> = new Set(KEYWORDS.schemaList);
+export const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(KEYWORDS.schemaMap);
+
+export function knownKeywords(dialect: SchemaDialect): ReadonlySet<string> {
+  return KNOWN_KEYWORDS[dialect];
+}
+
+const require = createRequire(import.meta.url);
+/** ajv-formats' format names: what the generated validators can check. */
+export const KNOWN_FORMATS: readonly string[] = (require('ajv-formats/dist/formats.js') as { formatNames: string[] }).formatNames;
+

@@ -1,0 +1,173 @@
+/**
+ * `$ref` in `parameters`: only local JSON-pointer refs, resolved and then
+ * inlined so the IR (and every target) gets one self-contained schema in
+ * draft 2020-12 form, with `$defs` gone. Error codes (fixtures in
+ * test/fixtures/invalid/): remote_ref (remote-ref), unresolved_ref
+ * (unresolved-ref), recursive_ref (recursive-ref), invalid_schema (a schema
+ * too large once inlined).
+ */
+import type { JsonSchema, JsonValue } from '../ir.js';
+import { bug, didYouMean, formatPath } from '../problems.js';
+import type { ProblemCode } from '../problems.js';
+import { isRecord, listAt } from './context.js';
+import { SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from './schema-keywords.js';
+import type { SchemaDialect, SchemaProblem } from './schema-keywords.js';
+
+export function pointerToPath(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer.slice(1).split('/').map((s) => {
+    const seg = s.replace(/~1/g, '/').replace(/~0/g, '~');
+    return /^(0|[1-9][0-9]*)$/.test(seg) ? Number(seg) : seg;
+  });
+}
+
+/**
+ * Resolves a local ref's JSON pointer against the root. Returns the path
+ * (segments) and target, or undefined when it points nowhere.
+ */
+export function resolvePointer(root: unknown, ref: string): { path: (string | number)[]; target: unknown } | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
+  }
+  if (decoded !== '' && !decoded.startsWith('/')) return undefined;
+  const path: (string | number)[] = [];
+  let v: unknown = root;
+  for (const raw of decoded === '' ? [] : decoded.slice(1).split('/')) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(v) && /^(0|[1-9][0-9]*)$/.test(seg)) {
+      v = v[Number(seg)];
+      path.push(Number(seg));
+    } else if (isRecord(v) && Object.hasOwn(v, seg)) {
+      v = v[seg];
+      path.push(seg);
+    } else return undefined;
+  }
+  return { path, target: v };
+}
+
+
+/**
+ * Reports a `$ref` that is remote, an anchor, or points nowhere in `root`.
+ *
+ * @example
+ * checkRef('#/$defs/Nope', ['$ref'], { $defs: {} }, add); // unresolved_ref
+ */
+export function checkRef(ref: string, path: (string | number)[], root: Record<string, unknown>, add: (code: ProblemCode, p: (string | number)[], message: string, hint: string) => void): void {
+  if (!ref.startsWith('#')) {
+    add('remote_ref', path, `${JSON.stringify(ref)} refers to another document; only local refs are supported.`,
+      'Copy the referenced schema under `$defs` in this schema and write `$ref: "#/$defs/Name"`. toolroute never fetches schemas: the build must not depend on the network.');
+    return;
+  }
+  if (ref !== '#' && !ref.startsWith('#/')) {
+    add('unresolved_ref', path, `${JSON.stringify(ref)} is an anchor reference; only JSON pointer refs are supported.`,
+      'Write a JSON pointer such as `$ref: "#/$defs/Name"`.');
+    return;
+  }
+  if (resolvePointer(root, ref) === undefined) {
+    const defs = [...Object.keys(isRecord(root.$defs) ? root.$defs : {}).map((k) => `#/$defs/${k}`), ...Object.keys(isRecord(root.definitions) ? root.definitions : {}).map((k) => `#/definitions/${k}`)];
+    const suggestion = didYouMean(ref, defs);
+    add('unresolved_ref', path, `${JSON.stringify(ref)} points to nothing in this schema.`,
+      `${suggestion ? `${suggestion} ` : ''}${defs.length > 0 ? `Defined here: ${defs.join(', ')}.` : 'Add the target under `$defs` at the top of `parameters`.'}`);
+  }
+}
+
+/** Node budget for inlining: refs can multiply a schema's size (a ref used twice in a def used twice…). */
+const INLINE_BUDGET = 100_000;
+const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
+
+/**
+ * Inlines every local `$ref`, refusing recursion; removes `$defs`,
+ * `definitions` and the root `$schema`; rewrites draft-07 keywords into their
+ * 2020-12 forms, so the IR has one dialect. Problems use spec paths.
+ *
+ * @example
+ * inlineSchema({ type: 'object', $defs: { S: { type: 'string' } }, properties: { a: { $ref: '#/$defs/S' } } }, '2020-12', [], (p) => p);
+ * // { type: 'object', properties: { a: { type: 'string' } } }
+ */
+export function inlineSchema(full: Record<string, unknown>, dialect: SchemaDialect, problems: SchemaProblem[], toSpec: (p: (string | number)[]) => (string | number)[]): JsonSchema {
+  let budget = INLINE_BUDGET;
+  let exhausted = false;
+
+  const expand = (node: unknown, path: (string | number)[], stack: readonly string[]): JsonValue => {
+    if (--budget < 0) {
+      exhausted = true;
+      return {};
+    }
+    if (!isRecord(node)) return node as JsonValue;
+    let own: Record<string, JsonValue> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$defs' || key === 'definitions' || key === '$ref' || (key === '$schema' && path.length === 0)) continue;
+      const here = [...path, key];
+      if (SCHEMA_KEYWORDS.has(key)) own[key] = expand(value, here, stack);
+      else if (SCHEMA_LIST_KEYWORDS.has(key)) own[key] = listAt(value).map((s, i) => expand(s, [...here, i], stack));
+      else if (SCHEMA_MAP_KEYWORDS.has(key) && isRecord(value)) {
+        const map: Record<string, JsonValue> = {};
+        for (const [k, s] of Object.entries(value)) map[k] = expand(s, [...here, k], stack);
+        own[key] = map;
+      } else if (key === 'items' || key === 'additionalItems') {
+        own[key] = Array.isArray(value) ? value.map((s, i) => expand(s, [...here, i], stack)) : expand(value, here, stack);
+      } else if (key === 'dependencies' && isRecord(value)) {
+        const map: Record<string, JsonValue> = {};
+        for (const [k, s] of Object.entries(value)) map[k] = Array.isArray(s) ? (s as JsonValue) : expand(s, [...here, k], stack);
+        own[key] = map;
+      } else own[key] = structuredClone(value) as JsonValue;
+    }
+    if (dialect === 'draft-07') own = toDraft2020(own);
+
+    const ref = node.$ref;
+    if (typeof ref !== 'string') return own;
+    const resolved = resolvePointer(full, ref);
+    if (!resolved) throw bug(`unresolved $ref ${ref} survived validation`);
+    const key = formatPath(resolved.path);
+    if (stack.includes(key) || isPrefix(resolved.path, path)) {
+      problems.push({ code: 'recursive_ref', path: toSpec([...path, '$ref']), at: 'value',
+        message: `${JSON.stringify(ref)} makes the schema recursive.`,
+        hint: 'Recursive schemas are refused: not every target accepts them (Anthropic strict mode and Gemini do not). Limit the nesting to a fixed depth by writing each level out.' });
+      return {};
+    }
+    const target = expand(resolved.target, resolved.path, [...stack, key]);
+    // draft-07 ignores a $ref's siblings; 2020-12 applies both.
+    if (dialect === 'draft-07' || Object.keys(own).length === 0) return target;
+    if (!isRecord(target)) return { allOf: [target, own] };
+    const merged: Record<string, JsonValue> = { ...target };
+    for (const [k, v] of Object.entries(own)) {
+      if (!(k in merged) || ANNOTATIONS.has(k)) merged[k] = v;
+      else if (JSON.stringify(merged[k]) !== JSON.stringify(v)) return { allOf: [target, own] };
+    }
+    return merged;
+  };
+
+  const out = expand(full, [], []);
+  if (exhausted) {
+    problems.push({ code: 'invalid_schema', path: toSpec([]), at: 'value',
+      message: `inlining this schema's $refs produces more than ${INLINE_BUDGET} schema nodes.`,
+      hint: 'Simplify the schema: refs to refs multiply its size when inlined.' });
+  }
+  return isRecord(out) ? (out as JsonSchema) : {};
+}
+
+function isPrefix(prefix: readonly (string | number)[], path: readonly (string | number)[]): boolean {
+  return prefix.length <= path.length && prefix.every((s, i) => s === path[i]);
+}
+
+/** draft-07 `items: [..]` / `additionalItems` / `dependencies` in their 2020-12 forms. */
+function toDraft2020(s: Record<string, JsonValue>): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'items' && Array.isArray(v)) out.prefixItems = v;
+    else if (k === 'additionalItems') {
+      if (Array.isArray(s.items)) out.items = v;
+      // with a single-schema `items`, draft-07 ignores additionalItems
+    } else if (k === 'dependencies' && isRecord(v)) {
+      const req: Record<string, JsonValue> = {};
+      const schemas: Record<string, JsonValue> = {};
+      for (const [name, d] of Object.entries(v)) (Array.isArray(d) ? req : schemas)[name] = d;
+      if (Object.keys(req).length > 0) out.dependentRequired = req;
+      if (Object.keys(schemas).length > 0) out.dependentSchemas = schemas;
+    } else out[k] = v;
+  }
+  return out;
+}

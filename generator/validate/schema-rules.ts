@@ -1,0 +1,106 @@
+/**
+ * Per-keyword rules for a `parameters` schema, walked over every subschema
+ * (never over data such as `enum` values or defaults): keywords known in the
+ * dialect, refused keywords, JSON type names, formats, `required` names, and
+ * `$ref`s (checked in schema-refs.ts). Error codes (fixtures in
+ * test/fixtures/invalid/): unknown_schema_keyword (unknown-schema-keyword,
+ * unsupported-dialect), unsupported_schema_keyword (unsupported-dialect),
+ * unknown_format (unknown-schema-keyword), required_not_in_properties
+ * (required-not-in-properties), invalid_schema (a bad type name, a draft-07
+ * tuple in 2020-12).
+ */
+import { didYouMean } from '../problems.js';
+import type { ProblemCode } from '../problems.js';
+import { COMMA_HINT, isRecord, listAt } from './context.js';
+import { checkRef } from './schema-refs.js';
+import { JSON_TYPES, KNOWN_FORMATS, knownKeywords, SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, UNSUPPORTED_KEYWORDS } from './schema-keywords.js';
+import type { SchemaDialect, SchemaProblem } from './schema-keywords.js';
+
+/**
+ * Checks one schema object and its subschemas (but not data such as enum
+ * values or defaults), adding problems with spec paths (`toSpec`).
+ *
+ * @example
+ * walkSchema({ type: 'strng' }, [], '2020-12', root, problems, (p) => p); // invalid_schema: Did you mean "string"?
+ */
+export function walkSchema(node: unknown, path: (string | number)[], dialect: SchemaDialect, root: Record<string, unknown>, problems: SchemaProblem[], toSpec: (p: (string | number)[]) => (string | number)[]): void {
+  if (!isRecord(node)) return; // booleans are schemas; other values are left to the meta-schema
+  const known = knownKeywords(dialect);
+  const add = (code: ProblemCode, p: (string | number)[], message: string, hint: string, at: 'value' | 'key' = 'value') =>
+    problems.push({ code, path: toSpec(p), message, hint, at });
+
+  for (const [key, value] of Object.entries(node)) {
+    const here = [...path, key];
+    if (UNSUPPORTED_KEYWORDS.has(key)) {
+      add('unsupported_schema_keyword', here, `the keyword ${JSON.stringify(key)} is not supported in tool parameters.`,
+        'Remove it: toolroute inlines local `$ref`s by JSON pointer (e.g. `$ref: "#/$defs/Name"`) and does not support identifiers, anchors or dynamic refs.', 'key');
+      continue;
+    }
+    if (!known.has(key)) {
+      const other = knownKeywords(dialect === '2020-12' ? 'draft-07' : '2020-12').has(key);
+      if (value === null && /\s/.test(key)) {
+        add('unknown_schema_keyword', here, `unknown JSON Schema keyword ${JSON.stringify(key)} (with no value).`, COMMA_HINT, 'key');
+        continue;
+      }
+      const suggestion = didYouMean(key, known);
+      add('unknown_schema_keyword', here, `unknown JSON Schema keyword ${JSON.stringify(key)}${other ? ` (it belongs to ${dialect === '2020-12' ? 'draft-07' : 'draft 2020-12'})` : ''}.`,
+        other
+          ? `Use the ${dialect} form${key === 'dependencies' ? ' (`dependentRequired` / `dependentSchemas`)' : key === 'additionalItems' ? ' (`items` after `prefixItems`)' : ''}, or declare the dialect with \`$schema\`.`
+          : `${suggestion ? `${suggestion} ` : ''}Unknown keywords are refused because providers reject or ignore them; remove it or fix its spelling.`,
+        'key');
+      continue;
+    }
+    switch (key) {
+      case 'type': {
+        const types = Array.isArray(value) ? value : [value];
+        types.forEach((t, i) => {
+          if (typeof t === 'string' && !(JSON_TYPES as readonly string[]).includes(t)) {
+            const suggestion = didYouMean(t, JSON_TYPES);
+            add('invalid_schema', Array.isArray(value) ? [...here, i] : here, `${JSON.stringify(t)} is not a JSON Schema type.`,
+              `${suggestion ? `${suggestion} ` : ''}Types are: ${JSON_TYPES.join(', ')}.`);
+          }
+        });
+        break;
+      }
+      case 'format':
+        if (typeof value === 'string' && !KNOWN_FORMATS.includes(value)) {
+          const suggestion = didYouMean(value, KNOWN_FORMATS);
+          add('unknown_format', here, `${JSON.stringify(value)} is not a format toolroute can validate.`,
+            `${suggestion ? `${suggestion} ` : ''}Known formats: ${KNOWN_FORMATS.join(', ')}. For anything else use \`pattern\` or say it in the description.`);
+        }
+        break;
+      case 'required':
+        if (Array.isArray(value) && isRecord(node.properties) && !isRecord(node.patternProperties)) {
+          const props = Object.keys(node.properties);
+          value.forEach((name, i) => {
+            if (typeof name === 'string' && !props.includes(name)) {
+              const suggestion = didYouMean(name, props);
+              add('required_not_in_properties', [...here, i], `${JSON.stringify(name)} is required but is not one of the properties (${props.map((p) => JSON.stringify(p)).join(', ') || 'none'}).`,
+                `${suggestion ? `${suggestion} ` : ''}List under \`required\` only names that appear under \`properties\` (some providers reject the request otherwise).`);
+            }
+          });
+        }
+        break;
+      case '$ref':
+        if (typeof value === 'string') checkRef(value, here, root, add);
+        break;
+      case 'items':
+      case 'additionalItems':
+        if (Array.isArray(value) && key === 'items' && dialect === '2020-12') {
+          add('invalid_schema', here, '`items` as a list is the draft-07 tuple form; draft 2020-12 (the default) needs one schema here.',
+            'Write `prefixItems: [...]` for a tuple (and `items: false` instead of `additionalItems: false`), or declare draft-07 with `$schema: "http://json-schema.org/draft-07/schema#"`.');
+        } else if (Array.isArray(value)) value.forEach((s, i) => walkSchema(s, [...here, i], dialect, root, problems, toSpec));
+        else walkSchema(value, here, dialect, root, problems, toSpec);
+        break;
+      case 'dependencies':
+        if (isRecord(value)) for (const [k, s] of Object.entries(value)) if (!Array.isArray(s)) walkSchema(s, [...here, k], dialect, root, problems, toSpec);
+        break;
+      default:
+        if (SCHEMA_KEYWORDS.has(key)) walkSchema(value, here, dialect, root, problems, toSpec);
+        else if (SCHEMA_LIST_KEYWORDS.has(key)) listAt(value).forEach((s, i) => walkSchema(s, [...here, i], dialect, root, problems, toSpec));
+        else if (SCHEMA_MAP_KEYWORDS.has(key) && isRecord(value)) {
+          for (const [k, s] of Object.entries(value)) walkSchema(s, [...here, k], dialect, root, problems, toSpec);
+        }
+    }
+  }
+}
