@@ -27,7 +27,7 @@ function mtime(url) {
 /** Newest modification time among the package's TypeScript sources (0 when none ship). */
 function newestSource() {
   let newest = mtime(new URL('index.ts', ROOT)) ?? 0;
-  for (const dir of ['generator', 'runtime', 'schema']) {
+  for (const dir of ['generator', 'runtime', 'schema', 'integrations']) {
     let names;
     try {
       names = readdirSync(new URL(`${dir}/`, ROOT), { recursive: true });

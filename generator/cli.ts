@@ -19,11 +19,13 @@ export interface CliIO {
 }
 
 export const USAGE = `Usage: toolroute codegen <spec> --out <dir> [--check] [--runtime-import <specifier>]
+       toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--check] (--url <url> | -- <command> [args…])
 
 Compile a tool spec (YAML, JSON or TypeScript) into a typed router folder.
 
 Commands:
   codegen <spec>               Generate the folder for <spec>.
+  import mcp                   Write an MCP server's tools into a spec (toolroute import --help).
 
 Options:
   --out <dir>                  Output folder (required). Files toolroute did not generate are never touched.
@@ -42,6 +44,8 @@ Exit codes: 0 ok, 1 spec problems or stale output, 2 usage error.
  * const code = await main(['codegen', 'examples/tools.spec.yaml', '--out', 'generated']);
  */
 export async function main(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
+  // Loaded only for this command: `codegen` never loads the MCP SDK (an optional peer dependency).
+  if (argv[0] === 'import') return (await import('./import/cli.js')).importMain(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({

@@ -1,0 +1,109 @@
+/**
+ * `toolroute import mcp …`: arguments → `importMcp` → text and an exit code
+ * (0 written or in sync, 1 problems or drift, 2 usage error). Loaded by
+ * generator/cli.ts only for this command, so `codegen` never loads the MCP SDK.
+ */
+import { parseArgs } from 'node:util';
+import type { CliIO } from '../cli.js';
+import { IMPORT_MODES, importMcp, type ImportMode } from './mcp.js';
+
+export const IMPORT_USAGE = `Usage: toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--prefix <p>]
+                            [--description <text>] [--check] (--url <url> | -- <command> [args…])
+
+Write the tools of an MCP server into a spec (created, or merged into an existing one: this
+server's previous import is replaced, everything else is kept).
+
+Options:
+  --out <spec.yaml>     The spec file to write (YAML).
+  --as <mode>           Offer the tools as flat tools, one namespace (default) or one toolkit.
+  --name <group>        Namespace / toolkit name and policy prefix (default: the server's name).
+  --prefix <p>          Prefix for tool names (default: "<group>_" when the spec holds other tools, else none;
+                        a re-import keeps the recorded one).
+  --description <text>  Description of the namespace / toolkit.
+  --check               Write nothing; exit 1 naming each tool that differs between the spec and the server.
+  --url <url>           Connect over Streamable HTTP instead of starting a command over stdio.
+  -- <command> [args…]  The server command to start over stdio.
+`;
+
+/**
+ * Runs `toolroute import <kind> …` and returns the exit code.
+ *
+ * @example
+ * await importMain(['mcp', '--out', 'memory.yaml', '--', 'npx', '-y', '@modelcontextprotocol/server-memory'], io);
+ */
+export async function importMain(argv: readonly string[], io: CliIO): Promise<number> {
+  const usage = (message: string) => {
+    io.stderr(`toolroute: ${message}\n\n${IMPORT_USAGE}`);
+    return 2;
+  };
+  const split = argv.indexOf('--');
+  const own = split < 0 ? [...argv] : argv.slice(0, split);
+  const command = split < 0 ? [] : argv.slice(split + 1);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: own,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        out: { type: 'string' },
+        as: { type: 'string' },
+        name: { type: 'string' },
+        prefix: { type: 'string' },
+        description: { type: 'string' },
+        url: { type: 'string' },
+        check: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    return usage(err instanceof Error ? err.message : String(err));
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) {
+    io.stdout(IMPORT_USAGE);
+    return 0;
+  }
+  if (positionals[0] !== 'mcp') return usage(positionals[0] === undefined ? 'import needs a kind: toolroute import mcp …' : `unknown import kind "${positionals[0]}"; only "mcp" exists.`);
+  if (positionals.length > 1) return usage(`unexpected argument "${positionals[1]}" (put the server command after --).`);
+  if (values.out === undefined || values.out === '') return usage('import mcp needs --out <spec.yaml>.');
+  if (values.as !== undefined && !(IMPORT_MODES as readonly string[]).includes(values.as)) return usage(`--as must be one of ${IMPORT_MODES.join(', ')}, not "${values.as}".`);
+  if (values.url !== undefined && command.length > 0) return usage('give either --url or a command after --, not both.');
+  if (values.url === undefined && command.length === 0) return usage('import mcp needs a server: --url <url>, or -- <command> [args…].');
+  if (values.url !== undefined) {
+    try {
+      new URL(values.url);
+    } catch {
+      return usage(`--url is not a URL: ${values.url}`);
+    }
+  }
+
+  const result = await importMcp({
+    out: values.out,
+    cwd: io.cwd,
+    server: values.url !== undefined ? { url: values.url } : { command: command[0]!, args: command.slice(1), cwd: io.cwd },
+    ...(values.as !== undefined ? { as: values.as as ImportMode } : {}),
+    ...(values.name !== undefined ? { name: values.name } : {}),
+    ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
+    ...(values.description !== undefined ? { description: values.description } : {}),
+    check: values.check === true,
+  });
+  const notes = result.notes.map((n) => `  note: ${n.message}\n`).join('');
+  if (result.problems.length > 0) {
+    io.stderr(`${notes}${result.problems.map((p) => `toolroute: ${p}`).join('\n')}\ntoolroute: nothing was written.\n`);
+    return 1;
+  }
+  const record = result.record!;
+  const what = `${record.tools.length} tool${record.tools.length === 1 ? '' : 's'} of ${record.server} as ${record.as === 'flat' ? 'flat tools' : `${record.as} "${record.name}"`}`;
+  if (values.check === true) {
+    if (result.ok) {
+      io.stdout(`${notes}toolroute: ${result.out} is in sync with the server (${what}).\n`);
+      return 0;
+    }
+    const lines = result.drift.map((d) => `  ${d.tool}: ${d.change}${d.fields ? ` (${d.fields.join(', ')})` : ''}`);
+    io.stderr(`toolroute: ${result.out} differs from the server:\n${lines.join('\n')}\nFix: re-run the same command without --check.\n`);
+    return 1;
+  }
+  io.stdout(`${notes}toolroute: ${result.written ? 'wrote' : 'unchanged:'} ${result.out} (${what}).\n`);
+  return 0;
+}

@@ -1,0 +1,530 @@
+/**
+ * `toolroute import mcp`: an MCP server's `tools/list` becomes (part of) a spec.
+ *
+ * Two halves. `buildMcpImport` is pure: published tools + the saved spec text
+ * (if any) + options → the new spec text, the notes of every fix, and the
+ * problems that keep it from being written. `importMcp` connects (stdio or
+ * Streamable HTTP, through integrations/mcp/connect.ts), lists every page of
+ * tools, and writes the file atomically or, with `check`, compares it.
+ *
+ * What the spec keeps of each tool: its name (prefixed when several sources
+ * share one spec), its description and input schema as published, and its
+ * annotations as tags (`read-only`, `destructive`, `idempotent`, `open-world`,
+ * MCP's defaults applied) plus two policies per server (`<group>_readonly`,
+ * `<group>_nondestructive`). Every change the generator needs is written into
+ * the file as a comment next to the tool (and returned as a note): nothing is
+ * fixed silently. The import itself is recorded in one header comment line,
+ * `# toolroute-import-mcp: {…}`, so a re-import replaces exactly this server's
+ * tools and `--check` knows the options used.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { isMap, isSeq, parseDocument, type Document, YAMLMap, YAMLSeq } from 'yaml';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { connectMcp, listAllTools, type McpServerTarget } from '../../integrations/mcp/connect.js';
+import { groupNameOf, specToolName } from '../../integrations/mcp/names.js';
+import { loadText } from '../load.js';
+import { formatProblem, type Problem } from '../problems.js';
+import { validateSpec } from '../validate.js';
+
+/** How the imported tools are offered: flat tools, one namespace, or one toolkit. */
+export const IMPORT_MODES = ['flat', 'namespace', 'toolkit'] as const;
+export type ImportMode = (typeof IMPORT_MODES)[number];
+
+/** The header line that records one import (one per server in the spec). */
+export const RECORD_PREFIX = 'toolroute-import-mcp: ';
+
+/** What the spec records about one import. */
+export interface ImportRecord {
+  /** The group: namespace / toolkit name, policy prefix; the key of this server in the spec. */
+  readonly name: string;
+  readonly as: ImportMode;
+  readonly prefix: string;
+  /** `name version` from the server's `initialize`, informational. */
+  readonly server: string;
+  /** The spec names of the imported tools, in the server's order. */
+  readonly tools: readonly string[];
+  /** The policies this import wrote. */
+  readonly policies: readonly string[];
+}
+
+export interface McpImportOptions {
+  /** Default `namespace`. */
+  readonly as?: ImportMode;
+  /** Group name; default: the recorded one, else the server's name made portable. */
+  readonly name?: string;
+  /** Tool name prefix; default: the recorded one, else `<name>_` when the spec holds anything else, else none. */
+  readonly prefix?: string;
+  /** Description of the namespace / toolkit. */
+  readonly description?: string;
+}
+
+/** A fix the import made so the generator accepts a tool, or a tool it left out. */
+export interface ImportNote {
+  /** The server's tool name. */
+  readonly tool: string;
+  readonly kind: 'renamed' | 'described' | 'skipped';
+  readonly message: string;
+}
+
+export interface McpImportBuild {
+  /** The new spec text; undefined when problems keep it from being written. */
+  readonly text: string | undefined;
+  readonly record: ImportRecord;
+  readonly notes: readonly ImportNote[];
+  /** Problems in the resulting spec (including parts the import did not write), or in the saved file. */
+  readonly problems: readonly string[];
+}
+
+/** The tool entry the import writes, as data (what `--check` compares). */
+interface ToolEntry {
+  name: string;
+  description: string;
+  tags: string[];
+  parameters: Record<string, unknown>;
+}
+
+const EMPTY_PARAMETERS = { type: 'object', properties: {} } as const;
+
+/** MCP annotations with the protocol's defaults applied, as tags. */
+export function annotationTags(annotations: Tool['annotations']): string[] {
+  const readOnly = annotations?.readOnlyHint === true;
+  // MCP: destructiveHint and idempotentHint are meaningful only when the tool is not read-only; destructiveHint defaults to true, openWorldHint to true.
+  const destructive = !readOnly && annotations?.destructiveHint !== false;
+  const idempotent = readOnly || annotations?.idempotentHint === true;
+  const openWorld = annotations?.openWorldHint !== false;
+  const tags: string[] = [];
+  if (readOnly) tags.push('read-only');
+  if (destructive) tags.push('destructive');
+  if (idempotent) tags.push('idempotent');
+  if (openWorld) tags.push('open-world');
+  return tags;
+}
+
+/** Reads every import record from a spec's header comment. */
+export function readRecords(doc: Document | undefined): ImportRecord[] {
+  const comment = doc?.commentBefore ?? '';
+  const records: ImportRecord[] = [];
+  for (const line of comment.split('\n')) {
+    const text = line.trim();
+    if (!text.startsWith(RECORD_PREFIX)) continue;
+    try {
+      const value = JSON.parse(text.slice(RECORD_PREFIX.length)) as Partial<ImportRecord>;
+      if (typeof value.name === 'string' && (IMPORT_MODES as readonly string[]).includes(value.as as string) && typeof value.prefix === 'string' && Array.isArray(value.tools)) {
+        records.push({
+          name: value.name,
+          as: value.as as ImportMode,
+          prefix: value.prefix,
+          server: typeof value.server === 'string' ? value.server : '',
+          tools: value.tools.filter((t): t is string => typeof t === 'string'),
+          policies: Array.isArray(value.policies) ? value.policies.filter((t): t is string => typeof t === 'string') : [],
+        });
+      }
+    } catch {
+      // Not a record (hand-edited): left as an ordinary comment.
+    }
+  }
+  return records;
+}
+
+/**
+ * Builds the spec text for an import of `tools` into `savedText` (undefined: a new file).
+ * Pure and deterministic: same inputs, same bytes.
+ *
+ * @example
+ * const built = buildMcpImport(tools, undefined, { as: 'namespace', name: 'memory' }, { name: 'memory-server', version: '0.6.3' }, 'memory.yaml');
+ * if (built.text !== undefined) await writeFile('memory.yaml', built.text);
+ */
+export function buildMcpImport(
+  tools: readonly Tool[],
+  savedText: string | undefined,
+  options: McpImportOptions,
+  server: { readonly name: string; readonly version: string } | undefined,
+  display: string,
+): McpImportBuild {
+  const problems: string[] = [];
+  const doc = savedText === undefined ? undefined : parseDocument(savedText);
+  if (doc && doc.errors.length > 0) problems.push(`${display}: not valid YAML (${doc.errors[0]!.message.split('\n')[0]}); fix or remove the file.`);
+  if (doc && doc.contents !== null && !isMap(doc.contents)) problems.push(`${display}: the saved spec is not a mapping; fix or remove the file.`);
+  const records = problems.length === 0 ? readRecords(doc) : [];
+  const serverLabel = server ? `${server.name} ${server.version}` : 'unknown server';
+  // Default group: the one this same server was imported as before, else its name made portable.
+  const name =
+    options.name ?? records.find((r) => server !== undefined && (r.server === serverLabel || r.server.startsWith(`${server.name} `)))?.name ?? groupNameOf(server?.name ?? 'mcp');
+  const previous = records.find((r) => r.name === name);
+  const as = options.as ?? previous?.as ?? 'namespace';
+  const othersExist = doc !== undefined && hasOtherContent(doc, previous);
+  const prefix = options.prefix ?? previous?.prefix ?? (othersExist ? `${name}_` : '');
+  const record0 = { name, as, prefix, server: serverLabel };
+  if (problems.length > 0) return { text: undefined, record: { ...record0, tools: [], policies: [] }, notes: [], problems };
+
+  // 1. The tool entries, with every fix noted.
+  const notes: ImportNote[] = [];
+  const entries: { entry: ToolEntry; comments: string[]; readOnly: boolean; destructive: boolean }[] = [];
+  const taken = new Set<string>();
+  for (const tool of tools) {
+    if (tool.execution?.taskSupport === 'required') {
+      notes.push({ tool: tool.name, kind: 'skipped', message: `skipped "${tool.name}": it runs only as an MCP task (execution.taskSupport "required"), which a plain tools/call cannot start.` });
+      continue;
+    }
+    const comments: string[] = [];
+    let { name: specName, fix } = specToolName(prefix, tool.name);
+    if (taken.has(specName)) {
+      let n = 2;
+      while (taken.has(`${specName.slice(0, 60)}_${n}`)) n++;
+      const to = `${specName.slice(0, 60)}_${n}`;
+      fix = { from: tool.name, to, why: `${fix ? `${fix.why}; ` : ''}"${specName}" was already taken by another tool of this server` };
+      specName = to;
+    }
+    taken.add(specName);
+    if (fix) {
+      const message = `name "${tool.name}" written as "${specName}": ${fix.why}.`;
+      comments.push(`import: ${message}`);
+      notes.push({ tool: tool.name, kind: 'renamed', message });
+    }
+    let description = typeof tool.description === 'string' ? tool.description : '';
+    if (description.trim() === '') {
+      description = tool.title?.trim() || `The "${tool.name}" tool of ${serverLabel}.`;
+      const message = `"${tool.name}" has no description; wrote ${JSON.stringify(description)} (its title, or a generic one) because every tool needs one.`;
+      comments.push(`import: ${message}`);
+      notes.push({ tool: tool.name, kind: 'described', message });
+    }
+    const tags = annotationTags(tool.annotations);
+    if (as === 'flat') tags.push(name);
+    const parameters = (isPlainRecord(tool.inputSchema) ? structuredClone(tool.inputSchema) : { ...EMPTY_PARAMETERS }) as Record<string, unknown>;
+    entries.push({
+      entry: { name: specName, description, tags, parameters },
+      comments,
+      readOnly: tags.includes('read-only'),
+      destructive: tags.includes('destructive'),
+    });
+  }
+
+  // 2. Find tools the generator refuses, leave them out with their reason, and retry.
+  for (let round = 0; round < 3; round++) {
+    const text = render(doc, previous, record0, entries, notes, options, serverLabel, as, name);
+    const found = specProblems(text, display);
+    if (found.length === 0) {
+      const record = recordOf(record0, entries);
+      return { text, record, notes, problems: [] };
+    }
+    const refused = new Map<number, Problem[]>();
+    const other: Problem[] = [];
+    for (const p of found) {
+      const index = importedIndex(p.path, as, name, doc, previous, entries.length);
+      if (index === undefined) other.push(p);
+      else refused.set(index, [...(refused.get(index) ?? []), p]);
+    }
+    if (other.length > 0 || refused.size === 0) {
+      return { text: undefined, record: recordOf(record0, entries), notes, problems: found.map(formatProblem) };
+    }
+    for (const [index, list] of [...refused].sort((a, b) => b[0] - a[0])) {
+      const e = entries[index]!;
+      notes.push({
+        tool: e.entry.name,
+        kind: 'skipped',
+        message: `skipped "${e.entry.name}": the generator refuses it: ${list.map((p) => `[${p.code}] ${p.message}`).join(' ')}`,
+      });
+      entries.splice(index, 1);
+    }
+  }
+  return { text: undefined, record: recordOf(record0, entries), notes, problems: ['the import kept producing problems; this is a bug in toolroute.'] };
+}
+
+function recordOf(r: Omit<ImportRecord, 'tools' | 'policies'>, entries: readonly { entry: ToolEntry }[]): ImportRecord {
+  return { ...r, tools: entries.map((e) => e.entry.name), policies: [`${r.name}_readonly`, `${r.name}_nondestructive`] };
+}
+
+function isPlainRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Whether the saved spec holds anything besides this server's previous import (other servers, local tools). */
+function hasOtherContent(doc: Document, previous: ImportRecord | undefined): boolean {
+  const mine = new Set(previous?.tools ?? []);
+  const spec = doc.toJS() as Record<string, unknown> | null;
+  if (!isPlainRecord(spec)) return false;
+  const names = (list: unknown): unknown[] => (Array.isArray(list) ? list.map((e) => (isPlainRecord(e) ? e['name'] : e)) : []);
+  if (names(spec['tools']).some((n) => !mine.has(n as string))) return true;
+  for (const key of ['namespaces', 'toolkits'] as const) {
+    if (names(spec[key]).some((n) => n !== previous?.name)) return true;
+  }
+  return false;
+}
+
+/** The spec text: the saved document with this server's old entries replaced by the new ones. */
+function render(
+  saved: Document | undefined,
+  previous: ImportRecord | undefined,
+  record: Omit<ImportRecord, 'tools' | 'policies'>,
+  entries: readonly { entry: ToolEntry; comments: string[]; readOnly: boolean; destructive: boolean }[],
+  notes: readonly ImportNote[],
+  options: McpImportOptions,
+  serverLabel: string,
+  as: ImportMode,
+  name: string,
+): string {
+  const doc = saved ? saved.clone() : parseDocument('version: 1\n');
+  if (!isMap(doc.contents)) doc.contents = doc.createNode({ version: 1 }) as never;
+  const root = doc.contents as unknown as YAMLMap;
+  if (!root.has('version')) root.set('version', 1);
+  const mine = new Set(previous?.tools ?? []);
+
+  // Remove what the previous import of this server wrote.
+  const flat = root.get('tools');
+  if (isSeq(flat)) flat.items = flat.items.filter((item) => !(isMap(item) && mine.has(String(item.get('name')))) && !mine.has(String((item as { value?: unknown }).value ?? '')));
+  for (const key of ['namespaces', 'toolkits']) {
+    const list = root.get(key);
+    if (isSeq(list)) list.items = list.items.filter((item) => !(isMap(item) && previous !== undefined && item.get('name') === previous.name));
+  }
+  const policies = root.get('policies');
+  if (isMap(policies)) for (const p of previous?.policies ?? []) policies.delete(p);
+
+  // The new entries.
+  const nodes = entries.map(({ entry, comments }) => {
+    const node = doc.createNode(entry) as YAMLMap;
+    if (comments.length > 0) node.commentBefore = comments.map((c) => ` ${c}`).join('\n');
+    return node;
+  });
+  const description = options.description ?? `Tools of the MCP server ${serverLabel}.`;
+  const appendTo = (key: string, items: unknown[]) => {
+    let list = root.get(key);
+    if (!isSeq(list)) {
+      list = new YAMLSeq();
+      root.set(key, list);
+    }
+    (list as YAMLSeq).items.push(...(items as never[]));
+  };
+  if (nodes.length > 0) {
+    if (as === 'flat') appendTo('tools', nodes);
+    else {
+      const group = doc.createNode({ name, description, tools: [] }) as YAMLMap;
+      (group.get('tools') as YAMLSeq).items.push(...(nodes as never[]));
+      appendTo(as === 'namespace' ? 'namespaces' : 'toolkits', [group]);
+    }
+  }
+  let policyMap = root.get('policies');
+  if (!isMap(policyMap)) {
+    policyMap = new YAMLMap();
+    root.set('policies', policyMap);
+  }
+  const readonlyBlock = entries.filter((e) => !e.readOnly).map((e) => e.entry.name);
+  const nondestructiveBlock = entries.filter((e) => e.destructive).map((e) => e.entry.name);
+  (policyMap as YAMLMap).set(`${name}_readonly`, doc.createNode(readonlyBlock));
+  (policyMap as YAMLMap).set(`${name}_nondestructive`, doc.createNode(nondestructiveBlock));
+  // `policies` last, after every group, whatever the saved order.
+  const policyPair = root.items.find((p) => (p.key as { value?: unknown })?.value === 'policies' || p.key === 'policies');
+  if (policyPair) {
+    root.items = root.items.filter((p) => p !== policyPair);
+    root.items.push(policyPair);
+  }
+
+  // The header: records of every import in this spec, this one replaced, plus what was left out.
+  const records = readRecords(saved).filter((r) => r.name !== record.name);
+  records.push(recordOf(record, entries));
+  records.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const kept = (saved?.commentBefore ?? '')
+    .split('\n')
+    .filter((line) => !line.trim().startsWith(RECORD_PREFIX) && !line.trim().startsWith(`skipped by import of ${record.name}:`) && !line.includes('Written by `toolroute import mcp`'));
+  const skipped = notes.filter((n) => n.kind === 'skipped').map((n) => ` skipped by import of ${record.name}: ${oneLine(n.message)}`);
+  const header = [
+    ' Written by `toolroute import mcp`; re-run it to update the imported tools (edits to them are reported by --check).',
+    ...records.map((r) => ` ${RECORD_PREFIX}${JSON.stringify(r)}`),
+    ...skipped,
+    ...kept.filter((line, i) => !(i === kept.length - 1 && line.trim() === '')),
+  ];
+  doc.commentBefore = header.join('\n');
+  return doc.toString({ lineWidth: 0 });
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Problems the generator would report for this spec text. */
+function specProblems(text: string, display: string): Problem[] {
+  const loaded = loadText(text, display, 'yaml');
+  if (!loaded.ok) return loaded.problems;
+  return validateSpec(loaded.spec);
+}
+
+/** Which new entry a problem's spec path points into, or undefined when it is elsewhere. */
+function importedIndex(
+  problemPath: string,
+  as: ImportMode,
+  name: string,
+  saved: Document | undefined,
+  previous: ImportRecord | undefined,
+  count: number,
+): number | undefined {
+  // Recompute where the new entries landed: after the saved entries that survived.
+  const spec = (saved?.toJS() ?? {}) as Record<string, unknown>;
+  const mine = new Set(previous?.tools ?? []);
+  if (as === 'flat') {
+    const kept = Array.isArray(spec['tools']) ? spec['tools'].filter((e) => !mine.has(isPlainRecord(e) ? String(e['name']) : String(e))).length : 0;
+    const m = /^tools\[(\d+)\]/.exec(problemPath);
+    const i = m ? Number(m[1]) - kept : -1;
+    return i >= 0 && i < count ? i : undefined;
+  }
+  const key = as === 'namespace' ? 'namespaces' : 'toolkits';
+  const groups = Array.isArray(spec[key]) ? spec[key].filter((g) => !(isPlainRecord(g) && previous !== undefined && g['name'] === previous.name)).length : 0;
+  const m = new RegExp(`^${key}\\[${groups}\\]\\.tools\\[(\\d+)\\]`).exec(problemPath);
+  void name;
+  const i = m ? Number(m[1]) : -1;
+  return i >= 0 && i < count ? i : undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Check: the saved spec against the live server
+
+/** One drifted tool. */
+export interface ImportDrift {
+  readonly tool: string;
+  readonly change: 'added on the server' | 'removed from the server' | 'changed';
+  /** For `changed`: which fields differ. */
+  readonly fields?: readonly string[];
+}
+
+/**
+ * Compares the saved spec with a fresh import: per tool, what the server now
+ * publishes against what the spec holds (name, description, parameters, tags).
+ *
+ * @example
+ * const drift = compareImport(savedText, freshText, 'filesystem'); // [] when in sync
+ */
+export function compareImport(savedText: string, freshText: string, name: string): ImportDrift[] {
+  const saved = importedEntries(parseDocument(savedText), name);
+  const fresh = importedEntries(parseDocument(freshText), name);
+  const drift: ImportDrift[] = [];
+  for (const [tool, entry] of fresh) {
+    const old = saved.get(tool);
+    if (!old) {
+      drift.push({ tool, change: 'added on the server' });
+      continue;
+    }
+    const fields = (['description', 'parameters', 'tags'] as const).filter((f) => JSON.stringify(old[f] ?? null) !== JSON.stringify(entry[f] ?? null));
+    if (fields.length > 0) drift.push({ tool, change: 'changed', fields });
+  }
+  for (const tool of saved.keys()) if (!fresh.has(tool)) drift.push({ tool, change: 'removed from the server' });
+  return drift;
+}
+
+/** The tool entries one import wrote, by spec name (found through its record). */
+function importedEntries(doc: Document, name: string): Map<string, Partial<ToolEntry>> {
+  const record = readRecords(doc).find((r) => r.name === name);
+  const out = new Map<string, Partial<ToolEntry>>();
+  if (!record) return out;
+  const wanted = new Set(record.tools);
+  const spec = doc.toJS() as Record<string, unknown> | null;
+  if (!isPlainRecord(spec)) return out;
+  const lists: unknown[][] = [];
+  if (Array.isArray(spec['tools'])) lists.push(spec['tools']);
+  for (const key of ['namespaces', 'toolkits']) {
+    if (Array.isArray(spec[key])) for (const g of spec[key]) if (isPlainRecord(g) && g['name'] === name && Array.isArray(g['tools'])) lists.push(g['tools']);
+  }
+  for (const list of lists) {
+    for (const e of list) {
+      if (isPlainRecord(e) && typeof e['name'] === 'string' && wanted.has(e['name'])) out.set(e['name'], e as Partial<ToolEntry>);
+    }
+  }
+  // A recorded tool that was deleted from the file by hand counts as drift too.
+  for (const t of record.tools) if (!out.has(t)) out.set(t, { name: t, description: '(missing from the saved spec)' });
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Connect, list, write / check
+
+export interface ImportMcpRequest extends McpImportOptions {
+  /** The spec file to write (YAML). */
+  readonly out: string;
+  readonly server: McpServerTarget;
+  readonly check?: boolean;
+  readonly cwd?: string;
+}
+
+export interface ImportMcpResult {
+  readonly ok: boolean;
+  /** Display path of the spec. */
+  readonly out: string;
+  readonly record: ImportRecord | undefined;
+  readonly notes: readonly ImportNote[];
+  readonly problems: readonly string[];
+  /** With `check`: the drifted tools (empty when in sync). */
+  readonly drift: readonly ImportDrift[];
+  /** Whether the file was written (false with `check`, on problems, or when already identical). */
+  readonly written: boolean;
+}
+
+/**
+ * Imports (or, with `check`, compares) one MCP server's tools into a spec file.
+ * Never throws for a user mistake: an unreachable server or a bad saved spec
+ * comes back in `problems`.
+ *
+ * @example
+ * const r = await importMcp({ out: 'tools.spec.yaml', as: 'namespace', name: 'memory',
+ *   server: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } });
+ */
+export async function importMcp(request: ImportMcpRequest): Promise<ImportMcpResult> {
+  const cwd = path.resolve(request.cwd ?? process.cwd());
+  const file = path.resolve(cwd, request.out);
+  const display = path.relative(cwd, file).split(path.sep).join('/') || path.basename(file);
+  const fail = (problems: string[], extra: Partial<ImportMcpResult> = {}): ImportMcpResult => ({
+    ok: false, out: display, record: undefined, notes: [], problems, drift: [], written: false, ...extra,
+  });
+  if (!/\.ya?ml$/i.test(file)) return fail([`--out must be a .yaml or .yml file (got ${display}).`]);
+  let saved: string | undefined;
+  try {
+    saved = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return fail([`cannot read ${display}: ${(error as Error).message}`]);
+  }
+  if (request.check === true && saved === undefined) return fail([`${display} does not exist; import it first (the same command without --check).`]);
+
+  let tools: Tool[];
+  let server: { name: string; version: string } | undefined;
+  try {
+    const connection = await connectMcp(request.server);
+    try {
+      server = connection.server;
+      tools = await listAllTools(connection.client);
+    } finally {
+      await connection.close();
+    }
+  } catch (error) {
+    return fail([error instanceof Error ? error.message : String(error)]);
+  }
+
+  const options: McpImportOptions = {
+    ...(request.as !== undefined ? { as: request.as } : {}),
+    ...(request.name !== undefined ? { name: request.name } : {}),
+    ...(request.prefix !== undefined ? { prefix: request.prefix } : {}),
+    ...(request.description !== undefined ? { description: request.description } : {}),
+  };
+  if (request.check === true) {
+    // Rebuild from the saved file's own record so the comparison uses the options of the import.
+    const built = buildMcpImport(tools, saved, options, server, display);
+    if (built.text === undefined) return fail([...built.problems], { notes: built.notes, record: built.record });
+    if (readRecords(parseDocument(saved!)).every((r) => r.name !== built.record.name)) {
+      return fail([`${display} has no import of "${built.record.name}" (no "# ${RECORD_PREFIX}…" header line for it); pass --name, or import it first.`]);
+    }
+    const drift = compareImport(saved!, built.text, built.record.name);
+    return { ok: drift.length === 0, out: display, record: built.record, notes: built.notes, problems: [], drift, written: false };
+  }
+
+  const built = buildMcpImport(tools, saved, options, server, display);
+  if (built.text === undefined) return fail([...built.problems], { notes: built.notes, record: built.record });
+  if (built.text === saved) return { ok: true, out: display, record: built.record, notes: built.notes, problems: [], drift: [], written: false };
+  // Atomic: a temporary file next to the spec, renamed over it.
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, built.text, 'utf8');
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    return fail([`cannot write ${display}: ${(error as Error).message}`]);
+  }
+  return { ok: true, out: display, record: built.record, notes: built.notes, problems: [], drift: [], written: true };
+}

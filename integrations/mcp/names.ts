@@ -1,0 +1,76 @@
+/**
+ * How an MCP tool's name becomes a spec tool name, shared by `toolroute import mcp`
+ * (which writes the names) and `mcpHandlers` (which finds each spec tool's server
+ * tool again from the live `tools/list`), so the two can never disagree.
+ *
+ * No dependencies: the MCP SDK is not needed to compute a name.
+ */
+
+/** The tool-name rule of every target (same as the generator's PORTABLE_TOOL_NAME). */
+export const PORTABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+/** Names the library owns (same as the generator's RESERVED_TOOL_NAMES). */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set(['load_toolkit', 'context', 'new_context', 'create_memory', 'modify_memory', 'recall_context']);
+
+/** Why a name had to change: recorded in the imported spec, never silent. */
+export interface NameFix {
+  readonly from: string;
+  readonly to: string;
+  readonly why: string;
+}
+
+/**
+ * The spec name of MCP tool `mcpName` imported with `prefix`: `prefix + mcpName`
+ * when that is a portable name; otherwise every character outside
+ * `[A-Za-z0-9_-]` becomes `_`, a leading digit or `-` gets a `_` in front, and a
+ * name over 64 characters is cut to 55 plus `_` and 8 hex digits of its hash (so
+ * two long names stay distinct). Deterministic: the same input gives the same name.
+ *
+ * @example
+ * specToolName('fs_', 'read_file');     // { name: 'fs_read_file' }
+ * specToolName('', 'github.get/issue'); // { name: 'github_get_issue', fix: { …, why: '…' } }
+ */
+export function specToolName(prefix: string, mcpName: string): { readonly name: string; readonly fix?: NameFix } {
+  const wanted = `${prefix}${mcpName}`;
+  if (PORTABLE_NAME.test(wanted) && !RESERVED_NAMES.has(wanted)) return { name: wanted };
+  let name = wanted.replace(/[^A-Za-z0-9_-]/g, '_');
+  const whys: string[] = [];
+  if (name !== wanted) whys.push('characters outside [A-Za-z0-9_-] became "_"');
+  if (!/^[A-Za-z_]/.test(name)) {
+    name = `_${name}`;
+    whys.push('a name must start with a letter or "_"');
+  }
+  if (RESERVED_NAMES.has(name)) {
+    name = `mcp_${name}`;
+    whys.push(`"${wanted}" is reserved by toolroute`);
+  }
+  if (name.length > 64) {
+    name = `${name.slice(0, 55)}_${fnv1a(wanted)}`;
+    whys.push('a name has at most 64 characters');
+  }
+  return { name, fix: { from: mcpName, to: name, why: whys.join('; ') } };
+}
+
+/** 8 hex digits of FNV-1a over UTF-16 code units: a short, stable disambiguator (not security). */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+/**
+ * A group (namespace) name from a server's name: portable, lowercase words
+ * joined by `_` (`secure-filesystem-server` → `secure_filesystem_server`).
+ *
+ * @example
+ * groupNameOf('mcp-servers/everything'); // 'mcp_servers_everything'
+ */
+export function groupNameOf(serverName: string): string {
+  let name = serverName.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
+  if (name === '') name = 'mcp';
+  if (!/^[a-z_]/.test(name)) name = `_${name}`;
+  return name.slice(0, 64);
+}
