@@ -212,12 +212,19 @@ export function buildMcpImport(
     const refused = new Map<number, Problem[]>();
     const other: Problem[] = [];
     for (const p of found) {
-      const index = importedIndex(p.path, as, name, doc, previous, entries.length);
+      // Only a schema the generator refuses is left out (the tool cannot be offered as published);
+      // a name clash with other content is the user's to resolve (--prefix), so nothing is written.
+      const index = /\.parameters(\.|$)/.test(p.path) ? importedIndex(p.path, as, name, doc, previous, entries.length) : undefined;
       if (index === undefined) other.push(p);
       else refused.set(index, [...(refused.get(index) ?? []), p]);
     }
     if (other.length > 0 || refused.size === 0) {
-      return { text: undefined, record: recordOf(record0, entries), notes, problems: found.map(formatProblem) };
+      return {
+        text: undefined,
+        record: recordOf(record0, entries),
+        notes,
+        problems: [...found.map(formatProblem), `(positions refer to the spec this import would have written; with a name clash, pass --prefix.)`],
+      };
     }
     for (const [index, list] of [...refused].sort((a, b) => b[0] - a[0])) {
       const e = entries[index]!;
@@ -271,15 +278,27 @@ function render(
   if (!root.has('version')) root.set('version', 1);
   const mine = new Set(previous?.tools ?? []);
 
-  // Remove what the previous import of this server wrote.
-  const flat = root.get('tools');
-  if (isSeq(flat)) flat.items = flat.items.filter((item) => !(isMap(item) && mine.has(String(item.get('name')))) && !mine.has(String((item as { value?: unknown }).value ?? '')));
-  for (const key of ['namespaces', 'toolkits']) {
+  // Remove what the previous import of this server wrote, remembering where it was:
+  // a re-import puts the new entries in the same place, so an unchanged server changes no byte.
+  const at = new Map<string, number>();
+  const removeFrom = (key: string, drop: (item: unknown) => boolean) => {
     const list = root.get(key);
-    if (isSeq(list)) list.items = list.items.filter((item) => !(isMap(item) && previous !== undefined && item.get('name') === previous.name));
-  }
+    if (!isSeq(list)) return;
+    const first = list.items.findIndex(drop);
+    if (first >= 0) at.set(key, first);
+    list.items = list.items.filter((item) => !drop(item));
+  };
+  removeFrom('tools', (item) => (isMap(item) && mine.has(String(item.get('name')))) || mine.has(String((item as { value?: unknown }).value ?? '')));
+  for (const key of ['namespaces', 'toolkits']) removeFrom(key, (item) => isMap(item) && previous !== undefined && item.get('name') === previous.name);
   const policies = root.get('policies');
-  if (isMap(policies)) for (const p of previous?.policies ?? []) policies.delete(p);
+  let policyAt: number | undefined;
+  if (isMap(policies)) {
+    const old = new Set(previous?.policies ?? []);
+    const keyOf = (pair: { key: unknown }) => String((pair.key as { value?: unknown })?.value ?? pair.key);
+    const first = policies.items.findIndex((pair) => old.has(keyOf(pair)));
+    if (first >= 0) policyAt = first;
+    policies.items = policies.items.filter((pair) => !old.has(keyOf(pair)));
+  }
 
   // The new entries.
   const nodes = entries.map(({ entry, comments }) => {
@@ -294,7 +313,8 @@ function render(
       list = new YAMLSeq();
       root.set(key, list);
     }
-    (list as YAMLSeq).items.push(...(items as never[]));
+    const seq = list as YAMLSeq;
+    seq.items.splice(Math.min(at.get(key) ?? seq.items.length, seq.items.length), 0, ...(items as never[]));
   };
   if (nodes.length > 0) {
     if (as === 'flat') appendTo('tools', nodes);
@@ -311,8 +331,9 @@ function render(
   }
   const readonlyBlock = entries.filter((e) => !e.readOnly).map((e) => e.entry.name);
   const nondestructiveBlock = entries.filter((e) => e.destructive).map((e) => e.entry.name);
-  (policyMap as YAMLMap).set(`${name}_readonly`, doc.createNode(readonlyBlock));
-  (policyMap as YAMLMap).set(`${name}_nondestructive`, doc.createNode(nondestructiveBlock));
+  const pairs = [doc.createPair(`${name}_readonly`, readonlyBlock), doc.createPair(`${name}_nondestructive`, nondestructiveBlock)];
+  const policyItems = (policyMap as YAMLMap).items;
+  policyItems.splice(Math.min(policyAt ?? policyItems.length, policyItems.length), 0, ...(pairs as never[]));
   // `policies` last, after every group, whatever the saved order.
   const policyPair = root.items.find((p) => (p.key as { value?: unknown })?.value === 'policies' || p.key === 'policies');
   if (policyPair) {
@@ -361,14 +382,21 @@ function importedIndex(
   // Recompute where the new entries landed: after the saved entries that survived.
   const spec = (saved?.toJS() ?? {}) as Record<string, unknown>;
   const mine = new Set(previous?.tools ?? []);
+  // Same placement rule as `render`: where the previous import's first entry was, else at the end.
   if (as === 'flat') {
-    const kept = Array.isArray(spec['tools']) ? spec['tools'].filter((e) => !mine.has(isPlainRecord(e) ? String(e['name']) : String(e))).length : 0;
+    const list: unknown[] = Array.isArray(spec['tools']) ? spec['tools'] : [];
+    const isMine = (e: unknown) => mine.has(isPlainRecord(e) ? String(e['name']) : String(e));
+    const first = list.findIndex(isMine);
+    const offset = first >= 0 ? first : list.filter((e) => !isMine(e)).length;
     const m = /^tools\[(\d+)\]/.exec(problemPath);
-    const i = m ? Number(m[1]) - kept : -1;
+    const i = m ? Number(m[1]) - offset : -1;
     return i >= 0 && i < count ? i : undefined;
   }
   const key = as === 'namespace' ? 'namespaces' : 'toolkits';
-  const groups = Array.isArray(spec[key]) ? spec[key].filter((g) => !(isPlainRecord(g) && previous !== undefined && g['name'] === previous.name)).length : 0;
+  const list: unknown[] = Array.isArray(spec[key]) ? spec[key] : [];
+  const isMine = (g: unknown) => isPlainRecord(g) && previous !== undefined && g['name'] === previous.name;
+  const first = list.findIndex(isMine);
+  const groups = first >= 0 ? first : list.filter((g) => !isMine(g)).length;
   const m = new RegExp(`^${key}\\[${groups}\\]\\.tools\\[(\\d+)\\]`).exec(problemPath);
   void name;
   const i = m ? Number(m[1]) : -1;

@@ -27,8 +27,13 @@ test('package.json maps every entry point to its source (in this repo) and its b
     files: string[];
     scripts: Record<string, string>;
   };
-  expect(Object.keys(pkg.exports)).toEqual(['.', './runtime', './generator', './package.json']);
-  const entries = { '.': 'index', './runtime': 'runtime/index', './generator': 'generator/index' } as const;
+  expect(Object.keys(pkg.exports)).toEqual(['.', './runtime', './generator', './mcp', './package.json']);
+  const entries = {
+    '.': 'index',
+    './runtime': 'runtime/index',
+    './generator': 'generator/index',
+    './mcp': 'integrations/mcp/index',
+  } as const;
   for (const [key, file] of Object.entries(entries)) {
     const entry = pkg.exports[key];
     // Order matters: the first matching condition wins, so the repo's own condition comes first
@@ -40,7 +45,7 @@ test('package.json maps every entry point to its source (in this repo) and its b
   expect(pkg.exports['./package.json']).toBe('./package.json');
   expect(pkg.bin).toEqual({ toolroute: './bin/toolroute.js' });
   // Everything the map and the CLI point at is published, and installs build dist/.
-  expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'index.ts', 'runtime', 'generator', 'bin']));
+  expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'index.ts', 'runtime', 'generator', 'integrations', 'bin']));
   expect(pkg.scripts['prepare']).toBe('npm run build');
   expect(pkg.scripts['build']).toMatch(/\btsc -p tsconfig\.build\.json$/);
 });
@@ -54,7 +59,7 @@ test("the repo's type check resolves the package to its sources; the build does 
   expect(jsonc('tsconfig.json').compilerOptions['customConditions']).toEqual(['toolroute-source']);
   const build = jsonc('tsconfig.build.json');
   expect(build.compilerOptions).toMatchObject({ noEmit: false, allowImportingTsExtensions: false, outDir: 'dist', rootDir: '.', declaration: true, customConditions: [] });
-  expect(build.include).toEqual(['index.ts', 'runtime', 'generator', 'schema']);
+  expect(build.include).toEqual(['index.ts', 'runtime', 'generator', 'schema', 'integrations']);
 });
 
 test('importing the root does not load the generator', async () => {

@@ -1,0 +1,150 @@
+/**
+ * Typed handlers that forward validated calls to an MCP server.
+ *
+ * `mcpHandlers(client, generated, options)` reads the server's live tool list
+ * once, pairs every selected spec tool with its server tool (by the same name
+ * rule `toolroute import mcp` used to write it), and returns one handler per
+ * tool. The router validates each call against the spec's schema first; the
+ * handler then sends it with `callTool` and returns the server's result.
+ *
+ * Failures are thrown, so they take the router's `handler_error` path
+ * (`Tool "x" failed: <reason>`, or the error itself with
+ * `propagateHandlerErrors`): an `isError` result throws `McpToolError` with the
+ * server's text, a transport or protocol failure throws `McpCallError`.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { GeneratedModule, HandlerContext, RegistryShape, ToolNameOf } from '../../runtime/index.js';
+import { listAllTools } from './connect.js';
+import { specToolName } from './names.js';
+
+/** The server answered the call with `isError: true`; `message` is its text content. */
+export class McpToolError extends Error {
+  override readonly name = 'McpToolError';
+  /** The server's tool name. */
+  readonly tool: string;
+  /** The full result the server sent. */
+  readonly result: CallToolResult;
+  constructor(tool: string, result: CallToolResult) {
+    super(errorText(result) || `the MCP tool "${tool}" reported an error without a message`);
+    this.tool = tool;
+    this.result = result;
+  }
+}
+
+/** The call never produced a tool result: the connection failed, timed out, or the server refused the request. */
+export class McpCallError extends Error {
+  override readonly name = 'McpCallError';
+  readonly tool: string;
+  constructor(tool: string, cause: unknown) {
+    super(`the MCP server did not complete the call to "${tool}": ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.tool = tool;
+  }
+}
+
+/** What an MCP-backed handler resolves to: structured content when the tool declares an output schema, else the content blocks. */
+export type McpToolOutput = Record<string, unknown> | CallToolResult['content'];
+
+/** One handler per selected tool, typed by the generated registry. */
+export type McpHandlers<R extends RegistryShape, K extends ToolNameOf<R>, C = unknown> = {
+  readonly [N in K]: (args: R['args'][N], ctx: HandlerContext<C>) => Promise<McpToolOutput>;
+};
+
+export interface McpHandlersOptions<P extends string, T extends string> {
+  /**
+   * The prefix the import gave this server's tools (recorded in the spec's
+   * `# toolroute-import-mcp:` line): every spec tool starting with it is this
+   * server's, and each must exist on the server.
+   */
+  readonly prefix?: P;
+  /** Or: exactly these spec tools (with `prefix`, their names include it). */
+  readonly tools?: readonly T[];
+  /** Per-call request options (`timeout`, …) handed to `callTool`. */
+  readonly requestOptions?: RequestOptions;
+}
+
+/** The spec tools `mcpHandlers` returns for these options. */
+export type SelectedTools<R extends RegistryShape, P extends string, T extends string> = [T] extends [never]
+  ? string extends P
+    ? ToolNameOf<R>
+    : Extract<ToolNameOf<R>, `${P}${string}`>
+  : Extract<ToolNameOf<R>, T>;
+
+/**
+ * Handlers for the spec tools that an MCP server provides.
+ *
+ * Selection: `prefix` (the tools the import prefixed for this server), or
+ * `tools` (exact spec names), or neither (every spec tool; for a spec holding
+ * one server's tools only). A selected spec tool missing from the server is a
+ * configuration mistake and throws, naming the tool (re-run the import).
+ *
+ * @example
+ * const fs = await connectMcp({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', dir] });
+ * const router = createRouter(generated, {
+ *   ...(await mcpHandlers(fs.client, generated, { prefix: 'fs_' })),
+ *   get_time: () => new Date().toISOString(),
+ * } satisfies Handlers);
+ */
+export async function mcpHandlers<R extends RegistryShape, const P extends string = string, const T extends ToolNameOf<R> = never, C = unknown>(
+  client: Pick<Client, 'callTool' | 'listTools'>,
+  generated: GeneratedModule<R>,
+  options: McpHandlersOptions<P, T> = {},
+): Promise<McpHandlers<R, SelectedTools<R, P, T>, C>> {
+  const spec = generated?.spec;
+  if (!spec || !Array.isArray(spec.tools)) throw new TypeError('mcpHandlers: expected the namespace import of a generated index.ts (`import * as generated from "./generated/index.js"`).');
+  const prefix = options.prefix ?? '';
+  const live = await listAllTools(client);
+  // Spec name → server tool, by the importer's own name rule (first one wins, as the importer numbered later duplicates).
+  const bySpecName = new Map<string, Tool>();
+  for (const tool of live) {
+    const { name } = specToolName(prefix, tool.name);
+    if (!bySpecName.has(name)) bySpecName.set(name, tool);
+  }
+  const specNames = spec.tools.map((t) => t.name);
+  let selected: string[];
+  if (options.tools !== undefined) {
+    const known = new Set(specNames);
+    const unknown = options.tools.filter((t) => !known.has(t));
+    if (unknown.length > 0) throw new TypeError(`mcpHandlers: ${unknown.map((n) => JSON.stringify(n)).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a tool of this spec.`);
+    selected = [...options.tools];
+  } else {
+    selected = specNames.filter((n) => n.startsWith(prefix));
+  }
+  const missing = selected.filter((n) => !bySpecName.has(n));
+  if (missing.length > 0) {
+    throw new TypeError(
+      `mcpHandlers: the server has no tool for ${missing.map((n) => JSON.stringify(n)).join(', ')}` +
+        `${prefix ? ` (with prefix ${JSON.stringify(prefix)})` : ''}. Re-run \`toolroute import mcp\` if the server changed, ` +
+        'or select this server\'s tools with `prefix` or `tools`.',
+    );
+  }
+  const handlers: Record<string, (args: unknown) => Promise<McpToolOutput>> = {};
+  for (const name of selected) {
+    const tool = bySpecName.get(name)!;
+    const structured = tool.outputSchema !== undefined;
+    handlers[name] = async (args) => {
+      let result: CallToolResult;
+      try {
+        result = (await client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, undefined, options.requestOptions)) as CallToolResult;
+      } catch (error) {
+        throw new McpCallError(tool.name, error);
+      }
+      if (result.isError === true) throw new McpToolError(tool.name, result);
+      // The SDK client has already checked structuredContent against the tool's output schema (listAllTools primed it).
+      if (structured && result.structuredContent !== undefined) return result.structuredContent;
+      return result.content ?? [];
+    };
+  }
+  return handlers as unknown as McpHandlers<R, SelectedTools<R, P, T>, C>;
+}
+
+/** The text blocks of a result, joined: what an error result says. */
+export function errorText(result: CallToolResult): string {
+  const content = Array.isArray(result.content) ? result.content : [];
+  return content
+    .filter((b): b is Extract<CallToolResult['content'][number], { type: 'text' }> => b?.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text)
+    .join('\n')
+    .trim();
+}

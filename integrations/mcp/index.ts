@@ -1,0 +1,25 @@
+/**
+ * toolroute/mcp: toolroute and the Model Context Protocol, both directions.
+ * Needs `@modelcontextprotocol/sdk` (an optional peer dependency); an
+ * application that never imports this entry never loads it.
+ *
+ * - `connectMcp` / `listAllTools`: the official client, every page of `tools/list`.
+ * - `mcpHandlers`: typed handlers that forward validated calls to a server.
+ *
+ * @example
+ * import { connectMcp, mcpHandlers } from 'toolroute/mcp';
+ * const memory = await connectMcp({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] });
+ * const router = createRouter(generated, { ...(await mcpHandlers(memory.client, generated)) });
+ */
+export { connectMcp, listAllTools, MAX_TOOL_PAGES, TOOLROUTE_CLIENT_INFO, type McpConnection, type McpServerTarget } from './connect.js';
+export {
+  errorText,
+  mcpHandlers,
+  McpCallError,
+  McpToolError,
+  type McpHandlers,
+  type McpHandlersOptions,
+  type McpToolOutput,
+  type SelectedTools,
+} from './handlers.js';
+export { groupNameOf, specToolName, type NameFix } from './names.js';

@@ -1,0 +1,140 @@
+/**
+ * The pure half of `toolroute import mcp`: paging, name fixes, what is
+ * recorded in the file, tools the generator refuses, merging into a spec that
+ * holds other tools, and the name rule `mcpHandlers` shares with the importer.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { buildMcpImport, compareImport, readRecords } from '../../generator/import/mcp.js';
+import { loadText } from '../../generator/load.js';
+import { validateSpec } from '../../generator/validate.js';
+import { listAllTools } from '../../integrations/mcp/connect.js';
+import { specToolName } from '../../integrations/mcp/names.js';
+import { parseDocument } from 'yaml';
+
+const SERVER = { name: 'demo-server', version: '1.2.3' };
+const tool = (name: string, extra: Partial<Tool> = {}): Tool => ({
+  name,
+  description: `Does ${name}`,
+  inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+  ...extra,
+});
+
+function valid(text: string): string[] {
+  const loaded = loadText(text, 'spec.yaml', 'yaml');
+  if (!loaded.ok) return loaded.problems.map((p) => p.message);
+  return validateSpec(loaded.spec).map((p) => p.message);
+}
+
+describe('listAllTools', () => {
+  it('follows nextCursor through every page', async () => {
+    const pages: Record<string, { tools: Tool[]; nextCursor?: string }> = {
+      start: { tools: [tool('a'), tool('b')], nextCursor: 'p2' },
+      p2: { tools: [tool('c')], nextCursor: 'p3' },
+      p3: { tools: [tool('d')] },
+    };
+    const seen: (string | undefined)[] = [];
+    const client = {
+      listTools: async (params?: { cursor?: string }) => {
+        seen.push(params?.cursor);
+        return pages[params?.cursor ?? 'start']!;
+      },
+    };
+    const tools = await listAllTools(client as never);
+    expect(tools.map((t) => t.name)).toEqual(['a', 'b', 'c', 'd']);
+    expect(seen).toEqual([undefined, 'p2', 'p3']);
+  });
+
+  it('refuses a cursor that repeats instead of looping forever', async () => {
+    const client = { listTools: async () => ({ tools: [tool('a')], nextCursor: 'again' }) };
+    await expect(listAllTools(client as never)).rejects.toThrow(/returned the cursor "again" twice/);
+  });
+});
+
+describe('specToolName', () => {
+  it('keeps portable names and fixes the others, saying why', () => {
+    expect(specToolName('fs_', 'read_file')).toEqual({ name: 'fs_read_file' });
+    expect(specToolName('', 'github.get/issue').name).toBe('github_get_issue');
+    expect(specToolName('', 'github.get/issue').fix?.why).toMatch(/characters outside/);
+    expect(specToolName('', '9lives').name).toBe('_9lives');
+    expect(specToolName('', 'load_toolkit').name).toBe('mcp_load_toolkit');
+    const long = specToolName('', 'x'.repeat(80));
+    expect(long.name).toHaveLength(64);
+    expect(long.name).not.toBe(specToolName('', `${'x'.repeat(79)}y`).name);
+  });
+});
+
+describe('buildMcpImport', () => {
+  it('writes a valid spec with the record, tags, policies and every fix as a comment', () => {
+    const built = buildMcpImport(
+      [
+        tool('search.issues', { annotations: { readOnlyHint: true } }),
+        tool('drop', { description: '', title: 'Drop everything' }),
+        tool('plain'),
+        tool('job', { execution: { taskSupport: 'required' } }),
+      ],
+      undefined,
+      { as: 'namespace', name: 'demo' },
+      SERVER,
+      'spec.yaml',
+    );
+    expect(built.problems).toEqual([]);
+    const text = built.text!;
+    expect(valid(text)).toEqual([]);
+    expect(built.record).toEqual({
+      name: 'demo', as: 'namespace', prefix: '', server: 'demo-server 1.2.3',
+      tools: ['search_issues', 'drop', 'plain'], policies: ['demo_readonly', 'demo_nondestructive'],
+    });
+    expect(readRecords(parseDocument(text))).toEqual([built.record]);
+    expect(text).toContain('# import: name "search.issues" written as "search_issues": characters outside [A-Za-z0-9_-] became "_".');
+    expect(text).toContain('# import: "drop" has no description; wrote "Drop everything"');
+    expect(text).toContain('# skipped by import of demo: skipped "job": it runs only as an MCP task');
+    expect(built.notes.map((n) => n.kind)).toEqual(['renamed', 'described', 'skipped']);
+    const spec = parseDocument(text).toJS() as { namespaces: { tools: { name: string; tags: string[] }[] }[]; policies: Record<string, string[]> };
+    // MCP defaults: no annotations = not read-only, destructive, not idempotent, open world.
+    expect(spec.namespaces[0]!.tools.map((t) => t.tags)).toEqual([['read-only', 'idempotent', 'open-world'], ['destructive', 'open-world'], ['destructive', 'open-world']]);
+    expect(spec.policies).toEqual({ demo_readonly: ['drop', 'plain'], demo_nondestructive: ['drop', 'plain'] });
+  });
+
+  it('leaves out a tool whose schema the generator refuses, with the generator\'s reason, and keeps the rest', () => {
+    const built = buildMcpImport(
+      [tool('good'), tool('bad', { inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['m'] } })],
+      undefined,
+      { as: 'flat', name: 'demo' },
+      SERVER,
+      'spec.yaml',
+    );
+    expect(built.problems).toEqual([]);
+    expect(valid(built.text!)).toEqual([]);
+    expect(built.record.tools).toEqual(['good']);
+    expect(built.notes).toEqual([expect.objectContaining({ tool: 'bad', kind: 'skipped', message: expect.stringMatching(/generator refuses it: \[required_not_in_properties\]/) })]);
+    expect(built.text).toMatch(/# skipped by import of demo: skipped "bad": the generator refuses it/);
+  });
+
+  it('prefixes a second source, keeps hand-written content and comments, and refuses a broken saved spec', () => {
+    const saved = '# my own tools\nversion: 1\ntools:\n  - name: local\n    description: Mine # keep me\n';
+    const built = buildMcpImport([tool('local')], saved, { as: 'toolkit' }, SERVER, 'spec.yaml');
+    expect(built.problems).toEqual([]);
+    expect(built.record.name).toBe('demo_server');
+    expect(built.record.prefix).toBe('demo_server_');
+    expect(built.text).toContain('# my own tools');
+    expect(built.text).toContain('description: Mine # keep me');
+    expect(valid(built.text!)).toEqual([]);
+    expect(buildMcpImport([tool('a')], 'version: [1\n', {}, SERVER, 'spec.yaml').problems[0]).toMatch(/^spec\.yaml: not valid YAML/);
+    // A name collision with the user's own tool is the user's to resolve: nothing is written.
+    const clash = buildMcpImport([tool('local')], saved, { as: 'flat', prefix: '' }, SERVER, 'spec.yaml');
+    expect(clash.text).toBeUndefined();
+    expect(clash.problems.join('\n')).toMatch(/\[duplicate_tool\] tools\[1\].name: the tool "local" is defined twice/);
+  });
+
+  it('compareImport names added, removed and changed tools', () => {
+    const a = buildMcpImport([tool('x'), tool('y')], undefined, { name: 'demo' }, SERVER, 's.yaml').text!;
+    const b = buildMcpImport([tool('x', { description: 'New' }), tool('z')], a, { name: 'demo' }, SERVER, 's.yaml').text!;
+    expect(compareImport(a, b, 'demo')).toEqual([
+      { tool: 'x', change: 'changed', fields: ['description'] },
+      { tool: 'z', change: 'added on the server' },
+      { tool: 'y', change: 'removed from the server' },
+    ]);
+    expect(compareImport(a, a, 'demo')).toEqual([]);
+  });
+});
