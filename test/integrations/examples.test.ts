@@ -1,0 +1,40 @@
+/**
+ * The integration examples run and do what their comments say; the committed
+ * MCP example spec matches the live reference servers and its generated folder
+ * is fresh (the CI use of `import mcp --check` and `codegen --check`).
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runMcpClient } from '../../examples/mcp-client.js';
+import { REPO } from '../generator/helpers.js';
+import { cli, SERVER } from './mcp-servers.js';
+
+describe('examples/mcp-client.ts', () => {
+  it('routes calls to the real memory and everything servers, with toolroute rejections in between', async () => {
+    const steps = await runMcpClient();
+    expect(steps.map((s) => [s.ok, s.output.split(':')[0]])).toEqual([
+      [true, '[{"type"'],
+      [false, 'invalid_arguments'],
+      [false, 'not_loaded'],
+      [true, 'Toolkit "memory" loaded. These tools can be called now'],
+      [true, '{"entities"'],
+      [true, '{"entities"'],
+      [false, 'blocked'],
+      [true, '1970-01-01T00'],
+    ]);
+    expect(steps[0]!.output).toBe('[{"type":"text","text":"The sum of 2 and 40 is 42."}]');
+    expect(JSON.parse(steps[5]!.output)).toEqual({ entities: [{ name: 'toolroute', entityType: 'library', observations: ['compiles tool specs'] }], relations: [] });
+  });
+
+  it('its spec is in sync with both servers and its generated folder is fresh', async () => {
+    const spec = 'examples/mcp/tools.spec.yaml';
+    for (const [name, command] of [['memory', SERVER.memory()], ['everything', SERVER.everything()]] as const) {
+      const r = await cli(['import', 'mcp', '--out', spec, '--check', '--name', name, '--', ...command]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    }
+    const gen = await cli(['codegen', 'tools.spec.yaml', '--out', 'generated', '--check'], path.join(REPO, 'examples/mcp'));
+    expect(gen.stderr).toBe('');
+    expect(gen.code).toBe(0);
+  });
+});
