@@ -8,7 +8,7 @@
  * key"), loaded toolkits' tools (appended after the prefix), the blocklist
  * (enforced at dispatch, the tool list never changes), announcements (rendered
  * at the conversation tail; the Anthropic no-tail hoist goes into a separate
- * system block after the stable text — see compile-target.ts), and the messages.
+ * system block after the stable text — see targets/compile.ts), and the messages.
  *
  * Per-compile cost is a map lookup: the serialization and hash are memoized on
  * the identity of the `stable` array (the router passes the same frozen array
@@ -99,7 +99,7 @@ function searchKey(tool: unknown): string {
 }
 
 /**
- * Remember which prefix a compiled payload was built on (compile-target.ts calls this).
+ * Remember which prefix a compiled payload was built on (targets/compile.ts calls this).
  *
  * @example
  * registerPayloadPrefix(payload, stablePrefix('openai', stable, system, undefined));

@@ -73,7 +73,8 @@ export {
   type TargetCompileOptions,
   type TargetPayload,
   type TargetWarningCode,
-} from './compile-target.js';
+} from './targets/compile.js';
 export { cacheKey, stablePrefixOf, type StablePrefix } from './cache-key.js';
-export { applyNullDecode, nullDecodePlan, renderTool, type NeutralTool, type RenderOptions } from './render.js';
-export type { NeutralMessage, NeutralToolCall } from './messages.js';
+export { renderTool, type NeutralTool, type RenderOptions } from './targets/index.js';
+export { applyNullDecode, nullDecodePlan } from './targets/strict.js';
+export type { NeutralMessage, NeutralToolCall } from './targets/history.js';

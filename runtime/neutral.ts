@@ -12,7 +12,7 @@
  * / `resolveNamespace`), so the seed's samples work unchanged.
  */
 import { escapeXml } from './announcements.js';
-import type { JsonSchema, NeutralTool } from './render.js';
+import type { JsonSchema, NeutralTool } from './targets/adapter.js';
 
 /** What the neutral builders need of a tool (an IR tool or a run-time registration fits). */
 export interface NeutralToolInput {

@@ -20,7 +20,7 @@ import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlersOf, type Registry
 import type { AnnounceOptions, Announcement } from './announcements.js';
 import { readCall } from './call-shape.js';
 import { quote } from './reasons.js';
-import type { TargetPayload } from './compile-target.js';
+import type { TargetPayload } from './targets/compile.js';
 import { cacheKey as payloadCacheKey } from './cache-key.js';
 import { Catalog, type AnyDynamicGroup, type AnyDynamicTool } from './router/catalog.js';
 import { Compiler, type AnyTargetCompileRequest } from './router/compile.js';
@@ -321,7 +321,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * Without a target: the seed's `{ tools, directoryXml }`: one neutral tool
    * per namespace plus `load_toolkit` when there are toolkits (loaded toolkits
    * are not included, as in the seed). With `{ target, system?, messages, tools? }`:
-   * the request fragment for that provider (see runtime/compile-target.ts), with
+   * the request fragment for that provider (see runtime/targets/compile.ts), with
    * the stable tools first, deferred ones after them and loaded toolkits' tools
    * last. The blocklist never changes the output.
    *

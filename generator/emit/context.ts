@@ -4,7 +4,7 @@
  * definitions, the header line). Emitters read it and never recompute.
  */
 import type { IRSpec, JsonSchema } from '../ir.js';
-import type { NeutralTool } from '../../runtime/render.js';
+import type { NeutralTool } from '../../runtime/targets/index.js';
 import { directoryXml, neutralLoaderTool, neutralNamespaceTool, neutralTool } from '../../runtime/neutral.js';
 import { bug } from '../problems.js';
 import { canonicalJson } from '../../runtime/cache-key.js';

@@ -7,7 +7,8 @@
 import type { IRSpec } from '../ir.js';
 import { RENDER_FORMS, type GeneratedSpec, type GeneratedTool, type RenderedTools } from '../../runtime/contract.js';
 import { buildPruneMatcher } from '../../runtime/matcher.js';
-import { nullDecodePlan, renderTool } from '../../runtime/render.js';
+import { renderTool } from '../../runtime/targets/index.js';
+import { nullDecodePlan } from '../../runtime/targets/strict.js';
 import { jsonParseLiteral, tsString } from './code.js';
 import type { EmitContext } from './context.js';
 import type { GeneratedFile } from './file.js';

@@ -28,7 +28,7 @@ import {
 import { isPlainObject } from '../call-shape.js';
 import { buildPruneMatcher, reviveMatcher } from '../matcher.js';
 import { neutralNamespaceTool, neutralTool, type NeutralToolInput } from '../neutral.js';
-import { renderTool, type JsonSchema, type NeutralTool } from '../render.js';
+import { renderTool, type JsonSchema, type NeutralTool } from '../targets/index.js';
 import type { Suggester } from '../suggest.js';
 import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 

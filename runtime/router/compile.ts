@@ -16,9 +16,9 @@
  */
 import type { Target, ToolDefinition } from '../contract.js';
 import type { Announcement } from '../announcements.js';
-import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload } from '../compile-target.js';
+import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload } from '../targets/compile.js';
 import { directoryXml as renderDirectoryXml, neutralLoaderTool } from '../neutral.js';
-import { renderTool } from '../render.js';
+import { renderTool } from '../targets/index.js';
 import { RENDER_OPTIONS, type Catalog, type GroupEntry, type ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import type { Session } from './session.js';

@@ -23,7 +23,7 @@ import type {
 import type { Announcement } from '../announcements.js';
 import type { CallLimits } from '../call-shape.js';
 import type { NamespaceEncoding } from '../neutral.js';
-import type { TargetCompileInput } from '../compile-target.js';
+import type { TargetCompileInput } from '../targets/compile.js';
 
 /** How `pruneByTaskAndAllowlist` combines the task match and the allowlist. */
 export type PruneStrategy = 'union' | 'intersection';

@@ -72,6 +72,13 @@ export type AnthropicMessage =
   | { role: 'assistant'; content: string | (AnthropicTextBlock | AnthropicToolUseBlock)[] }
   | { role: 'system'; content: string | AnthropicTextBlock[] };
 
+/** The converted history (anthropic.ts `toAnthropicMessages`). */
+export interface AnthropicConversion {
+  readonly messages: AnthropicMessage[];
+  /** Requested breakpoint sources that produced no block (a system message moved to the top level, say). */
+  readonly unplacedBreakpoints: number[];
+}
+
 /** Spread into `client.messages.create({ model, max_tokens, ...payload })`. */
 export interface AnthropicPayload {
   system?: string | AnthropicTextBlock[];
@@ -190,6 +197,14 @@ export interface TargetPayloadMap {
 
 /** The request fragment for target `T`. */
 export type TargetPayload<T extends Target> = TargetPayloadMap[T];
+
+/** One entry of the `tools` a target's payload carries (Gemini: of its `functionDeclarations`). */
+export interface TargetToolMap {
+  anthropic: AnthropicToolUnion;
+  openai: OpenAIChatTool;
+  'openai-responses': ResponsesTool;
+  gemini: GeminiFunctionDeclaration;
+}
 
 /** What `renderTool(form, …)` returns for each render form. */
 export interface RenderedToolMap {

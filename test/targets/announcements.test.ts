@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AnnouncementStore, type Announcement } from '../../runtime/announcements.js';
-import { ANNOUNCEMENT_ANCHOR, compileForTarget, warnOnce, type TargetWarningCode } from '../../runtime/compile-target.js';
+import { ANNOUNCEMENT_ANCHOR, compileForTarget, warnOnce, type TargetWarningCode } from '../../runtime/targets/compile.js';
 import type { Target } from '../../runtime/contract.js';
-import type { NeutralMessage } from '../../runtime/messages.js';
+import type { NeutralMessage } from '../../runtime/targets/history.js';
 import { ann, deepFreeze, getTime, rendered, TARGET_LIST, toolHistory } from './fixtures.js';
 
 const block = (...entries: Array<[string, string]>): string =>

@@ -21,7 +21,7 @@ import { describe, expect, test } from 'vitest';
 import * as gen from '../../generated/index.js';
 import { stablePrefixOf } from '../../runtime/cache-key.js';
 import { createRouter, type Target, type ToolRouter } from '../../runtime/index.js';
-import type { NeutralMessage } from '../../runtime/messages.js';
+import type { NeutralMessage } from '../../runtime/targets/history.js';
 import { recordingHandlers } from '../runtime/helpers.js';
 
 const TARGETS = ['anthropic', 'openai', 'openai-responses', 'gemini'] as const satisfies readonly Target[];

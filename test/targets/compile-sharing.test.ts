@@ -1,15 +1,15 @@
 /**
  * A turn's compile shares the router's frozen, pre-rendered arrays instead of
- * copying them, and memoizes per-array facts (runtime/compile-target.ts
+ * copying them, and memoizes per-array facts (runtime/targets/compile.ts
  * `assembleTools`, `toolFacts`; runtime/cache-key.ts identity fast path).
  * These tests hold the sharing to account: nothing shared is ever mutated,
  * and memoized answers equal freshly computed ones.
  */
 import { describe, expect, test } from 'vitest';
 import { cacheKey } from '../../runtime/cache-key.js';
-import { compileForTarget, ToolrouteConfigError, type TargetCompileInput } from '../../runtime/compile-target.js';
+import { compileForTarget, ToolrouteConfigError, type TargetCompileInput } from '../../runtime/targets/compile.js';
 import type { Target } from '../../runtime/contract.js';
-import { renderTool } from '../../runtime/render.js';
+import { renderTool } from '../../runtime/targets/index.js';
 import { exampleRouter } from '../runtime/helpers.js';
 import { deepFreeze, getForecast, getTime, readFile, rendered, TARGET_LIST } from './fixtures.js';
 

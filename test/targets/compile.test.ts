@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AnnouncementStore } from '../../runtime/announcements.js';
 import { cacheKey, canonicalJson, stablePrefixOf } from '../../runtime/cache-key.js';
-import { compileForTarget, ToolrouteConfigError, type TargetCompileInput, type TargetWarningCode } from '../../runtime/compile-target.js';
+import { compileForTarget, ToolrouteConfigError, type TargetCompileInput, type TargetWarningCode } from '../../runtime/targets/compile.js';
 import type { Target } from '../../runtime/contract.js';
-import type { NeutralMessage } from '../../runtime/messages.js';
-import { renderTool, type NeutralTool } from '../../runtime/render.js';
+import type { NeutralMessage } from '../../runtime/targets/history.js';
+import { renderTool, type NeutralTool } from '../../runtime/targets/index.js';
 import { ann, getForecast, getTime, readFile, rendered, runQuery, TARGET_LIST, toolHistory } from './fixtures.js';
 
 function input<T extends Target>(target: T, over: Partial<TargetCompileInput> = {}): TargetCompileInput & { target: T } {

@@ -4,8 +4,8 @@
  */
 import type { Announcement } from '../../runtime/announcements.js';
 import type { Target } from '../../runtime/contract.js';
-import type { NeutralMessage } from '../../runtime/messages.js';
-import { renderTool, type NeutralTool } from '../../runtime/render.js';
+import type { NeutralMessage } from '../../runtime/targets/history.js';
+import { renderTool, type NeutralTool } from '../../runtime/targets/index.js';
 
 export const TARGET_LIST = ['anthropic', 'openai', 'openai-responses', 'gemini'] as const satisfies readonly Target[];
 

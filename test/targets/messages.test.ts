@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileForTarget } from '../../runtime/compile-target.js';
-import type { NeutralMessage } from '../../runtime/messages.js';
+import { compileForTarget } from '../../runtime/targets/compile.js';
+import type { NeutralMessage } from '../../runtime/targets/history.js';
 import { deepFreeze, TARGET_LIST, toolHistory } from './fixtures.js';
 
 const base = { stable: [], loaded: [], directoryXml: '', announcements: [] } as const;

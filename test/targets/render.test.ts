@@ -2,14 +2,8 @@ import { Ajv } from 'ajv';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RENDER_FORMS, type NullDecodePlan } from '../../runtime/contract.js';
-import {
-  applyNullDecode,
-  nullDecodePlan,
-  renderTool,
-  toOpenAIStrictSchema,
-  type JsonSchema,
-  type NeutralTool,
-} from '../../runtime/render.js';
+import { renderTool, type JsonSchema, type NeutralTool } from '../../runtime/targets/index.js';
+import { applyNullDecode, nullDecodePlan, toOpenAIStrictSchema } from '../../runtime/targets/strict.js';
 import { deepFreeze, getForecast, getTime, readFile } from './fixtures.js';
 
 const off = { openaiStrict: false };

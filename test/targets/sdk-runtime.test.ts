@@ -10,7 +10,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { compileForTarget } from '../../runtime/compile-target.js';
+import { compileForTarget } from '../../runtime/targets/compile.js';
 import type { Target } from '../../runtime/contract.js';
 import { ann, getForecast, getTime, readFile, rendered, toolHistory } from './fixtures.js';
 

@@ -23,8 +23,8 @@ import type {
   Tool as ResponsesSdkTool,
 } from 'openai/resources/responses/responses';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { compileForTarget } from '../../runtime/compile-target.js';
-import { renderTool } from '../../runtime/render.js';
+import { compileForTarget } from '../../runtime/targets/compile.js';
+import { renderTool } from '../../runtime/targets/index.js';
 import type {
   AnthropicPayload,
   GeminiPayload,

@@ -1,130 +1,15 @@
 /**
- * Per-target rendering of one provider-neutral tool definition, and the
- * OpenAI strict-mode schema rewrite with its inverse (the null decode).
+ * The OpenAI strict-mode schema rewrite and its inverse, the null decode.
+ * Shared by the two OpenAI targets (openai.ts, openai-responses.ts), by the
+ * generator (the `nullDecode` plan of every tool, at codegen) and by the
+ * router (decoding a strict call's `null`s back into absent arguments).
  *
- * Used by the generator at codegen time (every form, serialized into
- * `spec.rendered[form]`) and by the runtime for tools registered at run time.
- * Everything here is pure: no state, no I/O, the input is never mutated, and
- * the output is plain JSON whose key order is fixed (wrapper keys in the order
- * written below, schema keys in the spec's declaration order).
- *
- * Target facts are from /work/shared/providers.md, checked against the
- * installed SDK `.d.ts` (test/targets/sdk-types.test.ts holds them to it).
+ * Pure: no state, the input is never mutated. Keyword lists are from
+ * /work/shared/providers.md §2 (OpenAI Structured Outputs, "Supported keywords").
  */
-import type { NullDecodePlan, RenderForm, ToolDefinition } from './contract.js';
-import type {
-  AnthropicTool,
-  GeminiFunctionDeclaration,
-  JsonObject,
-  OpenAIChatTool,
-  RenderedToolMap,
-  ResponsesFunctionTool,
-} from './targets/types.js';
-
-/** A JSON Schema object. */
-export type JsonSchema = { readonly [key: string]: unknown };
-
-/** A tool as the model sees it, before any target's rules are applied. */
-export interface NeutralTool {
-  /** What this definition is: a spec tool, a namespace tool, or `load_toolkit`. */
-  readonly kind: 'tool' | 'namespace' | 'loader';
-  readonly name: string;
-  readonly description: string;
-  /** `type: "object"` schema, local refs already inlined. */
-  readonly parameters: JsonSchema;
-  readonly deferLoading: boolean;
-}
-
-export interface RenderOptions {
-  /** From the spec's `options.openaiStrict`. */
-  readonly openaiStrict: boolean;
-}
-
-/**
- * Render one tool for one form. Pure; the result is serialized into the
- * generated folder and frozen there.
- *
- * - `neutral`: the seed's `ToolDefinition` `{ name, description, parameters, deferLoading? }`.
- * - `anthropic`: `Tool` `{ name, description, input_schema, defer_loading? }`.
- * - `openai`: `ChatCompletionFunctionTool` `{ type, function: { name, description, parameters, strict? } }`;
- *   `deferLoading` is dropped (Chat Completions has no tool search).
- * - `openai-responses`: `FunctionTool` `{ type, name, description, parameters, strict, defer_loading? }`;
- *   `strict` is always present because Responses treats an omitted `strict` as true.
- * - `gemini`: `FunctionDeclaration` `{ name, description, parametersJsonSchema? }`. The JSON
- *   Schema field is sent untouched by the SDK, unlike `parameters`, which the SDK rewrites in
- *   place and which rejects common keywords (`additionalProperties`, `const`, non-string enums).
- *   Omitted when the tool takes no arguments.
- *
- * With `openaiStrict`, the two OpenAI forms get the strict rewrite (see {@link toOpenAIStrictSchema})
- * and `strict: true`; a schema strict mode cannot express is sent as-is with `strict: false`.
- * Anthropic and Gemini payloads are never affected by `openaiStrict`.
- *
- * @example
- * renderTool('anthropic', { kind: 'tool', name: 'get_time', description: 'Get timestamp',
- *   parameters: { type: 'object', properties: {} }, deferLoading: false }, { openaiStrict: false });
- * // → { name: 'get_time', description: 'Get timestamp', input_schema: { type: 'object', properties: {} } }
- */
-export function renderTool<F extends RenderForm>(form: F, tool: NeutralTool, options: RenderOptions): RenderedToolMap[F];
-export function renderTool(form: RenderForm, tool: NeutralTool, options: RenderOptions): unknown;
-export function renderTool(form: RenderForm, tool: NeutralTool, options: RenderOptions): unknown {
-  return RENDERERS[form](tool, options);
-}
-
-type Renderer<F extends RenderForm> = (tool: NeutralTool, options: RenderOptions) => RenderedToolMap[F];
-
-// A table typed by form: a new form in RENDER_FORMS is a compile error here until it is handled.
-const RENDERERS: { readonly [F in RenderForm]: Renderer<F> } = {
-  neutral(tool): ToolDefinition {
-    const out: { -readonly [K in keyof ToolDefinition]: ToolDefinition[K] } = {
-      name: tool.name,
-      description: tool.description,
-      parameters: cloneSchema(tool.parameters),
-    };
-    if (tool.deferLoading) out.deferLoading = true;
-    return out;
-  },
-  anthropic(tool): AnthropicTool {
-    const out: AnthropicTool = {
-      name: tool.name,
-      description: tool.description,
-      input_schema: objectSchema(tool.parameters),
-    };
-    if (tool.deferLoading) out.defer_loading = true;
-    return out;
-  },
-  openai(tool, options): OpenAIChatTool {
-    const strict = options.openaiStrict ? toOpenAIStrictSchema(tool.parameters, strictModeFor(tool)) : undefined;
-    const fn: OpenAIChatTool['function'] = {
-      name: tool.name,
-      description: tool.description,
-      parameters: strict?.ok ? strict.schema : providerSchema(tool.parameters),
-    };
-    if (strict) fn.strict = strict.ok;
-    return { type: 'function', function: fn };
-  },
-  'openai-responses'(tool, options): ResponsesFunctionTool {
-    const strict = options.openaiStrict ? toOpenAIStrictSchema(tool.parameters, strictModeFor(tool)) : undefined;
-    const out: ResponsesFunctionTool = {
-      type: 'function',
-      name: tool.name,
-      description: tool.description,
-      parameters: strict?.ok ? strict.schema : providerSchema(tool.parameters),
-      // Explicit false when not strict: Responses validates strictly when `strict` is omitted or
-      // null, which would reject every schema that is not already strict-shaped.
-      strict: strict?.ok ?? false,
-    };
-    if (tool.deferLoading) out.defer_loading = true;
-    return out;
-  },
-  gemini(tool): GeminiFunctionDeclaration {
-    const out: GeminiFunctionDeclaration = { name: tool.name, description: tool.description };
-    const schema = objectSchema(tool.parameters);
-    if (hasProperties(schema)) out.parametersJsonSchema = schema;
-    return out;
-  },
-};
-
-// ─── OpenAI strict mode ──────────────────────────────────────────────────────
+import type { NullDecodePlan } from '../contract.js';
+import { cloneJson, isRecord, objectSchema, type JsonSchema } from './schema.js';
+import type { JsonObject } from './types.js';
 
 /** The outcome of the strict rewrite: the schema, or why strict mode cannot express it. */
 export type StrictSchemaResult =
@@ -429,58 +314,18 @@ function admitsNull(schema: unknown): boolean {
   return true;
 }
 
-// ─── Shared schema helpers ───────────────────────────────────────────────────
-
-/** How the tool's kind bears on the strict rewrite. */
-function strictModeFor(tool: NeutralTool): StrictSchemaOptions {
+/**
+ * How a tool's kind bears on the strict rewrite: a namespace tool's `args`
+ * members are its actions' own schemas, decoded by the action's plan after routing.
+ *
+ * @example
+ * strictModeFor({ kind: 'namespace' }); // → { anyOfDecodedElsewhere: true }
+ */
+export function strictModeFor(tool: { readonly kind: 'tool' | 'namespace' | 'loader' }): StrictSchemaOptions {
   return { anyOfDecodedElsewhere: tool.kind === 'namespace' };
 }
 
-/** A copy of the schema as providers want it: `$schema` (a document annotation) dropped at the root. */
-function providerSchema(schema: JsonSchema): JsonObject {
-  const copy = cloneSchema(schema);
-  delete copy['$schema'];
-  return copy;
-}
-
-/** The provider copy with `type: "object"` guaranteed first (Anthropic's type demands it). */
-function objectSchema(schema: JsonSchema): { type: 'object'; [key: string]: unknown } {
-  const copy = providerSchema(schema);
-  if (copy['type'] === 'object') return copy as { type: 'object'; [key: string]: unknown };
-  return Object.fromEntries([['type', 'object'], ...Object.entries(copy).filter(([k]) => k !== 'type')]) as {
-    type: 'object';
-    [key: string]: unknown;
-  };
-}
-
-function hasProperties(schema: JsonObject): boolean {
-  const props = schema['properties'];
-  return isRecord(props) && Object.keys(props).length > 0;
-}
-
-function cloneSchema(schema: JsonSchema): JsonObject {
-  const copy = cloneJson(schema);
-  return isRecord(copy) ? (copy as JsonObject) : {};
-}
-
-/**
- * Deep copy of a JSON value, key order kept. Non-JSON leaves are dropped like
- * JSON.stringify would; `__proto__` keys stay own data properties.
- */
-function cloneJson(value: unknown): unknown {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (Array.isArray(value)) return value.map((v) => cloneJson(v) ?? null);
-  if (typeof value === 'object') {
-    const entries: Array<[string, unknown]> = [];
-    for (const key of Object.keys(value)) {
-      const v = cloneJson((value as Record<string, unknown>)[key]);
-      if (v !== undefined) entries.push([key, v]);
-    }
-    return Object.fromEntries(entries);
-  }
-  return undefined;
-}
+// ─── Helpers ─────────────────────────────────────────────────────────────────
 
 function replaceKey(schema: JsonObject, key: string, value: unknown): JsonObject {
   return Object.fromEntries(Object.keys(schema).map((k) => [k, k === key ? value : schema[k]]));
@@ -511,8 +356,4 @@ function safeJson(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-function isRecord(value: unknown): value is { readonly [key: string]: unknown } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,0 +1,97 @@
+/**
+ * OpenAI Responses (`client.responses.create`): the tool rendering (with the
+ * optional strict rewrite, strict.ts), the history as input items, and the
+ * payload `{ instructions?, input, tools? }`.
+ *
+ * Wire facts: `FunctionTool` `{ type, name, description, parameters, strict,
+ * defer_loading? }`, where `strict` is always present because Responses treats
+ * an omitted `strict` as true; tool search is `{ type: 'tool_search' }`.
+ */
+import { stablePrefix } from '../cache-key.js';
+import { namedTool, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
+import type { NormalizedMessage } from './history.js';
+import { providerSchema } from './schema.js';
+import { strictModeFor, toOpenAIStrictSchema } from './strict.js';
+import type { ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesTool, ResponsesToolSearchTool } from './types.js';
+
+// ─── Rendering ───────────────────────────────────────────────────────────────
+
+/** `FunctionTool`; the same strict handling as Chat Completions, `strict` always written. */
+function renderResponses(tool: NeutralTool, options: RenderOptions): ResponsesFunctionTool {
+  const strict = options.openaiStrict ? toOpenAIStrictSchema(tool.parameters, strictModeFor(tool)) : undefined;
+  const out: ResponsesFunctionTool = {
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters: strict?.ok ? strict.schema : providerSchema(tool.parameters),
+    // Explicit false when not strict: Responses validates strictly when `strict` is omitted or
+    // null, which would reject every schema that is not already strict-shaped.
+    strict: strict?.ok ?? false,
+  };
+  if (tool.deferLoading) out.defer_loading = true;
+  return out;
+}
+
+// A constant, one identity, so the cache-key memo recognizes it without serializing it.
+const SEARCH: ResponsesToolSearchTool = Object.freeze({ type: 'tool_search' });
+
+// ─── Payload ─────────────────────────────────────────────────────────────────
+
+function responsesPayload({ options, systemText, placed, tools }: PayloadContext<'openai-responses'>): ResponsesPayload {
+  const out: ResponsesPayload = { input: toResponsesInput(placed.messages, options.responsesSystemRole) };
+  if (systemText !== '') out.instructions = systemText;
+  if (tools.length > 0) out.tools = tools as ResponsesTool[];
+  // Key order: instructions, input, tools — the order the docs write them.
+  return systemText === '' ? out : { instructions: out.instructions, ...out };
+}
+
+/**
+ * The OpenAI Responses adapter.
+ *
+ * @example
+ * openaiResponses.renderTool(tool, { openaiStrict: false }); // → { type: 'function', name, description, parameters, strict: false }
+ */
+export const openaiResponses: TargetAdapter<'openai-responses'> = {
+  target: 'openai-responses',
+  renderTool: renderResponses,
+  renderNamespace: renderResponses,
+  renderLoader: renderResponses,
+  toolName: namedTool,
+  systemMessages: 'all',
+  announcements: Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' }),
+  searchTool: () => SEARCH,
+  cachePrefix: (stable, systemText, searchTool) => stablePrefix('openai-responses', stable, systemText, searchTool),
+  convertMessages: (messages, options) => toResponsesInput(messages, options.systemRole),
+  buildPayload: responsesPayload,
+};
+
+// ─── Messages ────────────────────────────────────────────────────────────────
+
+/**
+ * Input items for `client.responses.create`: messages as easy input messages,
+ * tool calls as `function_call` items (`call_id`, raw `arguments`), tool
+ * results as `function_call_output` items; positional system messages stay
+ * inline with `systemRole`.
+ *
+ * @example
+ * toResponsesInput(normalizeMessages([{ role: 'assistant', content: null,
+ *   tool_calls: [{ id: 'c1', function: { name: 'get_time', arguments: '{}' } }] }]));
+ * // → [{ type: 'function_call', call_id: 'c1', name: 'get_time', arguments: '{}' }]
+ */
+export function toResponsesInput(
+  messages: readonly NormalizedMessage[],
+  systemRole: 'system' | 'developer' = 'system',
+): ResponsesInputItem[] {
+  const items: ResponsesInputItem[] = [];
+  for (const m of messages) {
+    if (m.role === 'system') items.push({ role: systemRole, content: m.text });
+    else if (m.role === 'user') items.push({ role: 'user', content: m.text });
+    else if (m.role === 'tool') items.push({ type: 'function_call_output', call_id: m.callId, output: m.text });
+    else {
+      if (m.text !== '' || m.calls.length === 0) items.push({ role: 'assistant', content: m.text });
+      for (const c of m.calls) items.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments });
+    }
+  }
+  return items;
+}
+

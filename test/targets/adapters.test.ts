@@ -1,0 +1,119 @@
+/**
+ * The target table: one adapter per target, a missing one (or a missing
+ * member) is a compile error, and each adapter does what the shared code
+ * relies on. The `@ts-expect-error` lines are checked by `tsc -p .` (part of
+ * `npm test`); each has a twin that compiles, so the errors are about the
+ * thing named and not about something else on the line.
+ */
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { TARGETS, type Target } from '../../runtime/contract.js';
+import type { TargetAdapter, TargetAdapterTable } from '../../runtime/targets/adapter.js';
+import { anthropic } from '../../runtime/targets/anthropic.js';
+import { compileForTarget } from '../../runtime/targets/compile.js';
+import { gemini } from '../../runtime/targets/gemini.js';
+import { normalizeMessages } from '../../runtime/targets/history.js';
+import { adapterFor, renderTool, TARGET_ADAPTERS } from '../../runtime/targets/index.js';
+import { openaiResponses } from '../../runtime/targets/openai-responses.js';
+import { openai } from '../../runtime/targets/openai.js';
+import type { AnthropicPayload, GeminiPayload, OpenAIChatPayload, ResponsesPayload } from '../../runtime/targets/types.js';
+import { getForecast, readFile, toolHistory } from './fixtures.js';
+
+// ─── Type level ──────────────────────────────────────────────────────────────
+
+// The twin: the full table satisfies the table type.
+const full = { anthropic, openai, 'openai-responses': openaiResponses, gemini } satisfies TargetAdapterTable;
+
+// @ts-expect-error a table without gemini is not a TargetAdapterTable
+const missing = { anthropic, openai, 'openai-responses': openaiResponses } satisfies TargetAdapterTable;
+
+// @ts-expect-error an adapter under another target's key does not fit (its `target` and shapes differ)
+const swapped = { anthropic: openai, openai: anthropic, 'openai-responses': openaiResponses, gemini } satisfies TargetAdapterTable;
+
+// An adapter with a member left out.
+const { buildPayload: geminiPayload, ...withoutPayload } = gemini;
+// @ts-expect-error `buildPayload` is required
+const incomplete: TargetAdapter<'gemini'> = withoutPayload;
+const complete: TargetAdapter<'gemini'> = { ...withoutPayload, buildPayload: geminiPayload };
+
+describe('the target table', () => {
+  it('is typed by target', () => {
+    expectTypeOf(TARGET_ADAPTERS.gemini).toEqualTypeOf<TargetAdapter<'gemini'>>();
+    expectTypeOf(adapterFor('anthropic')).toEqualTypeOf<TargetAdapter<'anthropic'>>();
+    expectTypeOf<keyof typeof TARGET_ADAPTERS>().toEqualTypeOf<Target>();
+    expectTypeOf<ReturnType<TargetAdapter<'openai'>['buildPayload']>>().toEqualTypeOf<OpenAIChatPayload>();
+    expect([missing, swapped, incomplete, complete, full].length).toBe(5);
+  });
+
+  it('has exactly one adapter per exported target, under its own name, and is frozen', () => {
+    expect(Object.keys(TARGET_ADAPTERS)).toEqual([...TARGETS]);
+    for (const target of TARGETS) {
+      expect(TARGET_ADAPTERS[target].target).toBe(target);
+      expect(adapterFor(target)).toBe(TARGET_ADAPTERS[target]);
+    }
+    expect(Object.isFrozen(TARGET_ADAPTERS)).toBe(true);
+  });
+
+  it('fails loudly for a name that is not a target, inherited names included', () => {
+    for (const name of ['cohere', 'neutral', '__proto__', 'toString', '']) {
+      expect(() => adapterFor(name as Target)).toThrow(/unknown target .*expected one of 'anthropic', 'openai', 'openai-responses', 'gemini'/);
+    }
+    expect(() => renderTool('cohere' as Target, readFile, { openaiStrict: false })).toThrow(TypeError);
+  });
+});
+
+describe('every adapter', () => {
+  for (const target of TARGETS) {
+    const adapter: TargetAdapter<Target> = TARGET_ADAPTERS[target];
+
+    it(`${target}: names its own rendered tools, namespaces and loader`, () => {
+      for (const kind of ['tool', 'namespace', 'loader'] as const) {
+        const tool = { ...readFile, kind, name: `${kind}_x` };
+        expect(adapter.toolName(renderTool(target, tool, { openaiStrict: true }))).toBe(`${kind}_x`);
+      }
+      expect(adapter.toolName(null)).toBeUndefined();
+      expect(adapter.toolName({ name: 1, function: { name: 2 } })).toBeUndefined();
+    });
+
+    it(`${target}: renderTool(form, …) is the adapter's renderer for the tool's kind`, () => {
+      const ns = { ...readFile, kind: 'namespace' as const };
+      const loader = { ...getForecast, kind: 'loader' as const };
+      const options = { openaiStrict: true };
+      expect(renderTool(target, readFile, options)).toEqual(adapter.renderTool(readFile, options));
+      expect(renderTool(target, ns, options)).toEqual(adapter.renderNamespace(ns, options));
+      expect(renderTool(target, loader, options)).toEqual(adapter.renderLoader(loader, options));
+    });
+
+    it(`${target}: convertMessages is what compile puts in the payload`, () => {
+      // System messages join the top-level system text, which is not the converter's business.
+      const history = toolHistory.filter((m) => m.role !== 'system');
+      const payload = compileForTarget({ target, messages: history, stable: [], loaded: [], directoryXml: '', announcements: [] });
+      const converted = adapter.convertMessages(normalizeMessages(history), {});
+      const sent = {
+        anthropic: () => (payload as AnthropicPayload).messages,
+        openai: () => (payload as OpenAIChatPayload).messages,
+        'openai-responses': () => (payload as ResponsesPayload).input,
+        gemini: () => (payload as GeminiPayload).contents,
+      }[target]();
+      const mine = target === 'anthropic' ? (converted as { messages: unknown }).messages : converted;
+      // The history has tool calls and results, so a wrong converter cannot pass by being empty.
+      expect(Array.isArray(mine) && mine.length > 2).toBe(true);
+      expect(JSON.stringify(mine)).toBe(JSON.stringify(sent));
+    });
+
+    it(`${target}: declares its placement and system rules with known values`, () => {
+      expect(['system', 'user_tail']).toContain(adapter.announcements.auto);
+      expect(['hoist', 'before-prefill']).toContain(adapter.announcements.withoutTail);
+      expect(['all', 'leading']).toContain(adapter.systemMessages);
+      // Reserved extension points: nothing implements them yet.
+      expect(adapter.toolkitLoading).toBeUndefined();
+      expect(adapter.readResponse).toBeUndefined();
+    });
+  }
+
+  it('search tools are per-target constants (one identity, frozen) where the target has one', () => {
+    expect(TARGETS.filter((t) => TARGET_ADAPTERS[t].searchTool !== undefined)).toEqual(['anthropic', 'openai-responses']);
+    expect(anthropic.searchTool?.('regex')).toBe(anthropic.searchTool?.(true));
+    expect(anthropic.searchTool?.('bm25')).not.toBe(anthropic.searchTool?.('regex'));
+    expect(Object.isFrozen(openaiResponses.searchTool?.(true))).toBe(true);
+  });
+});
