@@ -258,7 +258,7 @@ export function emitSpec(ctx: EmitContext): GeneratedFile[] {
     '    // defineProperty, not assignment: a `__proto__` key stays data.',
     '    Object.defineProperty(parent, path[path.length - 1]!, { value: shared.pool[index], writable: true, enumerable: true, configurable: true });',
     '  }',
-    '  return root.data;',
+    "  return root['data'];",
     '}',
     '',
     "const data = unshare(",
