@@ -22,7 +22,7 @@ function unshare(shared: { data: unknown; pool: unknown[]; refs: [(string | numb
     // defineProperty, not assignment: a `__proto__` key stays data.
     Object.defineProperty(parent, path[path.length - 1]!, { value: shared.pool[index], writable: true, enumerable: true, configurable: true });
   }
-  return root.data;
+  return root['data'];
 }
 
 const data = unshare(
