@@ -164,6 +164,8 @@ describe('the cheap walk of parsed text agrees with the full check', () => {
   const text = (value: Data): string => {
     if (value === Infinity) return '1e400';
     if (value === -Infinity) return '-1E+0400';
+    // JSON.stringify(-0) is "0"; a model can write -0, and JSON.parse keeps its sign.
+    if (Object.is(value, -0)) return '-0';
     if (Array.isArray(value)) return `[${value.map(text).join(',')}]`;
     if (typeof value === 'object' && value !== null) {
       return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${text(v)}`).join(',')}}`;
