@@ -78,3 +78,17 @@ export { cacheKey, stablePrefixOf, type StablePrefix } from './cache-key.js';
 export { renderTool, type NeutralTool, type RenderOptions } from './targets/index.js';
 export { applyNullDecode, nullDecodePlan } from './targets/strict.js';
 export type { NeutralMessage, NeutralToolCall } from './targets/history.js';
+export {
+  fromProvider,
+  toolMessage,
+  type AnthropicResponse,
+  type ConversationMessage,
+  type GeminiResponse,
+  type OpenAIChatResponse,
+  type OpenAIChatResponseMessage,
+  type ProviderResponseMap,
+  type ProviderState,
+  type ResponsesResponse,
+  type ToolCallLike,
+  type ToolResultLike,
+} from './conversation.js';
