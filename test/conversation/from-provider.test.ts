@@ -1,0 +1,164 @@
+/**
+ * fromProvider, toolMessage and the replay rule, without a network: what each
+ * target's response reads as, what is kept, and what a changed history rebuilds.
+ */
+import { describe, expect, it } from 'vitest';
+import { classifyAnthropicBlock, replayItems, type ProviderItem, type ReplayCodec } from '../../runtime/conversation.js';
+import { fromProvider, toolMessage, type AnthropicResponse, type GeminiResponse, type OpenAIChatResponse, type ResponsesResponse } from '../../runtime/index.js';
+import { anthropicResponse, geminiResponse, openaiChatResponse, opaque, responsesResponse } from './script.js';
+
+const anthropic = (turn: number) => anthropicResponse(turn) as unknown as AnthropicResponse;
+const chat = (turn: number) => openaiChatResponse(turn) as unknown as OpenAIChatResponse;
+const responses = (turn: number) => responsesResponse(turn) as unknown as ResponsesResponse;
+const gemini = (turn: number) => geminiResponse(turn) as unknown as GeminiResponse;
+
+describe('fromProvider', () => {
+  it('anthropic: text, tool calls with input as JSON, every block kept as the same objects', () => {
+    const response = anthropic(0);
+    const [m, ...rest] = fromProvider('anthropic', response);
+    expect(rest).toEqual([]);
+    expect(m).toMatchObject({
+      role: 'assistant',
+      content: 'Loading the weather tools.',
+      tool_calls: [{ id: 'toolu_0_0', type: 'function', function: { name: 'load_toolkit', arguments: '{"toolkit_name":"Weather"}' } }],
+    });
+    expect(m!.provider).toEqual({ target: 'anthropic', content: response.content });
+    const kept = (m!.provider as { content: readonly unknown[] }).content;
+    kept.forEach((block, i) => expect(block).toBe(response.content[i]));
+    // A turn that only calls tools has content null (the OpenAI-like neutral shape).
+    expect(fromProvider('anthropic', anthropic(1))[0]!.content).toBeNull();
+    // No calls: no tool_calls key, the text as content.
+    const final = fromProvider('anthropic', anthropic(8))[0]!;
+    expect('tool_calls' in final).toBe(false);
+    expect(final.content).toMatch(/^Lisbon/);
+  });
+
+  it('openai: a ChatCompletion or its message; custom tool calls and refusal stay in the state only', () => {
+    const completion = chat(1);
+    const fromCompletion = fromProvider('openai', completion);
+    const fromMessage = fromProvider('openai', completion.choices[0]!.message);
+    expect(fromCompletion).toEqual(fromMessage);
+    expect(fromCompletion[0]!.tool_calls!.map((c) => c.id)).toEqual(['call_1_0', 'call_1_1']);
+    const odd = {
+      role: 'assistant',
+      content: null,
+      refusal: 'I cannot help with that.',
+      tool_calls: [
+        { id: 'c1', type: 'custom', custom: { name: 'grammar_tool', input: 'x' } },
+        { id: 'c2', type: 'function', function: { name: 'get_time', arguments: '{}' } },
+      ],
+    } as const;
+    const [m] = fromProvider('openai', odd);
+    expect(m!.tool_calls).toEqual([{ id: 'c2', type: 'function', function: { name: 'get_time', arguments: '{}' } }]);
+    expect(m!.provider).toEqual({ target: 'openai', message: odd });
+  });
+
+  it('openai-responses: output_text joined, function_call by call_id, every item kept (reasoning, ids)', () => {
+    const response = responses(0);
+    const [m] = fromProvider('openai-responses', response);
+    expect(m!.content).toBe('Loading the weather tools.');
+    expect(m!.tool_calls).toEqual([{ id: 'call_0_0', type: 'function', function: { name: 'load_toolkit', arguments: '{"toolkit_name":"Weather"}' } }]);
+    const output = (m!.provider as { output: readonly Record<string, unknown>[] }).output;
+    expect(output.map((i) => i['id'])).toEqual(['rs_0', 'msg_0', 'fc_0_0']);
+    expect(output[0]!['encrypted_content']).toBe(opaque('enc', 0));
+    expect(fromProvider('openai-responses', { object: 'response', output: [] })).toEqual([]);
+  });
+
+  it('gemini: thought text is not content; calls without an id get a stable neutral id', () => {
+    const [m] = fromProvider('gemini', gemini(0));
+    expect(m!.content).toBe('Loading the weather tools.');
+    const id = m!.tool_calls![0]!.id;
+    expect(id).toMatch(/^gemini_call_0_[0-9a-f]{8}$/);
+    expect(fromProvider('gemini', gemini(0))[0]!.tool_calls![0]!.id).toBe(id);
+    // Another response (other parts) gives other ids: results pair with the right call across turns.
+    const two = fromProvider('gemini', gemini(2))[0]!.tool_calls![0]!.id;
+    expect(two).not.toBe(id);
+    // Ids Gemini sent are kept.
+    expect(fromProvider('gemini', gemini(1))[0]!.tool_calls!.map((c) => c.id)).toEqual(['call_1_0', 'call_1_1']);
+    expect(fromProvider('gemini', {})).toEqual([]);
+    expect(fromProvider('gemini', { candidates: [] })).toEqual([]);
+  });
+
+  it('never throws on a malformed response', () => {
+    const garbage: unknown[] = [null, undefined, 1, 'x', [], {}, { content: 'x' }, { content: [null, 1, { type: 'tool_use', input: 10n }] }, { choices: [null] }, { output: [1] }, { candidates: [{ content: { parts: [null, { functionCall: 5 }] } }] }];
+    for (const target of ['anthropic', 'openai', 'openai-responses', 'gemini'] as const) {
+      for (const g of garbage) expect(() => fromProvider(target, g as never)).not.toThrow();
+    }
+    // A BigInt input cannot be JSON: the call still reads, with {} arguments.
+    const [m] = fromProvider('anthropic', { role: 'assistant', stop_reason: null, content: [{ type: 'tool_use', id: 'a', name: 'n', input: 10n }] });
+    expect(m!.tool_calls![0]!.function.arguments).toBe('{}');
+  });
+});
+
+describe('toolMessage', () => {
+  const call = { id: 'call_1', type: 'function', function: { name: 'file_ops', arguments: '{}' } } as const;
+
+  it('success: a string as is, anything else as JSON, undefined as empty', () => {
+    expect(toolMessage(call, { ok: true, result: 'plain text' })).toEqual({ role: 'tool', tool_call_id: 'call_1', name: 'file_ops', content: 'plain text' });
+    expect(toolMessage(call, { ok: true, result: { a: [1, null] } }).content).toBe('{"a":[1,null]}');
+    expect(toolMessage(call, { ok: true, result: undefined }).content).toBe('');
+    expect('is_error' in toolMessage(call, { ok: true, result: 1 })).toBe(false);
+  });
+
+  it('rejection: the reason, flagged', () => {
+    expect(toolMessage({ id: 'x', name: 'n' }, { ok: false, reason: 'Tool "n" is currently blocked.' })).toEqual({
+      role: 'tool',
+      tool_call_id: 'x',
+      name: 'n',
+      content: 'Tool "n" is currently blocked.',
+      is_error: true,
+    });
+  });
+
+  it('a result JSON cannot encode never throws', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    expect(() => toolMessage(call, { ok: true, result: cyclic })).not.toThrow();
+    expect(toolMessage(call, { ok: true, result: 10n }).content).toBe('10');
+  });
+});
+
+describe('replayItems: kept output comes back as is, changes are rebuilt in place', () => {
+  const codec: ReplayCodec<ProviderItem> = {
+    classify: classifyAnthropicBlock,
+    text: (text) => ({ type: 'text', text, rebuilt: true }),
+    call: (c) => ({ type: 'tool_use', id: c.id, name: c.name, input: JSON.parse(c.arguments) as unknown, rebuilt: true }),
+  };
+  const kept = (anthropicResponse(5)['content'] as ProviderItem[]).slice();
+  const [m] = fromProvider('anthropic', anthropic(5));
+  const calls = m!.tool_calls!.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+
+  it('unchanged: the very objects, in order', () => {
+    const out = replayItems(kept, '', calls, codec);
+    expect(out).toHaveLength(kept.length);
+    out.forEach((item, i) => expect(item).toBe(kept[i]));
+  });
+
+  it('changed arguments: that call rebuilt in its place, everything else kept', () => {
+    const changed = calls.map((c, i) => (i === 1 ? { ...c, arguments: '{"timezone":"UTC"}' } : c));
+    const out = replayItems(kept, '', changed, codec);
+    expect(out[0]).toBe(kept[0]);
+    expect(out[1]).toBe(kept[1]);
+    expect(out[2]).toEqual({ type: 'tool_use', id: 'toolu_5_1', name: 'get_time', input: { timezone: 'UTC' }, rebuilt: true });
+    expect(out[3]).toBe(kept[3]);
+  });
+
+  it('text added where there was none goes before the first call; a removed call is gone; an added one appended', () => {
+    const out = replayItems(kept, 'Now three calls.', [calls[0]!, { id: 'new', name: 'get_time', arguments: '{}' }], codec);
+    expect(out.map((b) => [b['type'], b['id'] ?? b['text']])).toEqual([
+      ['thinking', undefined],
+      ['text', 'Now three calls.'],
+      ['tool_use', 'toolu_5_0'],
+      ['tool_use', 'new'],
+    ]);
+    expect(out[0]).toBe(kept[0]);
+  });
+
+  it('changed text replaces the text items at the first one', () => {
+    const withText = (anthropicResponse(0)['content'] as ProviderItem[]).slice();
+    const [first] = fromProvider('anthropic', anthropic(0));
+    const c = first!.tool_calls!.map((x) => ({ id: x.id, name: x.function.name, arguments: x.function.arguments }));
+    const out = replayItems(withText, 'Edited.', c, codec);
+    expect(out).toEqual([withText[0], { type: 'text', text: 'Edited.', rebuilt: true }, withText[2]]);
+  });
+});
