@@ -21,7 +21,7 @@ import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { pathToFileURL } from 'node:url';
 import * as generated from '../generated/index.js';
-import { createRouter, fromProvider, toolMessage, type ConversationMessage } from '../runtime/index.js';
+import { createRouter, fromProvider, toolMessage, type NeutralMessage } from '../runtime/index.js';
 
 const SYSTEM = 'You are a careful assistant. Load a toolkit before using its tools.';
 
@@ -44,7 +44,7 @@ export function exampleRouter() {
 type Router = ReturnType<typeof exampleRouter>;
 
 /** Run every tool call of an assistant turn and append the tool messages. */
-async function runCalls(router: Router, reply: readonly ConversationMessage[], history: ConversationMessage[]): Promise<number> {
+async function runCalls(router: Router, reply: readonly NeutralMessage[], history: NeutralMessage[]): Promise<number> {
   let calls = 0;
   for (const message of reply) {
     for (const call of message.tool_calls ?? []) {
@@ -70,7 +70,7 @@ export interface LoopOptions {
  * const history = [{ role: 'user', content: 'Weather in Lisbon?' }];
  * await anthropicLoop(new Anthropic(), exampleRouter(), history, { model: 'claude-…' });
  */
-export async function anthropicLoop(client: Anthropic, router: Router, history: ConversationMessage[], options: LoopOptions): Promise<number> {
+export async function anthropicLoop(client: Anthropic, router: Router, history: NeutralMessage[], options: LoopOptions): Promise<number> {
   for (let turn = 1; turn <= (options.maxTurns ?? 10); turn++) {
     const payload = router.compile({ target: 'anthropic', system: SYSTEM, messages: history });
     const response = await client.messages.create({ model: options.model, max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 }, ...payload });
@@ -82,7 +82,7 @@ export async function anthropicLoop(client: Anthropic, router: Router, history: 
 }
 
 /** OpenAI Chat Completions. */
-export async function openaiChatLoop(client: OpenAI, router: Router, history: ConversationMessage[], options: LoopOptions): Promise<number> {
+export async function openaiChatLoop(client: OpenAI, router: Router, history: NeutralMessage[], options: LoopOptions): Promise<number> {
   for (let turn = 1; turn <= (options.maxTurns ?? 10); turn++) {
     const payload = router.compile({ target: 'openai', system: SYSTEM, messages: history });
     const response = await client.chat.completions.create({ model: options.model, ...payload });
@@ -97,7 +97,7 @@ export async function openaiChatLoop(client: OpenAI, router: Router, history: Co
  * OpenAI Responses, stateless (`store: false`): the reasoning items travel in
  * the input, so ask for their encrypted content.
  */
-export async function responsesLoop(client: OpenAI, router: Router, history: ConversationMessage[], options: LoopOptions): Promise<number> {
+export async function responsesLoop(client: OpenAI, router: Router, history: NeutralMessage[], options: LoopOptions): Promise<number> {
   for (let turn = 1; turn <= (options.maxTurns ?? 10); turn++) {
     const payload = router.compile({ target: 'openai-responses', system: SYSTEM, messages: history });
     const response = await client.responses.create({ model: options.model, store: false, include: ['reasoning.encrypted_content'], ...payload });
@@ -109,7 +109,7 @@ export async function responsesLoop(client: OpenAI, router: Router, history: Con
 }
 
 /** Gemini: thought signatures go back on the parts they came on. */
-export async function geminiLoop(ai: GoogleGenAI, router: Router, history: ConversationMessage[], options: LoopOptions): Promise<number> {
+export async function geminiLoop(ai: GoogleGenAI, router: Router, history: NeutralMessage[], options: LoopOptions): Promise<number> {
   for (let turn = 1; turn <= (options.maxTurns ?? 10); turn++) {
     const payload = router.compile({ target: 'gemini', system: SYSTEM, messages: history });
     const response = await ai.models.generateContent({ model: options.model, ...payload, config: { ...payload.config, thinkingConfig: { includeThoughts: true } } });
@@ -124,7 +124,7 @@ export async function geminiLoop(ai: GoogleGenAI, router: Router, history: Conve
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const target = process.argv[2] ?? 'anthropic';
   const router = exampleRouter();
-  const history: ConversationMessage[] = [{ role: 'user', content: 'What is the weather in Lisbon, and is config.json sane?' }];
+  const history: NeutralMessage[] = [{ role: 'user', content: 'What is the weather in Lisbon, and is config.json sane?' }];
   if (target === 'anthropic') await anthropicLoop(new Anthropic(), router, history, { model: process.env['MODEL'] ?? 'claude-sonnet-4-5' });
   else if (target === 'openai') await openaiChatLoop(new OpenAI(), router, history, { model: process.env['MODEL'] ?? 'gpt-4.1' });
   else if (target === 'openai-responses') await responsesLoop(new OpenAI(), router, history, { model: process.env['MODEL'] ?? 'gpt-5' });

@@ -9,6 +9,9 @@
  * - rendering (index.ts `renderTool`): a spec tool, a namespace tool and the
  *   `load_toolkit` loader, each from its neutral definition, at codegen (the
  *   generator serializes the result) and at run time (run-time registrations);
+ * - reading responses (runtime/conversation.ts `fromProvider`): the
+ *   adapter's {@link TargetAdapter.readResponse}; what it keeps is replayed by
+ *   its {@link TargetAdapter.convertMessages} (shared rule: replay.ts);
  * - compile (compile.ts `compileForTarget`): the pipeline is shared, the
  *   per-target facts and steps are read from here: which system messages join
  *   the top-level prompt, where announcements go, the search tool, how a
@@ -143,6 +146,19 @@ export interface TargetAdapter<T extends Target> {
    */
   buildPayload(context: PayloadContext<T>): TargetPayloadMap[T];
 
+  // ─── Reading responses back ────────────────────────────────────────────────
+
+  /**
+   * The neutral history entries for one response of this target's SDK
+   * (`fromProvider(target, response)`, typed per target in
+   * runtime/conversation.ts): the text, the tool calls, and the provider's
+   * whole output as opaque `provider` state, which {@link convertMessages}
+   * replays unchanged for an assistant message carrying it. Total: any input
+   * gives a list, nothing is mutated or copied (the state holds the
+   * response's own objects).
+   */
+  readResponse(response: unknown): NeutralMessage[];
+
   // ─── Extension points (reserved; not implemented by any target yet) ────────
 
   /**
@@ -153,12 +169,6 @@ export interface TargetAdapter<T extends Target> {
    * loader's rendering already has its own member ({@link renderLoader}).
    */
   readonly toolkitLoading?: unknown;
-  /**
-   * Reading a provider response back into neutral history entries (the
-   * conversation-fidelity issue's `fromProvider(target, response)`): the
-   * inverse of {@link convertMessages}, keeping provider state opaque.
-   */
-  readonly readResponse?: (response: unknown) => NeutralMessage[];
 }
 
 /** The table type: one adapter per target, each typed by its own name. */

@@ -13,9 +13,11 @@ import { isMarkedDeferred, stablePrefix } from '../cache-key.js';
 import { namedTool, type NeutralTool, type PayloadContext, type TargetAdapter, type Warn } from './adapter.js';
 import type { CacheBreakpoint } from './compile.js';
 import { ToolrouteConfigError } from './errors.js';
-import { argumentsObject, type NormalizedMessage } from './history.js';
+import { argumentsObject, type NeutralMessage, type NormalizedMessage, type ProviderItem } from './history.js';
+import { argumentsText, assistantMessage, isRecord, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { objectSchema } from './schema.js';
 import type {
+  AnthropicAssistantBlock,
   AnthropicConversion,
   AnthropicMessage,
   AnthropicPayload,
@@ -66,14 +68,60 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   cachePrefix: (stable, systemText, searchTool) => stablePrefix('anthropic', stable, systemText, searchTool),
   convertMessages: (messages, options) => toAnthropicMessages(messages, options.cacheBreakpoints),
   buildPayload: anthropicPayload,
+  readResponse: readAnthropicResponse,
 };
+
+// ─── Reading responses ───────────────────────────────────────────────────────
+
+/**
+ * How an Anthropic content block reads in the neutral history: `text` blocks
+ * are text, `tool_use` blocks are calls (`input` as JSON text), everything
+ * else (thinking, redacted_thinking, server tool blocks) is state.
+ *
+ * @example
+ * classifyAnthropicBlock({ type: 'tool_use', id: 't1', name: 'get_time', input: {} });
+ * // → { kind: 'call', id: 't1', name: 'get_time', arguments: '{}' }
+ */
+export function classifyAnthropicBlock(block: ProviderItem): ItemClass {
+  if (block['type'] === 'text') return { kind: 'text', text: str(block['text']) };
+  if (block['type'] === 'tool_use') return { kind: 'call', id: str(block['id']), name: str(block['name']), arguments: argumentsText(block['input']) };
+  return OTHER;
+}
+
+/** `Message` → one assistant message: text blocks joined, tool_use → calls, `content` kept whole. */
+function readAnthropicResponse(response: unknown): NeutralMessage[] {
+  const content = isRecord(response) ? items(response['content']) : [];
+  const { text, calls } = readItems(content, classifyAnthropicBlock);
+  return [assistantMessage(text, calls, { target: 'anthropic', content })];
+}
+
+/** Rebuilds what the application changed in a replayed turn: a text block, a tool_use block. */
+const REPLAY: ReplayCodec<AnthropicAssistantBlock> = {
+  classify: classifyAnthropicBlock,
+  text: (text) => ({ type: 'text', text }),
+  call: (call) => ({ type: 'tool_use', id: call.id, name: call.name, input: argumentsObject(call.arguments) }),
+};
+
+/**
+ * The blocks of an assistant turn: the kept `content` replayed (thinking
+ * blocks first, as received, then text and tool_use), or built from the
+ * neutral text and calls when there is no Anthropic state.
+ */
+function assistantBlocks(m: NormalizedMessage): AnthropicAssistantBlock[] | undefined {
+  if (m.state?.target !== 'anthropic') return undefined;
+  const blocks = replayItems(m.state.content, m.text, m.calls, REPLAY);
+  // An empty content array is a 400; a state with nothing in it falls back to the neutral fields.
+  return blocks.length > 0 ? (blocks as AnthropicAssistantBlock[]) : undefined;
+}
 
 // ─── Messages ────────────────────────────────────────────────────────────────
 
-type AnthropicBlock = AnthropicTextBlock | AnthropicToolResultBlock | AnthropicToolUseBlock;
+type AnthropicBlock = AnthropicTextBlock | AnthropicToolResultBlock | AnthropicAssistantBlock;
 interface AnthropicTurn {
   readonly role: 'user' | 'assistant' | 'system';
   readonly blocks: Array<{ block: AnthropicBlock; src: number }>;
+  /** A replayed turn is sent as its blocks, never collapsed to a string. */
+  readonly replayed?: boolean;
 }
 
 /**
@@ -103,7 +151,9 @@ export function toAnthropicMessages(
     if (m.role === 'system') {
       turns.push({ role: 'system', blocks: [{ block: { type: 'text', text: m.text }, src: m.src }] });
     } else if (m.role === 'tool') {
-      const block: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: m.callId, content: m.text };
+      const block: AnthropicToolResultBlock = m.isError
+        ? { type: 'tool_result', tool_use_id: m.callId, content: m.text, is_error: true }
+        : { type: 'tool_result', tool_use_id: m.callId, content: m.text };
       const prev = last();
       if (onlyResults(prev)) prev!.blocks.push({ block, src: m.src });
       else turns.push({ role: 'user', blocks: [{ block, src: m.src }] });
@@ -113,6 +163,11 @@ export function toAnthropicMessages(
       if (onlyResults(prev)) prev!.blocks.push({ block, src: m.src });
       else turns.push({ role: 'user', blocks: [{ block, src: m.src }] });
     } else {
+      const replayed = assistantBlocks(m);
+      if (replayed !== undefined) {
+        turns.push({ role: 'assistant', blocks: replayed.map((block) => ({ block, src: m.src })), replayed: true });
+        continue;
+      }
       const blocks: AnthropicTurn['blocks'] = [];
       // An empty text block is a 400 on Anthropic; a tool-calling turn needs none.
       if (m.text !== '' || m.calls.length === 0) blocks.push({ block: { type: 'text', text: m.text }, src: m.src });
@@ -143,7 +198,7 @@ export function toAnthropicMessages(
     const blocks = turn.blocks.map((b) => b.block);
     const only = blocks[0];
     // A lone plain text block is sent as a string: the smallest form, and the seed's.
-    if (blocks.length === 1 && only !== undefined && only.type === 'text' && only.cache_control === undefined) {
+    if (turn.replayed !== true && blocks.length === 1 && only !== undefined && only.type === 'text' && only.cache_control === undefined) {
       return { role: turn.role, content: only.text } as AnthropicMessage;
     }
     return { role: turn.role, content: blocks } as AnthropicMessage;

@@ -9,10 +9,11 @@
  */
 import { stablePrefix } from '../cache-key.js';
 import { namedTool, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
-import type { NormalizedMessage } from './history.js';
+import type { NeutralMessage, NormalizedMessage, ProviderItem } from './history.js';
+import { argumentsText, assistantMessage, isRecord, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { providerSchema } from './schema.js';
 import { strictModeFor, toOpenAIStrictSchema } from './strict.js';
-import type { ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesTool, ResponsesToolSearchTool } from './types.js';
+import type { ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesTool, ResponsesToolSearchTool } from './types.js';
 
 // ─── Rendering ───────────────────────────────────────────────────────────────
 
@@ -63,6 +64,53 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
   cachePrefix: (stable, systemText, searchTool) => stablePrefix('openai-responses', stable, systemText, searchTool),
   convertMessages: (messages, options) => toResponsesInput(messages, options.systemRole),
   buildPayload: responsesPayload,
+  readResponse: readResponsesResponse,
+};
+
+// ─── Reading responses ───────────────────────────────────────────────────────
+
+/**
+ * How a Responses output item reads: an assistant `message` item is text
+ * (its `output_text` parts joined), a `function_call` item is a call
+ * (`call_id` is the call's id), everything else (reasoning, tool_search_call,
+ * hosted tool calls) is state.
+ *
+ * @example
+ * classifyResponsesItem({ type: 'function_call', id: 'fc_1', call_id: 'c1', name: 'get_time', arguments: '{}' });
+ * // → { kind: 'call', id: 'c1', name: 'get_time', arguments: '{}' }
+ */
+export function classifyResponsesItem(item: ProviderItem): ItemClass {
+  if (item['type'] === 'message') {
+    let text = '';
+    for (const part of items(item['content'])) if (part['type'] === 'output_text') text += str(part['text']);
+    return { kind: 'text', text };
+  }
+  if (item['type'] === 'function_call') {
+    const args = item['arguments'];
+    return { kind: 'call', id: str(item['call_id']), name: str(item['name']), arguments: typeof args === 'string' ? args : argumentsText(args) };
+  }
+  return OTHER;
+}
+
+/** `Response` → one assistant message (none for an empty output): message texts joined by newlines, `output` kept whole. */
+function readResponsesResponse(response: unknown): NeutralMessage[] {
+  const output = isRecord(response) ? items(response['output']) : [];
+  if (output.length === 0) return [];
+  const { text, calls } = readItems(output, classifyResponsesItem, '\n');
+  return [assistantMessage(text, calls, { target: 'openai-responses', output })];
+}
+
+/** Rebuilds what the application changed: an easy assistant message, a function_call (its `namespace` kept). */
+const REPLAY: ReplayCodec<ResponsesInputItem> = {
+  classify: classifyResponsesItem,
+  separator: '\n',
+  text: (text) => ({ role: 'assistant', content: text }),
+  call: (c, raw) => {
+    const item: ResponsesFunctionCallItem = { type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments };
+    // A changed call is a new item (no item id), still in the namespace the model called it in.
+    if (raw !== undefined && typeof raw['namespace'] === 'string') item.namespace = raw['namespace'];
+    return item;
+  },
 };
 
 // ─── Messages ────────────────────────────────────────────────────────────────
@@ -87,7 +135,10 @@ export function toResponsesInput(
     if (m.role === 'system') items.push({ role: systemRole, content: m.text });
     else if (m.role === 'user') items.push({ role: 'user', content: m.text });
     else if (m.role === 'tool') items.push({ type: 'function_call_output', call_id: m.callId, output: m.text });
-    else {
+    else if (m.state?.target === 'openai-responses' && m.state.output.length > 0) {
+      // The kept output items as received (reasoning with encrypted_content, item ids), in order.
+      for (const item of replayItems(m.state.output, m.text, m.calls, REPLAY)) items.push(item as ResponsesInputItem);
+    } else {
       if (m.text !== '' || m.calls.length === 0) items.push({ role: 'assistant', content: m.text });
       for (const c of m.calls) items.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments });
     }

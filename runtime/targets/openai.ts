@@ -11,10 +11,11 @@
  */
 import { stablePrefix } from '../cache-key.js';
 import type { NeutralTool, PayloadContext, RenderOptions, TargetAdapter } from './adapter.js';
-import type { NormalizedMessage } from './history.js';
+import type { NeutralMessage, NeutralToolCall, NormalizedMessage, ProviderItem } from './history.js';
+import { argumentsText, assistantMessage, isRecord, items, neutralCall, OTHER, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { providerSchema } from './schema.js';
 import { strictModeFor, toOpenAIStrictSchema } from './strict.js';
-import type { OpenAIChatMessage, OpenAIChatPayload, OpenAIChatTool } from './types.js';
+import type { OpenAIChatCustomToolCall, OpenAIChatMessage, OpenAIChatPayload, OpenAIChatTool, OpenAIChatToolCall } from './types.js';
 
 // ─── Rendering ───────────────────────────────────────────────────────────────
 
@@ -69,7 +70,68 @@ export const openai: TargetAdapter<'openai'> = {
   cachePrefix: (stable, systemText, searchTool) => stablePrefix('openai', stable, systemText, searchTool),
   convertMessages: (messages) => toOpenAIChatMessages(messages),
   buildPayload: chatPayload,
+  readResponse: readChatResponse,
 };
+
+// ─── Reading responses ───────────────────────────────────────────────────────
+
+/**
+ * How a Chat Completions tool call reads: a function call is a call; a custom
+ * tool call (no neutral form) is state, replayed in its place.
+ *
+ * @example
+ * classifyChatToolCall({ id: 'c1', type: 'function', function: { name: 'get_time', arguments: '{}' } });
+ * // → { kind: 'call', id: 'c1', name: 'get_time', arguments: '{}' }
+ */
+export function classifyChatToolCall(call: ProviderItem): ItemClass {
+  const fn = call['function'];
+  if (call['type'] === 'custom' || !isRecord(fn)) return OTHER;
+  const args = fn['arguments'];
+  return { kind: 'call', id: str(call['id']), name: str(fn['name']), arguments: typeof args === 'string' ? args : argumentsText(args) };
+}
+
+/** A `ChatCompletion` (its first choice) or a `ChatCompletionMessage` → one assistant message, the message kept whole. */
+function readChatResponse(response: unknown): NeutralMessage[] {
+  if (!isRecord(response)) return [];
+  let message: unknown = response;
+  if (Array.isArray(response['choices'])) {
+    const choice: unknown = response['choices'][0];
+    message = isRecord(choice) ? choice['message'] : undefined;
+  }
+  if (!isRecord(message)) return [];
+  const calls: NeutralToolCall[] = [];
+  for (const call of items(message['tool_calls'])) {
+    const c = classifyChatToolCall(call);
+    if (c.kind === 'call') calls.push(neutralCall(c.id, c.name, c.arguments));
+  }
+  return [assistantMessage(str(message['content']), calls, { target: 'openai', message })];
+}
+
+type ChatCall = OpenAIChatToolCall | OpenAIChatCustomToolCall;
+const REPLAY: ReplayCodec<ChatCall> = {
+  classify: classifyChatToolCall,
+  // No `text`: a Chat message's text is its `content`, replayed separately.
+  call: (c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }),
+};
+
+/**
+ * An assistant message replayed from its kept `ChatCompletionMessage`: the
+ * content as received (unless the history changed it), `refusal` and the
+ * `audio` id when present, the tool calls as received (custom tool calls
+ * included; changed function calls rebuilt in place). Annotations are not
+ * part of the request type and are not sent.
+ */
+function replayAssistant(m: NormalizedMessage, message: ProviderItem): OpenAIChatMessage {
+  const raw = message['content'];
+  const content = typeof raw === 'string' && raw === m.text ? raw : m.text === '' && (m.calls.length > 0 || raw === null) ? null : m.text;
+  const out: Extract<OpenAIChatMessage, { role: 'assistant' }> = { role: 'assistant', content };
+  if (typeof message['refusal'] === 'string') out.refusal = message['refusal'];
+  const audio = message['audio'];
+  if (isRecord(audio) && typeof audio['id'] === 'string') out.audio = { id: audio['id'] };
+  const calls = replayItems(items(message['tool_calls']), '', m.calls, REPLAY) as ChatCall[];
+  if (calls.length > 0) out.tool_calls = calls;
+  return out;
+}
 
 // ─── Messages ────────────────────────────────────────────────────────────────
 
@@ -91,6 +153,7 @@ export function toOpenAIChatMessages(messages: readonly NormalizedMessage[]): Op
       case 'tool':
         return { role: 'tool', tool_call_id: m.callId, content: m.text };
       case 'assistant': {
+        if (m.state?.target === 'openai') return replayAssistant(m, m.state.message);
         if (m.calls.length === 0) return { role: 'assistant', content: m.text };
         return {
           role: 'assistant',

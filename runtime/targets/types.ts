@@ -63,13 +63,63 @@ export interface AnthropicToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
   content: string;
+  /** Set (true) for a tool message flagged `is_error`. */
+  is_error?: boolean;
   cache_control?: AnthropicCacheControl | null;
 }
+
+/** `ThinkingBlockParam`: sent back exactly as received (extended thinking with tools requires it). */
+export interface AnthropicThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+  cache_control?: AnthropicCacheControl | null;
+}
+
+/** `RedactedThinkingBlockParam`: opaque, sent back unchanged. */
+export interface AnthropicRedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+  cache_control?: AnthropicCacheControl | null;
+}
+
+/** `ServerToolUseBlockParam` for the tool-search tools toolroute adds (`options.toolSearch`). */
+export interface AnthropicServerToolUseBlock {
+  type: 'server_tool_use';
+  id: string;
+  name: 'tool_search_tool_regex' | 'tool_search_tool_bm25';
+  input: unknown;
+  cache_control?: AnthropicCacheControl | null;
+}
+
+/** `ToolSearchToolResultBlockParam`: the server-side tool search's result. */
+export interface AnthropicToolSearchResultBlock {
+  type: 'tool_search_tool_result';
+  tool_use_id: string;
+  content:
+    | { type: 'tool_search_tool_search_result'; tool_references: { type: 'tool_reference'; tool_name: string }[] }
+    | { type: 'tool_search_tool_result_error'; error_code: 'invalid_tool_input' | 'unavailable' | 'too_many_requests' | 'execution_time_exceeded'; error_message?: string | null };
+  cache_control?: AnthropicCacheControl | null;
+}
+
+/**
+ * A block of an assistant turn: what toolroute builds, plus what `fromProvider`
+ * keeps and compile replays. Blocks of server tools toolroute does not add
+ * (web search, code execution…) are replayed too, as received; their types
+ * are the SDK's own and are not listed here.
+ */
+export type AnthropicAssistantBlock =
+  | AnthropicTextBlock
+  | AnthropicToolUseBlock
+  | AnthropicThinkingBlock
+  | AnthropicRedactedThinkingBlock
+  | AnthropicServerToolUseBlock
+  | AnthropicToolSearchResultBlock;
 
 /** `UserMessageParam | AssistantMessageParam | SystemMessageParam` (the last one: mid-conversation). */
 export type AnthropicMessage =
   | { role: 'user'; content: string | (AnthropicTextBlock | AnthropicToolResultBlock)[] }
-  | { role: 'assistant'; content: string | (AnthropicTextBlock | AnthropicToolUseBlock)[] }
+  | { role: 'assistant'; content: string | AnthropicAssistantBlock[] }
   | { role: 'system'; content: string | AnthropicTextBlock[] };
 
 /** The converted history (anthropic.ts `toAnthropicMessages`). */
@@ -106,12 +156,27 @@ export interface OpenAIChatToolCall {
   function: { name: string; arguments: string };
 }
 
+/** `ChatCompletionMessageCustomToolCall`: kept from a response and replayed. */
+export interface OpenAIChatCustomToolCall {
+  id: string;
+  type: 'custom';
+  custom: { name: string; input: string };
+}
+
 /** `ChatCompletionMessageParam` (the members the neutral history maps to). */
 export type OpenAIChatMessage =
   | { role: 'system'; content: string }
   | { role: 'developer'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: OpenAIChatToolCall[] }
+  | {
+      role: 'assistant';
+      content: string | null;
+      /** Replayed from a response that refused. */
+      refusal?: string | null;
+      /** Replayed from an audio response: the id of the audio the model produced. */
+      audio?: { id: string } | null;
+      tool_calls?: (OpenAIChatToolCall | OpenAIChatCustomToolCall)[];
+    }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 /** Spread into `client.chat.completions.create({ model, ...payload })`. */
@@ -139,11 +204,63 @@ export interface ResponsesToolSearchTool {
 
 export type ResponsesTool = ResponsesFunctionTool | ResponsesToolSearchTool;
 
-/** `ResponseInputItem` members: `EasyInputMessage`, `ResponseFunctionToolCall`, `FunctionCallOutput`. */
+/** `ResponseFunctionToolCall`: built from the history, or replayed with its item `id`, `namespace` and `status`. */
+export interface ResponsesFunctionCallItem {
+  type: 'function_call';
+  call_id: string;
+  name: string;
+  arguments: string;
+  id?: string;
+  namespace?: string;
+  status?: 'in_progress' | 'completed' | 'incomplete';
+}
+
+/** `ResponseReasoningItem`: replayed as received (with `encrypted_content` for stateless use). */
+export interface ResponsesReasoningItem {
+  type: 'reasoning';
+  id: string;
+  summary: { type: 'summary_text'; text: string }[];
+  content?: { type: 'reasoning_text'; text: string }[];
+  encrypted_content?: string | null;
+  status?: 'in_progress' | 'completed' | 'incomplete';
+}
+
+/** `ResponseOutputMessage`: an assistant message item replayed with its `id`. */
+export interface ResponsesOutputMessageItem {
+  type: 'message';
+  id: string;
+  role: 'assistant';
+  status: 'in_progress' | 'completed' | 'incomplete';
+  content: (
+    | { type: 'output_text'; text: string; annotations: { type: 'url_citation'; url: string; title: string; start_index: number; end_index: number }[] }
+    | { type: 'refusal'; refusal: string }
+  )[];
+  phase?: 'commentary' | 'final_answer' | null;
+}
+
+/** `ResponseInputItem.ToolSearchCall`: a tool search the model ran, replayed. */
+export interface ResponsesToolSearchCallItem {
+  type: 'tool_search_call';
+  arguments: unknown;
+  id?: string | null;
+  call_id?: string | null;
+  execution?: 'server' | 'client';
+  status?: 'in_progress' | 'completed' | 'incomplete' | null;
+}
+
+/**
+ * `ResponseInputItem` members: `EasyInputMessage`, function calls and their
+ * outputs, and the output items `fromProvider` keeps and compile replays.
+ * Items of hosted tools toolroute does not add (web search, MCP…) are replayed
+ * too, as received; their types are the SDK's own and are not listed here.
+ */
 export type ResponsesInputItem =
   | { role: 'user' | 'assistant' | 'system' | 'developer'; content: string }
-  | { type: 'function_call'; call_id: string; name: string; arguments: string }
-  | { type: 'function_call_output'; call_id: string; output: string };
+  | ResponsesFunctionCallItem
+  | { type: 'function_call_output'; call_id: string; output: string }
+  | ResponsesReasoningItem
+  | ResponsesOutputMessageItem
+  | ResponsesToolSearchCallItem;
 
 /** Spread into `client.responses.create({ model, ...payload })`. */
 export interface ResponsesPayload {
@@ -164,10 +281,14 @@ export interface GeminiFunctionDeclaration {
   parametersJsonSchema?: JsonObject;
 }
 
-/** `Part` members the neutral history maps to. */
+/**
+ * `Part` members the neutral history maps to. `thought` and
+ * `thoughtSignature` come from a response and are replayed on the part they
+ * came on (Gemini requires the signature back on its functionCall part).
+ */
 export type GeminiPart =
-  | { text: string }
-  | { functionCall: { id?: string; name: string; args: { [key: string]: unknown } } }
+  | { text: string; thought?: boolean; thoughtSignature?: string }
+  | { functionCall: { id?: string; name: string; args: { [key: string]: unknown } }; thoughtSignature?: string }
   | { functionResponse: { id?: string; name: string; response: { [key: string]: unknown } } };
 
 /** `Content`: the role is `user` or `model` (a `system` role is a 400). */

@@ -3,7 +3,9 @@
  * target's response reads as, what is kept, and what a changed history rebuilds.
  */
 import { describe, expect, it } from 'vitest';
-import { classifyAnthropicBlock, replayItems, type ProviderItem, type ReplayCodec } from '../../runtime/conversation.js';
+import { classifyAnthropicBlock } from '../../runtime/targets/anthropic.js';
+import { replayItems, type ReplayCodec } from '../../runtime/targets/replay.js';
+import type { ProviderItem } from '../../runtime/index.js';
 import { fromProvider, toolMessage, type AnthropicResponse, type GeminiResponse, type OpenAIChatResponse, type ResponsesResponse } from '../../runtime/index.js';
 import { anthropicResponse, geminiResponse, openaiChatResponse, opaque, responsesResponse } from './script.js';
 

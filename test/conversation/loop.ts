@@ -12,7 +12,7 @@ import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import * as generated from '../../generated/index.js';
 import type { Target } from '../../runtime/contract.js';
-import { createRouter, fromProvider, toolMessage, type ConversationMessage } from '../../runtime/index.js';
+import { createRouter, fromProvider, toolMessage, type NeutralMessage } from '../../runtime/index.js';
 import { startMockProvider, type RecordedRequest } from './mock-provider.js';
 import { BLOCK_TURN, RESPONSE_OF, SCRIPT } from './script.js';
 
@@ -22,7 +22,7 @@ export interface LoopRun {
   readonly requests: readonly RecordedRequest[];
   /** The responses the server sent, parsed back (what the provider "said"). */
   readonly sent: readonly Record<string, unknown>[];
-  readonly history: readonly ConversationMessage[];
+  readonly history: readonly NeutralMessage[];
   /** Per turn, the dispatch results in call order. */
   readonly results: readonly (readonly { ok: boolean; reason?: string }[])[];
   readonly warnings: readonly string[];
@@ -59,7 +59,7 @@ function makeRouter() {
 export async function runLoop(target: Target): Promise<LoopRun> {
   const server = await startMockProvider((_body, i) => RESPONSE_OF[target](i));
   const router = makeRouter();
-  const history: ConversationMessage[] = [{ role: 'user', content: 'Is config.json sane, and what is the weather in Lisbon?' }];
+  const history: NeutralMessage[] = [{ role: 'user', content: 'Is config.json sane, and what is the weather in Lisbon?' }];
   const results: { ok: boolean; reason?: string }[][] = [];
   const warnings: string[] = [];
   const options = { onWarning: (message: string) => warnings.push(message) };
@@ -70,7 +70,7 @@ export async function runLoop(target: Target): Promise<LoopRun> {
 
     for (let turn = 0; turn < SCRIPT.length; turn++) {
       if (turn === BLOCK_TURN) router.setBlockedTools(['delete_file']);
-      let reply: ConversationMessage[];
+      let reply: NeutralMessage[];
       switch (target) {
         case 'anthropic': {
           const payload = router.compile({ target, system: SYSTEM, messages: history, options });

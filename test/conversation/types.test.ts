@@ -12,7 +12,7 @@ import {
   fromProvider,
   toolMessage,
   type AnthropicResponse,
-  type ConversationMessage,
+  type NeutralMessage,
   type GeminiResponse,
   type OpenAIChatResponse,
   type OpenAIChatResponseMessage,
@@ -30,11 +30,11 @@ const generated = geminiResponse(1) as unknown as GenerateContentResponse;
 
 describe('fromProvider takes each SDK response type', () => {
   it('accepts the right type per target (satisfies twins)', () => {
-    expectTypeOf(fromProvider('anthropic', message)).toEqualTypeOf<ConversationMessage[]>();
-    expectTypeOf(fromProvider('openai', completion)).toEqualTypeOf<ConversationMessage[]>();
-    expectTypeOf(fromProvider('openai', chatMessage)).toEqualTypeOf<ConversationMessage[]>();
-    expectTypeOf(fromProvider('openai-responses', response)).toEqualTypeOf<ConversationMessage[]>();
-    expectTypeOf(fromProvider('gemini', generated)).toEqualTypeOf<ConversationMessage[]>();
+    expectTypeOf(fromProvider('anthropic', message)).toEqualTypeOf<NeutralMessage[]>();
+    expectTypeOf(fromProvider('openai', completion)).toEqualTypeOf<NeutralMessage[]>();
+    expectTypeOf(fromProvider('openai', chatMessage)).toEqualTypeOf<NeutralMessage[]>();
+    expectTypeOf(fromProvider('openai-responses', response)).toEqualTypeOf<NeutralMessage[]>();
+    expectTypeOf(fromProvider('gemini', generated)).toEqualTypeOf<NeutralMessage[]>();
     message satisfies AnthropicResponse;
     completion satisfies OpenAIChatResponse;
     chatMessage satisfies OpenAIChatResponseMessage;
@@ -75,7 +75,7 @@ describe('fromProvider takes each SDK response type', () => {
   it('toolMessage takes a neutral call and a dispatch-result-like value', () => {
     const [reply] = fromProvider('anthropic', message);
     const call = reply!.tool_calls![0]!;
-    expectTypeOf(toolMessage(call, { ok: true, result: 1 })).toEqualTypeOf<ConversationMessage>();
+    expectTypeOf(toolMessage(call, { ok: true, result: 1 })).toEqualTypeOf<NeutralMessage>();
     toolMessage({ id: 'c', name: 'x' }, { ok: false, reason: 'no' });
     // @ts-expect-error a failure needs its reason (the text the model reads)
     toolMessage(call, { ok: false });

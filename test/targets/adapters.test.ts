@@ -106,7 +106,9 @@ describe('every adapter', () => {
       expect(['all', 'leading']).toContain(adapter.systemMessages);
       // Reserved extension points: nothing implements them yet.
       expect(adapter.toolkitLoading).toBeUndefined();
-      expect(adapter.readResponse).toBeUndefined();
+      // Reading responses back is a required member now (fromProvider); any input gives a list.
+      expect(typeof adapter.readResponse).toBe('function');
+      expect(adapter.readResponse(undefined)).toEqual(expect.any(Array));
     });
   }
 
