@@ -26,6 +26,7 @@ import type { Target } from '../contract.js';
 import type { TargetAdapter, Warn } from './adapter.js';
 import { normalizeMessages, type NeutralMessage, type NormalizedMessage } from './history.js';
 import { adapterFor } from './index.js';
+import { readNativeEntry } from './native.js';
 import { placeAnnouncements } from './placement.js';
 import type { TargetPayload, TargetToolMap } from './types.js';
 
@@ -49,6 +50,7 @@ export const TARGET_WARNING_CODES = [
   'tool-search-unsupported',
   'duplicate-tool-name',
   'cache-audit',
+  'provider-state-dropped',
 ] as const;
 export type TargetWarningCode = (typeof TARGET_WARNING_CODES)[number];
 
@@ -123,7 +125,10 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
   const warn = (code: TargetWarningCode, message: string): void => options.onWarning?.(`[toolroute] ${message}`, code);
 
   // 1. System text: the stable part of the prompt, in the cache key.
-  const { systemText, conversation } = splitSystem(input, adapter.systemMessages);
+  const split = splitSystem(input, adapter.systemMessages);
+  const { systemText } = split;
+  // Provider state is for its own target: another target's (or an unreadable one) is dropped, said once.
+  const conversation = dropForeignState(split.conversation, adapter.target, warn);
 
   // 2. Announcements: standing state at the tail, never in the caller's history.
   const placed = placeAnnouncements(conversation, input.announcements, adapter.announcements);
@@ -183,7 +188,7 @@ function splitSystem(
   input: TargetCompileInput,
   joining: TargetAdapter<Target>['systemMessages'],
 ): { systemText: string; conversation: NormalizedMessage[] } {
-  const all = normalizeMessages(input.messages);
+  const all = normalizeMessages(input.messages, readNativeEntry);
   const parts: string[] = [];
   if (typeof input.system === 'string' && input.system !== '') parts.push(input.system);
   const conversation: NormalizedMessage[] = [];
@@ -215,6 +220,36 @@ function joinSystem(parts: readonly string[]): string {
   const text = parts.join('\n\n');
   lastJoin = { parts, text };
   return text;
+}
+
+/**
+ * The messages with every provider state compile cannot send to `target`
+ * removed: state of another target (a conversation that changed provider) or
+ * a `provider` field that is not a state toolroute wrote. Their text and tool
+ * calls are kept; one warning names the first such message and the count.
+ * The list itself when there is nothing to drop (the common turn: no copy).
+ */
+function dropForeignState(messages: NormalizedMessage[], target: Target, warn: Warn): NormalizedMessage[] {
+  let out: NormalizedMessage[] | undefined;
+  let first: NormalizedMessage | undefined;
+  let count = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.state === undefined || (m.state !== null && m.state.target === target)) continue;
+    out ??= messages.slice();
+    out[i] = { ...m, state: undefined };
+    first ??= m;
+    count++;
+  }
+  if (out === undefined || first === undefined) return messages;
+  const what = first.state === null ? 'a `provider` field toolroute cannot read' : `${first.state!.target} provider state`;
+  warn(
+    'provider-state-dropped',
+    `messages[${first.src}] carries ${what}, which '${target}' cannot use` +
+      (count > 1 ? ` (and ${count - 1} more message${count > 2 ? 's' : ''} like it)` : '') +
+      "; it was left out and those turns' text and tool calls were sent (their reasoning state, such as thinking blocks or signatures, does not carry across providers).",
+  );
+  return out;
 }
 
 // ─── 3. Tools ────────────────────────────────────────────────────────────────

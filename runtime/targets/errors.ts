@@ -12,6 +12,7 @@ export const CONFIG_RULES = [
   'anthropic-deferred-cache-control',
   'anthropic-too-many-breakpoints',
   'cache-breakpoint-target',
+  'native-history-entry',
 ] as const;
 export type ConfigRule = (typeof CONFIG_RULES)[number];
 

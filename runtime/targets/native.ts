@@ -1,0 +1,238 @@
+/**
+ * Provider-native entries in the neutral history: accepted when toolroute can
+ * read them, rejected with a clear error when it cannot, never dropped.
+ *
+ * An application that builds part of its history in a provider's own shape
+ * (pasting `response.content` as an Anthropic assistant message, a Gemini
+ * `{ role: 'model', parts }` content, Responses output items, an Anthropic
+ * `tool_result` block array) gets what `fromProvider` and `toolMessage`
+ * would have given it:
+ *
+ * | native entry | read as |
+ * | --- | --- |
+ * | Anthropic assistant `content` with `tool_use` / `thinking` / `redacted_thinking` / server-tool blocks | an assistant message with Anthropic state |
+ * | Anthropic user `content` with `tool_result` blocks (and text) | tool messages (`is_error` kept), then the text as a user message |
+ * | Gemini `{ role: 'model', parts }` | an assistant message with Gemini state |
+ * | Gemini `{ role: 'user', parts }` with text / `functionResponse` parts | user text and tool messages (`response.error` → `is_error`) |
+ * | Responses output items (`function_call`, `reasoning`, assistant `message`, `tool_search_call`…), consecutive ones together | one assistant message with Responses state |
+ * | Responses `function_call_output` | a tool message |
+ *
+ * What the neutral history cannot carry to every target — images, documents,
+ * audio, files, refusal parts, tool results with non-text content — throws a
+ * `ToolrouteConfigError` (`native-history-entry`) naming the entry and the
+ * part. Malformed parts (a `{ type: 'image_url' }` with no image) are not
+ * native entries; they degrade as the rest of the history does (history.ts).
+ */
+import { ToolrouteConfigError } from './errors.js';
+import { normalizeOne, textOf, type NeutralMessage, type NormalizedMessage } from './history.js';
+import { anthropic } from './anthropic.js';
+import { gemini } from './gemini.js';
+import { openaiResponses } from './openai-responses.js';
+import { isRecord, items, str } from './replay.js';
+
+type Entry = Record<string, unknown>;
+type NativeRead = { readonly messages: NormalizedMessage[]; readonly consumed: number };
+
+/** Anthropic content block types that only an assistant turn carries (the model's output). */
+const ANTHROPIC_OUTPUT = new Set([
+  'tool_use',
+  'thinking',
+  'redacted_thinking',
+  'server_tool_use',
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'code_execution_tool_result',
+  'bash_code_execution_tool_result',
+  'text_editor_code_execution_tool_result',
+  'tool_search_tool_result',
+  'container_upload',
+]);
+
+/** Text part types: their text is read, nothing else is in them. */
+const TEXT_PARTS = new Set(['text', 'input_text', 'output_text']);
+
+/**
+ * A native part the neutral history cannot carry, as `'<type>'`, or
+ * undefined. Recognized by type *and* payload: a part without its payload is
+ * malformed, not native.
+ */
+function unsupportedPart(part: Entry): string | undefined {
+  const type = part['type'];
+  switch (type) {
+    case 'image':
+    case 'document':
+      return isRecord(part['source']) ? `Anthropic '${type}' block` : undefined;
+    case 'search_result':
+      return Array.isArray(part['content']) ? "Anthropic 'search_result' block" : undefined;
+    case 'image_url':
+      return isRecord(part['image_url']) ? "OpenAI Chat 'image_url' part" : undefined;
+    case 'input_audio':
+      return isRecord(part['input_audio']) ? "OpenAI Chat 'input_audio' part" : undefined;
+    case 'file':
+      return isRecord(part['file']) ? "OpenAI Chat 'file' part" : undefined;
+    case 'input_image':
+    case 'input_file':
+      return typeof part['image_url'] === 'string' || typeof part['file_id'] === 'string' || typeof part['file_data'] === 'string' || typeof part['file_url'] === 'string'
+        ? `OpenAI Responses '${type}' part`
+        : undefined;
+    case 'refusal':
+      return typeof part['refusal'] === 'string' ? "'refusal' part" : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The first Gemini part that is neither text nor a function response, as a description. */
+function unsupportedGeminiPart(part: Entry): string | undefined {
+  if (typeof part['text'] === 'string' || isRecord(part['functionResponse'])) return undefined;
+  const key = Object.keys(part).find((k) => k !== 'thought' && k !== 'thoughtSignature' && k !== 'partMetadata');
+  return key === undefined ? undefined : `Gemini '${key}' part`;
+}
+
+function reject(index: number, what: string, fix: string): never {
+  throw new ToolrouteConfigError(
+    'native-history-entry',
+    `messages[${index}] holds a provider-native ${what}. The neutral history carries text, tool calls and tool results to every target, ` +
+      `so compile cannot send this part and will not drop it silently. Fix: ${fix}`,
+  );
+}
+
+const MEDIA_FIX =
+  'keep media and files out of the history you pass to compile (toolroute routes tools; it does not convert media between providers), or build this request with the SDK directly.';
+
+const normalized = (messages: readonly NeutralMessage[], src: number): NormalizedMessage[] =>
+  messages.map((m) => normalizeOne(m as unknown as Entry, src));
+
+/** Whether an entry is a Responses output item (what `Response.output` holds), as opposed to a message or a call output. */
+function isResponsesOutputItem(entry: unknown): boolean {
+  if (!isRecord(entry) || typeof entry['type'] !== 'string') return false;
+  if (entry['type'] === 'message') return entry['role'] === 'assistant' && Array.isArray(entry['content']) && items(entry['content']).some((p) => p['type'] === 'output_text');
+  return entry['role'] === undefined && entry['type'] !== 'function_call_output';
+}
+
+/** A tool result's content as text, or undefined when it holds something that is not text. */
+function resultText(content: unknown): string | undefined {
+  if (typeof content === 'string' || content === undefined || content === null) return content ?? '';
+  if (!Array.isArray(content)) return undefined;
+  for (const part of content) {
+    if (!isRecord(part) || part['type'] !== 'text' || typeof part['text'] !== 'string') return undefined;
+  }
+  return textOf(content);
+}
+
+function jsonText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Read one provider-native history entry (see the module comment), or
+ * `undefined` for an entry that is neutral (or plain garbage, which the
+ * neutral reading degrades). `consumed` is how many entries it read
+ * (consecutive Responses output items form one assistant turn). Throws
+ * `ToolrouteConfigError` (`native-history-entry`) for a native part the
+ * neutral history cannot carry.
+ *
+ * @example
+ * readNativeEntry({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] }, 0, entries);
+ * // → { messages: [{ role: 'tool', callId: 't1', text: 'ok', … }], consumed: 1 }
+ */
+export function readNativeEntry(entry: Entry, index: number, entries: readonly unknown[]): NativeRead | undefined {
+  // Cheap checks first: a neutral message has a role and string (or null) content.
+  const content = entry['content'];
+  if (Array.isArray(content)) return readBlocks(entry, content, index, entries);
+  if (Array.isArray(entry['parts']) && content === undefined) return readGeminiContent(entry, index);
+  if (typeof entry['type'] === 'string' && entry['role'] === undefined) return readResponsesItems(entry, index, entries);
+  return undefined;
+}
+
+function readBlocks(entry: Entry, content: readonly unknown[], index: number, entries: readonly unknown[]): NativeRead | undefined {
+  // A Responses output message item (with its id): read with its sibling output items, kept as received.
+  if (isResponsesOutputItem(entry)) return readResponsesItems(entry, index, entries);
+  const parts = items(content);
+  for (const part of parts) {
+    const what = unsupportedPart(part);
+    if (what !== undefined) reject(index, what, MEDIA_FIX);
+  }
+  const role = entry['role'];
+  if (role === 'assistant' && parts.some((p) => ANTHROPIC_OUTPUT.has(String(p['type'])))) {
+    if (Array.isArray(entry['tool_calls']) && entry['tool_calls'].length > 0) {
+      reject(index, 'Anthropic assistant turn that also has tool_calls', 'give the turn either Anthropic blocks (tool_use) or neutral tool_calls, not both.');
+    }
+    return { messages: normalized(anthropic.readResponse({ content }), index), consumed: 1 };
+  }
+  if (role !== 'assistant' && parts.some((p) => p['type'] === 'tool_result')) {
+    const out: NormalizedMessage[] = [];
+    const texts: string[] = [];
+    for (const part of parts) {
+      if (part['type'] === 'tool_result') {
+        const text = resultText(part['content']);
+        if (text === undefined) reject(index, "Anthropic 'tool_result' block with non-text content", 'give the tool result text content (a string, or text blocks).');
+        const record: Entry = { role: 'tool', tool_call_id: str(part['tool_use_id']), content: text };
+        if (part['is_error'] === true) record['is_error'] = true;
+        out.push(normalizeOne(record, index));
+      } else if (TEXT_PARTS.has(String(part['type'])) && typeof part['text'] === 'string') {
+        texts.push(part['text']);
+      }
+    }
+    // Anthropic puts the text after the results in the same user turn; so does toAnthropicMessages.
+    if (texts.length > 0) out.push(normalizeOne({ role: 'user', content: texts.join('\n') }, index));
+    return { messages: out, consumed: 1 };
+  }
+  return undefined;
+}
+
+function readGeminiContent(entry: Entry, index: number): NativeRead {
+  const parts = items(entry['parts']);
+  if (entry['role'] === 'model') {
+    return { messages: normalized(gemini.readResponse({ candidates: [{ content: entry }] }), index), consumed: 1 };
+  }
+  const out: NormalizedMessage[] = [];
+  let text: string[] = [];
+  const flush = (): void => {
+    if (text.length > 0) out.push(normalizeOne({ role: 'user', content: text.join('\n') }, index));
+    text = [];
+  };
+  for (const part of parts) {
+    const what = unsupportedGeminiPart(part);
+    if (what !== undefined) reject(index, what, MEDIA_FIX);
+    const fr = part['functionResponse'];
+    if (isRecord(fr)) {
+      flush();
+      const response = fr['response'];
+      const record: Entry = { role: 'tool', tool_call_id: str(fr['id']), name: str(fr['name']) };
+      if (isRecord(response) && Object.hasOwn(response, 'error')) {
+        record['content'] = jsonText(response['error']);
+        record['is_error'] = true;
+      } else if (isRecord(response) && Object.keys(response).length === 1 && (Object.hasOwn(response, 'result') || Object.hasOwn(response, 'output'))) {
+        record['content'] = jsonText(response['result'] ?? response['output']);
+      } else {
+        record['content'] = jsonText(response ?? {});
+      }
+      out.push(normalizeOne(record, index));
+    } else if (typeof part['text'] === 'string' && part['thought'] !== true) {
+      text.push(part['text']);
+    }
+  }
+  flush();
+  return { messages: out, consumed: 1 };
+}
+
+function readResponsesItems(entry: Entry, index: number, entries: readonly unknown[]): NativeRead | undefined {
+  if (entry['type'] === 'function_call_output') {
+    const output = entry['output'];
+    const text = typeof output === 'string' ? output : resultText(Array.isArray(output) ? items(output).map((p) => (p['type'] === 'input_text' ? { ...p, type: 'text' } : p)) : output);
+    if (text === undefined) reject(index, "Responses 'function_call_output' with non-text output", 'give the call output text (a string, or input_text parts).');
+    return { messages: [normalizeOne({ role: 'tool', tool_call_id: str(entry['call_id']), content: text }, index)], consumed: 1 };
+  }
+  if (!isResponsesOutputItem(entry)) return undefined;
+  // Consecutive output items are one assistant turn, as they were one response's output.
+  let end = index + 1;
+  while (end < entries.length && isResponsesOutputItem(entries[end])) end++;
+  const output = entries.slice(index, end);
+  return { messages: normalized(openaiResponses.readResponse({ output }), index), consumed: end - index };
+}
