@@ -284,8 +284,8 @@ test('the runtime exports exactly its public API', () => {
   expect(Object.keys(runtime).sort()).toEqual([
     'ANNOUNCEMENT_ANCHOR', 'ANNOUNCEMENT_CHANNELS', 'DEFAULT_LIMITS', 'LOAD_TOOLKIT_NAME', 'REJECTION_CODES', 'TARGETS',
     'TARGET_WARNING_CODES', 'ToolCallRejectedError', 'ToolRouter', 'ToolrouteConfigError', 'applyNullDecode', 'buildPruneMatcher',
-    'cacheKey', 'compileForTarget', 'createRouter', 'matchTask', 'nullDecodePlan', 'renderAnnouncements', 'renderTool',
-    'stablePrefixOf', 'warnOnce',
+    'cacheKey', 'compileForTarget', 'createRouter', 'fromProvider', 'matchTask', 'nullDecodePlan', 'renderAnnouncements', 'renderTool',
+    'stablePrefixOf', 'toolMessage', 'warnOnce',
   ]);
 });
 
