@@ -8,6 +8,7 @@
  * an omitted `strict` as true; tool search is `{ type: 'tool_search' }`.
  */
 import { stablePrefix } from '../cache-key.js';
+import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { namedTool, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
 import type { NeutralMessage, NormalizedMessage, ProviderItem } from './history.js';
 import { argumentsText, assistantMessage, isRecord, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
@@ -72,8 +73,9 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
 /**
  * How a Responses output item reads: an assistant `message` item is text
  * (its `output_text` parts joined), a `function_call` item is a call
- * (`call_id` is the call's id), everything else (reasoning, tool_search_call,
- * hosted tool calls) is state.
+ * (`call_id` is the call's id), a client-executed `tool_search_call` is a
+ * `load_toolkit` call (toolkit loading over tool search), everything else
+ * (reasoning, server tool searches, hosted tool calls) is state.
  *
  * @example
  * classifyResponsesItem({ type: 'function_call', id: 'fc_1', call_id: 'c1', name: 'get_time', arguments: '{}' });
@@ -88,6 +90,12 @@ export function classifyResponsesItem(item: ProviderItem): ItemClass {
   if (item['type'] === 'function_call') {
     const args = item['arguments'];
     return { kind: 'call', id: str(item['call_id']), name: str(item['name']), arguments: typeof args === 'string' ? args : argumentsText(args) };
+  }
+  // A client-executed tool search is the application's to answer: with toolkit loading over
+  // tool search, that is the loader (`load_toolkit`), dispatched like any call.
+  if (item['type'] === 'tool_search_call' && item['execution'] === 'client') {
+    const args = item['arguments'];
+    return { kind: 'call', id: str(item['call_id']), name: LOAD_TOOLKIT_NAME, arguments: typeof args === 'string' ? args : argumentsText(args) };
   }
   return OTHER;
 }

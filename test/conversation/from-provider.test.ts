@@ -66,6 +66,16 @@ describe('fromProvider', () => {
     expect(fromProvider('openai-responses', { object: 'response', output: [] })).toEqual([]);
   });
 
+  it('openai-responses: a client-executed tool_search_call is a load_toolkit call; a server one stays state', () => {
+    const output = [
+      { id: 'ts_1', type: 'tool_search_call', call_id: 'call_ts', arguments: { toolkit_name: 'Weather' }, execution: 'client', status: 'completed' },
+      { id: 'ts_2', type: 'tool_search_call', call_id: null, arguments: { query: 'weather' }, execution: 'server', status: 'completed' },
+    ];
+    const [m] = fromProvider('openai-responses', { object: 'response', output });
+    expect(m!.tool_calls).toEqual([{ id: 'call_ts', type: 'function', function: { name: 'load_toolkit', arguments: '{"toolkit_name":"Weather"}' } }]);
+    expect((m!.provider as { output: unknown[] }).output).toEqual(output);
+  });
+
   it('gemini: thought text is not content; calls without an id get a stable neutral id', () => {
     const [m] = fromProvider('gemini', gemini(0));
     expect(m!.content).toBe('Loading the weather tools.');
