@@ -73,7 +73,7 @@ describe('fromProvider', () => {
     ];
     const [m] = fromProvider('openai-responses', { object: 'response', output });
     expect(m!.tool_calls).toEqual([{ id: 'call_ts', type: 'function', function: { name: 'load_toolkit', arguments: '{"toolkit_name":"Weather"}' } }]);
-    expect((m!.provider as { output: unknown[] }).output).toEqual(output);
+    expect(m!.provider).toEqual({ target: 'openai-responses', output });
   });
 
   it('gemini: thought text is not content; calls without an id get a stable neutral id', () => {
