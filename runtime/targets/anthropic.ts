@@ -130,7 +130,10 @@ interface AnthropicTurn {
  * consecutive results merged into one user message (a user message right
  * after results joins it as a text block, after the results as the API
  * requires); positional system messages become mid-conversation `system`
- * messages. Top-level system text is the caller's business (compile.ts).
+ * messages. An assistant message with Anthropic `provider` state sends its
+ * kept `content` (thinking blocks with their signatures first, as received;
+ * replay.ts); a tool message flagged `is_error` gets `is_error: true`.
+ * Top-level system text is the caller's business (compile.ts).
  * `breakpoints` are caller message indices (`src`) whose last block gets
  * `cache_control`.
  *

@@ -122,7 +122,11 @@ const REPLAY: ReplayCodec<GeminiPart> = {
  * Contents for `ai.models.generateContent`: assistant turns as `model` with
  * `functionCall` parts; tool results as `functionResponse` parts in a user
  * turn (the function name looked up from the call id; `response` is always an
- * object: a JSON-object result as is, anything else wrapped as `{ result }`);
+ * object: a JSON-object result as is, anything else wrapped as `{ result }`,
+ * a result with its own `error` key as `{ output }`, and a tool message
+ * flagged `is_error` as `{ error: text }`, Gemini's convention); an assistant
+ * message with Gemini `provider` state sends its kept parts as received
+ * (thought parts, thoughtSignature on its functionCall part; replay.ts);
  * positional system messages as user text (Gemini has no system role in
  * contents). Consecutive same-role contents are merged, so parallel results
  * answer their calls in one turn.

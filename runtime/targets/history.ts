@@ -16,6 +16,11 @@
  *   `functionCall.args`), become `{}`: the raw string would be a 400 there, and
  *   the tool result that follows already tells the model its arguments were
  *   malformed. OpenAI Chat and Responses carry the raw string unchanged.
+ *
+ * Two fields carry a conversation's fidelity (runtime/conversation.ts):
+ * `provider` on an assistant message (the provider's own output, replayed by
+ * that target's converter) and `is_error` on a tool message. Provider-native
+ * entries are read (or rejected) by native.ts before this neutral reading.
  */
 
 /** A tool call as the neutral history carries it (OpenAI Chat's shape). */

@@ -12,6 +12,8 @@
  * | `gemini.ts`           | Gemini (@google/genai): render, contents, payload                          |
  * | `compile.ts`          | `compileForTarget`: system text, announcements, tools, cache key, then the adapter |
  * | `history.ts`          | the neutral history (`NeutralMessage`) and its normalized form             |
+ * | `replay.ts`           | reading a response into the history and replaying kept provider state (shared by the targets) |
+ * | `native.ts`           | provider-native history entries: read like responses, or rejected          |
  * | `placement.ts`        | where announcements go (the adapter supplies the per-target rule)         |
  * | `strict.ts`           | the OpenAI strict-mode rewrite and the null decode (both OpenAI targets)  |
  * | `schema.ts`           | JSON helpers of the renderers (provider schema copy, deep JSON copy)       |

@@ -126,8 +126,10 @@ const REPLAY: ReplayCodec<ResponsesInputItem> = {
 /**
  * Input items for `client.responses.create`: messages as easy input messages,
  * tool calls as `function_call` items (`call_id`, raw `arguments`), tool
- * results as `function_call_output` items; positional system messages stay
- * inline with `systemRole`.
+ * results as `function_call_output` items (a failure is its text: Responses
+ * has no flag); positional system messages stay inline with `systemRole`. An
+ * assistant message with Responses `provider` state sends its kept output
+ * items as received (reasoning with encrypted_content, item ids; replay.ts).
  *
  * @example
  * toResponsesInput(normalizeMessages([{ role: 'assistant', content: null,

@@ -137,7 +137,9 @@ function replayAssistant(m: NormalizedMessage, message: ProviderItem): OpenAICha
 
 /**
  * Messages for `client.chat.completions.create`: mostly a pass-through.
- * An assistant turn that only calls tools carries `content: null`.
+ * An assistant turn that only calls tools carries `content: null`; one with
+ * OpenAI `provider` state is replayed from the kept message (refusal, audio
+ * id, custom tool calls). A failed tool result is its text: Chat has no flag.
  *
  * @example
  * toOpenAIChatMessages(normalizeMessages([{ role: 'tool', tool_call_id: 'c1', content: 'ok' }]));
