@@ -26,7 +26,6 @@ import type {
   AnthropicToolResultBlock,
   AnthropicToolSearchTool,
   AnthropicToolUnion,
-  AnthropicToolUseBlock,
 } from './types.js';
 
 // ─── Rendering ───────────────────────────────────────────────────────────────
