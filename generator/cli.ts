@@ -20,17 +20,22 @@ export interface CliIO {
 
 export const USAGE = `Usage: toolroute codegen <spec> --out <dir> [--check] [--runtime-import <specifier>]
        toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--check] (--url <url> | -- <command> [args…])
+       toolroute inspect <spec> [--json | --html <file>]
 
 Compile a tool spec (YAML, JSON or TypeScript) into a typed router folder.
 
 Commands:
   codegen <spec>               Generate the folder for <spec>.
   import mcp                   Write an MCP server's tools into a spec (toolroute import --help).
+  inspect <spec>               Show what the model sees per target: tools offered, bytes and tokens of the
+                               tools array and the directory, before and after each toolkit load.
 
 Options:
   --out <dir>                  Output folder (required). Files toolroute did not generate are never touched.
   --check                      Write nothing; exit 1 if any generated file is stale, missing or extra.
   --runtime-import <spec>      Module the generated code imports runtime types from (default: ${DEFAULT_RUNTIME_IMPORT}).
+  --json                       inspect: print the report as JSON.
+  --html <file>                inspect: write a self-contained HTML page (tables and a chart).
   -h, --help                   Show this help.
   -v, --version                Show the version.
 
@@ -56,6 +61,8 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
         out: { type: 'string' },
         check: { type: 'boolean' },
         'runtime-import': { type: 'string' },
+        json: { type: 'boolean' },
+        html: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -77,7 +84,17 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     return 2;
   }
   const [command, spec, ...rest] = positionals;
+  if (command === 'inspect') {
+    if (spec === undefined) return usageError(io, 'inspect needs a spec file: toolroute inspect <spec>.');
+    if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}".`);
+    if (values.out !== undefined || values.check !== undefined || values['runtime-import'] !== undefined) return usageError(io, 'inspect writes no folder: --out, --check and --runtime-import are codegen options.');
+    if (values.html === '') return usageError(io, '--html needs a file name.');
+    // Loaded only for this command: codegen never loads the runtime router or a tokenizer.
+    const { inspectCommand } = await import('./inspect/command.js');
+    return inspectCommand(spec, { ...(values.json === undefined ? {} : { json: values.json }), ...(values.html === undefined ? {} : { html: values.html }) }, io);
+  }
   if (command !== 'codegen') return usageError(io, `unknown command "${command}".`);
+  if (values.json !== undefined || values.html !== undefined) return usageError(io, '--json and --html are inspect options.');
   if (spec === undefined) return usageError(io, 'codegen needs a spec file: toolroute codegen <spec> --out <dir>.');
   if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}".`);
   if (values.out === undefined || values.out === '') return usageError(io, 'codegen needs --out <dir>.');

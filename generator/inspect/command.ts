@@ -1,0 +1,53 @@
+/**
+ * The `toolroute inspect` command: the report as terminal tables (default),
+ * JSON (`--json`) or an HTML page (`--html <file>`, written atomically).
+ */
+import { rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { formatProblem } from '../problems.js';
+import { renderInspectHtml } from './html.js';
+import { inspectSpec } from './measure.js';
+import { formatInspectText } from './text.js';
+
+export interface InspectCommandIO {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly cwd: string;
+}
+
+export interface InspectCommandOptions {
+  readonly json?: boolean;
+  readonly html?: string;
+}
+
+/**
+ * Runs `toolroute inspect <spec>`; returns the exit code (0, or 1 for spec problems / an unwritable file).
+ *
+ * @example
+ * await inspectCommand('tools.spec.yaml', { html: 'inspect.html' }, io);
+ */
+export async function inspectCommand(spec: string, options: InspectCommandOptions, io: InspectCommandIO): Promise<number> {
+  const result = await inspectSpec(spec, { cwd: io.cwd });
+  if (!result.ok) {
+    const n = result.problems.length;
+    io.stderr(`${result.problems.map(formatProblem).join('\n')}\n\ntoolroute: ${n} problem${n === 1 ? '' : 's'}; nothing to inspect.\n`);
+    return 1;
+  }
+  if (options.html !== undefined) {
+    const file = path.resolve(io.cwd, options.html);
+    const temp = `${file}.${process.pid}.tmp`;
+    try {
+      // Whole or nothing: a reader never sees half a page.
+      await writeFile(temp, renderInspectHtml(result.report));
+      await rename(temp, file);
+    } catch (err) {
+      await rm(temp, { force: true });
+      io.stderr(`toolroute: cannot write ${options.html}: ${err instanceof Error ? err.message : String(err)}\n`);
+      return 1;
+    }
+  }
+  if (options.json === true) io.stdout(`${JSON.stringify(result.report, null, 2)}\n`);
+  else if (options.html === undefined) io.stdout(formatInspectText(result.report));
+  else io.stdout(`toolroute: wrote ${options.html} (${result.report.targets.length} targets).\n`);
+  return 0;
+}

@@ -1,0 +1,258 @@
+/**
+ * `toolroute inspect`: what the model sees, per target, measured on the real
+ * runtime. The spec goes through the generator's own pipeline (load →
+ * validate → normalize → emit context → the runtime data `spec.gen.ts`
+ * holds), a router is created on that data, and every number comes from what
+ * `router.compile({ target })` returns: before any toolkit is loaded, and
+ * after each `load_toolkit` call the model could make, in spec order
+ * (cumulative, as a conversation would load them).
+ *
+ * Bytes are UTF-8 bytes of the JSON the SDK sends for the tools array (and of
+ * the directory XML appended to the system prompt). Tokens: see ./tokens.ts.
+ * Not counted: the provider's own tool-use preamble (Anthropic adds a system
+ * prompt when tools are present; OpenAI renders tools into its own format
+ * before tokenizing), which no client can see.
+ */
+import { escapeXml } from '../../runtime/announcements.js';
+import { createRouter } from '../../runtime/router.js';
+import { LOAD_TOOLKIT_NAME, TARGETS, type GeneratedModule, type GeneratedSpec, type RegistryShape, type Target } from '../../runtime/contract.js';
+import { buildEmitContext, DEFAULT_RUNTIME_IMPORT } from '../emit/context.js';
+import { specData } from '../emit/spec.js';
+import { loadSpec } from '../load.js';
+import { normalizeSpec } from '../normalize.js';
+import type { Problem } from '../problems.js';
+import { validateSpec } from '../validate.js';
+import { loadTokenCounter, type TokenCounter, type TokenMethod } from './tokens.js';
+
+/** Bytes and tokens of one piece of text the model receives. */
+export interface Measure {
+  readonly bytes: number;
+  readonly tokens: number;
+}
+
+/** What an entry of a tools array is. */
+export type ItemKind = 'flat' | 'namespace' | 'loader' | 'toolkit' | 'other';
+
+/** One entry of a target's tools array. */
+export interface ItemReport extends Measure {
+  readonly name: string;
+  readonly kind: ItemKind;
+  /** The namespace (kind `namespace`: itself) or toolkit it belongs to; null for flat tools and the loader. */
+  readonly group: string | null;
+  /** Sent with `defer_loading`: in the request, but not in the model's context until tool search finds it. */
+  readonly deferred: boolean;
+  /** Where it first appears: `initial`, or the toolkit whose load adds it. */
+  readonly offered: string;
+}
+
+/** The tools array and directory in one state of the conversation. */
+export interface StateReport {
+  /** `initial`, or `load_toolkit <name>` (that toolkit and every earlier one loaded). */
+  readonly label: string;
+  readonly loaded: readonly string[];
+  /** Tool names in the array, in order. */
+  readonly toolNames: readonly string[];
+  readonly tools: Measure & { readonly count: number };
+  /** Of those, the deferred ones (count and bytes of their entries). */
+  readonly deferred: { readonly count: number; readonly bytes: number };
+  readonly directory: Measure;
+  /** Tools array plus directory. */
+  readonly total: Measure;
+}
+
+/** A namespace, toolkit, the flat tools or the library's loader, summed. */
+export interface GroupReport extends Measure {
+  readonly kind: 'namespace' | 'toolkit' | 'flat' | 'library';
+  readonly name: string;
+  /** Spec tools it holds: a namespace's actions, a toolkit's tools, the flat tools; 1 for the loader. */
+  readonly tools: number;
+  /** Entries it puts in the tools array (a namespace: 1; a toolkit: the tools its load adds). */
+  readonly entries: number;
+  /** Toolkit: bytes and tokens of its entry in the directory XML; else zero. */
+  readonly directory: Measure;
+  /** Whether it is in the tools array before any load. */
+  readonly initial: boolean;
+}
+
+export interface TargetReport {
+  readonly target: Target;
+  /** How this target's token numbers were counted: `o200k` is exact for the JSON text; the others are estimates. */
+  readonly tokens: TokenMethod;
+  readonly states: readonly StateReport[];
+  readonly groups: readonly GroupReport[];
+  /** Every entry any state sends, once, in order of first appearance. */
+  readonly items: readonly ItemReport[];
+  /** The largest entries sent, by bytes (at most 5). */
+  readonly largest: readonly ItemReport[];
+  /** Flat tools a default compile does not offer (the spec has namespaces or toolkits): callable, sent only when passed as `tools`. */
+  readonly notOffered: readonly ItemReport[];
+}
+
+export interface InspectReport {
+  /** The spec as given, relative to the working folder. */
+  readonly spec: string;
+  readonly hash: string;
+  readonly counts: { readonly tools: number; readonly namespaces: number; readonly toolkits: number };
+  /** What counted tokens (see TargetReport.tokens for exactness per target). */
+  readonly tokenizer: string;
+  readonly targets: readonly TargetReport[];
+}
+
+export type InspectResult = { readonly ok: true; readonly report: InspectReport } | { readonly ok: false; readonly problems: readonly Problem[] };
+
+export interface InspectOptions {
+  /** Folder the spec path is resolved from. Default `process.cwd()`. */
+  readonly cwd?: string;
+  /** Only these targets (default: all four). */
+  readonly targets?: readonly Target[];
+  /** Token counter (default: o200k when gpt-tokenizer is installed, else an estimate). */
+  readonly tokenCounter?: TokenCounter;
+}
+
+/** How many of the largest entries a report names. */
+export const LARGEST_COUNT = 5;
+
+/**
+ * Measures what the model sees for a spec, per target. Never throws for a bad
+ * spec: its problems come back, as codegen reports them.
+ *
+ * @example
+ * const r = await inspectSpec('examples/tools.spec.yaml');
+ * if (r.ok) r.report.targets[0].states[0].tools.bytes; // bytes of the initial anthropic tools array
+ */
+export async function inspectSpec(specFile: string, options: InspectOptions = {}): Promise<InspectResult> {
+  const loaded = await loadSpec(specFile, options.cwd === undefined ? {} : { cwd: options.cwd });
+  if (!loaded.ok) return { ok: false, problems: loaded.problems };
+  const problems = validateSpec(loaded.spec);
+  if (problems.length > 0) return { ok: false, problems };
+  const ir = normalizeSpec(loaded.spec);
+  const ctx = buildEmitContext(ir, { specDisplay: loaded.spec.file, outDisplay: '.', runtimeImport: DEFAULT_RUNTIME_IMPORT, version: '0' });
+  // The data `spec.gen.ts` holds. Validators are not needed to compile: every call would be valid.
+  const spec: GeneratedSpec = { ...specData(ctx), directoryXml: ctx.directoryXml, validators: ctx.schemas.map(() => () => true) };
+  const counter = options.tokenCounter ?? (await loadTokenCounter());
+  const targets = (options.targets ?? TARGETS).map((target) => measureTarget({ spec }, target, counter));
+  return {
+    ok: true,
+    report: {
+      spec: loaded.spec.file,
+      hash: ir.hash,
+      counts: { tools: ir.tools.length, namespaces: ir.namespaces.length, toolkits: ir.toolkits.length },
+      tokenizer: counter.name,
+      targets,
+    },
+  };
+}
+
+function measureTarget(generated: GeneratedModule, target: Target, counter: TokenCounter): TargetReport {
+  const { spec } = generated;
+  const handlers = Object.fromEntries(spec.tools.map((t) => [t.name, () => null]));
+  const router = createRouter(generated as GeneratedModule<RegistryShape>, handlers as never);
+  const measure = (text: string): Measure => ({ bytes: Buffer.byteLength(text, 'utf8'), tokens: counter.count(text) });
+
+  const namespaceNames = new Set(spec.namespaces.map((n) => n.name));
+  const toolkitOf = new Map<string, string>();
+  for (const k of spec.toolkits) for (const i of k.tools) toolkitOf.set(spec.tools[i]?.name ?? '', k.name);
+
+  const items = new Map<string, ItemReport>();
+  const states: StateReport[] = [];
+  const snapshot = (label: string, loaded: readonly string[], loading: string | null): void => {
+    const entries = toolEntries(target, router.compile({ target, messages: [] }));
+    const directory = measure(router.compile().directoryXml);
+    let deferredCount = 0;
+    let deferredBytes = 0;
+    for (const entry of entries) {
+      const name = entryName(target, entry);
+      const json = JSON.stringify(entry);
+      const deferred = isDeferred(entry);
+      if (deferred) {
+        deferredCount++;
+        deferredBytes += Buffer.byteLength(json, 'utf8');
+      }
+      if (items.has(name)) continue;
+      const kind: ItemKind =
+        name === LOAD_TOOLKIT_NAME ? 'loader' : namespaceNames.has(name) ? 'namespace' : loading !== null && toolkitOf.get(name) === loading ? 'toolkit' : spec.flat.some((i) => spec.tools[i]?.name === name) ? 'flat' : toolkitOf.has(name) ? 'toolkit' : 'other';
+      const group = kind === 'namespace' ? name : kind === 'toolkit' ? (toolkitOf.get(name) ?? null) : null;
+      items.set(name, { name, kind, group, deferred, offered: loading ?? 'initial', ...measure(json) });
+    }
+    const toolsJson = JSON.stringify(entries);
+    const tools = { count: entries.length, ...measure(toolsJson) };
+    const directoryXml = router.compile().directoryXml;
+    states.push({
+      label,
+      loaded: [...loaded],
+      toolNames: entries.map((e) => entryName(target, e)),
+      tools,
+      deferred: { count: deferredCount, bytes: deferredBytes },
+      directory,
+      // Tokens of the concatenation, not a sum: tokenizers merge across the seam.
+      total: { bytes: tools.bytes + directory.bytes, tokens: counter.count(`${directoryXml}${toolsJson}`) },
+    });
+  };
+
+  snapshot('initial', [], null);
+  const loaded: string[] = [];
+  for (const k of spec.toolkits) {
+    // Exactly the call the model makes.
+    router.handleTool({ name: LOAD_TOOLKIT_NAME, arguments: JSON.stringify({ toolkit_name: k.name }) });
+    loaded.push(k.name);
+    snapshot(`load_toolkit ${k.name}`, loaded, k.name);
+  }
+
+  const all = [...items.values()];
+  const initial = states[0];
+  const initialNames = new Set(initial?.toolNames ?? []);
+  const sum = (list: readonly ItemReport[]): Measure => ({
+    bytes: list.reduce((n, i) => n + i.bytes, 0),
+    tokens: list.reduce((n, i) => n + i.tokens, 0),
+  });
+  const directoryEntry = (name: string): Measure => {
+    const xml = router.compile().directoryXml;
+    // The directory lists each toolkit as one `<toolkit name="…" …>…</toolkit>` element (text
+    // escaped, so `</toolkit>` cannot occur inside one); measure that element.
+    const start = xml.indexOf(`<toolkit name="${escapeXml(name)}"`);
+    const end = start < 0 ? -1 : xml.indexOf('</toolkit>', start);
+    return end < 0 ? { bytes: 0, tokens: 0 } : measure(xml.slice(start, end + '</toolkit>'.length));
+  };
+  const groups: GroupReport[] = [];
+  const flat = all.filter((i) => i.kind === 'flat');
+  if (flat.length > 0) groups.push({ kind: 'flat', name: 'flat tools', tools: flat.length, entries: flat.length, ...sum(flat), directory: { bytes: 0, tokens: 0 }, initial: flat.some((i) => initialNames.has(i.name)) });
+  for (const ns of spec.namespaces) {
+    const list = all.filter((i) => i.kind === 'namespace' && i.name === ns.name);
+    groups.push({ kind: 'namespace', name: ns.name, tools: ns.tools.length, entries: list.length, ...sum(list), directory: { bytes: 0, tokens: 0 }, initial: initialNames.has(ns.name) });
+  }
+  const loader = all.filter((i) => i.kind === 'loader');
+  if (loader.length > 0) groups.push({ kind: 'library', name: LOAD_TOOLKIT_NAME, tools: 1, entries: 1, ...sum(loader), directory: { bytes: 0, tokens: 0 }, initial: initialNames.has(LOAD_TOOLKIT_NAME) });
+  for (const k of spec.toolkits) {
+    const list = all.filter((i) => i.offered === k.name);
+    groups.push({ kind: 'toolkit', name: k.name, tools: k.tools.length, entries: list.length, ...sum(list), directory: directoryEntry(k.name), initial: false });
+  }
+
+  const notOffered = spec.flat
+    .map((i) => spec.tools[i]?.name ?? '')
+    .filter((name) => !items.has(name))
+    .map((name): ItemReport => {
+      const entry = toolEntries(target, router.compile({ target, messages: [], tools: [name] as never })).find((e) => entryName(target, e) === name);
+      return { name, kind: 'flat', group: null, deferred: entry !== undefined && isDeferred(entry), offered: 'not by default', ...measure(JSON.stringify(entry ?? null)) };
+    });
+
+  const largest = [...all].sort((a, b) => b.bytes - a.bytes || (a.name < b.name ? -1 : 1)).slice(0, LARGEST_COUNT);
+  return { target, tokens: counter.method(target), states, groups, items: all, largest, notOffered };
+}
+
+/** The tools array of a target payload (Gemini nests it in `config.tools[].functionDeclarations`). */
+function toolEntries(target: Target, payload: unknown): readonly Record<string, unknown>[] {
+  const p = payload as { tools?: readonly Record<string, unknown>[]; config?: { tools?: readonly { functionDeclarations?: readonly Record<string, unknown>[] }[] } };
+  if (target === 'gemini') return (p.config?.tools ?? []).flatMap((t) => t.functionDeclarations ?? []);
+  return p.tools ?? [];
+}
+
+/** The name the model calls an entry by (OpenAI Chat nests it under `function`). */
+function entryName(target: Target, entry: Record<string, unknown>): string {
+  const fn = entry['function'] as { name?: unknown } | undefined;
+  const name = target === 'openai' && fn !== undefined ? fn.name : (entry['name'] ?? entry['type']);
+  return typeof name === 'string' ? name : '';
+}
+
+function isDeferred(entry: Record<string, unknown>): boolean {
+  return entry['defer_loading'] === true;
+}
