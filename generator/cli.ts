@@ -9,18 +9,22 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_RUNTIME_IMPORT, formatGenerateProblem, generate, VERSION } from './index.js';
+import { existsSync } from 'node:fs';
+import { DEFAULT_RUNTIME_IMPORT, formatGenerateProblem, generate, VERSION, type GenerateResult } from './index.js';
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIO {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly cwd: string;
+  /** Ends `codegen --watch` (tests); by default SIGINT / SIGTERM do. */
+  readonly signal?: AbortSignal;
 }
 
-export const USAGE = `Usage: toolroute codegen <spec> --out <dir> [--check] [--runtime-import <specifier>]
+export const USAGE = `Usage: toolroute codegen <spec> --out <dir> [--check | --watch] [--runtime-import <specifier>]
        toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--check] (--url <url> | -- <command> [args…])
        toolroute inspect <spec> [--json | --html <file>]
+       toolroute init [folder]
 
 Compile a tool spec (YAML, JSON or TypeScript) into a typed router folder.
 
@@ -29,10 +33,14 @@ Commands:
   import mcp                   Write an MCP server's tools into a spec (toolroute import --help).
   inspect <spec>               Show what the model sees per target: tools offered, bytes and tokens of the
                                tools array and the directory, before and after each toolkit load.
+  init [folder]                Start a project: tools.spec.yaml, src/handlers.ts, a codegen script in
+                               package.json (and tsconfig.json if missing). Never overwrites anything.
 
 Options:
   --out <dir>                  Output folder (required). Files toolroute did not generate are never touched.
   --check                      Write nothing; exit 1 if any generated file is stale, missing or extra.
+  --watch                      Regenerate on every change of the spec (and of local files a TS spec imports);
+                               a bad edit prints its problems and keeps the last good output. Ctrl-C stops.
   --runtime-import <spec>      Module the generated code imports runtime types from (default: ${DEFAULT_RUNTIME_IMPORT}).
   --json                       inspect: print the report as JSON.
   --html <file>                inspect: write a self-contained HTML page (tables and a chart).
@@ -63,6 +71,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
         'runtime-import': { type: 'string' },
         json: { type: 'boolean' },
         html: { type: 'string' },
+        watch: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -84,6 +93,11 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     return 2;
   }
   const [command, spec, ...rest] = positionals;
+  if (command === 'init') {
+    if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}": toolroute init [folder].`);
+    if (Object.values(values).some((v) => v !== undefined)) return usageError(io, 'init takes no options: toolroute init [folder].');
+    return initCommand(spec ?? '.', io);
+  }
   if (command === 'inspect') {
     if (spec === undefined) return usageError(io, 'inspect needs a spec file: toolroute inspect <spec>.');
     if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}".`);
@@ -100,16 +114,50 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
   if (values.out === undefined || values.out === '') return usageError(io, 'codegen needs --out <dir>.');
 
   const check = values.check === true;
-  const result = await generate(spec, {
-    out: values.out,
-    check,
-    cwd: io.cwd,
-    ...(values['runtime-import'] === undefined ? {} : { runtimeImport: values['runtime-import'] }),
-  });
+  const runtimeImport = values['runtime-import'] === undefined ? {} : { runtimeImport: values['runtime-import'] };
+  if (values.watch === true) {
+    if (check) return usageError(io, '--watch and --check do not combine: --check writes nothing.');
+    const { watchCodegen } = await import('./watch.js');
+    const ac = new AbortController();
+    const stop = () => ac.abort();
+    // Ctrl-C (or a supervisor's SIGTERM) ends watching cleanly with exit 0; an open run finishes its atomic write first.
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    try {
+      await watchCodegen({ spec, out: values.out, cwd: io.cwd, ...runtimeImport, report: (r) => void report(r, false, io, true), status: io.stdout, signal: io.signal ?? ac.signal });
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+    return 0;
+  }
+  const result = await generate(spec, { out: values.out, check, cwd: io.cwd, ...runtimeImport });
+  return report(result, check, io);
+}
 
+/** `toolroute init [folder]`: writes the starter files, or lists why it will not. */
+async function initCommand(folder: string, io: CliIO): Promise<number> {
+  const { initProject, CODEGEN_SCRIPT } = await import('./init.js');
+  const r = await initProject(path.resolve(io.cwd, folder));
+  if (!r.ok) {
+    io.stderr(`${r.conflicts.map((c) => `toolroute: ${c}.`).join('\n')}\ntoolroute init never overwrites: nothing was written.\n`);
+    return 1;
+  }
+  const where = folder === '.' ? '' : ` in ${folder}`;
+  const cd = folder === '.' ? '' : `cd ${folder} && `;
+  io.stdout(
+    `toolroute: wrote ${r.written.join(', ')}${where}.\n${r.notes.map((n) => `note: ${n}\n`).join('')}` +
+      `Next: ${cd}npm run codegen   (${CODEGEN_SCRIPT}), then npx tsc --noEmit.\n`,
+  );
+  return 0;
+}
+
+/** Prints one codegen result; returns its exit code. */
+function report(result: GenerateResult, check: boolean, io: CliIO, watching = false): number {
   if (result.problems.length > 0) {
     const n = result.problems.length;
-    io.stderr(`${result.problems.map(formatGenerateProblem).join('\n')}\n\ntoolroute: ${n} problem${n === 1 ? '' : 's'}; nothing was written.\n`);
+    const kept = !watching ? '' : existsSync(path.resolve(io.cwd, result.out, 'manifest.json')) ? ` ${result.out} keeps its last good output.` : '';
+    io.stderr(`${result.problems.map(formatGenerateProblem).join('\n')}\n\ntoolroute: ${n} problem${n === 1 ? '' : 's'}; nothing was written.${kept}\n`);
     return 1;
   }
   const summary = `${plural(result.counts.tools, 'tool')}, ${plural(result.counts.namespaces, 'namespace')}, ${plural(result.counts.toolkits, 'toolkit')}`;

@@ -1,0 +1,154 @@
+/**
+ * `toolroute codegen --watch`: regenerate on every change of the spec and, for
+ * a TypeScript spec, of every local file it imports.
+ *
+ * Each run is an ordinary `generate`: a bad edit prints its problems and
+ * writes nothing (the writer is atomic, so the folder keeps the last good
+ * output, never a partial one); the next good edit regenerates. Runs never
+ * overlap: changes during a run queue one more run.
+ *
+ * What is watched: the folder of each watched file (not the file itself, so
+ * editors that save by writing a new file and renaming it over the old one
+ * are seen), filtered by file name. A TypeScript spec's imports are found by
+ * esbuild (the bundler tsx uses) without running the module: every local file
+ * it reaches, packages excluded. They are recomputed after each run, so a new
+ * import is watched from the next run on.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import { generate, type GenerateOptions, type GenerateResult } from './index.js';
+
+export interface WatchOptions {
+  /** The spec file, relative to `cwd` (or absolute). */
+  readonly spec: string;
+  readonly out: string;
+  readonly cwd: string;
+  readonly runtimeImport?: string;
+  /** Prints one run's result (the CLI's codegen report). */
+  readonly report: (result: GenerateResult) => void;
+  /** Status lines ("watching …"). */
+  readonly status: (text: string) => void;
+  /** Stops watching; the returned promise then resolves. */
+  readonly signal: AbortSignal;
+  /** Quiet time after a change before regenerating (editors write in bursts). Default 80 ms. */
+  readonly debounceMs?: number;
+}
+
+/**
+ * Generates, then regenerates on every change until `signal` aborts.
+ *
+ * @example
+ * const ac = new AbortController();
+ * process.once('SIGINT', () => ac.abort());
+ * await watchCodegen({ spec: 'tools.spec.ts', out: 'generated', cwd: process.cwd(), report, status, signal: ac.signal });
+ */
+export async function watchCodegen(options: WatchOptions): Promise<void> {
+  const { cwd, signal } = options;
+  const specAbsolute = path.resolve(cwd, options.spec);
+  const generateOptions: GenerateOptions = { out: options.out, cwd, ...(options.runtimeImport === undefined ? {} : { runtimeImport: options.runtimeImport }) };
+  const watchers = new Map<string, FSWatcher>();
+  let files = new Set<string>([specAbsolute]);
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let again = false;
+
+  const onEvent = (dir: string) => (_event: string, name: string | Buffer | null) => {
+    // Some platforms give no file name: treat that as a change of any watched file in the folder.
+    if (name !== null && !files.has(path.join(dir, name.toString()))) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(), options.debounceMs ?? 80);
+  };
+
+  const rewatch = (next: Set<string>) => {
+    files = next;
+    const dirs = new Set([...next].map((f) => path.dirname(f)));
+    for (const [dir, w] of watchers) {
+      if (!dirs.has(dir)) {
+        w.close();
+        watchers.delete(dir);
+      }
+    }
+    for (const dir of dirs) {
+      if (watchers.has(dir)) continue;
+      try {
+        const w = watch(dir, { persistent: true }, onEvent(dir));
+        w.on('error', () => {
+          // The folder went away (renamed, deleted): forget it; the next run watches what exists.
+          w.close();
+          watchers.delete(dir);
+        });
+        watchers.set(dir, w);
+      } catch {
+        // A folder that does not exist (yet): the spec's problems say so; nothing to watch there.
+      }
+    }
+  };
+
+  const run = async (): Promise<void> => {
+    if (signal.aborted) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        const result = await generate(options.spec, generateOptions);
+        if (signal.aborted) return;
+        options.report(result);
+        rewatch(await dependencies(specAbsolute, files));
+        const n = files.size;
+        options.status(`toolroute: watching ${n === 1 ? path.relative(cwd, specAbsolute) || specAbsolute : `${n} files`} for changes (Ctrl-C to stop).\n`);
+      } while (again && !signal.aborted);
+    } finally {
+      running = false;
+    }
+  };
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      clearTimeout(timer);
+      for (const w of watchers.values()) w.close();
+      watchers.clear();
+      resolve();
+    };
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    void run();
+  });
+}
+
+/**
+ * The files a spec depends on: itself, plus (TypeScript) every local module it
+ * imports, found by bundling with esbuild without writing or running anything.
+ * When the module cannot be bundled (a syntax error mid-edit), the previous
+ * set is kept so the fix is still seen.
+ *
+ * @example
+ * await dependencies('/app/tools.spec.ts', new Set()); // Set { '/app/tools.spec.ts', '/app/params.ts' }
+ */
+export async function dependencies(specAbsolute: string, previous: ReadonlySet<string>): Promise<Set<string>> {
+  if (!/\.(c|m)?tsx?$/.test(specAbsolute)) return new Set([specAbsolute]);
+  try {
+    const { build } = await import('esbuild');
+    const dir = path.dirname(specAbsolute);
+    const result = await build({
+      entryPoints: [specAbsolute],
+      absWorkingDir: dir,
+      bundle: true,
+      write: false,
+      metafile: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs)
+      .filter((f) => !f.includes(':')) // esbuild namespaces such as `data:` are not files
+      .map((f) => path.resolve(dir, f));
+    return new Set([specAbsolute, ...inputs]);
+  } catch {
+    return new Set([specAbsolute, ...previous]);
+  }
+}
