@@ -5,6 +5,7 @@
  *
  * - `connectMcp` / `listAllTools`: the official client, every page of `tools/list`.
  * - `mcpHandlers`: typed handlers that forward validated calls to a server.
+ * - `serveMcp` / `serveMcpHttp`: a router as an MCP server (stdio, Streamable HTTP).
  *
  * @example
  * import { connectMcp, mcpHandlers } from 'toolroute/mcp';
@@ -23,3 +24,12 @@ export {
   type SelectedTools,
 } from './handlers.js';
 export { groupNameOf, specToolName, type NameFix } from './names.js';
+export {
+  serveMcp,
+  serveMcpHttp,
+  type McpHttpServing,
+  type McpServing,
+  type ServableRouter,
+  type ServeMcpHttpOptions,
+  type ServeMcpOptions,
+} from './serve.js';

@@ -1,0 +1,277 @@
+/**
+ * A router served as an MCP server.
+ *
+ * Built on `McpServer`, the SDK's current server class (the low-level `Server`
+ * class is deprecated for direct use). `McpServer.registerTool` only takes zod
+ * schemas and validates calls itself, answering with its own messages before
+ * any handler runs; toolroute's tools are JSON Schema and its validation
+ * (gate, reasons for the model) must be the one that answers. So the tools
+ * are served through the route `McpServer` documents for advanced use: request
+ * handlers for `tools/list` and `tools/call` set on its underlying `server`.
+ *
+ * - `tools/list`: the router's tool surface in a fixed order: namespaces, flat
+ *   tools, `load_toolkit`, then the tools of loaded toolkits in load order.
+ *   Blocking never changes it (as with `compile`): a blocked call is rejected.
+ * - `tools/call`: `router.dispatch`; a rejection is an `isError` result whose
+ *   text is the reason.
+ * - A `load_toolkit` call that loads something sends
+ *   `notifications/tools/list_changed` (the client lists again and sees the
+ *   toolkit's tools).
+ * - The toolkit directory goes into the `instructions` of `initialize` (MCP's
+ *   place for how to use a server; clients put it in the system prompt), and is
+ *   also in `load_toolkit`'s description as the toolkit list.
+ * - Announcements ride on tool results: MCP has no channel that re-renders
+ *   state into the prompt, and a tool result is the only server-written text a
+ *   model is sure to read. When the standing announcements differ from what
+ *   this session last delivered, the next result carries an extra text block
+ *   with the `<announcements>` block (or a line saying they were all retracted).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema, type CallToolResult, type ContentBlock, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { LOAD_TOOLKIT_NAME, renderAnnouncements, type ToolDefinition } from '../../runtime/index.js';
+
+/** What `serveMcp` needs of a router: its public API only. */
+export interface ServableRouter {
+  compile(): { readonly tools: readonly ToolDefinition[]; readonly directoryXml: string };
+  getAllTools(): ToolDefinition[];
+  getLoadedToolkits(): string[];
+  extractToolkit(name: string): ToolDefinition[];
+  getAnnouncements(): { id: string; content: string; channel: string }[];
+  // `never` args: any router's typed dispatch is assignable; serveMcp passes an untyped call.
+  dispatch(call: never, options?: never): Promise<{ ok: true; result: unknown } | { ok: false; code: string; reason: string }>;
+}
+
+export interface ServeMcpOptions<C = unknown> {
+  readonly transport: Transport;
+  /** `serverInfo` of `initialize`; default `{ name: 'toolroute', version: '0.1.0' }`. */
+  readonly name?: string;
+  readonly version?: string;
+  /** Your own instructions, sent before the toolkit directory. */
+  readonly instructions?: string;
+  /** The `context` handed to handlers, per call (from the request's auth info, session id, …). */
+  readonly context?: (extra: { readonly sessionId: string | undefined }) => C;
+}
+
+/** A running server. */
+export interface McpServing {
+  readonly server: McpServer;
+  /** The tools as `tools/list` returns them now. */
+  listTools(): Tool[];
+  /** Tell the client the tool list changed (after `registerTools`, `restore`, …, which the server cannot see). */
+  notifyToolsChanged(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Serve a router over an MCP transport.
+ *
+ * @example
+ * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+ * await serveMcp(router, { transport: new StdioServerTransport() });
+ */
+export async function serveMcp<C = unknown>(router: ServableRouter, options: ServeMcpOptions<C>): Promise<McpServing> {
+  const directory = router.compile().directoryXml;
+  const instructions = [options.instructions, directory].filter((t): t is string => typeof t === 'string' && t !== '').join('\n\n');
+  const mcp = new McpServer(
+    { name: options.name ?? 'toolroute', version: options.version ?? '0.1.0' },
+    { capabilities: {}, ...(instructions !== '' ? { instructions } : {}) },
+  );
+  mcp.server.registerCapabilities({ tools: { listChanged: true } });
+  // Announcements this session has been shown, as rendered text ('' = none).
+  let delivered = '';
+
+  const listTools = (): Tool[] => surface(router).map(toMcpTool);
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = request.params;
+    const loadedBefore = router.getLoadedToolkits().length;
+    const context = options.context?.({ sessionId: extra.sessionId });
+    let result: CallToolResult;
+    try {
+      const r = await router.dispatch({ name, arguments: args ?? {} } as never, (context === undefined ? undefined : { context }) as never);
+      result = r.ok ? toolResult(r.result) : { isError: true, content: [{ type: 'text', text: r.reason }] };
+    } catch (error) {
+      // Only with `propagateHandlerErrors`: the handler's own error, still an error result for the model.
+      result = { isError: true, content: [{ type: 'text', text: `Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}` }] };
+    }
+    const now = renderAnnouncements(router.getAnnouncements() as never);
+    if (now !== delivered) {
+      result = { ...result, content: [...result.content, { type: 'text', text: now === '' ? 'Earlier announcements are retracted; none stand now.' : now }] };
+      delivered = now;
+    }
+    if (router.getLoadedToolkits().length !== loadedBefore) {
+      // After the result is sent, so the client lists again once the call has completed.
+      queueMicrotask(() => mcp.sendToolListChanged());
+    }
+    return result;
+  });
+  await mcp.connect(options.transport);
+  return {
+    server: mcp,
+    listTools,
+    notifyToolsChanged: () => mcp.sendToolListChanged(),
+    close: () => mcp.close(),
+  };
+}
+
+/** The tool surface in `tools/list` order (see the file comment). */
+function surface(router: ServableRouter): ToolDefinition[] {
+  const compiled = router.compile().tools;
+  const out: ToolDefinition[] = compiled.filter((t) => t.name !== LOAD_TOOLKIT_NAME);
+  const seen = new Set(out.map((t) => t.name));
+  const add = (t: ToolDefinition) => {
+    if (seen.has(t.name)) return;
+    seen.add(t.name);
+    out.push(t);
+  };
+  for (const t of router.getAllTools()) add(t);
+  for (const t of compiled) if (t.name === LOAD_TOOLKIT_NAME) add(t);
+  // extractToolkit of a toolkit that is already loaded only returns its tools.
+  for (const kit of router.getLoadedToolkits()) for (const t of router.extractToolkit(kit)) add(t);
+  return out;
+}
+
+const ANNOTATION_TAGS = { 'read-only': 'readOnlyHint', destructive: 'destructiveHint', idempotent: 'idempotentHint', 'open-world': 'openWorldHint' } as const;
+
+function toMcpTool(t: ToolDefinition): Tool {
+  const schema = (t.parameters ?? { type: 'object', properties: {} }) as Tool['inputSchema'];
+  const tool: Tool = { name: t.name, description: t.description, inputSchema: schema };
+  // Tags an MCP import wrote from annotations go back out as annotations.
+  const tags = t.tags ?? [];
+  if (tags.some((tag) => tag in ANNOTATION_TAGS)) {
+    const annotations: Record<string, boolean> = {};
+    for (const [tag, hint] of Object.entries(ANNOTATION_TAGS)) annotations[hint] = tags.includes(tag);
+    tool.annotations = annotations;
+  }
+  return tool;
+}
+
+const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
+
+/** A handler's result as an MCP tool result. */
+function toolResult(value: unknown): CallToolResult {
+  // Content blocks (what `mcpHandlers` returns for a proxied tool) pass through as they are.
+  if (Array.isArray(value) && value.length > 0 && value.every((b) => typeof b === 'object' && b !== null && CONTENT_TYPES.has((b as { type?: unknown }).type as string))) {
+    return { content: value as ContentBlock[] };
+  }
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  const text = value === undefined ? 'null' : JSON.stringify(value) ?? String(value);
+  const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
+  // Structured content for objects, plus the same JSON as text for clients that read only text (as the MCP spec recommends).
+  return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: value as Record<string, unknown> } : {}) };
+}
+
+// ---------------------------------------------------------------------------
+// Streamable HTTP
+
+export interface ServeMcpHttpOptions<C = unknown> extends Omit<ServeMcpOptions<C>, 'transport'> {
+  /** Default 0 (any free port). */
+  readonly port?: number;
+  /** Default `127.0.0.1`. */
+  readonly host?: string;
+  /** Default `/mcp`. */
+  readonly path?: string;
+}
+
+export interface McpHttpServing {
+  /** `http://host:port/path`, ready for `StreamableHTTPClientTransport`. */
+  readonly url: URL;
+  readonly http: HttpServer;
+  /** Open sessions (one `McpServer` each, all over the same router). */
+  readonly sessions: ReadonlyMap<string, McpServing>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serve a router over Streamable HTTP on 127.0.0.1: one MCP session per
+ * client, each its own `McpServer` over the same router (so the router's
+ * state — blocklist, loaded toolkits — is shared by every session; create a
+ * router per session for isolated state). DNS-rebinding protection is on, for
+ * the host it listens on.
+ *
+ * @example
+ * const served = await serveMcpHttp(router, { port: 3000 });
+ * console.log(`MCP at ${served.url}`);
+ */
+export async function serveMcpHttp<C = unknown>(router: ServableRouter, options: ServeMcpHttpOptions<C> = {}): Promise<McpHttpServing> {
+  const host = options.host ?? '127.0.0.1';
+  const route = options.path ?? '/mcp';
+  const sessions = new Map<string, McpServing>();
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const { port: _port, host: _host, path: _path, ...serveOptions } = options;
+  let allowedHosts: string[] = [];
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) reply(res, 500, -32603, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  });
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== route) return reply(res, 404, -32601, `Not found: the MCP endpoint is ${route}.`);
+    const sessionId = req.headers['mcp-session-id'];
+    const known = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    if (known) return known.handleRequest(req, res, req.method === 'POST' ? await readJson(req) : undefined);
+    if (req.method !== 'POST') return reply(res, 400, -32000, 'No valid session: start one with an initialize request.');
+    const body = await readJson(req);
+    if (!isInitializeRequest(body)) return reply(res, 400, -32000, 'No valid session: start one with an initialize request.');
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableDnsRebindingProtection: true,
+      allowedHosts,
+      onsessioninitialized: (id) => {
+        transports.set(id, transport);
+        sessions.set(id, serving);
+      },
+    });
+    transport.onclose = () => {
+      const id = transport.sessionId;
+      if (id !== undefined) {
+        transports.delete(id);
+        sessions.delete(id);
+      }
+    };
+    const serving = await serveMcp(router, { ...serveOptions, transport });
+    await transport.handleRequest(req, res, body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = http.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port ?? 0;
+  allowedHosts = [`${host}:${port}`, host, `localhost:${port}`];
+  return {
+    url: new URL(`http://${host}:${port}${route}`),
+    http,
+    sessions,
+    async close() {
+      await Promise.all([...sessions.values()].map((s) => s.close()));
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    },
+  };
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function reply(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
