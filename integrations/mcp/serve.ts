@@ -41,8 +41,9 @@ export interface ServableRouter {
   getLoadedToolkits(): string[];
   extractToolkit(name: string): ToolDefinition[];
   getAnnouncements(): { id: string; content: string; channel: string }[];
-  // `never` args: any router's typed dispatch is assignable; serveMcp passes an untyped call.
-  dispatch(call: never, options?: never): Promise<{ ok: true; result: unknown } | { ok: false; code: string; reason: string }>;
+  // `never` parameters: every router's typed dispatch is assignable (whatever its context type);
+  // serveMcp always passes `{ context }`, from `options.context`.
+  dispatch(call: never, options: never): Promise<{ ok: true; result: unknown } | { ok: false; code: string; reason: string }>;
 }
 
 export interface ServeMcpOptions<C = unknown> {
@@ -52,7 +53,10 @@ export interface ServeMcpOptions<C = unknown> {
   readonly version?: string;
   /** Your own instructions, sent before the toolkit directory. */
   readonly instructions?: string;
-  /** The `context` handed to handlers, per call (from the request's auth info, session id, …). */
+  /**
+   * The `context` handed to handlers, per call (from the session id, …). Pass it when your
+   * handlers need one: without it they get `undefined`.
+   */
   readonly context?: (extra: { readonly sessionId: string | undefined }) => C;
 }
 
@@ -92,7 +96,7 @@ export async function serveMcp<C = unknown>(router: ServableRouter, options: Ser
     const context = options.context?.({ sessionId: extra.sessionId });
     let result: CallToolResult;
     try {
-      const r = await router.dispatch({ name, arguments: args ?? {} } as never, (context === undefined ? undefined : { context }) as never);
+      const r = await router.dispatch({ name, arguments: args ?? {} } as never, { context } as never);
       result = r.ok ? toolResult(r.result) : { isError: true, content: [{ type: 'text', text: r.reason }] };
     } catch (error) {
       // Only with `propagateHandlerErrors`: the handler's own error, still an error result for the model.
