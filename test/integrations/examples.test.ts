@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runAiSdkAgent } from '../../examples/ai-sdk-agent.js';
 import { runMcpClient } from '../../examples/mcp-client.js';
 import { REPO } from '../generator/helpers.js';
 import { cli, SERVER } from './mcp-servers.js';
@@ -36,5 +37,20 @@ describe('examples/mcp-client.ts', () => {
     const gen = await cli(['codegen', 'tools.spec.yaml', '--out', 'generated', '--check'], path.join(REPO, 'examples/mcp'));
     expect(gen.stderr).toBe('');
     expect(gen.code).toBe(0);
+  });
+});
+
+describe('examples/ai-sdk-agent.ts', () => {
+  it('gets toolroute reasons back for its mistakes, loads the toolkit and finishes', async () => {
+    const { text, steps } = await runAiSdkAgent();
+    expect(text).toBe('Lisbon: sunny for the next two days.');
+    const base = ['file_ops', 'terminal', 'load_toolkit'];
+    expect(steps.map((s) => s.tools)).toEqual([base, base, base, [...base, 'get_forecast', 'get_current_weather'], [...base, 'get_forecast', 'get_current_weather']]);
+    expect(steps[1]!.results).toEqual([
+      { id: '1', type: 'json', value: '{"path":"plan.md","bytes":17}' },
+      { id: '2', type: 'error-text', value: expect.stringMatching(/^Unknown tool "weather_lookup"\./) },
+    ]);
+    expect(steps[2]!.results[0]).toMatchObject({ type: 'error-text', value: expect.stringContaining('Call load_toolkit with {"toolkit_name":"Weather"} first') });
+    expect(steps[4]!.results[0]).toEqual({ id: '5', type: 'json', value: '{"city":"Lisbon","days":2,"forecast":"sunny"}' });
   });
 });

@@ -27,12 +27,13 @@ test('package.json maps every entry point to its source (in this repo) and its b
     files: string[];
     scripts: Record<string, string>;
   };
-  expect(Object.keys(pkg.exports)).toEqual(['.', './runtime', './generator', './mcp', './package.json']);
+  expect(Object.keys(pkg.exports)).toEqual(['.', './runtime', './generator', './mcp', './ai-sdk', './package.json']);
   const entries = {
     '.': 'index',
     './runtime': 'runtime/index',
     './generator': 'generator/index',
     './mcp': 'integrations/mcp/index',
+    './ai-sdk': 'integrations/ai-sdk/index',
   } as const;
   for (const [key, file] of Object.entries(entries)) {
     const entry = pkg.exports[key];

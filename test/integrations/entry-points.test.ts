@@ -1,0 +1,50 @@
+/**
+ * Each integration is its own entry point, and an application that uses none
+ * of them loads none of their SDKs: the runtime, the root entry and the
+ * generator (all but `import mcp`, loaded on demand by the CLI) never import
+ * `@modelcontextprotocol/sdk` or `ai`, and neither integration imports the other's SDK.
+ * Checked on the import graph of the sources, following relative imports.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { REPO } from '../generator/helpers.js';
+
+/** Every bare specifier reachable from `entry` through static relative imports. */
+function reachablePackages(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const src = readFileSync(file, 'utf8');
+    // Static imports and re-exports only: `await import()` is what keeps an SDK optional.
+    for (const m of src.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)) {
+      const spec = m[1]!;
+      if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec.replace(/\.js$/, '.ts')));
+      else packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+    }
+  };
+  visit(path.join(REPO, entry));
+  return packages;
+}
+
+it('the runtime, the root entry and the generator load neither SDK', () => {
+  for (const entry of ['index.ts', 'runtime/index.ts', 'generator/index.ts', 'generator/cli.ts']) {
+    const packages = reachablePackages(entry);
+    expect(packages.has('@modelcontextprotocol/sdk'), entry).toBe(false);
+    expect(packages.has('ai'), entry).toBe(false);
+  }
+  // The CLI reaches the importer only through a dynamic import.
+  expect(readFileSync(path.join(REPO, 'generator/cli.ts'), 'utf8')).toContain("await import('./import/cli.js')");
+  expect(reachablePackages('generator/import/cli.ts').has('@modelcontextprotocol/sdk')).toBe(true);
+});
+
+it('toolroute/mcp loads the MCP SDK and not the AI SDK; toolroute/ai-sdk the reverse', () => {
+  const mcp = reachablePackages('integrations/mcp/index.ts');
+  expect(mcp.has('@modelcontextprotocol/sdk')).toBe(true);
+  expect(mcp.has('ai')).toBe(false);
+  const aiSdk = reachablePackages('integrations/ai-sdk/index.ts');
+  expect(aiSdk.has('ai')).toBe(true);
+  expect(aiSdk.has('@modelcontextprotocol/sdk')).toBe(false);
+});
