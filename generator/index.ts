@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { emit, regenerateCommand, DEFAULT_RUNTIME_IMPORT, type GeneratedFile } from './emit/index.js';
+import { isEsmScope } from './emit/package-json.js';
 import { loadSpec } from './load.js';
 import { normalizeSpec } from './normalize.js';
 import { formatProblem, type Problem } from './problems.js';
@@ -132,7 +133,9 @@ export async function generate(specFile: string, options: GenerateOptions): Prom
   // there), never to cwd: generating from the project root or from a subfolder gives the same bytes.
   const outAbsolute = path.resolve(cwd, options.out);
   const specFromOut = displayFolder(outAbsolute, path.resolve(cwd, specFile));
-  const files = await timer.step('emit', () => emit(ir, { specDisplay: specFromOut, outDisplay: '.', runtimeImport, version: VERSION }));
+  // Generated files are ES modules: outside an ESM package scope the folder gets a package.json that makes it one.
+  const esmScope = isEsmScope(outAbsolute);
+  const files = await timer.step('emit', () => emit(ir, { specDisplay: specFromOut, outDisplay: '.', runtimeImport, version: VERSION, esmScope }));
 
   const written = await timer.step('write', () =>
     writeOutput(files, { out: options.out, outDisplay, cwd, ...(options.check === undefined ? {} : { check: options.check }), ...(options.fs ? { fs: options.fs } : {}) }),

@@ -23,6 +23,12 @@ export interface EmitOptions {
   readonly runtimeImport: string;
   /** toolroute's version, recorded in the manifest. */
   readonly version: string;
+  /**
+   * Whether the output folder is already an ES module scope (the nearest package.json says
+   * `"type": "module"`; see `isEsmScope`). `false` adds a `package.json` that makes it one.
+   * Left out, the folder is taken to be one (nothing extra is emitted).
+   */
+  readonly esmScope?: boolean;
 }
 
 /** One distinct argument schema and the tools that share its validator and type. */

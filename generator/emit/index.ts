@@ -11,6 +11,7 @@ import { ARTIFACT_KINDS, type ArtifactKind, type GeneratedFile } from './file.js
 import { emitIndex } from './index-file.js';
 import { emitManifest } from './manifest.js';
 import { emitNames } from './names.js';
+import { emitPackageJson } from './package-json.js';
 import { emitSpec } from './spec.js';
 import { emitTypes } from './types.js';
 import { emitValidators } from './validators.js';
@@ -28,6 +29,7 @@ const EMITTERS = {
   directory: emitDirectory,
   spec: emitSpec,
   index: emitIndex,
+  package: emitPackageJson,
   manifest: emitManifest,
 } satisfies Record<ArtifactKind, Emitter>;
 
@@ -38,7 +40,7 @@ const EMITTERS = {
  * @example
  * const files = await emit(ir, { specDisplay: 'tools.spec.yaml', outDisplay: 'generated',
  *   runtimeImport: 'toolroute/runtime', version: '0.1.0' });
- * files.map((f) => f.path); // ['types.gen.ts', 'names.gen.ts', 'validators.gen.js', …, 'manifest.json']
+ * files.map((f) => f.path); // ['types.gen.ts', 'names.gen.ts', 'validators.gen.ts', …, 'manifest.json']
  */
 export async function emit(ir: IRSpec, options: EmitOptions): Promise<GeneratedFile[]> {
   const ctx = buildEmitContext(ir, options);

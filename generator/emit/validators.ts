@@ -1,5 +1,5 @@
 /**
- * `validators.gen.js` + `validators.gen.d.ts`: ajv standalone code, one
+ * `validators.gen.ts`: ajv standalone code, one
  * validator per distinct argument schema, exported as one frozen array. The
  * runtime compiles no schema and evaluates no string: the validators are
  * plain functions in a module.
@@ -86,11 +86,14 @@ export function dialectOf(schema: JsonSchema): Dialect {
   return uses2020 ? 'draft2020' : 'draft07';
 }
 
+/** The validators' file name. */
+export const VALIDATORS_FILE = 'validators.gen.ts';
+
 /**
- * Emits `validators.gen.js` and its declaration file.
+ * Emits `validators.gen.ts`.
  *
  * @example
- * const [js, dts] = emitValidators(ctx); // js.path === 'validators.gen.js'
+ * const [file] = emitValidators(ctx); // file.path === 'validators.gen.ts'
  */
 export function emitValidators(ctx: EmitContext): GeneratedFile[] {
   const imports = new Map<string, string>();
@@ -118,26 +121,22 @@ export function emitValidators(ctx: EmitContext): GeneratedFile[] {
   }
 
   const refsBySchema = ctx.schemas.map((_, index) => `${scopeOf[index] ?? ''}.v${index}`);
-  const js = [
+  // A .ts file, not .js + .d.ts: `tsc --outDir` emits it like every other generated file (a .js
+  // file is only copied with allowJs), and bundlers and tsx take it as it is. The body is ajv's
+  // plain JavaScript; @ts-nocheck keeps the application's compiler flags (noUnusedLocals,
+  // noImplicitAny, …) off it and keeps tsc fast on megabytes of it. The export is typed.
+  const content = [
     ctx.header,
+    '// @ts-nocheck',
+    `import type { ValidateFn } from ${tsString(ctx.options.runtimeImport)};`,
     ...[...imports].map(([specifier, local]) => `import ${local} from ${tsString(specifier)};`),
     '',
     ...scopes,
     '',
-    '/** One validator per distinct argument schema; `spec.tools[i].validator` indexes this array. */',
-    `export const validators = Object.freeze([${refsBySchema.join(', ')}]);`,
-  ].join('\n');
-  const dts = [
-    ctx.header,
-    `import type { ValidateFn } from ${tsString(ctx.options.runtimeImport)};`,
-    '',
     '/** One ajv standalone validator per distinct argument schema; `spec.tools[i].validator` indexes this array. */',
-    'export declare const validators: readonly ValidateFn[];',
+    `export const validators: readonly ValidateFn[] = Object.freeze([${refsBySchema.join(', ')}]);`,
   ].join('\n');
-  return [
-    { path: 'validators.gen.js', content: `${js}\n` },
-    { path: 'validators.gen.d.ts', content: `${dts}\n` },
-  ];
+  return [{ path: VALIDATORS_FILE, content: `${content}\n` }];
 }
 
 /**

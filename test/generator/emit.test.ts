@@ -3,6 +3,7 @@
  * validator sharing and ESM output, type-name collisions, the emitter table.
  */
 import { spawnSync } from 'node:child_process';
+import { transformSync } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -112,8 +113,7 @@ describe('emit', () => {
     expect(files.map((f) => f.path)).toEqual([
       'types.gen.ts',
       'names.gen.ts',
-      'validators.gen.js',
-      'validators.gen.d.ts',
+      'validators.gen.ts',
       'directory.gen.ts',
       'spec.gen.ts',
       'index.ts',
@@ -141,13 +141,18 @@ describe('emit', () => {
     expect(ctx.actionTypeNames).toEqual(['RegistryAction']);
   });
 
-  it('writes validators as plain ESM: no require(), no schema compile, importable by Node without a loader', async () => {
+  it('writes validators as ESM TypeScript that is plain JavaScript but for its types: no require(), no schema compile, runs on Node once types are stripped', async () => {
     const files = await emit(ir, options);
-    const js = byPath(files, 'validators.gen.js');
-    expect(js).not.toMatch(/\brequire\(/);
-    expect(js).not.toMatch(/new Function|eval\(/);
-    expect(js).toMatch(/^import __ajvRuntime\d from "ajv-formats\/dist\/formats\.js";$/m);
-    expect(js).toMatch(/^import __ajvRuntime\d from "ajv\/dist\/runtime\/ucs2length\.js";$/m);
+    const ts = byPath(files, 'validators.gen.ts');
+    // A .ts file so that tsc --outDir emits it; ajv's code is not type-checked (the application's flags would reject it).
+    expect(ts.split('\n')[1]).toBe('// @ts-nocheck');
+    expect(ts).toMatch(/^import type \{ ValidateFn \} from "toolroute\/runtime";$/m);
+    expect(ts).toMatch(/^export const validators: readonly ValidateFn\[\] = Object\.freeze\(\[/m);
+    const js = stripTypes(ts);
+    expect(ts).not.toMatch(/\brequire\(/);
+    expect(ts).not.toMatch(/new Function|eval\(/);
+    expect(ts).toMatch(/^import __ajvRuntime\d from "ajv-formats\/dist\/formats\.js";$/m);
+    expect(ts).toMatch(/^import __ajvRuntime\d from "ajv\/dist\/runtime\/ucs2length\.js";$/m);
     const dir = tempDir('esm-');
     try {
       writeFileSync(path.join(dir, 'validators.gen.js'), js);
@@ -164,13 +169,19 @@ describe('emit', () => {
   });
 });
 
+/** What tsc or a bundler emits for a generated .ts file: the same code without its types. */
+function stripTypes(ts: string): string {
+  return transformSync(ts, { loader: 'ts', format: 'esm' }).code;
+}
+
 describe('validators of many distinct schemas', () => {
   it('splits more than 1,000 schemas of a dialect over several ajv scopes, each validator still its own', async () => {
     // ajv's standalone builder is quadratic in the schemas of one instance and overflows the stack near 10,000.
     const count = 2001;
     const ir = buildIR({ tools: Array.from({ length: count }, (_, i) => ({ name: `t${i}`, parameters: { type: 'object', properties: { n: { const: i } }, required: ['n'] } })) });
-    const js = byPath(await emit(ir, options), 'validators.gen.js');
-    expect(js.match(/^const draft07(?:_\d+)? = \(\(\) => \{$/gm)).toEqual(['const draft07 = (() => {', 'const draft07_2 = (() => {', 'const draft07_3 = (() => {']);
+    const ts = byPath(await emit(ir, options), 'validators.gen.ts');
+    const js = stripTypes(ts);
+    expect(ts.match(/^const draft07(?:_\d+)? = \(\(\) => \{$/gm)).toEqual(['const draft07 = (() => {', 'const draft07_2 = (() => {', 'const draft07_3 = (() => {']);
     const dir = tempDir('many-');
     try {
       writeFileSync(path.join(dir, 'validators.gen.js'), js);

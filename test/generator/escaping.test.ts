@@ -58,7 +58,7 @@ describe('escaping fixture', () => {
   });
 
   it('no comment in a TS file is closed early: every comment block is well formed, no code line holds a terminator', () => {
-    for (const file of ['types.gen.ts', 'spec.gen.ts', 'names.gen.ts', 'directory.gen.ts', 'index.ts', 'validators.gen.d.ts']) {
+    for (const file of ['types.gen.ts', 'spec.gen.ts', 'names.gen.ts', 'directory.gen.ts', 'index.ts', 'validators.gen.ts']) {
       const lines = read(file).split('\n');
       for (let i = 0; i < lines.length; i++) {
         const line = lines[i]!.trim();
