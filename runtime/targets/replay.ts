@@ -22,18 +22,42 @@ export function assistantMessage(text: string, calls: NeutralToolCall[], provide
   return { role: 'assistant', content: text === '' ? null : text, tool_calls: calls, provider };
 }
 
-/** A neutral tool call. */
+/**
+ * A neutral tool call (OpenAI Chat's shape, what `dispatch` takes).
+ *
+ * @example
+ * neutralCall('c1', 'get_time', '{}'); // → { id: 'c1', type: 'function', function: { name: 'get_time', arguments: '{}' } }
+ */
 export const neutralCall = (id: string, name: string, args: string): NeutralToolCall => ({ id, type: 'function', function: { name, arguments: args } });
 
+/**
+ * A JSON object (not null, not an array).
+ *
+ * @example
+ * isRecord({ type: 'text' }); // → true
+ * isRecord([1]);              // → false
+ */
 export function isRecord(value: unknown): value is ProviderItem {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * A string field, or '' for anything else.
+ *
+ * @example
+ * str(5); // → ''
+ */
 export function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** JSON text of a parsed arguments object; `{}` when absent; never throws. */
+/**
+ * JSON text of a parsed arguments object; `{}` when absent or not encodable; never throws.
+ *
+ * @example
+ * argumentsText({ city: 'Lisbon' }); // → '{"city":"Lisbon"}'
+ * argumentsText(10n);                // → '{}'
+ */
 export function argumentsText(value: unknown): string {
   if (value === undefined || value === null) return '{}';
   try {
@@ -43,7 +67,12 @@ export function argumentsText(value: unknown): string {
   }
 }
 
-/** FNV-1a of a text, 8 hex digits: a short stable tag, not a security hash. */
+/**
+ * FNV-1a of a text, 8 hex digits: a short stable tag, not a security hash.
+ *
+ * @example
+ * fnv1a('a'); // → 'e40c292c'
+ */
 export function fnv1a(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
@@ -53,7 +82,12 @@ export function fnv1a(text: string): string {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-/** The object entries of an array (anything else gives []). */
+/**
+ * The object entries of an array (anything else gives []).
+ *
+ * @example
+ * items([{ a: 1 }, null, 2]); // → [{ a: 1 }]
+ */
 export function items(value: unknown): ProviderItem[] {
   return Array.isArray(value) ? value.filter(isRecord) : [];
 }
@@ -66,9 +100,15 @@ export type ItemClass =
   | { readonly kind: 'call'; readonly id: string; readonly name: string; readonly arguments: string }
   | { readonly kind: 'other' };
 
+/** The class of an item the neutral history does not read (kept as state). */
 export const OTHER: ItemClass = { kind: 'other' };
 
-/** The text (joined by `separator`) and the calls of a provider output. */
+/**
+ * The text (joined by `separator`) and the calls of a provider output.
+ *
+ * @example
+ * readItems([{ type: 'text', text: 'Hi' }], classifyAnthropicBlock); // → { text: 'Hi', calls: [] }
+ */
 export function readItems(list: readonly ProviderItem[], classify: (item: ProviderItem) => ItemClass, separator = ''): { text: string; calls: NeutralToolCall[] } {
   const texts: string[] = [];
   const calls: NeutralToolCall[] = [];

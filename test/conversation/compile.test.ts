@@ -178,13 +178,17 @@ describe('provider-native history entries', () => {
     expect(gPayload.contents[2]!.parts).toEqual([{ functionResponse: { name: 'load_toolkit', response: { error: 'no such toolkit' } } }]);
     expect(reply!.tool_calls).toHaveLength(1);
 
-    const output = (responsesResponse(0) as { output: unknown[] }).output;
-    const responsesNative = [user, ...output, { type: 'function_call_output', call_id: 'call_0_0', output: 'loaded' }] as unknown as NeutralMessage[];
+    const output = (responsesResponse(1) as { output: unknown[] }).output;
+    const outputs = [
+      { type: 'function_call_output', call_id: 'call_1_0', output: '{"path":"config.json"}' },
+      { type: 'function_call_output', call_id: 'call_1_1', output: 'sunny' },
+    ];
+    const responsesNative = [user, ...output, ...outputs] as unknown as NeutralMessage[];
     const input = router().compile('openai-responses', responsesNative).input;
-    expect(input).toEqual([{ role: 'user', content: 'Weather in Lisbon?' }, ...output, { type: 'function_call_output', call_id: 'call_0_0', output: 'loaded' }]);
-    // On another target the same items are the assistant turn's text and call.
+    expect(input).toEqual([{ role: 'user', content: 'Weather in Lisbon?' }, ...output, ...outputs]);
+    // On another target the same items are the assistant turn's calls and their results.
     const chat = router().compile('openai', responsesNative).messages;
-    expect(chat.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(chat.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool']);
   });
 
   it('media and non-text tool results are rejected with a clear error naming the entry and the part', () => {

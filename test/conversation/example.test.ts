@@ -14,7 +14,7 @@ import { startMockProvider } from './mock-provider.js';
 import { opaque, RESPONSE_OF, SCRIPT } from './script.js';
 
 async function run(target: Target) {
-  const server = await startMockProvider((_body, i) => RESPONSE_OF[target](i));
+  const server = await startMockProvider((body, i) => RESPONSE_OF[target](i, body));
   const history: NeutralMessage[] = [{ role: 'user', content: 'What is the weather in Lisbon?' }];
   const router = exampleRouter();
   try {

@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../runtime/contract.js';
 import { runLoop, type LoopRun } from './loop.js';
-import { opaque, SCRIPT } from './script.js';
+import { offersClientToolSearch, opaque, SCRIPT } from './script.js';
 
 type Json = Record<string, unknown>;
 const TURNS = SCRIPT.length;
@@ -130,6 +130,9 @@ describe('openai responses: reasoning items (encrypted_content) and item ids com
   });
 
   it("every earlier turn's output items are in the input as received, contiguous, followed by the call outputs", () => {
+    // With toolkit loading over a client tool search, a load is answered by a tool_search_output item.
+    const toolSearch = offersClientToolSearch(run.requests[0]!.body);
+    const outputType = (name: string): string => (toolSearch && name === 'load_toolkit' ? 'tool_search_output' : 'function_call_output');
     for (let t = 1; t < TURNS; t++) {
       const request = run.requests[t]!;
       const input = request.body['input'] as Json[];
@@ -140,7 +143,7 @@ describe('openai responses: reasoning items (encrypted_content) and item ids com
         const at = input.findIndex((item) => item['id'] === `rs_${k}`);
         expect(input.slice(at, at + output.length)).toEqual(output);
         const outputs = input.slice(at + output.length, at + output.length + SCRIPT[k]!.calls.length);
-        expect(outputs.map((o) => [o['type'], o['call_id']])).toEqual(SCRIPT[k]!.calls.map((_, i) => ['function_call_output', `call_${k}_${i}`]));
+        expect(outputs.map((o) => [o['type'], o['call_id']])).toEqual(SCRIPT[k]!.calls.map((c, i) => [outputType(c.name), `call_${k}_${i}`]));
         reasonsOf(run, k).forEach((reason, i) => {
           if (reason !== undefined) expect(outputs[i]!['output']).toBe(reason);
         });
@@ -148,7 +151,7 @@ describe('openai responses: reasoning items (encrypted_content) and item ids com
       // Each reasoning item precedes the function calls it led to.
       for (let k = 0; k < t; k++) {
         const rs = input.findIndex((item) => item['id'] === `rs_${k}`);
-        const fc = input.findIndex((item) => item['id'] === `fc_${k}_0`);
+        const fc = input.findIndex((item) => item['id'] === `fc_${k}_0` || item['id'] === `ts_${k}_0`);
         if (SCRIPT[k]!.calls.length > 0) expect(fc).toBeGreaterThan(rs);
         expect(input[rs]!['encrypted_content']).toBe(opaque('enc', k));
       }

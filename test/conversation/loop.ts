@@ -57,7 +57,7 @@ function makeRouter() {
  * run.requests.length; // → SCRIPT.length
  */
 export async function runLoop(target: Target): Promise<LoopRun> {
-  const server = await startMockProvider((_body, i) => RESPONSE_OF[target](i));
+  const server = await startMockProvider((body, i) => RESPONSE_OF[target](i, body));
   const router = makeRouter();
   const history: NeutralMessage[] = [{ role: 'user', content: 'Is config.json sane, and what is the weather in Lisbon?' }];
   const results: { ok: boolean; reason?: string }[][] = [];

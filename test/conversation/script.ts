@@ -100,8 +100,22 @@ export function openaiChatResponse(turn: number): Record<string, unknown> {
   };
 }
 
-/** The Responses `Response` for a turn: a reasoning item with encrypted_content, a message item, function_call items. */
-export function responsesResponse(turn: number): Record<string, unknown> {
+/**
+ * Whether a Responses request offers a client-executed `tool_search` tool:
+ * then the model answers a toolkit load with a `tool_search_call` item (what
+ * toolroute's tool-search toolkit loading offers), else with a function call.
+ */
+export function offersClientToolSearch(body: Record<string, unknown> | undefined): boolean {
+  const tools = body?.['tools'];
+  return Array.isArray(tools) && tools.some((t) => (t as Record<string, unknown>)['type'] === 'tool_search' && (t as Record<string, unknown>)['execution'] === 'client');
+}
+
+/**
+ * The Responses `Response` for a turn: a reasoning item with encrypted_content,
+ * a message item, function_call items (a `load_toolkit` call is a client
+ * `tool_search_call` when the request offered a client tool search).
+ */
+export function responsesResponse(turn: number, body?: Record<string, unknown>): Record<string, unknown> {
   const t = SCRIPT[turn]!;
   const output: unknown[] = [
     { id: `rs_${turn}`, type: 'reasoning', summary: [{ type: 'summary_text', text: t.thinking }], encrypted_content: opaque('enc', turn), status: 'completed' },
@@ -109,8 +123,13 @@ export function responsesResponse(turn: number): Record<string, unknown> {
   if (t.text !== '') {
     output.push({ id: `msg_${turn}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: t.text, annotations: [] }] });
   }
+  const toolSearch = offersClientToolSearch(body);
   t.calls.forEach((c, i) =>
-    output.push({ id: `fc_${turn}_${i}`, type: 'function_call', call_id: callId('openai-responses', turn, i), name: c.name, arguments: JSON.stringify(c.args), status: 'completed' }),
+    output.push(
+      toolSearch && c.name === 'load_toolkit'
+        ? { id: `ts_${turn}_${i}`, type: 'tool_search_call', call_id: callId('openai-responses', turn, i), arguments: c.args, execution: 'client', status: 'completed' }
+        : { id: `fc_${turn}_${i}`, type: 'function_call', call_id: callId('openai-responses', turn, i), name: c.name, arguments: JSON.stringify(c.args), status: 'completed' },
+    ),
   );
   return { id: `resp_${turn}`, object: 'response', created_at: 0, model: 'gpt-test', status: 'completed', output, parallel_tool_calls: true, tool_choice: 'auto', tools: [] };
 }
@@ -140,7 +159,8 @@ export function geminiResponse(turn: number): Record<string, unknown> {
   };
 }
 
-export const RESPONSE_OF: Readonly<Record<Target, (turn: number) => Record<string, unknown>>> = {
+/** The scripted response per target; `body` is the request (Responses answers what the request offered). */
+export const RESPONSE_OF: Readonly<Record<Target, (turn: number, body?: Record<string, unknown>) => Record<string, unknown>>> = {
   anthropic: anthropicResponse,
   openai: openaiChatResponse,
   'openai-responses': responsesResponse,
