@@ -106,6 +106,33 @@ export function namespaceArgsReason(namespace: string, action: string, got: stri
 }
 
 /**
+ * A namespace call with keys beside `action` and `args`: they would be lost,
+ * so the call is refused and the model told where they belong.
+ *
+ * @example
+ * strayKeysReason('git', 'git_commit', ['paths']);
+ * // → 'Keys "paths" of the "git" call are outside "args" …'
+ */
+export function strayKeysReason(namespace: string, action: string, stray: readonly string[]): string {
+  const keys = stray.map((k) => JSON.stringify(k)).join(', ');
+  return (
+    `Key${stray.length > 1 ? 's' : ''} ${keys} of the ${quote(namespace)} call ${stray.length > 1 ? 'are' : 'is'} outside "args" and would be ignored, so the call was not run. ` +
+    `Put every argument of ${JSON.stringify(action)} inside "args": {"action":${JSON.stringify(action)},"args":{…}}.`
+  );
+}
+
+/**
+ * A `load_toolkit` call with keys beside `toolkit_name`: the loader takes
+ * nothing else, and a key the model meant must not vanish without a word.
+ *
+ * @example
+ * loaderStrayReason(['reason']); // → 'load_toolkit takes only "toolkit_name"; …'
+ */
+export function loaderStrayReason(stray: readonly string[]): string {
+  return `load_toolkit takes only "toolkit_name"; remove ${stray.map((k) => JSON.stringify(k)).join(', ')} and call it as {"toolkit_name": "<name>"}.`;
+}
+
+/**
  * A throwing handler, as text the model can read. Never throws itself, whatever
  * was thrown (an object without a string form, a throwing `message` getter), so
  * `dispatch` keeps its promise to resolve.

@@ -24,7 +24,7 @@ import type { TargetPayload } from './targets/compile.js';
 import { cacheKey as payloadCacheKey } from './cache-key.js';
 import { Catalog, type AnyDynamicGroup, type AnyDynamicTool } from './router/catalog.js';
 import { Compiler, type AnyTargetCompileRequest } from './router/compile.js';
-import { Gate } from './router/gate.js';
+import { Gate, type BlocklistOptions } from './router/gate.js';
 import { Invoker } from './router/invoke.js';
 import { Pruner } from './router/prune.js';
 import { NAME_ONLY, Resolver } from './router/resolve.js';
@@ -39,6 +39,7 @@ import {
 
 // The public types live in router/types.ts and are exported from here, unchanged.
 export { ToolCallRejectedError } from './router/types.js';
+export type { BlocklistOptions } from './router/gate.js';
 export type {
   BlockableName, CallableKind, CallWithArguments, CheckRejection, CheckResult, DispatchOptions, DispatchResult,
   DynamicGroupDefinition, DynamicResolvedCall, DynamicToolDefinition, LoaderResolvedCall, NameCheckResult,
@@ -121,11 +122,21 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * namespace or toolkit name blocks the group and all of its tools. Never
    * changes `compile()` output.
    *
+   * Names usually come from configuration, where the types do not help, so a
+   * name this router does not know throws a `TypeError` naming it and the
+   * closest known names, and nothing changes: a typo never leaves the real
+   * tool open. To block names that are not registered yet (the seed's "any
+   * listed name"), pass `{ allowUnknown: true }`.
+   *
    * @example
    * router.setBlockedTools(['delete_file', 'tail_logs']);
+   * router.setBlockedTools(['git_psh']); // TypeError: … unknown name "git_psh" (did you mean "git_push"?) …
+   * router.setBlockedTools(['remote_tool'], { allowUnknown: true }); // blocked before it exists
    */
-  setBlockedTools(names: readonly BlockableName<R, D>[]): this {
-    this.#gate.setBlocklist(names);
+  setBlockedTools(names: readonly BlockableName<R, D>[], options?: BlocklistOptions): this;
+  setBlockedTools(names: readonly string[], options: BlocklistOptions & { readonly allowUnknown: true }): this;
+  setBlockedTools(names: readonly string[], options?: BlocklistOptions): this {
+    this.#gate.setBlocklist(names, options);
     return this;
   }
 
@@ -412,15 +423,23 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /**
-   * Rebuild state from a snapshot. Each field that is missing or malformed
-   * (an older, empty or garbage snapshot) restores as empty; toolkits this
-   * router does not know are skipped. Never throws.
+   * Rebuild state from a snapshot, all or nothing. A snapshot decides what is
+   * blocked, so it is read strictly: anything but what `snapshot()` returned
+   * (no `format`, another library's snapshot, a missing `blocked` or
+   * `loaded`, a field of the wrong type, a blocked name or loaded toolkit this
+   * router does not know) throws a `TypeError` listing every problem, and the
+   * router's state is left exactly as it was. A missing field never means
+   * "nothing blocked". Only `announcements` may be absent (the seed: a
+   * snapshot from before announcements restores none).
    *
    * @example
    * router.restore(JSON.parse(saved));
+   * router.restore({}); // TypeError: restore: not a toolroute router snapshot …
    */
   restore(snapshot: unknown): this {
-    this.#session.restore(readSnapshot(snapshot), this.#catalog);
+    const fields = readSnapshot(snapshot);
+    this.#gate.assertBlockable(fields.blocked, fields.blockedAllowUnknown, 'restore');
+    this.#session.restore(fields, this.#catalog);
     this.#gate.recompute();
     return this;
   }

@@ -20,8 +20,66 @@
  * (resolve.ts) and reasons.ts.
  */
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
+import { Suggester } from '../suggest.js';
 import type { Catalog } from './catalog.js';
 import type { Session } from './session.js';
+
+/** Options of `setBlockedTools`. */
+export interface BlocklistOptions {
+  /**
+   * Accept names the router does not know (yet): the seed's "any listed
+   * name", for a tool registered later or one a remote server may add. Off by
+   * default, because a misspelt name would otherwise leave the real tool open.
+   */
+  readonly allowUnknown?: boolean;
+}
+
+/**
+ * Every name a blocklist may hold: tools, namespaces, toolkits (exact
+ * spelling), `load_toolkit` and the other library-owned tools.
+ */
+export function blockableNames(catalog: Catalog): string[] {
+  const names = [...catalog.byName.keys()];
+  for (const kit of catalog.toolkits) names.push(kit.name);
+  return names;
+}
+
+/**
+ * Throw a `TypeError` naming every entry of `names` that is not a string or
+ * not in `known`, with the closest known names, before anything changes.
+ * Configuration reaches these calls from files and environment variables,
+ * where the generated types do not help; failing here keeps a typo from
+ * leaving the real tool open (or, in an allowlist, from silently offering
+ * nothing).
+ *
+ * @example
+ * assertKnownNames('setBlockedTools', ['git_psh'], new Set(['git_push']), 'Known names: …');
+ * // TypeError: setBlockedTools: unknown name "git_psh" (did you mean "git_push"?). …
+ */
+export function assertKnownNames(
+  where: string,
+  names: readonly unknown[],
+  known: { has(name: string): boolean },
+  candidates: () => Iterable<string>,
+  fix: string,
+): void {
+  if (!Array.isArray(names)) throw new TypeError(`${where}: expected an array of names, got ${names === null ? 'null' : typeof names}.`);
+  const problems: string[] = [];
+  let suggester: Suggester | undefined;
+  for (const name of names) {
+    if (typeof name !== 'string') {
+      problems.push(`${JSON.stringify(name) ?? String(name)} is not a string`);
+      continue;
+    }
+    if (known.has(name)) continue;
+    suggester ??= new Suggester(candidates());
+    const closest = suggester.closest(name);
+    problems.push(`${JSON.stringify(name)}${closest.length ? ` (did you mean ${closest.map((c) => JSON.stringify(c)).join(' or ')}?)` : ''}`);
+  }
+  if (problems.length > 0) {
+    throw new TypeError(`${where}: unknown name${problems.length > 1 ? 's' : ''} ${problems.join(', ')}. ${fix}`);
+  }
+}
 
 /**
  * The gate's tables for one router. Internal; fields are public (and
@@ -53,9 +111,35 @@ export class Gate {
     this.recompute();
   }
 
-  /** Replace the blocklist (the session's) and the tables derived from it. */
-  setBlocklist(names: readonly unknown[]): void {
-    this.#session.setBlocked(names);
+  /**
+   * Throw (a `TypeError` naming each one, with the closest known names) when
+   * `names` holds a non-string, or a name the router does not know unless
+   * `allowUnknown` is set. Changes nothing.
+   */
+  assertBlockable(names: readonly unknown[], allowUnknown: boolean, where: string): void {
+    if (allowUnknown) {
+      assertKnownNames(where, names, { has: () => true }, () => [], '');
+      return;
+    }
+    const known = new Set(blockableNames(this.#catalog));
+    assertKnownNames(
+      where,
+      names,
+      known,
+      () => known,
+      'A blocklist names tools, namespaces, toolkits (exact spelling) or load_toolkit. ' +
+        'To block a name that is not registered yet, pass { allowUnknown: true }.',
+    );
+  }
+
+  /**
+   * Replace the blocklist (the session's) and the tables derived from it,
+   * after `assertBlockable`: a typo throws and changes nothing.
+   */
+  setBlocklist(names: readonly unknown[], options: BlocklistOptions = {}, where = 'setBlockedTools'): void {
+    const allowUnknown = options.allowUnknown === true;
+    this.assertBlockable(names, allowUnknown, where);
+    this.#session.setBlocked(names, allowUnknown);
     this.recomputeBlocked();
   }
 

@@ -12,6 +12,7 @@
 import type { ToolDefinition } from '../contract.js';
 import { markTask } from '../matcher.js';
 import type { Catalog } from './catalog.js';
+import { assertKnownNames } from './gate.js';
 import type { PruneResult, PruneStrategy } from './types.js';
 
 /**
@@ -26,6 +27,8 @@ export class Pruner {
   readonly #strategy: PruneStrategy;
   /** How many positions the last `#markTask` / `#markAllow` selected (read right after the call). */
   #marked = 0;
+  /** Lowercased flat names as a set, for the allowlist's unknown-name check; rebuilt after registrations. */
+  #flatLowerSet: { readonly version: number; readonly set: ReadonlySet<string> } | undefined;
 
   constructor(catalog: Catalog, strategy: PruneStrategy) {
     this.#catalog = catalog;
@@ -38,13 +41,13 @@ export class Pruner {
   }
 
   allowOnly(names: readonly string[]): PruneResult {
-    const selected = this.#markAllow(names);
+    const selected = this.#markAllow(names, 'allowOnly');
     return this.#result(selected, this.#marked);
   }
 
   pruneByTaskAndAllowlist(task: string, names: readonly string[], strategy?: PruneStrategy): PruneResult {
     const byTask = this.#markTask(task);
-    const byName = this.#markAllow(names);
+    const byName = this.#markAllow(names, 'pruneByTaskAndAllowlist');
     const both = (strategy ?? this.#strategy) === 'intersection';
     let kept = 0;
     for (let p = 0; p < byTask.length; p++) kept += byTask[p] = both ? byTask[p]! & byName[p]! : byTask[p]! | byName[p]!;
@@ -69,9 +72,27 @@ export class Pruner {
     return selected;
   }
 
-  #markAllow(names: readonly string[]): Uint8Array {
+  /**
+   * Mark the allowlisted flat positions. A name that is no flat tool (a typo,
+   * a namespace action, a toolkit tool) throws, naming it and the closest flat
+   * tools: an allowlist that silently matched nothing would offer less than
+   * the application meant, with no word about why.
+   */
+  #markAllow(names: readonly string[], where: string): Uint8Array {
+    const catalog = this.#catalog;
+    if (this.#flatLowerSet?.version !== catalog.structureVersion) {
+      this.#flatLowerSet = { version: catalog.structureVersion, set: new Set(catalog.flatLower) };
+    }
+    const flatSet = this.#flatLowerSet.set;
+    assertKnownNames(
+      where,
+      names,
+      { has: (name) => flatSet.has(name.toLowerCase()) },
+      () => catalog.flatNames,
+      'An allowlist names flat tools (matched ignoring case); namespace actions and toolkit tools are offered through their group.',
+    );
     const wanted = new Set<string>();
-    for (const n of names) if (typeof n === 'string') wanted.add(n.toLowerCase());
+    for (const n of names) wanted.add(n.toLowerCase());
     const flatLower = this.#catalog.flatLower;
     const selected = new Uint8Array(this.#catalog.flat.length);
     let kept = 0;

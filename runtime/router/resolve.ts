@@ -38,6 +38,8 @@ import {
   namespaceArgsReason,
   notLoadedReason,
   quote,
+  strayKeysReason,
+  loaderStrayReason,
   unknownActionReason,
   unknownToolkitReason,
   unknownToolReason,
@@ -206,9 +208,7 @@ export class Resolver {
       if (nameOnly) return nameOk(name, 'namespace', callId);
       const parsed = readArguments(rawArguments, this.#limits);
       if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-      const action = parsed['action'];
-      const args = Object.hasOwn(parsed, 'args') ? parsed['args'] : undefined;
-      return this.#resolveAction(ref.index, action, args, '/args', callId, true);
+      return this.#resolveNamespaceObject(ref.index, parsed, callId);
     }
 
     const t = ref.index;
@@ -235,6 +235,40 @@ export class Resolver {
       return { tool: LOAD_TOOLKIT_NAME, args: { toolkit_name: this.#catalog.toolkits[r.toolkit]!.name }, via: 'library', group: null };
     }
     return { tool: this.#catalog.tools[r.tool]!.name, args: r.args, via: r.via, group: r.group };
+  }
+
+  /**
+   * A namespace call's parsed object. The wire format is `{ action, args }`;
+   * models often flatten it, so the rule is: with no `args` key, every key
+   * beside `action` is an argument (`{"action":"git_log","limit":3}` is
+   * `git_log` with `{ limit: 3 }`); with an `args` key, any other key beside
+   * `action` is a mistake, rejected by name, because dropping it would run
+   * the action without it (a commit of everything instead of `paths`).
+   */
+  #resolveNamespaceObject(k: number, parsed: Record<string, unknown>, callId: string | undefined): Resolved {
+    const action = parsed['action'];
+    if (Object.hasOwn(parsed, 'args')) {
+      let stray: string[] | undefined;
+      for (const key in parsed) if (key !== 'action' && key !== 'args' && Object.hasOwn(parsed, key)) (stray ??= []).push(key);
+      if (stray !== undefined) {
+        const ns = this.#catalog.namespaces[k]!;
+        const t = typeof action === 'string' ? ns.actions.get(action) : undefined;
+        // An unknown or blocked action says so first: that is what the model must fix.
+        if (t === undefined || this.#gate.toolBlocked[t]) return this.#resolveAction(k, action, parsed['args'], '/args', callId, true);
+        return reject('malformed_arguments', strayKeysReason(ns.name, action as string, stray), callId);
+      }
+      return this.#resolveAction(k, action, parsed['args'], '/args', callId, true);
+    }
+    // Flattened: the siblings are the arguments. Object.fromEntries defines
+    // keys (a `__proto__` key stays an own property) and copies only here.
+    let flattened: Record<string, unknown> | undefined;
+    for (const key in parsed) {
+      if (key !== 'action' && Object.hasOwn(parsed, key)) {
+        flattened = Object.fromEntries(Object.entries(parsed).filter(([key]) => key !== 'action'));
+        break;
+      }
+    }
+    return this.#resolveAction(k, action, flattened, '', callId, true);
   }
 
   /** A namespace action with its (unparsed or parsed) args. */
@@ -274,6 +308,9 @@ export class Resolver {
     const parsed = parseArguments(rawArgs, this.#limits);
     if (!parsed.ok) return reject(parsed.code, malformedReason(quote(LOAD_TOOLKIT_NAME), parsed.problem), callId);
     const requested = parsed.value['toolkit_name'];
+    let stray: string[] | undefined;
+    for (const key in parsed.value) if (key !== 'toolkit_name' && Object.hasOwn(parsed.value, key)) (stray ??= []).push(key);
+    if (stray !== undefined) return reject('malformed_arguments', loaderStrayReason(stray), callId);
     const k = this.#catalog.findToolkit(requested);
     if (k === undefined) {
       const suggester = this.#getKitSuggester();
@@ -379,7 +416,13 @@ export class Resolver {
     return name !== undefined && this.#catalog.byName.get(name)?.kind === 'namespace';
   }
 
-  /** The seed's `resolveNamespace` without exceptions: the concrete tool and its args, or a rejection. */
+  /**
+   * The seed's `resolveNamespace` without exceptions: the concrete tool and
+   * its arguments, or a rejection. Unlike the seed's, it goes through the same
+   * path as `dispatch` (gate, the namespace key rule, strict-mode null decode,
+   * the validator), so no public method hands a blocked action's arguments,
+   * or arguments with a key silently dropped, to application code.
+   */
   tryResolveNamespace(call: unknown): TryNamespaceResolution {
     const catalog = this.#catalog;
     const shape = readCall(call);
@@ -393,26 +436,9 @@ export class Resolver {
         reason: `${nsName ? quote(nsName) : 'The call'} is not a registered namespace. Available: ${available}`,
       };
     }
-    const ns = catalog.namespaces[ref.index]!;
-    let action: unknown;
-    let args: unknown;
-    if (shape.namespace !== undefined) {
-      action = shape.name;
-      const parsed = parseArguments(shape.rawArguments, this.#limits);
-      if (!parsed.ok) return { ok: false, code: parsed.code, reason: malformedReason(quote(ns.name), parsed.problem) };
-      args = parsed.value;
-    } else {
-      const parsed = parseArguments(shape.rawArguments, this.#limits);
-      if (!parsed.ok) return { ok: false, code: parsed.code, reason: malformedReason(quote(ns.name), parsed.problem) };
-      action = parsed.value['action'];
-      args = Object.hasOwn(parsed.value, 'args') ? parsed.value['args'] : undefined;
-    }
-    const t = typeof action === 'string' ? ns.actions.get(action) : undefined;
-    if (t === undefined) {
-      const actions = [...ns.actions.keys()];
-      return { ok: false, code: 'unknown_action', reason: unknownActionReason(ns.name, action, actions, []) };
-    }
-    // The seed copies a record `args` and treats anything else as `{}`.
-    return { ok: true, group: ns.name, toolName: catalog.tools[t]!.name, args: isPlainObject(args) ? { ...args } : {} };
+    const r = this.resolve(call, true);
+    if (!r.ok) return { ok: false, code: r.code, reason: r.reason };
+    // A copy: the accepted object is reused, and the caller may keep or change the args.
+    return { ok: true, group: catalog.namespaces[ref.index]!.name, toolName: catalog.tools[r.tool]!.name, args: { ...r.args } };
   }
 }

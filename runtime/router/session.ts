@@ -8,46 +8,100 @@
  * and from the gate's tables (derived from this state and rebuilt by the
  * gate), so a snapshot is exactly this object's content and reading a
  * snapshot is one place: `readSnapshot`. A snapshot is untrusted input (an
- * older, empty, garbage or hostile object); reading one never throws, and
- * each field that is missing or malformed restores as empty.
+ * older, empty, garbage or hostile object) that decides what is blocked, so
+ * it is read strictly: a bad one throws before any state changes, and a
+ * missing field never means "nothing blocked".
  */
-import { AnnouncementStore } from '../announcements.js';
+import { ANNOUNCEMENT_CHANNELS, AnnouncementStore, type Announcement, type AnnouncementChannel } from '../announcements.js';
 import type { Catalog } from './catalog.js';
 import type { RouterSnapshot } from './types.js';
 
-/** A snapshot's fields after reading: only strings survive, nothing is checked against a catalog yet. */
+/** The `format` every snapshot carries; a snapshot without it (or with another) is refused. */
+export const SNAPSHOT_FORMAT = 'toolroute-router/1';
+
+/** A snapshot's fields after reading: checked for shape, not yet against a catalog. */
 export interface SnapshotFields {
   readonly blocked: string[];
+  /** The blocklist was set with `allowUnknown` (its unknown names are kept on restore). */
+  readonly blockedAllowUnknown: boolean;
   readonly loaded: string[];
   readonly announcedTools: string[];
-  /** Handed to `AnnouncementStore.restore`, which checks each entry. */
-  readonly announcements: unknown;
+  readonly announcements: Announcement[];
 }
 
 /**
- * Read an untrusted snapshot. Never throws: a non-object, a field of the wrong
- * type or a throwing getter gives empty fields.
+ * Read an untrusted snapshot, strictly: a snapshot decides what is blocked,
+ * so anything it does not say clearly is an error, never "nothing blocked".
+ * Throws a `TypeError` listing every problem (not a snapshot of this format,
+ * a missing `blocked` or `loaded`, a field of the wrong type, an unreadable
+ * object). `announcements` and `announcedTools` may be absent (the seed: a
+ * snapshot from before announcements restores an empty set).
  *
  * @example
  * readSnapshot(JSON.parse(saved)).blocked; // → ['delete_file']
- * readSnapshot('garbage').loaded; // → []
+ * readSnapshot({}); // TypeError: restore: not a toolroute router snapshot …
  */
 export function readSnapshot(snapshot: unknown): SnapshotFields {
-  const s = typeof snapshot === 'object' && snapshot !== null && !Array.isArray(snapshot) ? (snapshot as Record<string, unknown>) : {};
-  const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
-  let blocked: string[] = [];
-  let loaded: string[] = [];
-  let announcedTools: string[] = [];
-  let announcements: unknown = undefined;
-  try {
-    blocked = strings(s['blocked']);
-    loaded = strings(s['loaded']);
-    announcedTools = strings(s['announcedTools']);
-    announcements = s['announcements'];
-  } catch {
-    // A hostile object (throwing getter): everything empty.
+  if (typeof snapshot !== 'object' || snapshot === null || Array.isArray(snapshot)) {
+    throw new TypeError(
+      `restore: expected an object from router.snapshot(), got ${snapshot === null ? 'null' : Array.isArray(snapshot) ? 'an array' : typeof snapshot}. Nothing was changed.`,
+    );
   }
-  return { blocked, loaded, announcedTools, announcements };
+  const s = snapshot as Record<string, unknown>;
+  const problems: string[] = [];
+  const strings = (key: string, required: boolean): string[] => {
+    const value = s[key];
+    if (value === undefined) {
+      if (required) problems.push(`\`${key}\` is missing`);
+      return [];
+    }
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
+      problems.push(`\`${key}\` must be an array of strings`);
+      return [];
+    }
+    return [...(value as string[])];
+  };
+  let fields: SnapshotFields;
+  try {
+    if (s['format'] !== SNAPSHOT_FORMAT) {
+      throw new TypeError(
+        `restore: not a toolroute router snapshot (format ${s['format'] === undefined ? 'missing' : JSON.stringify(s['format'])}, expected ${JSON.stringify(SNAPSHOT_FORMAT)}). ` +
+          'Restore only what router.snapshot() returned; a snapshot of another library or version cannot say what is blocked. Nothing was changed.',
+      );
+    }
+    const blocked = strings('blocked', true);
+    const loaded = strings('loaded', true);
+    const announcedTools = strings('announcedTools', false);
+    const flag = s['blockedAllowUnknown'];
+    if (flag !== undefined && typeof flag !== 'boolean') problems.push('`blockedAllowUnknown` must be a boolean');
+    const announcements = readAnnouncements(s['announcements'], problems);
+    fields = { blocked, blockedAllowUnknown: flag === true, loaded, announcedTools, announcements };
+  } catch (error) {
+    if (error instanceof TypeError && error.message.startsWith('restore:')) throw error;
+    throw new TypeError(`restore: the snapshot could not be read (${error instanceof Error ? error.message : String(error)}). Nothing was changed.`);
+  }
+  if (problems.length > 0) throw new TypeError(`restore: bad snapshot: ${problems.join('; ')}. Nothing was changed.`);
+  return fields;
+}
+
+/** A snapshot's `announcements`: absent is none (the seed); anything present must be well-formed. */
+function readAnnouncements(value: unknown, problems: string[]): Announcement[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    problems.push('`announcements` must be an array');
+    return [];
+  }
+  const out: Announcement[] = [];
+  value.forEach((item: unknown, i) => {
+    const a = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : undefined;
+    const channel = a?.['channel'] ?? 'auto';
+    if (!a || typeof a['id'] !== 'string' || typeof a['content'] !== 'string' || !(ANNOUNCEMENT_CHANNELS as readonly unknown[]).includes(channel)) {
+      problems.push(`\`announcements[${i}]\` must be { id: string, content: string, channel: ${ANNOUNCEMENT_CHANNELS.map((c) => JSON.stringify(c)).join(' | ')} }`);
+      return;
+    }
+    out.push({ id: a['id'], content: a['content'], channel: channel as AnnouncementChannel });
+  });
+  return out;
 }
 
 /**
@@ -64,16 +118,19 @@ export class Session {
   /** The blocklist as set (strings only), in the caller's order. */
   blocked: string[] = [];
   blockedSet = new Set<string>();
+  /** The blocklist was set with `allowUnknown`: a restore keeps its unknown names. */
+  blockedAllowUnknown = false;
   /** Loaded toolkit indices, load order, no duplicates. */
   loaded: number[] = [];
   readonly announcements = new AnnouncementStore();
   /** `syncToolAnnouncements`' previous tool set. */
   announcedTools = new Set<string>();
 
-  /** Replace the blocklist; non-strings are dropped (they could never match a name). */
-  setBlocked(names: readonly unknown[]): void {
+  /** Replace the blocklist (the gate has checked every name already). */
+  setBlocked(names: readonly unknown[], allowUnknown: boolean): void {
     this.blocked = [...names].filter((n): n is string => typeof n === 'string');
     this.blockedSet = new Set(this.blocked);
+    this.blockedAllowUnknown = allowUnknown;
   }
 
   /** Loaded toolkits' canonical names, load order. */
@@ -87,6 +144,7 @@ export class Session {
       format: 'toolroute-router/1',
       spec: catalog.spec.hash,
       blocked: [...this.blocked],
+      ...(this.blockedAllowUnknown ? { blockedAllowUnknown: true } : {}),
       loaded: this.loadedNames(catalog),
       announcements: this.announcements.list(),
       announcedTools: [...this.announcedTools],
@@ -94,22 +152,28 @@ export class Session {
   }
 
   /**
-   * Replace the state with a read snapshot. Toolkits the catalog does not know
-   * are skipped (restore matches by name, case-insensitively); announcements
-   * that do not read restore as none. The gate must recompute afterwards.
+   * Replace the state with a read snapshot, all or nothing: every loaded
+   * toolkit must exist in this router (matched case-insensitively), else it
+   * throws before anything changes. The blocklist's names are checked by the
+   * gate's rule before this is called. The gate must recompute afterwards.
    */
   restore(fields: SnapshotFields, catalog: Catalog): void {
-    this.setBlocked(fields.blocked);
-    this.loaded = [];
+    const loaded: number[] = [];
+    const unknown: string[] = [];
     for (const name of fields.loaded) {
       const k = catalog.findToolkit(name);
-      if (k !== undefined && !this.loaded.includes(k)) this.loaded.push(k);
+      if (k === undefined) unknown.push(name);
+      else if (!loaded.includes(k)) loaded.push(k);
     }
-    try {
-      this.announcements.restore(fields.announcements);
-    } catch {
-      this.announcements.restore(undefined);
+    if (unknown.length > 0) {
+      throw new TypeError(
+        `restore: the snapshot has loaded toolkit${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => JSON.stringify(n)).join(', ')} that this router does not know ` +
+          `(toolkits: ${catalog.toolkits.map((kit) => kit.name).join(', ') || '(none)'}). Register run-time toolkits before restoring. Nothing was changed.`,
+      );
     }
+    this.setBlocked(fields.blocked, fields.blockedAllowUnknown);
+    this.loaded = loaded;
+    this.announcements.restore(fields.announcements);
     this.announcedTools = new Set(fields.announcedTools);
   }
 

@@ -210,6 +210,8 @@ export interface RouterSnapshot {
   /** The spec hash the snapshot was taken with (informative; restore matches by name). */
   readonly spec: string;
   readonly blocked: string[];
+  /** Present (true) when the blocklist was set with `{ allowUnknown: true }`: restore keeps its unknown names. */
+  readonly blockedAllowUnknown?: true;
   /** Loaded toolkits, canonical names, load order. */
   readonly loaded: string[];
   readonly announcements: Announcement[];

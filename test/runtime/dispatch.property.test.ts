@@ -1,7 +1,11 @@
 /**
  * Property test of dispatch and checkToolCall over 100,000+ generated calls:
  * valid, blocked, not loaded, unknown, malformed and hostile, in every call
- * shape. The oracle below states the gate's rules independently of the router.
+ * shape. The oracle below states the gate's rules independently of the router,
+ * and the rules of issue 11: keys beside `action` are the arguments when there
+ * is no `args` key and a rejection naming them when there is (nothing dropped);
+ * a blocklist with an unknown name throws unless `allowUnknown`; a bad snapshot
+ * throws and changes nothing; `tryResolveNamespace` agrees with `dispatch`.
  */
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
@@ -102,7 +106,7 @@ const transported = (shape: Shape, args: Record<string, unknown>) =>
 interface Planned {
   readonly call: unknown;
   /** A call to a real tool: the oracle decides its outcome at run time, from the world at that moment. */
-  readonly routed?: { readonly tool: ToolName; readonly route: Route; readonly valid: boolean; readonly args: unknown };
+  readonly routed?: { readonly tool: ToolName; readonly route: Route; readonly valid: boolean; readonly args: unknown; readonly stray: boolean };
   /** A fixed expected rejection code. */
   readonly code?: string;
 }
@@ -128,6 +132,9 @@ const toolArb = fc.constantFrom(...(spec.tools.map((t) => t.name) as ToolName[])
 const shapeArb = fc.constantFrom(...SHAPES);
 const idArb = fc.string({ minLength: 1, maxLength: 6 });
 
+/** How a namespace call carries its arguments: the wire format, flattened beside `action`, or with a stray key beside `args`. */
+type NamespaceForm = 'wrapped' | 'flattened' | 'stray';
+
 const routedCall: fc.Arbitrary<Planned> = toolArb
   .chain((tool) =>
     fc.record({
@@ -136,14 +143,25 @@ const routedCall: fc.Arbitrary<Planned> = toolArb
       args: VALID_ARGS[tool],
       shape: shapeArb,
       id: idArb,
-      bad: fc.boolean(),
+      bad: fc.nat(2).map((n) => n === 0), // a third invalid: most calls reach a handler
+      form: fc.constantFrom<NamespaceForm>('wrapped', 'wrapped', 'wrapped', 'flattened', 'flattened', 'stray'),
     }),
   )
-  .chain(({ tool, route, args, shape, id, bad }) =>
+  .chain(({ tool, route, args, shape, id, bad, form }) =>
     (bad ? invalidArgs(tool) : fc.constant(args)).map((finalArgs): Planned => {
-      const name = route.via === 'namespace' ? route.group! : tool;
-      const payload = route.via === 'namespace' ? { action: tool, args: finalArgs } : finalArgs;
-      return { call: wrap(shape, id, name, payload), routed: { tool, route, valid: !bad, args: transported(shape, finalArgs) } };
+      const namespaced = route.via === 'namespace';
+      const name = namespaced ? route.group! : tool;
+      const payload = !namespaced
+        ? finalArgs
+        : form === 'flattened'
+          ? { action: tool, ...finalArgs }
+          : form === 'stray'
+            ? { action: tool, args: finalArgs, zz_stray: 1 }
+            : { action: tool, args: finalArgs };
+      return {
+        call: wrap(shape, id, name, payload),
+        routed: { tool, route, valid: !bad, args: transported(shape, finalArgs), stray: namespaced && form === 'stray' },
+      };
     }),
   );
 
@@ -174,10 +192,30 @@ const hostileCall: fc.Arbitrary<Planned> = fc.oneof(
   fc.record({ function: fc.anything(), id: fc.anything() }).map((call) => ({ call })),
 );
 
-const worldArb: fc.Arbitrary<World> = fc.record({
+const worldArb = fc.record({
   blocked: fc.subarray([...ALL_NAMES, 'not_a_tool']),
   loaded: fc.subarray(TOOLKITS),
+  /** A snapshot `restore` must refuse: anything at all, or a real snapshot broken one way. */
+  badSnapshot: fc.oneof(
+    fc.anything(),
+    fc.constantFrom('no-format', 'no-blocked', 'no-loaded', 'blocked-not-array', 'blocked-typo', 'unknown-kit', 'bad-announcement'),
+  ),
 });
+
+/** Break a real snapshot the way `how` says (or use an arbitrary value: never a snapshot of this format). */
+function brokenSnapshot(real: Record<string, unknown>, how: unknown): unknown {
+  const copy: Record<string, unknown> = { ...real };
+  switch (how) {
+    case 'no-format': delete copy['format']; return copy;
+    case 'no-blocked': delete copy['blocked']; return copy;
+    case 'no-loaded': delete copy['loaded']; return copy;
+    case 'blocked-not-array': return { ...copy, blocked: 'delete_file' };
+    case 'blocked-typo': delete copy['blockedAllowUnknown']; return { ...copy, blocked: ['delete_fiel'] };
+    case 'unknown-kit': return { ...copy, loaded: ['Nope'] };
+    case 'bad-announcement': return { ...copy, announcements: [{ id: 1 }] };
+    default: return how;
+  }
+}
 
 function readName(call: unknown): string {
   return typeof call === 'object' && call !== null && typeof (call as { name?: unknown }).name === 'string'
@@ -191,6 +229,7 @@ const RUNS = 2_100; // 105,000 calls in total
 describe('dispatch over generated calls', () => {
   test(`${RUNS * CALLS_PER_RUN} calls: never throws, rejections are coded and explained, handlers see exactly the valid calls`, async () => {
     const { router, log } = exampleRouter();
+    const initial = JSON.parse(JSON.stringify(router.snapshot()));
     const protoBefore = Object.getOwnPropertyNames(Object.prototype).join();
     let total = 0;
     let okCount = 0;
@@ -207,9 +246,21 @@ describe('dispatch over generated calls', () => {
         ),
         async ([generatedWorld, planned]) => {
           const world: World = { blocked: generatedWorld.blocked, loaded: [...generatedWorld.loaded] };
-          router.restore({});
+          router.restore(initial);
           for (const kit of world.loaded) router.extractToolkit(kit);
-          router.setBlockedTools(world.blocked as never);
+          if (world.blocked.includes('not_a_tool')) {
+            // An unknown name throws and changes nothing; blocking it takes the explicit option.
+            const before = JSON.stringify(router.snapshot());
+            expect(() => router.setBlockedTools(world.blocked as never)).toThrow(/unknown name "not_a_tool"/);
+            expect(JSON.stringify(router.snapshot())).toBe(before);
+            router.setBlockedTools(world.blocked, { allowUnknown: true });
+          } else {
+            router.setBlockedTools(world.blocked as never);
+          }
+          // A bad snapshot throws and leaves the state (this world) exactly as it was.
+          const state = JSON.stringify(router.snapshot());
+          expect(() => router.restore(brokenSnapshot(JSON.parse(state), generatedWorld.badSnapshot))).toThrow(TypeError);
+          expect(JSON.stringify(router.snapshot())).toBe(state);
           for (const { call, routed, code } of planned) {
             // The gate runs before parsing: a blocked name is `blocked` whatever its arguments.
             const called = readName(call);
@@ -245,10 +296,17 @@ describe('dispatch over generated calls', () => {
             if (routed) {
               const gate = oracle(world, routed.tool, routed.route);
               if (gate !== 'ok') expect(r).toMatchObject({ ok: false, code: gate });
+              else if (routed.stray) expect(r).toMatchObject({ ok: false, code: 'malformed_arguments', reason: expect.stringContaining('"zz_stray"') });
               else if (!routed.valid) expect(r).toMatchObject({ ok: false, code: 'invalid_arguments' });
               else {
                 expect(r).toMatchObject({ ok: true, tool: routed.tool });
                 expect(reached.map((c) => c.args)).toEqual([routed.args]);
+              }
+              if (routed.route.via === 'namespace') {
+                // The seed's resolveNamespace path gives application code exactly what dispatch would.
+                const resolved = router.tryResolveNamespace(call);
+                if (r.ok) expect(resolved).toEqual({ ok: true, group: routed.route.group, toolName: routed.tool, args: routed.args });
+                else expect(resolved).toMatchObject({ ok: false, code: r.code, reason: r.reason });
               }
             } else if (code !== undefined) {
               expect(r).toMatchObject({ ok: false, code: nameBlocked ? 'blocked' : code });

@@ -3,7 +3,7 @@
  * load_toolkit, the gate through layers, limits, null decoding, handler
  * errors, run-time registration and per-target compile selection.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import * as runtime from '../../runtime/index.js';
 import { createRouter, ToolCallRejectedError, type GeneratedModule } from '../../runtime/index.js';
 import { exampleRouter, generated, recordingHandlers } from './helpers.js';
@@ -27,33 +27,112 @@ describe('snapshot / restore', () => {
   });
 
   test.each([
-    ['undefined', undefined],
-    ['null', null],
-    ['a string', 'garbage'],
-    ['an array', [1, 2]],
-    ['an empty object', {}],
-    ['wrong field types', { blocked: 'delete_file', loaded: { Weather: true }, announcements: 'x', announcedTools: 3 }],
-    ['unknown toolkits and malformed announcements', { loaded: ['Nope', 7], announcements: [{ id: 1 }, null, { id: 'ok', content: 'c', channel: 'weird' }] }],
-  ])('restoring %s gives an empty (or sanitized) state, never an exception', (_label, snap) => {
+    ['undefined', undefined, /expected an object/],
+    ['null', null, /expected an object/],
+    ['a string', 'garbage', /expected an object/],
+    ['an array', [1, 2], /expected an object/],
+    ['an empty object', {}, /not a toolroute router snapshot \(format missing/],
+    ['another format', { format: 'toolroute-router/0', blocked: [], loaded: [] }, /format "toolroute-router\/0"/],
+    ['no blocked field', { format: 'toolroute-router/1', loaded: [] }, /`blocked` is missing/],
+    ['no loaded field', { format: 'toolroute-router/1', blocked: [] }, /`loaded` is missing/],
+    [
+      'wrong field types',
+      { format: 'toolroute-router/1', blocked: 'delete_file', loaded: { Weather: true }, announcements: 'x', announcedTools: 3 },
+      /`blocked` must be an array of strings; `loaded` must be an array of strings; `announcedTools` must be an array of strings; `announcements` must be an array/,
+    ],
+    ['a malformed announcement', { format: 'toolroute-router/1', blocked: [], loaded: [], announcements: [{ id: 1 }] }, /`announcements\[0\]` must be/],
+    ['an announcement on an unknown channel', { format: 'toolroute-router/1', blocked: [], loaded: [], announcements: [{ id: 'a', content: 'c', channel: 'weird' }] }, /`announcements\[0\]`/],
+    ['a blocked name the router does not know', { format: 'toolroute-router/1', blocked: ['delete_fiel'], loaded: [] }, /restore: unknown name "delete_fiel" \(did you mean "delete_file"\?\)/],
+    ['an unknown toolkit', { format: 'toolroute-router/1', blocked: [], loaded: ['Nope'] }, /loaded toolkit "Nope" that this router does not know/],
+    ['a throwing getter', Object.defineProperty({ format: 'toolroute-router/1', loaded: [] }, 'blocked', { get() { throw new Error('boom'); }, enumerable: true }), /could not be read \(boom\)/],
+  ])('restoring %s throws a TypeError and changes nothing (never "nothing blocked")', (_label, snap, message) => {
     const { router } = exampleRouter();
     router.setBlockedTools(['read_file']);
     router.extractToolkit('Weather');
-    router.announce('stale', 'should go');
-    router.restore(snap);
-    const s = router.snapshot();
-    expect(s.blocked).toEqual([]);
-    expect(s.loaded).toEqual([]);
-    expect(s.announcements.filter((a) => a.id === 'stale')).toEqual([]);
-    expect(router.checkToolCall({ name: 'get_forecast' })).toMatchObject({ code: 'not_loaded' });
+    router.announce('standing', 'still here');
+    const before = JSON.stringify(router.snapshot());
+    expect(() => router.restore(snap)).toThrow(TypeError);
+    expect(() => router.restore(snap)).toThrow(message);
+    expect(JSON.stringify(router.snapshot())).toBe(before);
+    expect(router.checkToolCall({ name: 'read_file' })).toMatchObject({ code: 'blocked' });
+    expect(router.checkToolCall({ name: 'get_forecast' }).allowed).toBe(true);
   });
 
-  test('an older snapshot without announcements restores the rest and clears announcements', () => {
+  test("a snapshot of the reference library is refused: it cannot say what toolroute's gate blocks", async () => {
+    const { ContextChef } = await import('@context-chef/core');
+    // The reference library warns on the console when built without a tokenizer; that is its output, not ours.
+    const quiet = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const chef = new ContextChef({});
+    quiet.mockRestore();
+    vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+      throw new Error(`unexpected console.warn: ${args.map(String).join(' ')}`);
+    });
+    chef.registerTools([{ name: 'delete_file', description: 'Delete a file' }]);
+    chef.getPruner().setBlockedTools(['delete_file']);
+    const { router } = exampleRouter();
+    router.setBlockedTools(['delete_file']);
+    expect(() => router.restore(JSON.parse(JSON.stringify(chef.snapshot())))).toThrow(/not a toolroute router snapshot/);
+    expect(router.getBlockedTools()).toEqual(['delete_file']);
+  });
+
+  test('a snapshot without announcements (the seed: from before announcements) restores the rest and clears them', () => {
     const { router } = exampleRouter();
     router.announce('old', 'x');
-    router.restore({ blocked: ['run_bash'], loaded: ['Database'] });
+    router.restore({ format: 'toolroute-router/1', blocked: ['run_bash'], loaded: ['database'] });
     expect(router.getBlockedTools()).toEqual(['run_bash']);
     expect(router.getLoadedToolkits()).toEqual(['Database']);
     expect(router.getAnnouncements()).toEqual([]);
+  });
+
+  test('a blocklist set with allowUnknown round-trips, unknown names included', () => {
+    const { router } = exampleRouter();
+    router.setBlockedTools(['delete_file', 'remote_tool'], { allowUnknown: true });
+    const snap = JSON.parse(JSON.stringify(router.snapshot()));
+    expect(snap.blockedAllowUnknown).toBe(true);
+    const { router: other } = exampleRouter();
+    other.restore(snap);
+    expect(other.getBlockedTools()).toEqual(['delete_file', 'remote_tool']);
+    expect(other.checkToolCall({ name: 'remote_tool' })).toMatchObject({ code: 'blocked' });
+    // Without the flag, the same list is a typo to refuse.
+    const { blockedAllowUnknown: _flag, ...strict } = snap;
+    expect(() => exampleRouter().router.restore(strict)).toThrow(/unknown name "remote_tool"/);
+  });
+});
+
+describe('configuration names are checked (a typo never leaves a tool open)', () => {
+  test('setBlockedTools throws on an unknown name, naming it and the closest known names, and changes nothing', () => {
+    const { router } = exampleRouter();
+    router.setBlockedTools(['run_bash']);
+    const names: string[] = JSON.parse('["delete_fiel", "weather", "file_ops"]'); // as read from a config file
+    expect(() => router.setBlockedTools(names as never)).toThrow(
+      /^setBlockedTools: unknown names "delete_fiel" \(did you mean "delete_file"\?\), "weather" \(did you mean "Weather"\?\)\. .*allowUnknown: true/,
+    );
+    expect(router.getBlockedTools()).toEqual(['run_bash']);
+    expect(router.checkToolCall({ name: 'run_bash' })).toMatchObject({ code: 'blocked' });
+    expect(() => router.setBlockedTools([42, null] as never)).toThrow(/42 is not a string, null is not a string/);
+    expect(() => router.setBlockedTools('delete_file' as never)).toThrow(/expected an array of names/);
+  });
+
+  test('allowUnknown blocks names that do not exist yet, and they block once registered', async () => {
+    const { router } = exampleRouter();
+    router.setBlockedTools(['ping'], { allowUnknown: true });
+    const r2 = router.registerTools([{ name: 'ping', description: 'Ping', handler: () => 'pong' }]);
+    expect(await r2.dispatch({ name: 'ping', arguments: '{}' })).toMatchObject({ ok: false, code: 'blocked' });
+  });
+
+  test('allowOnly and pruneByTaskAndAllowlist throw on a name that is no flat tool', () => {
+    const { router } = exampleRouter();
+    expect(() => router.allowOnly(['raed_file'] as never)).toThrow(/^allowOnly: unknown name "raed_file" \(did you mean "read_file"\?\)/);
+    expect(() => router.pruneByTaskAndAllowlist('x', ['write_file'] as never)).toThrow(/^pruneByTaskAndAllowlist: unknown name "write_file"/);
+    // Case-insensitive, as the seed matches.
+    expect(router.allowOnly(['READ_FILE'] as never).tools.map((t) => t.name)).toEqual(['read_file']);
+  });
+
+  test('applyPolicy goes through the same check (and an unknown policy throws)', () => {
+    const { router } = exampleRouter();
+    expect(() => router.applyPolicy('production' as never)).toThrow(/unknown policy "production"/);
+    router.applyPolicy('prod');
+    expect(router.getBlockedTools().length).toBeGreaterThan(0);
   });
 });
 
