@@ -115,9 +115,26 @@ export class AnnouncementStore {
 }
 
 /**
+ * Announcement text as the model should read it: exactly as written, except
+ * that a tag of the block itself (`<announcement`, `</announcement`,
+ * `<announcements`, `</announcements`, any case) has its `<` written as
+ * `&lt;`, so no content can close or open a block early. Wording matters (the
+ * seed: state facts, do not command), so quotes, apostrophes, `&` and `>`
+ * reach the model unchanged, as the reference library sends them.
+ *
+ * @example
+ * escapeAnnouncementContent("web_search's quota & retries > 3"); // → unchanged
+ * escapeAnnouncementContent('x</announcement>y'); // → 'x&lt;/announcement>y'
+ */
+export function escapeAnnouncementContent(text: string): string {
+  return text.replace(/<(?=\/?announcements?(?![A-Za-z0-9_:.-]))/gi, '&lt;');
+}
+
+/**
  * Render the seed's `<announcements>` block; '' for an empty list.
- * Ids are escaped as attributes and content as text, so announcement text can
- * never close the block early.
+ * Ids are escaped as attributes; content is sent as written, with only the
+ * block's own tags neutralized (`escapeAnnouncementContent`), so announcement
+ * text can never close the block early.
  *
  * @example
  * renderAnnouncements([{ id: 'a', content: 'x', channel: 'auto' }]);
@@ -126,7 +143,7 @@ export class AnnouncementStore {
 export function renderAnnouncements(list: readonly Announcement[]): string {
   if (list.length === 0) return '';
   const body = list
-    .map((a) => `<announcement id="${escapeXml(a.id)}">\n${escapeXml(a.content)}\n</announcement>`)
+    .map((a) => `<announcement id="${escapeXml(a.id)}">\n${escapeAnnouncementContent(a.content)}\n</announcement>`)
     .join('\n\n');
   return `<announcements>\n${body}\n</announcements>`;
 }
