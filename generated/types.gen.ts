@@ -205,7 +205,7 @@ export type Handlers<C = unknown> = {
   readonly describe_table: (args: DescribeTableArgs, ctx: HandlerContext<C>) => unknown;
 };
 
-/** A resolved call: a union over every tool, with its typed arguments. */
+/** A resolved call: a union over every tool, with its typed arguments (and the library's load_toolkit when there are toolkits). */
 export type ResolvedToolCall =
   | { readonly tool: "read_file"; readonly args: ReadFileArgs; readonly via: CallVia; readonly group: string | null }
   | { readonly tool: "run_bash"; readonly args: RunBashArgs; readonly via: CallVia; readonly group: string | null }
@@ -216,7 +216,8 @@ export type ResolvedToolCall =
   | { readonly tool: "get_forecast"; readonly args: GetForecastArgs; readonly via: CallVia; readonly group: string | null }
   | { readonly tool: "get_current_weather"; readonly args: GetCurrentWeatherArgs; readonly via: CallVia; readonly group: string | null }
   | { readonly tool: "run_query"; readonly args: RunQueryArgs; readonly via: CallVia; readonly group: string | null }
-  | { readonly tool: "describe_table"; readonly args: DescribeTableArgs; readonly via: CallVia; readonly group: string | null };
+  | { readonly tool: "describe_table"; readonly args: DescribeTableArgs; readonly via: CallVia; readonly group: string | null }
+  | { readonly tool: "load_toolkit"; readonly args: { readonly toolkit_name: ToolkitName }; readonly via: "library"; readonly group: null };
 
 /** The result of `checkToolCall`: discriminated on `allowed`; `reason` exists exactly when rejected. */
 export type ToolCallCheckResult =

@@ -186,16 +186,28 @@ export type HandlersOf<R extends RegistryShape, C = unknown> = {
 /** Where an allowed call was routed from. */
 export type CallVia = 'flat' | 'namespace' | 'toolkit';
 
-/** A resolved call: a union over every tool, with its typed arguments. */
-export type ResolvedCallOf<R extends RegistryShape> = {
-  [K in ToolNameOf<R>]: {
-    readonly tool: K;
-    readonly args: R['args'][K];
-    readonly via: CallVia;
-    /** The namespace or toolkit it was reached through; null for a flat call. */
-    readonly group: string | null;
-  };
-}[ToolNameOf<R>];
+/**
+ * A resolved call: a union over every tool, with its typed arguments, plus
+ * the library's `load_toolkit` (its `toolkit_name` in canonical spelling)
+ * when the spec has toolkits. The generated `ResolvedToolCall` is this type
+ * written out, so the two are the same type both ways.
+ */
+export type ResolvedCallOf<R extends RegistryShape> =
+  | {
+      [K in ToolNameOf<R>]: {
+        readonly tool: K;
+        readonly args: R['args'][K];
+        readonly via: CallVia;
+        /** The namespace or toolkit it was reached through; null for a flat call. */
+        readonly group: string | null;
+      };
+    }[ToolNameOf<R>]
+  | LoaderCallOf<R>;
+
+/** A resolved `load_toolkit` call of a spec with toolkits (never for a spec without). */
+export type LoaderCallOf<R extends RegistryShape> = [R['toolkits']] extends [never]
+  ? never
+  : { readonly tool: typeof LOAD_TOOLKIT_NAME; readonly args: { readonly toolkit_name: R['toolkits'] }; readonly via: 'library'; readonly group: null };
 
 /** A rejection: `reason` exists exactly when the call is rejected. */
 export interface Rejection {

@@ -65,13 +65,17 @@ export async function emitTypes(ctx: EmitContext): Promise<GeneratedFile[]> {
     )};`,
     '',
   );
-  out.push('/** A resolved call: a union over every tool, with its typed arguments. */');
+  out.push('/** A resolved call: a union over every tool, with its typed arguments (and the library\'s load_toolkit when there are toolkits). */');
   out.push(
-    `export type ResolvedToolCall =${unionLines(
-      ir.tools.map(
+    `export type ResolvedToolCall =${unionLines([
+      ...ir.tools.map(
         (t, i) => `{ readonly tool: ${tsString(t.name)}; readonly args: ${ctx.argTypeNames[i] ?? 'never'}; readonly via: CallVia; readonly group: string | null }`,
       ),
-    )};`,
+      // What checkToolCall returns for an accepted load_toolkit call (runtime's LoaderCallOf), so the two types are one.
+      ...(ir.toolkits.length > 0
+        ? ['{ readonly tool: "load_toolkit"; readonly args: { readonly toolkit_name: ToolkitName }; readonly via: "library"; readonly group: null }']
+        : []),
+    ])};`,
     '',
   );
   out.push('/** The result of `checkToolCall`: discriminated on `allowed`; `reason` exists exactly when rejected. */');

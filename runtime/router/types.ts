@@ -87,7 +87,7 @@ export interface DynamicResolvedCall<D extends string> {
   readonly group: string | null;
 }
 
-/** A resolved `load_toolkit` call (library-owned). */
+/** A resolved `load_toolkit` call of a router with run-time toolkits (`toolkit_name`: any registered toolkit). */
 export interface LoaderResolvedCall {
   readonly tool: typeof LOAD_TOOLKIT_NAME;
   /** `toolkit_name` is the toolkit's canonical spelling. */
@@ -96,11 +96,16 @@ export interface LoaderResolvedCall {
   readonly group: null;
 }
 
-/** Every call `checkToolCall` can resolve. Narrow on `tool` for typed arguments. */
+/**
+ * Every call `checkToolCall` can resolve. Narrow on `tool` for typed
+ * arguments. Without run-time registrations it is exactly the generated
+ * `ResolvedToolCall` (`ResolvedCallOf<R>`, with `load_toolkit` when the spec
+ * has toolkits); registrations add their tools and, for run-time toolkits,
+ * a `load_toolkit` whose `toolkit_name` is any string.
+ */
 export type ResolvedCall<R extends RegistryShape, D extends string = never> =
   | ResolvedCallOf<R>
-  | ([D] extends [never] ? never : DynamicResolvedCall<D>)
-  | LoaderResolvedCall;
+  | ([D] extends [never] ? never : DynamicResolvedCall<D> | LoaderResolvedCall);
 
 /** A rejection, as `checkToolCall` reports it (the contract's `Rejection`). */
 export type CheckRejection = Rejection;
@@ -108,7 +113,7 @@ export type CheckRejection = Rejection;
 /** Full check (the call carries arguments): the resolved call with typed arguments, or a rejection. */
 export type CheckResult<R extends RegistryShape, D extends string = never> =
   | ToolCallCheckResultOf<R>
-  | { readonly allowed: true; readonly call: Exclude<ResolvedCall<R, D>, ResolvedCallOf<R>> };
+  | ([D] extends [never] ? never : { readonly allowed: true; readonly call: DynamicResolvedCall<D> | LoaderResolvedCall });
 
 /** What a name alone resolves to. */
 export type CallableKind = 'tool' | 'namespace' | 'library';

@@ -44,14 +44,17 @@ describe('types', () => {
     if (check.allowed) {
       if (check.call.tool === 'read_file') expectTypeOf(check.call.args).toEqualTypeOf<ReadFileArgs>();
       if (check.call.tool === 'get_forecast') expectTypeOf(check.call.args).toEqualTypeOf<GetForecastArgs>();
-      if (check.call.tool === 'load_toolkit') expectTypeOf(check.call.args).toEqualTypeOf<{ readonly toolkit_name: string }>();
+      if (check.call.tool === 'load_toolkit') expectTypeOf(check.call.args).toEqualTypeOf<{ readonly toolkit_name: 'Weather' | 'Database' }>();
     } else {
       expectTypeOf(check.reason).toBeString();
       // @ts-expect-error: a rejection has no call
       void check.call;
     }
-    // The generated ToolCallCheckResult is one of the results checkToolCall can return.
+    // checkToolCall with arguments returns exactly the generated ToolCallCheckResult, both ways.
     expectTypeOf<ToolCallCheckResult>().toExtend<typeof check>();
+    expectTypeOf<typeof check>().toExtend<ToolCallCheckResult>();
+    const asGenerated: ToolCallCheckResult = router.checkToolCall({ name: 'load_toolkit', arguments: '{"toolkit_name":"weather"}' });
+    void asGenerated;
     // A name-only check (the seed's form) returns the name-level result.
     const byName = router.checkToolCall({ name: 'delete_file' });
     if (byName.allowed) expectTypeOf(byName.kind).toEqualTypeOf<'tool' | 'namespace' | 'library'>();
@@ -89,6 +92,18 @@ describe('types', () => {
     await withContext.dispatch({ name: 'get_time', arguments: '{}' }, { context: { user: 'ada' } });
     // @ts-expect-error: context is required for this router
     await withContext.dispatch({ name: 'get_time', arguments: '{}' });
+  });
+
+  test('with run-time registrations the result widens (so it is no longer the generated type)', () => {
+    const { router } = exampleRouter();
+    const r2 = router.registerTools([{ name: 'ping', description: 'Ping' }]);
+    const check = r2.checkToolCall({ name: 'ping', arguments: '{}' });
+    if (check.allowed && check.call.tool === 'ping') expectTypeOf(check.call.args).toEqualTypeOf<Readonly<Record<string, unknown>>>();
+    typeOnly(() => {
+      // @ts-expect-error: a run-time tool is not in the generated union
+      const generatedOnly: ToolCallCheckResult = check;
+      void generatedOnly;
+    });
   });
 
   test('run-time registrations extend the accepted names', () => {

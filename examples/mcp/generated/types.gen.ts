@@ -399,7 +399,7 @@ export type Handlers<C = unknown> = {
   readonly memory_open_nodes: (args: MemoryOpenNodesArgs, ctx: HandlerContext<C>) => unknown;
 };
 
-/** A resolved call: a union over every tool, with its typed arguments. */
+/** A resolved call: a union over every tool, with its typed arguments (and the library's load_toolkit when there are toolkits). */
 export type ResolvedToolCall =
   | { readonly tool: "get_time"; readonly args: GetTimeArgs; readonly via: CallVia; readonly group: string | null }
   | { readonly tool: "everything_echo"; readonly args: EverythingEchoArgs; readonly via: CallVia; readonly group: string | null }
@@ -422,7 +422,8 @@ export type ResolvedToolCall =
   | { readonly tool: "memory_delete_relations"; readonly args: MemoryDeleteRelationsArgs; readonly via: CallVia; readonly group: string | null }
   | { readonly tool: "memory_read_graph"; readonly args: MemoryReadGraphArgs; readonly via: CallVia; readonly group: string | null }
   | { readonly tool: "memory_search_nodes"; readonly args: MemorySearchNodesArgs; readonly via: CallVia; readonly group: string | null }
-  | { readonly tool: "memory_open_nodes"; readonly args: MemoryOpenNodesArgs; readonly via: CallVia; readonly group: string | null };
+  | { readonly tool: "memory_open_nodes"; readonly args: MemoryOpenNodesArgs; readonly via: CallVia; readonly group: string | null }
+  | { readonly tool: "load_toolkit"; readonly args: { readonly toolkit_name: ToolkitName }; readonly via: "library"; readonly group: null };
 
 /** The result of `checkToolCall`: discriminated on `allowed`; `reason` exists exactly when rejected. */
 export type ToolCallCheckResult =
