@@ -16,7 +16,7 @@
  * act on. Programmer errors (a bad generated folder, a missing handler, a
  * registration that collides) do throw, early, with what to fix.
  */
-import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlersOf, type RegistryShape, type Target, type ToolDefinition, type ToolNameOf } from './contract.js';
+import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlerContext, type HandlersOf, type RegistryShape, type Target, type ToolDefinition, type ToolNameOf } from './contract.js';
 import type { AnnounceOptions, Announcement } from './announcements.js';
 import { readCall } from './call-shape.js';
 import { quote } from './reasons.js';
@@ -505,11 +505,20 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 }
 
+/** What `createRouter` reads the context type from: any handler's `ctx` parameter. */
+type ContextProbe<C> = (args: never, ctx: HandlerContext<C>) => unknown;
+
 /**
- * Build the router for a generated folder.
+ * Build the router for a generated folder. The context type is inferred from
+ * the handlers (`satisfies Handlers<AgentCtx>`, or one handler's annotated
+ * `ctx: HandlerContext<AgentCtx>`); then `dispatch` requires `{ context }`.
+ * A handler for a name that is not a tool of the spec throws a `TypeError`
+ * naming it (a typo would otherwise leave the real tool without its handler
+ * only at run time).
  *
  * @example
  * import * as generated from './generated/index.js';
+ * const typed = createRouter(generated, handlers satisfies Handlers<AgentCtx>); // ToolRouter<Registry, AgentCtx>
  * const router = createRouter(generated, {
  *   read_file: async ({ path }) => fs.readFile(path, 'utf8'),
  *   // … one handler per tool
@@ -518,7 +527,12 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
  */
 export function createRouter<R extends RegistryShape, C = unknown>(
   generated: GeneratedModule<R>,
-  handlers: HandlersOf<NoInfer<R>, C>,
+  // The first half types each handler by its tool (a missing or mistyped one
+  // is an error naming the tool); the index signature is where TypeScript
+  // infers `C` from the handlers' own `ctx` annotations (it cannot infer
+  // through the mapped type), so `handlers satisfies Handlers<AgentCtx>`
+  // gives a router whose dispatch requires an `AgentCtx` context.
+  handlers: HandlersOf<NoInfer<R>, NoInfer<C>> & { readonly [tool: string]: ContextProbe<C> },
   options?: RouterOptions,
 ): ToolRouter<R, C> {
   return new ToolRouter<R, C>(generated, handlers, options);

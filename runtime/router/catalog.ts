@@ -30,6 +30,7 @@ import { buildPruneMatcher, reviveMatcher } from '../matcher.js';
 import { neutralNamespaceTool, neutralTool, type NeutralToolInput } from '../neutral.js';
 import { renderTool, type JsonSchema, type NeutralTool } from '../targets/index.js';
 import type { Suggester } from '../suggest.js';
+import { assertKnownNames } from '../suggest.js';
 import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 
 /** A handler as stored: its argument and context types are erased here and restored by the façade's types. */
@@ -163,6 +164,14 @@ export class Catalog {
     if (missing.length > 0) {
       throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
     }
+    // A handler under a name that is no tool is a typo (or a handler for another spec): refuse it, naming the closest tools.
+    assertKnownNames(
+      'createRouter: handlers',
+      Object.keys(handlerTable),
+      { has: (name) => this.byName.get(name)?.kind === 'tool' },
+      () => spec.tools.map((t) => t.name),
+      'Handlers are keyed by tool name; remove the entry or fix its name.',
+    );
     spec.namespaces.forEach((ns, k) => {
       this.namespaces.push({
         name: ns.name,

@@ -20,7 +20,7 @@
  * (resolve.ts) and reasons.ts.
  */
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
-import { Suggester } from '../suggest.js';
+import { assertKnownNames } from '../suggest.js';
 import type { Catalog } from './catalog.js';
 import type { Session } from './session.js';
 
@@ -42,43 +42,6 @@ export function blockableNames(catalog: Catalog): string[] {
   const names = [...catalog.byName.keys()];
   for (const kit of catalog.toolkits) names.push(kit.name);
   return names;
-}
-
-/**
- * Throw a `TypeError` naming every entry of `names` that is not a string or
- * not in `known`, with the closest known names, before anything changes.
- * Configuration reaches these calls from files and environment variables,
- * where the generated types do not help; failing here keeps a typo from
- * leaving the real tool open (or, in an allowlist, from silently offering
- * nothing).
- *
- * @example
- * assertKnownNames('setBlockedTools', ['git_psh'], new Set(['git_push']), 'Known names: …');
- * // TypeError: setBlockedTools: unknown name "git_psh" (did you mean "git_push"?). …
- */
-export function assertKnownNames(
-  where: string,
-  names: readonly unknown[],
-  known: { has(name: string): boolean },
-  candidates: () => Iterable<string>,
-  fix: string,
-): void {
-  if (!Array.isArray(names)) throw new TypeError(`${where}: expected an array of names, got ${names === null ? 'null' : typeof names}.`);
-  const problems: string[] = [];
-  let suggester: Suggester | undefined;
-  for (const name of names) {
-    if (typeof name !== 'string') {
-      problems.push(`${JSON.stringify(name) ?? String(name)} is not a string`);
-      continue;
-    }
-    if (known.has(name)) continue;
-    suggester ??= new Suggester(candidates());
-    const closest = suggester.closest(name);
-    problems.push(`${JSON.stringify(name)}${closest.length ? ` (did you mean ${closest.map((c) => JSON.stringify(c)).join(' or ')}?)` : ''}`);
-  }
-  if (problems.length > 0) {
-    throw new TypeError(`${where}: unknown name${problems.length > 1 ? 's' : ''} ${problems.join(', ')}. ${fix}`);
-  }
 }
 
 /**

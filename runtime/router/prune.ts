@@ -12,7 +12,7 @@
 import type { ToolDefinition } from '../contract.js';
 import { markTask } from '../matcher.js';
 import type { Catalog } from './catalog.js';
-import { assertKnownNames } from './gate.js';
+import { assertKnownNames } from '../suggest.js';
 import type { PruneResult, PruneStrategy } from './types.js';
 
 /**

@@ -2,13 +2,13 @@
  * Type-level behaviour (checked by `tsc -p .`, part of `npm test`): names are
  * the generated unions, results narrow to typed arguments, handlers are typed.
  */
-import { describe, expectTypeOf, test } from 'vitest';
+import { describe, expect, expectTypeOf, test } from 'vitest';
 import { createRouter, type HandlerContext, type ToolRouter } from '../../runtime/index.js';
 import { exampleRouter, generated, recordingHandlers } from './helpers.js';
 
 /** Type-checked, never run: for calls that are compile errors (and would throw if run). */
 function typeOnly(_check: () => unknown): void {}
-import type { DeleteFileArgs, GetForecastArgs, ReadFileArgs, Registry, ToolCallCheckResult } from './example.js';
+import type { DeleteFileArgs, GetForecastArgs, GetTimeArgs, Handlers, ReadFileArgs, Registry, ToolCallCheckResult } from './example.js';
 
 describe('types', () => {
   test('setBlockedTools, allowOnly and applyPolicy accept only generated names', () => {
@@ -113,6 +113,42 @@ describe('types', () => {
     typeOnly(() =>
       // @ts-expect-error: still not a name
       r2.setBlockedTools(['pong']),
+    );
+  });
+});
+
+describe('context type inference (issue 11 rule 10)', () => {
+  interface AgentCtx {
+    readonly user: string;
+  }
+  test('handlers typed with Handlers<AgentCtx> give a router whose dispatch requires that context', async () => {
+    const { handlers } = recordingHandlers();
+    const typed = { ...(handlers as unknown as Handlers<AgentCtx>), get_time: (_args: GetTimeArgs, ctx: HandlerContext<AgentCtx>) => ctx.context.user } satisfies Handlers<AgentCtx>;
+    const router = createRouter(generated, typed);
+    expectTypeOf(router).toEqualTypeOf<ToolRouter<Registry, AgentCtx>>();
+    expect(await router.dispatch({ name: 'get_time', arguments: '{}' }, { context: { user: 'ada' } })).toMatchObject({ ok: true, result: 'ada' });
+    typeOnly(() =>
+      // @ts-expect-error: the context is required, and typed
+      router.dispatch({ name: 'get_time', arguments: '{}' }, { context: { user: 1 } }),
+    );
+    typeOnly(() =>
+      // @ts-expect-error: the context is required
+      router.dispatch({ name: 'get_time', arguments: '{}' }),
+    );
+  });
+
+  test('one annotated ctx is enough; unannotated handlers keep an unknown context', () => {
+    const { handlers } = recordingHandlers();
+    const one = createRouter(generated, { ...handlers, get_time: (_args, ctx: HandlerContext<AgentCtx>) => ctx.context.user });
+    expectTypeOf(one).toEqualTypeOf<ToolRouter<Registry, AgentCtx>>();
+    const plain = createRouter(generated, { ...handlers, get_time: (args) => args.timezone });
+    expectTypeOf(plain).toEqualTypeOf<ToolRouter<Registry, unknown>>();
+  });
+
+  test('a handler under a name that is no tool throws, naming it and the closest tool', () => {
+    const { handlers } = recordingHandlers();
+    expect(() => createRouter(generated, { ...handlers, read_fle: () => 1 } as typeof handlers)).toThrow(
+      /^createRouter: handlers: unknown name "read_fle" \(did you mean "read_file"\?\)/,
     );
   });
 });
