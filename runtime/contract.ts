@@ -24,6 +24,10 @@ export const REJECTION_CODES = [
   'malformed_arguments',
   'invalid_arguments',
   'handler_error',
+  /** The handler did not settle within its time limit (`timeoutMs`); its `ctx.signal` was aborted. */
+  'timeout',
+  /** The caller's `signal` aborted while the handler ran; the handler's `ctx.signal` was aborted. */
+  'aborted',
 ] as const;
 export type RejectionCode = (typeof REJECTION_CODES)[number];
 
@@ -176,6 +180,13 @@ export interface HandlerContext<C = unknown> {
   readonly callId: string | undefined;
   /** Whatever the application passed to `dispatch(call, { context })`. */
   readonly context: C;
+  /**
+   * Aborted when the call times out (`timeoutMs`) or the caller's
+   * `dispatch(call, { signal })` aborts: pass it to `fetch`, child processes
+   * or an MCP `callTool` so abandoned work stops. Created on first read, so a
+   * handler that never reads it costs nothing.
+   */
+  readonly signal: AbortSignal;
 }
 
 /** One handler per tool, keyed by tool name, however the tool is exposed. */

@@ -70,7 +70,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     this.#session = new Session();
     this.#gate = new Gate(catalog, this.#session);
     this.#resolver = new Resolver(catalog, this.#gate, options);
-    this.#invoker = new Invoker(catalog, this.#gate, options.propagateHandlerErrors === true);
+    this.#invoker = new Invoker(catalog, this.#gate, options);
     this.#pruner = new Pruner(catalog, options.strategy ?? 'union');
     this.#compiler = new Compiler(catalog, this.#gate, this.#session);
   }
@@ -212,7 +212,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
       if (!r.ok) return Promise.resolve<DispatchResult<R, D>>({ ok: false, code: r.code, reason: r.reason, callId: r.callId });
       // `r` may be the resolver's reused object: everything is read from it here, before the handler runs.
       if (r.tool < 0) return this.#invoker.dispatchLoader(r.toolkit, r.callId) as Promise<DispatchResult<R, D>>;
-      return this.#invoker.invoke(this.#catalog.tools[r.tool]!, r.args, r.callId, options?.context) as Promise<DispatchResult<R, D>>;
+      return this.#invoker.invoke(this.#catalog.tools[r.tool]!, r.args, r.callId, options?.context, options) as Promise<DispatchResult<R, D>>;
     } catch (error) {
       return Promise.reject(error);
     }

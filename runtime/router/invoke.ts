@@ -10,8 +10,10 @@
  * (or the error itself with `propagateHandlerErrors`). Nothing here throws
  * synchronously for a handler's doing.
  *
- * What surrounds a handler call (a time limit, an abort signal in the
- * context) belongs here.
+ * What surrounds a handler call lives here too: the time limit (`timeoutMs`,
+ * code `timeout`), the caller's `signal` (code `aborted`), the lazily created
+ * `ctx.signal` both abort, and the hook that decides what the model reads when
+ * a handler fails (the original error stays on the result, not in `reason`).
  */
 import { LOAD_TOOLKIT_NAME, type HandlerContext, type RegistryShape } from '../contract.js';
 import { compactActionDoc } from '../neutral.js';
@@ -29,34 +31,94 @@ type ThenMethod = (this: unknown, onFulfilled: (value: unknown) => void, onRejec
 /** `Promise.prototype.then` as this module found it: tells a native promise's `then` from a custom thenable's. */
 const NATIVE_THEN: unknown = Promise.prototype.then;
 
+/** The router options invocation reads. */
+export interface InvokeOptions {
+  readonly propagateHandlerErrors?: boolean;
+  readonly handlerErrorReason?: (error: unknown, info: { readonly tool: string; readonly callId: string | undefined }) => string;
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The handler's context. A class so `signal` is a prototype getter: the
+ * AbortController exists only once a handler reads it (or a limit fires), and
+ * a call whose handler never looks costs one small object, as before.
+ */
+class Context implements HandlerContext<unknown> {
+  readonly callId: string | undefined;
+  readonly context: unknown;
+  #parent: AbortSignal | undefined;
+  #controller: AbortController | undefined;
+  /** Set when the call was given up (time limit, caller abort) before the signal was first read. */
+  #abortedWith: unknown = undefined;
+  #aborted = false;
+
+  constructor(callId: string | undefined, context: unknown, parent: AbortSignal | undefined) {
+    this.callId = callId;
+    this.context = context;
+    this.#parent = parent;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller) return this.#controller.signal;
+    if (this.#parent && !this.#aborted) return this.#parent;
+    const controller = (this.#controller = new AbortController());
+    if (this.#aborted) controller.abort(this.#abortedWith);
+    return controller.signal;
+  }
+
+  /** Give the call up: abort the signal the handler holds (now or when it first reads it). */
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#abortedWith = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
 /**
  * Runs accepted calls for one router. Internal.
  *
  * @example
- * const invoker = new Invoker(catalog, gate, false);
- * await invoker.invoke(catalog.tools[0], { path: 'a.ts' }, 'call_1', undefined); // → { ok: true, tool: 'read_file', … }
+ * const invoker = new Invoker(catalog, gate, {});
+ * await invoker.invoke(catalog.tools[0], { path: 'a.ts' }, 'call_1', undefined, undefined); // → { ok: true, tool: 'read_file', … }
  */
 export class Invoker {
   readonly #catalog: Catalog;
   readonly #gate: Gate;
   readonly #propagate: boolean;
+  readonly #reasonHook: InvokeOptions['handlerErrorReason'];
+  readonly #timeoutMs: number;
 
-  constructor(catalog: Catalog, gate: Gate, propagateHandlerErrors: boolean) {
+  constructor(catalog: Catalog, gate: Gate, options: InvokeOptions) {
     this.#catalog = catalog;
     this.#gate = gate;
-    this.#propagate = propagateHandlerErrors;
+    this.#propagate = options.propagateHandlerErrors === true;
+    this.#reasonHook = options.handlerErrorReason;
+    this.#timeoutMs = validTimeout(options.timeoutMs, 'createRouter: timeoutMs') ?? 0;
   }
 
   /**
    * Call `entry`'s handler with validated `args`. Not `async`: a plain value
    * settles at once. Returns a rejected promise only with `propagateHandlerErrors`.
+   * A time limit or a caller's signal applies to a handler that returns a
+   * promise (a synchronous one has finished by the time it returns).
    */
-  invoke(entry: ToolEntry, args: Record<string, unknown>, callId: string | undefined, context: unknown): Promise<AnyDispatchResult> {
+  invoke(
+    entry: ToolEntry,
+    args: Record<string, unknown>,
+    callId: string | undefined,
+    context: unknown,
+    options: { readonly timeoutMs?: number; readonly signal?: AbortSignal } | undefined,
+  ): Promise<AnyDispatchResult> {
     const handler = entry.handler as ((args: unknown, ctx: HandlerContext<unknown>) => unknown) | undefined;
     if (!handler) {
-      return Promise.resolve<AnyDispatchResult>({ ok: false, code: 'handler_error', reason: `Tool ${quote(entry.name)} has no handler in this application.`, callId });
+      return Promise.resolve<AnyDispatchResult>({ ok: false, code: 'handler_error', reason: `Tool ${quote(entry.name)} has no handler in this application.`, callId, tool: entry.name });
     }
-    const ctx: HandlerContext<unknown> = { callId, context };
+    const signal = options?.signal;
+    // Read before the handler runs: a bad limit is the caller's mistake, not the handler's failure.
+    const timeoutMs = options?.timeoutMs !== undefined && options.timeoutMs !== 0 ? validTimeout(options.timeoutMs, 'dispatch: timeoutMs')! : this.#timeoutMs;
+    if (signal?.aborted) return Promise.resolve(abortedResult(entry.name, callId, signal.reason));
+    const ctx = new Context(callId, context, signal);
     let result: unknown;
     try {
       result = handler(args, ctx);
@@ -64,7 +126,10 @@ export class Invoker {
       // and a throwing getter is a handler error like a throwing handler.
       if ((typeof result === 'object' && result !== null) || typeof result === 'function') {
         const then = (result as { readonly then?: unknown }).then;
-        if (typeof then === 'function') return this.#settle(entry.name, result, then as ThenMethod, callId);
+        if (typeof then === 'function') {
+          if (timeoutMs === 0 && signal === undefined) return this.#settle(entry.name, result, then as ThenMethod, callId);
+          return this.#settleWithin(entry.name, result, then as ThenMethod, callId, ctx, timeoutMs, signal);
+        }
       }
     } catch (error) {
       return this.#handlerFailed(entry.name, error, callId);
@@ -108,9 +173,93 @@ export class Invoker {
     }
   }
 
-  /** A handler that threw or rejected: `handler_error`, or the error itself with `propagateHandlerErrors`. */
+  /**
+   * `#settle` under a time limit and/or a caller's signal: whichever comes
+   * first settles the call; a limit or an abort also aborts `ctx.signal`, so
+   * a handler that listens stops its work. A late outcome is ignored.
+   */
+  #settleWithin(
+    tool: string,
+    thenable: object,
+    then: ThenMethod,
+    callId: string | undefined,
+    ctx: Context,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<AnyDispatchResult> {
+    return new Promise<AnyDispatchResult>((resolve, reject) => {
+      let done = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const finish = (): boolean => {
+        if (done) return false;
+        done = true;
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        return true;
+      };
+      const onAbort = (): void => {
+        if (!finish()) return;
+        ctx.abort(signal!.reason);
+        resolve(abortedResult(tool, callId, signal!.reason));
+      };
+      if (timeoutMs > 0) {
+        timer = setTimeout(() => {
+          if (!finish()) return;
+          const reason = new Error(`Tool ${quote(tool)} did not finish within ${timeoutMs} ms.`);
+          reason.name = 'TimeoutError';
+          ctx.abort(reason);
+          resolve({
+            ok: false,
+            code: 'timeout',
+            reason: `Tool ${quote(tool)} did not finish within ${timeoutMs} ms and was cancelled. Try again, or with a smaller request.`,
+            callId,
+            tool,
+            error: reason,
+          });
+        }, timeoutMs);
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#settle(tool, thenable, then, callId).then(
+        (value) => {
+          if (finish()) resolve(value);
+        },
+        (error: unknown) => {
+          if (finish()) reject(error);
+        },
+      );
+    });
+  }
+
+  /** A handler that threw or rejected: `handler_error` (original error kept), or the error itself with `propagateHandlerErrors`. */
   #handlerFailed(tool: string, error: unknown, callId: string | undefined): Promise<AnyDispatchResult> {
     if (this.#propagate) return Promise.reject(error);
-    return Promise.resolve<AnyDispatchResult>({ ok: false, code: 'handler_error', reason: handlerErrorReason(tool, error), callId });
+    return Promise.resolve<AnyDispatchResult>({ ok: false, code: 'handler_error', reason: this.#reason(tool, error, callId), callId, tool, error });
   }
+
+  /** The model-visible text of a handler failure: the application's hook, or the default. Never throws. */
+  #reason(tool: string, error: unknown, callId: string | undefined): string {
+    const hook = this.#reasonHook;
+    if (hook === undefined) return handlerErrorReason(tool, error);
+    try {
+      const text = hook(error, { tool, callId });
+      if (typeof text === 'string' && text !== '') return text;
+    } catch {
+      // The hook's own failure must not turn into an exception from dispatch.
+    }
+    return `Tool ${quote(tool)} failed.`;
+  }
+}
+
+/** The result of a call the caller's signal aborted. */
+function abortedResult(tool: string, callId: string | undefined, error: unknown): AnyDispatchResult {
+  return { ok: false, code: 'aborted', reason: `The call to ${quote(tool)} was cancelled by the application before it finished.`, callId, tool, error };
+}
+
+/** A time limit as given: a positive finite number of ms, or undefined; anything else is a configuration mistake. */
+function validTimeout(value: unknown, where: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new TypeError(`${where} must be a non-negative number of milliseconds, got ${String(value)}.`);
+  }
+  return value;
 }

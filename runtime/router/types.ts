@@ -42,6 +42,20 @@ export interface RouterOptions extends Partial<CallLimits> {
   readonly strategy?: PruneStrategy;
   /** Rethrow a handler's exception from `dispatch` instead of returning `handler_error`. Default false. */
   readonly propagateHandlerErrors?: boolean;
+  /**
+   * The text the model sees when a handler throws or rejects (the `reason` of
+   * a `handler_error`). The default is `Tool "x" failed: <message>`; a raw
+   * message can carry paths, hosts or secrets, so production agents usually
+   * redact here. The original error stays on the result's `error`, never in
+   * `reason` unless this returns it. A hook that throws falls back to
+   * `Tool "x" failed.`
+   *
+   * @example
+   * createRouter(generated, handlers, { handlerErrorReason: (_error, { tool }) => `${tool} failed; try again later.` });
+   */
+  readonly handlerErrorReason?: (error: unknown, info: { readonly tool: string; readonly callId: string | undefined }) => string;
+  /** Default time limit of every handler call, in milliseconds (`dispatch`'s `timeoutMs` overrides it). None by default. */
+  readonly timeoutMs?: number;
 }
 
 /** A tool known only at run time. Untyped; validated only by its own `validate`, if given. */
@@ -152,11 +166,25 @@ export type DispatchResult<R extends RegistryShape, D extends string = never> =
       readonly result: unknown;
       readonly callId: string | undefined;
     }
-  | { readonly ok: false; readonly code: RejectionCode; readonly reason: string; readonly callId: string | undefined };
+  | {
+      readonly ok: false;
+      readonly code: RejectionCode;
+      /** For the model. */
+      readonly reason: string;
+      readonly callId: string | undefined;
+      /** The tool whose handler failed (`handler_error`, `timeout`, `aborted`). */
+      readonly tool?: ToolNameOf<R> | D;
+      /** What the handler threw or rejected with (`handler_error`), or the abort reason: for logs, never sent to the model. */
+      readonly error?: unknown;
+    };
 
 export interface DispatchOptions<C> {
   /** Handed to the handler as `ctx.context`. */
   readonly context?: C;
+  /** Time limit of this call in milliseconds (overrides the router's `timeoutMs`); `0` or absent: the router's. */
+  readonly timeoutMs?: number;
+  /** Aborting it aborts the handler's `ctx.signal` and settles the call as `aborted`. */
+  readonly signal?: AbortSignal;
 }
 
 /** The seed's `resolveNamespace` result. */

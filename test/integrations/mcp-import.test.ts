@@ -115,10 +115,10 @@ createRouter(generated, handlers);
 
 // Each handler takes the tool's generated argument type and resolves to the server's output.
 const args: FsReadTextFileArgs = { path: 'a.txt', head: 3 };
-const output: Promise<McpToolOutput> = fs.fs_read_text_file(args, { callId: undefined, context: undefined });
+const output: Promise<McpToolOutput> = fs.fs_read_text_file(args, { callId: undefined, context: undefined, signal: new AbortController().signal });
 void output;
 // @ts-expect-error a misspelled argument is a compile error
-void fs.fs_read_text_file({ pth: 'a.txt' }, { callId: undefined, context: undefined });
+void fs.fs_read_text_file({ pth: 'a.txt' }, { callId: undefined, context: undefined, signal: new AbortController().signal });
 // @ts-expect-error a prefix selects only that server's tools
 void fs.memory_read_graph;
 // @ts-expect-error leaving one server out leaves its tools without handlers

@@ -70,7 +70,14 @@ describe('dispatch settles like `await handler(…)`', () => {
     ];
     for (const [message, handler] of failures) {
       const r = await routerWith(handler).dispatch(timeCall);
-      expect(r, message).toEqual({ ok: false, code: 'handler_error', reason: `Tool "get_time" failed: ${message}`, callId: undefined });
+      expect(r, message).toEqual({
+        ok: false,
+        code: 'handler_error',
+        reason: `Tool "get_time" failed: ${message}`,
+        callId: undefined,
+        tool: 'get_time',
+        error: expect.objectContaining({ message }),
+      });
     }
   });
 

@@ -323,7 +323,8 @@ describe('dispatch over generated calls', () => {
     expect(total).toBeGreaterThanOrEqual(100_000);
     // The run exercised both sides and every code the model can cause.
     expect(okCount).toBeGreaterThan(total / 10);
-    for (const code of REJECTION_CODES) if (code !== 'handler_error') expect(codesSeen).toContain(code);
+    // handler_error, timeout and aborted come from handlers and callers, not from what the model sends.
+    for (const code of REJECTION_CODES) if (code !== 'handler_error' && code !== 'timeout' && code !== 'aborted') expect(codesSeen).toContain(code);
     // Nothing reached Object.prototype.
     expect(Object.getOwnPropertyNames(Object.prototype).join()).toBe(protoBefore);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();

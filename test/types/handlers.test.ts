@@ -118,6 +118,6 @@ describe('generated types', () => {
     // @ts-expect-error `run_query` is not an action of file_ops.
     const wrong: FileOpsAction = { action: 'run_query', args: { sql: 'x' } };
     void wrong;
-    expect(dispatchers.file_ops({ action: 'write_file', args: { path: 'a', content: 'b' } }, { callId: undefined, context: undefined })).toBe('overwrite');
+    expect(dispatchers.file_ops({ action: 'write_file', args: { path: 'a', content: 'b' } }, { callId: undefined, context: undefined, signal: new AbortController().signal })).toBe('overwrite');
   });
 });

@@ -1,0 +1,125 @@
+/**
+ * Handler failures keep their information without leaking it (issue 11 rule
+ * 8): the rejection names the tool and carries the original error (never
+ * sent to the model), a hook decides the model-visible text, and every call
+ * gets an AbortSignal that a time limit or the caller's own signal aborts.
+ */
+import { describe, expect, test } from 'vitest';
+import { createRouter, REJECTION_CODES, type HandlerContext } from '../../runtime/index.js';
+import { generated, recordingHandlers } from './helpers.js';
+
+const call = (name: string, args: unknown = {}) => ({ id: 'c1', name, arguments: JSON.stringify(args) });
+
+function routerWith(overrides: Record<string, (args: never, ctx: HandlerContext<unknown>) => unknown>, options?: Parameters<typeof createRouter>[2]) {
+  const { handlers } = recordingHandlers();
+  return createRouter(generated, { ...handlers, ...overrides } as typeof handlers, options);
+}
+
+describe('handler_error', () => {
+  test('carries the tool and the original error; the default reason is the message', async () => {
+    const boom = new Error('fatal: /home/ada/secret-repo is not a git repository');
+    const router = routerWith({ run_bash: () => { throw boom; } });
+    const r = await router.dispatch(call('run_bash', { command: 'git status' }));
+    expect(r).toEqual({
+      ok: false,
+      code: 'handler_error',
+      reason: 'Tool "run_bash" failed: fatal: /home/ada/secret-repo is not a git repository',
+      callId: 'c1',
+      tool: 'run_bash',
+      error: boom,
+    });
+  });
+
+  test('the handlerErrorReason hook decides what the model reads; the error stays on the result', async () => {
+    const boom = new Error('connect ECONNREFUSED 10.0.0.7:5432 password=hunter2');
+    const seen: unknown[] = [];
+    const router = routerWith(
+      { run_query: async () => { throw boom; } },
+      {
+        handlerErrorReason: (error, info) => {
+          seen.push([error, info]);
+          return `${info.tool} is unavailable right now; try again later.`;
+        },
+      },
+    );
+    router.extractToolkit('Database');
+    const r = await router.dispatch({ type: 'tool_use', id: 'toolu_1', name: 'run_query', input: { sql: 'select 1' } });
+    expect(r).toMatchObject({ ok: false, code: 'handler_error', reason: 'run_query is unavailable right now; try again later.', tool: 'run_query' });
+    expect(r.ok ? undefined : r.error).toBe(boom);
+    expect(r.ok ? '' : r.reason).not.toContain('hunter2');
+    expect(seen).toEqual([[boom, { tool: 'run_query', callId: 'toolu_1' }]]);
+  });
+
+  test('a hook that throws, or returns no text, falls back to a message without the error', async () => {
+    for (const hook of [() => { throw new Error('hook bug'); }, () => '' as string, () => 42 as unknown as string]) {
+      const router = routerWith({ get_time: () => { throw new Error('secret'); } }, { handlerErrorReason: hook });
+      expect(await router.dispatch(call('get_time'))).toMatchObject({ ok: false, code: 'handler_error', reason: 'Tool "get_time" failed.' });
+    }
+  });
+});
+
+describe('time limits and cancellation', () => {
+  test('a handler past its time limit is a timeout rejection, and its signal is aborted', async () => {
+    let signal: AbortSignal | undefined;
+    const router = routerWith({
+      run_bash: (_args, ctx) => {
+        signal = ctx.signal;
+        return new Promise(() => {}); // never settles
+      },
+    });
+    const r = await router.dispatch(call('run_bash', { command: 'sleep 100' }), { timeoutMs: 20 });
+    expect(r).toMatchObject({ ok: false, code: 'timeout', tool: 'run_bash', callId: 'c1' });
+    expect(r.ok ? '' : r.reason).toBe('Tool "run_bash" did not finish within 20 ms and was cancelled. Try again, or with a smaller request.');
+    expect(signal?.aborted).toBe(true);
+    expect((signal?.reason as Error).name).toBe('TimeoutError');
+    expect(REJECTION_CODES).toContain('timeout');
+  });
+
+  test("the router's timeoutMs applies to every call; a handler that finishes in time is unaffected", async () => {
+    const router = routerWith(
+      {
+        get_time: async () => 'now',
+        run_bash: () => new Promise((resolve) => setTimeout(() => resolve('late'), 200)),
+      },
+      { timeoutMs: 30 },
+    );
+    expect(await router.dispatch(call('get_time'))).toMatchObject({ ok: true, result: 'now' });
+    expect(await router.dispatch(call('run_bash', { command: 'x' }))).toMatchObject({ ok: false, code: 'timeout' });
+  });
+
+  test('a signal read after the time limit fired is already aborted', async () => {
+    let ctxRef: HandlerContext<unknown> | undefined;
+    const router = routerWith({ run_bash: (_a, ctx) => { ctxRef = ctx; return new Promise(() => {}); } });
+    await router.dispatch(call('run_bash', { command: 'x' }), { timeoutMs: 5 });
+    expect(ctxRef!.signal.aborted).toBe(true);
+  });
+
+  test("the caller's signal aborts the handler's signal and settles the call as aborted", async () => {
+    const controller = new AbortController();
+    let signal: AbortSignal | undefined;
+    const router = routerWith({ run_bash: (_a, ctx) => { signal = ctx.signal; return new Promise(() => {}); } });
+    const pending = router.dispatch(call('run_bash', { command: 'sleep 100' }), { signal: controller.signal });
+    controller.abort(new Error('user pressed stop'));
+    const r = await pending;
+    expect(r).toMatchObject({ ok: false, code: 'aborted', tool: 'run_bash' });
+    expect(r.ok ? undefined : (r.error as Error).message).toBe('user pressed stop');
+    expect(signal?.aborted).toBe(true);
+    // Already aborted before the call: the handler never runs.
+    const { handlers, log } = recordingHandlers();
+    const r2 = await createRouter(generated, handlers).dispatch(call('get_time'), { signal: controller.signal });
+    expect(r2).toMatchObject({ ok: false, code: 'aborted' });
+    expect(log).toEqual([]);
+  });
+
+  test('a bad time limit is a configuration mistake: it throws (createRouter) or rejects (dispatch)', async () => {
+    const { handlers } = recordingHandlers();
+    expect(() => createRouter(generated, handlers, { timeoutMs: -1 })).toThrow(/timeoutMs must be a non-negative number/);
+    const router = routerWith({ get_time: async () => 1 });
+    await expect(router.dispatch(call('get_time'), { timeoutMs: Number.NaN })).rejects.toThrow(/dispatch: timeoutMs/);
+  });
+
+  test('a synchronous handler is never timed (it has finished when it returns)', async () => {
+    const router = routerWith({ get_time: () => 'sync' }, { timeoutMs: 1 });
+    expect(await router.dispatch(call('get_time'))).toMatchObject({ ok: true, result: 'sync' });
+  });
+});
