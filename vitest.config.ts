@@ -9,8 +9,10 @@ export default defineConfig({
     // Type-level tests are checked by `tsc -p .` (part of `npm test`); here they also run as
     // ordinary tests so their runtime halves (expectTypeOf is a no-op at run time) execute.
     setupFiles: ['test/setup/fail-on-console.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Guards against hangs, not timings: generous, because a shared 2-core machine under load
+    // runs the 1,000-tool codegen and the 100,000-call property test several times slower.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: 'forks',
   },
 });
