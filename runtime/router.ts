@@ -39,9 +39,8 @@ import {
 
 // The public types live in router/types.ts and are exported from here, unchanged.
 export { ToolCallRejectedError } from './router/types.js';
-export type { BlocklistOptions } from './router/gate.js';
 export type {
-  BlockableName, CallableKind, CallWithArguments, CheckRejection, CheckResult, DispatchOptions, DispatchResult,
+  BlocklistOptions, BlockableName, CallableKind, CallWithArguments, CheckRejection, CheckResult, DispatchOptions, DispatchResult,
   DynamicGroupDefinition, DynamicResolvedCall, DynamicToolDefinition, LoaderResolvedCall, NameCheckResult,
   NameOnlyCall, NamespaceResolution, NeutralCompileResult, PruneResult, PruneStrategy, ResolvedCall,
   RouterOptions, RouterSnapshot, TargetCompileRequest, TryNamespaceResolution,
@@ -122,16 +121,13 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * namespace or toolkit name blocks the group and all of its tools. Never
    * changes `compile()` output.
    *
-   * Names usually come from configuration, where the types do not help, so a
-   * name this router does not know throws a `TypeError` naming it and the
-   * closest known names, and nothing changes: a typo never leaves the real
-   * tool open. To block names that are not registered yet (the seed's "any
-   * listed name"), pass `{ allowUnknown: true }`.
+   * An unknown name (config files have no types) throws a `TypeError` naming
+   * it and the closest names, changing nothing; `{ allowUnknown: true }` blocks
+   * names not registered yet (the seed's "any listed name").
    *
    * @example
    * router.setBlockedTools(['delete_file', 'tail_logs']);
    * router.setBlockedTools(['git_psh']); // TypeError: … unknown name "git_psh" (did you mean "git_push"?) …
-   * router.setBlockedTools(['remote_tool'], { allowUnknown: true }); // blocked before it exists
    */
   setBlockedTools(names: readonly BlockableName<R, D>[], options?: BlocklistOptions): this;
   setBlockedTools(names: readonly string[], options: BlocklistOptions & { readonly allowUnknown: true }): this;
@@ -147,12 +143,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * router.applyPolicy('prod');
    */
   applyPolicy(policy: R['policies']): this {
-    const policies = this.#catalog.spec.policies;
-    const names = Object.hasOwn(policies, policy) ? policies[policy] : undefined;
-    if (!names) {
-      throw new TypeError(`applyPolicy: unknown policy ${JSON.stringify(policy)}. Policies: ${Object.keys(policies).join(', ') || '(none)'}.`);
-    }
-    return this.setBlockedTools(names as readonly BlockableName<R, D>[]);
+    this.#gate.applyPolicy(policy);
+    return this;
   }
 
   /** The blocklist as set, as a fresh array. */
@@ -423,18 +415,13 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /**
-   * Rebuild state from a snapshot, all or nothing. A snapshot decides what is
-   * blocked, so it is read strictly: anything but what `snapshot()` returned
-   * (no `format`, another library's snapshot, a missing `blocked` or
-   * `loaded`, a field of the wrong type, a blocked name or loaded toolkit this
-   * router does not know) throws a `TypeError` listing every problem, and the
-   * router's state is left exactly as it was. A missing field never means
-   * "nothing blocked". Only `announcements` may be absent (the seed: a
-   * snapshot from before announcements restores none).
+   * Rebuild state from a snapshot, all or nothing and strictly (it decides what
+   * is blocked): anything but what `snapshot()` returned throws a `TypeError`
+   * listing every problem and changes nothing; a missing field never means
+   * "nothing blocked". Only `announcements` may be absent (the seed).
    *
    * @example
-   * router.restore(JSON.parse(saved));
-   * router.restore({}); // TypeError: restore: not a toolroute router snapshot …
+   * router.restore(JSON.parse(saved)); // router.restore({}) throws: not a toolroute router snapshot
    */
   restore(snapshot: unknown): this {
     const fields = readSnapshot(snapshot);
@@ -492,7 +479,6 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   // ---- Seed compatibility ----------------------------------------------------------------
-
   /**
    * The seed's `chef.getPruner()`: the router itself, so the seed's samples
    * run unchanged apart from setup.
@@ -510,11 +496,8 @@ type ContextProbe<C> = (args: never, ctx: HandlerContext<C>) => unknown;
 
 /**
  * Build the router for a generated folder. The context type is inferred from
- * the handlers (`satisfies Handlers<AgentCtx>`, or one handler's annotated
- * `ctx: HandlerContext<AgentCtx>`); then `dispatch` requires `{ context }`.
- * A handler for a name that is not a tool of the spec throws a `TypeError`
- * naming it (a typo would otherwise leave the real tool without its handler
- * only at run time).
+ * the handlers (`satisfies Handlers<AgentCtx>`, or one annotated `ctx`); then
+ * `dispatch` requires `{ context }`. A handler under a name that is no tool throws.
  *
  * @example
  * import * as generated from './generated/index.js';
@@ -527,11 +510,8 @@ type ContextProbe<C> = (args: never, ctx: HandlerContext<C>) => unknown;
  */
 export function createRouter<R extends RegistryShape, C = unknown>(
   generated: GeneratedModule<R>,
-  // The first half types each handler by its tool (a missing or mistyped one
-  // is an error naming the tool); the index signature is where TypeScript
-  // infers `C` from the handlers' own `ctx` annotations (it cannot infer
-  // through the mapped type), so `handlers satisfies Handlers<AgentCtx>`
-  // gives a router whose dispatch requires an `AgentCtx` context.
+  // Each handler is typed by its tool; the index signature is where TypeScript infers `C`
+  // from the handlers' `ctx` annotations (it cannot infer through the mapped type).
   handlers: HandlersOf<NoInfer<R>, NoInfer<C>> & { readonly [tool: string]: ContextProbe<C> },
   options?: RouterOptions,
 ): ToolRouter<R, C> {

@@ -106,6 +106,16 @@ export class Gate {
     this.recomputeBlocked();
   }
 
+  /** Replace the blocklist with a named policy of the spec; an unknown policy throws. */
+  applyPolicy(policy: unknown): void {
+    const policies = this.#catalog.spec.policies;
+    const names = typeof policy === 'string' && Object.hasOwn(policies, policy) ? policies[policy] : undefined;
+    if (!names) {
+      throw new TypeError(`applyPolicy: unknown policy ${JSON.stringify(policy)}. Policies: ${Object.keys(policies).join(', ') || '(none)'}.`);
+    }
+    this.setBlocklist(names, {}, 'applyPolicy');
+  }
+
   /** Whether a name is on the blocklist as written (the seed blocks any listed name, known or not). */
   isListed(name: string): boolean {
     return this.#session.blockedSet.has(name);

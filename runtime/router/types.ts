@@ -251,3 +251,5 @@ export interface RouterSnapshot {
   /** `syncToolAnnouncements`' previous tool set. */
   readonly announcedTools: string[];
 }
+
+export type { BlocklistOptions } from './gate.js';
