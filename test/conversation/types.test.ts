@@ -3,10 +3,20 @@
  * takes each SDK's own response type for its target and rejects another
  * target's. Each `@ts-expect-error` has a twin that compiles, so the check can fail both ways.
  */
-import type { Message } from '@anthropic-ai/sdk/resources/messages';
-import type { GenerateContentResponse } from '@google/genai';
-import type { ChatCompletion, ChatCompletionMessage } from 'openai/resources/chat/completions';
-import type { Response } from 'openai/resources/responses/responses';
+import type { Message, RedactedThinkingBlockParam, ThinkingBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { GenerateContentResponse, Part } from '@google/genai';
+import type { ChatCompletion, ChatCompletionAssistantMessageParam, ChatCompletionMessage } from 'openai/resources/chat/completions';
+import type { Response, ResponseFunctionToolCall, ResponseInputItem, ResponseReasoningItem } from 'openai/resources/responses/responses';
+import type {
+  AnthropicRedactedThinkingBlock,
+  AnthropicThinkingBlock,
+  AnthropicToolResultBlock,
+  GeminiPart,
+  OpenAIChatMessage,
+  ResponsesFunctionCallItem,
+  ResponsesInputItem,
+  ResponsesReasoningItem,
+} from '../../runtime/targets/types.js';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   fromProvider,
@@ -80,5 +90,31 @@ describe('fromProvider takes each SDK response type', () => {
     // @ts-expect-error a failure needs its reason (the text the model reads)
     toolMessage(call, { ok: false });
     toolMessage(call, { ok: false, reason: 'twin' });
+  });
+});
+
+describe('the replayed wire types are the SDK request types', () => {
+  it('each replayed block, item and part is assignable to its SDK param type (and a broken one is not)', () => {
+    expectTypeOf<AnthropicThinkingBlock>().toMatchTypeOf<ThinkingBlockParam>();
+    expectTypeOf<AnthropicRedactedThinkingBlock>().toMatchTypeOf<RedactedThinkingBlockParam>();
+    expectTypeOf<AnthropicToolResultBlock>().toMatchTypeOf<ToolResultBlockParam>();
+    expectTypeOf<Extract<OpenAIChatMessage, { role: 'assistant' }>>().toMatchTypeOf<ChatCompletionAssistantMessageParam>();
+    expectTypeOf<ResponsesReasoningItem>().toMatchTypeOf<ResponseReasoningItem>();
+    expectTypeOf<ResponsesFunctionCallItem>().toMatchTypeOf<ResponseFunctionToolCall>();
+    expectTypeOf<ResponsesInputItem>().toMatchTypeOf<ResponseInputItem>();
+    expectTypeOf<GeminiPart>().toMatchTypeOf<Part>();
+    const thinking = { type: 'thinking', thinking: 't', signature: 's' } as const;
+    thinking satisfies ThinkingBlockParam;
+    // @ts-expect-error a thinking block without its signature is not a ThinkingBlockParam
+    ({ type: 'thinking', thinking: 't' }) satisfies ThinkingBlockParam;
+    const reasoning = { type: 'reasoning' as const, id: 'rs_1', summary: [], encrypted_content: 'e' };
+    reasoning satisfies ResponseReasoningItem;
+    // @ts-expect-error a reasoning item needs its id and summary
+    ({ type: 'reasoning', encrypted_content: 'e' }) satisfies ResponseReasoningItem;
+    const part = { functionCall: { name: 'get_time', args: {} }, thoughtSignature: 'sig' };
+    part satisfies Part;
+    // @ts-expect-error the signature is a string on the part, not an object
+    ({ functionCall: { name: 'get_time', args: {} }, thoughtSignature: { value: 'sig' } }) satisfies Part;
+    expect(thinking.signature).toBe('s');
   });
 });
