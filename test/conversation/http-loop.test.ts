@@ -209,6 +209,31 @@ describe('gemini: thought parts and thoughtSignature come back on the part they 
   });
 });
 
+describe('a conversation that changes provider mid-way keeps working', () => {
+  it.each<[Target, Target]>([
+    ['anthropic', 'gemini'],
+    ['gemini', 'openai-responses'],
+    ['openai-responses', 'anthropic'],
+  ])('%s for four turns, then %s: the rest runs, earlier state is left out with one warning', async (from, to) => {
+    const run = await runLoop(from, { turn: 4, to });
+    expectCommon(run);
+    const later = run.requests.slice(4);
+    // Nothing of the first provider's reasoning state reaches the second provider...
+    const kind = { anthropic: 'sig', gemini: 'tsig', 'openai-responses': 'enc', openai: '' }[from];
+    for (const request of later) for (let k = 0; k < 4; k++) expect(request.text).not.toContain(JSON.stringify(opaque(kind, k)));
+    // ...but its turns do, as text and tool calls with their results, and the second provider's own state comes back.
+    const last = later.at(-1)!.text;
+    expect(last).toContain('Loading the weather tools.');
+    const firstCall = run.history[1]!.tool_calls![0]!.id;
+    expect(last).toContain(JSON.stringify(firstCall));
+    const own = { anthropic: 'sig', gemini: 'tsig', 'openai-responses': 'enc', openai: '' }[to];
+    for (let k = 4; k < TURNS - 1; k++) if (!(to === 'anthropic' && SCRIPT[k]!.redacted)) expect(last).toContain(JSON.stringify(opaque(own, k)));
+    const dropped = run.warnings.filter((w) => w.includes('provider state'));
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]).toContain(`carries ${from} provider state, which '${to}' cannot use`);
+  });
+});
+
 describe('no warnings on a single-target conversation', () => {
   it.each<Target>(['anthropic', 'openai', 'openai-responses', 'gemini'])('%s', async (target) => {
     const run = await runLoop(target);

@@ -49,15 +49,23 @@ function makeRouter() {
   );
 }
 
+function targetOfPath(path: string): Target {
+  if (path.startsWith('/v1/messages')) return 'anthropic';
+  if (path.startsWith('/v1/chat/completions')) return 'openai';
+  if (path.startsWith('/v1/responses')) return 'openai-responses';
+  return 'gemini';
+}
+
 /**
- * Run the whole script for one target through its SDK and a mock server.
+ * Run the whole script for one target (or switch to another at `switchAt.turn`) through its SDK and a mock server.
  *
  * @example
  * const run = await runLoop('anthropic');
  * run.requests.length; // → SCRIPT.length
  */
-export async function runLoop(target: Target): Promise<LoopRun> {
-  const server = await startMockProvider((body, i) => RESPONSE_OF[target](i, body));
+export async function runLoop(target: Target, switchAt?: { readonly turn: number; readonly to: Target }): Promise<LoopRun> {
+  // One server mimics every API (each SDK calls its own path); request i is turn i.
+  const server = await startMockProvider((body, i, path) => RESPONSE_OF[targetOfPath(path)](i, body));
   const router = makeRouter();
   const history: NeutralMessage[] = [{ role: 'user', content: 'Is config.json sane, and what is the weather in Lisbon?' }];
   const results: { ok: boolean; reason?: string }[][] = [];
@@ -71,28 +79,28 @@ export async function runLoop(target: Target): Promise<LoopRun> {
     for (let turn = 0; turn < SCRIPT.length; turn++) {
       if (turn === BLOCK_TURN) router.setBlockedTools(['delete_file']);
       let reply: NeutralMessage[];
-      switch (target) {
+      switch (switchAt !== undefined && turn >= switchAt.turn ? switchAt.to : target) {
         case 'anthropic': {
-          const payload = router.compile({ target, system: SYSTEM, messages: history, options });
+          const payload = router.compile({ target: 'anthropic', system: SYSTEM, messages: history, options });
           const response = await anthropic.messages.create({ model: 'claude-test', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, ...payload });
           reply = fromProvider('anthropic', response);
           break;
         }
         case 'openai': {
-          const payload = router.compile({ target, system: SYSTEM, messages: history, options });
+          const payload = router.compile({ target: 'openai', system: SYSTEM, messages: history, options });
           const response = await openai.chat.completions.create({ model: 'gpt-test', ...payload });
           reply = fromProvider('openai', response);
           break;
         }
         case 'openai-responses': {
-          const payload = router.compile({ target, system: SYSTEM, messages: history, options });
+          const payload = router.compile({ target: 'openai-responses', system: SYSTEM, messages: history, options });
           // Stateless use: nothing stored server-side, so the reasoning must travel in the input.
           const response = await openai.responses.create({ model: 'gpt-test', store: false, include: ['reasoning.encrypted_content'], ...payload });
           reply = fromProvider('openai-responses', response);
           break;
         }
         case 'gemini': {
-          const payload = router.compile({ target, system: SYSTEM, messages: history, options });
+          const payload = router.compile({ target: 'gemini', system: SYSTEM, messages: history, options });
           const response = await ai.models.generateContent({
             model: 'gemini-test',
             ...payload,
