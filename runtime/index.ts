@@ -12,6 +12,7 @@ export {
   ToolRouter,
   ToolCallRejectedError,
   type BlockableName,
+  type BlocklistOptions,
   type CallableKind,
   type CallWithArguments,
   type CheckRejection,
@@ -92,3 +93,4 @@ export {
   type ToolCallLike,
   type ToolResultLike,
 } from './conversation.js';
+export type { CompileDoneEvent, RouterEvents } from './router/events.js';

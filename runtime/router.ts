@@ -16,7 +16,7 @@
  * act on. Programmer errors (a bad generated folder, a missing handler, a
  * registration that collides) do throw, early, with what to fix.
  */
-import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlerContext, type HandlersOf, type RegistryShape, type Target, type ToolDefinition, type ToolNameOf } from './contract.js';
+import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlersOf, type RegistryShape, type Target, type ToolDefinition, type ToolNameOf } from './contract.js';
 import type { AnnounceOptions, Announcement } from './announcements.js';
 import { readCall } from './call-shape.js';
 import { quote } from './reasons.js';
@@ -24,6 +24,7 @@ import type { TargetPayload } from './targets/compile.js';
 import { cacheKey as payloadCacheKey } from './cache-key.js';
 import { Catalog, type AnyDynamicGroup, type AnyDynamicTool } from './router/catalog.js';
 import { Compiler, type AnyTargetCompileRequest } from './router/compile.js';
+import { Events, type RouterEvents } from './router/events.js';
 import { Gate, type BlocklistOptions } from './router/gate.js';
 import { Invoker } from './router/invoke.js';
 import { Pruner } from './router/prune.js';
@@ -34,10 +35,11 @@ import {
   type BlockableName, type CallWithArguments, type CheckResult, type DispatchOptions, type DispatchResult,
   type DynamicGroupDefinition, type DynamicToolDefinition, type NameCheckResult, type NameOnlyCall,
   type NamespaceResolution, type NeutralCompileResult, type PruneResult, type PruneStrategy, type RouterOptions,
-  type RouterSnapshot, type TargetCompileRequest, type TryNamespaceResolution,
+  type RouterSnapshot, type TargetCompileRequest, type TryNamespaceResolution, type ContextProbe, type GroupNames,
 } from './router/types.js';
 
 // The public types live in router/types.ts and are exported from here, unchanged.
+export type { CompileDoneEvent, RouterEvents } from './router/events.js';
 export { ToolCallRejectedError } from './router/types.js';
 export type {
   BlocklistOptions, BlockableName, CallableKind, CallWithArguments, CheckRejection, CheckResult, DispatchOptions, DispatchResult,
@@ -61,6 +63,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   readonly #invoker: Invoker;
   readonly #pruner: Pruner;
   readonly #compiler: Compiler;
+  readonly #events = new Events();
 
   /** @internal Use {@link createRouter}. */
   constructor(generated: GeneratedModule<R>, handlers: HandlersOf<R, C>, options: RouterOptions = {}) {
@@ -109,12 +112,9 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /** All flat tools, as the seed's `getAllTools`. */
-  getAllTools(): ToolDefinition[] {
-    return this.#pruner.getAllTools();
-  }
+  getAllTools(): ToolDefinition[] { return this.#pruner.getAllTools(); }
 
   // ---- Blocklist gate ------------------------------------------------------
-
   /**
    * Replace the blocklist (`[]` clears). A tool name blocks the tool however it
    * is called (flat, as a namespace action, as a loaded toolkit tool); a
@@ -271,14 +271,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * const newTools = router.extractToolkit('weather'); // Weather's tools
    */
   extractToolkit(toolkitName: R['toolkits'] | D | (string & {})): ToolDefinition[] {
-    const catalog = this.#catalog;
-    const k = catalog.findToolkit(toolkitName);
-    if (k === undefined) {
-      const available = catalog.toolkits.map((kit) => kit.name).join(', ') || '(none)';
-      throw new ToolCallRejectedError('invalid_arguments', `Unknown toolkit: "${String(toolkitName)}". Available: ${available}`);
-    }
-    this.#gate.markLoaded(k);
-    return catalog.toolkits[k]!.tools.map((t) => catalog.tools[t]!.definition);
+    return this.#gate.extractToolkit(toolkitName);
   }
 
   /** Loaded toolkits, canonical names, load order. */
@@ -343,8 +336,21 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   compile<T extends Target>(request: TargetCompileRequest<R, D> & { readonly target: T }): TargetPayload<T>;
   compile(request?: TargetCompileRequest<R, D>): NeutralCompileResult | TargetPayload<Target> {
     // The cached frozen result itself: copying the tools would make compile() grow with the spec.
-    if (request === undefined || request.target === undefined) return this.#compiler.neutral();
-    return this.#compiler.target(request as unknown as AnyTargetCompileRequest);
+    const neutral = request === undefined || request.target === undefined;
+    const result = neutral ? this.#compiler.neutral() : this.#compiler.target(request as unknown as AnyTargetCompileRequest);
+    if (this.#events.hasCompileDone) this.#events.compileDone(neutral ? 'neutral' : request.target, result);
+    return result;
+  }
+
+  /**
+   * Subscribe to `compile:done` (the seed's hook for delta detection; what it
+   * announces lands in the next compile). Returns the unsubscribe function.
+   *
+   * @example
+   * router.on('compile:done', ({ toolNames }) => router.syncToolAnnouncements(toolNames));
+   */
+  on<E extends keyof RouterEvents>(event: E, listener: RouterEvents[E]): () => void {
+    return this.#events.on(event, listener);
   }
 
   /**
@@ -366,7 +372,6 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   // ---- Announcements -------------------------------------------------------------
-
   /**
    * Upsert a standing announcement (rendered on every target compile until
    * retracted). Same id keeps its position.
@@ -392,17 +397,16 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   /**
    * The seed's delta detection, with the previous set kept in the router (and
    * in snapshots): announces `tools:added` / `tools:removed` for what changed
-   * since the last call and retracts them when nothing did.
+   * since the last call and retracts them when nothing did; `channel` as in `announce`.
    *
    * @example
-   * router.syncToolAnnouncements(router.pruneByTask(task).tools.map((t) => t.name));
+   * router.syncToolAnnouncements(names, { channel: 'user_tail' }); // e.g. Sonnet 5 on the anthropic target
    */
-  syncToolAnnouncements(next: readonly string[]): { added: string[]; removed: string[] } {
-    return this.#session.syncToolAnnouncements(next);
+  syncToolAnnouncements(next: readonly string[], options?: AnnounceOptions): { added: string[]; removed: string[] } {
+    return this.#session.syncToolAnnouncements(next, options);
   }
 
   // ---- Snapshot --------------------------------------------------------------------
-
   /**
    * All state as plain JSON: blocklist, loaded toolkits, announcements, the
    * delta-detection set. Run-time registrations are code and not included.
@@ -455,12 +459,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * @example
    * router.registerNamespaces([{ name: 'git', description: 'Git', tools: [{ name: 'git_status', description: 'Status' }] }]);
    */
-  registerNamespaces<const T extends readonly DynamicGroupDefinition<C>[]>(
-    groups: T,
-  ): ToolRouter<R, C, D | T[number]['name'] | Extract<T[number]['tools'][number], { name: string }>['name']> {
-    this.#catalog.registerGroups(groups as unknown as readonly AnyDynamicGroup[], 'namespace');
-    this.#gate.recompute();
-    return this as never;
+  registerNamespaces<const T extends readonly DynamicGroupDefinition<C>[]>(groups: T): ToolRouter<R, C, D | GroupNames<T>> {
+    return this.#registerGroups(groups, 'namespace');
   }
 
   /**
@@ -470,10 +470,12 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * @example
    * router.registerToolkits([{ name: 'Jira', description: 'Issues', tools: [{ name: 'jira_get', description: 'Get an issue' }] }]);
    */
-  registerToolkits<const T extends readonly DynamicGroupDefinition<C>[]>(
-    groups: T,
-  ): ToolRouter<R, C, D | T[number]['name'] | Extract<T[number]['tools'][number], { name: string }>['name']> {
-    this.#catalog.registerGroups(groups as unknown as readonly AnyDynamicGroup[], 'toolkit');
+  registerToolkits<const T extends readonly DynamicGroupDefinition<C>[]>(groups: T): ToolRouter<R, C, D | GroupNames<T>> {
+    return this.#registerGroups(groups, 'toolkit');
+  }
+
+  #registerGroups(groups: readonly DynamicGroupDefinition<C>[], kind: 'namespace' | 'toolkit'): never {
+    this.#catalog.registerGroups(groups as unknown as readonly AnyDynamicGroup[], kind);
     this.#gate.recompute();
     return this as never;
   }
@@ -491,8 +493,6 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 }
 
-/** What `createRouter` reads the context type from: any handler's `ctx` parameter. */
-type ContextProbe<C> = (args: never, ctx: HandlerContext<C>) => unknown;
 
 /**
  * Build the router for a generated folder. The context type is inferred from

@@ -19,7 +19,8 @@
  * members, belong here; what a rejected call is told belongs to resolution
  * (resolve.ts) and reasons.ts.
  */
-import { LOAD_TOOLKIT_NAME } from '../contract.js';
+import { LOAD_TOOLKIT_NAME, type ToolDefinition } from '../contract.js';
+import { ToolCallRejectedError } from './types.js';
 import { assertKnownNames } from '../suggest.js';
 import type { Catalog } from './catalog.js';
 import type { Session } from './session.js';
@@ -104,6 +105,22 @@ export class Gate {
     this.assertBlockable(names, allowUnknown, where);
     this.#session.setBlocked(names, allowUnknown);
     this.recomputeBlocked();
+  }
+
+  /**
+   * The seed's `extractToolkit`: mark a toolkit loaded (case-insensitive
+   * name) and return its tools' neutral definitions; throws like the seed on
+   * an unknown toolkit.
+   */
+  extractToolkit(name: unknown): ToolDefinition[] {
+    const catalog = this.#catalog;
+    const k = catalog.findToolkit(name);
+    if (k === undefined) {
+      const available = catalog.toolkits.map((kit) => kit.name).join(', ') || '(none)';
+      throw new ToolCallRejectedError('invalid_arguments', `Unknown toolkit: "${String(name)}". Available: ${available}`);
+    }
+    this.markLoaded(k);
+    return catalog.toolkits[k]!.tools.map((t) => catalog.tools[t]!.definition);
   }
 
   /** Replace the blocklist with a named policy of the spec; an unknown policy throws. */

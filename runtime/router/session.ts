@@ -12,7 +12,7 @@
  * it is read strictly: a bad one throws before any state changes, and a
  * missing field never means "nothing blocked".
  */
-import { ANNOUNCEMENT_CHANNELS, AnnouncementStore, type Announcement, type AnnouncementChannel } from '../announcements.js';
+import { ANNOUNCEMENT_CHANNELS, AnnouncementStore, type AnnounceOptions, type Announcement, type AnnouncementChannel } from '../announcements.js';
 import type { Catalog } from './catalog.js';
 import type { RouterSnapshot } from './types.js';
 
@@ -181,14 +181,14 @@ export class Session {
    * The seed's delta detection: announce `tools:added` / `tools:removed` for
    * what changed since the last call, retract them when nothing did.
    */
-  syncToolAnnouncements(next: readonly string[]): { added: string[]; removed: string[] } {
+  syncToolAnnouncements(next: readonly string[], options?: AnnounceOptions): { added: string[]; removed: string[] } {
     const previous = this.announcedTools;
     const nextSet = new Set(next);
     const added = next.filter((name) => !previous.has(name));
     const removed = [...previous].filter((name) => !nextSet.has(name));
-    if (added.length) this.announcements.announce('tools:added', `Tools newly available: ${added.join(', ')}`);
+    if (added.length) this.announcements.announce('tools:added', `Tools newly available: ${added.join(', ')}`, options);
     else this.announcements.retract('tools:added');
-    if (removed.length) this.announcements.announce('tools:removed', `Withdrawn; calls to these will be rejected: ${removed.join(', ')}`);
+    if (removed.length) this.announcements.announce('tools:removed', `Withdrawn; calls to these will be rejected: ${removed.join(', ')}`, options);
     else this.announcements.retract('tools:removed');
     this.announcedTools = nextSet;
     return { added, removed };

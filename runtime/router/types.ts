@@ -253,3 +253,9 @@ export interface RouterSnapshot {
 }
 
 export type { BlocklistOptions } from './gate.js';
+
+/** The names a group registration adds: the groups' and their inline tools'. Internal to the façade. */
+export type GroupNames<T extends readonly DynamicGroupDefinition<never>[]> = T[number]['name'] | Extract<T[number]['tools'][number], { name: string }>['name'];
+
+/** What `createRouter` reads the context type from: any handler's `ctx` parameter. Internal to the façade. */
+export type ContextProbe<C> = (args: never, ctx: HandlerContext<C>) => unknown;

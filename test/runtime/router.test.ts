@@ -527,3 +527,30 @@ describe('review of issues 3 and 4: gaps closed', () => {
     expect(JSON.stringify(router.compile({ target: 'gemini', messages }))).not.toContain('defer');
   });
 });
+
+describe('compile:done and the sync channel (issue 11 rule 12)', () => {
+  test('compile:done fires after each compile with the payload and its tool names; announcements made there land in the next compile', () => {
+    const { router } = exampleRouter();
+    const seen: { target: string; toolNames: readonly string[] }[] = [];
+    const off = router.on('compile:done', ({ target, payload, toolNames }) => {
+      seen.push({ target, toolNames });
+      expect(payload).toBeTypeOf('object');
+      router.syncToolAnnouncements(toolNames, { channel: 'user_tail' });
+    });
+    const first = router.compile({ target: 'openai', system: 'S', messages: [{ role: 'user', content: 'hi' }] });
+    expect(JSON.stringify(first.messages)).not.toContain('<announcements>');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.target).toBe('openai');
+    expect(seen[0]!.toolNames).toEqual((first.tools ?? []).map((t) => (t.type === 'function' ? t.function.name : '')));
+    expect(router.getAnnouncements()).toEqual([{ id: 'tools:added', content: `Tools newly available: ${seen[0]!.toolNames.join(', ')}`, channel: 'user_tail' }]);
+    // The next compile carries what the listener announced, on the channel it chose.
+    const second = router.compile({ target: 'anthropic', system: 'S', messages: [{ role: 'user', content: 'hi' }] });
+    expect(JSON.stringify(second.messages.at(-1))).toContain('Tools newly available');
+    router.compile();
+    expect(seen.map((s) => s.target)).toEqual(['openai', 'anthropic', 'neutral']);
+    off();
+    router.compile();
+    expect(seen).toHaveLength(3);
+    expect(() => router.on('compile:start' as never, (() => {}) as never)).toThrow(/unknown event "compile:start"/);
+  });
+});

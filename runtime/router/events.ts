@@ -1,0 +1,66 @@
+/**
+ * Router events: the seed's `compile:done`, where its documentation puts an
+ * application's tool-delta detection ("call it in the compile:done handler;
+ * announcements made there land in the next compile"). Listeners run
+ * synchronously after a compile has built its result, in subscription order;
+ * a listener's exception propagates to the `compile` caller (it is the
+ * application's own code, not model input).
+ */
+import type { Target } from '../contract.js';
+
+/** What `compile:done` listeners receive. */
+export interface CompileDoneEvent {
+  /** The target compiled for, or `'neutral'` for the seed's `compile()`. */
+  readonly target: Target | 'neutral';
+  /** The result `compile` returns (frozen arrays: read, do not modify). */
+  readonly payload: unknown;
+  /** Names of the tools in the payload, in payload order. */
+  readonly toolNames: readonly string[];
+}
+
+/** Event name → listener type. */
+export interface RouterEvents {
+  'compile:done': (event: CompileDoneEvent) => void;
+}
+
+/**
+ * Listener lists per event. Internal to the router.
+ *
+ * @example
+ * const events = new Events();
+ * const off = events.on('compile:done', (e) => console.log(e.toolNames));
+ * off();
+ */
+export class Events {
+  readonly #compileDone: RouterEvents['compile:done'][] = [];
+
+  get hasCompileDone(): boolean {
+    return this.#compileDone.length > 0;
+  }
+
+  on<E extends keyof RouterEvents>(event: E, listener: RouterEvents[E]): () => void {
+    if (event !== 'compile:done') throw new TypeError(`router.on: unknown event ${JSON.stringify(event)}; events: "compile:done".`);
+    if (typeof listener !== 'function') throw new TypeError('router.on: the listener must be a function.');
+    this.#compileDone.push(listener);
+    return () => {
+      const i = this.#compileDone.indexOf(listener);
+      if (i >= 0) this.#compileDone.splice(i, 1);
+    };
+  }
+
+  compileDone(target: Target | 'neutral', payload: unknown): void {
+    const tools = (payload as { tools?: unknown }).tools;
+    const toolNames = Array.isArray(tools) ? tools.map(toolName) : [];
+    const event: CompileDoneEvent = { target, payload, toolNames };
+    for (const listener of [...this.#compileDone]) listener(event);
+  }
+}
+
+/** A rendered tool's name on any target (Gemini nests declarations in one tool entry). */
+function toolName(tool: unknown): string {
+  const t = tool as { name?: unknown; function?: { name?: unknown }; functionDeclarations?: { name?: unknown }[] };
+  if (typeof t?.name === 'string') return t.name;
+  if (typeof t?.function?.name === 'string') return t.function.name;
+  if (Array.isArray(t?.functionDeclarations)) return t.functionDeclarations.map((d) => String(d?.name)).join(',');
+  return '';
+}
