@@ -13,6 +13,8 @@ export {
   ToolCallRejectedError,
   type BlockableName,
   type BlocklistOptions,
+  type CompileDoneEvent,
+  type RouterEvents,
   type CallableKind,
   type CallWithArguments,
   type CheckRejection,
@@ -93,4 +95,3 @@ export {
   type ToolCallLike,
   type ToolResultLike,
 } from './conversation.js';
-export type { CompileDoneEvent, RouterEvents } from './router/events.js';
