@@ -67,6 +67,13 @@ export interface ToolDefinition {
  * (their `null` means "absent"); `nested` descends into object-valued
  * properties (and `items` into array elements) that need the same treatment.
  */
+/**
+ * Wire name → spec name of top-level properties a target renders renamed
+ * (Anthropic's property-key rule, runtime/targets/property-keys.ts); the
+ * router turns wire names back before validation.
+ */
+export type KeyDecodePlan = Readonly<Record<string, string>>;
+
 export interface NullDecodePlan {
   readonly optional: readonly string[];
   readonly nested?: Readonly<Record<string, NullDecodePlan>>;
@@ -90,6 +97,8 @@ export interface GeneratedTool {
   readonly toolkits: readonly number[];
   /** Present when the spec asks for OpenAI strict mode and the tool has optional properties. */
   readonly nullDecode?: NullDecodePlan;
+  /** Present when a top-level property key breaks Anthropic's rule: its Anthropic rendering uses these wire names. */
+  readonly keyDecode?: KeyDecodePlan;
 }
 
 export interface GeneratedNamespace {

@@ -8,6 +8,7 @@ import type { IRSpec } from '../ir.js';
 import { RENDER_FORMS, type GeneratedSpec, type GeneratedTool, type RenderedTools } from '../../runtime/contract.js';
 import { buildPruneMatcher } from '../../runtime/matcher.js';
 import { renderTool } from '../../runtime/targets/index.js';
+import { anthropicKeyPlan } from '../../runtime/targets/property-keys.js';
 import { nullDecodePlan } from '../../runtime/targets/strict.js';
 import { jsonParseLiteral, tsString } from './code.js';
 import type { EmitContext } from './context.js';
@@ -40,6 +41,7 @@ export function specData(ctx: EmitContext): SpecData {
     hash: ir.hash,
     tools: ir.tools.map((t, i): GeneratedTool => {
       const nullDecode = ir.options.openaiStrict ? nullDecodePlan(t.parameters) : undefined;
+      const keyDecode = anthropicKeyPlan(t.parameters);
       return {
         name: t.name,
         description: t.description,
@@ -50,6 +52,7 @@ export function specData(ctx: EmitContext): SpecData {
         namespaces: t.namespaces,
         toolkits: t.toolkits,
         ...(nullDecode === undefined ? {} : { nullDecode }),
+        ...(keyDecode === undefined ? {} : { keyDecode }),
       };
     }),
     flat: ir.flat,

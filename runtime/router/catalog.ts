@@ -20,6 +20,7 @@ import {
   type GeneratedModule,
   type GeneratedSpec,
   type HandlerContext,
+  type KeyDecodePlan,
   type NullDecodePlan,
   type RegistryShape,
   type ToolDefinition,
@@ -29,6 +30,7 @@ import { isPlainObject } from '../call-shape.js';
 import { buildPruneMatcher, reviveMatcher } from '../matcher.js';
 import { neutralNamespaceTool, neutralTool, type NeutralToolInput } from '../neutral.js';
 import { renderTool, type JsonSchema, type NeutralTool } from '../targets/index.js';
+import { anthropicKeyPlan } from '../targets/property-keys.js';
 import type { Suggester } from '../suggest.js';
 import { assertKnownNames } from '../suggest.js';
 import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
@@ -50,6 +52,8 @@ export interface ToolEntry {
   readonly toolkits: number[];
   readonly validate: ValidateFn | undefined;
   readonly nullDecode: NullDecodePlan | undefined;
+  /** Anthropic wire names of top-level properties → spec names (property-keys.ts); undefined for most tools. */
+  readonly keyDecode: KeyDecodePlan | undefined;
   readonly handler: AnyHandler | undefined;
   /** Parameters schema for reasons and signatures. */
   readonly schema: JsonSchema;
@@ -150,6 +154,7 @@ export class Catalog {
         toolkits: [...tool.toolkits],
         validate: spec.validators[tool.validator],
         nullDecode: tool.nullDecode,
+        keyDecode: tool.keyDecode,
         handler: handler as AnyHandler | undefined,
         schema: (definition?.parameters as JsonSchema | undefined) ?? EMPTY_OBJECT_SCHEMA,
         description: tool.description,
@@ -334,6 +339,8 @@ export class Catalog {
       toolkits: [],
       validate: def.validate,
       nullDecode: undefined,
+      // Rendered for Anthropic at run time with the same wire names.
+      keyDecode: anthropicKeyPlan(schema),
       handler: def.handler as AnyHandler | undefined,
       schema,
       description: def.description,

@@ -17,6 +17,7 @@
  * lives in reasons.ts.
  */
 import { LOAD_TOOLKIT_NAME, type CallVia, type NullDecodePlan, type RejectionCode } from '../contract.js';
+import { applyKeyDecode } from '../targets/property-keys.js';
 import {
   ArgumentsFailure,
   DEFAULT_LIMITS,
@@ -335,7 +336,9 @@ export class Resolver {
     callId: string | undefined,
   ): Resolved {
     const entry = this.#catalog.tools[t]!;
-    const args = entry.nullDecode ? (decodeNulls(input, entry.nullDecode) as Record<string, unknown>) : input;
+    // Anthropic wire names back to spec names first (most tools have no plan), then strict-mode nulls.
+    const named = entry.keyDecode ? (applyKeyDecode(input, entry.keyDecode) as Record<string, unknown>) : input;
+    const args = entry.nullDecode ? (decodeNulls(named, entry.nullDecode) as Record<string, unknown>) : named;
     const validate = entry.validate;
     if (validate) {
       let valid: boolean;

@@ -15,6 +15,7 @@ import type { CacheBreakpoint } from './compile.js';
 import { ToolrouteConfigError } from './errors.js';
 import { argumentsObject, type NeutralMessage, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantMessage, isRecord, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
+import { anthropicKeyPlan, anthropicSchema } from './property-keys.js';
 import { objectSchema } from './schema.js';
 import type {
   AnthropicAssistantBlock,
@@ -30,12 +31,17 @@ import type {
 
 // ─── Rendering ───────────────────────────────────────────────────────────────
 
-/** `Tool` `{ name, description, input_schema, defer_loading? }`; the same for tools, namespaces and the loader. */
+/**
+ * `Tool` `{ name, description, input_schema, defer_loading? }`; the same for tools, namespaces and the loader.
+ * Top-level property keys outside `^[a-zA-Z0-9_.-]{1,64}$` (a 400 for the whole request) go out under
+ * wire names; the tool's `keyDecode` maps them back at dispatch (property-keys.ts).
+ */
 function renderAnthropic(tool: NeutralTool): AnthropicTool {
+  const schema = objectSchema(tool.parameters);
   const out: AnthropicTool = {
     name: tool.name,
     description: tool.description,
-    input_schema: objectSchema(tool.parameters),
+    input_schema: anthropicSchema(schema, anthropicKeyPlan(schema)) as AnthropicTool['input_schema'],
   };
   if (tool.deferLoading) out.defer_loading = true;
   return out;

@@ -13,6 +13,7 @@ export const CONFIG_RULES = [
   'anthropic-too-many-breakpoints',
   'cache-breakpoint-target',
   'native-history-entry',
+  'openai-too-many-tools',
 ] as const;
 export type ConfigRule = (typeof CONFIG_RULES)[number];
 

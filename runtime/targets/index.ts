@@ -7,7 +7,7 @@
  * | `index.ts`            | this table (one adapter per target) and `renderTool(form, …)` over it      |
  * | `adapter.ts`          | `TargetAdapter`, the interface every target implements, and its extension points |
  * | `anthropic.ts`        | Anthropic Messages: render, messages, payload, cache breakpoints, 400 rules |
- * | `openai.ts`           | OpenAI Chat Completions: render, messages, payload                         |
+ * | `openai.ts`           | OpenAI Chat Completions: render, messages, payload, the 128-tool cap       |
  * | `openai-responses.ts` | OpenAI Responses: render, input items, payload                             |
  * | `gemini.ts`           | Gemini (@google/genai): render, contents, payload                          |
  * | `compile.ts`          | `compileForTarget`: system text, announcements, tools, cache key, then the adapter |
@@ -16,6 +16,7 @@
  * | `native.ts`           | provider-native history entries: read like responses, or rejected          |
  * | `placement.ts`        | where announcements go (the adapter supplies the per-target rule)         |
  * | `strict.ts`           | the OpenAI strict-mode rewrite and the null decode (both OpenAI targets)  |
+ * | `property-keys.ts`    | Anthropic's property-key rule: wire names at render, the key decode at dispatch |
  * | `schema.ts`           | JSON helpers of the renderers (provider schema copy, deep JSON copy)       |
  * | `types.ts`            | the SDK-shaped wire types, checked against the SDKs by test/targets/sdk-types.test.ts |
  * | `errors.ts`           | `ToolrouteConfigError`: the provider would answer 400, caught at compile   |

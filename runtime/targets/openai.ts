@@ -11,6 +11,7 @@
  */
 import { stablePrefix } from '../cache-key.js';
 import type { NeutralTool, PayloadContext, RenderOptions, TargetAdapter } from './adapter.js';
+import { ToolrouteConfigError } from './errors.js';
 import type { NeutralMessage, NeutralToolCall, NormalizedMessage, ProviderItem } from './history.js';
 import { argumentsText, assistantMessage, isRecord, items, neutralCall, OTHER, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { providerSchema } from './schema.js';
@@ -44,7 +45,22 @@ function chatToolName(tool: unknown): string | undefined {
 
 // ─── Payload ─────────────────────────────────────────────────────────────────
 
+/**
+ * Chat Completions answers 400 `Invalid 'tools': array too long. Expected an array with maximum
+ * length 128` (error code `array_above_max_length`, reported from 2024 through GPT-5.1 in late
+ * 2025; not in the SDK types, so checked here).
+ */
+export const OPENAI_CHAT_MAX_TOOLS = 128;
+
 function chatPayload({ systemText, placed, tools }: PayloadContext<'openai'>): OpenAIChatPayload {
+  if (tools.length > OPENAI_CHAT_MAX_TOOLS) {
+    throw new ToolrouteConfigError(
+      'openai-too-many-tools',
+      `OpenAI Chat Completions accepts at most ${OPENAI_CHAT_MAX_TOOLS} tools per request; this compile would send ${tools.length} ` +
+        '(the selected tools plus every loaded toolkit\'s). Offer fewer: pass `tools` (a pruneByTask result or names), ' +
+        'group tools into namespaces (one tool each), or move them into toolkits loaded on demand.',
+    );
+  }
   const messages: OpenAIChatMessage[] = systemText === '' ? [] : [{ role: 'system', content: systemText }];
   messages.push(...toOpenAIChatMessages(placed.messages));
   const out: OpenAIChatPayload = { messages };

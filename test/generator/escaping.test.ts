@@ -142,12 +142,17 @@ describe('escaping fixture', () => {
   });
 
   it('rendered payloads contain every spec string exactly (the data is JSON, never code)', () => {
+    // Anthropic gets fitting wire names for keys outside its property-key rule; the plan maps them back exactly.
+    const plan = gen.spec.tools[0]!.keyDecode ?? {};
+    const wireOf = new Map(Object.entries(plan).map(([wire, key]) => [key, wire]));
     for (const form of RENDER_FORMS) {
       const payload = strings(gen.spec.rendered[form]);
-      for (const text of [...ir.tools.map((t) => t.description), ...Object.keys(ir.tools[0]!.parameters['properties'] as object)]) {
+      const keys = Object.keys(ir.tools[0]!.parameters['properties'] as object).map((k) => (form === 'anthropic' ? (wireOf.get(k) ?? k) : k));
+      for (const text of [...ir.tools.map((t) => t.description), ...keys]) {
         expect(payload.some((s) => s.includes(text)), `${form}: ${JSON.stringify(text)}`).toBe(true);
       }
     }
+    expect(Object.values(plan).every((key) => Object.hasOwn(ir.tools[0]!.parameters['properties'] as object, key))).toBe(true);
     expect(gen.spec.tools.map((t) => t.description)).toEqual(ir.tools.map((t) => t.description));
     expect(gen.spec.tools.map((t) => t.tags)).toEqual(ir.tools.map((t) => t.tags));
     expect(gen.spec.rendered.neutral.tools.map((t) => (t as { parameters: unknown }).parameters)).toEqual(ir.tools.map((t) => t.parameters));
