@@ -147,6 +147,14 @@ describe('Anthropic property keys', () => {
     expect(bad).toMatchObject({ ok: false, code: 'invalid_arguments' });
     expect((bad as { reason: string }).reason).toContain('año_vehiculo');
     expect(received).toHaveLength(2);
+
+    // A tool registered at run time is rendered and decoded the same way.
+    const seen: unknown[] = [];
+    const grown = router.registerTools([{ name: 'list_items', description: 'List (OData)', parameters: { $top: { type: 'integer' } }, handler: (a) => (seen.push(a), 'listed') }]);
+    const withRuntime = grown.compile({ target: 'anthropic', messages: [], tools: ['list_items'] as never }) as unknown as { tools: { input_schema: { properties: object } }[] };
+    expect(Object.keys(withRuntime.tools[0]!.input_schema.properties)).toEqual(['_top']);
+    expect(await grown.dispatch({ id: 'toolu_3', name: 'list_items', input: { _top: 3 } })).toMatchObject({ ok: true, result: 'listed' });
+    expect(seen).toEqual([{ $top: 3 }]);
   });
 });
 
