@@ -1,22 +1,21 @@
 /**
- * Shared harness pieces: timing with mitata, ratio tables, correctness checks.
+ * Shared harness pieces: paired timing, ratio tables, correctness checks.
  *
  * Ratios, not absolute times, are the result: the machines are shared and
- * noisy. Each contender of a comparison is measured in the same process,
- * interleaved over several rounds; a contender's time is the lowest of its
- * per-round medians (noise only ever adds time).
+ * noisy. Contenders of a comparison are timed in the same process in paired,
+ * interleaved rounds (A B, B A, …); each round gives a ratio, and the result
+ * is the median ratio over rounds with its interquartile spread.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { measure } from 'mitata';
 
 /** Harness settings from the command line. */
 export interface BenchConfig {
   /** Fast smoke run: fewer sizes, shorter sampling, fewer process spawns. */
   readonly quick: boolean;
-  /** Rounds of interleaved measurement per comparison. */
+  /** Paired rounds per comparison (each round times every contender once, order rotated). */
   readonly rounds: number;
-  /** mitata `min_cpu_time` per measurement, in ns. */
-  readonly minCpuNs: number;
+  /** Target wall time of one contender's batch in one round, in ms. */
+  readonly batchMs: number;
   /** Process spawns per cold-start measurement. */
   readonly spawns: number;
 }
@@ -24,37 +23,129 @@ export interface BenchConfig {
 /** Build the config from argv. */
 export function configFrom(argv: readonly string[]): BenchConfig {
   const quick = argv.includes('--quick');
-  return quick
-    ? { quick, rounds: 1, minCpuNs: 60e6, spawns: 5 }
-    : { quick, rounds: 3, minCpuNs: 250e6, spawns: 15 };
+  return quick ? { quick, rounds: 9, batchMs: 3, spawns: 5 } : { quick, rounds: 31, batchMs: 6, spawns: 15 };
 }
 
-/** One contender in a comparison. May be sync or async. */
+/** One contender in a comparison. May be sync or async (a returned promise is awaited per call). */
 export interface Contender {
   readonly name: string;
   readonly fn: () => unknown;
 }
 
-/** The time per call of each contender, in ns. */
+/** The time per call of each contender, in ns (median over rounds). */
 export type Timings = Record<string, number>;
 
+/** A paired comparison's result for one contender against the baseline. */
+export interface PairedStat {
+  /** Median time per call over rounds, ns. */
+  readonly ns: number;
+  /** Median over rounds of (this ÷ baseline), both timed in the same round. */
+  readonly ratio: number;
+  /** Interquartile range of the per-round ratios. */
+  readonly lo: number;
+  readonly hi: number;
+}
+
+export type PairedTimings = Record<string, PairedStat>;
+
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  const at = (sorted.length - 1) * q;
+  const i = Math.floor(at);
+  const f = at - i;
+  const a = sorted[i] as number;
+  const b = sorted[Math.min(i + 1, sorted.length - 1)] as number;
+  return a + (b - a) * f;
+}
+
+/** Time `n` calls of `fn`, awaiting each call that returns a promise; ns per call. */
+async function batch(fn: () => unknown, n: number): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) {
+    const r = fn();
+    if (r instanceof Promise) await r;
+  }
+  return Number(process.hrtime.bigint() - t0) / n;
+}
+
+/** Calls per batch so one batch takes about `ms` (after a warm-up of a few batches). */
+async function calibrate(fn: () => unknown, ms: number): Promise<number> {
+  let n = 1;
+  for (;;) {
+    const per = await batch(fn, n);
+    if (per * n >= 1e6 * Math.min(ms, 2) || n >= 1 << 24) {
+      const calls = Math.max(1, Math.round((ms * 1e6) / Math.max(per, 1)));
+      // Warm-up: ~3 batches, so every contender is optimized before round 1.
+      for (let w = 0; w < 3; w++) await batch(fn, calls);
+      return calls;
+    }
+    n *= 4;
+  }
+}
+
 /**
- * Measure contenders interleaved over `config.rounds` rounds; per contender,
- * the lowest per-round median.
+ * Paired, interleaved measurement: every round times each contender once (a
+ * batch of calls sized to `config.batchMs`), in an order rotated per round
+ * (A B C, B C A, …), and each contender's time is divided by the baseline's
+ * *from the same round*. Load on a shared machine comes and goes between
+ * rounds; within a round it hits the contenders alike, so the median of the
+ * per-round ratios is what to read. The spread is their interquartile range.
+ *
+ * @example
+ * const t = await timePaired(config, 'floor', [{ name: 'floor', fn: a }, { name: 'toolroute', fn: b }]);
+ * t['toolroute'].ratio; // e.g. 1.08
+ */
+export async function timePaired(config: BenchConfig, baseline: string, contenders: readonly Contender[]): Promise<PairedTimings> {
+  if (!contenders.some((c) => c.name === baseline)) throw new Error(`bench: baseline ${baseline} is not a contender`);
+  const sizes = new Map<string, number>();
+  for (const c of contenders) sizes.set(c.name, await calibrate(c.fn, config.batchMs));
+  const per = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  const ratios = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  for (let round = 0; round < config.rounds; round++) {
+    const times = new Map<string, number>();
+    for (let j = 0; j < contenders.length; j++) {
+      const c = contenders[(round + j) % contenders.length] as Contender;
+      times.set(c.name, await batch(c.fn, sizes.get(c.name) as number));
+    }
+    const base = times.get(baseline) as number;
+    for (const c of contenders) {
+      const t = times.get(c.name) as number;
+      per.get(c.name)?.push(t);
+      ratios.get(c.name)?.push(t / base);
+    }
+  }
+  const out: PairedTimings = {};
+  for (const c of contenders) {
+    const r = [...(ratios.get(c.name) as number[])].sort((x, y) => x - y);
+    out[c.name] = { ns: median(per.get(c.name) as number[]), ratio: quantile(r, 0.5), lo: quantile(r, 0.25), hi: quantile(r, 0.75) };
+  }
+  return out;
+}
+
+/**
+ * Median time per call of each contender, measured paired and interleaved
+ * (see `timePaired`; the first contender is the baseline).
  *
  * @example
  * const t = await timeAll(config, [{ name: 'a', fn: () => 1 }, { name: 'b', fn: () => 2 }]);
  */
 export async function timeAll(config: BenchConfig, contenders: readonly Contender[]): Promise<Timings> {
-  const best: Timings = {};
-  for (let round = 0; round < config.rounds; round++) {
-    for (const c of contenders) {
-      const stats = await measure(c.fn, { min_cpu_time: config.minCpuNs });
-      const prev = best[c.name];
-      best[c.name] = prev === undefined ? stats.p50 : Math.min(prev, stats.p50);
-    }
-  }
-  return best;
+  const first = contenders[0];
+  if (!first) return {};
+  const paired = await timePaired(config, first.name, contenders);
+  const out: Timings = {};
+  for (const c of contenders) out[c.name] = (paired[c.name] as PairedStat).ns;
+  return out;
+}
+
+/** `1.08× (1.05–1.11)`: a paired ratio with its interquartile spread. */
+export function fmtPaired(s: PairedStat): string {
+  return `${fmtRatio(s.ratio)} (${fmtRatio(s.lo).replace('×', '')}–${fmtRatio(s.hi)})`;
+}
+
+/** The same for the inverse ratio (baseline ÷ this): `7.5× (7.1–7.9)`. */
+export function fmtPairedInverse(s: PairedStat): string {
+  return `${fmtRatio(1 / s.ratio)} (${fmtRatio(1 / s.hi).replace('×', '')}–${fmtRatio(1 / s.lo)})`;
 }
 
 /** Format a duration in ns for a table cell. */

@@ -380,6 +380,13 @@ function tagsFor(info: ToolInfo, index: number, rand: () => number): string[] | 
 export function makeMixedSpec(size: number, encoding: 'compact' | 'schema' = 'compact'): MadeSpec {
   const rand = prng(0x5eed0000 + size);
   const tools = makeTools(size, rand);
+  // The second flat tool always takes the `search` arguments, so the flat-call
+  // dispatch benchmark checks the same schema as the namespace one at every size.
+  const second = tools[1];
+  if (second) {
+    const search = TEMPLATE_BY_ID.get('search') as Template;
+    tools[1] = { ...second, template: 'search', def: { ...second.def, parameters: search.schema(second.object) } };
+  }
   const toolkitCount = Math.max(2, Math.round(size * 0.1));
   const flatCount = Math.max(2, Math.round(size * 0.05));
   const nsCount = size - toolkitCount - flatCount;

@@ -15,7 +15,7 @@
  * time them. A failed check aborts the run (exit 1): a fast wrong answer
  * cannot win.
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -89,7 +89,10 @@ async function main(): Promise<void> {
   warmCodegen(paths, specFiles.get('mixed-10') as string);
   const genDir = (id: string) => join(paths.tmp, 'gen', id);
   const runs = new Map<string, CodegenRun>();
+  // --reuse (development): keep generated folders from an earlier run; item 4 is then not measured.
+  const reuse = argv.includes('--reuse');
   for (const m of made) {
+    if (reuse && existsSync(join(genDir(m.id), 'index.ts'))) continue;
     const measured = m.id.startsWith('mixed-') && !m.id.endsWith('-schema');
     const n = m.tools.length;
     progress(`  codegen ${m.id}`);
@@ -97,7 +100,7 @@ async function main(): Promise<void> {
   }
   const measuredRuns = [...runs.values()].filter((r) => r.id.startsWith('mixed-') && !r.id.endsWith('-schema')).sort((a, b) => a.tools - b.tools);
   const tscRuns = new Map<string, ProcessRun>();
-  for (const r of measuredRuns) {
+  for (const r of reuse ? [] : measuredRuns) {
     progress(`  tsc --noEmit ${r.id}`);
     tscRuns.set(r.id, typecheck(paths, r.id, r.outDir));
   }
@@ -124,7 +127,7 @@ async function main(): Promise<void> {
   const sections: Section[] = [];
   if (want(1)) {
     progress('1. dispatch');
-    sections.push(await benchDispatch(config, L('mixed-1000'), L('mixed-10'), config.quick ? null : L('mixed-10000')));
+    sections.push(...(await benchDispatch(config, [L('mixed-10'), L('mixed-1000'), ...(config.quick ? [] : [L('mixed-10000')])])));
   }
   if (want(2)) {
     progress('2. compile');
@@ -134,7 +137,7 @@ async function main(): Promise<void> {
     progress('3. pruneByTask');
     sections.push(await benchPrune(config, made.filter((m) => m.id.startsWith('flat-')).map((m) => L(m.id))));
   }
-  if (want(4)) sections.push(section4);
+  if (want(4) && !reuse) sections.push(section4);
   if (want(5)) {
     progress('5. cold start');
     sections.push(benchColdStart(config, paths, jsDir, runs.get('mixed-1000') as CodegenRun, namespaceCall(get('mixed-1000'), 'search')));

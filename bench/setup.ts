@@ -47,12 +47,27 @@ export function trivialHandlers(toolNames: readonly string[]): Record<string, (a
   return handlers;
 }
 
+/** The same handlers as `async` functions (each returns a native promise). */
+export function asyncHandlers(toolNames: readonly string[]): Record<string, (args: unknown) => Promise<unknown>> {
+  const handlers: Record<string, (args: unknown) => Promise<unknown>> = {};
+  for (const name of toolNames) {
+    handlers[name] = async (args: unknown) => {
+      lastCall.tool = name;
+      return args;
+    };
+  }
+  return handlers;
+}
+
 /** Everything an item needs for one spec. */
 export interface Loaded {
   readonly made: MadeSpec;
   readonly gen: GeneratedModule;
   readonly router: BenchRouter;
   readonly handlers: Record<string, (args: unknown) => unknown>;
+  /** A second router over the same folder whose handlers are `async`. */
+  readonly asyncRouter: BenchRouter;
+  readonly asyncHandlers: Record<string, (args: unknown) => Promise<unknown>>;
   readonly ref: Reference;
 }
 
@@ -81,7 +96,9 @@ export async function load(source: CodeSource, made: MadeSpec, genDir: string): 
   const gen = (await import(pathToFileURL(source.genIndex(genDir)).href)) as GeneratedModule;
   const handlers = trivialHandlers(gen.spec.tools.map((t) => t.name));
   const router = createRouter(gen as never, handlers as never) as unknown as BenchRouter;
-  return { made, gen, router, handlers, ref: makeReference(made.spec) };
+  const aHandlers = asyncHandlers(gen.spec.tools.map((t) => t.name));
+  const asyncRouter = createRouter(gen as never, aHandlers as never) as unknown as BenchRouter;
+  return { made, gen, router, handlers, asyncRouter, asyncHandlers: aHandlers, ref: makeReference(made.spec) };
 }
 
 /** A namespace call whose action uses the given argument template, near the middle of the spec. */
@@ -118,4 +135,29 @@ export function namespaceCall(made: MadeSpec, template: string): NamespaceCall {
     }
   }
   throw new Error(`bench: no namespace action with template ${template} in ${made.id}`);
+}
+
+/** A flat call whose tool uses the given argument template (the first such flat tool). */
+export interface FlatCall {
+  readonly tool: string;
+  readonly args: JsonObject;
+  readonly call: { readonly name: string; readonly arguments: string };
+}
+
+/**
+ * Pick the flat call the dispatch items measure (make-spec gives every mixed
+ * spec a flat `search` tool).
+ *
+ * @example
+ * flatCall(made, 'search');
+ */
+export function flatCall(made: MadeSpec, template: string): FlatCall {
+  const flat = new Set((made.spec.tools ?? []).map((e) => (typeof e === 'string' ? e : e.name)));
+  for (const t of made.tools) {
+    if (t.template === template && flat.has(t.def.name)) {
+      const args = made.exampleArgs(t.def.name);
+      return { tool: t.def.name, args, call: { name: t.def.name, arguments: JSON.stringify(args) } };
+    }
+  }
+  throw new Error(`bench: no flat tool with template ${template} in ${made.id}`);
 }
