@@ -54,6 +54,8 @@ export interface BenchSpec {
 
 /** Sizes of the mixed specs (issue 5). */
 export const SIZES = [10, 100, 1_000, 10_000] as const;
+/** A spec only generated (codegen time and memory), never loaded. */
+export const CODEGEN_ONLY_SIZE = 30_000;
 /** Sizes of the all-flat specs used by the prune benchmark. */
 export const FLAT_SIZES = [1_000, 10_000] as const;
 const NAMESPACE_SIZE = 20;
@@ -377,9 +379,11 @@ function tagsFor(info: ToolInfo, index: number, rand: () => number): string[] | 
  * @example
  * const { spec } = makeMixedSpec(1000); // 42 namespaces + flat + 10 toolkits
  */
-export function makeMixedSpec(size: number, encoding: 'compact' | 'schema' = 'compact'): MadeSpec {
+export function makeMixedSpec(size: number, encoding: 'compact' | 'schema' = 'compact', distinct = false): MadeSpec {
   const rand = prng(0x5eed0000 + size);
   const tools = makeTools(size, rand);
+  // Distinct: every tool gets its own argument schema (one validator each), the codegen worst case.
+  if (distinct) for (const t of tools) t.def.parameters = { ...t.def.parameters, description: `Arguments of ${t.def.name}` };
   // The second flat tool always takes the `search` arguments, so the flat-call
   // dispatch benchmark checks the same schema as the namespace one at every size.
   const second = tools[1];
@@ -442,7 +446,7 @@ export function makeMixedSpec(size: number, encoding: 'compact' | 'schema' = 'co
     toolkits,
     policies: { prod: [(nsTools[0] as ToolInfo).def.name, (kitTools[0] as ToolInfo).def.name] },
   };
-  return finish(`mixed-${size}${encoding === 'schema' ? '-schema' : ''}`, spec, tools);
+  return finish(distinct ? `distinct-${size}` : `mixed-${size}${encoding === 'schema' ? '-schema' : ''}`, spec, tools);
 }
 
 /**
@@ -456,7 +460,8 @@ export function makeFlatSpec(size: number): MadeSpec {
   const tools = makeTools(size, rand);
   const flat = tools.map((t, i) => {
     const tags = tagsFor(t, i, rand);
-    if (tags) t.def.tags = tags;
+    // Every tagged tool also carries one short area tag (`db`, `api`, …), the kind real specs use.
+    if (tags) t.def.tags = [SHORT_TAGS[DOMAINS.indexOf(t.domain as (typeof DOMAINS)[number]) % SHORT_TAGS.length] as string, ...tags];
     return t.def;
   });
   return finish(`flat-${size}`, { version: 1, options: { namespaceEncoding: 'compact' }, tools: flat }, tools);
@@ -484,6 +489,48 @@ export function makeTasks(made: MadeSpec, count: number): string[] {
   return out;
 }
 
+/** Short area tags of the flat specs (none is a substring of another, of the filler words, or of a verb). */
+export const SHORT_TAGS = ['db', 'api', 'fs', 'git', 'ci', 'ui', 'ml', 'vm'] as const;
+
+/**
+ * Short, realistic tasks (3–10 words) naming about half of the short area
+ * tags, so a prune keeps about half of a flat spec's tools.
+ *
+ * @example
+ * makeShortTasks(makeFlatSpec(1000), 12); // e.g. 'db, api, git and ui errors since monday'
+ */
+export function makeShortTasks(made: MadeSpec, count: number): string[] {
+  const rand = prng(0x5407_0000 + made.tools.length);
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const pool = [...SHORT_TAGS];
+    const picked: string[] = [];
+    while (picked.length < 4) picked.push(pool.splice(Math.floor(rand() * pool.length), 1)[0] as string);
+    const [a, b, c, d] = picked as [string, string, string, string];
+    const shapes = [
+      `${a} ${b} ${c} ${d}`,
+      `${a}, ${b}, ${c} and ${d} errors`,
+      `check ${a} ${b} ${c} and ${d} health since monday`,
+      `why are ${a}, ${b}, ${c}, ${d} slow today?`,
+    ];
+    out.push(shapes[i % shapes.length] as string);
+  }
+  return out;
+}
+
+/**
+ * Long tasks: paragraphs of four of `makeTasks`' sentences (about 60–90 words).
+ *
+ * @example
+ * makeLongTasks(makeFlatSpec(1000), 6);
+ */
+export function makeLongTasks(made: MadeSpec, count: number): string[] {
+  const sentences = makeTasks(made, count * 4);
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) out.push(sentences.slice(i * 4, i * 4 + 4).join(' '));
+  return out;
+}
+
 /** Specs the harness writes, by id. */
 export function allSpecs(quick: boolean): MadeSpec[] {
   const sizes = quick ? SIZES.filter((s) => s <= 1_000) : SIZES;
@@ -491,6 +538,8 @@ export function allSpecs(quick: boolean): MadeSpec[] {
   return [
     ...sizes.map((s) => makeMixedSpec(s)),
     makeMixedSpec(1_000, 'schema'),
+    makeMixedSpec(1_000, 'compact', true),
+    ...(quick ? [] : [makeMixedSpec(CODEGEN_ONLY_SIZE)]),
     ...flats.map((s) => makeFlatSpec(s)),
   ];
 }

@@ -16,7 +16,7 @@
  * cannot win.
  */
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { benchColdStart } from './items/cold-start.js';
@@ -25,6 +25,7 @@ import { codegen, codegenSection, typecheck, warmCodegen, type CodegenRun } from
 import { benchCompile } from './items/compile.js';
 import { benchDispatch } from './items/dispatch.js';
 import { benchPayload } from './items/payload.js';
+import { benchMemory } from './items/memory.js';
 import { benchPrune } from './items/prune.js';
 import { BenchCorrectnessError, configFrom, progress, renderSection, type Section } from './lib.js';
 import { allSpecs, BENCH_DIR, TMP_DIR, writeSpec, type BenchSpec, type MadeSpec } from './make-spec.js';
@@ -56,6 +57,10 @@ function exampleSpec(root: string, encoding: 'compact' | 'schema'): MadeSpec {
   };
 }
 
+function fmtLoad(l: readonly number[]): string {
+  return l.map((x) => x.toFixed(1)).join(' / ');
+}
+
 function updateReadme(text: string): void {
   const file = join(BENCH_DIR, 'README.md');
   const readme = readFileSync(file, 'utf8');
@@ -72,6 +77,7 @@ async function main(): Promise<void> {
   const config = configFrom(argv);
   const paths: RepoPaths = { root: resolve(BENCH_DIR, '..'), tmp: TMP_DIR };
   const started = Date.now();
+  const loadAtStart = loadavg();
 
   progress('writing specs');
   const made = allSpecs(config.quick);
@@ -93,14 +99,16 @@ async function main(): Promise<void> {
   const reuse = argv.includes('--reuse');
   for (const m of made) {
     if (reuse && existsSync(join(genDir(m.id), 'index.ts'))) continue;
-    const measured = m.id.startsWith('mixed-') && !m.id.endsWith('-schema');
+    const measured = (m.id.startsWith('mixed-') && !m.id.endsWith('-schema')) || m.id.startsWith('distinct-');
     const n = m.tools.length;
     progress(`  codegen ${m.id}`);
     runs.set(m.id, codegen(paths, m.id, n, specFiles.get(m.id) as string, genDir(m.id), measured && n <= 1_000 && !config.quick ? 2 : 1));
   }
-  const measuredRuns = [...runs.values()].filter((r) => r.id.startsWith('mixed-') && !r.id.endsWith('-schema')).sort((a, b) => a.tools - b.tools);
+  const measuredRuns = [...runs.values()]
+    .filter((r) => (r.id.startsWith('mixed-') && !r.id.endsWith('-schema')) || r.id.startsWith('distinct-'))
+    .sort((a, b) => a.tools - b.tools || a.id.localeCompare(b.id));
   const tscRuns = new Map<string, ProcessRun>();
-  for (const r of reuse ? [] : measuredRuns) {
+  for (const r of reuse ? [] : measuredRuns.filter((x) => x.tools <= 10_000 && x.id.startsWith('mixed-'))) {
     progress(`  tsc --noEmit ${r.id}`);
     tscRuns.set(r.id, typecheck(paths, r.id, r.outDir));
   }
@@ -108,7 +116,9 @@ async function main(): Promise<void> {
 
   // Measured code: compiled JS (what ships) unless --tsx asks for the TS sources through tsx.
   progress('emitting JS (tsc) for the runtime and generated folders');
-  const jsDir = emitJs(paths, made.map((m) => genDir(m.id)));
+  // Only the folders the in-process items load (the 30,000-tool and distinct specs are codegen-only).
+  const loadable = made.filter((m) => m.tools.length <= 10_000 && !m.id.startsWith('distinct-'));
+  const jsDir = emitJs(paths, loadable.map((m) => genDir(m.id)));
   const base: CodeSource = argv.includes('--tsx')
     ? { runtimeIndex: join(paths.root, 'runtime', 'index.ts'), genIndex: (g) => join(g, 'index.ts') }
     : { runtimeIndex: join(jsDir, 'runtime', 'index.js'), genIndex: (g) => join(jsPath(paths, jsDir, g), 'index.js') };
@@ -118,7 +128,7 @@ async function main(): Promise<void> {
 
   progress('importing generated folders');
   const loaded = new Map<string, Loaded>();
-  for (const m of made) loaded.set(m.id, await load(source, m, genDir(m.id)));
+  for (const m of loadable) loaded.set(m.id, await load(source, m, genDir(m.id)));
   const L = (id: string): Loaded => loaded.get(id) as Loaded;
 
   const onlyFlag = argv.find((a) => a.startsWith('--only='));
@@ -140,7 +150,29 @@ async function main(): Promise<void> {
   if (want(4) && !reuse) sections.push(section4);
   if (want(5)) {
     progress('5. cold start');
-    sections.push(benchColdStart(config, paths, jsDir, runs.get('mixed-1000') as CodegenRun, namespaceCall(get('mixed-1000'), 'search')));
+    const sizes = config.quick ? [1_000] : [1_000, 10_000];
+    sections.push(
+      benchColdStart(
+        config,
+        paths,
+        jsDir,
+        sizes.map((n) => ({ tools: n, genDir: genDir(`mixed-${n}`), call: namespaceCall(get(`mixed-${n}`), 'search').call, judged: n === 10_000 || config.quick })),
+      ),
+    );
+  }
+  if (want(7)) {
+    progress('7. retained heap');
+    const n = config.quick ? 1_000 : 10_000;
+    const id = `mixed-${n}`;
+    sections.push(
+      benchMemory(config, paths.root, paths.tmp, {
+        tools: n,
+        runtimeIndex: join(jsDir, 'runtime', 'index.js'),
+        genIndex: join(jsPath(paths, jsDir, genDir(id)), 'index.js'),
+        specFile: writeSpec(get(id), join(paths.tmp, 'specs-json'), 'json'),
+        toolNames: get(id).tools.map((t) => t.def.name),
+      }),
+    );
   }
   if (want(6)) {
     progress('6. payload');
@@ -157,6 +189,7 @@ async function main(): Promise<void> {
   const shownArgs = argv.filter((a) => a !== '--readme');
   const header = [
     `Machine: ${machine()}.`,
+    `Load average (1 / 5 / 15 min) at start ${fmtLoad(loadAtStart)}, at end ${fmtLoad(loadavg())}: the machine is shared, so read the paired ratios, not the absolute times.`,
     `Command: \`npm run bench${shownArgs.length > 0 ? ` -- ${shownArgs.join(' ')}` : ''}\` (${((Date.now() - started) / 1000).toFixed(0)} s). ` +
       `Measured code: ${runtimeFlag ? `runtime from ${relative(paths.root, source.runtimeIndex)}, ` : ''}${argv.includes('--tsx') ? 'TS sources through tsx' : 'compiled JS (tsc output in bench/.tmp/js)'}. Targets met: ${met} / ${verdicts.length}.`,
     '',

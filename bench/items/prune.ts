@@ -1,16 +1,30 @@
 /**
  * Item 3 — `pruneByTask` on all-flat specs of 1,000 and 10,000 tagged tools,
- * over a fixed set of realistic task sentences. Each measured call prunes
- * every sentence once; the table shows the time per prune.
+ * on short tasks (3–10 words naming short tags such as `db`, keeping about half
+ * the tools) and on long ones (paragraphs of 60–90 words). Each measured call
+ * prunes every task of a set once; the table shows the time per prune.
+ *
+ * Contenders, paired per round:
+ * - toolroute `router.pruneByTask(task)`;
+ * - the reference's `pruner.pruneByTask(task)`;
+ * - the output floor: building the two result arrays alone (the kept
+ *   definitions and the removed names, allocated at their final size and
+ *   filled from a selection computed beforehand): what any prune must return.
  */
-import { makeTasks } from '../make-spec.js';
-import { fmtNs, fmtRatio, same, timeAll, verdict, type BenchConfig, type Section } from '../lib.js';
+import type { ToolDefinition } from '../../runtime/contract.js';
+import { makeLongTasks, makeShortTasks } from '../make-spec.js';
+import { fmtNs, fmtPaired, fmtRatio, same, timePaired, verdict, type BenchConfig, type Section, type Verdict } from '../lib.js';
 import type { Loaded } from '../setup.js';
 
 const TASKS = 12;
+const REFERENCE_TARGET = 20;
+const FLOOR_TARGET = 1.3;
 
-function checkAnswers(l: Loaded, tasks: readonly string[]): number {
+/** Checks toolroute against the reference on every task; returns each task's selection (for the floor) and the average kept. */
+function checkAnswers(l: Loaded, tasks: readonly string[]): { selections: Uint8Array[]; avgKept: number } {
   const pruner = l.ref.chef.getPruner();
+  const position = new Map(l.gen.spec.flat.map((t, p) => [l.gen.spec.tools[t]!.name, p]));
+  const selections: Uint8Array[] = [];
   let kept = 0;
   for (const task of tasks) {
     const mine = l.router.pruneByTask(task);
@@ -18,9 +32,12 @@ function checkAnswers(l: Loaded, tasks: readonly string[]): number {
     same(`${l.made.id}: pruneByTask(${JSON.stringify(task)}) kept tools`, mine.tools.map((t) => t.name), ref.tools.map((t) => t.name));
     same(`${l.made.id}: pruneByTask(${JSON.stringify(task)}) removed`, [...mine.removed], ref.removed);
     same(`${l.made.id}: pruneByTask(${JSON.stringify(task)}) counts`, [mine.kept, mine.total], [ref.kept, ref.total]);
+    const sel = new Uint8Array(l.gen.spec.flat.length);
+    for (const t of mine.tools) sel[position.get(t.name)!] = 1;
+    selections.push(sel);
     kept += ref.kept;
   }
-  return kept / tasks.length;
+  return { selections, avgKept: kept / tasks.length };
 }
 
 /**
@@ -31,28 +48,74 @@ function checkAnswers(l: Loaded, tasks: readonly string[]): number {
  */
 export async function benchPrune(config: BenchConfig, specs: readonly Loaded[]): Promise<Section> {
   const rows: string[][] = [];
-  const verdicts = [];
+  const verdicts: Verdict[] = [];
   for (const l of specs) {
-    const tasks = makeTasks(l.made, TASKS);
-    const avgKept = checkAnswers(l, tasks);
-    const pruner = l.ref.chef.getPruner();
-    const t = await timeAll(config, [
-      { name: 'toolroute', fn: () => { for (const task of tasks) l.router.pruneByTask(task); } },
-      { name: 'reference', fn: () => { for (const task of tasks) pruner.pruneByTask(task); } },
-    ]);
-    const tr = (t['toolroute'] as number) / tasks.length;
-    const ref = (t['reference'] as number) / tasks.length;
-    const n = l.made.tools.length.toLocaleString('en-US');
-    rows.push([n, `${avgKept.toFixed(0)}`, fmtNs(tr), fmtNs(ref), fmtRatio(ref / tr)]);
-    verdicts.push(verdict(`identical results and ≥ 20× faster at ${n} flat tools`, fmtRatio(ref / tr), ref / tr >= 20));
+    for (const kind of ['short', 'long'] as const) {
+      const tasks = kind === 'short' ? makeShortTasks(l.made, TASKS) : makeLongTasks(l.made, TASKS);
+      const { selections, avgKept } = checkAnswers(l, tasks);
+      const pruner = l.ref.chef.getPruner();
+      const definitions = l.gen.spec.flat.map((t) => l.gen.spec.rendered.neutral.tools[t] as ToolDefinition);
+      const names = l.gen.spec.flat.map((t) => l.gen.spec.tools[t]!.name);
+      const total = definitions.length;
+      const keptCounts = selections.map((s) => s.reduce((a, b) => a + b, 0));
+      const floorBuild = (sel: Uint8Array, kept: number) => {
+        const tools = new Array<ToolDefinition>(kept);
+        const removed = new Array<string>(total - kept);
+        let k = 0;
+        let r = 0;
+        for (let p = 0; p < total; p++) {
+          if (sel[p] === 1) tools[k++] = definitions[p]!;
+          else removed[r++] = names[p]!;
+        }
+        return { tools, removed, kept, total };
+      };
+      // The floor builds the same arrays toolroute returns.
+      for (let i = 0; i < tasks.length; i++) {
+        const f = floorBuild(selections[i]!, keptCounts[i]!);
+        const mine = l.router.pruneByTask(tasks[i]!);
+        same(`${l.made.id}: the output floor builds the same kept tools`, f.tools, [...mine.tools]);
+        same(`${l.made.id}: the output floor builds the same removed names`, f.removed, [...mine.removed]);
+      }
+      let sink = 0;
+      const t = await timePaired(config, 'toolroute', [
+        { name: 'toolroute', fn: () => { for (const task of tasks) sink += l.router.pruneByTask(task).kept; } },
+        { name: 'reference', fn: () => { for (const task of tasks) sink += pruner.pruneByTask(task).kept; } },
+        { name: 'floor', fn: () => { for (let i = 0; i < tasks.length; i++) sink += floorBuild(selections[i]!, keptCounts[i]!).kept; } },
+      ]);
+      if (sink < 0) throw new Error('unreachable');
+      const ref = t['reference']!;
+      const floor = t['floor']!;
+      const refOverTr = ref.ratio;
+      const trOverFloor = 1 / floor.ratio;
+      const trOverFloorLo = 1 / floor.hi;
+      const trOverFloorHi = 1 / floor.lo;
+      const n = l.made.tools.length.toLocaleString('en-US');
+      const words = tasks.map((x) => x.split(/\s+/).length);
+      rows.push([
+        n,
+        `${kind} (${Math.min(...words)}–${Math.max(...words)} words)`,
+        `${avgKept.toFixed(0)} (${((100 * avgKept) / total).toFixed(0)} %)`,
+        fmtNs(t['toolroute']!.ns / tasks.length),
+        fmtNs(ref.ns / tasks.length),
+        fmtNs(floor.ns / tasks.length),
+        fmtPaired(ref),
+        `${fmtRatio(trOverFloor)} (${fmtRatio(trOverFloorLo).replace('×', '')}–${fmtRatio(trOverFloorHi)})`,
+      ]);
+      verdicts.push(verdict(`${n} flat tools, ${kind} tasks: identical results and ≥ ${REFERENCE_TARGET}× faster than the reference`, fmtPaired(ref), refOverTr >= REFERENCE_TARGET));
+      verdicts.push(
+        verdict(`${n} flat tools, ${kind} tasks: ≤ ${FLOOR_TARGET}× the output floor`, `${fmtRatio(trOverFloor)} (${fmtRatio(trOverFloorLo).replace('×', '')}–${fmtRatio(trOverFloorHi)})`, trOverFloor <= FLOOR_TARGET),
+      );
+    }
   }
   return {
     title: '3. `pruneByTask` on all-flat specs',
-    header: ['flat tools', 'avg kept', 'toolroute / prune', 'reference / prune', 'reference ÷ toolroute'],
+    header: ['flat tools', 'tasks', 'avg kept', 'toolroute / prune', 'reference / prune', 'output floor / prune', 'reference ÷ toolroute (IQR)', 'toolroute ÷ floor (IQR)'],
     rows,
     verdicts,
     notes: [
-      `${TASKS} task sentences per size (see \`makeTasks\` in bench/make-spec.ts); before timing, every sentence's kept names, removed names and counts are checked equal to the reference's.`,
+      `${TASKS} tasks per row: short ones name four of the eight short area tags (\`db\`, \`api\`, …; \`makeShortTasks\` in bench/make-spec.ts), long ones are paragraphs of four \`makeTasks\` sentences. ` +
+        "Before timing, every task's kept names, removed names and counts are checked equal to the reference's, and the output floor's arrays equal to toolroute's. " +
+        'The output floor builds the two result arrays from a selection computed beforehand (no matching): the cost of the answer alone.',
     ],
   };
 }
