@@ -5,12 +5,11 @@ import type { ValidateFn } from "toolroute/runtime";
 const draft07 = (() => {
 const v0 = validate0;
 const schema0 = {"type":"object","properties":{"path":{"type":"string","description":"Path of the file, relative to the workspace root"},"encoding":{"type":"string","description":"How to return the content","enum":["utf8","base64"],"default":"utf8"},"max_bytes":{"type":"integer","description":"Stop reading after this many bytes","minimum":1}},"additionalProperties":false,"required":["path"]};
-const func0 = Object.prototype.hasOwnProperty;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.path === undefined) || (!(func0.call(data, "path")))){
+if(data.path === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -20,7 +19,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 of Object.keys(data)){
+for(const key0 in data){
 if(!(((key0 === "path") || (key0 === "encoding")) || (key0 === "max_bytes"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -32,7 +31,7 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.path !== undefined && func0.call(data, "path")){
+if(data.path !== undefined){
 if(typeof data.path !== "string"){
 const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -44,7 +43,7 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.encoding !== undefined && func0.call(data, "encoding")){
+if(data.encoding !== undefined){
 let data1 = data.encoding;
 if(typeof data1 !== "string"){
 const err3 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -67,7 +66,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.max_bytes !== undefined && func0.call(data, "max_bytes")){
+if(data.max_bytes !== undefined){
 let data2 = data.max_bytes;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
 const err5 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -112,7 +111,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.command === undefined) || (!(func0.call(data, "command")))){
+if(data.command === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -122,7 +121,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 of Object.keys(data)){
+for(const key0 in data){
 if(!(((key0 === "command") || (key0 === "timeout_ms")) || (key0 === "cwd"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -134,7 +133,7 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.command !== undefined && func0.call(data, "command")){
+if(data.command !== undefined){
 if(typeof data.command !== "string"){
 const err2 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -146,7 +145,7 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.timeout_ms !== undefined && func0.call(data, "timeout_ms")){
+if(data.timeout_ms !== undefined){
 let data1 = data.timeout_ms;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
 const err3 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -181,7 +180,7 @@ errors++;
 }
 }
 }
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(data.cwd !== undefined){
 if(typeof data.cwd !== "string"){
 const err6 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -213,7 +212,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
+for(const key0 in data){
 if(!(key0 === "timezone")){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -225,7 +224,7 @@ vErrors.push(err0);
 errors++;
 }
 }
-if(data.timezone !== undefined && func0.call(data, "timezone")){
+if(data.timezone !== undefined){
 if(typeof data.timezone !== "string"){
 const err1 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -257,7 +256,7 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.path === undefined) || (!(func0.call(data, "path")))){
+if(data.path === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -267,7 +266,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if((data.content === undefined) || (!(func0.call(data, "content")))){
+if(data.content === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -277,7 +276,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 of Object.keys(data)){
+for(const key0 in data){
 if(!(((key0 === "path") || (key0 === "content")) || (key0 === "mode"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -289,7 +288,7 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.path !== undefined && func0.call(data, "path")){
+if(data.path !== undefined){
 if(typeof data.path !== "string"){
 const err3 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -301,7 +300,7 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 if(typeof data.content !== "string"){
 const err4 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -313,7 +312,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(data.mode !== undefined){
 let data2 = data.mode;
 if(typeof data2 !== "string"){
 const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -356,7 +355,7 @@ function validate4(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.path === undefined) || (!(func0.call(data, "path")))){
+if(data.path === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -366,7 +365,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 of Object.keys(data)){
+for(const key0 in data){
 if(!((key0 === "path") || (key0 === "recursive"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -378,7 +377,7 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.path !== undefined && func0.call(data, "path")){
+if(data.path !== undefined){
 if(typeof data.path !== "string"){
 const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -390,7 +389,7 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.recursive !== undefined && func0.call(data, "recursive")){
+if(data.recursive !== undefined){
 if(typeof data.recursive !== "boolean"){
 const err3 = {instancePath:instancePath+"/recursive",schemaPath:"#/properties/recursive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
@@ -422,7 +421,7 @@ function validate5(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.service === undefined) || (!(func0.call(data, "service")))){
+if(data.service === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -432,7 +431,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 of Object.keys(data)){
+for(const key0 in data){
 if(!((key0 === "service") || (key0 === "lines"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -444,7 +443,7 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.service !== undefined && func0.call(data, "service")){
+if(data.service !== undefined){
 if(typeof data.service !== "string"){
 const err2 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -456,7 +455,7 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.lines !== undefined && func0.call(data, "lines")){
+if(data.lines !== undefined){
 let data1 = data.lines;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
 const err3 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -511,7 +510,7 @@ function validate6(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.city === undefined) || (!(func0.call(data, "city")))){
+if(data.city === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -521,7 +520,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 of Object.keys(data)){
+for(const key0 in data){
 if(!(((key0 === "city") || (key0 === "days")) || (key0 === "units"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -533,7 +532,7 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.city !== undefined && func0.call(data, "city")){
+if(data.city !== undefined){
 if(typeof data.city !== "string"){
 const err2 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -545,7 +544,7 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.days !== undefined && func0.call(data, "days")){
+if(data.days !== undefined){
 let data1 = data.days;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
 const err3 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -580,7 +579,7 @@ errors++;
 }
 }
 }
-if(data.units !== undefined && func0.call(data, "units")){
+if(data.units !== undefined){
 let data2 = data.units;
 if(typeof data2 !== "string"){
 const err6 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -623,7 +622,7 @@ function validate7(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.city === undefined) || (!(func0.call(data, "city")))){
+if(data.city === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -633,7 +632,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 of Object.keys(data)){
+for(const key0 in data){
 if(!(key0 === "city")){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -645,7 +644,7 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.city !== undefined && func0.call(data, "city")){
+if(data.city !== undefined){
 if(typeof data.city !== "string"){
 const err2 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -677,7 +676,7 @@ function validate8(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.sql === undefined) || (!(func0.call(data, "sql")))){
+if(data.sql === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sql"},message:"must have required property '"+"sql"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -687,7 +686,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 of Object.keys(data)){
+for(const key0 in data){
 if(!(((key0 === "sql") || (key0 === "params")) || (key0 === "limit"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -699,7 +698,7 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.sql !== undefined && func0.call(data, "sql")){
+if(data.sql !== undefined){
 if(typeof data.sql !== "string"){
 const err2 = {instancePath:instancePath+"/sql",schemaPath:"#/properties/sql/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -711,7 +710,7 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 let data1 = data.params;
 if(Array.isArray(data1)){
 const len0 = data1.length;
@@ -740,7 +739,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.limit !== undefined && func0.call(data, "limit")){
+if(data.limit !== undefined){
 let data3 = data.limit;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
 const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -795,7 +794,7 @@ function validate9(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.table === undefined) || (!(func0.call(data, "table")))){
+if(data.table === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "table"},message:"must have required property '"+"table"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -805,7 +804,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 of Object.keys(data)){
+for(const key0 in data){
 if(!((key0 === "table") || (key0 === "schema"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -817,7 +816,7 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.table !== undefined && func0.call(data, "table")){
+if(data.table !== undefined){
 if(typeof data.table !== "string"){
 const err2 = {instancePath:instancePath+"/table",schemaPath:"#/properties/table/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -829,7 +828,7 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.schema !== undefined && func0.call(data, "schema")){
+if(data.schema !== undefined){
 if(typeof data.schema !== "string"){
 const err3 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){

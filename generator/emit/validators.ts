@@ -30,9 +30,9 @@ const standaloneCode = ((standaloneCodeModule as { default?: unknown }).default 
 const AJV_OPTIONS: AjvOptions = {
   code: { source: true, esm: true, lines: true },
   allErrors: true,
-  // Model input is parsed JSON: check own properties only, so an argument named `toString` or
-  // `constructor` is not "present" through Object.prototype when the model leaves it out.
-  ownProperties: true,
+  // Set per schema (see `needsOwnProperties`): own-property checks only where a property name could be
+  // found on Object.prototype, since they cost about as much as the rest of the validation.
+  ownProperties: false,
   // The front end already reports unknown keywords and formats with positions; here they would only be noise.
   strict: false,
   logger: false,
@@ -68,6 +68,63 @@ const ONLY_2020 = new Set([
 ]);
 
 /**
+ * Names Object.prototype carries (own names, fixed here so the output never
+ * depends on the Node version that ran the generator). A property with one of
+ * these names would be "present" through the prototype when the model leaves
+ * it out, so schemas naming one are compiled with ajv's `ownProperties`.
+ */
+const PROTOTYPE_NAMES = new Set([
+  '__proto__',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+  'constructor',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  'toString',
+  'valueOf',
+]);
+
+/** Keywords whose value names properties: keys of a map, or a list of names. */
+const NAMING_MAPS = ['properties', 'dependencies', 'dependentRequired', 'dependentSchemas'];
+const NAMING_LISTS = ['required'];
+
+/**
+ * Whether ajv must check own properties for this schema: some property it
+ * reads by name (`properties`, `required`, `dependencies`, …) is an
+ * `Object.prototype` name. Without one, a property lookup on parsed JSON (or
+ * any plain data the runtime lets through) can only find an own property, and
+ * the cheaper plain lookups mean the same.
+ *
+ * @example
+ * needsOwnProperties({ type: 'object', required: ['toString'] }); // → true
+ * needsOwnProperties({ type: 'object', properties: { path: { type: 'string' } } }); // → false
+ */
+export function needsOwnProperties(schema: JsonSchema): boolean {
+  let needs = false;
+  mapSchema(schema, (node) => {
+    if (needs) return node;
+    for (const key of NAMING_MAPS) {
+      const value = node[key];
+      if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).some((n) => PROTOTYPE_NAMES.has(n))) needs = true;
+      // `dependencies` / `dependentRequired` values list names too.
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        for (const v of Object.values(value)) if (Array.isArray(v) && v.some((n) => typeof n === 'string' && PROTOTYPE_NAMES.has(n))) needs = true;
+      }
+    }
+    for (const key of NAMING_LISTS) {
+      const value = node[key];
+      if (Array.isArray(value) && value.some((n) => typeof n === 'string' && PROTOTYPE_NAMES.has(n))) needs = true;
+    }
+    return node;
+  });
+  return needs;
+}
+
+/**
  * Which ajv compiles a schema. The IR is draft 2020-12, but a schema that uses
  * none of 2020's own keywords means the same under draft-07, and ajv's draft-07
  * code is smaller and faster to build (no `unevaluated*` bookkeeping) — at
@@ -99,14 +156,17 @@ export function emitValidators(ctx: EmitContext): GeneratedFile[] {
   const imports = new Map<string, string>();
   const scopes: string[] = [];
   const dialects = ctx.schemas.map((s) => dialectOf(s.schema));
+  const owns = ctx.schemas.map((s) => needsOwnProperties(s.schema));
   /** Per distinct schema, the scope constant that holds its validator. */
   const scopeOf: string[] = [];
-  for (const dialect of DIALECTS) {
-    const all = ctx.schemas.map((s, index) => ({ schema: s.schema, index })).filter((m) => dialects[m.index] === dialect);
+  for (const [dialect, own] of DIALECTS.flatMap((d) => [[d, false], [d, true]] as const)) {
+    const all = ctx.schemas.map((s, index) => ({ schema: s.schema, index })).filter((m) => dialects[m.index] === dialect && owns[m.index] === own);
     for (let start = 0; start < all.length; start += SCHEMAS_PER_AJV) {
       const members = all.slice(start, start + SCHEMAS_PER_AJV);
-      const scope = start === 0 ? dialect : `${dialect}_${start / SCHEMAS_PER_AJV + 1}`;
-      const ajv = dialect === 'draft07' ? new Ajv(AJV_OPTIONS) : new Ajv2020(AJV_OPTIONS);
+      const base = own ? `${dialect}_own` : dialect;
+      const scope = start === 0 ? base : `${base}_${start / SCHEMAS_PER_AJV + 1}`;
+      const options: AjvOptions = { ...AJV_OPTIONS, ownProperties: own };
+      const ajv = dialect === 'draft07' ? new Ajv(options) : new Ajv2020(options);
       addFormats(ajv);
       const refs: Record<string, string> = {};
       for (const { schema, index } of members) {

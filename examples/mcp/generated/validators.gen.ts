@@ -10,7 +10,7 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
+for(const key0 in data){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -36,12 +36,11 @@ return errors === 0;
 }
 const v1 = validate1;
 const schema1 = {"type":"object","properties":{"message":{"type":"string","description":"Message to echo"}},"required":["message"]};
-const func0 = Object.prototype.hasOwnProperty;
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.message === undefined) || (!(func0.call(data, "message")))){
+if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -51,7 +50,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 if(typeof data.message !== "string"){
 const err1 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -83,7 +82,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.messageType === undefined) || (!(func0.call(data, "messageType")))){
+if(data.messageType === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageType"},message:"must have required property '"+"messageType"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -93,7 +92,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.messageType !== undefined && func0.call(data, "messageType")){
+if(data.messageType !== undefined){
 let data0 = data.messageType;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/messageType",schemaPath:"#/properties/messageType/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -116,7 +115,7 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.includeImage !== undefined && func0.call(data, "includeImage")){
+if(data.includeImage !== undefined){
 if(typeof data.includeImage !== "boolean"){
 const err3 = {instancePath:instancePath+"/includeImage",schemaPath:"#/properties/includeImage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
@@ -166,7 +165,7 @@ function validate4(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.count !== undefined && func0.call(data, "count")){
+if(data.count !== undefined){
 let data0 = data.count;
 if(typeof data0 == "number"){
 if(data0 > 10 || isNaN(data0)){
@@ -221,7 +220,7 @@ function validate5(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.resourceType !== undefined && func0.call(data, "resourceType")){
+if(data.resourceType !== undefined){
 let data0 = data.resourceType;
 if(typeof data0 !== "string"){
 const err0 = {instancePath:instancePath+"/resourceType",schemaPath:"#/properties/resourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -244,7 +243,7 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.resourceId !== undefined && func0.call(data, "resourceId")){
+if(data.resourceId !== undefined){
 if(!(typeof data.resourceId == "number")){
 const err2 = {instancePath:instancePath+"/resourceId",schemaPath:"#/properties/resourceId/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
@@ -276,7 +275,7 @@ function validate6(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.location === undefined) || (!(func0.call(data, "location")))){
+if(data.location === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -286,7 +285,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.location !== undefined && func0.call(data, "location")){
+if(data.location !== undefined){
 let data0 = data.location;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -329,7 +328,7 @@ function validate7(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.a === undefined) || (!(func0.call(data, "a")))){
+if(data.a === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -339,7 +338,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if((data.b === undefined) || (!(func0.call(data, "b")))){
+if(data.b === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -349,7 +348,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.a !== undefined && func0.call(data, "a")){
+if(data.a !== undefined){
 if(!(typeof data.a == "number")){
 const err2 = {instancePath:instancePath+"/a",schemaPath:"#/properties/a/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
@@ -361,7 +360,7 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.b !== undefined && func0.call(data, "b")){
+if(data.b !== undefined){
 if(!(typeof data.b == "number")){
 const err3 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
@@ -394,7 +393,7 @@ function validate8(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 if(typeof data.name !== "string"){
 const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -406,7 +405,7 @@ vErrors.push(err0);
 errors++;
 }
 }
-if(data.data !== undefined && func0.call(data, "data")){
+if(data.data !== undefined){
 let data1 = data.data;
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
@@ -431,7 +430,7 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.outputType !== undefined && func0.call(data, "outputType")){
+if(data.outputType !== undefined){
 let data2 = data.outputType;
 if(typeof data2 !== "string"){
 const err3 = {instancePath:instancePath+"/outputType",schemaPath:"#/properties/outputType/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -474,7 +473,7 @@ function validate9(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.duration !== undefined && func0.call(data, "duration")){
+if(data.duration !== undefined){
 if(!(typeof data.duration == "number")){
 const err0 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
@@ -486,7 +485,7 @@ vErrors.push(err0);
 errors++;
 }
 }
-if(data.steps !== undefined && func0.call(data, "steps")){
+if(data.steps !== undefined){
 if(!(typeof data.steps == "number")){
 const err1 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
@@ -518,7 +517,7 @@ function validate10(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.entities === undefined) || (!(func0.call(data, "entities")))){
+if(data.entities === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "entities"},message:"must have required property '"+"entities"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -528,14 +527,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.entities !== undefined && func0.call(data, "entities")){
+if(data.entities !== undefined){
 let data0 = data.entities;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if((data1.name === undefined) || (!(func0.call(data1, "name")))){
+if(data1.name === undefined){
 const err1 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -545,7 +544,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if((data1.entityType === undefined) || (!(func0.call(data1, "entityType")))){
+if(data1.entityType === undefined){
 const err2 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "entityType"},message:"must have required property '"+"entityType"+"'"};
 if(vErrors === null){
 vErrors = [err2];
@@ -555,7 +554,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((data1.observations === undefined) || (!(func0.call(data1, "observations")))){
+if(data1.observations === undefined){
 const err3 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "observations"},message:"must have required property '"+"observations"+"'"};
 if(vErrors === null){
 vErrors = [err3];
@@ -565,7 +564,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data1.name !== undefined && func0.call(data1, "name")){
+if(data1.name !== undefined){
 if(typeof data1.name !== "string"){
 const err4 = {instancePath:instancePath+"/entities/" + i0+"/name",schemaPath:"#/properties/entities/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -577,7 +576,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data1.entityType !== undefined && func0.call(data1, "entityType")){
+if(data1.entityType !== undefined){
 if(typeof data1.entityType !== "string"){
 const err5 = {instancePath:instancePath+"/entities/" + i0+"/entityType",schemaPath:"#/properties/entities/items/properties/entityType/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -589,7 +588,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data1.observations !== undefined && func0.call(data1, "observations")){
+if(data1.observations !== undefined){
 let data4 = data1.observations;
 if(Array.isArray(data4)){
 const len1 = data4.length;
@@ -661,7 +660,7 @@ function validate11(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.relations === undefined) || (!(func0.call(data, "relations")))){
+if(data.relations === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -671,14 +670,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.relations !== undefined && func0.call(data, "relations")){
+if(data.relations !== undefined){
 let data0 = data.relations;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if((data1.from === undefined) || (!(func0.call(data1, "from")))){
+if(data1.from === undefined){
 const err1 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -688,7 +687,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if((data1.to === undefined) || (!(func0.call(data1, "to")))){
+if(data1.to === undefined){
 const err2 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err2];
@@ -698,7 +697,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((data1.relationType === undefined) || (!(func0.call(data1, "relationType")))){
+if(data1.relationType === undefined){
 const err3 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "relationType"},message:"must have required property '"+"relationType"+"'"};
 if(vErrors === null){
 vErrors = [err3];
@@ -708,7 +707,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data1.from !== undefined && func0.call(data1, "from")){
+if(data1.from !== undefined){
 if(typeof data1.from !== "string"){
 const err4 = {instancePath:instancePath+"/relations/" + i0+"/from",schemaPath:"#/properties/relations/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -720,7 +719,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data1.to !== undefined && func0.call(data1, "to")){
+if(data1.to !== undefined){
 if(typeof data1.to !== "string"){
 const err5 = {instancePath:instancePath+"/relations/" + i0+"/to",schemaPath:"#/properties/relations/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -732,7 +731,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data1.relationType !== undefined && func0.call(data1, "relationType")){
+if(data1.relationType !== undefined){
 if(typeof data1.relationType !== "string"){
 const err6 = {instancePath:instancePath+"/relations/" + i0+"/relationType",schemaPath:"#/properties/relations/items/properties/relationType/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -788,7 +787,7 @@ function validate12(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.observations === undefined) || (!(func0.call(data, "observations")))){
+if(data.observations === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "observations"},message:"must have required property '"+"observations"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -798,14 +797,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.observations !== undefined && func0.call(data, "observations")){
+if(data.observations !== undefined){
 let data0 = data.observations;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if((data1.entityName === undefined) || (!(func0.call(data1, "entityName")))){
+if(data1.entityName === undefined){
 const err1 = {instancePath:instancePath+"/observations/" + i0,schemaPath:"#/properties/observations/items/required",keyword:"required",params:{missingProperty: "entityName"},message:"must have required property '"+"entityName"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -815,7 +814,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if((data1.contents === undefined) || (!(func0.call(data1, "contents")))){
+if(data1.contents === undefined){
 const err2 = {instancePath:instancePath+"/observations/" + i0,schemaPath:"#/properties/observations/items/required",keyword:"required",params:{missingProperty: "contents"},message:"must have required property '"+"contents"+"'"};
 if(vErrors === null){
 vErrors = [err2];
@@ -825,7 +824,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data1.entityName !== undefined && func0.call(data1, "entityName")){
+if(data1.entityName !== undefined){
 if(typeof data1.entityName !== "string"){
 const err3 = {instancePath:instancePath+"/observations/" + i0+"/entityName",schemaPath:"#/properties/observations/items/properties/entityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -837,7 +836,7 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data1.contents !== undefined && func0.call(data1, "contents")){
+if(data1.contents !== undefined){
 let data3 = data1.contents;
 if(Array.isArray(data3)){
 const len1 = data3.length;
@@ -909,7 +908,7 @@ function validate13(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.entityNames === undefined) || (!(func0.call(data, "entityNames")))){
+if(data.entityNames === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "entityNames"},message:"must have required property '"+"entityNames"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -919,7 +918,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.entityNames !== undefined && func0.call(data, "entityNames")){
+if(data.entityNames !== undefined){
 let data0 = data.entityNames;
 if(Array.isArray(data0)){
 const len0 = data0.length;
@@ -967,7 +966,7 @@ function validate14(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.deletions === undefined) || (!(func0.call(data, "deletions")))){
+if(data.deletions === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deletions"},message:"must have required property '"+"deletions"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -977,14 +976,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.deletions !== undefined && func0.call(data, "deletions")){
+if(data.deletions !== undefined){
 let data0 = data.deletions;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if((data1.entityName === undefined) || (!(func0.call(data1, "entityName")))){
+if(data1.entityName === undefined){
 const err1 = {instancePath:instancePath+"/deletions/" + i0,schemaPath:"#/properties/deletions/items/required",keyword:"required",params:{missingProperty: "entityName"},message:"must have required property '"+"entityName"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -994,7 +993,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if((data1.observations === undefined) || (!(func0.call(data1, "observations")))){
+if(data1.observations === undefined){
 const err2 = {instancePath:instancePath+"/deletions/" + i0,schemaPath:"#/properties/deletions/items/required",keyword:"required",params:{missingProperty: "observations"},message:"must have required property '"+"observations"+"'"};
 if(vErrors === null){
 vErrors = [err2];
@@ -1004,7 +1003,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data1.entityName !== undefined && func0.call(data1, "entityName")){
+if(data1.entityName !== undefined){
 if(typeof data1.entityName !== "string"){
 const err3 = {instancePath:instancePath+"/deletions/" + i0+"/entityName",schemaPath:"#/properties/deletions/items/properties/entityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -1016,7 +1015,7 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data1.observations !== undefined && func0.call(data1, "observations")){
+if(data1.observations !== undefined){
 let data3 = data1.observations;
 if(Array.isArray(data3)){
 const len1 = data3.length;
@@ -1088,7 +1087,7 @@ function validate15(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.relations === undefined) || (!(func0.call(data, "relations")))){
+if(data.relations === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -1098,14 +1097,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.relations !== undefined && func0.call(data, "relations")){
+if(data.relations !== undefined){
 let data0 = data.relations;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if((data1.from === undefined) || (!(func0.call(data1, "from")))){
+if(data1.from === undefined){
 const err1 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -1115,7 +1114,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if((data1.to === undefined) || (!(func0.call(data1, "to")))){
+if(data1.to === undefined){
 const err2 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err2];
@@ -1125,7 +1124,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((data1.relationType === undefined) || (!(func0.call(data1, "relationType")))){
+if(data1.relationType === undefined){
 const err3 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "relationType"},message:"must have required property '"+"relationType"+"'"};
 if(vErrors === null){
 vErrors = [err3];
@@ -1135,7 +1134,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data1.from !== undefined && func0.call(data1, "from")){
+if(data1.from !== undefined){
 if(typeof data1.from !== "string"){
 const err4 = {instancePath:instancePath+"/relations/" + i0+"/from",schemaPath:"#/properties/relations/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -1147,7 +1146,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data1.to !== undefined && func0.call(data1, "to")){
+if(data1.to !== undefined){
 if(typeof data1.to !== "string"){
 const err5 = {instancePath:instancePath+"/relations/" + i0+"/to",schemaPath:"#/properties/relations/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -1159,7 +1158,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data1.relationType !== undefined && func0.call(data1, "relationType")){
+if(data1.relationType !== undefined){
 if(typeof data1.relationType !== "string"){
 const err6 = {instancePath:instancePath+"/relations/" + i0+"/relationType",schemaPath:"#/properties/relations/items/properties/relationType/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -1215,7 +1214,7 @@ function validate16(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.query === undefined) || (!(func0.call(data, "query")))){
+if(data.query === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "query"},message:"must have required property '"+"query"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -1225,7 +1224,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.query !== undefined && func0.call(data, "query")){
+if(data.query !== undefined){
 if(typeof data.query !== "string"){
 const err1 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -1257,7 +1256,7 @@ function validate17(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.names === undefined) || (!(func0.call(data, "names")))){
+if(data.names === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "names"},message:"must have required property '"+"names"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -1267,7 +1266,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.names !== undefined && func0.call(data, "names")){
+if(data.names !== undefined){
 let data0 = data.names;
 if(Array.isArray(data0)){
 const len0 = data0.length;
