@@ -44,20 +44,36 @@ export interface AhoCorasickData {
   readonly keywordTools: readonly (readonly number[])[];
 }
 
-/** Runtime form of the automaton: one edge map, the rest as typed arrays. */
+/**
+ * Runtime form of the automaton, all typed arrays: edges per state in CSR form
+ * (`edgeStart[s]` … `edgeStart[s + 1]`), the root's ASCII edges in a direct
+ * table (most characters of a task are read at the root), keyword → positions
+ * in CSR form too. Plus scratch space reused across calls with a generation
+ * counter, so a prune allocates nothing and clears nothing.
+ */
 interface RevivedMatcher {
   readonly total: number;
-  readonly always: Uint8Array;
-  readonly next: Map<number, number>;
+  readonly always: Int32Array;
+  /** Root transitions for code units < 128; -1 for none. */
+  readonly rootAscii: Int32Array;
+  readonly edgeStart: Int32Array;
+  readonly edgeCode: Uint16Array;
+  readonly edgeTo: Int32Array;
   readonly fail: Int32Array;
   readonly out: Int32Array;
   readonly dict: Int32Array;
-  readonly keywordTools: readonly (readonly number[])[];
+  readonly keywordStart: Int32Array;
+  readonly keywordPositions: Int32Array;
+  /** Keyword id → generation it was last reported in. */
+  readonly keywordSeen: Uint32Array;
+  keywordGeneration: number;
+  /** Scratch stamps for `markTask` (one per flat position). */
+  readonly scratch: Uint32Array;
+  scratchGeneration: number;
 }
 
-// Edge keys pack (state, code unit) into one number: state * 2^16 + code.
-// Safe up to 2^37 states, far beyond any spec.
-const CODE_SPAN = 0x10000;
+/** Generations run up to this, then the stamps are cleared and counting restarts (never reached in practice). */
+export const MAX_GENERATION = 0xffff_fffe;
 
 /**
  * Build the matcher for the flat tools, in flat order. Runs at codegen time
@@ -176,30 +192,125 @@ function getRevived(data: PruneMatcherData): RevivedMatcher {
       'toolroute: the prune matcher in this generated folder has an unknown format; regenerate it with the same toolroute version as the runtime.',
     );
   }
-  const next = new Map<number, number>();
+  const states = a.states;
+  // Edges come grouped by source state, in state order (buildPruneMatcher writes them so); counted first to be safe.
+  const edgeCount = a.edges.length / 3;
+  const edgeStart = new Int32Array(states + 1);
+  for (let i = 0; i < a.edges.length; i += 3) edgeStart[a.edges[i]! + 1]!++;
+  for (let s = 0; s < states; s++) edgeStart[s + 1]! += edgeStart[s]!;
+  const fill = edgeStart.slice(0, states);
+  const edgeCode = new Uint16Array(edgeCount);
+  const edgeTo = new Int32Array(edgeCount);
+  const rootAscii = new Int32Array(128).fill(-1);
   for (let i = 0; i < a.edges.length; i += 3) {
-    next.set(a.edges[i]! * CODE_SPAN + a.edges[i + 1]!, a.edges[i + 2]!);
+    const from = a.edges[i]!;
+    const at = fill[from]!++;
+    edgeCode[at] = a.edges[i + 1]!;
+    edgeTo[at] = a.edges[i + 2]!;
+    if (from === 0 && a.edges[i + 1]! < 128) rootAscii[a.edges[i + 1]!] = a.edges[i + 2]!;
   }
-  const total = a.total;
-  const always = new Uint8Array(total);
-  for (const p of data.always) always[p] = 1;
+  const keywords = a.keywordTools.length;
+  const keywordStart = new Int32Array(keywords + 1);
+  for (let k = 0; k < keywords; k++) keywordStart[k + 1] = keywordStart[k]! + a.keywordTools[k]!.length;
+  const keywordPositions = new Int32Array(keywordStart[keywords]!);
+  for (let k = 0; k < keywords; k++) keywordPositions.set(a.keywordTools[k]!, keywordStart[k]!);
   const r: RevivedMatcher = {
-    total,
-    always,
-    next,
+    total: a.total,
+    always: Int32Array.from(data.always),
+    rootAscii,
+    edgeStart,
+    edgeCode,
+    edgeTo,
     fail: Int32Array.from(a.fail),
     out: Int32Array.from(a.out),
     dict: Int32Array.from(a.dict),
-    keywordTools: a.keywordTools,
+    keywordStart,
+    keywordPositions,
+    keywordSeen: new Uint32Array(keywords),
+    keywordGeneration: 0,
+    scratch: new Uint32Array(a.total),
+    scratchGeneration: 0,
   };
   revived.set(data, r);
   return r;
 }
 
+/** The state reached from `state` on `code`, or -1 (no edge). */
+function step(m: RevivedMatcher, state: number, code: number): number {
+  if (state === 0 && code < 128) return m.rootAscii[code]!;
+  const end = m.edgeStart[state + 1]!;
+  const codes = m.edgeCode;
+  for (let e = m.edgeStart[state]!; e < end; e++) if (codes[e] === code) return m.edgeTo[e]!;
+  return -1;
+}
+
+/**
+ * Stamp the flat positions the task selects: `stamps[offset + p] = generation`
+ * for each selected position `p` of this matcher. Returns how many positions
+ * it stamped that did not already carry `generation` (counted while marking,
+ * so no pass over all positions is needed). The caller owns `stamps` and
+ * bumps `generation` per prune; positions never stamped with the current
+ * generation are the unselected ones. Allocation-free; never throws for any
+ * task string.
+ *
+ * @example
+ * const stamps = new Uint32Array(flatCount);
+ * const kept = stampTask(matcher, 'read the auth.ts file', stamps, 1, 0);
+ */
+export function stampTask(data: PruneMatcherData, task: string, stamps: Uint32Array, generation: number, offset: number): number {
+  const m = getRevived(data);
+  let kept = 0;
+  const always = m.always;
+  for (let j = 0; j < always.length; j++) {
+    const p = offset + always[j]!;
+    if (stamps[p] !== generation) {
+      stamps[p] = generation;
+      kept++;
+    }
+  }
+  if (m.keywordGeneration >= MAX_GENERATION) {
+    m.keywordSeen.fill(0);
+    m.keywordGeneration = 0;
+  }
+  const seenGeneration = ++m.keywordGeneration;
+  const seen = m.keywordSeen;
+  const lower = task.toLowerCase();
+  const { fail, out, dict, keywordStart, keywordPositions } = m;
+  let state = 0;
+  for (let i = 0; i < lower.length; i++) {
+    const code = lower.charCodeAt(i);
+    let to = step(m, state, code);
+    while (to < 0 && state !== 0) {
+      state = fail[state]!;
+      to = step(m, state, code);
+    }
+    state = to < 0 ? 0 : to;
+    if (state === 0) continue;
+    // Report keywords ending here. A keyword already matched had its whole
+    // dictionary chain reported at that time, so stop there: total output work
+    // is bounded by the number of distinct keywords, not by the task length.
+    let s = out[state]! >= 0 ? state : dict[state]!;
+    while (s >= 0) {
+      const k = out[s]!;
+      if (seen[k] === seenGeneration) break;
+      seen[k] = seenGeneration;
+      const end = keywordStart[k + 1]!;
+      for (let j = keywordStart[k]!; j < end; j++) {
+        const p = offset + keywordPositions[j]!;
+        if (stamps[p] !== generation) {
+          stamps[p] = generation;
+          kept++;
+        }
+      }
+      s = dict[s]!;
+    }
+  }
+  return kept;
+}
+
 /**
  * Mark the flat positions the task selects in `selected` (length ≥ the
- * matcher's tool count): 1 for kept. Returns the number kept.
- * The allocation-free core of `matchTask`, used by the router.
+ * matcher's tool count): 1 for kept, 0 for the rest. Returns the number kept.
  *
  * @example
  * const sel = new Uint8Array(flatCount);
@@ -207,33 +318,14 @@ function getRevived(data: PruneMatcherData): RevivedMatcher {
  */
 export function markTask(data: PruneMatcherData, task: string, selected: Uint8Array): number {
   const m = getRevived(data);
-  selected.set(m.always);
-  const lower = task.toLowerCase();
-  const matched = new Uint8Array(m.keywordTools.length);
-  const { next, fail, out, dict } = m;
-  let state = 0;
-  for (let i = 0; i < lower.length; i++) {
-    const code = lower.charCodeAt(i);
-    let to = next.get(state * CODE_SPAN + code);
-    while (to === undefined && state !== 0) {
-      state = fail[state]!;
-      to = next.get(state * CODE_SPAN + code);
-    }
-    state = to ?? 0;
-    // Report keywords ending here. A keyword already matched had its whole
-    // dictionary chain reported at that time, so stop there: total output work
-    // is bounded by the number of distinct keywords, not by the task length.
-    let s = out[state]! >= 0 ? state : dict[state]!;
-    while (s >= 0) {
-      const k = out[s]!;
-      if (matched[k] === 1) break;
-      matched[k] = 1;
-      for (const p of m.keywordTools[k]!) selected[p] = 1;
-      s = dict[s]!;
-    }
+  if (m.scratchGeneration >= MAX_GENERATION) {
+    m.scratch.fill(0);
+    m.scratchGeneration = 0;
   }
-  let kept = 0;
-  for (let p = 0; p < m.total; p++) kept += selected[p]!;
+  const generation = ++m.scratchGeneration;
+  const kept = stampTask(data, task, m.scratch, generation, 0);
+  const scratch = m.scratch;
+  for (let p = 0; p < m.total; p++) selected[p] = scratch[p] === generation ? 1 : 0;
   return kept;
 }
 

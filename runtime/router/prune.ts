@@ -10,7 +10,7 @@
  * final size and filled from the per-position caches, with no per-tool lookup.
  */
 import type { ToolDefinition } from '../contract.js';
-import { markTask } from '../matcher.js';
+import { markTask, MAX_GENERATION, stampTask } from '../matcher.js';
 import type { Catalog } from './catalog.js';
 import { assertKnownNames } from '../suggest.js';
 import type { PruneResult, PruneStrategy } from './types.js';
@@ -29,6 +29,13 @@ export class Pruner {
   #marked = 0;
   /** Lowercased flat names as a set, for the allowlist's unknown-name check; rebuilt after registrations. */
   #flatLowerSet: { readonly version: number; readonly set: ReadonlySet<string> } | undefined;
+  /**
+   * `pruneByTask`'s selection: position `p` is kept when `#stamps[p] ===
+   * #generation`. Reused across calls (a new generation per prune instead of
+   * a fresh or cleared buffer); grown when run-time registration adds flat tools.
+   */
+  #stamps = new Uint32Array(0);
+  #generation = 0;
 
   constructor(catalog: Catalog, strategy: PruneStrategy) {
     this.#catalog = catalog;
@@ -36,8 +43,34 @@ export class Pruner {
   }
 
   pruneByTask(task: string): PruneResult {
-    const selected = this.#markTask(task);
-    return this.#result(selected, this.#marked);
+    const catalog = this.#catalog;
+    const total = catalog.flat.length;
+    if (this.#stamps.length !== total) {
+      this.#stamps = new Uint32Array(total);
+      this.#generation = 0;
+    }
+    if (this.#generation >= MAX_GENERATION) {
+      this.#stamps.fill(0);
+      this.#generation = 0;
+    }
+    const generation = ++this.#generation;
+    const stamps = this.#stamps;
+    const text = typeof task === 'string' ? task : String(task);
+    let kept = stampTask(catalog.spec.matcher, text, stamps, generation, 0);
+    // Run-time flat tools stamp their own positions, after the spec's.
+    if (catalog.dynamicMatcher) kept += stampTask(catalog.dynamicMatcher, text, stamps, generation, catalog.spec.flat.length);
+    // Both result arrays at their final size, filled in one indexed pass over the per-position caches.
+    const definitions = catalog.flatDefinitions;
+    const names = catalog.flatNames;
+    const tools = new Array<ToolDefinition>(kept);
+    const removed = new Array<string>(total - kept);
+    let k = 0;
+    let r = 0;
+    for (let p = 0; p < total; p++) {
+      if (stamps[p] === generation) tools[k++] = definitions[p]!;
+      else removed[r++] = names[p]!;
+    }
+    return { tools, removed, kept: k, total };
   }
 
   allowOnly(names: readonly string[]): PruneResult {

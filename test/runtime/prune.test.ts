@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { Pruner } from '@context-chef/core';
-import { buildPruneMatcher, matchTask } from '../../runtime/matcher.js';
+import { buildPruneMatcher, matchTask, stampTask } from '../../runtime/matcher.js';
 import { exampleRouter } from './helpers.js';
 
 /** The seed's rule, written out plainly (Pruner.pruneByTask of the reference). */
@@ -63,6 +63,57 @@ describe('prune matcher', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  test('stampTask reuses one buffer across tasks: each generation marks exactly the seed rule and counts each position once', () => {
+    fc.assert(
+      fc.property(toolsArb, fc.array(word(0, 30), { minLength: 1, maxLength: 6 }), fc.nat({ max: 3 }), (tools, tasks, offset) => {
+        const matcher = JSON.parse(JSON.stringify(buildPruneMatcher(tools)));
+        const stamps = new Uint32Array(offset + tools.length + 2);
+        tasks.forEach((task, i) => {
+          const generation = i + 1;
+          const want = seedRule(tools, task);
+          expect(stampTask(matcher, task, stamps, generation, offset)).toBe(want.length);
+          const got: number[] = [];
+          for (let p = 0; p < tools.length; p++) if (stamps[offset + p] === generation) got.push(p);
+          expect(got).toEqual(want);
+          // Positions outside this matcher's window are never written.
+          for (let p = 0; p < offset; p++) expect(stamps[p]).toBe(0);
+          // Same generation again: everything is already stamped, nothing new is counted.
+          expect(stampTask(matcher, task, stamps, generation, offset)).toBe(0);
+        });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('one router keeps pruning correctly as run-time registrations grow its flat tools', () => {
+    const { router } = exampleRouter();
+    const base = [
+      { name: 'read_file', tags: ['file', 'read'] },
+      { name: 'run_bash', tags: ['shell'] },
+      { name: 'get_time', tags: [] },
+    ];
+    const task = 'read the db file, then sh db_tool_2';
+    const names = (r: { tools: readonly { name: string }[] }) => r.tools.map((t) => t.name);
+    expect(names(router.pruneByTask(task))).toEqual(seedRule(base, task).map((i) => base[i]!.name));
+    let current = router as unknown as typeof router;
+    const all = [...base];
+    for (let round = 0; round < 3; round++) {
+      const added = [
+        { name: `db_tool_${round}`, tags: ['db'] },
+        { name: `web_tool_${round}`, tags: ['web'] },
+      ];
+      current = current.registerTools(added.map((t) => ({ name: t.name, description: 'd', tags: t.tags }))) as unknown as typeof router;
+      all.push(...added);
+      const want = seedRule(all, task).map((i) => all[i]!.name);
+      for (let repeat = 0; repeat < 3; repeat++) {
+        const r = current.pruneByTask(task);
+        expect(names(r)).toEqual(want);
+        expect(r.removed).toEqual(all.map((t) => t.name).filter((n) => !want.includes(n)));
+        expect(names(current.pruneByTask('nothing matches here'))).toEqual(['get_time']);
+      }
+    }
   });
 
   test('run-time flat tools prune with the same rule', () => {
