@@ -13,6 +13,14 @@ import { BenchCorrectnessError, fmtBytes, verdict, type BenchConfig, type Sectio
 import { RSS_SOURCE, runCommand, runNode, type ProcessRun } from '../processes.js';
 
 
+/**
+ * Generated folders import the runtime measured beside them: bench/.tmp/gen/<id>
+ * and its compiled twin bench/.tmp/js/bench/.tmp/gen/<id> are both four levels
+ * below a `runtime/index.js` (the sources through tsx, or the compiled runtime),
+ * so one relative specifier serves both and no second runtime copy is loaded.
+ */
+const RUNTIME_IMPORT = ['--runtime-import', '../../../../runtime/index.js'];
+
 /** One codegen measurement. */
 export interface CodegenRun {
   readonly id: string;
@@ -57,7 +65,7 @@ export function codegen(paths: RepoPaths, id: string, tools: number, specFile: s
   for (let i = 0; i < runs; i++) {
     rmSync(outDir, { recursive: true, force: true });
     const r = runNode(
-      ['--import', 'tsx', 'generator/cli.ts', 'codegen', relative(paths.root, specFile), '--out', relative(paths.root, outDir)],
+      ['--import', 'tsx', 'generator/cli.ts', 'codegen', relative(paths.root, specFile), '--out', relative(paths.root, outDir), ...RUNTIME_IMPORT],
       { cwd: paths.root },
     );
     if (r.status !== 0) failed(`codegen of ${id}`, r);
@@ -70,7 +78,7 @@ export function codegen(paths: RepoPaths, id: string, tools: number, specFile: s
 /** Warm tsx's transform cache for the generator so the first measured run is not penalized. */
 export function warmCodegen(paths: RepoPaths, specFile: string): void {
   const out = join(paths.tmp, 'gen', '_warm');
-  const r = runNode(['--import', 'tsx', 'generator/cli.ts', 'codegen', relative(paths.root, specFile), '--out', relative(paths.root, out)], { cwd: paths.root, rss: false });
+  const r = runNode(['--import', 'tsx', 'generator/cli.ts', 'codegen', relative(paths.root, specFile), '--out', relative(paths.root, out), ...RUNTIME_IMPORT], { cwd: paths.root, rss: false });
   if (r.status !== 0) failed('codegen warm-up', r);
 }
 

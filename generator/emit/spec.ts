@@ -1,11 +1,15 @@
 /**
  * `spec.gen.ts`: everything the runtime reads, as data — tools, groups,
- * policies, the prune matcher, the tool definitions rendered for every form —
- * shipped as one `JSON.parse('…')` (fast to load, free to type-check) and
- * deeply frozen, plus the validators and the directory XML.
+ * policies, the prune matcher, the neutral tool definitions — shipped as one
+ * `JSON.parse('…')` (fast to load, free to type-check) and deeply frozen,
+ * plus the validators and the directory XML. The per-target forms are not
+ * shipped: the runtime's `lazyRendered` renders each from the neutral
+ * definitions on first use (same bytes: `shippedSpecData` checks it).
  */
 import type { IRSpec } from '../ir.js';
-import { RENDER_FORMS, type GeneratedSpec, type GeneratedTool, type RenderedTools } from '../../runtime/contract.js';
+import { RENDER_FORMS, TARGETS, type GeneratedSpec, type GeneratedTool, type RenderedTools } from '../../runtime/contract.js';
+import { renderForm } from '../../runtime/rendered.js';
+import { bug } from '../problems.js';
 import { buildPruneMatcher } from '../../runtime/matcher.js';
 import { renderTool } from '../../runtime/targets/index.js';
 import { anthropicKeyPlan } from '../../runtime/targets/property-keys.js';
@@ -70,6 +74,31 @@ function flatTools(ir: IRSpec): { name: string; tags: readonly string[] }[] {
     const tool = ir.tools[i];
     return { name: tool?.name ?? '', tags: tool?.tags ?? [] };
   });
+}
+
+/** What `spec.gen.ts` ships: `specData` with only the neutral form of `rendered` (the targets render lazily). */
+export type ShippedSpecData = Omit<SpecData, 'rendered'> & { readonly rendered: Pick<SpecData['rendered'], 'neutral'> };
+
+/**
+ * The data `spec.gen.ts` ships, after checking that rendering every target
+ * from it (as the runtime's `lazyRendered` will, after a JSON round trip)
+ * gives exactly the bytes of rendering from the generator's own definitions.
+ * A difference is a bug, never a spec problem: nothing is written.
+ *
+ * @example
+ * shippedSpecData(ctx).rendered; // { neutral: { tools, namespaces, loader } }
+ */
+export function shippedSpecData(ctx: EmitContext): ShippedSpecData {
+  const full = specData(ctx);
+  const shipped: ShippedSpecData = { ...full, rendered: { neutral: full.rendered.neutral } };
+  const roundTrip = { rendered: { neutral: JSON.parse(JSON.stringify(full.rendered.neutral)) as RenderedTools } };
+  const options = { openaiStrict: ctx.ir.options.openaiStrict };
+  for (const form of TARGETS) {
+    if (JSON.stringify(renderForm(roundTrip, form, options)) !== JSON.stringify(full.rendered[form])) {
+      throw bug(`rendering ${form} from the neutral definitions differs from the generator's own rendering`);
+    }
+  }
+  return shipped;
 }
 
 /** A path from the root `{ data, pool }` to the place a pooled subtree goes. */
@@ -236,9 +265,10 @@ export function shareSubtrees(value: unknown, minLength = 128): SharedJson {
  * emitSpec(ctx)[0].path; // 'spec.gen.ts'
  */
 export function emitSpec(ctx: EmitContext): GeneratedFile[] {
+  const shipped = shippedSpecData(ctx);
   const content = [
     ctx.header,
-    `import type { GeneratedSpec } from ${tsString(ctx.options.runtimeImport)};`,
+    `import { lazyRendered, type GeneratedSpec } from ${tsString(ctx.options.runtimeImport)};`,
     `import type { Registry } from './types.gen.js';`,
     `import { directoryXml } from './directory.gen.js';`,
     `import { validators } from './validators.gen.js';`,
@@ -265,11 +295,19 @@ export function emitSpec(ctx: EmitContext): GeneratedFile[] {
     '}',
     '',
     "const data = unshare(",
-    `  ${jsonParseLiteral(shareSubtrees(specData(ctx)))},`,
-    ") as Omit<GeneratedSpec<Registry>, 'validators' | 'directoryXml'>;",
+    `  ${jsonParseLiteral(shareSubtrees(shipped))},`,
+    ") as Omit<GeneratedSpec<Registry>, 'validators' | 'directoryXml' | 'rendered'> & { rendered: Pick<GeneratedSpec['rendered'], 'neutral'> };",
     '',
-    '/** Everything the runtime reads, deeply frozen: `createRouter(gen, handlers)` takes it from `gen.spec`. */',
-    'export const spec: GeneratedSpec<Registry> = Object.freeze({ ...deepFreeze(data), directoryXml, validators });',
+    '/**',
+    ' * Everything the runtime reads, deeply frozen: `createRouter(gen, handlers)` takes it from `gen.spec`.',
+    ' * `rendered` holds the neutral tool definitions; each target form is rendered from them on first use.',
+    ' */',
+    'export const spec: GeneratedSpec<Registry> = Object.freeze({',
+    '  ...deepFreeze(data),',
+    `  rendered: lazyRendered(data, { openaiStrict: ${ctx.ir.options.openaiStrict ? 'true' : 'false'} }),`,
+    '  directoryXml,',
+    '  validators,',
+    '});',
   ].join('\n');
   return [{ path: 'spec.gen.ts', content: `${content}\n` }];
 }

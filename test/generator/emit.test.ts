@@ -220,14 +220,14 @@ describe('spec.gen.ts data', () => {
       ],
       policies: JSON.parse('{"__proto__":["a"]}') as Record<string, string[]>,
     });
-    const ctx = buildEmitContext(ir, { ...options, runtimeImport: '../../../../runtime/contract.js' });
+    const ctx = buildEmitContext(ir, { ...options, runtimeImport: '../../../runtime/index.js' });
     const want = specData(ctx);
     const shared = shareSubtrees(want);
     expect(shared.pool.length).toBeGreaterThan(0);
     expect(JSON.stringify(shared).length).toBeLessThan(JSON.stringify(want).length);
     const dir = tempDir('spec-');
     try {
-      for (const f of await emit(ir, { ...options, runtimeImport: '../../../../runtime/contract.js' })) writeFileSync(path.join(dir, f.path), f.content);
+      for (const f of await emit(ir, { ...options, runtimeImport: '../../../runtime/index.js' })) writeFileSync(path.join(dir, f.path), f.content);
       const { spec } = (await import(pathToFileURL(path.join(dir, 'spec.gen.ts')).href)) as { spec: Record<string, unknown> };
       const { validators, directoryXml, ...data } = spec;
       expect(data).toEqual(want);
