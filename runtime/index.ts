@@ -39,7 +39,7 @@ export {
 } from './router.js';
 export { DEFAULT_LIMITS, type CallLimits } from './call-shape.js';
 export { buildPruneMatcher, matchTask } from './matcher.js';
-export { lazyRendered, renderForm, type RenderSource } from './rendered.js';
+export { lazyRendered, type RenderSource } from './rendered.js';
 export {
   ANNOUNCEMENT_CHANNELS,
   renderAnnouncements,

@@ -48,7 +48,10 @@ function scripts(dir: string, root: string, input: MemoryInput): { toolroute: st
       'const router = createRouter(gen, handlers);\n' +
       'const after = settle();\n' +
       "if (typeof router.dispatch !== 'function') process.exit(3);\n" +
-      'process.stdout.write(JSON.stringify({ module: moduleOnly - before, total: after - before, tools: gen.spec.tools.length }));\n',
+      "const payload = router.compile({ target: 'anthropic', messages: [{ role: 'user', content: 'hi' }] });\n" +
+      'const compiled = settle();\n' +
+      'if (!payload) process.exit(4);\n' +
+      'process.stdout.write(JSON.stringify({ module: moduleOnly - before, total: after - before, compiled: compiled - before, tools: gen.spec.tools.length }));\n',
   );
   const reference = join(dir, `heap-reference-${input.tools}.mts`);
   writeFileSync(
@@ -67,6 +70,8 @@ function scripts(dir: string, root: string, input: MemoryInput): { toolroute: st
 interface HeapSample {
   readonly module: number;
   readonly total: number;
+  /** After one `compile({ target: 'anthropic' })` (toolroute only). */
+  readonly compiled?: number;
   readonly tools: number;
 }
 
@@ -96,6 +101,7 @@ export function benchMemory(config: BenchConfig, root: string, tmp: string, inpu
   }
   const mod = median(mine.map((m) => m.module));
   const total = median(mine.map((m) => m.total));
+  const compiled = median(mine.map((m) => m.compiled ?? NaN));
   const ref = median(refs.map((m) => m.total));
   const n = input.tools.toLocaleString('en-US');
   return {
@@ -104,6 +110,7 @@ export function benchMemory(config: BenchConfig, root: string, tmp: string, inpu
     rows: [
       [`toolroute: generated ${n}-tool module imported`, fmtBytes(mod), fmtRatio(mod / ref)],
       [`toolroute: module + \`createRouter\``, fmtBytes(total), fmtRatio(total / ref)],
+      [`toolroute (info): and one \`compile({ target: 'anthropic' })\` (renders that target's tools)`, fmtBytes(compiled), fmtRatio(compiled / ref)],
       [`reference: the same ${n} tools registered with \`ContextChef\``, fmtBytes(ref), '1.00×'],
     ],
     verdicts: [verdict(`generated module + router at ${n} tools ≤ ${TARGET}× the reference's heap`, fmtRatio(total / ref), total / ref <= TARGET)],

@@ -363,7 +363,7 @@ test('the runtime exports exactly its public API', () => {
   expect(Object.keys(runtime).sort()).toEqual([
     'ANNOUNCEMENT_ANCHOR', 'ANNOUNCEMENT_CHANNELS', 'DEFAULT_LIMITS', 'LOAD_TOOLKIT_NAME', 'REJECTION_CODES', 'TARGETS',
     'TARGET_WARNING_CODES', 'ToolCallRejectedError', 'ToolRouter', 'ToolrouteConfigError', 'applyNullDecode', 'buildPruneMatcher',
-    'cacheKey', 'compileForTarget', 'createRouter', 'fromProvider', 'matchTask', 'nullDecodePlan', 'renderAnnouncements', 'renderTool',
+    'cacheKey', 'compileForTarget', 'createRouter', 'fromProvider', 'lazyRendered', 'matchTask', 'nullDecodePlan', 'renderAnnouncements', 'renderTool',
     'stablePrefixOf', 'toolMessage', 'warnOnce',
   ]);
 });
