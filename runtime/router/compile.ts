@@ -88,8 +88,14 @@ export class Compiler {
 
   /** `compile()`: the seed's neutral `{ tools, directoryXml }`, frozen and cached until a registration. */
   neutral(): NeutralCompileResult {
+    // The hit path alone, so it stays small enough to inline into the façade's `compile()`.
+    const cached = this.#neutralCompile;
+    if (cached !== undefined && cached.version === this.#catalog.structureVersion) return cached.result;
+    return this.#buildNeutral();
+  }
+
+  #buildNeutral(): NeutralCompileResult {
     const catalog = this.#catalog;
-    if (this.#neutralCompile?.version === catalog.structureVersion) return this.#neutralCompile.result;
     const tools: ToolDefinition[] = catalog.namespaces.map((ns) => this.#renderGroup(ns, 'neutral') as ToolDefinition);
     const loader = this.#renderLoader('neutral');
     if (loader !== null) tools.push(loader as ToolDefinition);
