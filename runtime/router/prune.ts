@@ -25,6 +25,17 @@ import type { PruneResult, PruneStrategy } from './types.js';
 export class Pruner {
   readonly #catalog: Catalog;
   readonly #strategy: PruneStrategy;
+  /**
+   * The catalog's per-flat-position arrays and the spec's matcher, held
+   * directly: the arrays are only ever appended to (never replaced) and the
+   * spec never changes, so these references stay current and a prune reads
+   * no catalog field but `dynamicMatcher`.
+   */
+  readonly #specMatcher: Catalog['spec']['matcher'];
+  readonly #specFlatCount: number;
+  readonly #flatLower: readonly string[];
+  readonly #flatDefinitions: readonly ToolDefinition[];
+  readonly #flatNames: readonly string[];
   /** How many positions the last `#markTask` / `#markAllow` selected (read right after the call). */
   #marked = 0;
   /** Lowercased flat names as a set, for the allowlist's unknown-name check; rebuilt after registrations. */
@@ -40,6 +51,11 @@ export class Pruner {
   constructor(catalog: Catalog, strategy: PruneStrategy) {
     this.#catalog = catalog;
     this.#strategy = strategy;
+    this.#specMatcher = catalog.spec.matcher;
+    this.#specFlatCount = catalog.spec.flat.length;
+    this.#flatLower = catalog.flatLower;
+    this.#flatDefinitions = catalog.flatDefinitions;
+    this.#flatNames = catalog.flatNames;
   }
 
   pruneByTask(task: string): PruneResult {
@@ -94,13 +110,12 @@ export class Pruner {
   }
 
   #markTask(task: string): Uint8Array {
-    const catalog = this.#catalog;
-    const selected = new Uint8Array(catalog.flat.length);
+    const selected = new Uint8Array(this.#flatNames.length);
     const text = typeof task === 'string' ? task : String(task);
-    const specCount = catalog.spec.flat.length;
-    let kept = markTask(catalog.spec.matcher, text, selected);
+    let kept = markTask(this.#specMatcher, text, selected);
     // Run-time flat tools mark their own positions through a view: no second buffer, no copy.
-    if (catalog.dynamicMatcher) kept += markTask(catalog.dynamicMatcher, text, selected.subarray(specCount));
+    const dynamic = this.#catalog.dynamicMatcher;
+    if (dynamic) kept += markTask(dynamic, text, selected.subarray(this.#specFlatCount));
     this.#marked = kept;
     return selected;
   }
@@ -126,8 +141,8 @@ export class Pruner {
     );
     const wanted = new Set<string>();
     for (const n of names) wanted.add(n.toLowerCase());
-    const flatLower = this.#catalog.flatLower;
-    const selected = new Uint8Array(this.#catalog.flat.length);
+    const flatLower = this.#flatLower;
+    const selected = new Uint8Array(flatLower.length);
     let kept = 0;
     for (let p = 0; p < flatLower.length; p++) {
       if (wanted.has(flatLower[p]!)) {
@@ -146,8 +161,8 @@ export class Pruner {
    * matching itself on large flat specs).
    */
   #result(selected: Uint8Array, kept: number): PruneResult {
-    const definitions = this.#catalog.flatDefinitions;
-    const names = this.#catalog.flatNames;
+    const definitions = this.#flatDefinitions;
+    const names = this.#flatNames;
     const total = definitions.length;
     const tools = new Array<ToolDefinition>(kept);
     const removed = new Array<string>(total - kept);
