@@ -58,11 +58,21 @@ export interface AnthropicToolUseBlock {
   cache_control?: AnthropicCacheControl | null;
 }
 
-/** `ToolResultBlockParam` (text content only: the neutral history carries strings). */
+/** `ToolReferenceBlockParam`: inside a `tool_result`, makes a deferred tool's definition visible from there on. */
+export interface AnthropicToolReferenceBlock {
+  type: 'tool_reference';
+  tool_name: string;
+}
+
+/**
+ * `ToolResultBlockParam`: text (the neutral history carries strings), or text
+ * followed by `tool_reference` blocks (the result of `load_toolkit` in the
+ * `deferred` toolkit-loading mode).
+ */
 export interface AnthropicToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
-  content: string;
+  content: string | (AnthropicTextBlock | AnthropicToolReferenceBlock)[];
   /** Set (true) for a tool message flagged `is_error`. */
   is_error?: boolean;
   cache_control?: AnthropicCacheControl | null;
@@ -197,9 +207,16 @@ export interface ResponsesFunctionTool {
   defer_loading?: boolean;
 }
 
-/** `ToolSearchTool`. */
+/**
+ * `ToolSearchTool`: hosted (`{ type: 'tool_search' }`), or client-executed
+ * (`execution: 'client'` with the `description` and `parameters` the model
+ * calls it with; the loader in the `tool-search` toolkit-loading mode).
+ */
 export interface ResponsesToolSearchTool {
   type: 'tool_search';
+  execution?: 'server' | 'client';
+  description?: string | null;
+  parameters?: unknown;
 }
 
 export type ResponsesTool = ResponsesFunctionTool | ResponsesToolSearchTool;
@@ -248,9 +265,19 @@ export interface ResponsesToolSearchCallItem {
   status?: 'in_progress' | 'completed' | 'incomplete' | null;
 }
 
+/** `ResponseToolSearchOutputItemParam`: the answer to a client-executed tool search (the `tool-search` toolkit-loading mode). */
+export interface ResponsesToolSearchOutputItem {
+  type: 'tool_search_output';
+  call_id: string;
+  execution: 'client';
+  status: 'completed';
+  tools: ResponsesTool[];
+}
+
 /**
  * `ResponseInputItem` members: `EasyInputMessage`, function calls and their
- * outputs, and the output items `fromProvider` keeps and compile replays.
+ * outputs, the output items `fromProvider` keeps and compile replays, and the
+ * answer to a client tool search.
  * Items of hosted tools toolroute does not add (web search, MCP…) are replayed
  * too, as received; their types are the SDK's own and are not listed here.
  */
@@ -260,7 +287,8 @@ export type ResponsesInputItem =
   | { type: 'function_call_output'; call_id: string; output: string }
   | ResponsesReasoningItem
   | ResponsesOutputMessageItem
-  | ResponsesToolSearchCallItem;
+  | ResponsesToolSearchCallItem
+  | ResponsesToolSearchOutputItem;
 
 /** Spread into `client.responses.create({ model, ...payload })`. */
 export interface ResponsesPayload {
