@@ -1,83 +1,87 @@
 /**
  * The prompt-cache key of a compiled payload: sha256 of the canonical JSON of
- * its stable prefix — the target, the stable tools (search tool first, deferred
- * tools left out), then the stable system text.
+ * everything the provider caches before the conversation, as sent:
  *
- * What is deliberately NOT in it, so none of these ever changes the key:
- * deferred tools (the seed: "deferred definitions are stripped before the cache
- * key"), loaded toolkits' tools (appended after the prefix), the blocklist
- * (enforced at dispatch, the tool list never changes), announcements (rendered
- * at the conversation tail; the Anthropic no-tail hoist goes into a separate
- * system block after the stable text — see targets/compile.ts), and the messages.
+ * - the target;
+ * - the tools, in request order, exactly as sent — except where the provider
+ *   itself keeps a tool out of the cached prefix: Anthropic leaves tools with
+ *   `defer_loading: true` out of it ("Deferred tools are not included in the
+ *   system-prompt prefix"), so they are left out of the key there. On OpenAI
+ *   Responses a deferred function still shows its name and description, and
+ *   Chat Completions and Gemini have no deferral: there every tool counts;
+ * - `tool_choice` (Gemini `toolConfig`) when the payload carries one;
+ * - the system text (your `system`, the history's system messages that join
+ *   it, the directory; on Anthropic also the hoisted announcement block, which
+ *   is sent in `system`).
+ *
+ * So the key changes if and only if those bytes change: loading a toolkit with
+ * the `append` strategy changes it (the loaded tools are sent in `tools`);
+ * the native strategies, blocking and announcing at the tail do not. A
+ * tool's `cache_control` marker is not content and is not in the key.
  *
  * Per-compile cost is a map lookup: the serialization and hash are memoized on
- * the identity of the `stable` array (the router passes the same frozen array
- * while the chosen tool set is unchanged) plus the system text.
+ * the identity of the tools array (compile hands back the same frozen array
+ * while the tool set is unchanged) plus the system text.
  */
 import { createHash } from 'node:crypto';
 import type { Target } from './contract.js';
 
-/** The stable prefix of one compile, shared by every payload compiled from the same inputs. */
+/** The cached prefix of one compile, shared by every payload compiled from the same inputs. */
 export interface StablePrefix {
   /** sha256 hex of `serialized`. */
   readonly key: string;
-  /** Canonical JSON (sorted keys) of `{ v, target, tools, system }`. */
+  /** Canonical JSON (sorted keys) of `{ v, target, tools, tool_choice?, system }`. */
   readonly serialized: string;
-  /** How many tools the prefix holds (search tool included, deferred ones not). */
+  /** How many tools the prefix holds (Anthropic: deferred ones not counted). */
   readonly toolCount: number;
 }
 
-const KEY_FORMAT = 1;
+const KEY_FORMAT = 2;
 
-// stable array identity → (target, search tool) → system text → prefix. The
+// tools array identity → (target, tool_choice) → system text → prefix. The
 // system text is a key of its own (not concatenated into one), so a long
 // prompt is not copied on every compile.
 const memo = new WeakMap<readonly unknown[], Map<string, Map<string, StablePrefix>>>();
-// stable array identity → the last prefix returned for it. Checked first: the
-// same target, search tool and system string (usually the very same string
+// tools array identity → the last prefix returned for it. Checked first: the
+// same target, tool_choice and system string (usually the very same string
 // object, so `===` is a pointer compare) as last turn need no string hashing,
 // whatever the length of the prompt.
 const lastHit = new WeakMap<readonly unknown[], { readonly memoKey: string; readonly system: string; readonly prefix: StablePrefix }>();
-// Canonical JSON of search-tool objects (compile passes constants: computed once each).
-const searchJson = new WeakMap<object, string>();
+// Canonical JSON of tool_choice objects (frozen ones memoized).
+const choiceJson = new WeakMap<object, string>();
 // compiled payload → its prefix, so `cacheKey(payload)` needs no second argument.
 const byPayload = new WeakMap<object, StablePrefix>();
 
 /**
- * The stable prefix of a compile, memoized on `stable`'s identity.
+ * The cached prefix of a compile, memoized on `tools`' identity.
  *
  * @example
- * stablePrefix('anthropic', renderedTools, 'You are terse.', undefined).key; // → '3f1c…' (64 hex)
+ * stablePrefix('anthropic', payloadTools, 'You are terse.', undefined).key; // → '3f1c…' (64 hex)
  */
-export function stablePrefix(
-  target: Target,
-  stable: readonly unknown[],
-  system: string,
-  searchTool: unknown,
-): StablePrefix {
-  const memoKey = searchTool === undefined ? target : `${target}\u0000${searchKey(searchTool)}`;
-  const last = lastHit.get(stable);
+export function stablePrefix(target: Target, tools: readonly unknown[], system: string, toolChoice: unknown): StablePrefix {
+  const memoKey = toolChoice === undefined ? target : `${target}\u0000${choiceKey(toolChoice)}`;
+  const last = lastHit.get(tools);
   if (last !== undefined && last.memoKey === memoKey && last.system === system) return last.prefix;
-  const prefix = memoizedPrefix(target, stable, system, searchTool, memoKey);
-  lastHit.set(stable, { memoKey, system, prefix });
+  const prefix = memoizedPrefix(target, tools, system, toolChoice, memoKey);
+  lastHit.set(tools, { memoKey, system, prefix });
   return prefix;
 }
 
-function memoizedPrefix(target: Target, stable: readonly unknown[], system: string, searchTool: unknown, memoKey: string): StablePrefix {
-  let forStable = memo.get(stable);
-  if (forStable === undefined) {
-    forStable = new Map();
-    memo.set(stable, forStable);
+function memoizedPrefix(target: Target, sent: readonly unknown[], system: string, toolChoice: unknown, memoKey: string): StablePrefix {
+  let forTools = memo.get(sent);
+  if (forTools === undefined) {
+    forTools = new Map();
+    memo.set(sent, forTools);
   }
-  let bySystem = forStable.get(memoKey);
+  let bySystem = forTools.get(memoKey);
   if (bySystem === undefined) {
     bySystem = new Map();
-    forStable.set(memoKey, bySystem);
+    forTools.set(memoKey, bySystem);
   }
   const hit = bySystem.get(system);
   if (hit !== undefined) return hit;
-  const tools = [...(searchTool === undefined ? [] : [searchTool]), ...stable.filter((t) => !isMarkedDeferred(t))];
-  const serialized = canonicalJson({ v: KEY_FORMAT, target, tools, system });
+  const tools = (target === 'anthropic' ? sent.filter((t) => !isMarkedDeferred(t)) : [...sent]).map(withoutCacheControl);
+  const serialized = canonicalJson({ v: KEY_FORMAT, target, tools, tool_choice: toolChoice, system });
   const prefix: StablePrefix = Object.freeze({
     key: createHash('sha256').update(serialized).digest('hex'),
     serialized,
@@ -87,13 +91,19 @@ function memoizedPrefix(target: Target, stable: readonly unknown[], system: stri
   return prefix;
 }
 
-function searchKey(tool: unknown): string {
-  if (typeof tool !== 'object' || tool === null) return canonicalJson(tool);
-  let json = searchJson.get(tool);
+/** A tool without its own `cache_control` marker (a breakpoint, not content). */
+function withoutCacheControl(tool: unknown): unknown {
+  if (typeof tool !== 'object' || tool === null || !Object.hasOwn(tool, 'cache_control')) return tool;
+  const { cache_control: _marker, ...rest } = tool as Record<string, unknown>;
+  return rest;
+}
+
+function choiceKey(choice: unknown): string {
+  if (typeof choice !== 'object' || choice === null) return canonicalJson(choice);
+  let json = choiceJson.get(choice);
   if (json === undefined) {
-    json = canonicalJson(tool);
-    // Only frozen objects are memoized: a mutable one could change under the memo.
-    if (Object.isFrozen(tool)) searchJson.set(tool, json);
+    json = canonicalJson(choice);
+    if (Object.isFrozen(choice)) choiceJson.set(choice, json);
   }
   return json;
 }
@@ -110,12 +120,13 @@ export function registerPayloadPrefix(payload: object, prefix: StablePrefix): vo
 
 /**
  * The cache key of a payload returned by `compileForTarget` / `router.compile`:
- * equal for two payloads exactly when their stable prefixes are equal. Undefined
+ * equal for two payloads exactly when the bytes the provider caches before the
+ * conversation (tools as kept by the provider, tool_choice, system) are equal. Undefined
  * for an object that did not come from compile (a copy, a JSON round trip).
  *
  * @example
  * const payload = compileForTarget({ target: 'anthropic', messages, stable, loaded: [], directoryXml: '', announcements: [] });
- * cacheKey(payload); // → '3f1c…'; unchanged by announce(), loadToolkit(), deferred tools
+ * cacheKey(payload); // → '3f1c…'; unchanged by announce(), blocking, native toolkit loads
  */
 export function cacheKey(payload: object): string | undefined {
   return byPayload.get(payload)?.key;
@@ -135,7 +146,7 @@ export function stablePrefixOf(payload: object): StablePrefix | undefined {
 /**
  * Whether a rendered tool says it is deferred on the wire (`defer_loading: true`,
  * Anthropic and Responses). On Chat Completions and Gemini the flag is dropped
- * from the rendering, so callers pass deferred tools separately (`deferred`).
+ * from the rendering.
  *
  * @example
  * isMarkedDeferred({ name: 'get_forecast', defer_loading: true }); // → true

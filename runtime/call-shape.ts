@@ -5,7 +5,7 @@
  * model input becomes data (a name, raw arguments, a call id) or a problem
  * (a `RejectionCode` with details), never an exception.
  */
-import type { RejectionCode } from './contract.js';
+import { LOAD_TOOLKIT_NAME, type RejectionCode } from './contract.js';
 
 /** Limits on model-supplied arguments. Every field has a default; see `DEFAULT_LIMITS`. */
 export interface CallLimits {
@@ -119,6 +119,9 @@ export function readCallInto(call: unknown, out: MutableCallShape): void {
       raw = source.arguments;
       if (raw === undefined) raw = source.input;
       if (raw === undefined) raw = source.args;
+      // A Responses client `tool_search_call` (the loader in the `tool-search`
+      // toolkit-loading mode) carries no name: it is the library's load_toolkit.
+      if (name === undefined && (c as { type?: unknown }).type === 'tool_search_call') name = LOAD_TOOLKIT_NAME;
     } catch {
       // A throwing getter or a Proxy trap: unreadable, so treat as nameless.
       name = idValue = namespace = raw = undefined;

@@ -17,13 +17,12 @@
  *   the top-level prompt, where announcements go, the search tool, how a
  *   rendered tool is named, the cached prefix, and the payload itself (which
  *   converts the placed history with {@link TargetAdapter.convertMessages}).
- *
- * Extension points for later work are the optional members at the end: they
- * are reserved and documented, no target implements them yet and no shared
- * code reads them.
+ * - toolkit loading (toolkit-loading.ts): what the `native` strategy means on
+ *   the target; the target's module renders a load in that mode.
  */
 import type { StablePrefix } from '../cache-key.js';
 import type { Target } from '../contract.js';
+import type { ToolkitMode } from '../toolkit-loading.js';
 import type { NeutralMessage, NormalizedMessage } from './history.js';
 import type { AnnouncementPlacement, PlacedMessages } from './placement.js';
 import type { JsonSchema } from './schema.js';
@@ -98,8 +97,8 @@ export interface PayloadContext<T extends Target> {
 }
 
 /**
- * One target. Members are required unless marked as an extension point, so a
- * new member is a compile error in every target module until each says what it does.
+ * One target. Every member is required, so a new member is a compile error in
+ * every target module until each says what it does.
  */
 export interface TargetAdapter<T extends Target> {
   /** The target name; equal to this adapter's key in the table. */
@@ -133,11 +132,13 @@ export interface TargetAdapter<T extends Target> {
    */
   readonly searchTool: ((option: 'regex' | 'bm25' | true) => TargetToolMap[T]) | undefined;
   /**
-   * The stable prefix the cache key hashes: what this target's provider
-   * caches before the conversation. Memoized (runtime/cache-key.ts), so a turn
-   * with an unchanged `stable` array costs a map lookup.
+   * The prefix the cache key hashes: what this target's provider caches
+   * before the conversation — the request's tools as sent (the adapter leaves
+   * out what its provider keeps out of its prefix), the system text as sent,
+   * the tool choice. Memoized (runtime/cache-key.ts), so a turn with an
+   * unchanged tools array costs a map lookup.
    */
-  cachePrefix(stable: readonly unknown[], systemText: string, searchTool: unknown): StablePrefix;
+  cachePrefix(tools: readonly unknown[], systemText: string, toolChoice: unknown): StablePrefix;
   /** The placed, normalized history in the target's message shape. Total: never throws. */
   convertMessages(messages: readonly NormalizedMessage[], options: ConvertOptions): TargetMessagesMap[T];
   /**
@@ -159,16 +160,17 @@ export interface TargetAdapter<T extends Target> {
    */
   readResponse(response: unknown): NeutralMessage[];
 
-  // ─── Extension points (reserved; not implemented by any target yet) ────────
+  // ─── Toolkit loading ───────────────────────────────────────────────────────
 
   /**
-   * Native toolkit loading (the prompt-cache issue): how this target sends a
-   * toolkit's tools so that loading one leaves the cached prefix intact (e.g.
-   * Anthropic `defer_loading` + `tool_reference` results, a Responses
-   * client-executed `tool_search`). The shape is left to that work; the
-   * loader's rendering already has its own member ({@link renderLoader}).
+   * Native toolkit loading (runtime/toolkit-loading.ts): what the `native`
+   * strategy means on this target — `deferred` (Anthropic `defer_loading` +
+   * `tool_reference` results), `tool-search` (a Responses client-executed
+   * `tool_search`), or `dispatcher` where the provider has no deferral. The
+   * rendering of a load in that mode lives in the target's module and runs in
+   * {@link buildPayload}.
    */
-  readonly toolkitLoading?: unknown;
+  readonly toolkitLoading: { readonly native: ToolkitMode };
 }
 
 /** The table type: one adapter per target, each typed by its own name. */

@@ -10,6 +10,7 @@
  * `system`-channel text with no tail is hoisted into the top-level system.
  */
 import { isMarkedDeferred, stablePrefix } from '../cache-key.js';
+import { loadCalls, type ToolkitCatalog } from '../toolkit-loading.js';
 import { namedTool, type NeutralTool, type PayloadContext, type TargetAdapter, type Warn } from './adapter.js';
 import type { CacheBreakpoint } from './compile.js';
 import { ToolrouteConfigError } from './errors.js';
@@ -70,7 +71,8 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   // Sonnet 5 has no mid-conversation system messages: announce with `user_tail` explicitly there.
   announcements: Object.freeze({ auto: 'system', withoutTail: 'hoist' }),
   searchTool: (option) => (option === 'bm25' ? SEARCH_BM25 : SEARCH_REGEX),
-  cachePrefix: (stable, systemText, searchTool) => stablePrefix('anthropic', stable, systemText, searchTool),
+  cachePrefix: (tools, systemText, toolChoice) => stablePrefix('anthropic', tools, systemText, toolChoice),
+  toolkitLoading: Object.freeze({ native: 'deferred' as const }),
   convertMessages: (messages, options) => toAnthropicMessages(messages, options.cacheBreakpoints),
   buildPayload: anthropicPayload,
   readResponse: readAnthropicResponse,
@@ -271,20 +273,42 @@ function anthropicPayload(context: PayloadContext<'anthropic'>): AnthropicPayloa
     );
   }
 
+  let messages = converted.messages;
+  if (input.toolkits?.mode === 'deferred') messages = withToolReferences(messages, placed.messages, input.toolkits.catalog, deferredNames(assembled));
+
   const facts = toolFacts(tools);
-  checkAnthropicRules(facts, tools.length, system, converted.messages);
-  if (facts.anyDeferred && search === undefined && !facts.anySearch) {
+  checkAnthropicRules(facts, tools.length, system, messages);
+  // Toolkit tools deferred by the `deferred` mode are found through load_toolkit, not a search tool.
+  const searchNeeded = input.toolkits?.mode === 'deferred' ? otherDeferred(input) : facts.anyDeferred;
+  if (searchNeeded && search === undefined && !facts.anySearch) {
     warn(
       'anthropic-deferred-without-search',
       'some tools have defer_loading but the request has no tool-search tool, so the model cannot discover them. Fix: pass options.toolSearch.',
     );
   }
 
-  const payload: AnthropicPayload = { messages: converted.messages };
-  if (options.cacheAudit) auditCachePlacement(system, converted.messages, warn);
+  const payload: AnthropicPayload = { messages };
+  if (options.cacheAudit) auditCachePlacement(system, messages, warn);
   const out: AnthropicPayload = system === undefined ? payload : { system, ...payload };
   if (tools.length > 0) out.tools = tools as AnthropicToolUnion[];
   return out;
+}
+
+const deferredNamesMemo = new WeakMap<readonly unknown[], ReadonlySet<string>>();
+
+/** Names of the tools a request sends with `defer_loading: true` (memoized per frozen array). */
+function deferredNames(tools: readonly AnthropicToolUnion[]): ReadonlySet<string> {
+  const hit = deferredNamesMemo.get(tools);
+  if (hit !== undefined) return hit;
+  const names = new Set<string>();
+  for (const t of tools) if (isMarkedDeferred(t)) names.add(t.name);
+  if (Object.isFrozen(tools)) deferredNamesMemo.set(tools, names);
+  return names;
+}
+
+/** Whether anything but the toolkit tools (`loaded` in the `deferred` mode) is deferred. */
+function otherDeferred(input: PayloadContext<'anthropic'>['input']): boolean {
+  return (input.deferred !== undefined && input.deferred.length > 0) || toolFacts(input.stable as readonly AnthropicToolUnion[]).anyDeferred;
 }
 
 function readBreakpoints(
@@ -438,4 +462,74 @@ function auditCachePlacement(system: AnthropicPayload['system'], messages: Anthr
         : `cache audit: an <announcements> block in ${segment.location} sits inside the cached prefix (a breakpoint follows it), so every change to announcements invalidates the cache. Fix: move the breakpoint before the conversation tail.`,
     );
   }
+}
+
+// ─── Native toolkit loading: deferred tools + tool_reference ─────────────────
+
+const deferredMemo = new WeakMap<object, AnthropicTool>();
+
+/**
+ * An Anthropic tool with `defer_loading: true` (memoized and frozen per source
+ * object, so the tools array keeps its identity turn after turn).
+ *
+ * @example
+ * asDeferred({ name: 'get_forecast', input_schema: { type: 'object' } }).defer_loading; // → true
+ */
+export function asDeferred(tool: AnthropicTool): AnthropicTool {
+  if (tool.defer_loading === true) return tool;
+  let hit = deferredMemo.get(tool);
+  if (hit === undefined) {
+    hit = Object.freeze({ ...tool, defer_loading: true });
+    deferredMemo.set(tool, hit);
+  }
+  return hit;
+}
+
+/**
+ * Rewrite the `tool_result` blocks that answer a successful `load_toolkit`
+ * call: the result text, then one `tool_reference` block per tool of the
+ * toolkit that the request sends deferred (`deferredNames`). Anthropic expands
+ * each reference into the tool's definition at that point of the
+ * conversation; the cached prefix (tools, system) is untouched. Tools sent
+ * non-deferred are already visible and are not referenced (a reference to a
+ * tool that is not in `tools` is a 400: "Tool reference '…' has no
+ * corresponding tool definition"). Returns `messages` itself when nothing
+ * answers a load.
+ *
+ * @example
+ * withToolReferences(messages, normalized, catalog, new Set(['get_forecast']));
+ * // tool_result content → [{ type: 'text', text: 'Toolkit "Weather" loaded. …' }, { type: 'tool_reference', tool_name: 'get_forecast' }]
+ */
+export function withToolReferences(
+  messages: AnthropicMessage[],
+  normalized: readonly NormalizedMessage[],
+  catalog: ToolkitCatalog,
+  deferredNames: ReadonlySet<string>,
+): AnthropicMessage[] {
+  const loads = loadCalls(normalized, catalog);
+  if (loads.size === 0) return messages;
+  let changed = false;
+  const out = messages.map((message): AnthropicMessage => {
+    if (message.role !== 'user' || typeof message.content === 'string') return message;
+    let blocks: typeof message.content | undefined;
+    message.content.forEach((block, i) => {
+      if (block.type !== 'tool_result') return;
+      const kit = loads.get(block.tool_use_id)?.toolkit;
+      if (kit === undefined) return;
+      const refs = kit.tools.filter((name) => deferredNames.has(name));
+      if (refs.length === 0) return;
+      blocks ??= [...(message.content as Exclude<typeof message.content, string>)];
+      blocks[i] = {
+        ...block,
+        content: [
+          { type: 'text', text: typeof block.content === 'string' ? block.content : '' },
+          ...refs.map((tool_name) => ({ type: 'tool_reference' as const, tool_name })),
+        ],
+      };
+    });
+    if (blocks === undefined) return message;
+    changed = true;
+    return { role: 'user', content: blocks };
+  });
+  return changed ? out : messages;
 }

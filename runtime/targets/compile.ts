@@ -22,6 +22,7 @@
  */
 import type { Announcement } from '../announcements.js';
 import { registerPayloadPrefix } from '../cache-key.js';
+import type { ToolkitLoadingInput } from '../toolkit-loading.js';
 import type { Target } from '../contract.js';
 import type { TargetAdapter, Warn } from './adapter.js';
 import { normalizeMessages, type NeutralMessage, type NormalizedMessage } from './history.js';
@@ -93,8 +94,19 @@ export interface TargetCompileInput {
    * Chat Completions and Gemini the flag does not exist on the wire, so pass them here.)
    */
   readonly deferred?: readonly unknown[];
-  /** Loaded toolkits' tools rendered for the target, in load order: appended after everything else. */
+  /**
+   * Toolkit tools rendered for the target, appended after everything else: in
+   * the `append` toolkit-loading mode the loaded toolkits' tools in load order;
+   * in the Anthropic `deferred` mode every toolkit tool, deferred, from the
+   * first turn.
+   */
   readonly loaded: readonly unknown[];
+  /**
+   * How toolkit loads in the history are rendered (runtime/toolkit-loading.ts
+   * and the target's module): the mode and the catalog. Absent: `load_toolkit`
+   * results are plain tool results.
+   */
+  readonly toolkits?: ToolkitLoadingInput;
   /** The `<available_toolkits>` directory; appended to the system text when non-empty. */
   readonly directoryXml: string;
   /**
@@ -145,7 +157,10 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
   // 3. Tools: search tool + stable prefix, then deferred, then loaded.
   const search = searchTool(adapter, options.toolSearch, warn);
   const tools = assembleTools(adapter, search, input, warn);
-  const prefix = adapter.cachePrefix(input.stable, systemText, search);
+  // The key: everything cached before the conversation, as sent (cache-key.ts). An
+  // unfrozen stable array is copied into the payload; the key memo goes by the caller's array then.
+  const keyTools = tools !== input.stable && Object.isFrozen(tools) ? tools : onlyStable(search, input) ? input.stable : tools;
+  const prefix = adapter.cachePrefix(keyTools, placed.hoisted === '' ? systemText : `${systemText}\u0000${placed.hoisted}`, undefined);
 
   // 4. Per-target payload.
   const payload: object = adapter.buildPayload({ input, options, systemText, placed, searchTool: search, tools, warn });
@@ -270,15 +285,55 @@ function searchTool(adapter: TargetAdapter<Target>, option: TargetCompileOptions
  * path's result. The payload's `tools` is then that frozen array: callers that
  * want to add tools copy it (`[...payload.tools, mine]`).
  */
+/** Whether the request's tools are just the stable ones (no search tool, nothing deferred or loaded). */
+function onlyStable(search: unknown, input: TargetCompileInput): boolean {
+  return search === undefined && (input.deferred === undefined || input.deferred.length === 0) && input.loaded.length === 0;
+}
+
 function assembleTools(
   adapter: TargetAdapter<Target>,
   search: unknown,
   input: TargetCompileInput,
   warn: Warn,
 ): readonly TargetToolMap[Target][] {
-  if (search === undefined && (input.deferred === undefined || input.deferred.length === 0) && input.loaded.length === 0) {
+  if (onlyStable(search, input)) {
     return (Object.isFrozen(input.stable) ? input.stable : [...input.stable]) as readonly TargetToolMap[Target][];
   }
+  // Frozen inputs (the router's) give the same frozen array turn after turn, so
+  // the cache key stays a lookup; the warnings of the assembly are replayed.
+  const frozen = Object.isFrozen(input.stable) && (input.deferred === undefined || Object.isFrozen(input.deferred)) && Object.isFrozen(input.loaded);
+  if (frozen) {
+    const hit = assembledMemo.get(input.stable);
+    if (hit !== undefined && hit.target === adapter.target && hit.search === search && hit.deferred === input.deferred && hit.loaded === input.loaded) {
+      for (const [code, message] of hit.warnings) warn(code, message);
+      return hit.tools;
+    }
+  }
+  const warnings: Array<[TargetWarningCode, string]> = [];
+  const tools = assembleFresh(adapter, search, input, (code, message) => {
+    warnings.push([code, message]);
+    warn(code, message);
+  });
+  if (!frozen) return tools;
+  Object.freeze(tools);
+  assembledMemo.set(input.stable, { target: adapter.target, search, deferred: input.deferred, loaded: input.loaded, tools, warnings });
+  return tools;
+}
+
+// stable array → the last assembly built on it (one entry: the router passes one stable array per choice).
+const assembledMemo = new WeakMap<
+  readonly unknown[],
+  {
+    readonly target: Target;
+    readonly search: unknown;
+    readonly deferred: readonly unknown[] | undefined;
+    readonly loaded: readonly unknown[];
+    readonly tools: readonly TargetToolMap[Target][];
+    readonly warnings: ReadonlyArray<[TargetWarningCode, string]>;
+  }
+>();
+
+function assembleFresh(adapter: TargetAdapter<Target>, search: unknown, input: TargetCompileInput, warn: Warn): TargetToolMap[Target][] {
   const seen = new Set<string>();
   const tools: unknown[] = [];
   const add = (tool: unknown, mayDrop: boolean): void => {

@@ -4,7 +4,7 @@
  *
  * | file                  | holds                                                                      |
  * | --------------------- | -------------------------------------------------------------------------- |
- * | `index.ts`            | this table (one adapter per target) and `renderTool(form, …)` over it      |
+ * | `index.ts`            | this table (one adapter per target), `renderTool(form, …)` over it, `toolkitMode` and the dispatcher tool |
  * | `adapter.ts`          | `TargetAdapter`, the interface every target implements, and its extension points |
  * | `anthropic.ts`        | Anthropic Messages: render, messages, payload, cache breakpoints, 400 rules |
  * | `openai.ts`           | OpenAI Chat Completions: render, messages, payload, the 128-tool cap       |
@@ -36,6 +36,7 @@ import { gemini } from './gemini.js';
 import { openaiResponses } from './openai-responses.js';
 import { openai } from './openai.js';
 import { cloneSchema } from './schema.js';
+import { DISPATCHER_TOOL, resolveToolkitMode, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
 import type { RenderedToolMap } from './types.js';
 
 export type { JsonSchema, NeutralTool, RenderOptions, TargetAdapter } from './adapter.js';
@@ -113,4 +114,43 @@ function renderNeutral(tool: NeutralTool): ToolDefinition {
   };
   if (tool.deferLoading) out.deferLoading = true;
   return out;
+}
+
+/**
+ * What a `toolkitLoading` option means on a target: its adapter's `native`
+ * mode for `native` (or a target the option leaves out), else the strategy.
+ * Throws a `TypeError` for a value that is not a strategy.
+ *
+ * @example
+ * toolkitMode('anthropic', 'native');             // → 'deferred'
+ * toolkitMode('openai', { anthropic: 'append' }); // → 'dispatcher'
+ */
+export function toolkitMode(target: Target, option: ToolkitLoadingOption | undefined): ToolkitMode {
+  return resolveToolkitMode(adapterFor(target).toolkitLoading.native, target, option);
+}
+
+const dispatcherMemo = new Map<Target, unknown>();
+
+/**
+ * The toolkit dispatcher tool (`call_toolkit_tool`) rendered for a target:
+ * one frozen object per target, the same from the first turn on.
+ *
+ * @example
+ * dispatcherTool('openai'); // → { type: 'function', function: { name: 'call_toolkit_tool', … } }
+ */
+export function dispatcherTool(target: Target): unknown {
+  let hit = dispatcherMemo.get(target);
+  if (hit === undefined) {
+    hit = deepFreeze(renderTool(target, DISPATCHER_TOOL, { openaiStrict: false }));
+    dispatcherMemo.set(target, hit);
+  }
+  return hit;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -10,11 +10,12 @@
 import { stablePrefix } from '../cache-key.js';
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { namedTool, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
-import type { NeutralMessage, NormalizedMessage, ProviderItem } from './history.js';
+import { argumentsObject, type NeutralMessage, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantMessage, isRecord, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { providerSchema } from './schema.js';
 import { strictModeFor, toOpenAIStrictSchema } from './strict.js';
 import type { ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesTool, ResponsesToolSearchTool } from './types.js';
+import { loadCalls, type ToolkitLoadingInput } from '../toolkit-loading.js';
 
 // ─── Rendering ───────────────────────────────────────────────────────────────
 
@@ -39,8 +40,10 @@ const SEARCH: ResponsesToolSearchTool = Object.freeze({ type: 'tool_search' });
 
 // ─── Payload ─────────────────────────────────────────────────────────────────
 
-function responsesPayload({ options, systemText, placed, tools }: PayloadContext<'openai-responses'>): ResponsesPayload {
-  const out: ResponsesPayload = { input: toResponsesInput(placed.messages, options.responsesSystemRole) };
+function responsesPayload({ input, options, systemText, placed, tools }: PayloadContext<'openai-responses'>): ResponsesPayload {
+  let items = toResponsesInput(placed.messages, options.responsesSystemRole);
+  if (input.toolkits?.mode === 'tool-search') items = asToolSearchItems(items, placed.messages, input.toolkits);
+  const out: ResponsesPayload = { input: items };
   if (systemText !== '') out.instructions = systemText;
   if (tools.length > 0) out.tools = tools as ResponsesTool[];
   // Key order: instructions, input, tools — the order the docs write them.
@@ -62,7 +65,8 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
   systemMessages: 'all',
   announcements: Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' }),
   searchTool: () => SEARCH,
-  cachePrefix: (stable, systemText, searchTool) => stablePrefix('openai-responses', stable, systemText, searchTool),
+  cachePrefix: (tools, systemText, toolChoice) => stablePrefix('openai-responses', tools, systemText, toolChoice),
+  toolkitLoading: Object.freeze({ native: 'tool-search' as const }),
   convertMessages: (messages, options) => toResponsesInput(messages, options.systemRole),
   buildPayload: responsesPayload,
   readResponse: readResponsesResponse,
@@ -156,3 +160,93 @@ export function toResponsesInput(
   return items;
 }
 
+// ─── Native toolkit loading: a client-executed tool_search ───────────────────
+
+const searchLoaderMemo = new WeakMap<object, ResponsesToolSearchTool>();
+
+/**
+ * The loader as a client-executed Responses `tool_search` tool: the loader's
+ * description (which points the model at the directory in the instructions)
+ * and its parameters (`toolkit_name`, an enum of the toolkits). Memoized and
+ * frozen per loader object.
+ *
+ * @example
+ * toolSearchLoader(spec.rendered['openai-responses'].loader);
+ * // → { type: 'tool_search', execution: 'client', description: 'Load a toolkit …', parameters: { type: 'object', … } }
+ */
+export function toolSearchLoader(loader: ResponsesFunctionTool): ResponsesToolSearchTool {
+  let hit = searchLoaderMemo.get(loader);
+  if (hit === undefined) {
+    hit = Object.freeze({
+      type: 'tool_search',
+      execution: 'client',
+      description: loader.description ?? null,
+      parameters: loader.parameters,
+    }) as ResponsesToolSearchTool;
+    searchLoaderMemo.set(loader, hit);
+  }
+  return hit;
+}
+
+const loadedFormMemo = new WeakMap<object, ResponsesFunctionTool>();
+
+/**
+ * A Responses function tool as a `tool_search_output` carries it: loaded, so
+ * without `defer_loading`. Memoized per source.
+ *
+ * @example
+ * loadedForm({ type: 'function', name: 'get_forecast', parameters: null, strict: false, defer_loading: true }).defer_loading; // → undefined
+ */
+export function loadedForm(tool: ResponsesFunctionTool): ResponsesFunctionTool {
+  if (tool.defer_loading === undefined) return tool;
+  let hit = loadedFormMemo.get(tool);
+  if (hit === undefined) {
+    const { defer_loading: _deferred, ...rest } = tool;
+    hit = Object.freeze(rest);
+    loadedFormMemo.set(tool, hit);
+  }
+  return hit;
+}
+
+/**
+ * Render `load_toolkit` calls and their results as Responses tool-search
+ * items: each `function_call` named `load_toolkit` becomes a client
+ * `tool_search_call` (its arguments as an object), and its output a
+ * `tool_search_output` carrying the toolkit's tools. An error result (unknown
+ * or blocked toolkit) has no tools to carry: an empty `tool_search_output`
+ * follows the call, then a `developer` message with the error text, so the
+ * model still reads why. Returns `items` itself when there are no load calls.
+ *
+ * @example
+ * asToolSearchItems(items, normalized, { mode: 'tool-search', catalog, responsesTools });
+ * // [{ type: 'tool_search_call', call_id: 'c1', arguments: { toolkit_name: 'Weather' }, execution: 'client', status: 'completed' },
+ * //  { type: 'tool_search_output', call_id: 'c1', execution: 'client', status: 'completed', tools: [getForecast, …] }]
+ */
+export function asToolSearchItems(
+  items: ResponsesInputItem[],
+  normalized: readonly NormalizedMessage[],
+  loading: ToolkitLoadingInput,
+): ResponsesInputItem[] {
+  const loads = loadCalls(normalized, loading.catalog);
+  if (loads.size === 0) return items;
+  const out: ResponsesInputItem[] = [];
+  for (const item of items) {
+    if ('type' in item && item.type === 'function_call' && item.name === LOAD_TOOLKIT_NAME && loads.has(item.call_id)) {
+      out.push({ type: 'tool_search_call', call_id: item.call_id, arguments: argumentsObject(item.arguments), execution: 'client', status: 'completed' });
+      continue;
+    }
+    if ('type' in item && item.type === 'function_call_output' && loads.has(item.call_id)) {
+      const kit = loads.get(item.call_id)!.toolkit;
+      const tools: ResponsesTool[] = [];
+      for (const name of kit?.tools ?? []) {
+        const tool = loading.responsesTools?.get(name);
+        if (tool !== undefined) tools.push(tool);
+      }
+      out.push({ type: 'tool_search_output', call_id: item.call_id, execution: 'client', status: 'completed', tools });
+      if (kit === undefined) out.push({ role: 'developer', content: `${LOAD_TOOLKIT_NAME}: ${item.output}` });
+      continue;
+    }
+    out.push(item);
+  }
+  return out;
+}

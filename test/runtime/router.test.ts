@@ -331,7 +331,8 @@ describe('compile for a target', () => {
   const names = (payload: unknown) => ((payload as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
 
   test('stable namespaces and loader first, loaded toolkit tools appended in load order', () => {
-    const { router } = exampleRouter();
+    // The `append` toolkit-loading strategy (issue 9 made native loading the default).
+    const { router } = exampleRouter({ toolkitLoading: 'append' });
     expect(names(router.compile({ target: 'anthropic', messages }))).toEqual(['file_ops', 'terminal', 'load_toolkit']);
     router.extractToolkit('Database');
     router.extractToolkit('Weather');
@@ -343,7 +344,8 @@ describe('compile for a target', () => {
   });
 
   test('`tools` narrows the stable set to a prune result or names; the loader always stays', () => {
-    const { router } = exampleRouter();
+    // The `append` toolkit-loading strategy (issue 9 made native loading the default).
+    const { router } = exampleRouter({ toolkitLoading: 'append' });
     const pruned = router.pruneByTask('read the file');
     expect(names(router.compile({ target: 'openai-responses', messages, tools: pruned }))).toEqual(['read_file', 'get_time', 'load_toolkit']);
     expect(names(router.compile({ target: 'anthropic', messages, tools: ['terminal', 'get_time'] }))).toEqual(['terminal', 'get_time', 'load_toolkit']);
@@ -514,7 +516,8 @@ describe('review of issues 3 and 4: gaps closed', () => {
   });
 
   test('deferLoading becomes defer_loading on Anthropic and Responses only, after load_toolkit', () => {
-    const { router } = exampleRouter();
+    // The `append` toolkit-loading strategy (issue 9 made native loading the default).
+    const { router } = exampleRouter({ toolkitLoading: 'append' });
     router.handleTool(call('load_toolkit', { toolkit_name: 'Weather' }));
     const messages = [{ role: 'user' as const, content: 'hi' }];
     const anthropic = router.compile({ target: 'anthropic', messages, options: { toolSearch: true } });

@@ -20,7 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generate } from '../../generator/index.js';
-import { createRouter, type GeneratedModule } from '../../runtime/index.js';
+import { createRouter, type GeneratedModule, type RouterOptions } from '../../runtime/index.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SPEC = path.join(REPO, 'test/targets/fixtures/strict.spec.yaml');
@@ -40,14 +40,14 @@ afterAll(() => {
   if (dir !== '') rmSync(dir, { recursive: true, force: true });
 });
 
-function strictRouter() {
+function strictRouter(options?: RouterOptions) {
   const log: Array<{ tool: string; args: unknown }> = [];
   const make = (tool: string) => (args: unknown) => {
     log.push({ tool, args });
     return 'ok';
   };
   const handlers = { search_docs: make('search_docs'), read: make('read'), restart: make('restart') };
-  return { router: createRouter(gen, handlers as never), log };
+  return { router: createRouter(gen, handlers as never, options), log };
 }
 
 const messages = [{ role: 'user' as const, content: 'go' }];
@@ -81,7 +81,9 @@ const SEARCH_DECODED = { query: 'cache', filters: {}, sort: [{ field: 'date' }, 
 
 describe('OpenAI strict mode, from spec to handler', () => {
   test('compile for openai and openai-responses carries strict schemas; anthropic and gemini do not', () => {
-    const { router } = strictRouter();
+    // Loaded tools appended to `tools`: the `append` toolkit-loading strategy (the dispatcher tool of the
+    // default strategy takes free-form `args`, which strict mode cannot express, so it is sent non-strict).
+    const { router } = strictRouter({ toolkitLoading: 'append' });
     router.extractToolkit('Ops');
     const chat = router.compile({ target: 'openai', messages, tools: ['search_docs', 'files'] });
     const chatTools = chat.tools as unknown as ChatTool[];
