@@ -5,14 +5,20 @@
  * channel, load toolkits (dispatch of load_toolkit in every call shape, and
  * handleTool), unload them (restore), and add deferred tools
  * (registerTools({ deferLoading: true })); every turn compiles for all four
- * targets. For each target:
+ * targets, with the `append` toolkit-loading strategy (loaded tools appended
+ * to `tools`; test/targets/cache-reuse-200.test.ts runs the native ones). For
+ * each target:
  *
- * - the serialized stable prefix and router.cacheKey(payload) never change;
+ * - router.cacheKey(payload) changes exactly when the bytes the provider caches
+ *   before the conversation change (issue 9: this test used to assert that the
+ *   key never changes, which was wrong — appended tools are sent before the
+ *   system prompt, and Chat/Gemini send deferred tools in full);
  * - the payload's tools are exactly: search tool, the stable tools, then the
  *   deferred ones chosen, then loaded toolkits' tools in load order — loaded
- *   tools only ever after the prefix, never inserted into it;
- * - deferred tools never enter the key (nor the serialized prefix), and carry
- *   defer_loading exactly on Anthropic and OpenAI Responses;
+ *   tools only ever after the stable tools, never inserted among them;
+ * - deferred tools enter the key only where the provider keeps them in its
+ *   prefix (not Anthropic), and carry defer_loading exactly on Anthropic and
+ *   OpenAI Responses;
  * - compile is deterministic: compiling twice gives the same bytes, and a fresh
  *   router brought to the same state (same registrations + restore(snapshot))
  *   gives the same bytes too.
@@ -23,6 +29,7 @@ import { stablePrefixOf } from '../../runtime/cache-key.js';
 import { createRouter, type Target, type ToolRouter } from '../../runtime/index.js';
 import type { NeutralMessage } from '../../runtime/targets/history.js';
 import { recordingHandlers } from '../runtime/helpers.js';
+import { cachedPrefixOracle } from './cache-oracle.js';
 
 const TARGETS = ['anthropic', 'openai', 'openai-responses', 'gemini'] as const satisfies readonly Target[];
 const SYSTEM = 'You are a careful assistant.';
@@ -79,7 +86,7 @@ function loadCall(shape: number, toolkit: string, id: string): unknown {
 
 /** A router over generated/; typed as open to run-time names, since the turns register tools. */
 function newRouter(): ToolRouter<gen.Registry, unknown, string> {
-  return createRouter(gen, recordingHandlers().handlers) as ToolRouter<gen.Registry, unknown, never> as never;
+  return createRouter(gen, recordingHandlers().handlers, { toolkitLoading: 'append' }) as ToolRouter<gen.Registry, unknown, never> as never;
 }
 
 /** Tool names in a serialized stable prefix. */
@@ -88,7 +95,7 @@ function prefixToolNames(serialized: string): string[] {
   return tools.map((t) => t.function?.name ?? t.name ?? String(t.type));
 }
 
-describe('100 turns through the real router keep every target’s stable prefix and cache key', () => {
+describe('100 turns through the real router (append strategy): the cache key tells the truth', () => {
   test('block / unblock, announce / retract, load / unload toolkits, add deferred tools', async () => {
     const random = rng(20260401);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
@@ -106,7 +113,8 @@ describe('100 turns through the real router keep every target’s stable prefix 
       explicit: () => ['file_ops', 'terminal', 'get_time', ...deferredNames],
     } as const;
     type Family = keyof typeof families;
-    const reference = new Map<string, { key: string; serialized: string; prefix: string[] }>();
+    const reference = new Map<string, { key: string; oracle: string; prefix: string[] }>();
+    const keyChanges = { same: 0, changed: 0 };
     const seen = { loads: 0, unloads: 0, deferred: 0, blocks: 0, announces: 0, retracts: 0 };
 
     for (let turn = 0; turn < TURNS; turn++) {
@@ -180,26 +188,26 @@ describe('100 turns through the real router keep every target’s stable prefix 
           const views = toolsOf(target, payload);
           const names = views.map((v) => v.name);
           const id = `${target}/${family}`;
-          const ref = reference.get(id) ?? { key: key!, serialized: prefix!.serialized, prefix: names.slice(0, prefix!.toolCount) };
-          reference.set(id, ref);
+          const oracle = cachedPrefixOracle(target, payload);
+          const search = SEARCH_NAME[target] === undefined ? [] : [SEARCH_NAME[target]!];
+          const stableNames = family === 'default' ? ['file_ops', 'terminal', 'load_toolkit'] : ['file_ops', 'terminal', 'get_time', 'load_toolkit'];
+          const ref = reference.get(id) ?? { key: key!, oracle, prefix: [...search, ...stableNames] };
 
-          // The stable prefix and the key never change.
-          expect(key, `${id} turn ${turn}`).toBe(ref.key);
-          expect(prefix!.serialized).toBe(ref.serialized);
+          // The key changes exactly when the cached bytes change (both ways).
+          expect(key === ref.key, `${id} turn ${turn}`).toBe(oracle === ref.oracle);
+          keyChanges[key === ref.key ? 'same' : 'changed']++;
+          reference.set(id, { key: key!, oracle, prefix: ref.prefix });
           expect(names.slice(0, ref.prefix.length)).toEqual(ref.prefix);
 
           // Exactly: search tool, stable tools + loader, deferred ones chosen, loaded toolkits' tools in load order.
-          const search = SEARCH_NAME[target] === undefined ? [] : [SEARCH_NAME[target]!];
-          const stableNames = family === 'default' ? ['file_ops', 'terminal', 'load_toolkit'] : ['file_ops', 'terminal', 'get_time', 'load_toolkit'];
           const deferred = family === 'default' ? [] : deferredNames;
           expect(names).toEqual([...search, ...stableNames, ...deferred, ...loadedNames]);
-          expect(ref.prefix).toEqual([...search, ...stableNames]);
           for (const loaded of loadedNames) expect(names.indexOf(loaded)).toBeGreaterThanOrEqual(ref.prefix.length);
 
-          // Deferred tools never enter the key; the wire flag exists only where the target has it.
-          expect(prefixToolNames(prefix!.serialized)).toEqual(ref.prefix);
-          for (const name of [...deferredNames, ...loadedNames]) expect(prefixToolNames(prefix!.serialized)).not.toContain(name);
+          // The key holds the tools as the provider caches them: Anthropic strips the deferred ones, the others keep every tool sent.
           const flagged = views.filter((v) => v.deferred).map((v) => v.name);
+          const inKey = target === 'anthropic' ? names.filter((n) => !flagged.includes(n)) : names;
+          expect(prefixToolNames(prefix!.serialized)).toEqual(inKey);
           const specDeferred = loadedNames.filter((n) => n === 'get_forecast');
           if (target === 'anthropic' || target === 'openai-responses') expect(flagged).toEqual([...deferred, ...specDeferred]);
           else expect(json).not.toMatch(/defer_loading|deferLoading/);
@@ -218,6 +226,9 @@ describe('100 turns through the real router keep every target’s stable prefix 
     // The turns really exercised every kind of change.
     for (const [what, count] of Object.entries(seen)) expect(count, what).toBeGreaterThan(2);
     expect(warnings).toEqual([]);
+    // Both directions were exercised: loads change the key, the rest does not.
+    expect(keyChanges.same).toBeGreaterThan(100);
+    expect(keyChanges.changed).toBeGreaterThan(5);
     // One key per target and family, distinct across targets.
     expect(new Set([...reference.values()].map((r) => r.key)).size).toBe(TARGETS.length * 2);
 
