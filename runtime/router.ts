@@ -37,6 +37,7 @@ import {
   type NamespaceResolution, type NeutralCompileResult, type PruneResult, type PruneStrategy, type RouterOptions,
   type RouterSnapshot, type TargetCompileRequest, type TryNamespaceResolution, type ContextProbe, type GroupNames,
 } from './router/types.js';
+import { assertToolkitLoadingOption } from './toolkit-loading.js';
 
 // The public types live in router/types.ts and are exported from here, unchanged.
 export type { CompileDoneEvent, RouterEvents } from './router/events.js';
@@ -74,7 +75,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     this.#resolver = new Resolver(catalog, this.#gate, options);
     this.#invoker = new Invoker(catalog, this.#gate, options);
     this.#pruner = new Pruner(catalog, options.strategy ?? 'union');
-    this.#compiler = new Compiler(catalog, this.#gate, this.#session);
+    assertToolkitLoadingOption(options.toolkitLoading);
+    this.#compiler = new Compiler(catalog, this.#gate, this.#session, options.toolkitLoading);
   }
 
   // ---- Pruning (the seed's flat mode) -------------------------------------

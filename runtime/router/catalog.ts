@@ -34,6 +34,7 @@ import { anthropicKeyPlan } from '../targets/property-keys.js';
 import type { Suggester } from '../suggest.js';
 import { assertKnownNames } from '../suggest.js';
 import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
+import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 
 /** A handler as stored: its argument and context types are erased here and restored by the façade's types. */
 export type AnyHandler = (args: never, ctx: HandlerContext<never>) => unknown;
@@ -85,7 +86,7 @@ export interface GroupEntry {
 export type Ref = { readonly kind: 'tool' | 'namespace'; readonly index: number } | { readonly kind: 'loader' };
 
 /** Names owned by the library (reserved in specs, refused in registrations). */
-const RESERVED_NAMES = new Set(['load_toolkit', 'context', 'new_context', 'create_memory', 'modify_memory', 'recall_context']);
+const RESERVED_NAMES = new Set(['load_toolkit', TOOLKIT_DISPATCHER_NAME, 'context', 'new_context', 'create_memory', 'modify_memory', 'recall_context']);
 const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) });
 /** How run-time tools and groups are rendered (never OpenAI strict: their schemas are not checked for it). */
 export const RENDER_OPTIONS = Object.freeze({ openaiStrict: false });

@@ -23,12 +23,19 @@ import { RENDER_OPTIONS, type Catalog, type GroupEntry, type ToolEntry } from '.
 import type { Gate } from './gate.js';
 import type { Session } from './session.js';
 import type { NeutralCompileResult, TargetCompileRequest } from './types.js';
+import type { CatalogToolkit, ToolkitLoadingInput, ToolkitLoadingOption, ToolkitMode } from '../toolkit-loading.js';
+import { asDeferred } from '../targets/anthropic.js';
+import { dispatcherTool, toolkitMode } from '../targets/index.js';
+import { loadedForm, toolSearchLoader } from '../targets/openai-responses.js';
+import type { AnthropicTool, ResponsesFunctionTool } from '../targets/types.js';
 
 /** Rendered arrays for one target, valid for one callable-set version. */
 interface TargetArrays {
   readonly version: number;
   /** The selection's content key ('' for the default choice). */
   readonly key: string;
+  /** The toolkit-loading mode the arrays were built for. */
+  readonly mode: ToolkitMode;
   readonly stable: readonly unknown[];
   readonly deferred: readonly unknown[];
   readonly loaded: readonly unknown[];
@@ -61,23 +68,29 @@ export class Compiler {
   /** The deduping wrapper per sink, so a sink reused across compiles costs no allocation. */
   readonly #warners = new WeakMap<NonNullable<TargetCompileOptions['onWarning']>, NonNullable<TargetCompileOptions['onWarning']>>();
   #announcementCache: { version: number; list: readonly Announcement[] } | undefined;
+  readonly #toolkitLoading: ToolkitLoadingOption | undefined;
+  /** Per target: the toolkit catalog compile renders loads with; rebuilt on registration. */
+  readonly #toolkitInputs = new Map<Target, { version: number; value: ToolkitLoadingInput }>();
 
-  constructor(catalog: Catalog, gate: Gate, session: Session) {
+  constructor(catalog: Catalog, gate: Gate, session: Session, toolkitLoading?: ToolkitLoadingOption) {
     this.#catalog = catalog;
     this.#gate = gate;
     this.#session = session;
+    this.#toolkitLoading = toolkitLoading;
   }
 
   /** `compile({ target, … })`: the provider's request fragment. */
   target(request: AnyTargetCompileRequest): TargetPayload<Target> {
     const { target } = request;
-    const arrays = request.tools === undefined ? this.#getTargetArrays(target) : this.#getSelectedArrays(target, request.tools);
+    const mode = this.#modeFor(target, request.options?.toolSearch);
+    const arrays = request.tools === undefined ? this.#getTargetArrays(target, mode) : this.#getSelectedArrays(target, mode, request.tools);
     const input: TargetCompileInput = {
       target,
       messages: request.messages,
       stable: arrays.stable,
       deferred: arrays.deferred,
       loaded: arrays.loaded,
+      ...(this.#catalog.toolkits.length > 0 ? { toolkits: this.#getToolkitInput(target, mode) } : {}),
       directoryXml: this.neutral().directoryXml,
       announcements: this.#getAnnouncementList(),
       ...(request.system !== undefined ? { system: request.system } : {}),
@@ -125,14 +138,14 @@ export class Compiler {
   }
 
   /** The default choice: namespaces (+ loader) when there are groups, else the flat tools. Cached per target. */
-  #getTargetArrays(target: Target): TargetArrays {
+  #getTargetArrays(target: Target, mode: ToolkitMode): TargetArrays {
     const version = this.#gate.loadVersion;
     const hit = this.#targetCache.get(target);
-    if (hit?.version === version) return hit;
+    if (hit?.version === version && hit.mode === mode) return hit;
     const catalog = this.#catalog;
     const groupMode = catalog.namespaces.length > 0 || catalog.toolkits.length > 0;
     const names = groupMode ? catalog.namespaces.map((ns) => ns.name) : catalog.flat.map((t) => catalog.tools[t]!.name);
-    const value = this.#buildArrays(target, names, version, '');
+    const value = this.#buildArrays(target, mode, names, version, '');
     this.#targetCache.set(target, value);
     return value;
   }
@@ -142,20 +155,20 @@ export class Compiler {
    * the same choice turn after turn yields the same arrays (identity), which
    * keeps the cache key memoized downstream.
    */
-  #getSelectedArrays(target: Target, selection: NonNullable<AnyTargetCompileRequest['tools']>): TargetArrays {
+  #getSelectedArrays(target: Target, mode: ToolkitMode, selection: NonNullable<AnyTargetCompileRequest['tools']>): TargetArrays {
     const names: string[] = Array.isArray(selection)
       ? [...(selection as readonly string[])]
       : (selection as { readonly tools: readonly ToolDefinition[] }).tools.map((d) => d.name);
     const key = JSON.stringify(names);
     const version = this.#gate.loadVersion;
     const hit = this.#selectionCache.get(target);
-    if (hit?.version === version && hit.key === key) return hit;
-    const value = this.#buildArrays(target, names, version, key);
+    if (hit?.version === version && hit.key === key && hit.mode === mode) return hit;
+    const value = this.#buildArrays(target, mode, names, version, key);
     this.#selectionCache.set(target, value);
     return value;
   }
 
-  #buildArrays(target: Target, names: readonly string[], version: number, key: string): TargetArrays {
+  #buildArrays(target: Target, mode: ToolkitMode, names: readonly string[], version: number, key: string): TargetArrays {
     const catalog = this.#catalog;
     const stable: unknown[] = [];
     const deferred: unknown[] = [];
@@ -174,20 +187,26 @@ export class Compiler {
       }
       sent.add(name);
     }
-    // Library tools are never pruned.
+    // Library tools are never pruned. The loader is a client tool_search in the
+    // Responses `tool-search` mode; the dispatcher follows it in `dispatcher` mode.
     const loader = this.#renderLoader(target);
-    if (loader !== null) stable.push(loader);
+    if (loader !== null) stable.push(mode === 'tool-search' ? toolSearchLoader(loader as ResponsesFunctionTool) : loader);
+    if (loader !== null && mode === 'dispatcher') stable.push(dispatcherTool(target));
     const loaded: unknown[] = [];
-    for (const k of this.#session.loaded) {
+    // `append`: the loaded toolkits' tools, in load order. `deferred`: every
+    // toolkit tool from the first turn, deferred (the same array whatever is loaded).
+    const kits = mode === 'append' ? this.#session.loaded : mode === 'deferred' ? catalog.toolkits.map((_, k) => k) : [];
+    for (const k of kits) {
       for (const t of catalog.toolkits[k]!.tools) {
         const n = catalog.tools[t]!.name;
-        // Never send one name twice (a loaded tool may also be flat and chosen).
+        // Never send one name twice (a toolkit tool may also be flat and chosen, or in two toolkits).
         if (sent.has(n)) continue;
         sent.add(n);
-        loaded.push(this.#renderTool(t, target));
+        const rendered = this.#renderTool(t, target);
+        loaded.push(mode === 'deferred' ? asDeferred(rendered as AnthropicTool) : rendered);
       }
     }
-    return { version, key, stable: Object.freeze(stable), deferred: Object.freeze(deferred), loaded: Object.freeze(loaded) };
+    return { version, key, mode, stable: Object.freeze(stable), deferred: Object.freeze(deferred), loaded: Object.freeze(loaded) };
   }
 
   /**
@@ -202,6 +221,38 @@ export class Compiler {
         ? `it is an action of namespace ${entry.namespaces.map((k) => JSON.stringify(catalog.namespaces[k]!.name)).join(', ')}; offer the namespace instead`
         : `it belongs to toolkit ${entry.toolkits.map((k) => JSON.stringify(catalog.toolkits[k]!.name)).join(', ')}; loaded toolkits' tools are appended after the stable tools automatically`;
     return `compile: ${JSON.stringify(entry.name)} in \`tools\` is not a flat tool, so the model could not call it by that name: ${via}.`;
+  }
+
+  /**
+   * The toolkit-loading mode of a compile. Responses allows one `tool_search`
+   * tool: when the hosted one is asked for (`options.toolSearch`, for deferred
+   * functions), `native` loads toolkits through the dispatcher instead.
+   */
+  #modeFor(target: Target, toolSearch: TargetCompileOptions['toolSearch']): ToolkitMode {
+    const mode = toolkitMode(target, this.#toolkitLoading);
+    return mode === 'tool-search' && toolSearch !== undefined && toolSearch !== false ? 'dispatcher' : mode;
+  }
+
+  /** The catalog compile renders `load_toolkit` results with (per target; rebuilt on registration). */
+  #getToolkitInput(target: Target, mode: ToolkitMode): ToolkitLoadingInput {
+    const catalog = this.#catalog;
+    const version = catalog.structureVersion;
+    const hit = this.#toolkitInputs.get(target);
+    if (hit?.version === version && hit.value.mode === mode) return hit.value;
+    const byLower = new Map<string, CatalogToolkit>();
+    for (const kit of catalog.toolkits) {
+      byLower.set(kit.name.toLowerCase(), Object.freeze({ name: kit.name, tools: Object.freeze(kit.tools.map((t) => catalog.tools[t]!.name)) }));
+    }
+    let responsesTools: Map<string, ResponsesFunctionTool> | undefined;
+    if (mode === 'tool-search') {
+      responsesTools = new Map();
+      for (const kit of catalog.toolkits) {
+        for (const t of kit.tools) responsesTools.set(catalog.tools[t]!.name, loadedForm(this.#renderTool(t, 'openai-responses') as ResponsesFunctionTool));
+      }
+    }
+    const value: ToolkitLoadingInput = { mode, catalog: { byLower }, ...(responsesTools ? { responsesTools } : {}) };
+    this.#toolkitInputs.set(target, { version, value });
+    return value;
   }
 
   #renderTool(t: number, form: Target | 'neutral'): unknown {

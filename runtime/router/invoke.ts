@@ -21,6 +21,7 @@ import { handlerErrorReason, quote } from '../reasons.js';
 import type { Catalog, ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import type { DispatchResult } from './types.js';
+import { loadResultHead } from '../toolkit-loading.js';
 
 /** `DispatchResult` with the registry's types erased; the façade restores them. */
 export type AnyDispatchResult = DispatchResult<RegistryShape, string>;
@@ -150,7 +151,7 @@ export class Invoker {
       const doc = compactActionDoc({ name: entry.name, description: entry.description, parameters: entry.schema });
       return this.#gate.toolBlocked[t] ? doc.replace(/^- ([^\n]*)/, '- $1 (currently blocked)') : doc;
     });
-    const head = fresh ? `Toolkit ${quote(kit.name)} loaded.` : `Toolkit ${quote(kit.name)} is already loaded.`;
+    const head = loadResultHead(kit.name, fresh);
     return `${head} These tools can be called now:\n${lines.join('\n')}`;
   }
 

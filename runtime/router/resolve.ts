@@ -35,6 +35,7 @@ import {
   blockedReason,
   emptyNameReason,
   invalidReason,
+  listNames,
   malformedReason,
   namespaceArgsReason,
   notLoadedReason,
@@ -46,6 +47,7 @@ import {
   unknownToolReason,
 } from '../reasons.js';
 import { Suggester } from '../suggest.js';
+import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import type { Catalog } from './catalog.js';
 import type { Gate } from './gate.js';
 import type { CallableKind, TryNamespaceResolution } from './types.js';
@@ -196,8 +198,13 @@ export class Resolver {
       return reject('empty_name', emptyNameReason(this.#getSuggester().names), callId);
     }
     const ref = catalog.byName.get(name);
-    if (ref === undefined) return this.#unknownName(name, callId);
     const nameOnly = !fullCheck && !hasArguments;
+    if (ref === undefined) {
+      if (name === TOOLKIT_DISPATCHER_NAME && catalog.toolkits.length > 0) {
+        return nameOnly ? nameOk(name, 'library', callId) : this.#resolveDispatched(rawArguments, callId);
+      }
+      return this.#unknownName(name, callId);
+    }
 
     if (ref.kind === 'loader') {
       if (gate.loaderBlocked()) return reject('blocked', blockedReason(name), callId);
@@ -305,6 +312,57 @@ export class Resolver {
     return this.#validate(t, args, prefix, 'namespace', ns.name, callId);
   }
 
+  /**
+   * A call through the dispatcher tool (`{ tool, args }`, toolkit-loading.ts):
+   * checked exactly like a namespace action — the tool must be a toolkit tool
+   * (`unknown_action` with the closest names otherwise), pass the gate, be
+   * loaded, and its args are validated with pointers under `/args`; keys
+   * besides `tool` and `args` are named in a rejection. Routed as the toolkit
+   * tool itself (`via: 'toolkit'`, `group`: its loaded toolkit).
+   */
+  #resolveDispatched(rawArgs: unknown, callId: string | undefined): Resolved {
+    const catalog = this.#catalog;
+    const gate = this.#gate;
+    const parsed = readArguments(rawArgs, this.#limits);
+    if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(TOOLKIT_DISPATCHER_NAME), parsed.problem), callId);
+    const tool = parsed['tool'];
+    const ref = typeof tool === 'string' ? catalog.byName.get(tool) : undefined;
+    const t = ref?.kind === 'tool' && catalog.tools[ref.index]!.toolkits.length > 0 ? ref.index : -1;
+    if (t === -1) {
+      const names = catalog.toolkits.flatMap((kit) => kit.tools.map((i) => catalog.tools[i]!.name));
+      const closest = typeof tool === 'string' ? new Suggester(names).closest(tool) : [];
+      const what =
+        typeof tool === 'string'
+          ? `${quote(tool)} is not a tool of any toolkit.`
+          : `A call to ${quote(TOOLKIT_DISPATCHER_NAME)} needs "tool" (a string) and "args" (an object).`;
+      const mean = closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '';
+      return reject('unknown_action', `${what}${mean} Toolkit tools: ${listNames(names)}.`, callId);
+    }
+    const entry = catalog.tools[t]!;
+    if (gate.toolBlocked[t]) return reject('blocked', blockedReason(entry.name), callId);
+    if (!gate.direct[t]) {
+      const kit = entry.toolkits.find((k) => !gate.kitBlocked[k]) ?? entry.toolkits[0]!;
+      return reject('not_loaded', notLoadedReason(entry.name, catalog.toolkits[kit]!.name), callId);
+    }
+    const extra = Object.keys(parsed).filter((key) => key !== 'tool' && key !== 'args');
+    if (extra.length > 0) {
+      return reject(
+        'invalid_arguments',
+        `A call to ${quote(TOOLKIT_DISPATCHER_NAME)} takes only "tool" and "args"; put ${listNames(extra.map((k) => quote(k)))} inside "args".`,
+        callId,
+      );
+    }
+    const args = Object.hasOwn(parsed, 'args') ? parsed['args'] : {};
+    if (!isPlainObject(args)) {
+      return reject(
+        'malformed_arguments',
+        `Arguments for ${quote(TOOLKIT_DISPATCHER_NAME)} must be {"tool":${JSON.stringify(entry.name)},"args":{…}} with "args" a JSON object; got ${jsonKind(args)}.`,
+        callId,
+      );
+    }
+    return this.#validate(t, args, '/args', entry.flat ? 'flat' : 'toolkit', gate.directGroup[t]!, callId, true);
+  }
+
   #resolveLoader(rawArgs: unknown, callId: string | undefined): Resolved {
     const parsed = parseArguments(rawArgs, this.#limits);
     if (!parsed.ok) return reject(parsed.code, malformedReason(quote(LOAD_TOOLKIT_NAME), parsed.problem), callId);
@@ -334,6 +392,7 @@ export class Resolver {
     via: CallVia,
     group: string | null,
     callId: string | undefined,
+    dispatched = false,
   ): Resolved {
     const entry = this.#catalog.tools[t]!;
     // Anthropic wire names back to spec names first (most tools have no plan), then strict-mode nulls.
@@ -348,8 +407,9 @@ export class Resolver {
         valid = false;
       }
       if (!valid) {
-        const namespace = via === 'namespace' ? group! : undefined;
-        const label = namespace === undefined ? quote(entry.name) : `${quote(namespace)} action ${quote(entry.name)}`;
+        // Through the dispatcher tool, the model retries the dispatcher, as it would a namespace.
+        const namespace = via === 'namespace' ? group! : dispatched ? TOOLKIT_DISPATCHER_NAME : undefined;
+        const label = namespace === undefined ? quote(entry.name) : `${quote(namespace)} ${dispatched ? 'tool' : 'action'} ${quote(entry.name)}`;
         return reject('invalid_arguments', invalidReason(label, validate.errors, entry.schema, args, prefix, namespace ?? entry.name), callId);
       }
     }

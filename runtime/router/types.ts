@@ -24,6 +24,7 @@ import type { Announcement } from '../announcements.js';
 import type { CallLimits } from '../call-shape.js';
 import type { NamespaceEncoding } from '../neutral.js';
 import type { TargetCompileInput } from '../targets/compile.js';
+import type { ToolkitLoadingOption } from '../toolkit-loading.js';
 
 /** How `pruneByTaskAndAllowlist` combines the task match and the allowlist. */
 export type PruneStrategy = 'union' | 'intersection';
@@ -56,6 +57,14 @@ export interface RouterOptions extends Partial<CallLimits> {
   readonly handlerErrorReason?: (error: unknown, info: { readonly tool: string; readonly callId: string | undefined }) => string;
   /** Default time limit of every handler call, in milliseconds (`dispatch`'s `timeoutMs` overrides it). None by default. */
   readonly timeoutMs?: number;
+  /**
+   * How a loaded toolkit reaches the model per target (runtime/toolkit-loading.ts):
+   * `native` (default: Anthropic deferred tools + `tool_reference`, Responses
+   * client `tool_search`, Chat and Gemini the dispatcher tool), `dispatcher`, or
+   * `append` (loaded tools appended to `tools`: each load costs the cache of
+   * everything after the tools). One strategy, or one per target.
+   */
+  readonly toolkitLoading?: ToolkitLoadingOption;
 }
 
 /** A tool known only at run time. Untyped; validated only by its own `validate`, if given. */
