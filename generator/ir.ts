@@ -118,11 +118,13 @@ export interface IRSpec {
 export const LOAD_TOOLKIT = 'load_toolkit';
 
 /**
- * Names owned by the library, reserved in every spec: the loader, and the
+ * Names owned by the library, reserved in every spec: the loader, the toolkit
+ * dispatcher (runtime/toolkit-loading.ts), and the
  * tools the seed lists as library tools (memory, context, handoff).
  */
 export const RESERVED_TOOL_NAMES = [
   'load_toolkit',
+  'call_toolkit_tool',
   'context',
   'new_context',
   'create_memory',
