@@ -79,7 +79,7 @@ export {
   type TargetWarningCode,
 } from './targets/compile.js';
 export { cacheKey, stablePrefixOf, type StablePrefix } from './cache-key.js';
-export { renderTool, type NeutralTool, type RenderOptions } from './targets/index.js';
+export { renderTool, toolkitMode, type NeutralTool, type RenderOptions } from './targets/index.js';
 export { applyNullDecode, nullDecodePlan } from './targets/strict.js';
 export type { NeutralMessage, NeutralToolCall } from './targets/history.js';
 export {
@@ -96,3 +96,11 @@ export {
   type ToolCallLike,
   type ToolResultLike,
 } from './conversation.js';
+export { cacheBlocks, cacheReuse, type CacheBlock, type CacheReuse } from './cache-reuse.js';
+export {
+  TOOLKIT_DISPATCHER_NAME,
+  TOOLKIT_LOADING_STRATEGIES,
+  type ToolkitLoadingOption,
+  type ToolkitLoadingStrategy,
+  type ToolkitMode,
+} from './toolkit-loading.js';

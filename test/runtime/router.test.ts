@@ -364,9 +364,10 @@ describe('compile for a target', () => {
 test('the runtime exports exactly its public API', () => {
   expect(Object.keys(runtime).sort()).toEqual([
     'ANNOUNCEMENT_ANCHOR', 'ANNOUNCEMENT_CHANNELS', 'DEFAULT_LIMITS', 'LOAD_TOOLKIT_NAME', 'REJECTION_CODES', 'TARGETS',
-    'TARGET_WARNING_CODES', 'ToolCallRejectedError', 'ToolRouter', 'ToolrouteConfigError', 'applyNullDecode', 'buildPruneMatcher',
-    'cacheKey', 'compileForTarget', 'createRouter', 'fromProvider', 'lazyRendered', 'matchTask', 'nullDecodePlan', 'renderAnnouncements', 'renderTool',
-    'stablePrefixOf', 'toolMessage', 'warnOnce',
+    'TARGET_WARNING_CODES', 'TOOLKIT_DISPATCHER_NAME', 'TOOLKIT_LOADING_STRATEGIES', 'ToolCallRejectedError', 'ToolRouter',
+    'ToolrouteConfigError', 'applyNullDecode', 'buildPruneMatcher', 'cacheBlocks', 'cacheKey', 'cacheReuse', 'compileForTarget',
+    'createRouter', 'fromProvider', 'lazyRendered', 'matchTask', 'nullDecodePlan', 'renderAnnouncements', 'renderTool', 'stablePrefixOf',
+    'toolMessage', 'toolkitMode', 'warnOnce',
   ]);
 });
 
