@@ -104,8 +104,8 @@ describe('every adapter', () => {
       expect(['system', 'user_tail']).toContain(adapter.announcements.auto);
       expect(['hoist', 'before-prefill']).toContain(adapter.announcements.withoutTail);
       expect(['all', 'leading']).toContain(adapter.systemMessages);
-      // Reserved extension points: nothing implements them yet.
-      expect(adapter.toolkitLoading).toBeUndefined();
+      // Native toolkit loading (issue 9): every adapter says what `native` means there.
+      expect(['deferred', 'tool-search', 'dispatcher']).toContain(adapter.toolkitLoading.native);
       // Reading responses back is a required member now (fromProvider); any input gives a list.
       expect(typeof adapter.readResponse).toBe('function');
       expect(adapter.readResponse(undefined)).toEqual(expect.any(Array));

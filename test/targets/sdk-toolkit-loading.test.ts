@@ -29,7 +29,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { AnthropicPayload, GeminiPayload, OpenAIChatPayload, ResponsesPayload } from '../../runtime/targets/types.js';
-import type { NeutralMessage } from '../../runtime/messages.js';
+import type { NeutralMessage } from '../../runtime/targets/history.js';
 import { exampleRouter } from '../runtime/helpers.js';
 
 /** A conversation that loads Weather and calls get_forecast, in each target's vocabulary. */

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import * as gen from '../../generated/index.js';
 import { cacheBlocks, cacheReuse, createRouter, TOOLKIT_DISPATCHER_NAME, type Target } from '../../runtime/index.js';
-import type { NeutralMessage } from '../../runtime/messages.js';
+import type { NeutralMessage } from '../../runtime/targets/history.js';
 import { exampleRouter, recordingHandlers } from '../runtime/helpers.js';
 import { cachedPrefixOracle } from './cache-oracle.js';
 
