@@ -94,15 +94,15 @@ describe('native toolkit-loading payloads are the SDK request types', () => {
     const search: ToolSearchTool = { type: 'tool_search', execution: 'local' };
     // @ts-expect-error A tool_search_output carries `tools`, an array of tool definitions.
     const output: ResponseToolSearchOutputItemParam = { type: 'tool_search_output', call_id: 'c1', tools: 'get_forecast' };
-    // @ts-expect-error Our item type requires a tool_search_call's arguments as an object (the SDK types them `unknown`).
-    const call: ResponsesPayload['input'][number] = { type: 'tool_search_call', call_id: 'c1', arguments: '{"toolkit_name":"Weather"}', execution: 'client', status: 'completed' };
+    // @ts-expect-error A tool_search_output's status is 'in_progress' | 'completed' | 'incomplete'.
+    const call: ResponseToolSearchOutputItemParam = { type: 'tool_search_output', call_id: 'c1', tools: [], status: 'done' };
     // @ts-expect-error Chat Completions tools have no tool_search type.
     const chatSearch: ChatCompletionTool = { type: 'tool_search' };
     const fixed = {
       ref: { type: 'tool_reference', tool_name: 'get_forecast' } satisfies ToolReferenceBlockParam,
       search: { type: 'tool_search', execution: 'client' } satisfies ToolSearchTool,
       output: { type: 'tool_search_output', call_id: 'c1', tools: [] } satisfies ResponseToolSearchOutputItemParam,
-      call: { type: 'tool_search_call', call_id: 'c1', arguments: { toolkit_name: 'Weather' }, execution: 'client', status: 'completed' } satisfies ResponsesPayload['input'][number],
+      call: { type: 'tool_search_output', call_id: 'c1', tools: [], status: 'completed' } satisfies ResponseToolSearchOutputItemParam,
       chatSearch: { type: 'function', function: { name: 'call_toolkit_tool' } } satisfies ChatCompletionTool,
     };
     expect([ref, search, output, call, chatSearch]).toHaveLength(5);
