@@ -356,9 +356,9 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /**
-   * The hash of a compiled payload's stable prefix (tools without deferred
-   * ones, then system). Blocking, loading toolkits, adding deferred tools and
-   * announcing never change it; `undefined` for an object `compile` did not return.
+   * sha256 of what the provider caches before the conversation (tools as sent,
+   * `tool_choice`, system): changes exactly when those bytes do (an `append`
+   * load does; blocking, announcing, native loads do not). `undefined` for an object `compile` did not return.
    *
    * @example
    * const payload = router.compile({ target: 'anthropic', system, messages });
@@ -366,6 +366,17 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    */
   cacheKey(payload: object): string | undefined {
     return payloadCacheKey(payload);
+  }
+
+  /**
+   * Names of a compile's tools the gate lets through now (what `options.allowedTools`
+   * lists; for Gemini's `allowedFunctionNames`). The gate stays the authority.
+   *
+   * @example
+   * router.allowedToolNames({ target: 'gemini' }); // → ['file_ops', 'load_toolkit', 'call_toolkit_tool']
+   */
+  allowedToolNames(request: Pick<TargetCompileRequest<R, D>, 'target' | 'tools' | 'options'>): string[] {
+    return this.#compiler.allowedToolNames(request as unknown as AnyTargetCompileRequest);
   }
 
   /** The `<available_toolkits>` directory for the system prompt ('' without toolkits). */

@@ -25,7 +25,9 @@ import type { Session } from './session.js';
 import type { NeutralCompileResult, TargetCompileRequest } from './types.js';
 import type { CatalogToolkit, ToolkitLoadingInput, ToolkitLoadingOption, ToolkitMode } from '../toolkit-loading.js';
 import { asDeferred } from '../targets/anthropic.js';
-import { dispatcherTool, toolkitMode } from '../targets/index.js';
+import { adapterFor, dispatcherTool, toolkitMode } from '../targets/index.js';
+import { LOAD_TOOLKIT_NAME } from '../contract.js';
+import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import { loadedForm, toolSearchLoader } from '../targets/openai-responses.js';
 import type { AnthropicTool, ResponsesFunctionTool } from '../targets/types.js';
 
@@ -69,6 +71,8 @@ export class Compiler {
   readonly #warners = new WeakMap<NonNullable<TargetCompileOptions['onWarning']>, NonNullable<TargetCompileOptions['onWarning']>>();
   #announcementCache: { version: number; list: readonly Announcement[] } | undefined;
   readonly #toolkitLoading: ToolkitLoadingOption | undefined;
+  /** `options.allowedTools` choices by content (bounded). */
+  readonly #choiceMemo = new Map<string, unknown>();
   /** Per target: the toolkit catalog compile renders loads with; rebuilt on registration. */
   readonly #toolkitInputs = new Map<Target, { version: number; value: ToolkitLoadingInput }>();
 
@@ -91,6 +95,7 @@ export class Compiler {
       deferred: arrays.deferred,
       loaded: arrays.loaded,
       ...(this.#catalog.toolkits.length > 0 ? { toolkits: this.#getToolkitInput(target, mode) } : {}),
+      ...(request.options?.allowedTools === true ? this.#allowedToolsChoice(target, arrays, this.#withWarnOnce(request.options)) : {}),
       directoryXml: this.neutral().directoryXml,
       announcements: this.#getAnnouncementList(),
       ...(request.system !== undefined ? { system: request.system } : {}),
@@ -255,6 +260,75 @@ export class Compiler {
     return value;
   }
 
+  /**
+   * `options.allowedTools`: the provider-side blocklist as a `tool_choice` of
+   * type `allowed_tools`, listing the request's tools the gate lets through
+   * (a namespace while any action is callable, the loader while any toolkit
+   * is, the dispatcher while any toolkit tool is; search tools always). One
+   * frozen object per distinct list, so the cache-key memo keeps working.
+   * Anthropic has no such field, and Gemini's mode is an SDK enum a payload
+   * cannot carry as a type: a warning there, nothing sent.
+   */
+  #allowedToolsChoice(target: Target, arrays: TargetArrays, options: TargetCompileOptions): { toolChoice?: unknown } {
+    if (target !== 'openai' && target !== 'openai-responses') {
+      options.onWarning?.(
+        target === 'anthropic'
+          ? '[toolroute] options.allowedTools: Anthropic has no allowed-tools restriction (tool_choice is auto, any, tool or none); the gate enforces the blocklist alone.'
+          : "[toolroute] options.allowedTools: Gemini's functionCallingConfig.mode is the SDK enum FunctionCallingConfigMode; set config.toolConfig = { functionCallingConfig: { mode: FunctionCallingConfigMode.VALIDATED, allowedFunctionNames: router.allowedToolNames({ target: 'gemini' }) } } yourself. Nothing was added.",
+        'allowed-tools-unsupported',
+      );
+      return {};
+    }
+    const names = this.#allowedNames(target, arrays);
+    let search = options.toolSearch !== undefined && options.toolSearch !== false;
+    if (arrays.stable.some((tool) => (tool as { type?: unknown }).type === 'tool_search')) search ||= this.#allowedName(LOAD_TOOLKIT_NAME);
+    const key = `${target}\u0000${search}\u0000${names.join('\u0000')}`;
+    let choice = this.#choiceMemo.get(key);
+    if (choice === undefined) {
+      choice =
+        target === 'openai'
+          ? deepFreeze({ type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: names.map((name) => ({ type: 'function', function: { name } })) } })
+          : deepFreeze({ type: 'allowed_tools', mode: 'auto', tools: [...names.map((name) => ({ type: 'function', name })), ...(search ? [{ type: 'tool_search' }] : [])] });
+      if (this.#choiceMemo.size > 256) this.#choiceMemo.clear();
+      this.#choiceMemo.set(key, choice);
+    }
+    return { toolChoice: choice };
+  }
+
+  /**
+   * `router.allowedToolNames`: the names of a compile's tools the gate lets
+   * through now (what `options.allowedTools` lists; for Gemini's
+   * `allowedFunctionNames`).
+   */
+  allowedToolNames(request: Pick<AnyTargetCompileRequest, 'target' | 'tools' | 'options'>): string[] {
+    const mode = this.#modeFor(request.target, request.options?.toolSearch);
+    const arrays = request.tools === undefined ? this.#getTargetArrays(request.target, mode) : this.#getSelectedArrays(request.target, mode, request.tools);
+    return this.#allowedNames(request.target, arrays);
+  }
+
+  #allowedNames(target: Target, arrays: TargetArrays): string[] {
+    const adapter = adapterFor(target);
+    const names: string[] = [];
+    for (const tool of [...arrays.stable, ...arrays.deferred, ...arrays.loaded]) {
+      const name = adapter.toolName(tool);
+      if (name !== undefined && this.#allowedName(name)) names.push(name);
+    }
+    return names;
+  }
+
+  /** Whether the gate lets a call to this request tool through now (see #allowedToolsChoice). */
+  #allowedName(name: string): boolean {
+    const catalog = this.#catalog;
+    const gate = this.#gate;
+    const toolkitToolOpen = (k: number) => !gate.kitBlocked[k] && catalog.toolkits[k]!.tools.some((t) => !gate.toolBlocked[t]);
+    if (name === TOOLKIT_DISPATCHER_NAME) return catalog.toolkits.some((_, k) => toolkitToolOpen(k));
+    const ref = catalog.byName.get(name);
+    if (ref === undefined) return true;
+    if (ref.kind === 'tool') return !gate.toolBlocked[ref.index];
+    if (ref.kind === 'namespace') return !gate.nsBlocked[ref.index] && catalog.namespaces[ref.index]!.tools.some((t) => !gate.toolBlocked[t]);
+    return !gate.loaderBlocked() && catalog.toolkits.some((_, k) => !gate.kitBlocked[k]);
+  }
+
   #renderTool(t: number, form: Target | 'neutral'): unknown {
     const entry = this.#catalog.tools[t]!;
     if (entry.neutral === undefined) return this.#catalog.spec.rendered[form].tools[entry.specIndex];
@@ -282,4 +356,12 @@ export class Compiler {
     }
     return this.#announcementCache.list;
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -52,6 +52,7 @@ export const TARGET_WARNING_CODES = [
   'duplicate-tool-name',
   'cache-audit',
   'provider-state-dropped',
+  'allowed-tools-unsupported',
 ] as const;
 export type TargetWarningCode = (typeof TARGET_WARNING_CODES)[number];
 
@@ -67,6 +68,16 @@ export interface TargetCompileOptions {
   readonly cacheAudit?: boolean;
   /** Anthropic cache breakpoints to add; at most 4 in a request, counting any already on rendered tools. */
   readonly cacheBreakpoints?: readonly CacheBreakpoint[];
+  /**
+   * Also let the provider enforce the blocklist (router compile; opt-in): a
+   * `tool_choice` of type `allowed_tools` listing the request's tools the gate
+   * lets through now (Chat Completions, Responses). The tools array is
+   * untouched, but `tool_choice` is part of the cache key and changes with
+   * the blocklist. Anthropic has no such restriction and Gemini's needs the
+   * SDK's enum (see `router.allowedToolNames`): ignored there with the warning
+   * `allowed-tools-unsupported`. The dispatch gate stays the authority either way.
+   */
+  readonly allowedTools?: boolean;
   /** Role of the inline system-channel item on Responses. Default `system`. */
   readonly responsesSystemRole?: 'system' | 'developer';
   /**
@@ -107,6 +118,11 @@ export interface TargetCompileInput {
    * results are plain tool results.
    */
   readonly toolkits?: ToolkitLoadingInput;
+  /**
+   * The request's `tool_choice` (the router's `options.allowedTools`), sent as
+   * is where the target has one; part of the cache key.
+   */
+  readonly toolChoice?: unknown;
   /** The `<available_toolkits>` directory; appended to the system text when non-empty. */
   readonly directoryXml: string;
   /**
@@ -160,7 +176,7 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
   // The key: everything cached before the conversation, as sent (cache-key.ts). An
   // unfrozen stable array is copied into the payload; the key memo goes by the caller's array then.
   const keyTools = tools !== input.stable && Object.isFrozen(tools) ? tools : onlyStable(search, input) ? input.stable : tools;
-  const prefix = adapter.cachePrefix(keyTools, placed.hoisted === '' ? systemText : `${systemText}\u0000${placed.hoisted}`, undefined);
+  const prefix = adapter.cachePrefix(keyTools, placed.hoisted === '' ? systemText : `${systemText}\u0000${placed.hoisted}`, input.toolChoice);
 
   // 4. Per-target payload.
   const payload: object = adapter.buildPayload({ input, options, systemText, placed, searchTool: search, tools, warn });

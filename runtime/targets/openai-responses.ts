@@ -46,6 +46,7 @@ function responsesPayload({ input, options, systemText, placed, tools }: Payload
   const out: ResponsesPayload = { input: items };
   if (systemText !== '') out.instructions = systemText;
   if (tools.length > 0) out.tools = tools as ResponsesTool[];
+  if (input.toolChoice !== undefined) out.tool_choice = input.toolChoice as ResponsesPayload['tool_choice'];
   // Key order: instructions, input, tools — the order the docs write them.
   return systemText === '' ? out : { instructions: out.instructions, ...out };
 }
@@ -229,13 +230,20 @@ export function asToolSearchItems(
 ): ResponsesInputItem[] {
   const loads = loadCalls(normalized, loading.catalog);
   if (loads.size === 0) return items;
+  // Each call is answered in the form it was made: a tool_search_call the model
+  // made (replayed as received) or that compile writes for a neutral
+  // load_toolkit call gets a tool_search_output; a function_call the model made
+  // (replayed with its item id) keeps its function_call_output.
+  const searches = new Set<string>();
   const out: ResponsesInputItem[] = [];
   for (const item of items) {
-    if ('type' in item && item.type === 'function_call' && item.name === LOAD_TOOLKIT_NAME && loads.has(item.call_id)) {
+    if ('type' in item && item.type === 'function_call' && item.name === LOAD_TOOLKIT_NAME && item.id === undefined && loads.has(item.call_id)) {
       out.push({ type: 'tool_search_call', call_id: item.call_id, arguments: argumentsObject(item.arguments), execution: 'client', status: 'completed' });
+      searches.add(item.call_id);
       continue;
     }
-    if ('type' in item && item.type === 'function_call_output' && loads.has(item.call_id)) {
+    if ('type' in item && item.type === 'tool_search_call' && typeof item.call_id === 'string' && item.execution === 'client') searches.add(item.call_id);
+    if ('type' in item && item.type === 'function_call_output' && searches.has(item.call_id)) {
       const kit = loads.get(item.call_id)!.toolkit;
       const tools: ResponsesTool[] = [];
       for (const name of kit?.tools ?? []) {

@@ -52,7 +52,7 @@ function chatToolName(tool: unknown): string | undefined {
  */
 export const OPENAI_CHAT_MAX_TOOLS = 128;
 
-function chatPayload({ systemText, placed, tools }: PayloadContext<'openai'>): OpenAIChatPayload {
+function chatPayload({ input, systemText, placed, tools }: PayloadContext<'openai'>): OpenAIChatPayload {
   if (tools.length > OPENAI_CHAT_MAX_TOOLS) {
     throw new ToolrouteConfigError(
       'openai-too-many-tools',
@@ -65,6 +65,7 @@ function chatPayload({ systemText, placed, tools }: PayloadContext<'openai'>): O
   messages.push(...toOpenAIChatMessages(placed.messages));
   const out: OpenAIChatPayload = { messages };
   if (tools.length > 0) out.tools = tools as OpenAIChatTool[];
+  if (input.toolChoice !== undefined) out.tool_choice = input.toolChoice as OpenAIChatPayload['tool_choice'];
   return out;
 }
 

@@ -193,6 +193,14 @@ export type OpenAIChatMessage =
 export interface OpenAIChatPayload {
   messages: OpenAIChatMessage[];
   tools?: OpenAIChatTool[];
+  /** Provider-side blocklist enforcement (`options.allowedTools`): `ChatCompletionAllowedToolChoice`. */
+  tool_choice?: OpenAIChatAllowedTools;
+}
+
+/** `ChatCompletionAllowedToolChoice`: the model may call only these of `tools`. */
+export interface OpenAIChatAllowedTools {
+  type: 'allowed_tools';
+  allowed_tools: { mode: 'auto'; tools: { type: 'function'; function: { name: string } }[] };
 }
 
 // ─── OpenAI Responses (openai `responses`) ───────────────────────────────────
@@ -295,6 +303,15 @@ export interface ResponsesPayload {
   instructions?: string;
   input: ResponsesInputItem[];
   tools?: ResponsesTool[];
+  /** Provider-side blocklist enforcement (`options.allowedTools`): `ToolChoiceAllowed`. */
+  tool_choice?: ResponsesAllowedTools;
+}
+
+/** `ToolChoiceAllowed` (note: not nested as on Chat): the model may call only these of `tools`. */
+export interface ResponsesAllowedTools {
+  type: 'allowed_tools';
+  mode: 'auto';
+  tools: ({ type: 'function'; name: string } | { type: 'tool_search' })[];
 }
 
 // ─── Gemini (@google/genai) ──────────────────────────────────────────────────

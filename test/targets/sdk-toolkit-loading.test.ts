@@ -87,6 +87,19 @@ describe('native toolkit-loading payloads are the SDK request types', () => {
     expect(JSON.stringify(geminiParams.config?.tools)).toContain('"name":"call_toolkit_tool"');
   });
 
+  it('options.allowedTools: tool_choice allowed_tools on Chat and Responses', () => {
+    const { router } = exampleRouter();
+    router.setBlockedTools(['terminal']);
+    const chat: ChatCompletionCreateParamsNonStreaming = { model: 'gpt-x', ...router.compile({ target: 'openai', system, messages: conversation(true), options: { allowedTools: true } }) };
+    const responses: ResponseCreateParamsNonStreaming = { model: 'gpt-x', ...router.compile({ target: 'openai-responses', system, messages: conversation(false), options: { allowedTools: true } }) };
+    expect(JSON.stringify(chat.tool_choice)).not.toContain('terminal');
+    expect(JSON.stringify(responses.tool_choice)).toContain('"type":"tool_search"');
+    // @ts-expect-error Chat nests the list under `allowed_tools` (the Responses shape is flat).
+    const flat: ChatCompletionCreateParamsNonStreaming['tool_choice'] = { type: 'allowed_tools', mode: 'auto', tools: [] };
+    const nested = { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [] } } satisfies ChatCompletionCreateParamsNonStreaming['tool_choice'];
+    expect([flat, nested]).toHaveLength(2);
+  });
+
   it('the type check can fail: near misses of each new shape', () => {
     // @ts-expect-error A tool_reference names its tool with `tool_name`, not `name`.
     const ref: ToolReferenceBlockParam = { type: 'tool_reference', name: 'get_forecast' };

@@ -203,3 +203,45 @@ describe('cacheKey property: equal keys if and only if equal cached bytes', () =
     expect(different).toBeGreaterThan(10);
   });
 });
+
+describe('provider-side blocklist (options.allowedTools, opt-in)', () => {
+  const messages: NeutralMessage[] = [{ role: 'user', content: 'hi' }];
+
+  test('Chat and Responses get allowed_tools listing what the gate lets through; tools never change; the gate stays the authority', async () => {
+    const { router } = exampleRouter();
+    const chat = () => router.compile({ target: 'openai', messages, options: { allowedTools: true } });
+    const responses = () => router.compile({ target: 'openai-responses', messages, options: { allowedTools: true } });
+    const open = chat();
+    expect(open.tool_choice).toEqual({
+      type: 'allowed_tools',
+      allowed_tools: { mode: 'auto', tools: ['file_ops', 'terminal', 'load_toolkit', 'call_toolkit_tool'].map((name) => ({ type: 'function', function: { name } })) },
+    });
+    expect(responses().tool_choice).toEqual({ type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'file_ops' }, { type: 'function', name: 'terminal' }, { type: 'tool_search' }] });
+    // Blocking a whole namespace and every toolkit removes them; blocking one action does not remove its namespace.
+    router.setBlockedTools(['terminal', 'Weather', 'Database', 'delete_file']);
+    const blocked = chat();
+    expect(blocked.tool_choice?.allowed_tools.tools.map((t) => t.function.name)).toEqual(['file_ops']);
+    expect(responses().tool_choice?.tools).toEqual([{ type: 'function', name: 'file_ops' }]);
+    expect(blocked.tools).toBe(open.tools);
+    // Honest key: tool_choice is sent before the conversation, so the key follows it; cacheReuse counts it right after the tools.
+    expect(router.cacheKey(blocked)).not.toBe(router.cacheKey(open));
+    expect(cacheReuse('openai', open, blocked)).toMatchObject({ full: false, firstMismatch: { section: 'tool_choice' } });
+    // The gate still answers for the blocked action inside an allowed namespace.
+    expect(await router.dispatch({ name: 'file_ops', arguments: { action: 'delete_file', args: { path: 'a' } } })).toMatchObject({ code: 'blocked' });
+    expect(router.allowedToolNames({ target: 'gemini' })).toEqual(['file_ops']);
+    // The same blocklist gives the same object: the key memo keeps working.
+    expect(chat().tool_choice).toBe(blocked.tool_choice);
+  });
+
+  test('Anthropic has none and Gemini needs the SDK enum: a warning, nothing sent', () => {
+    const { router } = exampleRouter();
+    const codes: string[] = [];
+    const onWarning = (_m: string, code: string) => codes.push(code);
+    const anthropic = router.compile({ target: 'anthropic', messages, options: { allowedTools: true, onWarning } });
+    const gemini = router.compile({ target: 'gemini', messages, options: { allowedTools: true, onWarning } });
+    expect(JSON.stringify(anthropic)).not.toContain('tool_choice');
+    expect(JSON.stringify(gemini)).not.toContain('toolConfig');
+    expect(codes).toEqual(['allowed-tools-unsupported']); // once per router
+    expect(router.cacheKey(anthropic)).toBe(router.cacheKey(router.compile({ target: 'anthropic', messages })));
+  });
+});
