@@ -146,7 +146,10 @@ export async function inspectSpec(specFile: string, options: InspectOptions = {}
 function measureTarget(generated: GeneratedModule, target: Target, counter: TokenCounter): TargetReport {
   const { spec } = generated;
   const handlers = Object.fromEntries(spec.tools.map((t) => [t.name, () => null]));
-  const router = createRouter(generated as GeneratedModule<RegistryShape>, handlers as never);
+  // Each toolkit's tools measured as a tools-array entry: the `append` toolkit-loading
+  // strategy, where a load adds them to `tools` (the default, native loading sends
+  // them in the conversation instead, or through the dispatcher; same definitions).
+  const router = createRouter(generated as GeneratedModule<RegistryShape>, handlers as never, { toolkitLoading: 'append' });
   const measure = (text: string): Measure => ({ bytes: Buffer.byteLength(text, 'utf8'), tokens: counter.count(text) });
 
   const namespaceNames = new Set(spec.namespaces.map((n) => n.name));

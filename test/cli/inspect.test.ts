@@ -77,7 +77,8 @@ describe('inspect numbers', () => {
   it('match what a router on the committed generated folder sends, before and after each load', () => {
     const handlers = Object.fromEntries(generated.TOOL_NAMES.map((n) => [n, () => null])) as never;
     for (const target of TARGETS) {
-      const router = createRouter(generated, handlers);
+      // inspect measures the `append` strategy (see generator/inspect/measure.ts).
+      const router = createRouter(generated, handlers, { toolkitLoading: 'append' });
       const t = report.targets.find((x) => x.target === target);
       expect(t, target).toBeDefined();
       const kits = [null, ...generated.spec.toolkits.map((k) => k.name)];
