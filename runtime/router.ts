@@ -37,7 +37,6 @@ import {
   type NamespaceResolution, type NeutralCompileResult, type PruneResult, type PruneStrategy, type RouterOptions,
   type RouterSnapshot, type TargetCompileRequest, type TryNamespaceResolution, type ContextProbe, type GroupNames,
 } from './router/types.js';
-import { assertToolkitLoadingOption } from './toolkit-loading.js';
 
 // The public types live in router/types.ts and are exported from here, unchanged.
 export type { CompileDoneEvent, RouterEvents } from './router/events.js';
@@ -75,7 +74,6 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     this.#resolver = new Resolver(catalog, this.#gate, options);
     this.#invoker = new Invoker(catalog, this.#gate, options);
     this.#pruner = new Pruner(catalog, options.strategy ?? 'union');
-    assertToolkitLoadingOption(options.toolkitLoading);
     this.#compiler = new Compiler(catalog, this.#gate, this.#session, options.toolkitLoading);
   }
 
@@ -356,9 +354,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /**
-   * sha256 of what the provider caches before the conversation (tools as sent,
-   * `tool_choice`, system): changes exactly when those bytes do (an `append`
-   * load does; blocking, announcing, native loads do not). `undefined` for an object `compile` did not return.
+   * sha256 of what the provider caches before the conversation (tools as sent, `tool_choice`, system): changes exactly
+   * when those bytes do (an `append` load does; blocking, announcing, native loads do not); `undefined` for a non-compile object.
    *
    * @example
    * const payload = router.compile({ target: 'anthropic', system, messages });
@@ -368,17 +365,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     return payloadCacheKey(payload);
   }
 
-  /**
-   * Names of a compile's tools the gate lets through now (what `options.allowedTools`
-   * lists; for Gemini's `allowedFunctionNames`). The gate stays the authority.
-   *
-   * @example
-   * router.allowedToolNames({ target: 'gemini' }); // → ['file_ops', 'load_toolkit', 'call_toolkit_tool']
-   */
-  allowedToolNames(request: Pick<TargetCompileRequest<R, D>, 'target' | 'tools' | 'options'>): string[] {
-    return this.#compiler.allowedToolNames(request as unknown as AnyTargetCompileRequest);
-  }
-
+  /** Names of a compile's tools the gate lets through now (`options.allowedTools`; Gemini's `allowedFunctionNames`), e.g. `router.allowedToolNames({ target: 'gemini' })` → `['file_ops', 'load_toolkit', 'call_toolkit_tool']`. */
+  allowedToolNames(request: Pick<TargetCompileRequest<R, D>, 'target' | 'tools' | 'options'>): string[] { return this.#compiler.allowedToolNames(request as unknown as AnyTargetCompileRequest); }
   /** The `<available_toolkits>` directory for the system prompt ('' without toolkits). */
   getDirectoryXml(): string {
     return this.#compiler.neutral().directoryXml;

@@ -27,7 +27,7 @@ import type { CatalogToolkit, ToolkitLoadingInput, ToolkitLoadingOption, Toolkit
 import { asDeferred } from '../targets/anthropic.js';
 import { adapterFor, dispatcherTool, toolkitMode } from '../targets/index.js';
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
-import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
+import { assertToolkitLoadingOption, TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import { loadedForm, toolSearchLoader } from '../targets/openai-responses.js';
 import type { AnthropicTool, ResponsesFunctionTool } from '../targets/types.js';
 
@@ -80,6 +80,8 @@ export class Compiler {
     this.#catalog = catalog;
     this.#gate = gate;
     this.#session = session;
+    // A misspelt strategy fails here, at createRouter, not on the first compile.
+    assertToolkitLoadingOption(toolkitLoading);
     this.#toolkitLoading = toolkitLoading;
   }
 
