@@ -354,8 +354,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /**
-   * sha256 of what the provider caches before the conversation (tools as sent, `tool_choice`, system): changes exactly
-   * when those bytes do (an `append` load does; blocking, announcing, native loads do not); `undefined` for a non-compile object.
+   * sha256 of what the provider caches before the conversation (tools as sent, `tool_choice`, system), changing exactly when it does; `undefined` for a non-compile object.
    *
    * @example
    * const payload = router.compile({ target: 'anthropic', system, messages });
