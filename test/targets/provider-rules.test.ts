@@ -187,7 +187,8 @@ describe('OpenAI Chat Completions: at most 128 tools per request', () => {
       ],
     };
     const all = [...flat(100), ...flat(15, 'a'), ...flat(15, 'b')];
-    const router = createRouter(await generateInto('loads', spec), Object.fromEntries(all.map((t) => [t.name, () => null])) as never);
+    // Loads add to `tools` only with the `append` strategy (the native default on Chat is the one dispatcher tool).
+    const router = createRouter(await generateInto('loads', spec), Object.fromEntries(all.map((t) => [t.name, () => null])) as never, { toolkitLoading: 'append' });
     const names = flat(100).map((t) => t.name) as never;
     const count = () => (router.compile({ target: 'openai', messages: [], tools: names }) as { tools: unknown[] }).tools.length;
     expect(count()).toBe(101); // the flat tools and load_toolkit
