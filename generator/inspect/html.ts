@@ -165,6 +165,15 @@ function targetHtml(t: TargetReport): string {
 <tbody>
 ${states}
 </tbody></table>
+<ul class="offered">
+${t.states
+  .map((s, i) => {
+    const before = new Set(i === 0 ? [] : (t.states[i - 1]?.toolNames ?? []));
+    const added = s.toolNames.filter((n) => !before.has(n));
+    return `<li>${esc(i === 0 ? 'offered' : `+ ${s.label} adds`)}: ${added.map((n) => `<code>${esc(n)}</code>`).join(', ') || '(none)'}</li>`;
+  })
+  .join('\n')}
+</ul>
 <h3>Per namespace and toolkit</h3>
 <table data-table="groups"><thead><tr><th>group</th><th class="text">kind</th><th>tools</th><th>bytes</th><th>${tok}</th><th>directory bytes</th><th class="text">sent</th></tr></thead>
 <tbody>

@@ -57,6 +57,7 @@ function targetSection(t: TargetReport): string[] {
       ]),
     ),
   );
+  lines.push(...offeredLines(t));
   lines.push('');
   lines.push(
     ...table(
@@ -79,6 +80,20 @@ function targetSection(t: TargetReport): string[] {
     lines.push(`not offered by default (callable flat tools; pass them as compile's \`tools\`): ${t.notOffered.map((i) => itemText(i)).join(', ')}`);
   }
   return lines;
+}
+
+/**
+ * The tools each state offers: all of them initially, then what each load adds.
+ *
+ * @example
+ * offeredLines(target); // ['offered: file_ops, terminal, load_toolkit', '+ load_toolkit Weather adds: get_forecast, …']
+ */
+export function offeredLines(t: TargetReport): string[] {
+  return t.states.map((s, i) => {
+    const before = new Set(i === 0 ? [] : (t.states[i - 1]?.toolNames ?? []));
+    const added = s.toolNames.filter((n) => !before.has(n)).map(printable);
+    return i === 0 ? `offered: ${added.join(', ') || '(none)'}` : `+ ${printable(s.label)} adds: ${added.join(', ') || '(none)'}`;
+  });
 }
 
 function itemText(i: ItemReport): string {

@@ -142,6 +142,7 @@ describe('toolroute inspect (spawned CLI)', () => {
     for (const target of TARGETS) expect(r.stdout).toContain(`== ${target} (`);
     expect(r.stdout).toMatch(/^initial +3 +1,973 /m);
     expect(r.stdout).toContain('+ load_toolkit Weather');
+    expect(r.stdout).toContain('offered: file_ops, terminal, load_toolkit\n+ load_toolkit Weather adds: get_forecast, get_current_weather\n');
     expect(r.stdout).toContain('largest: file_ops ');
     expect(r.stdout).toMatch(/≈tokens/);
   });
@@ -219,6 +220,9 @@ describe('inspect --html', () => {
         expect(rows.map((r) => [r[0], r[1], r[2], r[3]])).toEqual(
           t.states.map((s, i) => [i === 0 ? s.label : `+ ${s.label}`, String(s.tools.count), s.tools.bytes.toLocaleString('en-US'), s.tools.tokens.toLocaleString('en-US')]),
         );
+        const offered = await page.locator(`section[data-target="${t.target}"] ul.offered li`).allInnerTexts();
+        expect(offered[0]).toBe(`offered: ${t.states[0]!.toolNames.join(', ')}`);
+        expect(offered).toHaveLength(t.states.length);
         const groups = await page.locator(`section[data-target="${t.target}"] table[data-table="groups"] tbody tr td:first-child`).allInnerTexts();
         expect(groups).toEqual(t.groups.map((g) => g.name));
         const header = await page.locator(`section[data-target="${t.target}"] table[data-table="states"] thead`).innerText();
