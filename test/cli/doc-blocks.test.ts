@@ -82,7 +82,7 @@ beforeAll(async () => {
   write(path.join(app, 'tools.spec.yaml'), readmeSpec.code);
   const r = await generate('tools.spec.yaml', { out: 'generated', cwd: app });
   if (!r.ok) throw new Error(`the README spec does not generate: ${JSON.stringify(r.problems)}`);
-});
+}, 300_000);
 afterAll(() => {
   if (app !== '') removeDir(app);
 });
@@ -140,5 +140,5 @@ describe('code blocks of the docs', () => {
     // Against the built package's declarations, never the repo's sources.
     expect(listed).toContain(path.join(app, 'node_modules/toolroute/dist/runtime/index.d.ts'));
     expect(listed.filter((f) => f.startsWith(path.join(REPO, 'runtime') + path.sep))).toEqual([]);
-  });
+  }, 300_000);
 });

@@ -91,7 +91,7 @@ describe('toolroute init', () => {
     expect(again.stderr).toContain('package.json already has a "codegen" script');
     expect(again.stderr).toContain('nothing was written');
     expect(snapshot(app)).toEqual(before);
-  });
+  }, 300_000);
 
   it('in an existing project: adds only the codegen script, keeps the rest of package.json and an existing tsconfig', async () => {
     const app = tempDir('init-existing-');

@@ -63,7 +63,7 @@ beforeAll(async () => {
   const r = await inspectSpec('examples/tools.spec.yaml', { cwd: REPO });
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
   report = r.report;
-});
+}, 300_000);
 afterAll(() => removeDir(dir));
 
 /** Entries of a target payload's tools array (Gemini nests them). */
@@ -281,5 +281,5 @@ describe('inspect --html', () => {
       await context.close();
       removeDir(profile);
     }
-  });
+  }, 300_000);
 });

@@ -106,5 +106,5 @@ describe('toolroute codegen --watch', () => {
     const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-  });
+  }, 6 * WAIT_MS);
 });
