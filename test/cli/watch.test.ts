@@ -35,6 +35,9 @@ function waitFor(what: string, test: () => boolean): Promise<void> {
   });
 }
 
+/** Runs that have finished (each ends with a "watching" line, printed after its write completed). */
+const finishedRuns = () => (stdout.match(/toolroute: watching /g) ?? []).length;
+
 /** Saves a file as editors do: write a temporary file, rename it over the old one (so no run sees half a file). */
 function save(name: string, text: string): void {
   writeFileSync(path.join(dir, `.${name}.swp`), text);
@@ -80,20 +83,24 @@ describe('toolroute codegen --watch', () => {
     expect(types()).toContain('timezone?: string');
 
     // An imported file changes: regenerated.
+    let runs = finishedRuns();
     save('params.ts', PARAMS('zone_name'));
-    await waitFor('zone_name in the output', () => types().includes('zone_name?: string'));
+    // The run's report (and the "watching" line after it) is printed once its write is complete.
+    await waitFor('the regeneration', () => finishedRuns() > runs && types().includes('zone_name?: string'));
     expect(types()).not.toContain('timezone');
 
     // A bad edit (unknown key): problems printed, nothing written, the last good output kept.
     const good = readFolder(path.join(dir, 'gen'));
+    runs = finishedRuns();
     save('tools.spec.ts', SPEC(`\n    { name: 'ping', descripton: 'typo' } as never,`));
-    await waitFor('the problem of the bad edit', () => stderr.includes('[unknown_key]'));
+    await waitFor('the problem of the bad edit', () => finishedRuns() > runs && stderr.includes('[unknown_key]'));
     expect(stderr).toContain('nothing was written. gen keeps its last good output.');
     expect(readFolder(path.join(dir, 'gen'))).toEqual(good);
 
     // A broken import (syntax error in params.ts): the same.
+    runs = finishedRuns();
     save('params.ts', 'export const timeParams = z.object({ oops ');
-    await waitFor('the problem of the broken import', () => stderr.includes('[ts_load_failed]'));
+    await waitFor('the problem of the broken import', () => finishedRuns() > runs && stderr.includes('[ts_load_failed]'));
     expect(readFolder(path.join(dir, 'gen'))).toEqual(good);
 
     // Both fixed, and a second tool: regenerated.
