@@ -53,6 +53,29 @@ function chooseMode() {
   return built !== undefined && built >= newestSource() ? 'dist' : 'source';
 }
 
+/**
+ * The generator's packages are optional peer dependencies (an application that only runs a router
+ * installs none of them): name the missing ones and the command that installs them, instead of
+ * failing on the first import. Resolved from this file, as the CLI's own imports would be.
+ */
+const GENERATOR_PACKAGES = ['yaml', 'zod', 'json-schema-to-typescript', 'tsx', 'esbuild'];
+const missing = GENERATOR_PACKAGES.filter((name) => {
+  try {
+    import.meta.resolve(name === 'tsx' ? 'tsx/esm/api' : name);
+    return false;
+  } catch {
+    return true;
+  }
+});
+if (missing.length > 0) {
+  process.stderr.write(
+    `toolroute: the code generator needs ${missing.join(', ')}, which a runtime-only install leaves out.\n` +
+      'Install the generator\'s packages as dev dependencies:\n' +
+      '  npm install --save-dev tsx yaml zod json-schema-to-typescript esbuild\n',
+  );
+  process.exit(2);
+}
+
 const mode = chooseMode();
 let cli;
 if (mode === 'dist') {

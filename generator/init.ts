@@ -75,6 +75,7 @@ export const STARTER_TSCONFIG = `${JSON.stringify(
       strict: true,
       verbatimModuleSyntax: true,
       skipLibCheck: true,
+      rootDir: 'src',
       outDir: 'dist',
     },
     include: ['src'],
@@ -142,7 +143,9 @@ export async function initProject(folder: string): Promise<InitResult> {
   }
   written.push(INIT_FILES.packageJson);
   const deps = { ...(pkg?.['dependencies'] as object | undefined), ...(pkg?.['devDependencies'] as object | undefined) };
-  if (!Object.hasOwn(deps, 'toolroute')) notes.push('Install toolroute: npm install toolroute');
+  if (!Object.hasOwn(deps, 'toolroute')) {
+    notes.push('Install toolroute, and the code generator\'s packages as dev dependencies: npm install toolroute && npm install --save-dev tsx yaml zod json-schema-to-typescript esbuild');
+  }
 
   if ((await readText(at(INIT_FILES.tsconfig))) === undefined) {
     await writeNew(at(INIT_FILES.tsconfig), STARTER_TSCONFIG);

@@ -69,9 +69,16 @@ describe('toolroute init', () => {
     expect(codegen.status).toBe(0);
     expect(codegen.stdout).toMatch(/toolroute: wrote 7 of 7 files \(2 tools, 0 namespaces, 0 toolkits\)/);
 
-    const tsc = node([TSC, '-p', 'tsconfig.json', '--noEmit'], app);
+    const tsc = node([TSC, '-p', 'tsconfig.json'], app);
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.code).toBe(0);
+    // The compiled starter runs: its router dispatches both tools.
+    const ran = node(
+      ['--input-type=module', '-e', "const { router } = await import('./dist/handlers.js'); const a = await router.dispatch({ name: 'read_note', arguments: '{\"title\":\"welcome\"}' }); const b = await router.dispatch({ name: 'get_time', arguments: '{\"timezone\":\"Nowhere/Else\"}' }); process.stdout.write(JSON.stringify([a.ok, a.result, b.ok, b.code]));"],
+      app,
+    );
+    expect(ran.stderr).toBe('');
+    expect(JSON.parse(ran.stdout)).toEqual([true, expect.stringContaining('Edit tools.spec.yaml'), false, 'handler_error']);
 
     // The handlers file is really checked: drop a handler, and tsc names the tool.
     const handlers = readFileSync(path.join(app, 'src/handlers.ts'), 'utf8');
