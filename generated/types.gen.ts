@@ -3,129 +3,81 @@ import type { CallVia, HandlerContext, Rejection, RegistryShape } from "toolrout
 
 // ── Argument types, one per tool ──
 
-/**
- * Arguments of `read_file`: Read a file
- */
+/** Arguments of `read_file`: Read a file */
 export interface ReadFileArgs {
-  /**
-   * Path of the file, relative to the workspace root
-   */
-  path: string
-  /**
-   * How to return the content
-   */
-  encoding?: ("utf8" | "base64")
-  /**
-   * Stop reading after this many bytes
-   */
-  max_bytes?: number
+  /** Path of the file, relative to the workspace root */
+  path: string;
+  /** How to return the content */
+  encoding?: "utf8" | "base64";
+  /** Stop reading after this many bytes */
+  max_bytes?: number;
 }
 
-/**
- * Arguments of `run_bash`: Run a command
- */
+/** Arguments of `run_bash`: Run a command */
 export interface RunBashArgs {
-  /**
-   * The command line, run with bash -c
-   */
-  command: string
-  /**
-   * Kill the command after this long
-   */
-  timeout_ms?: number
-  /**
-   * Working directory
-   */
-  cwd?: string
+  /** The command line, run with bash -c */
+  command: string;
+  /** Kill the command after this long */
+  timeout_ms?: number;
+  /** Working directory */
+  cwd?: string;
 }
 
-/**
- * Arguments of `get_time`: Get timestamp
- */
+/** Arguments of `get_time`: Get timestamp */
 export interface GetTimeArgs {
-  /**
-   * IANA time zone, e.g. Europe/Paris; UTC when absent
-   */
-  timezone?: string
+  /** IANA time zone, e.g. Europe/Paris; UTC when absent */
+  timezone?: string;
 }
 
-/**
- * Arguments of `write_file`: Write to a file
- */
+/** Arguments of `write_file`: Write to a file */
 export interface WriteFileArgs {
-  /**
-   * Path of the file to write
-   */
-  path: string
-  /**
-   * The full new content
-   */
-  content: string
-  mode?: ("overwrite" | "append")
+  /** Path of the file to write */
+  path: string;
+  /** The full new content */
+  content: string;
+  mode?: "overwrite" | "append";
 }
 
-/**
- * Arguments of `delete_file`: Delete a file
- */
+/** Arguments of `delete_file`: Delete a file */
 export interface DeleteFileArgs {
-  path: string
-  /**
-   * Delete a directory and everything in it
-   */
-  recursive?: boolean
+  path: string;
+  /** Delete a directory and everything in it */
+  recursive?: boolean;
 }
 
-/**
- * Arguments of `tail_logs`: Show the last lines of a service log
- */
+/** Arguments of `tail_logs`: Show the last lines of a service log */
 export interface TailLogsArgs {
-  /**
-   * Service name
-   */
-  service: string
-  lines?: number
+  /** Service name */
+  service: string;
+  lines?: number;
 }
 
-/**
- * Arguments of `get_forecast`: Forecast for a city
- */
+/** Arguments of `get_forecast`: Forecast for a city */
 export interface GetForecastArgs {
-  /**
-   * City name, e.g. Lisbon
-   */
-  city: string
-  days?: number
-  units?: ("metric" | "imperial")
+  /** City name, e.g. Lisbon */
+  city: string;
+  days?: number;
+  units?: "metric" | "imperial";
 }
 
-/**
- * Arguments of `get_current_weather`: Current conditions for a city
- */
+/** Arguments of `get_current_weather`: Current conditions for a city */
 export interface GetCurrentWeatherArgs {
-  city: string
+  city: string;
 }
 
-/**
- * Arguments of `run_query`: Run a read-only SQL query
- */
+/** Arguments of `run_query`: Run a read-only SQL query */
 export interface RunQueryArgs {
-  /**
-   * One SELECT statement
-   */
-  sql: string
-  /**
-   * Positional parameters bound to $1, $2, …
-   */
-  params?: (string | number | boolean | null)[]
-  limit?: number
+  /** One SELECT statement */
+  sql: string;
+  /** Positional parameters bound to $1, $2, … */
+  params?: (string | number | boolean | null)[];
+  limit?: number;
 }
 
-/**
- * Arguments of `describe_table`: Show the columns of a table
- */
+/** Arguments of `describe_table`: Show the columns of a table */
 export interface DescribeTableArgs {
-  table: string
-  schema?: string
+  table: string;
+  schema?: string;
 }
 
 // ── Names ──

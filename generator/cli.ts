@@ -154,6 +154,8 @@ async function initCommand(folder: string, io: CliIO): Promise<number> {
 
 /** Prints one codegen result; returns its exit code. */
 function report(result: GenerateResult, check: boolean, io: CliIO, watching = false): number {
+  // Warnings first (they are about the spec, whatever happens next), on stderr like problems.
+  if (result.warnings.length > 0) io.stderr(`${result.warnings.map(formatGenerateProblem).join('\n')}\n\n`);
   if (result.problems.length > 0) {
     const n = result.problems.length;
     const kept = !watching ? '' : existsSync(path.resolve(io.cwd, result.out, 'manifest.json')) ? ` ${result.out} keeps its last good output.` : '';

@@ -11,7 +11,7 @@ import { isEsmScope } from './emit/package-json.js';
 import { loadSpec } from './load.js';
 import { normalizeSpec } from './normalize.js';
 import { formatProblem, type Problem } from './problems.js';
-import { validateSpec } from './validate.js';
+import { checkSpec } from './validate.js';
 import { formatOutputProblem, OUTPUT_PROBLEM_CODES, writeOutput, type FileStatus, type OutputProblem, type WriterFs } from './write.js';
 
 export { DEFAULT_RUNTIME_IMPORT, type GeneratedFile } from './emit/index.js';
@@ -48,6 +48,8 @@ export interface GenerateResult {
   readonly ok: boolean;
   /** Every problem found, spec problems all at once; empty when ok (and when only stale). */
   readonly problems: GenerateProblem[];
+  /** Spec problems that did not stop generation (`severity: 'warning'`, e.g. an unknown `format`), in source order. */
+  readonly warnings: Problem[];
   /** What the spec generates (empty when the spec has problems). */
   readonly files: GeneratedFile[];
   /** File names written (created or replaced) in the output folder. */
@@ -108,6 +110,7 @@ export async function generate(specFile: string, options: GenerateOptions): Prom
   const result = (ok: boolean, rest: Partial<GenerateResult> & { specDisplay: string }): GenerateResult => ({
     ok,
     problems: [],
+    warnings: [],
     files: [],
     written: [],
     removed: [],
@@ -123,8 +126,8 @@ export async function generate(specFile: string, options: GenerateOptions): Prom
   if (!loaded.ok) return result(false, { problems: loaded.problems, specDisplay: loaded.problems[0]?.file ?? specFile });
   const specDisplay = loaded.spec.file;
 
-  const problems = await timer.step('validate', () => validateSpec(loaded.spec));
-  if (problems.length > 0) return result(false, { problems, specDisplay });
+  const { problems, warnings } = await timer.step('validate', () => checkSpec(loaded.spec));
+  if (problems.length > 0) return result(false, { problems, warnings, specDisplay });
 
   const ir = await timer.step('normalize', () => normalizeSpec(loaded.spec));
   const counts = { tools: ir.tools.length, namespaces: ir.namespaces.length, toolkits: ir.toolkits.length };
@@ -140,7 +143,7 @@ export async function generate(specFile: string, options: GenerateOptions): Prom
   const written = await timer.step('write', () =>
     writeOutput(files, { out: options.out, outDisplay, cwd, ...(options.check === undefined ? {} : { check: options.check }), ...(options.fs ? { fs: options.fs } : {}) }),
   );
-  return result(written.ok, { problems: written.problems, files, written: written.written, removed: written.removed, stale: written.stale, counts, specDisplay });
+  return result(written.ok, { problems: written.problems, warnings, files, written: written.written, removed: written.removed, stale: written.stale, counts, specDisplay });
 }
 
 /**

@@ -16,6 +16,7 @@ import type { LoadedSpec, SpecPath } from './load.js';
 import { bug, formatPath, formatProblem } from './problems.js';
 import type { Problem } from './problems.js';
 import { expandToolParameters, toolEntries, validateSpec } from './validate.js';
+import { setOwn } from './validate/context.js';
 
 /**
  * Type names the emitters generate themselves; a tool's argument type never
@@ -244,7 +245,7 @@ function canonicalSchema(node: JsonValue): JsonValue {
     else if (SUBSCHEMA_LIST.has(k) && Array.isArray(v)) out[k] = v.map(canonicalSchema);
     else if (SUBSCHEMA_MAP.has(k) && typeof v === 'object' && v !== null && !Array.isArray(v)) {
       const map: Record<string, JsonValue> = {};
-      for (const [name, s] of Object.entries(v)) map[name] = canonicalSchema(s);
+      for (const [name, s] of Object.entries(v)) setOwn(map, name, canonicalSchema(s));
       out[k] = map;
     } else if (k === 'required' && Array.isArray(v) && typeof node.properties === 'object' && node.properties !== null && !Array.isArray(node.properties)) {
       // `required` is a set: list it in property order so zod's order and a hand-written one agree.

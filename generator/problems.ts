@@ -67,6 +67,12 @@ export interface Problem {
   column: number;
   /** Spec path, e.g. `namespaces[1].tools[0].parameters.properties.n.type`; empty for the whole file. */
   path: string;
+  /**
+   * `'warning'` for something worth a look that does not stop generation (an
+   * unknown `format`, which JSON Schema 2020-12 treats as an annotation);
+   * absent for an error.
+   */
+  severity?: 'warning';
 }
 
 /**
@@ -82,7 +88,7 @@ export interface Problem {
 export function formatProblem(p: Problem): string {
   const where = p.line > 0 ? `${p.file}:${p.line}:${p.column}` : p.file;
   const path = p.path === '' ? '' : `${p.path}: `;
-  const head = `${where} - error [${p.code}] ${path}${p.message}`;
+  const head = `${where} - ${p.severity ?? 'error'} [${p.code}] ${path}${p.message}`;
   return p.hint === '' ? head : `${head}\n  hint: ${p.hint}`;
 }
 

@@ -48,10 +48,22 @@ export type { SchemaDialect, SchemaProblem } from './validate/schema-keywords.js
  * if (loaded.ok) validateSpec(loaded.spec); // []
  */
 export function validateSpec(spec: LoadedSpec): Problem[] {
+  return checkSpec(spec).problems;
+}
+
+/**
+ * `validateSpec` plus the warnings: problems that do not stop generation
+ * (each with `severity: 'warning'`), also in source order.
+ *
+ * @example
+ * const { problems, warnings } = checkSpec(loaded.spec);
+ * // warnings: [{ code: 'unknown_format', severity: 'warning', … }] for `format: json`
+ */
+export function checkSpec(spec: LoadedSpec): { problems: Problem[]; warnings: Problem[] } {
   const ctx = new Context(spec);
   checkShape(ctx);
   checkRules(ctx);
-  return sortProblems(ctx.unique());
+  return { problems: sortProblems(ctx.unique()), warnings: sortProblems(ctx.unique('warnings')) };
 }
 
 /** Pass 2 and 3: the spec rules, in an order that keeps problems at one position in a fixed order. */
@@ -68,7 +80,8 @@ function checkRules(ctx: Context): void {
     checkDescription(ctx, e.definition, e.path, 'tool');
     checkTags(ctx, e);
     if (isRecord(e.definition.parameters)) {
-      for (const p of expandToolParameters(ctx.spec, e.definition.parameters).problems) ctx.add(p.code, [...e.path, 'parameters', ...p.path], p.message, p.hint, p.at);
+      const expanded = expandToolParameters(ctx.spec, e.definition.parameters);
+      for (const p of [...expanded.problems, ...expanded.warnings]) ctx.add(p.code, [...e.path, 'parameters', ...p.path], p.message, p.hint, p.at, p.severity);
     }
     checkDefinedOnce(ctx, e, defined);
   }

@@ -1,33 +1,14 @@
 /**
- * `types.gen.ts`: one argument type per tool (json-schema-to-typescript), the
+ * `types.gen.ts`: one argument type per tool (arg-types.ts), the
  * name unions, the `Registry`, `Handlers`, `ResolvedToolCall`,
  * `ToolCallCheckResult` and the typed namespace actions, written out so they
  * read well on hover.
  */
-import { compile, type Options as JsttOptions } from 'json-schema-to-typescript';
-import type { JSONSchema4 } from 'json-schema';
-import type { JsonSchema } from '../ir.js';
 import { bug } from '../problems.js';
+import { isObjectLiteralType, schemaToType } from './arg-types.js';
 import { jsdoc, propertyKey, tsString } from './code.js';
-import { mapSchema } from './schema-walk.js';
-import { FIXED_TYPE_NAMES, type EmitContext } from './context.js';
+import type { EmitContext } from './context.js';
 import type { GeneratedFile } from './file.js';
-
-/**
- * json-schema-to-typescript options: no prettier (deterministic and fast), no
- * banner, strict index signatures, and no `$ref` resolution beyond the schema
- * itself (the front end inlines local refs and refuses remote ones).
- */
-const JSTT_OPTIONS: Partial<JsttOptions> = {
-  bannerComment: '',
-  format: false,
-  strictIndexSignatures: true,
-  declareExternallyReferenced: true,
-  unreachableDefinitions: false,
-  additionalProperties: true,
-  unknownAny: true,
-  $refOptions: { resolve: { external: false } },
-};
 
 /**
  * Emits `types.gen.ts`.
@@ -94,46 +75,24 @@ export async function emitTypes(ctx: EmitContext): Promise<GeneratedFile[]> {
   return [{ path: 'types.gen.ts', content: `${out.join('\n')}\n`.replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) }];
 }
 
-/** The root json-schema-to-typescript compiles; its own (empty) declaration is cut from the output. */
-const ROOT_NAME = 'ToolrouteArgumentTypesRoot';
-
 /**
- * Every distinct argument schema compiled in ONE json-schema-to-typescript
- * call (each under `definitions`, titled with its type name): one ref-parser
- * pass instead of one per tool, about twice as fast at 1,000 tools. Tools that
- * share a schema get an alias of the first one's type.
+ * One declaration per distinct argument schema (`schemaToType`): an interface
+ * when the type is an object literal, a type alias otherwise. Tools that share
+ * a schema get an alias of the first one's type.
  */
 async function argumentTypes(ctx: EmitContext): Promise<string> {
   const { ir } = ctx;
-  const definitions: Record<string, JSONSchema4> = {};
-  const names: string[] = [];
+  const parts: string[] = [];
   for (const group of ctx.schemas) {
     const first = group.tools[0];
     const tool = first === undefined ? undefined : ir.tools[first];
     const name = first === undefined ? undefined : ctx.argTypeNames[first];
     if (tool === undefined || name === undefined) throw bug('a distinct schema without a tool');
-    definitions[name] = schemaForTypes(group.schema, name, argsComment(tool.name, tool.description));
-    names.push(name);
+    const own = typeof group.schema['description'] === 'string' ? `\n\n${group.schema['description']}` : '';
+    const doc = jsdoc(`${argsComment(tool.name, tool.description)}${own}`);
+    const type = schemaToType(group.schema);
+    parts.push(isObjectLiteralType(group.schema) ? `${doc}export interface ${name} ${type}` : `${doc}export type ${name} = ${type};`);
   }
-  if (names.length === 0) return '';
-  const root = { title: ROOT_NAME, type: 'object', properties: {}, additionalProperties: false, definitions } as JSONSchema4;
-  let code = await compile(root, ROOT_NAME, { ...JSTT_OPTIONS, unreachableDefinitions: true });
-
-  const rootDeclaration = `export interface ${ROOT_NAME} {\n\n}\n`;
-  if (!code.startsWith(rootDeclaration)) throw bug('json-schema-to-typescript changed how it prints the root type');
-  code = code.slice(rootDeclaration.length);
-  // jstt notes where each definition came from; the note names our synthetic root, so drop it (one pass).
-  code = code.replace(new RegExp(`\\n \\* \\n \\* This interface was referenced by \`${ROOT_NAME}\`'s JSON-Schema\\n \\* via the \`definition\` "[A-Za-z0-9_]+"\\.\\n`, 'g'), '\n');
-  if (code.includes(ROOT_NAME)) throw bug('json-schema-to-typescript output still mentions the synthetic root');
-
-  const declared = new Set<string>([...FIXED_TYPE_NAMES, ...ctx.actionTypeNames]);
-  for (const declaredName of declarations(code)) {
-    if (declared.has(declaredName)) throw bug(`json-schema-to-typescript declared "${declaredName}", a name already taken`);
-    declared.add(declaredName);
-  }
-  for (const name of names) if (!declared.has(name)) throw bug(`json-schema-to-typescript did not name the type "${name}"`);
-
-  const parts = [indentDeclarations(code.trimEnd())];
   // Tools with the same schema share the first one's type under their own name.
   for (const group of ctx.schemas) {
     const [first, ...rest] = group.tools;
@@ -142,51 +101,10 @@ async function argumentTypes(ctx: EmitContext): Promise<string> {
       const tool = ir.tools[other];
       const name = ctx.argTypeNames[other];
       if (tool === undefined || name === undefined || shared === undefined) throw bug(`tool ${other} has no type name`);
-      parts.push(`\n${jsdoc(argsComment(tool.name, tool.description))}export type ${name} = ${shared};`);
+      parts.push(`${jsdoc(argsComment(tool.name, tool.description))}export type ${name} = ${shared};`);
     }
   }
-  return parts.join('\n');
-}
-
-/**
- * Indents json-schema-to-typescript's unformatted output (we run it without
- * prettier, for speed and determinism) by brace depth, and separates top-level
- * declarations with a blank line. Braces inside string literals and comment
- * lines are not counted; the output is otherwise unchanged.
- *
- * @example
- * indentDeclarations('export interface A {\na: {\nb: "{"\n}\n}'); // → 'export interface A {\n  a: {\n    b: "{"\n  }\n}'
- */
-export function indentDeclarations(code: string): string {
-  let depth = 0;
-  const out: string[] = [];
-  for (const line of code.split('\n')) {
-    const comment = /^\s*(\/\*\*|\*)/.test(line);
-    let opens = 0;
-    let leadingCloses = 0;
-    let closes = 0;
-    if (!comment) {
-      let seenOther = false;
-      for (let i = 0; i < line.length; i++) {
-        const c = line[i];
-        if (c === '"') {
-          for (i++; i < line.length && line[i] !== '"'; i++) if (line[i] === '\\') i++;
-          seenOther = true;
-        } else if (c === '{') {
-          opens++;
-          seenOther = true;
-        } else if (c === '}') {
-          if (!seenOther) leadingCloses++;
-          else closes++;
-        } else if (c !== ' ') seenOther = true;
-      }
-    }
-    const level = Math.max(0, depth - leadingCloses);
-    out.push(line === '' ? '' : `${'  '.repeat(level)}${line}`);
-    depth = Math.max(0, depth - leadingCloses + opens - closes);
-    if (depth === 0 && leadingCloses > 0 && !comment) out.push('');
-  }
-  return out.join('\n').trimEnd();
+  return parts.join('\n\n');
 }
 
 function argsComment(tool: string, description: string): string {
@@ -205,53 +123,4 @@ function unionLines(members: readonly string[]): string {
 function objectType(entries: readonly (readonly [key: string, description: string, type: string])[]): string {
   if (entries.length === 0) return '{}';
   return `{\n${entries.map(([key, description, type]) => `${jsdoc(description, '  ')}  readonly ${propertyKey(key)}: ${type};`).join('\n')}\n}`;
-}
-
-/** Names declared at the top level of json-schema-to-typescript output. */
-function declarations(code: string): string[] {
-  return [...code.matchAll(/^export (?:declare )?(?:interface|type|enum|const enum) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1] ?? '');
-}
-
-/** Keywords json-schema-to-typescript turns into code or names: spec text must never reach them. */
-const TYPE_CODE_KEYWORDS = new Set(['tsType', 'tsEnumNames', 'title', '$id', 'id', '$schema', '$comment']);
-
-/**
- * A copy of an argument schema fit for json-schema-to-typescript: keywords it
- * would turn into code or type names (`tsType`, `title`, …) removed at every
- * level, comment terminators in descriptions escaped the way the rest of the
- * output does it, and the root titled with the type name we chose.
- *
- * @example
- * schemaForTypes({ type: 'object', title: 'X', properties: { a: { tsType: 'any' } } }, 'ReadFileArgs', 'Arguments…');
- * // → { type: 'object', properties: { a: {} }, title: 'ReadFileArgs', description: 'Arguments…' }
- */
-export function schemaForTypes(schema: JsonSchema, name: string, description: string): JSONSchema4 {
-  const own = typeof schema['description'] === 'string' ? `\n\n${schema['description']}` : '';
-  const clean = cleanSchema(schema);
-  return { ...clean, title: name, description: escapeDescription(`${description}${own}`) } as JSONSchema4;
-}
-
-function cleanSchema(schema: JsonSchema): JsonSchema {
-  return mapSchema(schema, (node) =>
-    Object.fromEntries(
-      Object.entries(node)
-        .filter(([key]) => !TYPE_CODE_KEYWORDS.has(key))
-        .map(([key, value]) => {
-          if (key === 'description' && typeof value === 'string') return [key, escapeDescription(value)];
-          // jstt prints each pattern into a comment escaping only its FIRST `*/`: escape them all first.
-          if (key === 'patternProperties' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-            return [key, Object.fromEntries(Object.entries(value).map(([pattern, sub]) => [escapeDescription(pattern), sub]))];
-          }
-          return [key, value];
-        }),
-    ),
-  );
-}
-
-/**
- * Comment terminators written `*\/`, as `jsdoc` does (json-schema-to-typescript
- * would write `* /`, which changes the text).
- */
-function escapeDescription(text: string): string {
-  return text.replace(/\*\//g, '*\\/');
 }

@@ -201,13 +201,35 @@ export function emitValidators(ctx: EmitContext): GeneratedFile[] {
 
 /**
  * The copy ajv compiles: `$schema` dropped (the dialect already chose the
- * instance) and `$id` dropped everywhere (refs are inlined, and two tools
- * reusing an id must not collide in one ajv instance).
+ * instance), `$id` dropped everywhere (refs are inlined, and two tools
+ * reusing an id must not collide in one ajv instance), and a property named
+ * `__proto__` moved to `patternProperties: { "^__proto__$": … }` — ajv skips
+ * that name under `properties` (it would never be checked), while a pattern
+ * matching exactly that key means the same, also to `additionalProperties`
+ * and `unevaluatedProperties`.
+ *
+ * @example
+ * schemaForAjv({ type: 'object', properties: JSON.parse('{"__proto__":{"type":"number"}}') });
+ * // { type: 'object', properties: {}, patternProperties: { '^__proto__$': { type: 'number' } } }
  */
-function schemaForAjv(schema: JsonSchema): JsonSchema {
+export function schemaForAjv(schema: JsonSchema): JsonSchema {
   const { $schema: _dialect, ...rest } = schema;
   void _dialect;
-  return mapSchema(rest, (node) => ('$id' in node ? Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$id')) : node));
+  return mapSchema(rest, (node) => {
+    let out = '$id' in node ? Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$id')) : node;
+    const props = out['properties'];
+    if (typeof props === 'object' && props !== null && !Array.isArray(props) && Object.hasOwn(props, '__proto__')) {
+      const proto = (props as Record<string, JsonSchema>)['__proto__'] as JsonSchema;
+      const patterns = (out['patternProperties'] ?? {}) as Record<string, JsonSchema>;
+      const same = patterns['^__proto__$'];
+      out = {
+        ...out,
+        properties: Object.fromEntries(Object.entries(props).filter(([k]) => k !== '__proto__')),
+        patternProperties: { ...patterns, '^__proto__$': same === undefined ? proto : { allOf: [same, proto] } },
+      };
+    }
+    return out;
+  });
 }
 
 /**
@@ -231,7 +253,10 @@ function esmImports(code: string, imports: Map<string, string>): string {
         binding = `__ajvRuntime${imports.size}`;
         imports.set(file, binding);
       }
-      return `const ${local} = ${binding}${rest};`;
+      // `.default` of a CommonJS module marked `__esModule`: Node's default import is `module.exports`
+      // (so `.default` is the function), while bundlers and vitest unwrap it to `exports.default`
+      // already (the function itself, which has no `.default`). `?? binding` serves both.
+      return rest === '.default' ? `const ${local} = ${binding}.default ?? ${binding};` : `const ${local} = ${binding}${rest};`;
     }
     const exported = /^export const (v\d+) = ([\w$]+);$/.exec(line);
     if (exported !== null) return `const ${exported[1]} = ${exported[2]};`;

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { LoadResult } from '../load.js';
 import { formatPath } from '../problems.js';
 import type { Problem } from '../problems.js';
+import { setOwn } from '../validate/context.js';
 import { fail, sentence } from './common.js';
 
 /**
@@ -76,7 +77,7 @@ function convertZod(v: unknown, p: (string | number)[], file: string, problems: 
   }
   if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype) {
     const out: Record<string, unknown> = {};
-    for (const [k, item] of Object.entries(v)) out[k] = convertZod(item, [...p, k], file, problems);
+    for (const [k, item] of Object.entries(v)) setOwn(out, k, convertZod(item, [...p, k], file, problems));
     return out;
   }
   return v;
@@ -94,7 +95,7 @@ function stripZodIntegerBounds(schema: unknown): unknown {
   const o = schema as Record<string, unknown>;
   for (const [k, v] of Object.entries(o)) {
     if (o.type === 'integer' && ((k === 'minimum' && v === Number.MIN_SAFE_INTEGER) || (k === 'maximum' && v === Number.MAX_SAFE_INTEGER))) continue;
-    out[k] = stripZodIntegerBounds(v);
+    setOwn(out, k, stripZodIntegerBounds(v));
   }
   return out;
 }

@@ -17,12 +17,16 @@ import type { Problem, ProblemCode } from '../problems.js';
  */
 export class Context {
   readonly problems: Problem[] = [];
+  /** Problems that do not stop generation (`severity: 'warning'`). */
+  readonly warnings: Problem[] = [];
   constructor(readonly spec: LoadedSpec) {}
 
-  /** Reports a problem at the value at `path` (or its key with `at: 'key'`). */
-  add(code: ProblemCode, path: SpecPath, message: string, hint: string, at: 'value' | 'key' = 'value'): void {
+  /** Reports a problem at the value at `path` (or its key with `at: 'key'`); a warning with `severity: 'warning'`. */
+  add(code: ProblemCode, path: SpecPath, message: string, hint: string, at: 'value' | 'key' = 'value', severity?: 'warning'): void {
     const { line, column } = this.spec.locate(path, at);
-    this.problems.push({ code, message, hint, file: this.spec.file, line, column, path: formatPath(path) });
+    const problem: Problem = { code, message, hint, file: this.spec.file, line, column, path: formatPath(path) };
+    if (severity === 'warning') this.warnings.push({ ...problem, severity });
+    else this.problems.push(problem);
   }
 
   /** Where `path` was written, for "first defined at line N". */
@@ -31,16 +35,29 @@ export class Context {
     return this.spec.format === 'ts' ? p : `${p}, line ${this.spec.locate(path).line}`;
   }
 
-  /** Problems with duplicates (same code and path) removed; the first one wins. */
-  unique(): Problem[] {
+  /** Problems (or, with `'warnings'`, warnings) with duplicates (same code and path) removed; the first one wins. */
+  unique(which: 'problems' | 'warnings' = 'problems'): Problem[] {
     const seen = new Set<string>();
-    return this.problems.filter((p) => {
+    return this[which].filter((p) => {
       const key = `${p.code}\u0000${p.path}\u0000${p.line}:${p.column}`;
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
     });
   }
+}
+
+/**
+ * Sets `obj[key] = value` as an own data property, also for the key
+ * `__proto__` (a plain assignment would set the prototype instead and the
+ * property would vanish: a property may be named `__proto__`).
+ *
+ * @example
+ * setOwn({}, '__proto__', { type: 'number' }); // { ['__proto__']: { type: 'number' } }, an own key
+ */
+export function setOwn<T>(obj: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  else obj[key] = value;
 }
 
 /** Whether `v` is a mapping (not null, not a list). */

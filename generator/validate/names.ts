@@ -89,10 +89,26 @@ export function checkTags(ctx: Context, e: ToolEntry): void {
  */
 export function checkDefinedOnce(ctx: Context, e: ToolEntry, defined: Map<string, ToolEntry>): void {
   const first = defined.get(e.name);
-  if (first) {
-    ctx.add('duplicate_tool', [...e.path, 'name'], `the tool ${JSON.stringify(e.name)} is defined twice (first at ${ctx.where(first.path)}).`,
-      `Define a tool once and list it elsewhere by name: replace this definition with ${ctx.spec.format === 'ts' ? `the string ${JSON.stringify(e.name)}` : `\`- ${e.name}\``}${sameDefinition(first, e) ? '' : ' (after merging the two definitions)'}.`);
-  } else defined.set(e.name, e);
+  if (!first) {
+    defined.set(e.name, e);
+    return;
+  }
+  const reference = ctx.spec.format === 'ts' ? `the string ${JSON.stringify(e.name)}` : `\`- ${e.name}\``;
+  const group = groupNameOf(ctx, e);
+  const renamed = group === undefined ? undefined : portableForm(`${group}_${e.name}`);
+  ctx.add('duplicate_tool', [...e.path, 'name'], `the tool ${JSON.stringify(e.name)} is defined twice (first at ${ctx.where(first.path)}).`,
+    sameDefinition(first, e)
+      ? `Define a tool once and list it elsewhere by name: replace this definition with ${reference}.`
+      // Two different tools (two MCP servers both have `read_file`): merging is not the fix, a new name is.
+      : `These are two different tools with one name; tool names are unique in a spec (the model calls a tool by name). Rename one, prefixed with where it comes from${renamed === undefined ? ` (e.g. "<server>_${e.name}")` : `, e.g. ${JSON.stringify(renamed)}`}. If they are the same tool, keep one definition and list it here by name with ${reference}.`);
+}
+
+/** The namespace or toolkit name an entry sits in, or undefined for a flat tool. */
+function groupNameOf(ctx: Context, e: ToolEntry): string | undefined {
+  if (e.group.kind === 'flat') return undefined;
+  const root = ctx.spec.value as Record<string, unknown>;
+  const g = listAt(root[e.group.kind === 'namespace' ? 'namespaces' : 'toolkits'])[e.group.index];
+  return isRecord(g) && typeof g.name === 'string' && g.name.trim() !== '' ? g.name : undefined;
 }
 
 function sameDefinition(a: ToolEntry, b: ToolEntry): boolean {

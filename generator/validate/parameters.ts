@@ -20,6 +20,7 @@ import { describe, isRecord } from './context.js';
 import { DIALECT_URIS, knownKeywords } from './schema-keywords.js';
 import type { SchemaDialect, SchemaProblem } from './schema-keywords.js';
 import { inlineSchema, pointerToPath } from './schema-refs.js';
+import { checkEngineLimits } from './schema-engine.js';
 import { walkSchema } from './schema-rules.js';
 
 type AjvLike = {
@@ -29,7 +30,16 @@ type AjvLike = {
   compile(schema: unknown): unknown;
   removeSchema(schema: unknown): unknown;
 };
-const STRICT = { strict: true, strictTypes: false, strictTuples: false, strictRequired: false, logger: false } as const;
+/**
+ * ajv's strict mode minus the parts that refuse valid JSON Schema: strictTypes,
+ * strictTuples and strictRequired flag legal schemas, and strictSchema's
+ * "ignored keyword" checks are wrong for 2020-12 (a lone `if`, `minContains`
+ * without `contains` or `minContains: 0` still produce annotations that
+ * `unevaluated*` reads; a property may also match a `patternProperties`
+ * pattern). Unknown keywords and formats, the rest of strictSchema, are
+ * checked by schema-rules.ts with positions and hints. strictNumbers stays.
+ */
+const STRICT = { strict: true, strictSchema: false, strictTypes: false, strictTuples: false, strictRequired: false, logger: false } as const;
 /**
  * The ajv for the strict compile check. Only whether the schema compiles
  * matters, never the code: strict-mode errors (and bad patterns, which ajv
@@ -68,6 +78,8 @@ export interface ExpandedParameters {
   readonly schema: JsonSchema;
   readonly shorthand: boolean;
   readonly problems: SchemaProblem[];
+  /** What does not stop generation (an unknown `format`): reported as warnings. */
+  readonly warnings: SchemaProblem[];
 }
 
 /**
@@ -98,6 +110,7 @@ export function isShorthand(parameters: Record<string, unknown>): boolean {
  */
 export function expandParameters(parameters: Record<string, unknown>): ExpandedParameters {
   const problems: SchemaProblem[] = [];
+  const warnings: SchemaProblem[] = [];
   const shorthand = isShorthand(parameters);
   let full: Record<string, unknown>;
   /** Maps a path in `full` back to a path in what the user wrote. */
@@ -116,7 +129,7 @@ export function expandParameters(parameters: Record<string, unknown>): ExpandedP
         });
       }
     }
-    if (problems.length > 0) return { schema: { type: 'object', properties: {} }, shorthand, problems };
+    if (problems.length > 0) return { schema: { type: 'object', properties: {} }, shorthand, problems, warnings };
     full = { type: 'object', properties: parameters };
     toSpec = (p) => (p[0] === 'properties' ? p.slice(1) : p);
   } else {
@@ -132,13 +145,15 @@ export function expandParameters(parameters: Record<string, unknown>): ExpandedP
       problems.push({ code: 'unsupported_schema_dialect', path: ['$schema'], at: 'value',
         message: `${JSON.stringify(uri)} is not a JSON Schema dialect toolroute supports.`,
         hint: 'Use "https://json-schema.org/draft/2020-12/schema" (the default when `$schema` is absent) or "http://json-schema.org/draft-07/schema#".' });
-      return { schema: {}, shorthand, problems };
+      return { schema: {}, shorthand, problems, warnings };
     }
     dialect = found;
   }
 
   // Keywords, types, formats, required, refs — our own checks say more than the meta-schema would.
-  walkSchema(full, [], dialect, full, problems, toSpec);
+  const found: SchemaProblem[] = [];
+  walkSchema(full, [], dialect, full, found, toSpec);
+  for (const p of found) (p.severity === 'warning' ? warnings : problems).push(p);
 
   // The meta-schema catches the rest (a keyword with a value of the wrong type, a negative maxLength…).
   const ajv = ajvFor(dialect);
@@ -156,11 +171,14 @@ export function expandParameters(parameters: Record<string, unknown>): ExpandedP
         hint: `Fix this keyword's value (JSON Schema ${dialect}); see https://json-schema.org/understanding-json-schema/reference.` });
     }
   }
-  if (problems.length > 0) return { schema: {}, shorthand, problems };
+  if (problems.length > 0) return { schema: {}, shorthand, problems, warnings };
 
   // Inline local refs (refusing recursion), convert draft-07 to 2020-12, drop $defs and $schema.
   const inlined = inlineSchema(full, dialect, problems, toSpec);
-  if (problems.length > 0) return { schema: {}, shorthand, problems };
+  if (problems.length > 0) return { schema: {}, shorthand, problems, warnings };
+  // What ajv, which compiles the validators, would evaluate differently from the spec.
+  checkEngineLimits(inlined, [], problems, toSpec);
+  if (problems.length > 0) return { schema: {}, shorthand, problems, warnings };
 
   // Tool arguments are always an object.
   if (inlined.type !== 'object') {
@@ -170,7 +188,7 @@ export function expandParameters(parameters: Record<string, unknown>): ExpandedP
         ? 'parameters is a JSON Schema without `type: object`.'
         : `parameters must be a JSON Schema of type "object", but its type is ${JSON.stringify(inlined.type ?? written)}.`,
       hint: 'Tool arguments are always an object: write `type: object` and list the arguments under `properties:`.' });
-    return { schema: {}, shorthand, problems };
+    return { schema: {}, shorthand, problems, warnings };
   }
 
   // Last line of defence: the normalized schema (always 2020-12 form) must compile under ajv's strict
@@ -190,7 +208,7 @@ export function expandParameters(parameters: Record<string, unknown>): ExpandedP
     // ajv caches every schema it compiled by object; this one is never compiled again here.
     ajv2020.removeSchema(inlined);
   }
-  return { schema: inlined, shorthand, problems };
+  return { schema: inlined, shorthand, problems, warnings };
 }
 
 /** Expansions computed for each loaded spec, by parameters content (see `expandToolParameters`). */

@@ -16,6 +16,8 @@ export interface SchemaProblem {
   message: string;
   hint: string;
   at: 'value' | 'key';
+  /** `'warning'`: reported, but the schema is still used (see `Problem.severity`). */
+  severity?: 'warning';
 }
 
 /** The JSON Schema dialects a `parameters` schema may use. */

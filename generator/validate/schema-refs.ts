@@ -9,7 +9,7 @@
 import type { JsonSchema, JsonValue } from '../ir.js';
 import { bug, didYouMean, formatPath } from '../problems.js';
 import type { ProblemCode } from '../problems.js';
-import { isRecord, listAt } from './context.js';
+import { isRecord, listAt, setOwn } from './context.js';
 import { SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from './schema-keywords.js';
 import type { SchemaDialect, SchemaProblem } from './schema-keywords.js';
 
@@ -105,13 +105,13 @@ export function inlineSchema(full: Record<string, unknown>, dialect: SchemaDiale
       else if (SCHEMA_LIST_KEYWORDS.has(key)) own[key] = listAt(value).map((s, i) => expand(s, [...here, i], stack));
       else if (SCHEMA_MAP_KEYWORDS.has(key) && isRecord(value)) {
         const map: Record<string, JsonValue> = {};
-        for (const [k, s] of Object.entries(value)) map[k] = expand(s, [...here, k], stack);
+        for (const [k, s] of Object.entries(value)) setOwn(map, k, expand(s, [...here, k], stack));
         own[key] = map;
       } else if (key === 'items' || key === 'additionalItems') {
         own[key] = Array.isArray(value) ? value.map((s, i) => expand(s, [...here, i], stack)) : expand(value, here, stack);
       } else if (key === 'dependencies' && isRecord(value)) {
         const map: Record<string, JsonValue> = {};
-        for (const [k, s] of Object.entries(value)) map[k] = Array.isArray(s) ? (s as JsonValue) : expand(s, [...here, k], stack);
+        for (const [k, s] of Object.entries(value)) setOwn(map, k, Array.isArray(s) ? (s as JsonValue) : expand(s, [...here, k], stack));
         own[key] = map;
       } else own[key] = structuredClone(value) as JsonValue;
     }
@@ -131,13 +131,7 @@ export function inlineSchema(full: Record<string, unknown>, dialect: SchemaDiale
     const target = expand(resolved.target, resolved.path, [...stack, key]);
     // draft-07 ignores a $ref's siblings; 2020-12 applies both.
     if (dialect === 'draft-07' || Object.keys(own).length === 0) return target;
-    if (!isRecord(target)) return { allOf: [target, own] };
-    const merged: Record<string, JsonValue> = { ...target };
-    for (const [k, v] of Object.entries(own)) {
-      if (!(k in merged) || ANNOTATIONS.has(k)) merged[k] = v;
-      else if (JSON.stringify(merged[k]) !== JSON.stringify(v)) return { allOf: [target, own] };
-    }
-    return merged;
+    return applyRef(target, own);
   };
 
   const out = expand(full, [], []);
@@ -149,11 +143,49 @@ export function inlineSchema(full: Record<string, unknown>, dialect: SchemaDiale
   return isRecord(out) ? (out as JsonSchema) : {};
 }
 
+/**
+ * Keywords whose meaning depends on the other keywords of the same schema
+ * object (`additionalProperties` on `properties`, `items` on `prefixItems`,
+ * `unevaluated*` on every adjacent applicator…). A `$ref` target holding one of
+ * these cannot be merged into the `$ref`'s siblings, nor the reverse.
+ */
+const SIBLING_DEPENDENT = new Set(['additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'items', 'prefixItems', 'contains', 'minContains', 'maxContains', 'if', 'then', 'else']);
+
+/**
+ * A `$ref` (its inlined target) beside sibling keywords, in 2020-12, where
+ * `$ref` is an in-place applicator: the result means `{ ...siblings, allOf:
+ * [target] }`. That form is what it returns, unless the two merge into one
+ * object with the same meaning — siblings that are only annotations, or two
+ * sides with no keyword in common and none whose meaning depends on its
+ * neighbours (merging `{ properties: {a} }` into `{ additionalProperties:
+ * false }` would let `a` through, for one).
+ *
+ * @example
+ * applyRef({ type: 'string' }, { description: 'A name' }); // { type: 'string', description: 'A name' }
+ * applyRef({ properties: { a: {} } }, { additionalProperties: false }); // { additionalProperties: false, allOf: [{ properties: { a: {} } }] }
+ */
+function applyRef(target: JsonValue, own: Record<string, JsonValue>): JsonValue {
+  if (isRecord(target)) {
+    const ownKeys = Object.keys(own);
+    const annotationsOnly = ownKeys.every((k) => ANNOTATIONS.has(k));
+    const independent = !annotationsOnly
+      && ownKeys.every((k) => ANNOTATIONS.has(k) || (!Object.hasOwn(target, k) && !SIBLING_DEPENDENT.has(k)))
+      && Object.keys(target).every((k) => !SIBLING_DEPENDENT.has(k));
+    if (annotationsOnly || independent) {
+      const merged: Record<string, JsonValue> = { ...(target as Record<string, JsonValue>) };
+      for (const [k, v] of Object.entries(own)) merged[k] = v;
+      return merged;
+    }
+  }
+  const siblings = own.allOf;
+  return { ...own, allOf: [target, ...(Array.isArray(siblings) ? siblings : [])] };
+}
+
 function isPrefix(prefix: readonly (string | number)[], path: readonly (string | number)[]): boolean {
   return prefix.length <= path.length && prefix.every((s, i) => s === path[i]);
 }
 
-/** draft-07 `items: [..]` / `additionalItems` / `dependencies` in their 2020-12 forms. */
+/** draft-07 `items: [..]` / `additionalItems` / `dependencies` in their 2020-12 forms (keys are keywords; only the `dependencies` map holds property names). */
 function toDraft2020(s: Record<string, JsonValue>): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
   for (const [k, v] of Object.entries(s)) {
@@ -164,7 +196,7 @@ function toDraft2020(s: Record<string, JsonValue>): Record<string, JsonValue> {
     } else if (k === 'dependencies' && isRecord(v)) {
       const req: Record<string, JsonValue> = {};
       const schemas: Record<string, JsonValue> = {};
-      for (const [name, d] of Object.entries(v)) (Array.isArray(d) ? req : schemas)[name] = d;
+      for (const [name, d] of Object.entries(v)) setOwn(Array.isArray(d) ? req : schemas, name, d);
       if (Object.keys(req).length > 0) out.dependentRequired = req;
       if (Object.keys(schemas).length > 0) out.dependentSchemas = schemas;
     } else out[k] = v;

@@ -17,6 +17,18 @@ import { JSON_TYPES, KNOWN_FORMATS, knownKeywords, SCHEMA_KEYWORDS, SCHEMA_LIST_
 import type { SchemaDialect, SchemaProblem } from './schema-keywords.js';
 
 /**
+ * Type names from function-calling datasets, Python and TypeScript, with
+ * their JSON Schema spelling (a hint, never a silent rewrite: the spec says
+ * what it means).
+ */
+const FOREIGN_TYPES: Readonly<Record<string, string>> = {
+  dict: '`type: object`', map: '`type: object`', mapping: '`type: object`', record: '`type: object`', struct: '`type: object`',
+  float: '`type: number`', double: '`type: number`', decimal: '`type: number`', int: '`type: integer`', long: '`type: integer`', int32: '`type: integer`', int64: '`type: integer`',
+  str: '`type: string`', text: '`type: string`', bool: '`type: boolean`', list: '`type: array`', tuple: '`type: array` with `prefixItems: [...]` (one schema per position) and `items: false`',
+  any: 'no `type` at all (leave `type` out: every value is allowed)', none: '`type: "null"`', nonetype: '`type: "null"`', undefined: '`type: "null"` or leaving the property out',
+};
+
+/**
  * Checks one schema object and its subschemas (but not data such as enum
  * values or defaults), adding problems with spec paths (`toSpec`).
  *
@@ -42,6 +54,11 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
         add('unknown_schema_keyword', here, `unknown JSON Schema keyword ${JSON.stringify(key)} (with no value).`, COMMA_HINT, 'key');
         continue;
       }
+      if (key === 'optional') {
+        add('unknown_schema_keyword', here, 'JSON Schema has no keyword "optional".',
+          'Properties are optional unless the object that holds them lists them in `required: [...]`: remove `optional` here, and list the properties that must be present under `required` of the enclosing object.', 'key');
+        continue;
+      }
       const suggestion = didYouMean(key, known);
       add('unknown_schema_keyword', here, `unknown JSON Schema keyword ${JSON.stringify(key)}${other ? ` (it belongs to ${dialect === '2020-12' ? 'draft-07' : 'draft 2020-12'})` : ''}.`,
         other
@@ -55,7 +72,8 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
         const types = Array.isArray(value) ? value : [value];
         types.forEach((t, i) => {
           if (typeof t === 'string' && !(JSON_TYPES as readonly string[]).includes(t)) {
-            const suggestion = didYouMean(t, JSON_TYPES);
+            const spelling = FOREIGN_TYPES[t.toLowerCase()];
+            const suggestion = spelling === undefined ? didYouMean(t, JSON_TYPES) : `In JSON Schema this is ${spelling}.`;
             add('invalid_schema', Array.isArray(value) ? [...here, i] : here, `${JSON.stringify(t)} is not a JSON Schema type.`,
               `${suggestion ? `${suggestion} ` : ''}Types are: ${JSON_TYPES.join(', ')}.`);
           }
@@ -63,13 +81,27 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
         break;
       }
       case 'format':
+        // In 2020-12 `format` is an annotation: an unknown one is kept (providers pass it to the
+        // model) and not checked, so it warns rather than refusing a spec someone else wrote.
         if (typeof value === 'string' && !KNOWN_FORMATS.includes(value)) {
           const suggestion = didYouMean(value, KNOWN_FORMATS);
-          add('unknown_format', here, `${JSON.stringify(value)} is not a format toolroute can validate.`,
-            `${suggestion ? `${suggestion} ` : ''}Known formats: ${KNOWN_FORMATS.join(', ')}. For anything else use \`pattern\` or say it in the description.`);
+          problems.push({ code: 'unknown_format', path: toSpec(here), at: 'value', severity: 'warning',
+            message: `${JSON.stringify(value)} is not a format toolroute checks: it stays in the schema as an annotation, and arguments are not validated against it.`,
+            hint: `${suggestion ? `${suggestion} ` : ''}Formats toolroute checks: ${KNOWN_FORMATS.join(', ')}. To check anything else use \`pattern\`; to silence this, remove \`format\` or say it in the description.` });
+        }
+        break;
+      case 'enum':
+        if (Array.isArray(value) && value.length === 0) {
+          add('invalid_schema', here, '`enum: []` matches no value, so no call of this tool could ever be valid.',
+            'List the allowed values under `enum`, or remove the property (write `false` as its schema if it must never be sent).');
         }
         break;
       case 'required':
+        if (typeof value === 'boolean') {
+          add('invalid_schema', here, '`required` is a list of property names on the object, not a flag on a property (that was JSON Schema draft 3).',
+            'Remove `required: true` here and list this property\'s name under `required: [...]` of the object that holds it.');
+          break;
+        }
         if (Array.isArray(value) && isRecord(node.properties) && !isRecord(node.patternProperties)) {
           const props = Object.keys(node.properties);
           value.forEach((name, i) => {

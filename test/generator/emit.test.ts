@@ -13,7 +13,7 @@ import { jsdoc, jsonParseLiteral, lineCommentText, pascalCase, propertyKey, shel
 import { canonicalJson } from '../../runtime/cache-key.js';
 import { buildEmitContext } from '../../generator/emit/context.js';
 import { ARTIFACT_KINDS, emit, type GeneratedFile } from '../../generator/emit/index.js';
-import { indentDeclarations, schemaForTypes } from '../../generator/emit/types.js';
+import { schemaToType } from '../../generator/emit/arg-types.js';
 import { dialectOf } from '../../generator/emit/validators.js';
 import { shareSubtrees, specData } from '../../generator/emit/spec.js';
 import { buildIR } from './ir-builder.js';
@@ -59,39 +59,32 @@ describe('code helpers', () => {
     expect(canonicalJson({ b: 1, a: { d: [2, 1], c: 0 } })).toBe(canonicalJson({ a: { c: 0, d: [2, 1] }, b: 1 }));
     expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
   });
-  it('indentDeclarations indents by braces outside strings and separates declarations', () => {
-    expect(indentDeclarations('export interface A {\na: {\n"{": "}"\n}\n}\nexport type B = 1')).toBe(
-      'export interface A {\n  a: {\n    "{": "}"\n  }\n}\n\nexport type B = 1',
+  it('argument types print braces and quotes inside names and literals as data, and indent by nesting', () => {
+    // (Was a test of json-schema-to-typescript output indentation; toolroute now prints types itself.)
+    expect(schemaToType({ type: 'object', properties: { a: { type: 'object', properties: { '{': { const: '}' } }, required: ['{'], additionalProperties: false } }, additionalProperties: false })).toBe(
+      '{\n  a?: {\n    "{": "}";\n  };\n}',
     );
   });
 });
 
-describe('schemaForTypes', () => {
-  it('removes keywords json-schema-to-typescript would turn into code or names, at every depth, and only there', () => {
-    const schema = schemaForTypes(
-      {
-        type: 'object',
-        title: 'Root',
-        tsType: 'any; evil()',
-        properties: {
-          title: { type: 'string', title: 'Nested', tsEnumNames: ['X'], enum: ['tsType'] },
-          list: { type: 'array', items: { type: 'object', $id: 'x', properties: { id: { type: 'string' } } } },
-        },
-        patternProperties: { '^a*/b*/': { type: 'string' } },
-      },
-      'ThingArgs',
-      'Arguments of thing */',
-    );
-    expect(schema).toEqual({
+describe('argument types: spec text never becomes code', () => {
+  it('ignores keywords other generators turn into code or names (tsType, title, $id, tsEnumNames), at every depth, and escapes comment terminators', () => {
+    // (Was a test of schemaForTypes, the json-schema-to-typescript input cleaner; the same guarantees, on the printer.)
+    const type = schemaToType({
       type: 'object',
+      title: 'Root',
+      tsType: 'any; evil()',
       properties: {
-        title: { type: 'string', enum: ['tsType'] },
-        list: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' } } } },
+        title: { type: 'string', title: 'Nested', tsEnumNames: ['X'], enum: ['tsType'], description: 'ends */ here' },
+        list: { type: 'array', items: { type: 'object', $id: 'x', properties: { id: { type: 'string' } }, additionalProperties: false } },
       },
-      patternProperties: { '^a*\\/b*\\/': { type: 'string' } },
-      title: 'ThingArgs',
-      description: 'Arguments of thing *\\/',
+      patternProperties: { '^a*/b*/': { type: 'string' } },
+      additionalProperties: false,
     });
+    expect(type).toBe(
+      '{\n  /** ends *\\/ here */\n  title?: "tsType";\n  list?: {\n    id?: string;\n  }[];\n  [k: string]: string | {\n    id?: string;\n  }[];\n}',
+    );
+    expect(type).not.toMatch(/evil|Nested|Root|\bX\b/);
   });
 });
 

@@ -70,10 +70,6 @@ tools:
 
 describe('the strict compile check', () => {
   const cases: { name: string; parameters: string; want: string }[] = [
-    { name: 'an empty enum', parameters: '{ type: object, properties: { a: { enum: [] } } }', want: 'enum must have non-empty array' },
-    { name: '"if" alone', parameters: '{ type: object, if: { required: [a] } }', want: 'strict mode: "if" without "then" and "else" is ignored' },
-    { name: '"then" alone', parameters: '{ type: object, then: { required: [a] } }', want: 'strict mode: "then" without "if" is ignored' },
-    { name: '"minContains" alone', parameters: '{ type: object, properties: { a: { type: array, minContains: 2 } } }', want: 'strict mode: "minContains" without "contains" is ignored' },
     // A `$ref` into data passes every check of the written schema; only the inlined form shows it.
     {
       name: 'a $ref that inlines data as an invalid schema',
@@ -100,6 +96,31 @@ tools:
     expect(validateSpec(r.spec).map((p) => `${p.path}@${p.line}:${p.column} ${p.code}: ${p.message}`)).toEqual([
       `tools[0].parameters@5:17 invalid_schema: this schema does not compile: ${want}.`,
       `tools[1].parameters@8:17 invalid_schema: this schema does not compile: ${want}.`,
+    ]);
+  });
+
+  // These four were refused by ajv's strict mode with "… is ignored" (issue 10, defect 6): all are
+  // valid JSON Schema, and a lone `if` or `minContains` does affect `unevaluated*`. Now accepted;
+  // the empty enum is refused by a rule of toolroute's own, with a true message.
+  const accepted: { name: string; parameters: string }[] = [
+    { name: '"if" alone', parameters: '{ type: object, if: { required: [a] } }' },
+    { name: '"then" alone', parameters: '{ type: object, then: { required: [a] } }' },
+    { name: '"minContains" alone', parameters: '{ type: object, properties: { a: { type: array, minContains: 2 } } }' },
+    { name: 'a property that also matches a patternProperties pattern', parameters: '{ type: object, properties: { foo: { type: string } }, patternProperties: { "f.o": { minLength: 2 } } }' },
+  ];
+  it.each(accepted)('accepts $name', ({ parameters }) => {
+    const r = loadText(`version: 1\ntools:\n  - name: a\n    description: A\n    parameters: ${parameters}\n`, 'x.yaml', 'yaml');
+    if (!r.ok) throw new Error(formatProblems(r.problems));
+    expect(validateSpec(r.spec)).toEqual([]);
+  });
+
+  it('refuses an empty enum with a true message, at every tool that has it', () => {
+    const parameters = '{ type: object, properties: { a: { enum: [] } } }';
+    const r = loadText(`version: 1\ntools:\n  - name: a\n    description: A\n    parameters: ${parameters}\n  - name: b\n    description: B\n    parameters: ${parameters}\n`, 'x.yaml', 'yaml');
+    if (!r.ok) throw new Error(formatProblems(r.problems));
+    expect(validateSpec(r.spec).map((p) => `${p.path} ${p.code}: ${p.message}`)).toEqual([
+      'tools[0].parameters.properties.a.enum invalid_schema: `enum: []` matches no value, so no call of this tool could ever be valid.',
+      'tools[1].parameters.properties.a.enum invalid_schema: `enum: []` matches no value, so no call of this tool could ever be valid.',
     ]);
   });
 });

@@ -51,7 +51,7 @@ const CASES: readonly Case[] = [
   { file: 'policy-unknown.yaml', codes: ['unknown_policy_target', 'unknown_policy_target', 'wrong_type'] },
   { file: 'all-deferred.yaml', codes: ['all_tools_deferred'] },
   { file: 'empty-tag.yaml', codes: ['empty_tag', 'empty_tag'] },
-  { file: 'unknown-schema-keyword.yaml', codes: ['unknown_format', 'unknown_schema_keyword', 'unknown_schema_keyword'] },
+  { file: 'unknown-schema-keyword.yaml', codes: ['unknown_schema_keyword', 'unknown_schema_keyword'] },
   { file: 'required-not-in-properties.yaml', codes: ['required_not_in_properties', 'required_not_in_properties'] },
   { file: 'unsupported-dialect.yaml', codes: ['unsupported_schema_dialect', 'invalid_schema', 'unknown_schema_keyword', 'unsupported_schema_keyword'] },
   { file: 'no-tools.yaml', codes: ['no_tools'] },

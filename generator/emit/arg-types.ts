@@ -1,0 +1,263 @@
+/**
+ * JSON Schema → TypeScript type, for the argument types in `types.gen.ts`.
+ *
+ * The rule: the type accepts every value the validator accepts, and is
+ * exactly as narrow wherever TypeScript can say it. What TypeScript cannot
+ * say (numeric ranges, string lengths and patterns, `not`, `uniqueItems`,
+ * `contains`, `propertyNames`, `dependentSchemas`, `oneOf`'s "exactly one",
+ * `if` failing) widens the type, never narrows it: a narrower type would make
+ * a call the validator accepts fail to type-check.
+ *
+ * How keywords map (schemas are the IR's: draft 2020-12, refs inlined):
+ *   - `true`/`{}` → `unknown`; `false` → `never`;
+ *   - `const`/`enum` → literal types (objects and arrays as literal shapes),
+ *     filtered by `type`;
+ *   - `type` → one branch per JSON type (`integer` is `number`); no `type`
+ *     means every JSON type: the object and array branches take the
+ *     object/array keywords, the others are `string | number | boolean | null`;
+ *   - objects: `properties` (optional unless `required`), `required` names
+ *     without a property schema, and an index signature unless the object is
+ *     closed (`additionalProperties: false`, or `unevaluatedProperties: false`
+ *     with nothing but applicators that add their own members). The index type
+ *     is the union of what extra keys may hold (`additionalProperties`, every
+ *     `patternProperties` schema) and of the declared property types, because
+ *     TypeScript requires every property to fit the index signature;
+ *   - arrays: `prefixItems` → a tuple whose elements past `minItems` are
+ *     optional, `items` its rest element (`items: false` closes it);
+ *   - `allOf` → intersection; `anyOf`/`oneOf` → union; `if`/`then`/`else` →
+ *     `(if & then) | else`; each intersected with the schema's own type.
+ *
+ * Spec text never becomes code: property names and literals are printed with
+ * `tsString`/`propertyKey`, descriptions with `jsdoc`; keywords such as
+ * `title` or `tsType` are ignored.
+ */
+import type { JsonSchema, JsonValue } from '../ir.js';
+import { jsdoc, propertyKey, tsString } from './code.js';
+
+/** A TypeScript type, small enough to simplify and print with the right parentheses. */
+type T =
+  | { readonly k: 'unknown' | 'never' | 'string' | 'number' | 'boolean' | 'null' }
+  | { readonly k: 'literal'; readonly text: string }
+  | { readonly k: 'union' | 'intersection'; readonly members: readonly T[] }
+  | { readonly k: 'array'; readonly element: T }
+  | { readonly k: 'tuple'; readonly elements: readonly { readonly type: T; readonly optional: boolean }[]; readonly rest?: T }
+  | { readonly k: 'object'; readonly members: readonly Member[]; readonly index?: T };
+
+interface Member {
+  readonly key: string;
+  readonly optional: boolean;
+  readonly type: T;
+  readonly description?: string;
+}
+
+const UNKNOWN: T = { k: 'unknown' };
+const NEVER: T = { k: 'never' };
+const PRIMITIVES = ['string', 'number', 'boolean', 'null'] as const;
+
+type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'array' | 'object';
+const ALL_TYPES: readonly JsonType[] = ['string', 'number', 'integer', 'boolean', 'null', 'array', 'object'];
+
+/** Keywords that only constrain objects / arrays: with no `type`, they decide whether those branches need a shape. */
+const OBJECT_KEYWORDS = ['properties', 'required', 'additionalProperties', 'patternProperties', 'unevaluatedProperties'];
+const ARRAY_KEYWORDS = ['prefixItems', 'items', 'unevaluatedItems'];
+/** In-place applicators whose members add properties the intersection declares (so `unevaluatedProperties: false` may still close). */
+const IN_PLACE = ['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else'];
+
+const isRecord = (v: unknown): v is Record<string, JsonValue> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The TypeScript type of the values a schema accepts, printed at `indent`
+ * (the indentation of the line it starts on).
+ *
+ * @example
+ * schemaToType({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
+ * // '{\n  a: string;\n  [k: string]: unknown;\n}'
+ * schemaToType({ prefixItems: [{ type: 'string' }], items: false, type: 'array' }); // '[string?]'
+ */
+export function schemaToType(schema: JsonValue, indent = ''): string {
+  return print(typeOf(schema), indent);
+}
+
+/**
+ * Whether the schema's type prints as an object literal type (`{ … }`), so
+ * it can be declared as an `interface`.
+ *
+ * @example
+ * isObjectLiteralType({ type: 'object', properties: {} }); // true
+ */
+export function isObjectLiteralType(schema: JsonValue): boolean {
+  return typeOf(schema).k === 'object';
+}
+
+function typeOf(schema: JsonValue | undefined): T {
+  if (schema === undefined || schema === true) return UNKNOWN;
+  if (schema === false) return NEVER;
+  if (!isRecord(schema)) return UNKNOWN;
+  const parts: T[] = [own(schema)];
+  const list = (key: string): JsonValue[] => (Array.isArray(schema[key]) ? (schema[key] as JsonValue[]) : []);
+  for (const s of list('allOf')) parts.push(typeOf(s));
+  if (Array.isArray(schema.anyOf)) parts.push(union(list('anyOf').map(typeOf)));
+  if (Array.isArray(schema.oneOf)) parts.push(union(list('oneOf').map(typeOf)));
+  if ('if' in schema && ('then' in schema || 'else' in schema)) {
+    parts.push(union([intersection([typeOf(schema.if), typeOf(schema.then)]), typeOf(schema.else)]));
+  }
+  return intersection(parts);
+}
+
+/** The type from the schema's own keywords (`const`, `enum`, `type` and the object/array ones). */
+function own(s: Record<string, JsonValue>): T {
+  const declared = Array.isArray(s.type) ? (s.type.filter((t) => typeof t === 'string') as JsonType[]) : typeof s.type === 'string' ? [s.type as JsonType] : undefined;
+  const allowed = declared ?? ALL_TYPES;
+  if ('const' in s) return allowed.some((t) => hasType(s.const as JsonValue, t)) ? literal(s.const as JsonValue) : NEVER;
+  if (Array.isArray(s.enum)) return union(s.enum.filter((v) => allowed.some((t) => hasType(v, t))).map(literal));
+  const has = (keys: readonly string[]) => keys.some((k) => k in s);
+  if (declared === undefined && !has(OBJECT_KEYWORDS) && !has(ARRAY_KEYWORDS)) return UNKNOWN;
+  const branches: T[] = [];
+  for (const p of PRIMITIVES) if (allowed.includes(p) || (p === 'number' && allowed.includes('integer'))) branches.push({ k: p });
+  if (allowed.includes('array')) branches.push(arrayType(s));
+  if (allowed.includes('object')) branches.push(objectType(s));
+  return union(branches);
+}
+
+/** Whether a JSON value is of a JSON Schema type (`integer`: a number with no fraction, as JSON Schema counts 1.0). */
+function hasType(v: JsonValue, t: JsonType): boolean {
+  switch (t) {
+    case 'null':
+      return v === null;
+    case 'array':
+      return Array.isArray(v);
+    case 'object':
+      return isRecord(v);
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v);
+    default:
+      return typeof v === t;
+  }
+}
+
+function objectType(s: Record<string, JsonValue>): T {
+  const props = isRecord(s.properties) ? s.properties : {};
+  const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : []);
+  const patterns = isRecord(s.patternProperties) ? Object.values(s.patternProperties) : [];
+  const ap = s.additionalProperties;
+  const up = s.unevaluatedProperties;
+
+  // What a key not listed under `properties` may hold, or undefined when no such key is allowed.
+  let extra: T[] | undefined;
+  const open = (v: JsonValue | undefined) => v === undefined || v === true || (isRecord(v) && Object.keys(v).length === 0);
+  if (ap !== undefined && !open(ap)) extra = ap === false ? [] : [typeOf(ap)];
+  else if (ap === undefined && up !== undefined && !open(up) && !('dependentSchemas' in s)) {
+    // `unevaluatedProperties` sees what the in-place applicators evaluate; their members are
+    // intersected with this type, so the keys they declare stay allowed. An applicator's index
+    // signature (or a dependent schema, which is not typed) would not be: stay open then.
+    extra = up === false ? [] : [typeOf(up)];
+  }
+  if (extra !== undefined) extra = [...extra, ...patterns.map(typeOf)];
+
+  const members: Member[] = [];
+  for (const [key, sub] of Object.entries(props)) {
+    const description = isRecord(sub) && typeof sub.description === 'string' ? sub.description : undefined;
+    members.push({ key, optional: !required.has(key), type: typeOf(sub), ...(description === undefined ? {} : { description }) });
+  }
+  for (const key of required) {
+    if (Object.hasOwn(props, key)) continue;
+    // A required key without a property schema holds what extra keys may hold.
+    members.push({ key, optional: false, type: extra === undefined ? UNKNOWN : union(extra) });
+  }
+  if (extra !== undefined && extra.length === 0) return { k: 'object', members };
+  const index = extra === undefined ? UNKNOWN : union([...extra, ...members.map((m) => m.type)]);
+  return { k: 'object', members, index };
+}
+
+function arrayType(s: Record<string, JsonValue>): T {
+  const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
+  const minItems = typeof s.minItems === 'number' ? s.minItems : 0;
+  // `unevaluatedItems` stands in for `items` only where nothing else evaluates items.
+  const restSchema = 'items' in s ? s.items : ['contains', ...IN_PLACE].some((k) => k in s) ? undefined : s.unevaluatedItems;
+  const rest = restSchema === false ? undefined : typeOf(restSchema);
+  if (prefix.length === 0) return rest === undefined ? { k: 'tuple', elements: [] } : { k: 'array', element: rest };
+  const elements = prefix.map((p, i) => ({ type: typeOf(p), optional: i >= minItems }));
+  return rest === undefined ? { k: 'tuple', elements } : { k: 'tuple', elements, rest };
+}
+
+/** The literal type of a JSON value: `"a"`, `1`, `[1, "x"]`, `{ "a": true }`. */
+function literal(v: JsonValue): T {
+  if (v === null) return { k: 'null' };
+  if (Array.isArray(v)) return { k: 'tuple', elements: v.map((item) => ({ type: literal(item), optional: false })) };
+  if (isRecord(v)) return { k: 'object', members: Object.entries(v).map(([key, item]) => ({ key, optional: false, type: literal(item) })) };
+  if (typeof v === 'string') return { k: 'literal', text: tsString(v) };
+  if (typeof v === 'number') return { k: 'literal', text: Object.is(v, -0) ? '0' : String(v) };
+  return { k: 'literal', text: v ? 'true' : 'false' };
+}
+
+/** A union, flattened and deduplicated; `never` members dropped; `unknown` absorbs everything. */
+function union(members: readonly T[]): T {
+  const flat: T[] = [];
+  const seen = new Set<string>();
+  for (const m of members) {
+    for (const x of m.k === 'union' ? m.members : [m]) {
+      if (x.k === 'never') continue;
+      if (x.k === 'unknown') return UNKNOWN;
+      const key = print(x, '');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      flat.push(x);
+    }
+  }
+  // A literal next to its primitive adds nothing: `string | "a"` is `string`.
+  const primitives = new Set(flat.map((x) => x.k));
+  const kept = flat.filter((x) => x.k !== 'literal' || !primitives.has(x.text.startsWith('"') ? 'string' : x.text === 'true' || x.text === 'false' ? 'boolean' : 'number'));
+  if (kept.length === 0) return NEVER;
+  return kept.length === 1 ? kept[0]! : { k: 'union', members: kept };
+}
+
+/** An intersection, flattened; `unknown` members dropped; `never` absorbs everything. */
+function intersection(members: readonly T[]): T {
+  const flat: T[] = [];
+  const seen = new Set<string>();
+  for (const m of members) {
+    for (const x of m.k === 'intersection' ? m.members : [m]) {
+      if (x.k === 'unknown') continue;
+      if (x.k === 'never') return NEVER;
+      const key = print(x, '');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      flat.push(x);
+    }
+  }
+  if (flat.length === 0) return UNKNOWN;
+  return flat.length === 1 ? flat[0]! : { k: 'intersection', members: flat };
+}
+
+/** Binding strength, for parentheses: union < intersection < array element. */
+function precedence(t: T): number {
+  return t.k === 'union' ? 0 : t.k === 'intersection' ? 1 : 2;
+}
+
+function print(t: T, indent: string): string {
+  const inner = `${indent}  `;
+  const wrap = (x: T, min: number) => (precedence(x) < min ? `(${print(x, indent)})` : print(x, indent));
+  switch (t.k) {
+    case 'literal':
+      return t.text;
+    case 'union':
+      return t.members.map((m) => wrap(m, 1)).join(' | ');
+    case 'intersection':
+      return t.members.map((m) => wrap(m, 2)).join(' & ');
+    case 'array':
+      return `${wrap(t.element, 2)}[]`;
+    case 'tuple': {
+      const items = t.elements.map((e) => `${wrap(e.type, e.optional ? 2 : 0)}${e.optional ? '?' : ''}`);
+      if (t.rest !== undefined) items.push(`...${wrap(t.rest, 2)}[]`);
+      return `[${items.join(', ')}]`;
+    }
+    case 'object': {
+      if (t.members.length === 0 && t.index === undefined) return '{}';
+      const lines = t.members.map((m) => `${m.description === undefined ? '' : jsdoc(m.description, inner)}${inner}${propertyKey(m.key)}${m.optional ? '?' : ''}: ${print(m.type, inner)};`);
+      if (t.index !== undefined) lines.push(`${inner}[k: string]: ${print(t.index, inner)};`);
+      return `{\n${lines.join('\n')}\n${indent}}`;
+    }
+    default:
+      return t.k;
+  }
+}
