@@ -252,7 +252,8 @@ function print(t: T, indent: string): string {
       return `[${items.join(', ')}]`;
     }
     case 'object': {
-      if (t.members.length === 0 && t.index === undefined) return '{}';
+      // A closed object with no members: `{}` would also accept strings and numbers; this accepts only `{}`.
+      if (t.members.length === 0 && t.index === undefined) return `{\n${inner}[k: string]: never;\n${indent}}`;
       const lines = t.members.map((m) => `${m.description === undefined ? '' : jsdoc(m.description, inner)}${inner}${propertyKey(m.key)}${m.optional ? '?' : ''}: ${print(m.type, inner)};`);
       if (t.index !== undefined) lines.push(`${inner}[k: string]: ${print(t.index, inner)};`);
       return `{\n${lines.join('\n')}\n${indent}}`;

@@ -3,265 +3,169 @@ import type { CallVia, HandlerContext, Rejection, RegistryShape } from "toolrout
 
 // ── Argument types, one per tool ──
 
-/**
- * Arguments of `get_time`: Get the current time as an ISO 8601 timestamp
- */
+/** Arguments of `get_time`: Get the current time as an ISO 8601 timestamp */
 export interface GetTimeArgs {
-
+  [k: string]: never;
 }
 
-/**
- * Arguments of `everything_echo`: Echoes back the input string
- */
+/** Arguments of `everything_echo`: Echoes back the input string */
 export interface EverythingEchoArgs {
-  /**
-   * Message to echo
-   */
-  message: string
-  [k: string]: unknown | undefined
+  /** Message to echo */
+  message: string;
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `everything_get-annotated-message`: Demonstrates how annotations can be used to provide metadata about content.
- */
+/** Arguments of `everything_get-annotated-message`: Demonstrates how annotations can be used to provide metadata about content. */
 export interface EverythingGetAnnotatedMessageArgs {
-  /**
-   * Type of message to demonstrate different annotation patterns
-   */
-  messageType: ("error" | "success" | "debug")
-  /**
-   * Whether to include an example image
-   */
-  includeImage?: boolean
-  [k: string]: unknown | undefined
+  /** Type of message to demonstrate different annotation patterns */
+  messageType: "error" | "success" | "debug";
+  /** Whether to include an example image */
+  includeImage?: boolean;
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `everything_get-env`: Returns all environment variables, helpful for debugging MCP server configuration
- */
+/** Arguments of `everything_get-env`: Returns all environment variables, helpful for debugging MCP server configuration */
 export interface EverythingGetEnvArgs {
-  [k: string]: unknown | undefined
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `everything_get-resource-links`: Returns up to ten resource links that reference different types of resources
- */
+/** Arguments of `everything_get-resource-links`: Returns up to ten resource links that reference different types of resources */
 export interface EverythingGetResourceLinksArgs {
-  /**
-   * Number of resource links to return (1-10)
-   */
-  count?: number
-  [k: string]: unknown | undefined
+  /** Number of resource links to return (1-10) */
+  count?: number;
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `everything_get-resource-reference`: Returns a resource reference that can be used by MCP clients
- */
+/** Arguments of `everything_get-resource-reference`: Returns a resource reference that can be used by MCP clients */
 export interface EverythingGetResourceReferenceArgs {
-  resourceType?: ("Text" | "Blob")
-  /**
-   * ID of the text resource to fetch
-   */
-  resourceId?: number
-  [k: string]: unknown | undefined
+  resourceType?: "Text" | "Blob";
+  /** ID of the text resource to fetch */
+  resourceId?: number;
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `everything_get-structured-content`: Returns structured content along with an output schema for client data validation
- */
+/** Arguments of `everything_get-structured-content`: Returns structured content along with an output schema for client data validation */
 export interface EverythingGetStructuredContentArgs {
-  /**
-   * Choose city
-   */
-  location: ("New York" | "Chicago" | "Los Angeles")
-  [k: string]: unknown | undefined
+  /** Choose city */
+  location: "New York" | "Chicago" | "Los Angeles";
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `everything_get-sum`: Returns the sum of two numbers
- */
+/** Arguments of `everything_get-sum`: Returns the sum of two numbers */
 export interface EverythingGetSumArgs {
-  /**
-   * First number
-   */
-  a: number
-  /**
-   * Second number
-   */
-  b: number
-  [k: string]: unknown | undefined
+  /** First number */
+  a: number;
+  /** Second number */
+  b: number;
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `everything_gzip-file-as-resource`: Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.
- */
+/** Arguments of `everything_gzip-file-as-resource`: Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session. */
 export interface EverythingGzipFileAsResourceArgs {
-  /**
-   * Name of the output file
-   */
-  name?: string
-  /**
-   * URL or data URI of the file content to compress
-   */
-  data?: string
-  /**
-   * How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.
-   */
-  outputType?: ("resourceLink" | "resource")
-  [k: string]: unknown | undefined
+  /** Name of the output file */
+  name?: string;
+  /** URL or data URI of the file content to compress */
+  data?: string;
+  /** How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object. */
+  outputType?: "resourceLink" | "resource";
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `everything_trigger-long-running-operation`: Demonstrates a long running operation with progress updates.
- */
+/** Arguments of `everything_trigger-long-running-operation`: Demonstrates a long running operation with progress updates. */
 export interface EverythingTriggerLongRunningOperationArgs {
-  /**
-   * Duration of the operation in seconds
-   */
-  duration?: number
-  /**
-   * Number of steps in the operation
-   */
-  steps?: number
-  [k: string]: unknown | undefined
+  /** Duration of the operation in seconds */
+  duration?: number;
+  /** Number of steps in the operation */
+  steps?: number;
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `memory_create_entities`: Create multiple new entities in the knowledge graph
- */
+/** Arguments of `memory_create_entities`: Create multiple new entities in the knowledge graph */
 export interface MemoryCreateEntitiesArgs {
   entities: {
-    /**
-     * The name of the entity
-     */
-    name: string
-    /**
-     * The type of the entity
-     */
-    entityType: string
-    /**
-     * An array of observation contents associated with the entity
-     */
-    observations: string[]
-    [k: string]: unknown | undefined
-  }[]
-  [k: string]: unknown | undefined
+    /** The name of the entity */
+    name: string;
+    /** The type of the entity */
+    entityType: string;
+    /** An array of observation contents associated with the entity */
+    observations: string[];
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `memory_create_relations`: Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
- */
+/** Arguments of `memory_create_relations`: Create multiple new relations between entities in the knowledge graph. Relations should be in active voice */
 export interface MemoryCreateRelationsArgs {
   relations: {
-    /**
-     * The name of the entity where the relation starts
-     */
-    from: string
-    /**
-     * The name of the entity where the relation ends
-     */
-    to: string
-    /**
-     * The type of the relation
-     */
-    relationType: string
-    [k: string]: unknown | undefined
-  }[]
-  [k: string]: unknown | undefined
+    /** The name of the entity where the relation starts */
+    from: string;
+    /** The name of the entity where the relation ends */
+    to: string;
+    /** The type of the relation */
+    relationType: string;
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `memory_add_observations`: Add new observations to existing entities in the knowledge graph
- */
+/** Arguments of `memory_add_observations`: Add new observations to existing entities in the knowledge graph */
 export interface MemoryAddObservationsArgs {
   observations: {
-    /**
-     * The name of the entity to add the observations to
-     */
-    entityName: string
-    /**
-     * An array of observation contents to add
-     */
-    contents: string[]
-    [k: string]: unknown | undefined
-  }[]
-  [k: string]: unknown | undefined
+    /** The name of the entity to add the observations to */
+    entityName: string;
+    /** An array of observation contents to add */
+    contents: string[];
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `memory_delete_entities`: Delete multiple entities and their associated relations from the knowledge graph
- */
+/** Arguments of `memory_delete_entities`: Delete multiple entities and their associated relations from the knowledge graph */
 export interface MemoryDeleteEntitiesArgs {
-  /**
-   * An array of entity names to delete
-   */
-  entityNames: string[]
-  [k: string]: unknown | undefined
+  /** An array of entity names to delete */
+  entityNames: string[];
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `memory_delete_observations`: Delete specific observations from entities in the knowledge graph
- */
+/** Arguments of `memory_delete_observations`: Delete specific observations from entities in the knowledge graph */
 export interface MemoryDeleteObservationsArgs {
   deletions: {
-    /**
-     * The name of the entity containing the observations
-     */
-    entityName: string
-    /**
-     * An array of observations to delete
-     */
-    observations: string[]
-    [k: string]: unknown | undefined
-  }[]
-  [k: string]: unknown | undefined
+    /** The name of the entity containing the observations */
+    entityName: string;
+    /** An array of observations to delete */
+    observations: string[];
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `memory_delete_relations`: Delete multiple relations from the knowledge graph
- */
+/** Arguments of `memory_delete_relations`: Delete multiple relations from the knowledge graph */
 export interface MemoryDeleteRelationsArgs {
-  /**
-   * An array of relations to delete
-   */
+  /** An array of relations to delete */
   relations: {
-    /**
-     * The name of the entity where the relation starts
-     */
-    from: string
-    /**
-     * The name of the entity where the relation ends
-     */
-    to: string
-    /**
-     * The type of the relation
-     */
-    relationType: string
-    [k: string]: unknown | undefined
-  }[]
-  [k: string]: unknown | undefined
+    /** The name of the entity where the relation starts */
+    from: string;
+    /** The name of the entity where the relation ends */
+    to: string;
+    /** The type of the relation */
+    relationType: string;
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `memory_search_nodes`: Search for nodes in the knowledge graph based on a query
- */
+/** Arguments of `memory_search_nodes`: Search for nodes in the knowledge graph based on a query */
 export interface MemorySearchNodesArgs {
-  /**
-   * The search query to match against entity names, types, and observation content
-   */
-  query: string
-  [k: string]: unknown | undefined
+  /** The search query to match against entity names, types, and observation content */
+  query: string;
+  [k: string]: unknown;
 }
 
-/**
- * Arguments of `memory_open_nodes`: Open specific nodes in the knowledge graph by their names
- */
+/** Arguments of `memory_open_nodes`: Open specific nodes in the knowledge graph by their names */
 export interface MemoryOpenNodesArgs {
-  /**
-   * An array of entity names to retrieve
-   */
-  names: string[]
-  [k: string]: unknown | undefined
+  /** An array of entity names to retrieve */
+  names: string[];
+  [k: string]: unknown;
 }
 
 /** Arguments of `everything_get-tiny-image`: Returns a tiny MCP logo image. */
