@@ -37,6 +37,8 @@ import { jsdoc, propertyKey, tsString } from './code.js';
 /** A TypeScript type, small enough to simplify and print with the right parentheses. */
 type T =
   | { readonly k: 'unknown' | 'never' | 'string' | 'number' | 'boolean' | 'null' }
+  /** `{}`: a closed object with no members of its own, inside an intersection (its partners declare the members). */
+  | { readonly k: 'empty' }
   | { readonly k: 'literal'; readonly text: string }
   | { readonly k: 'union' | 'intersection'; readonly members: readonly T[] }
   | { readonly k: 'array'; readonly element: T }
@@ -164,7 +166,12 @@ function objectType(s: Record<string, JsonValue>): T {
     // A required key without a property schema holds what extra keys may hold.
     members.push({ key, optional: false, type: extra === undefined ? UNKNOWN : union(extra) });
   }
-  if (extra !== undefined && extra.length === 0) return { k: 'object', members };
+  if (extra !== undefined && extra.length === 0) {
+    // Closed with no members of its own beside in-place applicators: their members are the allowed
+    // keys, and `{ [k: string]: never }` would make each of them `never`. `{}` leaves them to the partners.
+    if (members.length === 0 && IN_PLACE.some((k) => k in s)) return { k: 'empty' };
+    return { k: 'object', members };
+  }
   const index = extra === undefined ? UNKNOWN : union([...extra, ...members.map((m) => m.type)]);
   return { k: 'object', members, index };
 }
@@ -240,6 +247,8 @@ function print(t: T, indent: string): string {
   switch (t.k) {
     case 'literal':
       return t.text;
+    case 'empty':
+      return '{}';
     case 'union':
       return t.members.map((m) => wrap(m, 1)).join(' | ');
     case 'intersection':

@@ -151,10 +151,9 @@ export function regenerateCommand(options: Pick<EmitOptions, 'specDisplay' | 'ou
 }
 
 /**
- * json-schema-to-typescript renames anything that is not a plain PascalCase
- * identifier (`_` is kept only before a digit, as in the normalizer's
- * `ReadFileArgs_2`); keep to names it leaves alone so the declared name is
- * predictable.
+ * Type names stay plain PascalCase identifiers (`_` is kept only before a
+ * digit, as in the normalizer's `ReadFileArgs_2`), so every declared name is
+ * predictable from the tool name.
  */
 function safeTypeName(name: string): string {
   return /^[A-Z](?:[A-Za-z0-9]|_(?=[0-9]))*$/.test(name) ? name : pascalCase(name);
