@@ -258,7 +258,8 @@ describe('issue 10 regressions', () => {
   test('defect 4: the __proto__ property reaches the generated payloads', () => {
     const r = results.get('proto-property');
     const specFile = r?.files.find((f) => f.path === 'spec.gen.ts')?.content ?? '';
-    expect(specFile.match(/"__proto__":\{"type":"number"\}/g)?.length ?? 0).toBeGreaterThanOrEqual(4);
+    // The spec ships the neutral definitions (target forms are rendered from them at run time).
+    expect(specFile.match(/"__proto__":\{"type":"number"\}/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
     expect(specFile).toContain('"__proto__":{"not":{"type":"string"}}');
   });
 
