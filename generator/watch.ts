@@ -60,6 +60,9 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
   };
 
   const rewatch = (next: Set<string>) => {
+    // A run that was still finding dependencies when watching stopped must not
+    // open new watchers: they would keep the process alive after Ctrl-C.
+    if (signal.aborted) return;
     files = next;
     const dirs = new Set([...next].map((f) => path.dirname(f)));
     for (const [dir, w] of watchers) {
@@ -97,7 +100,9 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
         const result = await generate(options.spec, generateOptions);
         if (signal.aborted) return;
         options.report(result);
-        rewatch(await dependencies(specAbsolute, files));
+        const next = await dependencies(specAbsolute, files);
+        if (signal.aborted) return;
+        rewatch(next);
         const n = files.size;
         options.status(`toolroute: watching ${n === 1 ? path.relative(cwd, specAbsolute) || specAbsolute : `${n} files`} for changes (Ctrl-C to stop).\n`);
       } while (again && !signal.aborted);

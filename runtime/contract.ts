@@ -183,6 +183,29 @@ export interface GeneratedModule<R extends RegistryShape = RegistryShape> {
 /** Tool names of a registry. */
 export type ToolNameOf<R extends RegistryShape> = keyof R['args'] & string;
 
+/**
+ * The members of an abort signal toolroute itself relies on: the fallback of
+ * {@link AbortSignalOf} in a program that declares no `AbortSignal` (no DOM
+ * lib, no `@types/node`), so the runtime's declarations compile there too.
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { readonly once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
+ * The program's own `AbortSignal` type when it declares one (DOM lib or
+ * `@types/node`, so `ctx.signal` passes straight to `fetch`), else
+ * {@link AbortSignalLike}. Read off `globalThis` so that naming the type never
+ * fails to compile.
+ *
+ * @example
+ * const run = (signal: AbortSignalOf) => fetch(url, { signal }); // with DOM or @types/node
+ */
+export type AbortSignalOf = typeof globalThis extends { readonly AbortSignal: { readonly prototype: infer S } } ? S : AbortSignalLike;
+
 /** Per-dispatch context handed to every handler. */
 export interface HandlerContext<C = unknown> {
   /** The provider's tool call id, when the call carried one. */
@@ -195,7 +218,7 @@ export interface HandlerContext<C = unknown> {
    * or an MCP `callTool` so abandoned work stops. Created on first read, so a
    * handler that never reads it costs nothing.
    */
-  readonly signal: AbortSignal;
+  readonly signal: AbortSignalOf;
 }
 
 /** One handler per tool, keyed by tool name, however the tool is exposed. */

@@ -7,6 +7,7 @@
  * helpers throw.
  */
 import type {
+  AbortSignalOf,
   CallVia,
   HandlerContext,
   LOAD_TOOLKIT_NAME,
@@ -193,7 +194,7 @@ export interface DispatchOptions<C> {
   /** Time limit of this call in milliseconds (overrides the router's `timeoutMs`); `0` or absent: the router's. */
   readonly timeoutMs?: number;
   /** Aborting it aborts the handler's `ctx.signal` and settles the call as `aborted`. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignalOf;
 }
 
 /** The seed's `resolveNamespace` result. */

@@ -26,7 +26,13 @@ function waitFor(what: string, test: () => boolean): Promise<void> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const tick = () => {
-      if (test()) return resolve();
+      let held = false;
+      try {
+        held = test();
+      } catch {
+        // A file read between two runs' writes: not yet; look again.
+      }
+      if (held) return resolve();
       if (child?.exitCode !== null && child?.exitCode !== undefined) return reject(new Error(`watch exited (${child.exitCode}) while waiting for ${what}\nstdout:\n${stdout}\nstderr:\n${stderr}`));
       if (Date.now() - started > WAIT_MS) return reject(new Error(`timed out waiting for ${what}\nstdout:\n${stdout}\nstderr:\n${stderr}`));
       setTimeout(tick, 50);
@@ -110,7 +116,13 @@ describe('toolroute codegen --watch', () => {
     expect(types()).toContain('zone_name?: string');
 
     // Ctrl-C: exits 0.
-    const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`watch did not exit ${WAIT_MS} ms after SIGINT\nstdout:\n${stdout}\nstderr:\n${stderr}`)), WAIT_MS);
+      child?.once('exit', (code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
     child.kill('SIGINT');
     expect(await exited).toBe(0);
   }, 6 * WAIT_MS);

@@ -121,3 +121,12 @@ describe('generated types', () => {
     expect(dispatchers.file_ops({ action: 'write_file', args: { path: 'a', content: 'b' } }, { callId: undefined, context: undefined, signal: new AbortController().signal })).toBe('overwrite');
   });
 });
+
+describe('ctx.signal', () => {
+  it("is the program's own AbortSignal where one is declared (here @types/node), so it passes to fetch", () => {
+    type Ctx = Parameters<Handlers['read_file']>[1];
+    expectTypeOf<Ctx['signal']>().toEqualTypeOf<AbortSignal>();
+    const use = (ctx: Ctx) => fetch('http://127.0.0.1:9/', { signal: ctx.signal });
+    expect(typeof use).toBe('function');
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * Stopping `--watch` while a run is between its report and the next
+ * dependency scan: no watcher may be opened after the stop, or the process
+ * stays alive after Ctrl-C (seen on a loaded CI machine as a watch that never
+ * exited). The abort is issued from inside `report`, which runs right before
+ * the scan, so the window is hit every time instead of by chance.
+ */
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { watchCodegen } from '../../generator/watch.js';
+import { removeDir, tempDir, write } from './stage.js';
+
+const dir = tempDir('watch-stop-');
+afterAll(() => removeDir(dir));
+
+/** Open fs.watch handles of this process (node names them FSEventWrap). */
+const watchHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length;
+
+describe('watchCodegen stop', () => {
+  it('opens no watcher once stopped, even when the stop lands mid-run', async () => {
+    write(path.join(dir, 'tools.json'), JSON.stringify({ version: 1, tools: [{ name: 'ping', description: 'Ping' }] }));
+    const before = watchHandles();
+    const ac = new AbortController();
+    let reports = 0;
+    await watchCodegen({
+      spec: 'tools.json',
+      out: 'gen',
+      cwd: dir,
+      report: (result) => {
+        reports += 1;
+        expect(result.ok).toBe(true);
+        ac.abort();
+      },
+      status: () => {},
+      signal: ac.signal,
+    });
+    // Let anything the run still had in flight settle before counting.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(reports).toBe(1);
+    expect(watchHandles()).toBe(before);
+  });
+});
