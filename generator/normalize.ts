@@ -66,12 +66,18 @@ export function normalizeSpec(spec: LoadedSpec): IRSpec {
   for (const e of entries) {
     if (!e.definition) continue;
     if (index.has(e.name)) throw bug(`tool "${e.name}" is defined twice (validate first)`);
-    const d = e.definition as { description: string; tags?: string[]; deferLoading?: boolean; parameters?: Record<string, unknown> };
+    const d = e.definition as { description: string; tags?: string[]; deferLoading?: boolean; parameters?: Record<string, unknown>; returns?: Record<string, unknown> };
     let parameters: JsonSchema = structuredClone(NO_PARAMETERS) as JsonSchema;
     if (d.parameters !== undefined) {
       const expanded = expandToolParameters(spec, d.parameters);
       if (expanded.problems.length > 0) throw bug(`the parameters of "${e.name}" have problems (validate first)`);
       parameters = canonicalSchema(expanded.schema) as JsonSchema;
+    }
+    let returns: JsonSchema | undefined;
+    if (d.returns !== undefined) {
+      const expanded = expandToolParameters(spec, d.returns);
+      if (expanded.problems.length > 0) throw bug(`the returns of "${e.name}" have problems (validate first)`);
+      returns = canonicalSchema(expanded.schema) as JsonSchema;
     }
     index.set(e.name, drafts.length);
     drafts.push({
@@ -82,6 +88,7 @@ export function normalizeSpec(spec: LoadedSpec): IRSpec {
         deferLoading: d.deferLoading ?? false,
         parameters,
         hasParameters: d.parameters !== undefined,
+        ...(returns !== undefined ? { returns } : {}),
         source: source(e.path),
       },
       flat: false,
@@ -122,6 +129,7 @@ export function normalizeSpec(spec: LoadedSpec): IRSpec {
     deferLoading: d.tool.deferLoading,
     parameters: d.tool.parameters,
     hasParameters: d.tool.hasParameters,
+    ...(d.tool.returns !== undefined ? { returns: d.tool.returns } : {}),
     typeName: typeNames[i] ?? '',
     flat: d.flat,
     namespaces: d.namespaces,

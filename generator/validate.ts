@@ -83,6 +83,13 @@ function checkRules(ctx: Context): void {
       const expanded = expandToolParameters(ctx.spec, e.definition.parameters);
       for (const p of [...expanded.problems, ...expanded.warnings]) ctx.add(p.code, [...e.path, 'parameters', ...p.path], p.message, p.hint, p.at, p.severity);
     }
+    // `returns` follows the rules of `parameters` (an object schema), checked the same way.
+    if (isRecord(e.definition.returns)) {
+      for (const p of expandToolParameters(ctx.spec, e.definition.returns).problems) {
+        const hint = p.code === 'parameters_not_object' ? 'A result schema is an object schema (as an MCP output schema always is): write `type: object` and list the fields under `properties:`.' : p.hint;
+        ctx.add(p.code, [...e.path, 'returns', ...p.path], p.message.replace(/^parameters\b/, 'returns'), hint, p.at);
+      }
+    }
     checkDefinedOnce(ctx, e, defined);
   }
   checkReferences(ctx, entries, defined);

@@ -151,6 +151,8 @@ export interface RegistryShape {
   readonly namespaces: string;
   readonly toolkits: string;
   readonly policies: string;
+  /** Tool name → result type, for tools whose spec gives `returns` (absent when none does). */
+  readonly results?: { readonly [tool: string]: unknown };
 }
 
 /** What a generated `index.ts` exports as `spec`. All arrays are frozen. */

@@ -48,6 +48,13 @@ export const ToolSchema = z
         'Words that keep this flat tool when `pruneByTask` sees them in the task (case-insensitive). No tags = always kept. Tags must not be empty.',
       ),
     parameters: ParametersSchema.optional(),
+    returns: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'What the tool returns, as a JSON Schema with `type: object` (same rules and forms as `parameters`), e.g. an MCP tool\'s `outputSchema` ' +
+          '(`toolroute import mcp` writes it). Types the result as `ToolResults[name]` in the generated types; never sent to a provider, never validated at run time.',
+      ),
     deferLoading: z
       .boolean()
       .optional()

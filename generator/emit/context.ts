@@ -49,6 +49,8 @@ export interface EmitContext {
   readonly argTypeNames: readonly string[];
   /** Per namespace: the name of its action union type, e.g. `FileOpsAction`. */
   readonly actionTypeNames: readonly string[];
+  /** Per tool with `returns`: the name of its result type, e.g. `ReadFileResult`; undefined otherwise. */
+  readonly resultTypeNames: readonly (string | undefined)[];
   /** Distinct argument schemas in order of first use; `validatorOf[i]` indexes this. */
   readonly schemas: readonly DistinctSchema[];
   readonly validatorOf: readonly number[];
@@ -82,6 +84,7 @@ export const FIXED_TYPE_NAMES = [
   'CallVia',
   'Rejection',
   'RegistryShape',
+  'ToolResults',
 ] as const;
 
 /**
@@ -106,6 +109,10 @@ export function buildEmitContext(ir: IRSpec, options: EmitOptions): EmitContext 
   // Arg types first, in declaration order, so a tool keeps its IR name unless it hits a fixed name.
   const argTypeNames = ir.tools.map((t) => allocate(safeTypeName(t.typeName)));
   const actionTypeNames = ir.namespaces.map((ns) => allocate(`${pascalCase(ns.name)}Action`));
+  // After every other name, so a spec without `returns` allocates exactly as before.
+  const resultTypeNames = ir.tools.map((t, i) =>
+    t.returns === undefined ? undefined : allocate((argTypeNames[i] ?? safeTypeName(t.typeName)).replace(/Args(?=\d*$|_\d+$)/, 'Result')),
+  );
 
   const byKey = new Map<string, number>();
   const schemas: { schema: JsonSchema; tools: number[] }[] = [];
@@ -135,7 +142,7 @@ export function buildEmitContext(ir: IRSpec, options: EmitOptions): EmitContext 
     ir.toolkits.map((k) => ({ name: k.name, description: k.description, tools: k.tools.map((i) => toolAt(i).name) })),
   );
 
-  return { ir, options, command, header, argTypeNames, actionTypeNames, schemas, validatorOf, neutral, directoryXml: directory };
+  return { ir, options, command, header, argTypeNames, actionTypeNames, resultTypeNames, schemas, validatorOf, neutral, directoryXml: directory };
 }
 
 /**

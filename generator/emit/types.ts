@@ -22,6 +22,11 @@ export async function emitTypes(ctx: EmitContext): Promise<GeneratedFile[]> {
 
   out.push('// ── Argument types, one per tool ──', '');
   out.push(await argumentTypes(ctx), '');
+  const withResults = ir.tools.flatMap((t, i) => (t.returns !== undefined && ctx.resultTypeNames[i] !== undefined ? [[i, ctx.resultTypeNames[i]!] as const] : []));
+  if (withResults.length > 0) {
+    out.push('// ── Result types, for the tools whose spec gives `returns` ──', '');
+    out.push(resultTypes(ctx, withResults), '');
+  }
 
   out.push('// ── Names ──', '');
   out.push(`/** Every tool name: the key of its handler. */\nexport type ToolName = ${union(ir.tools.map((t) => tsString(t.name)))};`);
@@ -31,12 +36,18 @@ export async function emitTypes(ctx: EmitContext): Promise<GeneratedFile[]> {
 
   out.push('/** Tool name → argument type. */');
   out.push(`export type ToolArgs = ${objectType(ir.tools.map((t, i) => [t.name, t.description, ctx.argTypeNames[i] ?? 'never']))};`, '');
+  if (withResults.length > 0) {
+    out.push('/** Tool name → result type, for the tools whose spec gives `returns` (e.g. an MCP tool\'s output schema). */');
+    out.push(`export type ToolResults = ${objectType(withResults.map(([i, name]) => [ir.tools[i]!.name, ir.tools[i]!.description, name]))};`, '');
+  }
   out.push('/** Toolkit name → the tools it loads. */');
   out.push(`export type ToolkitTools = ${objectType(ir.toolkits.map((k) => [k.name, k.description, union(k.tools.map((i) => tsString(ir.tools[i]?.name ?? '')))]))};`, '');
 
   out.push('/** The type-level registry `createRouter` reads from a namespace import of this folder. */');
   out.push('export interface Registry extends RegistryShape {');
-  out.push('  readonly args: ToolArgs;', '  readonly namespaces: NamespaceName;', '  readonly toolkits: ToolkitName;', '  readonly policies: PolicyName;', '}', '');
+  out.push('  readonly args: ToolArgs;', '  readonly namespaces: NamespaceName;', '  readonly toolkits: ToolkitName;', '  readonly policies: PolicyName;');
+  if (withResults.length > 0) out.push('  readonly results: ToolResults;');
+  out.push('}', '');
 
   out.push('// ── Handlers and results ──', '');
   out.push('/** One handler per tool, however the tool is exposed (flat, namespace action, toolkit). */');
@@ -105,6 +116,24 @@ async function argumentTypes(ctx: EmitContext): Promise<string> {
     }
   }
   return parts.join('\n\n');
+}
+
+/**
+ * The result types of tools with `returns`, printed like argument types (as
+ * wide as the schema), one declaration each; specs without `returns` emit
+ * exactly what they did.
+ */
+function resultTypes(ctx: EmitContext, tools: readonly (readonly [number, string])[]): string {
+  return tools
+    .map(([i, name]) => {
+      const tool = ctx.ir.tools[i];
+      if (tool?.returns === undefined) throw bug(`tool ${i} has no returns`);
+      const own = typeof tool.returns['description'] === 'string' ? `\n\n${tool.returns['description']}` : '';
+      const doc = jsdoc(`What \`${tool.name}\` returns.${own}`);
+      const type = schemaToType(tool.returns);
+      return isObjectLiteralType(tool.returns) ? `${doc}export interface ${name} ${type}` : `${doc}export type ${name} = ${type};`;
+    })
+    .join('\n\n');
 }
 
 function argsComment(tool: string, description: string): string {

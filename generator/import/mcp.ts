@@ -64,7 +64,7 @@ export interface McpImportOptions {
 export interface ImportNote {
   /** The server's tool name. */
   readonly tool: string;
-  readonly kind: 'renamed' | 'described' | 'skipped';
+  readonly kind: 'renamed' | 'described' | 'untyped' | 'skipped';
   readonly message: string;
 }
 
@@ -83,6 +83,8 @@ interface ToolEntry {
   description: string;
   tags: string[];
   parameters: Record<string, unknown>;
+  /** The server's `outputSchema`, when it declares one: types the result. */
+  returns?: Record<string, unknown>;
 }
 
 const EMPTY_PARAMETERS = { type: 'object', properties: {} } as const;
@@ -193,8 +195,9 @@ export function buildMcpImport(
     const tags = annotationTags(tool.annotations);
     if (as === 'flat') tags.push(name);
     const parameters = (isPlainRecord(tool.inputSchema) ? structuredClone(tool.inputSchema) : { ...EMPTY_PARAMETERS }) as Record<string, unknown>;
+    const returns = isPlainRecord(tool.outputSchema) ? (structuredClone(tool.outputSchema) as Record<string, unknown>) : undefined;
     entries.push({
-      entry: { name: specName, description, tags, parameters },
+      entry: { name: specName, description, tags, parameters, ...(returns !== undefined ? { returns } : {}) },
       comments,
       readOnly: tags.includes('read-only'),
       destructive: tags.includes('destructive'),
@@ -210,15 +213,26 @@ export function buildMcpImport(
       return { text, record, notes, problems: [] };
     }
     const refused = new Map<number, Problem[]>();
+    // An output schema the generator refuses costs only the result type, not the tool.
+    const returnsRefused = new Map<number, Problem[]>();
     const other: Problem[] = [];
     for (const p of found) {
       // Only a schema the generator refuses is left out (the tool cannot be offered as published);
       // a name clash with other content is the user's to resolve (--prefix), so nothing is written.
-      const index = /\.parameters(\.|$)/.test(p.path) ? importedIndex(p.path, as, name, doc, previous, entries.length) : undefined;
+      const index = /\.(parameters|returns)(\.|$)/.test(p.path) ? importedIndex(p.path, as, name, doc, previous, entries.length) : undefined;
       if (index === undefined) other.push(p);
-      else refused.set(index, [...(refused.get(index) ?? []), p]);
+      else if (/\.returns(\.|$)/.test(p.path)) returnsRefused.set(index, [...(returnsRefused.get(index) ?? []), p]);
+      else if (!/\.returns(\.|$)/.test(p.path)) refused.set(index, [...(refused.get(index) ?? []), p]);
     }
-    if (other.length > 0 || refused.size === 0) {
+    for (const [index, list] of returnsRefused) {
+      if (refused.has(index)) continue;
+      const e = entries[index]!;
+      delete e.entry.returns;
+      const message = `the output schema of "${e.entry.name}" is not kept (its result stays untyped): the generator refuses it: ${list.map((p) => `[${p.code}] ${p.message}`).join(' ')}`;
+      e.comments.push(`import: ${message}`);
+      notes.push({ tool: e.entry.name, kind: 'untyped', message });
+    }
+    if (other.length > 0 || (refused.size === 0 && returnsRefused.size === 0)) {
       return {
         text: undefined,
         record: recordOf(record0, entries),
@@ -431,7 +445,7 @@ export function compareImport(savedText: string, freshText: string, name: string
       drift.push({ tool, change: 'added on the server' });
       continue;
     }
-    const fields = (['description', 'parameters', 'tags'] as const).filter((f) => JSON.stringify(old[f] ?? null) !== JSON.stringify(entry[f] ?? null));
+    const fields = (['description', 'parameters', 'returns', 'tags'] as const).filter((f) => JSON.stringify(old[f] ?? null) !== JSON.stringify(entry[f] ?? null));
     if (fields.length > 0) drift.push({ tool, change: 'changed', fields });
   }
   for (const tool of saved.keys()) if (!fresh.has(tool)) drift.push({ tool, change: 'removed from the server' });

@@ -98,6 +98,10 @@ const FIELD_HINTS: Record<string, { missing: string; wrong: string }> = {
     missing: '',
     wrong: 'Write parameters as a mapping: a JSON Schema with `type: object`, or a map from property name to property schema.',
   },
+  returns: {
+    missing: '',
+    wrong: 'Write returns as a mapping: a JSON Schema with `type: object` (or a properties map), like parameters.',
+  },
   deferLoading: { missing: '', wrong: 'Write `deferLoading: true` or `deferLoading: false` (no quotes).' },
   openaiStrict: { missing: '', wrong: 'Write `openaiStrict: true` or `openaiStrict: false` (no quotes).' },
   namespaces: { missing: '', wrong: 'Write `namespaces:` as a list of namespaces, each with name, description and tools.' },

@@ -46,9 +46,19 @@ export class McpCallError extends Error {
 /** What an MCP-backed handler resolves to: structured content when the tool declares an output schema, else the content blocks. */
 export type McpToolOutput = Record<string, unknown> | CallToolResult['content'];
 
+/**
+ * What the handler of tool `N` resolves to: the type of its spec `returns` (the
+ * server's output schema, written by the import) when it has one, else `McpToolOutput`.
+ */
+export type McpResultOf<R extends RegistryShape, N extends string> = R extends { readonly results: infer X }
+  ? N extends keyof X
+    ? X[N]
+    : McpToolOutput
+  : McpToolOutput;
+
 /** One handler per selected tool, typed by the generated registry. */
 export type McpHandlers<R extends RegistryShape, K extends ToolNameOf<R>, C = unknown> = {
-  readonly [N in K]: (args: R['args'][N], ctx: HandlerContext<C>) => Promise<McpToolOutput>;
+  readonly [N in K]: (args: R['args'][N], ctx: HandlerContext<C>) => Promise<McpResultOf<R, N>>;
 };
 
 export interface McpHandlersOptions<P extends string, T extends string> {

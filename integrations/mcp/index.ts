@@ -20,6 +20,7 @@ export {
   McpToolError,
   type McpHandlers,
   type McpHandlersOptions,
+  type McpResultOf,
   type McpToolOutput,
   type SelectedTools,
 } from './handlers.js';

@@ -127,6 +127,29 @@ describe('buildMcpImport', () => {
     expect(clash.problems.join('\n')).toMatch(/\[duplicate_tool\] tools\[1\].name: the tool "local" is defined twice/);
   });
 
+  it('keeps an output schema as returns, and only the result type is lost when the generator refuses it', () => {
+    const outputSchema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } as Tool['outputSchema'];
+    const built = buildMcpImport(
+      [tool('count', { outputSchema }), tool('odd', { outputSchema: { type: 'object', properties: {}, required: ['missing'] } as Tool['outputSchema'] })],
+      undefined,
+      { name: 'demo' },
+      SERVER,
+      'spec.yaml',
+    );
+    expect(built.problems).toEqual([]);
+    expect(valid(built.text!)).toEqual([]);
+    const spec = parseDocument(built.text!).toJS() as { namespaces: { tools: { name: string; returns?: unknown }[] }[] };
+    expect(spec.namespaces[0]!.tools.map((t) => [t.name, t.returns])).toEqual([['count', outputSchema], ['odd', undefined]]);
+    expect(built.notes).toEqual([expect.objectContaining({ tool: 'odd', kind: 'untyped', message: expect.stringMatching(/output schema of "odd" is not kept.*\[required_not_in_properties\]/) })]);
+    expect(built.text).toContain('# import: the output schema of "odd" is not kept');
+    // A changed output schema is drift.
+    const changed = buildMcpImport([tool('count', { outputSchema: { type: 'object', properties: { n: { type: 'string' } } } as Tool['outputSchema'] })], built.text, { name: 'demo' }, SERVER, 'spec.yaml').text!;
+    expect(compareImport(built.text!, changed, 'demo')).toEqual([
+      { tool: 'count', change: 'changed', fields: ['returns'] },
+      { tool: 'odd', change: 'removed from the server' },
+    ]);
+  });
+
   it('compareImport names added, removed and changed tools', () => {
     const a = buildMcpImport([tool('x'), tool('y')], undefined, { name: 'demo' }, SERVER, 's.yaml').text!;
     const b = buildMcpImport([tool('x', { description: 'New' }), tool('z')], a, { name: 'demo' }, SERVER, 's.yaml').text!;

@@ -12,6 +12,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
 import { connectMcp, mcpHandlers, type McpConnection } from '../../integrations/mcp/index.js';
 import { createRouter, type GeneratedModule, type RegistryShape } from '../../runtime/index.js';
 import { REPO } from '../generator/helpers.js';
@@ -96,6 +97,10 @@ describe('toolroute import mcp', () => {
     // The generator converts the server's draft-07 schema to 2020-12 (the IR's one dialect); the properties are the server's.
     expect(rendered.parameters['properties']).toEqual(live.inputSchema.properties);
     expect(rendered.parameters['required']).toEqual(live.inputSchema.required);
+    // The output schema is kept as `returns`, exactly as published.
+    const saved = parseDocument(readFileSync(spec, 'utf8')).toJS() as { namespaces: { tools: { name: string; returns?: unknown }[] }[] };
+    const entry = saved.namespaces.find((n) => n.tools.some((t) => t.name === 'fs_read_text_file'))!.tools.find((t) => t.name === 'fs_read_text_file')!;
+    expect(entry.returns).toEqual(live.outputSchema);
   });
 
   it('type-checks the generated folder with an application that builds handlers with mcpHandlers', () => {
@@ -104,7 +109,7 @@ describe('toolroute import mcp', () => {
       `import { createRouter } from 'toolroute/runtime';
 import { mcpHandlers, type McpToolOutput } from 'toolroute/mcp';
 import * as generated from './out/index.ts';
-import type { Handlers, FsReadTextFileArgs } from './out/index.ts';
+import type { Handlers, FsReadTextFileArgs, FsReadTextFileResult, ToolResults } from './out/index.ts';
 
 declare const client: Parameters<typeof mcpHandlers>[0];
 const memory = await mcpHandlers(client, generated, { prefix: 'memory_' });
@@ -113,10 +118,21 @@ const everything = await mcpHandlers(client, generated, { prefix: 'everything_' 
 const handlers = { ...memory, ...fs, ...everything, get_time: () => new Date().toISOString() } satisfies Handlers;
 createRouter(generated, handlers);
 
-// Each handler takes the tool's generated argument type and resolves to the server's output.
+// Each handler takes the tool's generated argument type and resolves to the type of the
+// server's output schema (kept by the import as \`returns\`), or to McpToolOutput without one.
+const ctx = { callId: undefined, context: undefined, signal: new AbortController().signal };
 const args: FsReadTextFileArgs = { path: 'a.txt', head: 3 };
-const output: Promise<McpToolOutput> = fs.fs_read_text_file(args, { callId: undefined, context: undefined, signal: new AbortController().signal });
-void output;
+const text: string = (await fs.fs_read_text_file(args, ctx)).content;
+const typed: FsReadTextFileResult = await fs.fs_read_text_file(args, ctx);
+const graph: ToolResults['memory_read_graph'] = await memory.memory_read_graph({}, ctx);
+const names: string[] = graph.entities.map((e) => e.name);
+const sum: McpToolOutput = await everything['everything_get-sum']({ a: 1, b: 2 }, ctx);
+void [text, typed, names, sum];
+// @ts-expect-error a field the output schema does not have
+void (await fs.fs_read_text_file(args, ctx)).contnt;
+// @ts-expect-error a tool without an output schema is not typed as one that has it
+const notTyped: FsReadTextFileResult = await everything['everything_get-sum']({ a: 1, b: 2 }, ctx);
+void notTyped;
 // @ts-expect-error a misspelled argument is a compile error
 void fs.fs_read_text_file({ pth: 'a.txt' }, { callId: undefined, context: undefined, signal: new AbortController().signal });
 // @ts-expect-error a prefix selects only that server's tools

@@ -9,4 +9,4 @@ export { TOOL_NAMES, NAMESPACE_NAMES, TOOLKIT_NAMES, POLICY_NAMES } from './name
 export type * from './types.gen.js';
 
 /** Which toolroute generated this folder from which spec (manifest.json also lists every file with its sha256). */
-export const manifest = Object.freeze({ generator: 'toolroute', version: "0.1.0", formatVersion: 1, spec: "../tools.spec.yaml", hash: "96edf1a09b80151e12958a95a61dc8cbed6859aab6de55a493bef1b0c66891b9" } as const);
+export const manifest = Object.freeze({ generator: 'toolroute', version: "0.1.0", formatVersion: 1, spec: "../tools.spec.yaml", hash: "86f523b170f3f39d28bfb311d91d3056cfabf1a47cda0c9a5bfbe54f5ae6df14" } as const);

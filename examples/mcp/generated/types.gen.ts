@@ -180,6 +180,128 @@ export type EverythingToggleSubscriberUpdatesArgs = EverythingGetEnvArgs;
 /** Arguments of `memory_read_graph`: Read the entire knowledge graph */
 export type MemoryReadGraphArgs = EverythingGetEnvArgs;
 
+// ── Result types, for the tools whose spec gives `returns` ──
+
+/** What `everything_get-structured-content` returns. */
+export interface EverythingGetStructuredContentResult {
+  /** Temperature in celsius */
+  temperature: number;
+  /** Weather conditions description */
+  conditions: string;
+  /** Humidity percentage */
+  humidity: number;
+}
+
+/** What `memory_create_entities` returns. */
+export interface MemoryCreateEntitiesResult {
+  entities: {
+    /** The name of the entity */
+    name: string;
+    /** The type of the entity */
+    entityType: string;
+    /** An array of observation contents associated with the entity */
+    observations: string[];
+  }[];
+}
+
+/** What `memory_create_relations` returns. */
+export interface MemoryCreateRelationsResult {
+  relations: {
+    /** The name of the entity where the relation starts */
+    from: string;
+    /** The name of the entity where the relation ends */
+    to: string;
+    /** The type of the relation */
+    relationType: string;
+  }[];
+}
+
+/** What `memory_add_observations` returns. */
+export interface MemoryAddObservationsResult {
+  results: {
+    entityName: string;
+    addedObservations: string[];
+  }[];
+}
+
+/** What `memory_delete_entities` returns. */
+export interface MemoryDeleteEntitiesResult {
+  success: boolean;
+  message: string;
+}
+
+/** What `memory_delete_observations` returns. */
+export interface MemoryDeleteObservationsResult {
+  success: boolean;
+  message: string;
+}
+
+/** What `memory_delete_relations` returns. */
+export interface MemoryDeleteRelationsResult {
+  success: boolean;
+  message: string;
+}
+
+/** What `memory_read_graph` returns. */
+export interface MemoryReadGraphResult {
+  entities: {
+    /** The name of the entity */
+    name: string;
+    /** The type of the entity */
+    entityType: string;
+    /** An array of observation contents associated with the entity */
+    observations: string[];
+  }[];
+  relations: {
+    /** The name of the entity where the relation starts */
+    from: string;
+    /** The name of the entity where the relation ends */
+    to: string;
+    /** The type of the relation */
+    relationType: string;
+  }[];
+}
+
+/** What `memory_search_nodes` returns. */
+export interface MemorySearchNodesResult {
+  entities: {
+    /** The name of the entity */
+    name: string;
+    /** The type of the entity */
+    entityType: string;
+    /** An array of observation contents associated with the entity */
+    observations: string[];
+  }[];
+  relations: {
+    /** The name of the entity where the relation starts */
+    from: string;
+    /** The name of the entity where the relation ends */
+    to: string;
+    /** The type of the relation */
+    relationType: string;
+  }[];
+}
+
+/** What `memory_open_nodes` returns. */
+export interface MemoryOpenNodesResult {
+  entities: {
+    /** The name of the entity */
+    name: string;
+    /** The type of the entity */
+    entityType: string;
+    /** An array of observation contents associated with the entity */
+    observations: string[];
+  }[];
+  relations: {
+    /** The name of the entity where the relation starts */
+    from: string;
+    /** The name of the entity where the relation ends */
+    to: string;
+    /** The type of the relation */
+    relationType: string;
+  }[];
+}
+
 // ── Names ──
 
 /** Every tool name: the key of its handler. */
@@ -239,9 +361,33 @@ export type ToolArgs = {
   readonly memory_open_nodes: MemoryOpenNodesArgs;
 };
 
+/** Tool name → result type, for the tools whose spec gives `returns` (e.g. an MCP tool's output schema). */
+export type ToolResults = {
+  /** Returns structured content along with an output schema for client data validation */
+  readonly "everything_get-structured-content": EverythingGetStructuredContentResult;
+  /** Create multiple new entities in the knowledge graph */
+  readonly memory_create_entities: MemoryCreateEntitiesResult;
+  /** Create multiple new relations between entities in the knowledge graph. Relations should be in active voice */
+  readonly memory_create_relations: MemoryCreateRelationsResult;
+  /** Add new observations to existing entities in the knowledge graph */
+  readonly memory_add_observations: MemoryAddObservationsResult;
+  /** Delete multiple entities and their associated relations from the knowledge graph */
+  readonly memory_delete_entities: MemoryDeleteEntitiesResult;
+  /** Delete specific observations from entities in the knowledge graph */
+  readonly memory_delete_observations: MemoryDeleteObservationsResult;
+  /** Delete multiple relations from the knowledge graph */
+  readonly memory_delete_relations: MemoryDeleteRelationsResult;
+  /** Read the entire knowledge graph */
+  readonly memory_read_graph: MemoryReadGraphResult;
+  /** Search for nodes in the knowledge graph based on a query */
+  readonly memory_search_nodes: MemorySearchNodesResult;
+  /** Open specific nodes in the knowledge graph by their names */
+  readonly memory_open_nodes: MemoryOpenNodesResult;
+};
+
 /** Toolkit name → the tools it loads. */
 export type ToolkitTools = {
-  /** A knowledge graph that remembers entities and relations between sessions */
+  /** Tools of the MCP server memory-server 0.6.3. */
   readonly memory: "memory_create_entities" | "memory_create_relations" | "memory_add_observations" | "memory_delete_entities" | "memory_delete_observations" | "memory_delete_relations" | "memory_read_graph" | "memory_search_nodes" | "memory_open_nodes";
 };
 
@@ -251,6 +397,7 @@ export interface Registry extends RegistryShape {
   readonly namespaces: NamespaceName;
   readonly toolkits: ToolkitName;
   readonly policies: PolicyName;
+  readonly results: ToolResults;
 }
 
 // ── Handlers and results ──
@@ -336,7 +483,7 @@ export type ToolCallCheckResult =
 
 // ── Namespaces ──
 
-/** A call of namespace `everything`: The MCP reference server's demo tools: echo, sums, structured weather */
+/** A call of namespace `everything`: Tools of the MCP server mcp-servers/everything 2.0.0. */
 export type EverythingAction =
   | { readonly action: "everything_echo"; readonly args: EverythingEchoArgs }
   | { readonly action: "everything_get-annotated-message"; readonly args: EverythingGetAnnotatedMessageArgs }
@@ -353,7 +500,7 @@ export type EverythingAction =
 
 /** Namespace name → the `{ action, args }` calls it routes. */
 export type NamespaceActions = {
-  /** The MCP reference server's demo tools: echo, sums, structured weather */
+  /** Tools of the MCP server mcp-servers/everything 2.0.0. */
   readonly everything: EverythingAction;
 };
 
