@@ -4,7 +4,7 @@
  *
  * - runtime-only: `npm install toolroute-<v>.tgz` brings the package and its
  *   real runtime dependencies (ajv, ajv-formats and theirs) and nothing of
- *   the generator (tsx, esbuild, json-schema-to-typescript/prettier, zod,
+ *   the generator (tsx, esbuild, zod,
  *   yaml); node_modules is measured; an app type-checks against the
  *   installed declarations (skipLibCheck off) and routes a call on plain
  *   node; the CLI names the missing generator packages instead of crashing.
@@ -105,7 +105,7 @@ describe('npm pack output', () => {
     expect(pkg['engines']).toEqual({ node: '>=20.10' });
     expect(Object.keys(pkg['dependencies'] as object).sort()).toEqual(['ajv', 'ajv-formats']);
     const peers = pkg['peerDependenciesMeta'] as Record<string, { optional: boolean }>;
-    for (const name of ['tsx', 'esbuild', 'json-schema-to-typescript', 'zod', 'yaml']) {
+    for (const name of ['tsx', 'esbuild', 'zod', 'yaml']) {
       expect(peers[name], name).toEqual({ optional: true });
       // The repo itself runs the generator: each is pinned as a dev dependency.
       expect(PINNED(name), name).toMatch(/^\d+\.\d+\.\d+$/);
@@ -164,13 +164,13 @@ export const result = [ok, bad.ok];
     // The CLI is there, and says what to install rather than crashing on a missing import.
     const cli = run(process.execPath, ['node_modules/toolroute/bin/toolroute.js', 'codegen', 'tools.spec.yaml', '--out', 'gen'], dir);
     expect(cli.code).toBe(2);
-    expect(cli.stderr).toContain('the code generator needs yaml, zod, json-schema-to-typescript, tsx, esbuild');
-    expect(cli.stderr).toContain('npm install --save-dev tsx yaml zod json-schema-to-typescript esbuild');
+    expect(cli.stderr).toContain('the code generator needs yaml, zod, tsx, esbuild');
+    expect(cli.stderr).toContain('npm install --save-dev tsx yaml zod esbuild');
   }, 300_000);
 
   it('with the generator packages as dev dependencies: codegen works for YAML and TypeScript specs', () => {
     const dir = app('codegen-app', {});
-    const dev = ['tsx', 'yaml', 'zod', 'json-schema-to-typescript', 'esbuild'].map((n) => `${n}@${PINNED(n)}`);
+    const dev = ['tsx', 'yaml', 'zod', 'esbuild'].map((n) => `${n}@${PINNED(n)}`);
     npm(['install', '--prefer-offline', tarball], dir);
     npm(['install', '--prefer-offline', '--save-dev', ...dev], dir);
     const nm = path.join(dir, 'node_modules');
