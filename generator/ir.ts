@@ -39,6 +39,13 @@ export interface IROptions {
    * nullable, objects closed). Default false. The runtime decodes the nulls back.
    */
   readonly openaiStrict: boolean;
+  /**
+   * Offer the flat tools that are in no namespace in the default tool set,
+   * after the namespaces (issue 11, rule 7). Default true. With false, a spec
+   * with namespaces or toolkits offers only those by default, and codegen
+   * warns (`unreachable_tool`) about each tool that then reaches no model.
+   */
+  readonly offerUngroupedTools: boolean;
 }
 
 /** One tool: the unit that has a handler and a validator. */

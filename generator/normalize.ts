@@ -53,10 +53,11 @@ export function normalizeSpec(spec: LoadedSpec): IRSpec {
   if (typeof root !== 'object' || root === null) throw bug('normalizeSpec was called on a spec that is not a mapping (validate first)');
   const source = (path: SpecPath): IRSource => ({ file: spec.file, ...spec.locate(path), path: formatPath(path) });
 
-  const rawOptions = (root.options ?? {}) as { namespaceEncoding?: IRNamespaceEncoding; openaiStrict?: boolean };
+  const rawOptions = (root.options ?? {}) as { namespaceEncoding?: IRNamespaceEncoding; openaiStrict?: boolean; offerUngroupedTools?: boolean };
   const options: IROptions = {
     namespaceEncoding: rawOptions.namespaceEncoding ?? NAMESPACE_ENCODINGS[0],
     openaiStrict: rawOptions.openaiStrict ?? false,
+    offerUngroupedTools: rawOptions.offerUngroupedTools ?? true,
   };
 
   // Tools, in order of first definition; a name → index map for references.
@@ -269,6 +270,16 @@ function canonicalSchema(node: JsonValue): JsonValue {
 }
 
 /**
+ * The options as the hash sees them: an option added after the hash existed
+ * counts only when it is not its default, so a spec that does not use it
+ * keeps its hash (and so the bytes of its generated folder).
+ */
+function hashedOptions(options: IROptions): Record<string, unknown> {
+  const { offerUngroupedTools, ...rest } = options;
+  return offerUngroupedTools ? rest : { ...rest, offerUngroupedTools };
+}
+
+/**
  * sha256 (hex) of the IR without sources and file: fixed field order, schema
  * keywords in canonical order, user maps in declaration order. Unlike sorting
  * every key, this keeps the order of properties and policies in the hash,
@@ -287,7 +298,7 @@ export function specHash(ir: Omit<IRSpec, 'hash' | 'file'>): string {
   };
   const payload = {
     version: ir.version,
-    options: ir.options,
+    options: hashedOptions(ir.options),
     tools: strip(ir.tools),
     flat: ir.flat,
     namespaces: strip(ir.namespaces),

@@ -39,6 +39,8 @@ export const PROBLEM_CODES = [
   'empty_group',
   'no_tools',
   'all_tools_deferred',
+  // A warning: `offerUngroupedTools: false` leaves a tool in no namespace, no toolkit and not offered.
+  'unreachable_tool',
   // Parameters (JSON Schema)
   'parameters_not_object',
   'invalid_shorthand',

@@ -10,7 +10,7 @@
  *   - names.ts           — tool/namespace/toolkit names, descriptions, tags, one definition
  *                          per name, name collisions, empty groups;
  *   - references.ts      — the tool lists and their by-name entries;
- *   - policies.ts        — policy targets, no tools, everything deferred;
+ *   - policies.ts        — policy targets, no tools, everything deferred, tools no model reaches;
  *   - parameters.ts      — a tool's `parameters` end to end (shorthand, dialect,
  *                          meta-schema, strict compile) and the expansion cache;
  *   - schema-keywords.ts — the JSON Schema vocabulary (tables);
@@ -27,7 +27,7 @@ import type { Problem } from './problems.js';
 import { Context, isRecord } from './validate/context.js';
 import { checkDefinedOnce, checkDescription, checkGroups, checkName, checkTags } from './validate/names.js';
 import { expandToolParameters } from './validate/parameters.js';
-import { checkPolicies } from './validate/policies.js';
+import { checkPolicies, checkReach } from './validate/policies.js';
 import { checkReferences, toolEntries } from './validate/references.js';
 import type { ToolEntry } from './validate/references.js';
 import { checkShape } from './validate/shape.js';
@@ -95,4 +95,5 @@ function checkRules(ctx: Context): void {
   checkReferences(ctx, entries, defined);
   const { namespaceNames, toolkitNames } = checkGroups(ctx, root, defined);
   checkPolicies(ctx, root, entries, defined, [...defined.keys(), ...namespaceNames.keys(), ...[...toolkitNames.values()].map((t) => t.name)]);
+  checkReach(ctx, root, entries);
 }

@@ -173,6 +173,12 @@ export interface GeneratedSpec<R extends RegistryShape = RegistryShape> {
   readonly matcher: PruneMatcherData;
   readonly validators: readonly ValidateFn[];
   readonly rendered: { readonly [F in RenderForm]: RenderedTools };
+  /**
+   * The spec's `options.offerUngroupedTools`, present only when false: the
+   * default tool set then leaves out the flat tools that are in no namespace
+   * (when the spec has namespaces or toolkits). Absent means true.
+   */
+  readonly offerUngroupedTools?: false;
   /** Phantom: never present at run time; carries the generated types. */
   readonly __registry?: R;
 }

@@ -29,6 +29,7 @@ export {
   type NameOnlyCall,
   type NamespaceResolution,
   type NeutralCompileResult,
+  type PrunedTool,
   type PruneResult,
   type PruneStrategy,
   type ResolvedCall,

@@ -44,7 +44,7 @@ export { ToolCallRejectedError } from './router/types.js';
 export type {
   BlocklistOptions, BlockableName, CallableKind, CallWithArguments, CheckRejection, CheckResult, DispatchOptions, DispatchResult,
   DynamicGroupDefinition, DynamicResolvedCall, DynamicToolDefinition, LoaderResolvedCall, NameCheckResult,
-  NameOnlyCall, NamespaceResolution, NeutralCompileResult, PruneResult, PruneStrategy, ResolvedCall,
+  NameOnlyCall, NamespaceResolution, NeutralCompileResult, PrunedTool, PruneResult, PruneStrategy, ResolvedCall,
   RouterOptions, RouterSnapshot, TargetCompileRequest, TryNamespaceResolution,
 } from './router/types.js';
 
@@ -86,8 +86,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * @example
    * router.pruneByTask('Read the auth.ts file'); // → { tools: [read_file, get_time], removed: ['run_bash'], kept: 2, total: 3 }
    */
-  pruneByTask(task: string): PruneResult {
-    return this.#pruner.pruneByTask(task);
+  pruneByTask(task: string): PruneResult<ToolNameOf<R> | D> {
+    return this.#pruner.pruneByTask(task) as PruneResult<ToolNameOf<R> | D>;
   }
 
   /**
@@ -96,8 +96,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * @example
    * router.allowOnly(['read_file']);
    */
-  allowOnly(names: readonly (ToolNameOf<R> | D)[]): PruneResult {
-    return this.#pruner.allowOnly(names);
+  allowOnly(names: readonly (ToolNameOf<R> | D)[]): PruneResult<ToolNameOf<R> | D> {
+    return this.#pruner.allowOnly(names) as PruneResult<ToolNameOf<R> | D>;
   }
 
   /**
@@ -107,8 +107,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * @example
    * router.pruneByTaskAndAllowlist('check the logs', ['get_time'], 'intersection');
    */
-  pruneByTaskAndAllowlist(task: string, names: readonly (ToolNameOf<R> | D)[], strategy?: PruneStrategy): PruneResult {
-    return this.#pruner.pruneByTaskAndAllowlist(task, names, strategy);
+  pruneByTaskAndAllowlist(task: string, names: readonly (ToolNameOf<R> | D)[], strategy?: PruneStrategy): PruneResult<ToolNameOf<R> | D> {
+    return this.#pruner.pruneByTaskAndAllowlist(task, names, strategy) as PruneResult<ToolNameOf<R> | D>;
   }
 
   /** All flat tools, as the seed's `getAllTools`. */
@@ -315,8 +315,10 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
 
   /**
    * Without a target: the seed's `{ tools, directoryXml }`: one neutral tool
-   * per namespace plus `load_toolkit` when there are toolkits (loaded toolkits
-   * are not included, as in the seed). With `{ target, system?, messages, tools? }`:
+   * per namespace, then the flat tools in no namespace (unless the spec sets
+   * `offerUngroupedTools: false` and has groups; the seed lists none), then
+   * `load_toolkit` when there are toolkits (loaded toolkits are not included,
+   * as in the seed). With `{ target, system?, messages, tools? }`:
    * the request fragment for that provider (see runtime/targets/compile.ts), with
    * the stable tools first, deferred ones after them and loaded toolkits' tools
    * last. The blocklist never changes the output.

@@ -110,6 +110,12 @@ export const OptionsSchema = z
       .boolean()
       .optional()
       .describe('Emit OpenAI strict-mode schemas (every property required, optional ones nullable). Default false.'),
+    offerUngroupedTools: z
+      .boolean()
+      .optional()
+      .describe(
+        'Offer the flat tools that are in no namespace in the default tool set, after the namespaces. Default true. `false`: a spec with namespaces or toolkits offers only those (and `load_toolkit`), and codegen warns about each tool that then reaches no model.',
+      ),
   })
   .describe('Spec-wide options.');
 

@@ -66,6 +66,8 @@ export function specData(ctx: EmitContext): SpecData {
     policies: Object.fromEntries(ir.policies.map((p) => [p.name, p.block])),
     matcher: buildPruneMatcher(flatTools(ir)),
     rendered,
+    // Only when not the default, so specs that do not set it keep their bytes.
+    ...(ir.options.offerUngroupedTools ? {} : { offerUngroupedTools: false as const }),
   };
 }
 

@@ -4,7 +4,8 @@
  * sees first is not entirely deferred. Error codes (fixtures in
  * test/fixtures/invalid/): unknown_policy_target (policy-unknown), empty_name
  * (an empty policy name), no_tools (no-tools), all_tools_deferred
- * (all-deferred).
+ * (all-deferred); the warning unreachable_tool (`checkReach`, tested in
+ * test/runtime/default-tools.test.ts).
  */
 import { LOAD_TOOLKIT } from '../ir.js';
 import { didYouMean } from '../problems.js';
@@ -61,4 +62,32 @@ function visibleTools(root: Record<string, unknown>, entries: readonly ToolEntry
   });
   if (listAt(root.toolkits).length > 0) out.push({ name: LOAD_TOOLKIT, deferred: false });
   return out;
+}
+/**
+ * With `options.offerUngroupedTools: false`, a spec that has namespaces or
+ * toolkits offers only those by default, so a flat tool in no namespace and
+ * no toolkit reaches no model unless the application passes it in compile's
+ * `tools`: a warning per such tool (it is still generated and callable),
+ * at its first flat entry.
+ *
+ * @example
+ * checkReach(ctx, root, entries); // warning unreachable_tool for `get_time` when offerUngroupedTools is false
+ */
+export function checkReach(ctx: Context, root: Record<string, unknown>, entries: readonly ToolEntry[]): void {
+  if (!isRecord(root.options) || root.options.offerUngroupedTools !== false) return;
+  if (listAt(root.namespaces).length === 0 && listAt(root.toolkits).length === 0) return;
+  const grouped = new Set(entries.filter((e) => e.group.kind !== 'flat').map((e) => e.name));
+  const reported = new Set<string>();
+  for (const e of entries) {
+    if (e.group.kind !== 'flat' || grouped.has(e.name) || reported.has(e.name)) continue;
+    reported.add(e.name);
+    ctx.add(
+      'unreachable_tool',
+      e.path,
+      `the tool ${JSON.stringify(e.name)} reaches no model: it is in no namespace and no toolkit, and \`options.offerUngroupedTools: false\` keeps it out of the default tool set.`,
+      'Put it in a namespace or toolkit, offer it yourself (compile\'s `tools`: a prune result or names), or remove `offerUngroupedTools: false`. It is still generated and callable.',
+      'value',
+      'warning',
+    );
+  }
 }

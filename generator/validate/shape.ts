@@ -104,6 +104,7 @@ const FIELD_HINTS: Record<string, { missing: string; wrong: string }> = {
   },
   deferLoading: { missing: '', wrong: 'Write `deferLoading: true` or `deferLoading: false` (no quotes).' },
   openaiStrict: { missing: '', wrong: 'Write `openaiStrict: true` or `openaiStrict: false` (no quotes).' },
+  offerUngroupedTools: { missing: '', wrong: 'Write `offerUngroupedTools: true` or `offerUngroupedTools: false` (no quotes).' },
   namespaces: { missing: '', wrong: 'Write `namespaces:` as a list of namespaces, each with name, description and tools.' },
   toolkits: { missing: '', wrong: 'Write `toolkits:` as a list of toolkits, each with name, description and tools.' },
   policies: { missing: '', wrong: 'Write `policies:` as a mapping from policy name to a list of names, e.g. `prod: [delete_file]`.' },

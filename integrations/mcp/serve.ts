@@ -125,14 +125,17 @@ export async function serveMcp<C = unknown>(router: ServableRouter, options: Ser
 /** The tool surface in `tools/list` order (see the file comment). */
 function surface(router: ServableRouter): ToolDefinition[] {
   const compiled = router.compile().tools;
-  const out: ToolDefinition[] = compiled.filter((t) => t.name !== LOAD_TOOLKIT_NAME);
+  const flat = router.getAllTools();
+  // compile() also lists the flat tools in no namespace; here every flat tool follows the namespaces, in flat order.
+  const flatNames = new Set(flat.map((t) => t.name));
+  const out: ToolDefinition[] = compiled.filter((t) => t.name !== LOAD_TOOLKIT_NAME && !flatNames.has(t.name));
   const seen = new Set(out.map((t) => t.name));
   const add = (t: ToolDefinition) => {
     if (seen.has(t.name)) return;
     seen.add(t.name);
     out.push(t);
   };
-  for (const t of router.getAllTools()) add(t);
+  for (const t of flat) add(t);
   for (const t of compiled) if (t.name === LOAD_TOOLKIT_NAME) add(t);
   // extractToolkit of a toolkit that is already loaded only returns its tools.
   for (const kit of router.getLoadedToolkits()) for (const t of router.extractToolkit(kit)) add(t);

@@ -117,6 +117,7 @@ export class Compiler {
   #buildNeutral(): NeutralCompileResult {
     const catalog = this.#catalog;
     const tools: ToolDefinition[] = catalog.namespaces.map((ns) => this.#renderGroup(ns, 'neutral') as ToolDefinition);
+    for (const t of this.#offeredFlat()) tools.push(this.#renderTool(t, 'neutral') as ToolDefinition);
     const loader = this.#renderLoader('neutral');
     if (loader !== null) tools.push(loader as ToolDefinition);
     const directory = catalog.hasDynamicToolkits()
@@ -144,14 +145,34 @@ export class Compiler {
     return { ...options, onWarning: wrapped };
   }
 
-  /** The default choice: namespaces (+ loader) when there are groups, else the flat tools. Cached per target. */
+  /**
+   * The flat tools of the default tool set (issue 11, rule 7): those in no
+   * namespace, in flat order, so a spec with namespaces does not hide its
+   * ungrouped tools. A spec with `offerUngroupedTools: false` offers none of
+   * them once it has namespaces or toolkits (the reference library's
+   * `compile()`); without groups every flat tool is offered either way.
+   * A flat tool that is also a namespace action reaches the model through
+   * its namespace (one name per tool in the payload).
+   */
+  #offeredFlat(): number[] {
+    const catalog = this.#catalog;
+    const groupMode = catalog.namespaces.length > 0 || catalog.toolkits.length > 0;
+    if (groupMode && catalog.spec.offerUngroupedTools === false) return [];
+    return catalog.flat.filter((t) => catalog.tools[t]!.namespaces.length === 0);
+  }
+
+  /**
+   * The default choice, in a fixed order: namespaces, then the flat tools in
+   * no namespace (`#offeredFlat`), then the library tools (`#buildArrays`
+   * appends those). Cached per target.
+   */
   #getTargetArrays(target: Target, mode: ToolkitMode): TargetArrays {
     const version = this.#gate.loadVersion;
     const hit = this.#targetCache.get(target);
     if (hit?.version === version && hit.mode === mode) return hit;
     const catalog = this.#catalog;
-    const groupMode = catalog.namespaces.length > 0 || catalog.toolkits.length > 0;
-    const names = groupMode ? catalog.namespaces.map((ns) => ns.name) : catalog.flat.map((t) => catalog.tools[t]!.name);
+    const names = catalog.namespaces.map((ns) => ns.name);
+    for (const t of this.#offeredFlat()) names.push(catalog.tools[t]!.name);
     const value = this.#buildArrays(target, mode, names, version, '');
     this.#targetCache.set(target, value);
     return value;

@@ -30,10 +30,25 @@ import type { ToolkitLoadingOption } from '../toolkit-loading.js';
 /** How `pruneByTaskAndAllowlist` combines the task match and the allowlist. */
 export type PruneStrategy = 'union' | 'intersection';
 
-/** The seed's prune result: kept tools (neutral definitions, flat order), removed names, counts. */
-export interface PruneResult {
-  readonly tools: ToolDefinition[];
-  readonly removed: string[];
+/** A kept tool of a prune result: a neutral definition whose `name` is typed by the generated names. */
+export interface PrunedTool<N extends string = string> extends ToolDefinition {
+  readonly name: N;
+}
+
+/**
+ * The seed's prune result: kept tools (neutral definitions, flat order),
+ * removed names, counts. `N` is the router's tool names (the generated
+ * `ToolName`, plus names registered at run time), so `tools[].name` and
+ * `removed` combine with namespace names without casts.
+ *
+ * @example
+ * const { tools, removed } = router.pruneByTask('read the file');
+ * router.compile({ target: 'anthropic', messages, tools: [...tools.map((t) => t.name), 'file_ops'] });
+ * router.setBlockedTools(removed);
+ */
+export interface PruneResult<N extends string = string> {
+  readonly tools: PrunedTool<N>[];
+  readonly removed: N[];
   readonly kept: number;
   readonly total: number;
 }
@@ -240,7 +255,8 @@ export interface TargetCompileRequest<R extends RegistryShape, D extends string 
   /**
    * Narrow the stable tools: a prune result, or names of flat tools and namespaces
    * (a namespace action or a toolkit tool throws: the model could not call it by
-   * that name). Default: the namespaces (when there are namespaces or toolkits), else the flat tools.
+   * that name). Default: the namespaces, then the flat tools in no namespace (none when the
+   * spec sets `offerUngroupedTools: false` and has namespaces or toolkits), in that order.
    * `load_toolkit` is always added when there are toolkits (library tools are never pruned).
    */
   readonly tools?: { readonly tools: readonly ToolDefinition[] } | readonly (ToolNameOf<R> | R['namespaces'] | D)[];

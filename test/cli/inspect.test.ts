@@ -140,9 +140,12 @@ describe('toolroute inspect (spawned CLI)', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     for (const target of TARGETS) expect(r.stdout).toContain(`== ${target} (`);
-    expect(r.stdout).toMatch(/^initial +3 +1,973 /m);
+    // The namespaces, the flat tool in no namespace (get_time, 222 bytes and a comma) and the loader.
+    expect(r.stdout).toMatch(/^initial +4 +2,196 /m);
     expect(r.stdout).toContain('+ load_toolkit Weather');
-    expect(r.stdout).toContain('offered: file_ops, terminal, load_toolkit\n+ load_toolkit Weather adds: get_forecast, get_current_weather\n');
+    expect(r.stdout).toContain('offered: file_ops, terminal, get_time, load_toolkit\n+ load_toolkit Weather adds: get_forecast, get_current_weather\n');
+    // read_file and run_bash are flat too, but also actions of file_ops and terminal: offered through them.
+    expect(r.stdout).toContain("not offered by default (callable flat tools; pass them as compile's `tools`): read_file 442 B (flat), run_bash 396 B (flat)\n");
     expect(r.stdout).toContain('largest: file_ops ');
     expect(r.stdout).toMatch(/≈tokens/);
   });

@@ -65,7 +65,8 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     expect(result.text).toBe('Done: notes.md is written; Lisbon is sunny.');
 
     // Tool lists: the stable part on every step, the toolkit's tools appended from the step after the load.
-    const stable = ['file_ops', 'terminal', 'load_toolkit'];
+    // The namespaces, the flat tool in no namespace (get_time), then the loader.
+    const stable = ['file_ops', 'terminal', 'get_time', 'load_toolkit'];
     expect(calls.slice(0, 3).map(toolNames)).toEqual([stable, stable, stable]);
     expect(calls.slice(3).map(toolNames)).toEqual([[...stable, 'get_forecast', 'get_current_weather'], [...stable, 'get_forecast', 'get_current_weather']]);
     for (let i = 1; i < calls.length; i++) {
@@ -98,7 +99,7 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     expect(errorText('c9')).toMatch(/^Tool call rejected: missing or empty tool name\. Call one of: read_file, run_bash, get_time, file_ops, terminal, load_toolkit/); // empty_name
     expect(seen.get('c10')).toEqual({ type: 'json', value: { city: 'Lisbon', days: 2, forecast: 'sunny' } });
     // A flat tool the router would accept but this run does not offer: the AI SDK cannot run it, and the model is told why.
-    expect(errorText('c11')).toBe('Tool "read_file" is not offered in this step. Call one of: file_ops, terminal, load_toolkit, get_forecast, get_current_weather.');
+    expect(errorText('c11')).toBe('Tool "read_file" is not offered in this step. Call one of: file_ops, terminal, get_time, load_toolkit, get_forecast, get_current_weather.');
     // None of the AI SDK's own messages reached the model.
     for (const [, out] of seen) expect(String(out.value)).not.toMatch(/Model tried to call unavailable tool|Invalid input for tool/);
 

@@ -44,7 +44,8 @@ describe('examples/ai-sdk-agent.ts', () => {
   it('gets toolroute reasons back for its mistakes, loads the toolkit and finishes', async () => {
     const { text, steps } = await runAiSdkAgent();
     expect(text).toBe('Lisbon: sunny for the next two days.');
-    const base = ['file_ops', 'terminal', 'load_toolkit'];
+    // The namespaces, the flat tool in no namespace (get_time), then the loader.
+    const base = ['file_ops', 'terminal', 'get_time', 'load_toolkit'];
     expect(steps.map((s) => s.tools)).toEqual([base, base, base, [...base, 'get_forecast', 'get_current_weather'], [...base, 'get_forecast', 'get_current_weather']]);
     expect(steps[1]!.results).toEqual([
       { id: '1', type: 'json', value: '{"path":"plan.md","bytes":17}' },

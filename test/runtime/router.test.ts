@@ -304,7 +304,8 @@ describe('run-time registration', () => {
     expect(await r.dispatch(call('square', { n: 'x' }))).toMatchObject({ code: 'invalid_arguments' });
     expect(r.pruneByTask('check the net').tools.map((t) => t.name)).toEqual(['get_time', 'ping']);
     const neutral = r.compile();
-    expect(neutral.tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'git', 'load_toolkit']);
+    // Namespaces, then the flat tools in no namespace (get_time joined git, so only ping), then the loader.
+    expect(neutral.tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'git', 'ping', 'load_toolkit']);
     expect(neutral.directoryXml).toContain('<toolkit name="Math" tools="square">Numbers</toolkit>');
     expect(neutral.tools.at(-1)!.parameters).toMatchObject({ properties: { toolkit_name: { enum: ['Weather', 'Database', 'Math'] } } });
     r.setBlockedTools(['git']);
@@ -321,7 +322,7 @@ describe('run-time registration', () => {
     expect(() => router.registerNamespaces([{ name: 'file_ops', description: 'x', tools: [] }])).toThrow(/already taken/);
     expect(() => router.registerToolkits([{ name: 'weather', description: 'x', tools: [] }])).toThrow(/already exists/);
     expect(() => router.registerToolkits([{ name: 'K', description: 'x', tools: ['nope'] }])).toThrow(/not a tool/);
-    expect(router.compile().tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'load_toolkit']);
+    expect(router.compile().tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit']);
     expect(router.checkToolCall({ name: 'a' })).toMatchObject({ code: 'unknown_tool' });
   });
 });
@@ -333,14 +334,15 @@ describe('compile for a target', () => {
   test('stable namespaces and loader first, loaded toolkit tools appended in load order', () => {
     // The `append` toolkit-loading strategy (issue 9 made native loading the default).
     const { router } = exampleRouter({ toolkitLoading: 'append' });
-    expect(names(router.compile({ target: 'anthropic', messages }))).toEqual(['file_ops', 'terminal', 'load_toolkit']);
+    // Namespaces, then the flat tool in no namespace (get_time), then the loader.
+    expect(names(router.compile({ target: 'anthropic', messages }))).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit']);
     router.extractToolkit('Database');
     router.extractToolkit('Weather');
     expect(names(router.compile({ target: 'anthropic', messages }))).toEqual([
-      'file_ops', 'terminal', 'load_toolkit', 'run_query', 'describe_table', 'get_forecast', 'get_current_weather',
+      'file_ops', 'terminal', 'get_time', 'load_toolkit', 'run_query', 'describe_table', 'get_forecast', 'get_current_weather',
     ]);
     // The seed's neutral compile never includes loaded toolkits.
-    expect(router.compile().tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'load_toolkit']);
+    expect(router.compile().tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit']);
   });
 
   test('`tools` narrows the stable set to a prune result or names; the loader always stays', () => {

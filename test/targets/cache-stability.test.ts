@@ -106,11 +106,12 @@ describe('100 turns through the real router (append strategy): the cache key tel
     const warnings: string[] = [];
     const onWarning = (message: string) => warnings.push(message);
 
-    // Two request families per target: the default tool set, and an explicit one
-    // (a flat tool next to the namespaces). Each appends every deferred tool registered so far.
+    // Two request families per target: the default tool set (the namespaces, then the flat
+    // tools in no namespace: get_time and every deferred tool registered so far), and an
+    // explicit, narrower one (one namespace and the same flat tools).
     const families = {
       default: () => undefined,
-      explicit: () => ['file_ops', 'terminal', 'get_time', ...deferredNames],
+      explicit: () => ['file_ops', 'get_time', ...deferredNames],
     } as const;
     type Family = keyof typeof families;
     const reference = new Map<string, { key: string; oracle: string; prefix: string[] }>();
@@ -190,7 +191,7 @@ describe('100 turns through the real router (append strategy): the cache key tel
           const id = `${target}/${family}`;
           const oracle = cachedPrefixOracle(target, payload);
           const search = SEARCH_NAME[target] === undefined ? [] : [SEARCH_NAME[target]!];
-          const stableNames = family === 'default' ? ['file_ops', 'terminal', 'load_toolkit'] : ['file_ops', 'terminal', 'get_time', 'load_toolkit'];
+          const stableNames = family === 'default' ? ['file_ops', 'terminal', 'get_time', 'load_toolkit'] : ['file_ops', 'get_time', 'load_toolkit'];
           const ref = reference.get(id) ?? { key: key!, oracle, prefix: [...search, ...stableNames] };
 
           // The key changes exactly when the cached bytes change (both ways).
@@ -200,7 +201,8 @@ describe('100 turns through the real router (append strategy): the cache key tel
           expect(names.slice(0, ref.prefix.length)).toEqual(ref.prefix);
 
           // Exactly: search tool, stable tools + loader, deferred ones chosen, loaded toolkits' tools in load order.
-          const deferred = family === 'default' ? [] : deferredNames;
+          // Both families carry the registered deferred tools: they are flat tools in no namespace.
+          const deferred = deferredNames;
           expect(names).toEqual([...search, ...stableNames, ...deferred, ...loadedNames]);
           for (const loaded of loadedNames) expect(names.indexOf(loaded)).toBeGreaterThanOrEqual(ref.prefix.length);
 
@@ -253,7 +255,9 @@ describe('100 turns through the real router (append strategy): the cache key tel
       const key = router.cacheKey(router.compile({ target, system: SYSTEM, messages }));
       expect(router.cacheKey(router.compile({ target, system: `${SYSTEM} More.`, messages }))).not.toBe(key);
       expect(router.cacheKey(router.compile({ target, system: SYSTEM, messages, tools: ['file_ops'] }))).not.toBe(key);
-      expect(router.cacheKey(router.compile({ target, system: SYSTEM, messages, tools: ['file_ops', 'terminal'] }))).toBe(key);
+      // The default set, written out: the namespaces, then the flat tool in no namespace.
+      expect(router.cacheKey(router.compile({ target, system: SYSTEM, messages, tools: ['file_ops', 'terminal', 'get_time'] }))).toBe(key);
+      expect(router.cacheKey(router.compile({ target, system: SYSTEM, messages, tools: ['file_ops', 'terminal'] }))).not.toBe(key);
     }
   });
 });

@@ -31,7 +31,9 @@ describe('router.compile shares frozen arrays', () => {
     router.registerNamespaces([{ name: 'git', description: 'Git', tools: [{ name: 'git_status', description: 'Status' }] }]);
     const b = router.compile();
     expect(b).not.toBe(a);
-    expect(b.tools.map((t) => t.name)).toEqual([...names.slice(0, -1), 'git', 'load_toolkit']);
+    // Namespaces first (the new one last among them), then the flat tool in no namespace, then the loader.
+    expect(names).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit']);
+    expect(b.tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'git', 'get_time', 'load_toolkit']);
     expect(a.tools.map((t) => t.name)).toEqual(names);
   });
 

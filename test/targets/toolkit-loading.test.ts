@@ -214,21 +214,21 @@ describe('provider-side blocklist (options.allowedTools, opt-in)', () => {
     const open = chat();
     expect(open.tool_choice).toEqual({
       type: 'allowed_tools',
-      allowed_tools: { mode: 'auto', tools: ['file_ops', 'terminal', 'load_toolkit', 'call_toolkit_tool'].map((name) => ({ type: 'function', function: { name } })) },
+      allowed_tools: { mode: 'auto', tools: ['file_ops', 'terminal', 'get_time', 'load_toolkit', 'call_toolkit_tool'].map((name) => ({ type: 'function', function: { name } })) },
     });
-    expect(responses().tool_choice).toEqual({ type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'file_ops' }, { type: 'function', name: 'terminal' }, { type: 'tool_search' }] });
+    expect(responses().tool_choice).toEqual({ type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'file_ops' }, { type: 'function', name: 'terminal' }, { type: 'function', name: 'get_time' }, { type: 'tool_search' }] });
     // Blocking a whole namespace and every toolkit removes them; blocking one action does not remove its namespace.
     router.setBlockedTools(['terminal', 'Weather', 'Database', 'delete_file']);
     const blocked = chat();
-    expect(blocked.tool_choice?.allowed_tools.tools.map((t) => t.function.name)).toEqual(['file_ops']);
-    expect(responses().tool_choice?.tools).toEqual([{ type: 'function', name: 'file_ops' }]);
+    expect(blocked.tool_choice?.allowed_tools.tools.map((t) => t.function.name)).toEqual(['file_ops', 'get_time']);
+    expect(responses().tool_choice?.tools).toEqual([{ type: 'function', name: 'file_ops' }, { type: 'function', name: 'get_time' }]);
     expect(blocked.tools).toBe(open.tools);
     // Honest key: tool_choice is sent before the conversation, so the key follows it; cacheReuse counts it right after the tools.
     expect(router.cacheKey(blocked)).not.toBe(router.cacheKey(open));
     expect(cacheReuse('openai', open, blocked)).toMatchObject({ full: false, firstMismatch: { section: 'tool_choice' } });
     // The gate still answers for the blocked action inside an allowed namespace.
     expect(await router.dispatch({ name: 'file_ops', arguments: { action: 'delete_file', args: { path: 'a' } } })).toMatchObject({ code: 'blocked' });
-    expect(router.allowedToolNames({ target: 'gemini' })).toEqual(['file_ops']);
+    expect(router.allowedToolNames({ target: 'gemini' })).toEqual(['file_ops', 'get_time']);
     // The same blocklist gives the same object: the key memo keeps working.
     expect(chat().tool_choice).toBe(blocked.tool_choice);
   });
