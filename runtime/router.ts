@@ -314,11 +314,9 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   // ---- Compile ----------------------------------------------------------------
 
   /**
-   * Without a target: the seed's `{ tools, directoryXml }`: one neutral tool
-   * per namespace, then the flat tools in no namespace (unless the spec sets
-   * `offerUngroupedTools: false` and has groups; the seed lists none), then
-   * `load_toolkit` when there are toolkits (loaded toolkits are not included,
-   * as in the seed). With `{ target, system?, messages, tools? }`:
+   * Without a target: the seed's `{ tools, directoryXml }`: the namespaces, the flat tools in
+   * no namespace (none with `offerUngroupedTools: false` and groups; the seed lists none), and
+   * `load_toolkit` when there are toolkits (loaded toolkits are not included, as in the seed). With `{ target, system?, messages, tools? }`:
    * the request fragment for that provider (see runtime/targets/compile.ts), with
    * the stable tools first, deferred ones after them and loaded toolkits' tools
    * last. The blocklist never changes the output.
