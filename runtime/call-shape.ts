@@ -192,7 +192,7 @@ export function parseArguments(raw: unknown, limits: CallLimits): ParsedArgument
  * const v = readArguments('{"path":"a.ts"}', DEFAULT_LIMITS);
  * if (v instanceof ArgumentsFailure) return v.problem;
  */
-export function readArguments(raw: unknown, limits: CallLimits): Record<string, unknown> | ArgumentsFailure {
+export function readArguments(raw: unknown, limits: CallLimits, deferWalk = false): Record<string, unknown> | ArgumentsFailure {
   let value: unknown = raw;
   if (raw === undefined || raw === null) return {};
   if (typeof raw === 'string') {
@@ -212,12 +212,56 @@ export function readArguments(raw: unknown, limits: CallLimits): Record<string, 
   }
   // Parsed JSON text gets a cheap depth-and-numbers walk (see
   // `parsedWithinLimits`); an object handed over by an SDK, or anything the
-  // cheap walk is unsure of, gets the full check.
-  if (typeof raw !== 'string' || !parsedWithinLimits(raw, value, limits)) {
+  // cheap walk is unsure of, gets the full check. `deferWalk` leaves the walk
+  // of text within `maxNodes` to the caller (`deferredLimitsProblem`).
+  if (typeof raw !== 'string' || (deferWalk ? raw.length > limits.maxNodes : !parsedWithinLimits(raw, value, limits))) {
     const problem = checkShape(value, limits);
     if (problem) return new ArgumentsFailure(problem);
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * Whether `readArguments(raw, limits, true)` may have left the limits walk
+ * out: only for text within `maxNodes` (longer text, and anything not text,
+ * is always checked at once).
+ *
+ * @example
+ * walkDeferred('{"a":1}', DEFAULT_LIMITS); // → true
+ */
+export function walkDeferred(raw: unknown, limits: CallLimits): raw is string {
+  return typeof raw === 'string' && raw.length <= limits.maxNodes;
+}
+
+/**
+ * The limits check `readArguments(raw, limits, true)` left out, on a fresh
+ * parse of the same text (the first parse's value may have been changed
+ * since, e.g. by a validator filling defaults): the failure plain
+ * `readArguments` would have returned, or undefined. Call it only for text
+ * `readArguments(…, true)` accepted. Never throws.
+ *
+ * @example
+ * const v = readArguments(text, limits, true);
+ * // … later, before rejecting the call for another reason:
+ * const failure = deferredLimitsProblem(text, limits); // the walk's verdict wins
+ */
+export function deferredLimitsProblem(raw: string, limits: CallLimits): ArgumentsFailure | undefined {
+  const value = readArguments(raw, limits);
+  return value instanceof ArgumentsFailure ? value : undefined;
+}
+
+/**
+ * The limits check `readArguments(raw, limits, true)` left out, on the value
+ * it returned, while nothing has changed that value yet. Never throws.
+ *
+ * @example
+ * const v = readArguments(text, limits, true);
+ * if (!(v instanceof ArgumentsFailure)) parsedLimitsProblem(text, v, limits); // → undefined within limits
+ */
+export function parsedLimitsProblem(raw: string, value: object, limits: CallLimits): ArgumentsFailure | undefined {
+  if (parsedWithinLimits(raw, value, limits)) return undefined;
+  const problem = checkShape(value, limits);
+  return problem ? new ArgumentsFailure(problem) : undefined;
 }
 
 /**

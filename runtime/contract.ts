@@ -172,6 +172,16 @@ export interface GeneratedSpec<R extends RegistryShape = RegistryShape> {
   readonly directoryXml: string;
   readonly matcher: PruneMatcherData;
   readonly validators: readonly ValidateFn[];
+  /**
+   * Per validator (same index as `validators`): the deepest object/array
+   * nesting of any value it accepts, when its schema proves that bound and
+   * that every number it accepts is finite (the validators are compiled with
+   * ajv's `strictNumbers`); 0 when the schema proves neither. Dispatch skips
+   * the argument walk for depth and finite numbers where the bound is within
+   * `maxDepth` (generator/emit/arg-bound.ts). Absent in folders generated
+   * before it existed: then every call is walked.
+   */
+  readonly validatorDepths?: readonly number[];
   readonly rendered: { readonly [F in RenderForm]: RenderedTools };
   /**
    * The spec's `options.offerUngroupedTools`, present only when false: the

@@ -14,6 +14,7 @@ import { buildPruneMatcher } from '../../runtime/matcher.js';
 import { renderTool } from '../../runtime/targets/index.js';
 import { anthropicKeyPlan } from '../../runtime/targets/property-keys.js';
 import { nullDecodePlan } from '../../runtime/targets/strict.js';
+import { acceptedDepth } from './arg-bound.js';
 import { jsonParseLiteral, tsString } from './code.js';
 import type { EmitContext } from './context.js';
 import type { GeneratedFile } from './file.js';
@@ -65,6 +66,7 @@ export function specData(ctx: EmitContext): SpecData {
     // Object.fromEntries keeps any policy name, `__proto__` included, as an own key.
     policies: Object.fromEntries(ir.policies.map((p) => [p.name, p.block])),
     matcher: buildPruneMatcher(flatTools(ir)),
+    validatorDepths: ctx.schemas.map((s) => acceptedDepth(s.schema) ?? 0),
     rendered,
     // Only when not the default, so specs that do not set it keep their bytes.
     ...(ir.options.offerUngroupedTools ? {} : { offerUngroupedTools: false as const }),

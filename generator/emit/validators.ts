@@ -33,6 +33,9 @@ const AJV_OPTIONS: AjvOptions = {
   // Set per schema (see `needsOwnProperties`): own-property checks only where a property name could be
   // found on Object.prototype, since they cost about as much as the rest of the validation.
   ownProperties: false,
+  // `type: "number"` / `"integer"` reject Infinity and NaN, so a schema can prove the numbers it
+  // accepts finite and dispatch may skip its walk for them (see arg-bound.ts).
+  strictNumbers: true,
   // The front end already reports unknown keywords and formats with positions; here they would only be noise.
   strict: false,
   logger: false,

@@ -52,6 +52,8 @@ export interface ToolEntry {
   readonly namespaces: number[];
   readonly toolkits: number[];
   readonly validate: ValidateFn | undefined;
+  /** `GeneratedSpec.validatorDepths` of its validator: > 0 lets dispatch skip the argument walk (resolve.ts); 0 for run-time tools. */
+  readonly argsDepth: number;
   readonly nullDecode: NullDecodePlan | undefined;
   /** Anthropic wire names of top-level properties → spec names (property-keys.ts); undefined for most tools. */
   readonly keyDecode: KeyDecodePlan | undefined;
@@ -90,6 +92,11 @@ const RESERVED_NAMES = new Set(['load_toolkit', TOOLKIT_DISPATCHER_NAME, 'contex
 const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) });
 /** How run-time tools and groups are rendered (never OpenAI strict: their schemas are not checked for it). */
 export const RENDER_OPTIONS = Object.freeze({ openaiStrict: false });
+
+/** A generated depth bound as the resolver reads it: a positive integer, anything else 0 (walk every call). */
+function depthBound(value: unknown): number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
+}
 
 /** The seed's shorthand (a properties map) or a full schema → a full `type: "object"` schema. */
 function expandParameters(parameters: Readonly<Record<string, unknown>> | undefined): JsonSchema {
@@ -154,6 +161,7 @@ export class Catalog {
         namespaces: [...tool.namespaces],
         toolkits: [...tool.toolkits],
         validate: spec.validators[tool.validator],
+        argsDepth: depthBound(spec.validatorDepths?.[tool.validator]),
         nullDecode: tool.nullDecode,
         keyDecode: tool.keyDecode,
         handler: handler as AnyHandler | undefined,
@@ -339,6 +347,7 @@ export class Catalog {
       namespaces: [],
       toolkits: [],
       validate: def.validate,
+      argsDepth: 0,
       nullDecode: undefined,
       // Rendered for Anthropic at run time with the same wire names.
       keyDecode: anthropicKeyPlan(schema),

@@ -21,14 +21,17 @@ import { applyKeyDecode } from '../targets/property-keys.js';
 import {
   ArgumentsFailure,
   DEFAULT_LIMITS,
+  deferredLimitsProblem,
   isPlainObject,
   jsonKind,
   parseArguments,
+  parsedLimitsProblem,
   readArguments,
   readCall,
   readCallInto,
   type CallLimits,
   type MutableCallShape,
+  walkDeferred,
 } from '../call-shape.js';
 import {
   actionHint,
@@ -214,9 +217,13 @@ export class Resolver {
     if (ref.kind === 'namespace') {
       if (gate.nsBlocked[ref.index]) return reject('blocked', blockedReason(name), callId);
       if (nameOnly) return nameOk(name, 'namespace', callId);
-      const parsed = readArguments(rawArguments, this.#limits);
+      // The action (and so its schema's bound) is known only once the text is parsed: the limits
+      // walk waits for it (#resolveAction), and any rejection walks first, so its verdict wins as before.
+      const deferred = walkDeferred(rawArguments, this.#limits) ? rawArguments : undefined;
+      const parsed = readArguments(rawArguments, this.#limits, deferred !== undefined);
       if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-      return this.#resolveNamespaceObject(ref.index, parsed, callId);
+      const r = this.#resolveNamespaceObject(ref.index, parsed, callId, deferred);
+      return deferred !== undefined && !r.ok ? this.#limitsFirst(r, deferred, name) : r;
     }
 
     const t = ref.index;
@@ -232,9 +239,35 @@ export class Resolver {
       return reject('unknown_tool', unknownToolReason(name, [], [], hint), callId);
     }
     if (nameOnly) return nameOk(name, 'tool', callId);
-    const parsed = readArguments(rawArguments, this.#limits);
+    // Where the schema bounds depth and numbers, a valid call needs no limits walk; a rejected one walks first.
+    const deferred = this.#covers(t, 0) && walkDeferred(rawArguments, this.#limits);
+    const parsed = readArguments(rawArguments, this.#limits, deferred);
     if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-    return this.#validate(t, parsed, '', entry.flat ? 'flat' : 'toolkit', gate.directGroup[t]!, callId);
+    const r = this.#validate(t, parsed, '', entry.flat ? 'flat' : 'toolkit', gate.directGroup[t]!, callId);
+    return deferred && !r.ok ? this.#limitsFirst(r, rawArguments as string, name) : r;
+  }
+
+  /**
+   * Whether tool `t`'s schema alone keeps every value its validator accepts
+   * within the depth limit (nested `extra` levels below the text's root) with
+   * finite numbers (generator/emit/arg-bound.ts): then the limits walk of its
+   * arguments text cannot fail for a call the validator accepts, and is run
+   * only for a call about to be rejected (`#limitsFirst`).
+   */
+  #covers(t: number, extra: number): boolean {
+    const depth = this.#catalog.tools[t]!.argsDepth;
+    return depth > 0 && depth + extra <= this.#limits.maxDepth;
+  }
+
+  /**
+   * A rejection of a call whose limits walk was left out: the walk runs now,
+   * on a fresh parse of the text, and its failure (too deep, a non-finite
+   * number) is the result, as when the walk ran before everything else.
+   * `label` is the name the malformed-arguments reason names.
+   */
+  #limitsFirst(r: Resolved, raw: string, label: string, callId = r.callId): Resolved {
+    const failure = deferredLimitsProblem(raw, this.#limits);
+    return failure === undefined ? r : reject(failure.code, malformedReason(quote(label), failure.problem), callId);
   }
 
   /** The public form of an accepted call (`checkToolCall`'s `call`): a fresh object, safe to keep. */
@@ -253,7 +286,7 @@ export class Resolver {
    * `action` is a mistake, rejected by name, because dropping it would run
    * the action without it (a commit of everything instead of `paths`).
    */
-  #resolveNamespaceObject(k: number, parsed: Record<string, unknown>, callId: string | undefined): Resolved {
+  #resolveNamespaceObject(k: number, parsed: Record<string, unknown>, callId: string | undefined, deferred: string | undefined): Resolved {
     const action = parsed['action'];
     if (Object.hasOwn(parsed, 'args')) {
       let stray: string[] | undefined;
@@ -262,10 +295,10 @@ export class Resolver {
         const ns = this.#catalog.namespaces[k]!;
         const t = typeof action === 'string' ? ns.actions.get(action) : undefined;
         // An unknown or blocked action says so first: that is what the model must fix.
-        if (t === undefined || this.#gate.toolBlocked[t]) return this.#resolveAction(k, action, parsed['args'], '/args', callId, true);
+        if (t === undefined || this.#gate.toolBlocked[t]) return this.#resolveAction(k, action, parsed['args'], '/args', callId, true, deferred, parsed);
         return reject('malformed_arguments', strayKeysReason(ns.name, action as string, stray), callId);
       }
-      return this.#resolveAction(k, action, parsed['args'], '/args', callId, true);
+      return this.#resolveAction(k, action, parsed['args'], '/args', callId, true, deferred, parsed);
     }
     // Flattened: the siblings are the arguments. Object.fromEntries defines
     // keys (a `__proto__` key stays an own property) and copies only here.
@@ -276,10 +309,15 @@ export class Resolver {
         break;
       }
     }
-    return this.#resolveAction(k, action, flattened, '', callId, true);
+    return this.#resolveAction(k, action, flattened, '', callId, true, deferred, parsed);
   }
 
-  /** A namespace action with its (unparsed or parsed) args. */
+  /**
+   * A namespace action with its (unparsed or parsed) args. `deferred` is the
+   * text of a parsed envelope whose limits walk was left out (`envelope` its
+   * value, unchanged so far): walked here, before the validator, unless the
+   * action's schema makes it needless for a valid call.
+   */
   #resolveAction(
     k: number,
     action: unknown,
@@ -287,6 +325,8 @@ export class Resolver {
     prefix: string,
     callId: string | undefined,
     argsAlreadyParsed = false,
+    deferred?: string,
+    envelope?: object,
   ): Resolved {
     const ns = this.#catalog.namespaces[k]!;
     const t = typeof action === 'string' ? ns.actions.get(action) : undefined;
@@ -302,12 +342,22 @@ export class Resolver {
       if (rawArgs === undefined || rawArgs === null) args = {};
       else if (isPlainObject(rawArgs)) args = rawArgs;
       else return reject('malformed_arguments', namespaceArgsReason(ns.name, toolName, jsonKind(rawArgs)), callId);
+      // The envelope nests the arguments one level below its root (`{ action, args }`).
+      if (deferred !== undefined && !this.#covers(t, 1)) {
+        const failure = parsedLimitsProblem(deferred, envelope!, this.#limits);
+        if (failure !== undefined) return reject(failure.code, malformedReason(quote(ns.name), failure.problem), callId);
+      }
     } else {
-      const parsed = readArguments(rawArgs, this.#limits);
+      // The OpenAI Responses form: the action is known before its arguments text is parsed.
+      const defer = this.#covers(t, 0) && walkDeferred(rawArgs, this.#limits);
+      const parsed = readArguments(rawArgs, this.#limits, defer);
       if (parsed instanceof ArgumentsFailure) {
         return reject(parsed.code, malformedReason(`${quote(ns.name)} action ${quote(toolName)}`, parsed.problem), callId);
       }
-      args = parsed;
+      const r = this.#validate(t, parsed, prefix, 'namespace', ns.name, callId);
+      if (!defer || r.ok) return r;
+      const failure = deferredLimitsProblem(rawArgs as string, this.#limits);
+      return failure === undefined ? r : reject(failure.code, malformedReason(`${quote(ns.name)} action ${quote(toolName)}`, failure.problem), callId);
     }
     return this.#validate(t, args, prefix, 'namespace', ns.name, callId);
   }
