@@ -68,7 +68,7 @@ errors++;
 }
 if(data.max_bytes !== undefined){
 let data2 = data.max_bytes;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err5 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err5];
@@ -78,7 +78,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(typeof data2 == "number"){
+if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 1 || isNaN(data2)){
 const err6 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
@@ -147,7 +147,7 @@ errors++;
 }
 if(data.timeout_ms !== undefined){
 let data1 = data.timeout_ms;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err3 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err3];
@@ -157,7 +157,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(typeof data1 == "number"){
+if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 600000 || isNaN(data1)){
 const err4 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
 if(vErrors === null){
@@ -457,7 +457,7 @@ errors++;
 }
 if(data.lines !== undefined){
 let data1 = data.lines;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err3 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err3];
@@ -467,7 +467,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(typeof data1 == "number"){
+if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 1000 || isNaN(data1)){
 const err4 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
@@ -546,7 +546,7 @@ errors++;
 }
 if(data.days !== undefined){
 let data1 = data.days;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err3 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err3];
@@ -556,7 +556,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(typeof data1 == "number"){
+if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 14 || isNaN(data1)){
 const err4 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 14},message:"must be <= 14"};
 if(vErrors === null){
@@ -716,7 +716,7 @@ if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
-if((((typeof data2 !== "string") && (!(typeof data2 == "number"))) && (typeof data2 !== "boolean")) && (data2 !== null)){
+if((((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))) && (typeof data2 !== "boolean")) && (data2 !== null)){
 const err3 = {instancePath:instancePath+"/params/" + i0,schemaPath:"#/properties/params/items/type",keyword:"type",params:{type: schema8.properties.params.items.type},message:"must be string,number,boolean,null"};
 if(vErrors === null){
 vErrors = [err3];
@@ -741,7 +741,7 @@ errors++;
 }
 if(data.limit !== undefined){
 let data3 = data.limit;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err5];
@@ -751,7 +751,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 10000 || isNaN(data3)){
 const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
 if(vErrors === null){

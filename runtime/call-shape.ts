@@ -1,11 +1,13 @@
 /**
  * Reading a tool call as the model (through some SDK) produced it.
  *
+ * Also the inverse of OpenAI strict mode on the arguments read (`decodeNulls`).
+ *
  * Everything here takes `unknown` and never throws: a call is model input, and
  * model input becomes data (a name, raw arguments, a call id) or a problem
  * (a `RejectionCode` with details), never an exception.
  */
-import { LOAD_TOOLKIT_NAME, type RejectionCode } from './contract.js';
+import { LOAD_TOOLKIT_NAME, type NullDecodePlan, type RejectionCode } from './contract.js';
 
 /** Limits on model-supplied arguments. Every field has a default; see `DEFAULT_LIMITS`. */
 export interface CallLimits {
@@ -391,4 +393,43 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Turn OpenAI strict-mode nulls of optional properties back into absent ones.
+ * Copies only what changes; never assigns a model-supplied key through `=`.
+ *
+ * @example
+ * decodeNulls({ path: 'a', encoding: null }, { optional: ['encoding'] }); // → { path: 'a' }
+ */
+export function decodeNulls(value: unknown, plan: NullDecodePlan): unknown {
+  if (Array.isArray(value)) {
+    if (!plan.items) return value;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const d = decodeNulls(value[i], plan.items);
+      if (d !== value[i]) (out ??= [...value])[i] = d;
+    }
+    return out ?? value;
+  }
+  if (!isPlainObject(value)) return value;
+  let out: Record<string, unknown> | undefined;
+  for (const key of plan.optional) {
+    if (Object.hasOwn(value, key) && value[key] === null) {
+      out ??= { ...value };
+      delete out[key];
+    }
+  }
+  if (plan.nested) {
+    for (const key of Object.keys(plan.nested)) {
+      const source = out ?? value;
+      if (!Object.hasOwn(source, key)) continue;
+      const d = decodeNulls(source[key], plan.nested[key]!);
+      if (d !== source[key]) {
+        out ??= { ...value };
+        Object.defineProperty(out, key, { value: d, writable: true, enumerable: true, configurable: true });
+      }
+    }
+  }
+  return out ?? value;
 }

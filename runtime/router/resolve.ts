@@ -16,10 +16,11 @@
  * is told apart from an unknown one, belong here; the wording of each reason
  * lives in reasons.ts.
  */
-import { LOAD_TOOLKIT_NAME, type CallVia, type NullDecodePlan, type RejectionCode } from '../contract.js';
+import { LOAD_TOOLKIT_NAME, type CallVia, type RejectionCode } from '../contract.js';
 import { applyKeyDecode } from '../targets/property-keys.js';
 import {
   ArgumentsFailure,
+  decodeNulls,
   DEFAULT_LIMITS,
   deferredLimitsProblem,
   isPlainObject,
@@ -91,42 +92,6 @@ function nameOk(name: string, kind: CallableKind, callId: string | undefined): R
 
 function reject(code: RejectionCode, reason: string, callId: string | undefined): Resolved {
   return { ok: false, code, reason, callId };
-}
-
-/**
- * Turn OpenAI strict-mode nulls of optional properties back into absent ones.
- * Copies only what changes; never assigns a model-supplied key through `=`.
- */
-function decodeNulls(value: unknown, plan: NullDecodePlan): unknown {
-  if (Array.isArray(value)) {
-    if (!plan.items) return value;
-    let out: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const d = decodeNulls(value[i], plan.items);
-      if (d !== value[i]) (out ??= [...value])[i] = d;
-    }
-    return out ?? value;
-  }
-  if (!isPlainObject(value)) return value;
-  let out: Record<string, unknown> | undefined;
-  for (const key of plan.optional) {
-    if (Object.hasOwn(value, key) && value[key] === null) {
-      out ??= { ...value };
-      delete out[key];
-    }
-  }
-  if (plan.nested) {
-    for (const key of Object.keys(plan.nested)) {
-      const source = out ?? value;
-      if (!Object.hasOwn(source, key)) continue;
-      const d = decodeNulls(source[key], plan.nested[key]!);
-      if (d !== source[key]) {
-        out ??= { ...value };
-        Object.defineProperty(out, key, { value: d, writable: true, enumerable: true, configurable: true });
-      }
-    }
-  }
-  return out ?? value;
 }
 
 /**
@@ -248,23 +213,16 @@ export class Resolver {
   }
 
   /**
-   * Whether tool `t`'s schema alone keeps every value its validator accepts
-   * within the depth limit (nested `extra` levels below the text's root) with
-   * finite numbers (generator/emit/arg-bound.ts): then the limits walk of its
-   * arguments text cannot fail for a call the validator accepts, and is run
-   * only for a call about to be rejected (`#limitsFirst`).
+   * Whether tool `t`'s schema keeps every value its validator accepts within
+   * `maxDepth` (`extra` levels below the text's root) with finite numbers
+   * (arg-bound.ts): then the limits walk cannot fail for an accepted call.
    */
   #covers(t: number, extra: number): boolean {
     const depth = this.#catalog.tools[t]!.argsDepth;
     return depth > 0 && depth + extra <= this.#limits.maxDepth;
   }
 
-  /**
-   * A rejection of a call whose limits walk was left out: the walk runs now,
-   * on a fresh parse of the text, and its failure (too deep, a non-finite
-   * number) is the result, as when the walk ran before everything else.
-   * `label` is the name the malformed-arguments reason names.
-   */
+  /** A rejection of a call whose limits walk was left out: the walk (on a fresh parse) runs now, and its failure wins, as when it ran first. */
   #limitsFirst(r: Resolved, raw: string, label: string, callId = r.callId): Resolved {
     const failure = deferredLimitsProblem(raw, this.#limits);
     return failure === undefined ? r : reject(failure.code, malformedReason(quote(label), failure.problem), callId);
@@ -313,10 +271,8 @@ export class Resolver {
   }
 
   /**
-   * A namespace action with its (unparsed or parsed) args. `deferred` is the
-   * text of a parsed envelope whose limits walk was left out (`envelope` its
-   * value, unchanged so far): walked here, before the validator, unless the
-   * action's schema makes it needless for a valid call.
+   * A namespace action with its (unparsed or parsed) args. `deferred`: the text of an envelope
+   * (`envelope`, unchanged so far) not yet walked for limits; walked here unless `#covers` says needless.
    */
   #resolveAction(
     k: number,

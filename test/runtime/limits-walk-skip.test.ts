@@ -127,7 +127,7 @@ describe('skipping the argument walk', () => {
       for (const name of Object.keys(KINDS)) {
         for (const text of variants(KINDS[name]!.valid)) {
           const flattened = text === '{}' ? `{"action":"ns_${name}"}` : `{"action":"ns_${name}",${text.slice(1)}`;
-          const forms: { name: string; arguments: string; namespace?: string; call_id?: string }[] = [
+          const forms: { name: string; arguments: string; namespace?: string; call_id?: string; type?: string }[] = [
             { name, arguments: text },
             { name: 'ns', arguments: `{"action":"ns_${name}","args":${text}}` },
             { name: 'ns', arguments: flattened },

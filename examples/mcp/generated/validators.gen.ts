@@ -167,7 +167,7 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.count !== undefined){
 let data0 = data.count;
-if(typeof data0 == "number"){
+if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 10 || isNaN(data0)){
 const err0 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
@@ -244,7 +244,8 @@ errors++;
 }
 }
 if(data.resourceId !== undefined){
-if(!(typeof data.resourceId == "number")){
+let data1 = data.resourceId;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
 const err2 = {instancePath:instancePath+"/resourceId",schemaPath:"#/properties/resourceId/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err2];
@@ -349,7 +350,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data.a !== undefined){
-if(!(typeof data.a == "number")){
+let data0 = data.a;
+if(!((typeof data0 == "number") && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/a",schemaPath:"#/properties/a/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err2];
@@ -361,7 +363,8 @@ errors++;
 }
 }
 if(data.b !== undefined){
-if(!(typeof data.b == "number")){
+let data1 = data.b;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
 const err3 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err3];
@@ -474,7 +477,8 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.duration !== undefined){
-if(!(typeof data.duration == "number")){
+let data0 = data.duration;
+if(!((typeof data0 == "number") && (isFinite(data0)))){
 const err0 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err0];
@@ -486,7 +490,8 @@ errors++;
 }
 }
 if(data.steps !== undefined){
-if(!(typeof data.steps == "number")){
+let data1 = data.steps;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
 const err1 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err1];
