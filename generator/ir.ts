@@ -6,6 +6,7 @@
  * Order everywhere is declaration order in the spec, which is what makes the
  * output deterministic without sorting user content.
  */
+import type { ToolkitLoadingOption } from '../runtime/toolkit-loading.js';
 
 /** A JSON value as it appears in a spec (schemas, enum values, defaults). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -46,6 +47,12 @@ export interface IROptions {
    * warns (`unreachable_tool`) about each tool that then reaches no model.
    */
   readonly offerUngroupedTools: boolean;
+  /**
+   * The spec's default `toolkitLoading` strategy (runtime/toolkit-loading.ts);
+   * absent when the spec sets none (so the router's default, `native`, applies
+   * and specs without it keep their bytes). The router's option overrides it.
+   */
+  readonly toolkitLoading?: ToolkitLoadingOption;
 }
 
 /** One tool: the unit that has a handler and a validator. */

@@ -17,6 +17,8 @@ import { bug, formatPath, formatProblem } from './problems.js';
 import type { Problem } from './problems.js';
 import { expandToolParameters, toolEntries, validateSpec } from './validate.js';
 import { setOwn } from './validate/context.js';
+import { TARGETS, type Target } from '../runtime/contract.js';
+import type { ToolkitLoadingOption, ToolkitLoadingStrategy } from '../runtime/toolkit-loading.js';
 
 /**
  * Type names the emitters generate themselves; a tool's argument type never
@@ -53,11 +55,18 @@ export function normalizeSpec(spec: LoadedSpec): IRSpec {
   if (typeof root !== 'object' || root === null) throw bug('normalizeSpec was called on a spec that is not a mapping (validate first)');
   const source = (path: SpecPath): IRSource => ({ file: spec.file, ...spec.locate(path), path: formatPath(path) });
 
-  const rawOptions = (root.options ?? {}) as { namespaceEncoding?: IRNamespaceEncoding; openaiStrict?: boolean; offerUngroupedTools?: boolean };
+  const rawOptions = (root.options ?? {}) as {
+    namespaceEncoding?: IRNamespaceEncoding;
+    openaiStrict?: boolean;
+    offerUngroupedTools?: boolean;
+    toolkitLoading?: ToolkitLoadingOption;
+  };
   const options: IROptions = {
     namespaceEncoding: rawOptions.namespaceEncoding ?? NAMESPACE_ENCODINGS[0],
     openaiStrict: rawOptions.openaiStrict ?? false,
     offerUngroupedTools: rawOptions.offerUngroupedTools ?? true,
+    // A per-target mapping is copied key by key in TARGETS order, so the bytes do not depend on how the user ordered it.
+    ...(rawOptions.toolkitLoading === undefined ? {} : { toolkitLoading: canonicalToolkitLoading(rawOptions.toolkitLoading) }),
   };
 
   // Tools, in order of first definition; a name → index map for references.
@@ -266,6 +275,20 @@ function canonicalSchema(node: JsonValue): JsonValue {
       out[k] = [...v].sort((a, b) => pos(a) - pos(b));
     } else out[k] = v;
   }
+  return out;
+}
+
+/**
+ * A spec's `toolkitLoading` in a canonical form: a strategy name as is, a
+ * per-target mapping with its keys in `TARGETS` order (validated first).
+ *
+ * @example
+ * canonicalToolkitLoading({ gemini: 'append', openai: 'dispatcher' }); // → { openai: 'dispatcher', gemini: 'append' }
+ */
+function canonicalToolkitLoading(option: ToolkitLoadingOption): ToolkitLoadingOption {
+  if (typeof option === 'string') return option;
+  const out: { [T in Target]?: ToolkitLoadingStrategy } = {};
+  for (const t of TARGETS) if (option[t] !== undefined) out[t] = option[t];
   return out;
 }
 

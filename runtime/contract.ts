@@ -6,6 +6,8 @@
  * the generator. Everything here is data or types: nothing to evaluate.
  */
 
+import type { ToolkitLoadingOption } from './toolkit-loading.js';
+
 /** The providers `compile({ target })` renders for. */
 export const TARGETS = ['anthropic', 'openai', 'openai-responses', 'gemini'] as const;
 export type Target = (typeof TARGETS)[number];
@@ -189,6 +191,12 @@ export interface GeneratedSpec<R extends RegistryShape = RegistryShape> {
    * (when the spec has namespaces or toolkits). Absent means true.
    */
   readonly offerUngroupedTools?: false;
+  /**
+   * The spec's `options.toolkitLoading`, present only when the spec sets it:
+   * the router's default strategy (its own `toolkitLoading` option overrides
+   * it). Checked at `createRouter` like the option.
+   */
+  readonly toolkitLoading?: ToolkitLoadingOption;
   /** Phantom: never present at run time; carries the generated types. */
   readonly __registry?: R;
 }

@@ -13,6 +13,8 @@
  */
 import { z } from 'zod';
 import { NAMESPACE_ENCODINGS } from '../generator/ir.js';
+import { TARGETS } from '../runtime/contract.js';
+import { TOOLKIT_LOADING_STRATEGIES } from '../runtime/toolkit-loading.js';
 
 /** Spec format versions this toolroute understands. */
 export const SUPPORTED_SPEC_VERSIONS = [1] as const;
@@ -115,6 +117,15 @@ export const OptionsSchema = z
       .optional()
       .describe(
         'Offer the flat tools that are in no namespace in the default tool set, after the namespaces. Default true. `false`: a spec with namespaces or toolkits offers only those (and `load_toolkit`), and codegen warns about each tool that then reaches no model.',
+      ),
+    toolkitLoading: z
+      .union([
+        z.enum(TOOLKIT_LOADING_STRATEGIES),
+        z.strictObject(Object.fromEntries(TARGETS.map((t) => [t, z.enum(TOOLKIT_LOADING_STRATEGIES).optional()])) as Record<(typeof TARGETS)[number], z.ZodOptional<z.ZodEnum<{ [S in (typeof TOOLKIT_LOADING_STRATEGIES)[number]]: S }>>>),
+      ])
+      .optional()
+      .describe(
+        'How a loaded toolkit reaches the model without breaking the prompt cache: `native` (default: each target\'s own mechanism), `dispatcher` (one stable `call_toolkit_tool`), `append` (loaded tools appended to `tools`; costs the cache reuse of everything after them), or a mapping from target to strategy. The router\'s `toolkitLoading` option overrides it.',
       ),
   })
   .describe('Spec-wide options.');

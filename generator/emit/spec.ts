@@ -70,6 +70,7 @@ export function specData(ctx: EmitContext): SpecData {
     rendered,
     // Only when not the default, so specs that do not set it keep their bytes.
     ...(ir.options.offerUngroupedTools ? {} : { offerUngroupedTools: false as const }),
+    ...(ir.options.toolkitLoading === undefined ? {} : { toolkitLoading: ir.options.toolkitLoading }),
   };
 }
 

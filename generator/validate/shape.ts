@@ -11,6 +11,7 @@ import { KNOWN_KEYS, SpecSchema, SUPPORTED_SPEC_VERSIONS } from '../../schema/sp
 import type { ObjectKind } from '../../schema/spec-schema.js';
 import type { SpecPath } from '../load.js';
 import { didYouMean } from '../problems.js';
+import { TARGETS } from '../../runtime/contract.js';
 import { COMMA_HINT, describe } from './context.js';
 import type { Context } from './context.js';
 
@@ -38,6 +39,11 @@ function valueAt(root: unknown, path: SpecPath): unknown {
     v = (v as Record<string | number, unknown>)[seg];
   }
   return v;
+}
+
+/** Whether a path is `options.toolkitLoading` (a strategy, or a mapping whose keys are targets). */
+function isToolkitLoading(path: readonly (string | number)[]): boolean {
+  return path.length === 2 && path[0] === 'options' && path[1] === 'toolkitLoading';
 }
 
 /** Which kind of spec object lives at a path (for key lists and messages). */
@@ -105,6 +111,10 @@ const FIELD_HINTS: Record<string, { missing: string; wrong: string }> = {
   deferLoading: { missing: '', wrong: 'Write `deferLoading: true` or `deferLoading: false` (no quotes).' },
   openaiStrict: { missing: '', wrong: 'Write `openaiStrict: true` or `openaiStrict: false` (no quotes).' },
   offerUngroupedTools: { missing: '', wrong: 'Write `offerUngroupedTools: true` or `offerUngroupedTools: false` (no quotes).' },
+  toolkitLoading: {
+    missing: '',
+    wrong: 'Write `toolkitLoading: native`, `dispatcher` or `append`, or a mapping from target to strategy, e.g. `toolkitLoading: { openai: dispatcher, gemini: append }`.',
+  },
   namespaces: { missing: '', wrong: 'Write `namespaces:` as a list of namespaces, each with name, description and tools.' },
   toolkits: { missing: '', wrong: 'Write `toolkits:` as a list of toolkits, each with name, description and tools.' },
   policies: { missing: '', wrong: 'Write `policies:` as a mapping from policy name to a list of names, e.g. `prod: [delete_file]`.' },
@@ -122,7 +132,8 @@ function reportIssue(ctx: Context, issue: Issue, prefix: (string | number)[]): v
   switch (issue.code) {
     case 'unrecognized_keys': {
       const kind = kindAt(path);
-      const known = kind ? KNOWN_KEYS[kind] : [];
+      const perTarget = isToolkitLoading(path);
+      const known: readonly string[] = perTarget ? TARGETS : kind ? KNOWN_KEYS[kind] : [];
       for (const key of issue.keys) {
         if (valueAt(ctx.spec.value, [...path, key]) === null && /\s/.test(key)) {
           ctx.add('unknown_key', [...path, key], `unknown key ${JSON.stringify(key)} (with no value) in ${kind ? KIND_LABEL[kind] : 'this mapping'}.`, COMMA_HINT, 'key');
@@ -130,12 +141,28 @@ function reportIssue(ctx: Context, issue: Issue, prefix: (string | number)[]): v
         }
         const suggestion = didYouMean(key, known);
         const elsewhere = suggestion === '' ? misplacedKeyHint(key, kind) : '';
+        if (perTarget) {
+          ctx.add('unknown_key', [...path, key], `${JSON.stringify(key)} in \`options.toolkitLoading\` is not a target.`,
+            [suggestion, `Targets: ${TARGETS.join(', ')}.`].filter((s) => s !== '').join(' '), 'key');
+          continue;
+        }
         ctx.add('unknown_key', [...path, key], `unknown key ${JSON.stringify(key)} in ${kind ? KIND_LABEL[kind] : 'this mapping'}.`,
           [suggestion, elsewhere, suggestion || elsewhere ? '' : `Keys allowed here: ${known.join(', ')}.`, 'Remove the key or fix its spelling.'].filter((s) => s !== '').join(' '), 'key');
       }
       return;
     }
     case 'invalid_union': {
+      if (isToolkitLoading(path)) {
+        // A strategy name, or a mapping from target to strategy: report the form the user wrote.
+        const mapping = typeof value === 'object' && value !== null && !Array.isArray(value);
+        const branch = issue.errors[mapping ? 1 : 0] ?? [];
+        if (mapping || typeof value === 'string') {
+          for (const inner of branch) reportIssue(ctx, inner, path);
+          return;
+        }
+        ctx.add('wrong_type', path, `expected a strategy name or a mapping from target to strategy, but found ${describe(value)}.`, FIELD_HINTS['toolkitLoading']!.wrong);
+        return;
+      }
       // A tool list entry: a name (string) or a definition (mapping). Report the branch the user meant.
       if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
         const objectBranch = issue.errors.find((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));
@@ -160,7 +187,8 @@ function reportIssue(ctx: Context, issue: Issue, prefix: (string | number)[]): v
       }
       const allowed = issue.values.map((v) => JSON.stringify(v));
       const suggestion = typeof value === 'string' ? didYouMean(value, issue.values.map(String)) : '';
-      ctx.add('invalid_value', path, `${JSON.stringify(value)} is not a valid ${field ?? 'value'}.`,
+      const label = isToolkitLoading(path.slice(0, -1)) ? `strategy for ${field ?? 'this target'}` : isToolkitLoading(path) ? 'toolkitLoading strategy' : (field ?? 'value');
+      ctx.add('invalid_value', path, `${JSON.stringify(value)} is not a valid ${label}.`,
         `${suggestion ? `${suggestion} ` : ''}Use one of: ${allowed.join(', ')}.`);
       return;
     }

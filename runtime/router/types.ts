@@ -78,7 +78,9 @@ export interface RouterOptions extends Partial<CallLimits> {
    * `native` (default: Anthropic deferred tools + `tool_reference`, Responses
    * client `tool_search`, Chat and Gemini the dispatcher tool), `dispatcher`, or
    * `append` (loaded tools appended to `tools`: each load costs the cache of
-   * everything after the tools). One strategy, or one per target.
+   * everything after the tools). One strategy, or one per target. Default:
+   * the spec's `options.toolkitLoading`, else `native`; this option replaces
+   * the spec's whole (it is not merged per target).
    */
   readonly toolkitLoading?: ToolkitLoadingOption;
 }
