@@ -4,30 +4,50 @@
  *
  * `toAiSdk(router, options)` returns settings to spread into the call:
  *
- * - `tools`: every tool the router can offer in this run, in toolroute's
- *   stable order — the chosen tools (namespaces by default, or flat tools),
- *   then `load_toolkit`, then every toolkit's tools — each `execute` going
- *   through `router.dispatch`. The AI SDK sends tools in the order of this
- *   object, and the prompt cache depends on it.
- * - `activeTools` and `prepareStep`: which of them the model sees, per step.
- *   A toolkit's tools become active in the step after `load_toolkit` loaded
- *   it: active tools only ever grow at the end, so every step's tool list
- *   starts with the previous step's.
+ * - `tools`: the tools of this run in toolroute's stable order — the chosen
+ *   tools (namespaces by default, or flat tools), then `load_toolkit`, then
+ *   what the toolkit-loading strategy adds — each `execute` going through
+ *   `router.dispatch`. The AI SDK sends tools in the order of this object,
+ *   and the prompt cache depends on it.
+ * - `activeTools` and `prepareStep`: which of them the model sees, per step,
+ *   as the strategy (`toolkitLoading`) says. Every provider caches a request
+ *   as a prefix in the order tools → system → messages, so a tool list that
+ *   changes between steps costs the reuse of the system prompt and the whole
+ *   conversation behind it:
+ *   - `dispatcher` (default): the list is the same on every step from the
+ *     first — the chosen tools, `load_toolkit` and `call_toolkit_tool`,
+ *     through which a loaded toolkit's tools are called (`{ tool, args }`,
+ *     checked by `dispatch` exactly like a namespace action).
+ *   - `native` with `target: 'anthropic'`: every toolkit tool is sent from
+ *     the first step with `defer_loading: true` (`providerOptions.anthropic
+ *     .deferLoading`, kept out of the cached prefix by Anthropic), and the
+ *     result of a successful `load_toolkit` carries one `tool_reference`
+ *     block per tool of the toolkit (`@ai-sdk/anthropic`'s `tool-reference`
+ *     custom content part). Other targets: what the router's `native` means
+ *     there when the AI SDK can send it, else the dispatcher (see
+ *     {@link aiSdkToolkitMode}).
+ *   - `append`: a toolkit's tools become active on the step after its load,
+ *     appended at the end (the tool prefix is kept, the cached system prompt
+ *     and history behind it are not).
  * - `experimental_repairToolCall` and `prepareStep` together put toolroute's
  *   reasons where the AI SDK would send its own: calls the AI SDK refuses
  *   before any `execute` (an unknown or not-yet-loaded tool, arguments that
  *   are not JSON) are checked with `router.checkToolCall`, and their tool
- *   results carry the router's reason instead of the AI SDK's message.
- *   Arguments that are JSON reach `dispatch`, whose rejection (invalid
- *   arguments, blocked, unknown action) is thrown from `execute`, which the AI
- *   SDK sends to the model as the error text.
+ *   results carry the router's reason instead of the AI SDK's message. With
+ *   the dispatcher, a loaded toolkit tool called by its own name is repaired
+ *   into the `call_toolkit_tool` call it stands for. Arguments that are JSON
+ *   reach `dispatch`, whose rejection (invalid arguments, blocked, unknown
+ *   action) is thrown from `execute`, which the AI SDK sends to the model as
+ *   the error text.
  * - Standing announcements are added at the tail of each step's prompt
  *   (never to your history), on their channel: a trailing system message for
  *   `system`, a user message at the end otherwise.
  * - `system`: your system prompt with the toolkit directory appended.
  */
 import { jsonSchema, tool, type ModelMessage, type PrepareStepFunction, type Tool, type ToolCallRepairFunction, type ToolSet } from 'ai';
-import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, type Announcement, type ToolDefinition } from '../../runtime/index.js';
+import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
+// Within the package: the dispatcher's definition and the load result's first line, as the router writes them.
+import { DISPATCHER_TOOL, loadResultHead, TOOLKIT_DISPATCHER_NAME } from '../../runtime/toolkit-loading.js';
 
 /** What `toAiSdk` needs of a router: its public API only. */
 export interface AiSdkRouter {
@@ -58,7 +78,24 @@ export interface ToAiSdkOptions<C = unknown> {
   readonly task?: string;
   /** The `context` handed to handlers; default: the call's `experimental_context`. */
   readonly context?: C;
+  /**
+   * How a loaded toolkit's tools reach the model (default `'dispatcher'`):
+   * `'dispatcher'` keeps the tool list identical on every step (the stable
+   * `call_toolkit_tool` calls loaded tools); `'native'` uses the provider's
+   * own deferral where the AI SDK can send it (Anthropic: `defer_loading` +
+   * `tool_reference`; needs `target`); `'append'` activates a toolkit's tools
+   * at the end of the list after its load, which costs the cached system
+   * prompt and conversation on the next step.
+   */
+  readonly toolkitLoading?: AiSdkToolkitLoading;
+  /** The provider behind the model, for `toolkitLoading: 'native'`. */
+  readonly target?: Target;
 }
+
+/** The strategies `toAiSdk` offers (the router's names; see {@link aiSdkToolkitMode}). */
+export type AiSdkToolkitLoading = 'dispatcher' | 'native' | 'append';
+/** What a strategy means for one run: the provider's deferral, the dispatcher tool, or appended tools. */
+export type AiSdkToolkitMode = 'deferred' | 'dispatcher' | 'append';
 
 /** What to spread into `generateText` / `streamText`. */
 export interface AiSdkSettings {
@@ -81,6 +118,43 @@ export class ToolRejectedError extends Error {
   }
 }
 
+/**
+ * What `toolkitLoading` (with `target`) means through the AI SDK. `native` is
+ * the router's `native` where the AI SDK can send that form: `deferred` on
+ * Anthropic; the dispatcher on OpenAI Chat and Gemini (they have no deferral,
+ * so the router's `native` is the dispatcher there too) and on OpenAI
+ * Responses, whose native form (a client `tool_search` answered by
+ * `tool_search_output`) the AI SDK cannot carry: it accepts a model's call
+ * only to a tool in the step's active tools, which are exactly the tools it
+ * sends, so a tool loaded through `tool_search_output` would have to be sent
+ * in `tools` as well. Throws a `TypeError` for an unknown strategy or target,
+ * and for `native` without a target: a misspelt option fails loudly.
+ *
+ * @example
+ * aiSdkToolkitMode(undefined, undefined);  // → 'dispatcher'
+ * aiSdkToolkitMode('native', 'anthropic'); // → 'deferred'
+ * aiSdkToolkitMode('native', 'openai-responses'); // → 'dispatcher'
+ */
+export function aiSdkToolkitMode(toolkitLoading: AiSdkToolkitLoading | undefined, target: Target | undefined): AiSdkToolkitMode {
+  if (target !== undefined && !(TARGETS as readonly string[]).includes(target)) {
+    throw new TypeError(`toAiSdk: target ${JSON.stringify(target)} is not a target; targets are ${TARGETS.join(', ')}.`);
+  }
+  switch (toolkitLoading) {
+    case undefined:
+    case 'dispatcher':
+      return 'dispatcher';
+    case 'append':
+      return 'append';
+    case 'native':
+      if (target === undefined) {
+        throw new TypeError("toAiSdk: toolkitLoading 'native' needs `target` (the provider behind the model): 'anthropic', 'openai', 'openai-responses' or 'gemini'.");
+      }
+      return target === 'anthropic' ? 'deferred' : 'dispatcher';
+    default:
+      throw new TypeError(`toAiSdk: toolkitLoading ${JSON.stringify(toolkitLoading)} is not a strategy; use 'dispatcher', 'native' or 'append'.`);
+  }
+}
+
 /** Accepts every value: toolroute validates in `dispatch`, where the reasons are. */
 const ACCEPT_ALL = (value: unknown) => ({ success: true as const, value });
 
@@ -90,8 +164,11 @@ const ACCEPT_ALL = (value: unknown) => ({ success: true as const, value });
  * @example
  * import { generateText, stepCountIs } from 'ai';
  * const result = await generateText({ model, ...toAiSdk(router, { system: 'You are a careful assistant.' }), prompt, stopWhen: stepCountIs(8) });
+ * // Anthropic's own deferral instead of the dispatcher:
+ * // generateText({ model: anthropic('claude-sonnet-4-5'), ...toAiSdk(router, { toolkitLoading: 'native', target: 'anthropic' }), … })
  */
 export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOptions<C> = {}): AiSdkSettings {
+  const mode = aiSdkToolkitMode(options.toolkitLoading, options.target);
   const compiled = router.compile();
   const loader = compiled.tools.find((t) => t.name === LOAD_TOOLKIT_NAME);
   const namespaces = compiled.tools.filter((t) => t.name !== LOAD_TOOLKIT_NAME);
@@ -136,22 +213,39 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
   };
   const tools: ToolSet = {};
   const order: string[] = [];
-  const add = (t: ToolDefinition) => {
+  const add = (t: ToolDefinition, extra?: Pick<Tool, 'providerOptions' | 'toModelOutput'>) => {
     if (Object.hasOwn(tools, t.name)) return;
     order.push(t.name);
     tools[t.name] = tool({
       description: t.description,
       inputSchema: jsonSchema((t.parameters ?? { type: 'object', properties: {} }) as never, { validate: ACCEPT_ALL }),
       execute: execute(t.name),
+      ...extra,
     } as Tool);
   };
   for (const t of stable) add(t);
-  if (loader) add(loader);
-  for (const kit of kits) for (const t of kit.tools) add(t);
+  const kitTools = new Set(kits.flatMap((kit) => kit.tools.map((t) => t.name)));
+  if (loader) {
+    add(loader, mode === 'deferred' ? { toModelOutput: withToolReferences(kits) } : undefined);
+    if (mode === 'dispatcher') {
+      // A copy: the runtime's constant is frozen, and providers may build on the schema they are given.
+      add({ name: DISPATCHER_TOOL.name, description: DISPATCHER_TOOL.description, parameters: structuredClone(DISPATCHER_TOOL.parameters) } as ToolDefinition);
+    }
+    if (mode !== 'dispatcher') {
+      const deferred = mode === 'deferred' ? { providerOptions: { anthropic: { deferLoading: true } } } : undefined;
+      for (const kit of kits) for (const t of kit.tools) add(t, deferred);
+    }
+  }
 
   const base = new Set([...stable.map((t) => t.name), ...(loader ? [loader.name] : [])]);
-  /** Active now: the stable choice and the loader, then loaded toolkits' tools; in `tools` order. */
+  /**
+   * Active now, in `tools` order. `dispatcher` and `deferred`: everything, on
+   * every step (the same array each time). `append`: the stable choice and
+   * the loader, then the loaded toolkits' tools.
+   */
+  const everything = [...order];
   const active = (): string[] => {
+    if (mode !== 'append') return everything;
     const on = new Set(base);
     const loaded = new Set(router.getLoadedToolkits().map((k) => k.toLowerCase()));
     for (const kit of kits) if (loaded.has(kit.name.toLowerCase())) for (const t of kit.tools) on.add(t.name);
@@ -161,6 +255,11 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
   const experimental_repairToolCall: ToolCallRepairFunction<ToolSet> = async ({ toolCall }) => {
     // The AI SDK refused the call before `execute` (no such active tool, or input that is not JSON).
     const check = router.checkToolCall({ name: toolCall.toolName, arguments: toolCall.input } as never);
+    if (check.allowed === true && mode === 'dispatcher' && kitTools.has(toolCall.toolName)) {
+      // A loaded toolkit tool called by its own name: the dispatcher call it stands for, with every key the model sent.
+      const args = jsonObject(toolCall.input);
+      if (args !== undefined) return { ...toolCall, toolName: TOOLKIT_DISPATCHER_NAME, input: JSON.stringify({ tool: toolCall.toolName, args }) };
+    }
     const reason =
       check.allowed === false && typeof check.reason === 'string'
         ? check.reason
@@ -177,6 +276,39 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
 
   const system = [options.system, compiled.directoryXml].filter((t): t is string => typeof t === 'string' && t !== '').join('\n\n');
   return { tools, activeTools: active(), prepareStep, experimental_repairToolCall, allowSystemInMessages: true, system };
+}
+
+/** The JSON object a tool call's input text holds, or undefined. */
+function jsonObject(input: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(input);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `load_toolkit`'s model output in `deferred` mode: a successful load's text
+ * (`Toolkit "X" loaded.` or `… is already loaded.`, as the router writes it)
+ * and one Anthropic `tool_reference` per tool of that toolkit, which
+ * `@ai-sdk/anthropic` sends as `{ type: 'tool_reference', tool_name }` blocks
+ * in the `tool_result`. Any other text goes as plain text (a rejection never
+ * gets here: `execute` throws it).
+ */
+function withToolReferences(kits: readonly { name: string; tools: readonly ToolDefinition[] }[]): NonNullable<Tool['toModelOutput']> {
+  return ({ output }) => {
+    const text = typeof output === 'string' ? output : JSON.stringify(output);
+    const kit = kits.find((k) => text.startsWith(loadResultHead(k.name, true)) || text.startsWith(loadResultHead(k.name, false)));
+    if (kit === undefined) return { type: 'text', value: text };
+    return {
+      type: 'content',
+      value: [
+        { type: 'text', text },
+        ...kit.tools.map((t) => ({ type: 'custom' as const, providerOptions: { anthropic: { type: 'tool-reference', toolName: t.name } } })),
+      ],
+    };
+  };
 }
 
 /** The toolkit names the loader offers (its `toolkit_name` enum). */

@@ -11,8 +11,10 @@ import { generateText, stepCountIs, streamText, type ModelMessage } from 'ai';
 import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
 import type { LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
+import { createRouter } from '../../runtime/index.js';
+import * as flatOnly from '../fixtures/flat-only/expected/index.js';
 import { createDemoRouter } from '../../examples/mcp-server.js';
-import { toAiSdk } from '../../integrations/ai-sdk/index.js';
+import { aiSdkToolkitMode, toAiSdk } from '../../integrations/ai-sdk/index.js';
 
 const USAGE = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
 const call = (id: string, toolName: string, input: unknown): LanguageModelV3Content => ({
@@ -54,11 +56,11 @@ function results(prompt: LanguageModelV3CallOptions['prompt']): Map<string, { ty
 const toolNames = (o: LanguageModelV3CallOptions) => (o.tools ?? []).map((t) => t.name);
 
 describe('toAiSdk with generateText over a multi-step run', () => {
-  it('dispatches, sends toolroute reasons for every rejection, loads a toolkit, keeps the tool list a growing prefix', async () => {
+  it('append: dispatches, sends toolroute reasons for every rejection, loads a toolkit, keeps the tool list a growing prefix', async () => {
     const router = createDemoRouter();
     router.setBlockedTools(['delete_file']);
     const { model, calls } = scriptedModel();
-    const settings = toAiSdk(router, { system: 'You are a careful assistant.' });
+    const settings = toAiSdk(router, { system: 'You are a careful assistant.', toolkitLoading: 'append' });
     const result = await generateText({ model, ...settings, prompt: 'Write notes.md, then check the weather in Lisbon.', stopWhen: stepCountIs(8) });
 
     expect(calls).toHaveLength(5);
@@ -121,10 +123,15 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     router.retractAnnouncement('env');
     router.announce('policy', 'delete_file is blocked in production.', { channel: 'system' });
     const before = JSON.stringify(router.snapshot());
+    const appended = toAiSdk(router, { tools: ['get_time', 'file_ops'], toolkitLoading: 'append' });
+    expect(JSON.stringify(router.snapshot())).toBe(before);
+    expect(Object.keys(appended.tools)).toEqual(['get_time', 'file_ops', 'load_toolkit', 'get_forecast', 'get_current_weather', 'run_query', 'describe_table']);
+    expect(appended.activeTools).toEqual(['get_time', 'file_ops', 'load_toolkit']);
+    // The default (dispatcher): the toolkit tools are not tools of the run at all; everything is active.
     const settings = toAiSdk(router, { tools: ['get_time', 'file_ops'] });
     expect(JSON.stringify(router.snapshot())).toBe(before);
-    expect(Object.keys(settings.tools)).toEqual(['get_time', 'file_ops', 'load_toolkit', 'get_forecast', 'get_current_weather', 'run_query', 'describe_table']);
-    expect(settings.activeTools).toEqual(['get_time', 'file_ops', 'load_toolkit']);
+    expect(Object.keys(settings.tools)).toEqual(['get_time', 'file_ops', 'load_toolkit', 'call_toolkit_tool']);
+    expect(settings.activeTools).toEqual(['get_time', 'file_ops', 'load_toolkit', 'call_toolkit_tool']);
     expect(() => toAiSdk(router, { tools: ['write_file'] })).toThrow(/not a flat tool or namespace/);
 
     const { model, calls } = scriptedModel();
@@ -135,8 +142,9 @@ describe('toAiSdk with generateText over a multi-step run', () => {
 
   it('prunes flat tools by task, once for the run', () => {
     const router = createDemoRouter();
-    const settings = toAiSdk(router, { tools: ['read_file', 'run_bash', 'get_time'], task: 'read the config file' });
+    const settings = toAiSdk(router, { tools: ['read_file', 'run_bash', 'get_time'], task: 'read the config file', toolkitLoading: 'append' });
     expect(settings.activeTools).toEqual(['read_file', 'get_time', 'load_toolkit']);
+    expect(toAiSdk(router, { tools: ['read_file', 'run_bash', 'get_time'], task: 'read the config file' }).activeTools).toEqual(['read_file', 'get_time', 'load_toolkit', 'call_toolkit_tool']);
   });
 });
 
@@ -170,5 +178,157 @@ describe('toAiSdk with streamText', () => {
     expect(second.get('s2')).toMatchObject({ type: 'error-text', value: expect.stringContaining('Call load_toolkit with {"toolkit_name":"Weather"} first') });
     const history: ModelMessage[] = (await stream.response).messages;
     expect(JSON.stringify(history)).not.toContain('<announcements>');
+  });
+});
+
+/** A model that plays `script`, one step per request, recording each request. */
+function modelOf(script: LanguageModelV3Content[][]) {
+  const calls: LanguageModelV3CallOptions[] = [];
+  const model = new MockLanguageModelV3({
+    doGenerate: async (options) => {
+      calls.push(options);
+      const content = script[calls.length - 1] ?? [{ type: 'text', text: 'nothing more' }];
+      const toolStep = content.some((c) => c.type === 'tool-call');
+      return { content, finishReason: { unified: toolStep ? 'tool-calls' : 'stop', raw: undefined }, usage: USAGE, warnings: [] };
+    },
+  });
+  return { model, calls };
+}
+
+/** Every tool result the model read in the run, by call id. */
+function seenResults(calls: readonly LanguageModelV3CallOptions[]) {
+  const seen = new Map<string, { type: string; value: unknown }>();
+  for (const c of calls) for (const [id, out] of results(c.prompt)) seen.set(id, out);
+  return seen;
+}
+
+/** The tools JSON of each request, as the model received it. */
+const toolsJson = (calls: readonly LanguageModelV3CallOptions[]) => calls.map((c) => JSON.stringify(c.tools));
+
+const cct = (id: string, input: unknown) => call(id, 'call_toolkit_tool', input);
+
+/** Loads Weather on step 2 and calls its tools through the dispatcher, with every rejection code of that path. */
+const DISPATCHER_SCRIPT: LanguageModelV3Content[][] = [
+  [call('d1', 'file_ops', { action: 'write_file', args: { path: 'notes.md', content: 'hi' } }), cct('d2', { tool: 'get_forecast', args: { city: 'Lisbon' } })],
+  [call('d3', 'load_toolkit', { toolkit_name: 'weather' }), cct('d4', { tool: 'get_forcast', args: { city: 'Lisbon' } })],
+  [
+    cct('d5', { tool: 'get_forecast', args: { city: 'Lisbon', days: 2 } }),
+    cct('d6', { tool: 'get_forecast', args: { city: 7 } }),
+    cct('d7', { tool: 'get_current_weather', args: { city: 'Oslo' } }),
+    cct('d8', '{"tool": "get_forecast", "args": {'),
+    cct('d9', { tool: 'get_forecast', args: { city: 'Porto' }, days: 1 }),
+    call('d10', 'get_forecast', { city: 'Faro', days: 1 }),
+  ],
+  [{ type: 'text', text: 'Lisbon is sunny.' }],
+];
+
+describe('toAiSdk toolkit loading: dispatcher (default)', () => {
+  it('keeps the tool list byte-identical on every step; loaded tools run through call_toolkit_tool, with every rejection reason', async () => {
+    const router = createDemoRouter();
+    const { model, calls } = modelOf(DISPATCHER_SCRIPT);
+    const settings = toAiSdk(router, { system: 'You are a careful assistant.' });
+    const result = await generateText({ model, ...settings, prompt: 'Weather in Lisbon?', stopWhen: stepCountIs(8), prepareStep: (step) => {
+      // Blocked between the load and the calls of step 3: the gate is read at dispatch.
+      if (step.stepNumber === 2) router.setBlockedTools(['get_current_weather']);
+      return settings.prepareStep(step);
+    } });
+    expect(calls).toHaveLength(4);
+    expect(result.text).toBe('Lisbon is sunny.');
+
+    // The same tools, byte for byte, on every step: before the load, right after it, and after the toolkit's calls.
+    expect(calls.map(toolNames)).toEqual(Array(4).fill(['file_ops', 'terminal', 'load_toolkit', 'call_toolkit_tool']));
+    const json = toolsJson(calls);
+    for (let i = 1; i < json.length; i++) expect(json[i], `step ${i}'s tools are step 0's`).toBe(json[0]);
+    const dispatcher = calls[0]!.tools!.find((t) => t.name === 'call_toolkit_tool') as { inputSchema: { required: string[] } };
+    expect(dispatcher.inputSchema.required).toEqual(['tool', 'args']);
+
+    const seen = seenResults(calls);
+    const errorText = (id: string) => {
+      const out = seen.get(id);
+      expect(out?.type, `${id} is an error result`).toBe('error-text');
+      return out!.value as string;
+    };
+    expect(seen.get('d1')).toEqual({ type: 'json', value: { path: 'notes.md', bytes: 2 } });
+    expect(errorText('d2')).toBe('Tool "get_forecast" belongs to toolkit "Weather", which is not loaded. Call load_toolkit with {"toolkit_name":"Weather"} first, then call get_forecast again.'); // not_loaded
+    // The load's text lists the tools and their arguments: all the model needs for the dispatcher.
+    expect(seen.get('d3')).toMatchObject({ type: 'text', value: expect.stringMatching(/^Toolkit "Weather" loaded\.[\s\S]*- get_forecast: [\s\S]*city: string[\s\S]*days\?: integer/) });
+    expect(errorText('d4')).toMatch(/^"get_forcast" is not a tool of any toolkit\. Did you mean: get_forecast/); // unknown_action
+    expect(seen.get('d5')).toEqual({ type: 'json', value: { city: 'Lisbon', days: 2, forecast: 'sunny' } });
+    expect(errorText('d6')).toMatch(/^Invalid arguments for "call_toolkit_tool" tool "get_forecast":[\s\S]*\/args\/city/); // invalid_arguments
+    expect(errorText('d7')).toBe('Tool "get_current_weather" is currently blocked.'); // blocked
+    expect(errorText('d8')).toMatch(/^Arguments for "call_toolkit_tool" are not valid JSON/); // malformed_arguments (through the repair hook)
+    expect(errorText('d9')).toBe('A call to "call_toolkit_tool" takes only "tool" and "args"; put "days" inside "args".'); // stray key, named
+    // A loaded toolkit tool called by its own name: repaired into the dispatcher call, so it runs and the history matches the tool list.
+    expect(seen.get('d10')).toEqual({ type: 'json', value: { city: 'Faro', days: 1, forecast: 'sunny' } });
+    const assistant = calls[3]!.prompt.filter((m) => m.role === 'assistant').flatMap((m) => (typeof m.content === 'string' ? [] : m.content));
+    expect(assistant.find((p) => p.type === 'tool-call' && p.toolCallId === 'd10')).toMatchObject({ toolName: 'call_toolkit_tool', input: { tool: 'get_forecast', args: { city: 'Faro', days: 1 } } });
+    for (const [, out] of seen) expect(String(out.value)).not.toMatch(/Model tried to call unavailable tool|Invalid input for tool/);
+    expect(router.getLoadedToolkits()).toEqual(['Weather']);
+  });
+
+  it('the same script with append changes the tool list after the load (the check above can fail)', async () => {
+    const { model, calls } = modelOf(DISPATCHER_SCRIPT);
+    await generateText({ model, ...toAiSdk(createDemoRouter(), { toolkitLoading: 'append' }), prompt: 'Weather in Lisbon?', stopWhen: stepCountIs(8) });
+    const json = toolsJson(calls);
+    expect(json[1]).toBe(json[0]);
+    expect(json[2]).not.toBe(json[1]);
+    expect(calls[2]!.tools!.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'load_toolkit', 'get_forecast', 'get_current_weather']);
+    // No dispatcher with append: a call to it is refused, with the reason.
+    expect(seenResults(calls).get('d5')).toMatchObject({ type: 'error-text', value: expect.stringContaining('Tool "call_toolkit_tool" is not offered in this step.') });
+  });
+
+  it('fails closed on a strategy or target that does not exist, and on native without a target', () => {
+    const router = createDemoRouter();
+    expect(() => toAiSdk(router, { toolkitLoading: 'apend' as never })).toThrow(/toolkitLoading "apend" is not a strategy/);
+    expect(() => toAiSdk(router, { toolkitLoading: 'native' })).toThrow(/needs `target`/);
+    expect(() => toAiSdk(router, { toolkitLoading: 'native', target: 'claude' as never })).toThrow(/target "claude" is not a target/);
+    expect(aiSdkToolkitMode('native', 'anthropic')).toBe('deferred');
+    for (const target of ['openai', 'openai-responses', 'gemini'] as const) expect(aiSdkToolkitMode('native', target)).toBe('dispatcher');
+    expect(Object.keys(toAiSdk(router, { toolkitLoading: 'native', target: 'openai-responses' }).tools)).toEqual(['file_ops', 'terminal', 'load_toolkit', 'call_toolkit_tool']);
+  });
+
+  it('offers neither loader nor dispatcher when the router has no toolkits, whatever the strategy', () => {
+    const router = createRouter(flatOnly, { get_time: () => 'now', read_file: () => '', stat_file: () => ({}), send_email: () => 'sent' } as never);
+    for (const toolkitLoading of ['dispatcher', 'append', 'native'] as const) {
+      const settings = toAiSdk(router, { toolkitLoading, target: 'anthropic' });
+      expect(settings.activeTools, toolkitLoading).toEqual(['get_time', 'read_file', 'stat_file', 'send_email']);
+      expect(Object.keys(settings.tools), toolkitLoading).toEqual(settings.activeTools);
+    }
+  });
+});
+
+describe('toAiSdk toolkit loading: native on Anthropic (deferred)', () => {
+  it('sends every toolkit tool deferred from the first step, answers the load with tool references, keeps the tools identical', async () => {
+    const router = createDemoRouter();
+    const script: LanguageModelV3Content[][] = [
+      [call('n1', 'get_forecast', { city: 'Lisbon' })],
+      [call('n2', 'load_toolkit', { toolkit_name: 'WEATHER' }), call('n3', 'load_toolkit', { toolkit_name: 'Wether' })],
+      [call('n4', 'get_forecast', { city: 'Lisbon', days: 2 }), call('n5', 'load_toolkit', { toolkit_name: 'weather' })],
+      [{ type: 'text', text: 'Sunny.' }],
+    ];
+    const { model, calls } = modelOf(script);
+    await generateText({ model, ...toAiSdk(router, { toolkitLoading: 'native', target: 'anthropic' }), prompt: 'Weather?', stopWhen: stepCountIs(8) });
+    expect(calls).toHaveLength(4);
+    const json = toolsJson(calls);
+    for (let i = 1; i < json.length; i++) expect(json[i], `step ${i}'s tools are step 0's`).toBe(json[0]);
+    const tools = calls[0]!.tools! as { name: string; providerOptions?: unknown }[];
+    expect(tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'load_toolkit', 'get_forecast', 'get_current_weather', 'run_query', 'describe_table']);
+    // Deferred: the toolkit tools and nothing else (the loader must stay visible).
+    expect(tools.filter((t) => JSON.stringify(t.providerOptions) === '{"anthropic":{"deferLoading":true}}').map((t) => t.name)).toEqual(['get_forecast', 'get_current_weather', 'run_query', 'describe_table']);
+
+    const seen = seenResults(calls);
+    expect(seen.get('n1')).toMatchObject({ type: 'error-text', value: expect.stringContaining('which is not loaded. Call load_toolkit') });
+    const refs = (id: string) => {
+      const out = seen.get(id) as { type: string; value: { type: string; text?: string; providerOptions?: { anthropic: { type: string; toolName: string } } }[] };
+      expect(out.type).toBe('content');
+      return out.value;
+    };
+    const loaded = refs('n2');
+    expect(loaded[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^Toolkit "Weather" loaded\./) });
+    expect(loaded.slice(1)).toEqual(['get_forecast', 'get_current_weather'].map((toolName) => ({ type: 'custom', providerOptions: { anthropic: { type: 'tool-reference', toolName } } })));
+    expect(seen.get('n3')).toMatchObject({ type: 'error-text', value: expect.stringContaining('"Wether"') }); // a failed load carries no references
+    expect(seen.get('n4')).toEqual({ type: 'json', value: { city: 'Lisbon', days: 2, forecast: 'sunny' } });
+    expect(refs('n5')[0]).toMatchObject({ text: expect.stringMatching(/^Toolkit "Weather" is already loaded\./) });
+    expect(refs('n5')).toHaveLength(3);
   });
 });
