@@ -42,16 +42,24 @@ describe('examples/mcp-client.ts', () => {
 
 describe('examples/ai-sdk-agent.ts', () => {
   it('gets toolroute reasons back for its mistakes, loads the toolkit and finishes', async () => {
-    const { text, steps } = await runAiSdkAgent();
-    expect(text).toBe('Lisbon: sunny for the next two days.');
-    // The namespaces, the flat tool in no namespace (get_time), then the loader.
-    const base = ['file_ops', 'terminal', 'get_time', 'load_toolkit'];
-    expect(steps.map((s) => s.tools)).toEqual([base, base, base, [...base, 'get_forecast', 'get_current_weather'], [...base, 'get_forecast', 'get_current_weather']]);
-    expect(steps[1]!.results).toEqual([
-      { id: '1', type: 'json', value: '{"path":"plan.md","bytes":17}' },
-      { id: '2', type: 'error-text', value: expect.stringMatching(/^Unknown tool "weather_lookup"\./) },
-    ]);
-    expect(steps[2]!.results[0]).toMatchObject({ type: 'error-text', value: expect.stringContaining('Call load_toolkit with {"toolkit_name":"Weather"} first') });
-    expect(steps[4]!.results[0]).toEqual({ id: '5', type: 'json', value: '{"city":"Lisbon","days":2,"forecast":"sunny"}' });
+    for (const toolkitLoading of ['dispatcher', 'append'] as const) {
+      const { text, steps, toolsIdentical } = await runAiSdkAgent(toolkitLoading);
+      expect(text).toBe('Lisbon: sunny for the next two days.');
+      // The namespaces, the flat tool in no namespace (get_time), then the loader.
+      const base = ['file_ops', 'terminal', 'get_time', 'load_toolkit'];
+      if (toolkitLoading === 'append') {
+        expect(steps.map((s) => s.tools)).toEqual([base, base, base, [...base, 'get_forecast', 'get_current_weather'], [...base, 'get_forecast', 'get_current_weather']]);
+        expect(toolsIdentical).toBe(false);
+      } else {
+        expect(steps.map((s) => s.tools)).toEqual(Array(5).fill([...base, 'call_toolkit_tool']));
+        expect(toolsIdentical).toBe(true);
+      }
+      expect(steps[1]!.results).toEqual([
+        { id: '1', type: 'json', value: '{"path":"plan.md","bytes":17}' },
+        { id: '2', type: 'error-text', value: expect.stringMatching(/^Unknown tool "weather_lookup"\./) },
+      ]);
+      expect(steps[2]!.results[0]).toMatchObject({ type: 'error-text', value: expect.stringContaining('Call load_toolkit with {"toolkit_name":"Weather"} first') });
+      expect(steps[4]!.results[0]).toEqual({ id: '5', type: 'json', value: '{"city":"Lisbon","days":2,"forecast":"sunny"}' });
+    }
   });
 });
