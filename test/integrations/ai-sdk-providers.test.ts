@@ -136,14 +136,14 @@ function lastResults(provider: Provider, body: Record<string, unknown>): Map<str
 }
 
 const CASES: { provider: Provider; toolkitLoading: AiSdkToolkitLoading; loadedCall: string; stable: string[] }[] = [
-  { provider: 'anthropic', toolkitLoading: 'dispatcher', loadedCall: 'call_toolkit_tool', stable: ['file_ops', 'terminal', 'load_toolkit', 'call_toolkit_tool'] },
-  { provider: 'openai', toolkitLoading: 'dispatcher', loadedCall: 'call_toolkit_tool', stable: ['file_ops', 'terminal', 'load_toolkit', 'call_toolkit_tool'] },
-  { provider: 'openai-responses', toolkitLoading: 'dispatcher', loadedCall: 'call_toolkit_tool', stable: ['file_ops', 'terminal', 'load_toolkit', 'call_toolkit_tool'] },
+  { provider: 'anthropic', toolkitLoading: 'dispatcher', loadedCall: 'call_toolkit_tool', stable: ['file_ops', 'terminal', 'get_time', 'load_toolkit', 'call_toolkit_tool'] },
+  { provider: 'openai', toolkitLoading: 'dispatcher', loadedCall: 'call_toolkit_tool', stable: ['file_ops', 'terminal', 'get_time', 'load_toolkit', 'call_toolkit_tool'] },
+  { provider: 'openai-responses', toolkitLoading: 'dispatcher', loadedCall: 'call_toolkit_tool', stable: ['file_ops', 'terminal', 'get_time', 'load_toolkit', 'call_toolkit_tool'] },
   {
     provider: 'anthropic',
     toolkitLoading: 'native',
     loadedCall: 'get_forecast',
-    stable: ['file_ops', 'terminal', 'load_toolkit', 'get_forecast', 'get_current_weather', 'run_query', 'describe_table'],
+    stable: ['file_ops', 'terminal', 'get_time', 'load_toolkit', 'get_forecast', 'get_current_weather', 'run_query', 'describe_table'],
   },
 ];
 
@@ -190,12 +190,12 @@ describe('toAiSdk through the real provider packages: the request bodies', () =>
       const json = toolsJson(r);
       expect(json[1]).toBe(json[0]);
       expect(json[2]).not.toBe(json[1]);
-      expect(toolNames(r.bodies[2]!)).toEqual(['file_ops', 'terminal', 'load_toolkit', 'get_forecast', 'get_current_weather']);
+      expect(toolNames(r.bodies[2]!)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit', 'get_forecast', 'get_current_weather']);
       expect(cacheReuse(provider, r.bodies[0]!, r.bodies[1]!).full).toBe(true);
       const broken = cacheReuse(provider, r.bodies[1]!, r.bodies[2]!);
       expect(broken.full).toBe(false);
-      // Only the three tools before the appended ones are reused: the system prompt and the conversation are not.
-      expect(broken.reusedBlocks).toBe(3);
+      // Only the four tools before the appended ones are reused: the system prompt and the conversation are not.
+      expect(broken.reusedBlocks).toBe(4);
       expect(broken.firstMismatch?.section).not.toBe('tools');
       expect(lastResults(provider, r.bodies[3]!).get('c4')).toContain('sunny');
     });

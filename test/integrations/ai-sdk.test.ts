@@ -236,7 +236,7 @@ describe('toAiSdk toolkit loading: dispatcher (default)', () => {
     expect(result.text).toBe('Lisbon is sunny.');
 
     // The same tools, byte for byte, on every step: before the load, right after it, and after the toolkit's calls.
-    expect(calls.map(toolNames)).toEqual(Array(4).fill(['file_ops', 'terminal', 'load_toolkit', 'call_toolkit_tool']));
+    expect(calls.map(toolNames)).toEqual(Array(4).fill(['file_ops', 'terminal', 'get_time', 'load_toolkit', 'call_toolkit_tool']));
     const json = toolsJson(calls);
     for (let i = 1; i < json.length; i++) expect(json[i], `step ${i}'s tools are step 0's`).toBe(json[0]);
     const dispatcher = calls[0]!.tools!.find((t) => t.name === 'call_toolkit_tool') as { inputSchema: { required: string[] } };
@@ -272,7 +272,7 @@ describe('toAiSdk toolkit loading: dispatcher (default)', () => {
     const json = toolsJson(calls);
     expect(json[1]).toBe(json[0]);
     expect(json[2]).not.toBe(json[1]);
-    expect(calls[2]!.tools!.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'load_toolkit', 'get_forecast', 'get_current_weather']);
+    expect(calls[2]!.tools!.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit', 'get_forecast', 'get_current_weather']);
     // No dispatcher with append: a call to it is refused, with the reason.
     expect(seenResults(calls).get('d5')).toMatchObject({ type: 'error-text', value: expect.stringContaining('Tool "call_toolkit_tool" is not offered in this step.') });
   });
@@ -284,7 +284,7 @@ describe('toAiSdk toolkit loading: dispatcher (default)', () => {
     expect(() => toAiSdk(router, { toolkitLoading: 'native', target: 'claude' as never })).toThrow(/target "claude" is not a target/);
     expect(aiSdkToolkitMode('native', 'anthropic')).toBe('deferred');
     for (const target of ['openai', 'openai-responses', 'gemini'] as const) expect(aiSdkToolkitMode('native', target)).toBe('dispatcher');
-    expect(Object.keys(toAiSdk(router, { toolkitLoading: 'native', target: 'openai-responses' }).tools)).toEqual(['file_ops', 'terminal', 'load_toolkit', 'call_toolkit_tool']);
+    expect(Object.keys(toAiSdk(router, { toolkitLoading: 'native', target: 'openai-responses' }).tools)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit', 'call_toolkit_tool']);
   });
 
   it('offers neither loader nor dispatcher when the router has no toolkits, whatever the strategy', () => {
@@ -312,7 +312,7 @@ describe('toAiSdk toolkit loading: native on Anthropic (deferred)', () => {
     const json = toolsJson(calls);
     for (let i = 1; i < json.length; i++) expect(json[i], `step ${i}'s tools are step 0's`).toBe(json[0]);
     const tools = calls[0]!.tools! as { name: string; providerOptions?: unknown }[];
-    expect(tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'load_toolkit', 'get_forecast', 'get_current_weather', 'run_query', 'describe_table']);
+    expect(tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit', 'get_forecast', 'get_current_weather', 'run_query', 'describe_table']);
     // Deferred: the toolkit tools and nothing else (the loader must stay visible).
     expect(tools.filter((t) => JSON.stringify(t.providerOptions) === '{"anthropic":{"deferLoading":true}}').map((t) => t.name)).toEqual(['get_forecast', 'get_current_weather', 'run_query', 'describe_table']);
 
