@@ -38,6 +38,14 @@ export {
   type TargetCompileRequest,
   type TryNamespaceResolution,
 } from './router.js';
+export {
+  libraryTool,
+  type LibraryCheckResult,
+  type LibraryResolvedCall,
+  type LibraryToolDefinition,
+  type LibraryToolValidate,
+  type LoaderCall,
+} from './router.js';
 export { DEFAULT_LIMITS, type CallLimits } from './call-shape.js';
 export { buildPruneMatcher, matchTask } from './matcher.js';
 export { lazyRendered, type RenderSource } from './rendered.js';

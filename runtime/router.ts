@@ -8,7 +8,8 @@
  * registration), session.ts (what `snapshot()` stores), gate.ts (what may be
  * called now), resolve.ts (a call to a tool and validated arguments, or a
  * rejection), invoke.ts (running the handler), prune.ts, compile.ts (the
- * tool arrays of a payload) and types.ts (the public types, re-exported here).
+ * tool arrays of a payload), library.ts (library-owned tools) and types.ts
+ * (the public types, re-exported here).
  *
  * A call costs a few map lookups, one parse and one validation, whatever the
  * number of tools. Model input never throws: every problem in a call becomes
@@ -19,7 +20,6 @@
 import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlersOf, type RegistryShape, type Target, type ToolDefinition, type ToolNameOf } from './contract.js';
 import type { AnnounceOptions, Announcement } from './announcements.js';
 import { readCall } from './call-shape.js';
-import { quote } from './reasons.js';
 import type { TargetPayload } from './targets/compile.js';
 import { cacheKey as payloadCacheKey } from './cache-key.js';
 import { Catalog, type AnyDynamicGroup, type AnyDynamicTool } from './router/catalog.js';
@@ -30,18 +30,22 @@ import { Invoker } from './router/invoke.js';
 import { Pruner } from './router/prune.js';
 import { NAME_ONLY, Resolver } from './router/resolve.js';
 import { Session, readSnapshot } from './router/session.js';
+import { libraryResultText, notLibraryText } from './router/library.js';
 import {
   ToolCallRejectedError,
   type BlockableName, type CallWithArguments, type CheckResult, type DispatchOptions, type DispatchResult,
   type DynamicGroupDefinition, type DynamicToolDefinition, type NameCheckResult, type NameOnlyCall,
   type NamespaceResolution, type NeutralCompileResult, type PruneResult, type PruneStrategy, type RouterOptions,
   type RouterSnapshot, type TargetCompileRequest, type TryNamespaceResolution, type ContextProbe, type GroupNames,
+  type LibraryCheckResult, type LibraryToolDefinition, type LoaderCall,
 } from './router/types.js';
 
 // The public types live in router/types.ts and are exported from here, unchanged.
 export type { CompileDoneEvent, RouterEvents } from './router/events.js';
 export { ToolCallRejectedError } from './router/types.js';
+export { libraryTool } from './router/library.js';
 export type {
+  LibraryCheckResult, LibraryResolvedCall, LibraryToolDefinition, LibraryToolValidate, LoaderCall,
   BlocklistOptions, BlockableName, CallableKind, CallWithArguments, CheckRejection, CheckResult, DispatchOptions, DispatchResult,
   DynamicGroupDefinition, DynamicResolvedCall, DynamicToolDefinition, LoaderResolvedCall, NameCheckResult,
   NameOnlyCall, NamespaceResolution, NeutralCompileResult, PrunedTool, PruneResult, PruneStrategy, ResolvedCall,
@@ -53,9 +57,9 @@ export type {
  *
  * `R` is the generated registry (names and argument types), `C` the per-dispatch
  * context type, `D` the names registered at run time (grows with the
- * `register*` calls' return type).
+ * `register*` calls' return type), `L` the library tools' names (`libraryTools`).
  */
-export class ToolRouter<R extends RegistryShape, C = unknown, D extends string = never> {
+export class ToolRouter<R extends RegistryShape, C = unknown, D extends string = never, L extends string = never> {
   readonly #catalog: Catalog;
   readonly #session: Session;
   readonly #gate: Gate;
@@ -66,8 +70,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   readonly #events = new Events();
 
   /** @internal Use {@link createRouter}. */
-  constructor(generated: GeneratedModule<R>, handlers: HandlersOf<R, C>, options: RouterOptions = {}) {
-    const catalog = new Catalog(generated as unknown as GeneratedModule<RegistryShape>, handlers);
+  constructor(generated: GeneratedModule<R>, handlers: HandlersOf<R, C>, options: RouterOptions & { readonly libraryTools?: unknown } = {}) {
+    const catalog = new Catalog(generated as unknown as GeneratedModule<RegistryShape>, handlers, options.libraryTools);
     this.#catalog = catalog;
     this.#session = new Session();
     this.#gate = new Gate(catalog, this.#session);
@@ -129,7 +133,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * router.setBlockedTools(['delete_file', 'tail_logs']);
    * router.setBlockedTools(['git_psh']); // TypeError: … unknown name "git_psh" (did you mean "git_push"?) …
    */
-  setBlockedTools(names: readonly BlockableName<R, D>[], options?: BlocklistOptions): this;
+  setBlockedTools(names: readonly BlockableName<R, D | L>[], options?: BlocklistOptions): this;
   setBlockedTools(names: readonly string[], options: BlocklistOptions & { readonly allowUnknown: true }): this;
   setBlockedTools(names: readonly string[], options?: BlocklistOptions): this {
     this.#gate.setBlocklist(names, options);
@@ -148,8 +152,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /** The blocklist as set, as a fresh array. */
-  getBlockedTools(): BlockableName<R, D>[] {
-    return [...this.#session.blocked] as BlockableName<R, D>[];
+  getBlockedTools(): BlockableName<R, D | L>[] {
+    return [...this.#session.blocked] as BlockableName<R, D | L>[];
   }
 
   // ---- Checking and dispatching ----------------------------------------------
@@ -167,13 +171,13 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * const full = router.checkToolCall({ name: 'read_file', arguments: '{"path":"a.ts"}' });
    * if (full.allowed && full.call.tool === 'read_file') full.call.args.path; // string
    */
-  checkToolCall(call: NameOnlyCall): NameCheckResult<R, D>;
-  checkToolCall(call: CallWithArguments): CheckResult<R, D>;
-  checkToolCall(call: unknown): CheckResult<R, D> | NameCheckResult<R, D>;
-  checkToolCall(call: unknown): CheckResult<R, D> | NameCheckResult<R, D> {
+  checkToolCall(call: NameOnlyCall): NameCheckResult<R, D | L>;
+  checkToolCall(call: CallWithArguments): CheckResult<R, D> | LibraryCheckResult<L>;
+  checkToolCall(call: unknown): CheckResult<R, D> | LibraryCheckResult<L> | NameCheckResult<R, D | L>;
+  checkToolCall(call: unknown): CheckResult<R, D> | LibraryCheckResult<L> | NameCheckResult<R, D | L> {
     const r = this.#resolver.resolve(call, false);
     if (!r.ok) return { allowed: false, code: r.code, reason: r.reason };
-    if (r.args === NAME_ONLY) return { allowed: true, name: r.group, kind: r.kind } as NameCheckResult<R, D>;
+    if (r.args === NAME_ONLY) return { allowed: true, name: r.group, kind: r.kind } as NameCheckResult<R, D | L>;
     return { allowed: true, call: this.#resolver.publicCall(r) } as CheckResult<R, D>;
   }
 
@@ -193,18 +197,18 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   dispatch(
     call: unknown,
     ...options: undefined extends C ? [options?: DispatchOptions<C>] : [options: DispatchOptions<C> & { readonly context: C }]
-  ): Promise<DispatchResult<R, D>>;
+  ): Promise<DispatchResult<R, D | L>>;
   // One plain optional parameter in the implementation: a rest parameter would allocate an array per call.
   // Not `async`: a handler that returns a plain value (no thenable) resolves the
   // result at once, without the microtask hop an `await` of a non-promise costs.
   // Every throw still becomes a rejected promise, never a synchronous exception.
-  dispatch(call: unknown, options?: DispatchOptions<C>): Promise<DispatchResult<R, D>> {
+  dispatch(call: unknown, options?: DispatchOptions<C>): Promise<DispatchResult<R, D | L>> {
     try {
       const r = this.#resolver.resolve(call, true);
-      if (!r.ok) return Promise.resolve<DispatchResult<R, D>>({ ok: false, code: r.code, reason: r.reason, callId: r.callId });
+      if (!r.ok) return Promise.resolve<DispatchResult<R, D | L>>({ ok: false, code: r.code, reason: r.reason, callId: r.callId });
       // `r` may be the resolver's reused object: everything is read from it here, before the handler runs.
-      if (r.tool < 0) return this.#invoker.dispatchLoader(r.toolkit, r.callId) as Promise<DispatchResult<R, D>>;
-      return this.#invoker.invoke(this.#catalog.tools[r.tool]!, r.args, r.callId, options?.context, options) as Promise<DispatchResult<R, D>>;
+      if (r.tool < 0) return this.#invoker.dispatchLoader(r.toolkit, r.callId) as Promise<DispatchResult<R, D | L>>;
+      return this.#invoker.invoke(this.#catalog.tools[r.tool]!, r.args, r.callId, options?.context, options) as Promise<DispatchResult<R, D | L>>;
     } catch (error) {
       return Promise.reject(error);
     }
@@ -250,15 +254,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     return this.#resolver.tryResolveNamespace(call);
   }
 
-  /**
-   * Whether a call is the library's `load_toolkit` (any call shape).
-   *
-   * @example
-   * if (router.isToolkitLoader(call)) { … }
-   */
-  isToolkitLoader(call: unknown): boolean {
-    return readCall(call).name === LOAD_TOOLKIT_NAME;
-  }
+  /** Whether a call is the library's `load_toolkit` (any call shape), e.g. `if (router.isToolkitLoader(call)) { … }`. */
+  isToolkitLoader(call: unknown): boolean { return readCall(call).name === LOAD_TOOLKIT_NAME; }
 
   /**
    * The seed's `extractToolkit`: the full definitions of a toolkit's tools
@@ -275,40 +272,42 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /** Loaded toolkits, canonical names, load order. */
-  getLoadedToolkits(): (R['toolkits'] | D)[] {
-    return this.#session.loadedNames(this.#catalog) as (R['toolkits'] | D)[];
-  }
+  getLoadedToolkits(): (R['toolkits'] | D)[] { return this.#session.loadedNames(this.#catalog) as (R['toolkits'] | D)[]; }
 
   // ---- Library-owned tools ----------------------------------------------------
 
   /**
-   * Whether the library dispatches this tool itself (`load_toolkit`).
+   * Whether the library dispatches this tool itself: `load_toolkit` and the
+   * `libraryTools` given to `createRouter`.
    *
    * @example
-   * if (router.ownsTool(call.function.name)) content = router.handleTool({ name, arguments });
+   * if (router.ownsTool(call.function.name)) content = await router.handleTool({ name, arguments });
    */
   ownsTool(name: unknown): boolean {
-    return name === LOAD_TOOLKIT_NAME;
+    return name === LOAD_TOOLKIT_NAME || this.#catalog.isLibraryTool(name);
   }
 
   /**
    * Run a library-owned call and return the text to hand back as its tool
    * result. `load_toolkit` loads the toolkit (its tools become callable and
-   * appear in `compile({ target })`) and lists its tools with signatures. A
-   * mistake (unknown toolkit, missing argument, a tool this router does not
-   * own) comes back as `Error: …` text; it never throws.
+   * appear in `compile({ target })`) and lists its tools with signatures: the
+   * text itself. A `libraryTools` tool runs like `dispatch` (gate, validation,
+   * `options` as in `dispatch`): a promise of its handler's text (a
+   * non-string as JSON), so with library tools the type is `string |
+   * Promise<string>`: `await` it. A mistake (blocked, invalid arguments, a
+   * tool this router does not own) comes back as `Error: …` text; model input never throws.
    *
    * @example
-   * const content = router.handleTool({ name: 'load_toolkit', arguments: '{"toolkit_name":"Weather"}' });
+   * const content = await router.handleTool({ name: call.function.name, arguments: call.function.arguments });
    */
-  handleTool(call: unknown): string {
+  handleTool(call: LoaderCall): string;
+  handleTool(call: unknown, options?: DispatchOptions<C>): [L] extends [never] ? string : string | Promise<string>;
+  handleTool(call: unknown, options?: DispatchOptions<C>): string | Promise<string> {
     const shape = readCall(call);
-    if (shape.name !== LOAD_TOOLKIT_NAME) {
-      return `Error: ${shape.name ? quote(shape.name) : 'this call'} is not a library tool; only ${LOAD_TOOLKIT_NAME} is. Dispatch it with router.dispatch.`;
-    }
+    if (this.#catalog.isLibraryTool(shape.name)) return this.dispatch(call, options as DispatchOptions<C> & { context: C }).then(libraryResultText);
+    if (shape.name !== LOAD_TOOLKIT_NAME) return notLibraryText(shape.name, this.#catalog.library.map((t) => this.#catalog.tools[t]!.name));
     const r = this.#resolver.resolve(call, true);
-    if (!r.ok) return `Error: ${r.reason}`;
-    return this.#invoker.loadToolkit(r.toolkit);
+    return r.ok ? this.#invoker.loadToolkit(r.toolkit) : `Error: ${r.reason}`;
   }
 
   // ---- Compile ----------------------------------------------------------------
@@ -367,9 +366,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   /** Names of a compile's tools the gate lets through now (`options.allowedTools`; Gemini's `allowedFunctionNames`), e.g. `router.allowedToolNames({ target: 'gemini' })` → `['file_ops', 'load_toolkit', 'call_toolkit_tool']`. */
   allowedToolNames(request: Pick<TargetCompileRequest<R, D>, 'target' | 'tools' | 'options'>): string[] { return this.#compiler.allowedToolNames(request as unknown as AnyTargetCompileRequest); }
   /** The `<available_toolkits>` directory for the system prompt ('' without toolkits). */
-  getDirectoryXml(): string {
-    return this.#compiler.neutral().directoryXml;
-  }
+  getDirectoryXml(): string { return this.#compiler.neutral().directoryXml; }
 
   // ---- Announcements -------------------------------------------------------------
   /**
@@ -385,14 +382,10 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /** Remove an announcement; true when one was removed. */
-  retractAnnouncement(id: string): boolean {
-    return this.#session.announcements.retract(id);
-  }
+  retractAnnouncement(id: string): boolean { return this.#session.announcements.retract(id); }
 
   /** Current announcements, in insertion order (copies). */
-  getAnnouncements(): Announcement[] {
-    return this.#session.announcements.list();
-  }
+  getAnnouncements(): Announcement[] { return this.#session.announcements.list(); }
 
   /**
    * The seed's delta detection, with the previous set kept in the router (and
@@ -446,10 +439,10 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * @example
    * const r2 = router.registerTools([{ name: 'ping', description: 'Ping', handler: () => 'pong' }]);
    */
-  registerTools<const T extends readonly DynamicToolDefinition<C>[]>(tools: T): ToolRouter<R, C, D | T[number]['name']> {
+  registerTools<const T extends readonly DynamicToolDefinition<C>[]>(tools: T): ToolRouter<R, C, D | T[number]['name'], L> {
     this.#catalog.registerTools(tools as unknown as readonly AnyDynamicTool[]);
     this.#gate.recompute();
-    return this as unknown as ToolRouter<R, C, D | T[number]['name']>;
+    return this as never;
   }
 
   /**
@@ -459,7 +452,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * @example
    * router.registerNamespaces([{ name: 'git', description: 'Git', tools: [{ name: 'git_status', description: 'Status' }] }]);
    */
-  registerNamespaces<const T extends readonly DynamicGroupDefinition<C>[]>(groups: T): ToolRouter<R, C, D | GroupNames<T>> {
+  registerNamespaces<const T extends readonly DynamicGroupDefinition<C>[]>(groups: T): ToolRouter<R, C, D | GroupNames<T>, L> {
     return this.#registerGroups(groups, 'namespace');
   }
 
@@ -470,7 +463,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * @example
    * router.registerToolkits([{ name: 'Jira', description: 'Issues', tools: [{ name: 'jira_get', description: 'Get an issue' }] }]);
    */
-  registerToolkits<const T extends readonly DynamicGroupDefinition<C>[]>(groups: T): ToolRouter<R, C, D | GroupNames<T>> {
+  registerToolkits<const T extends readonly DynamicGroupDefinition<C>[]>(groups: T): ToolRouter<R, C, D | GroupNames<T>, L> {
     return this.#registerGroups(groups, 'toolkit');
   }
 
@@ -498,6 +491,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
  * Build the router for a generated folder. The context type is inferred from
  * the handlers (`satisfies Handlers<AgentCtx>`, or one annotated `ctx`); then
  * `dispatch` requires `{ context }`. A handler under a name that is no tool throws.
+ * `options.libraryTools` (each built with `libraryTool`) adds the router's own
+ * tools; a mistake in one throws a `TypeError` here.
  *
  * @example
  * import * as generated from './generated/index.js';
@@ -508,12 +503,14 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
  * });
  * const result = await router.dispatch(toolCall);
  */
-export function createRouter<R extends RegistryShape, C = unknown>(
+export function createRouter<R extends RegistryShape, C = unknown, const L extends readonly LibraryToolDefinition<never, NoInfer<C>>[] = readonly []>(
   generated: GeneratedModule<R>,
   // Each handler is typed by its tool; the index signature is where TypeScript infers `C`
   // from the handlers' `ctx` annotations (it cannot infer through the mapped type).
   handlers: HandlersOf<NoInfer<R>, NoInfer<C>> & { readonly [tool: string]: ContextProbe<C> },
-  options?: RouterOptions,
-): ToolRouter<R, C> {
-  return new ToolRouter<R, C>(generated, handlers, options);
+  // `libraryTools` (the router's own tools, each built with `libraryTool`; fixed for the router's life)
+  // is typed here, not in RouterOptions: its names become the router's `L`.
+  options?: RouterOptions & { readonly libraryTools?: L },
+): ToolRouter<R, C, never, L[number]['name']> {
+  return new ToolRouter<R, C, never, L[number]['name']>(generated, handlers, options);
 }

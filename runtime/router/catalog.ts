@@ -13,7 +13,9 @@
  * Configuration mistakes (a bad generated folder, a missing handler, a
  * registration that collides) throw here, early, with what to fix; a failed
  * registration changes nothing. Library-owned names (`load_toolkit` and the
- * reserved ones) are refused in registrations.
+ * reserved ones) are refused in registrations. Library tools given to
+ * `createRouter` (library.ts) are tool entries with `library: true`, added
+ * once, at creation: callable by name, never flat, never grouped.
  */
 import {
   LOAD_TOOLKIT_NAME,
@@ -35,6 +37,7 @@ import type { Suggester } from '../suggest.js';
 import { assertKnownNames } from '../suggest.js';
 import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
+import { planLibraryTools } from './library.js';
 
 /** A handler as stored: its argument and context types are erased here and restored by the façade's types. */
 export type AnyHandler = (args: never, ctx: HandlerContext<never>) => unknown;
@@ -48,6 +51,8 @@ export type AnyDynamicGroup = DynamicGroupDefinition<never>;
 export interface ToolEntry {
   readonly name: string;
   readonly flat: boolean;
+  /** A library tool (`libraryTools`): callable by name, offered after everything else, never pruned. */
+  readonly library: boolean;
   /** Namespace / toolkit indices containing it (grow with run-time registrations). */
   readonly namespaces: number[];
   readonly toolkits: number[];
@@ -136,10 +141,12 @@ export class Catalog {
   readonly flatNames: string[] = [];
   /** Matcher for run-time flat tools (positions after the spec's). */
   dynamicMatcher: ReturnType<typeof buildPruneMatcher> | undefined;
+  /** Library tool indices, registration order (fixed at creation). */
+  readonly library: number[] = [];
   /** Bumped by every registration. */
   structureVersion = 0;
 
-  constructor(generated: GeneratedModule<RegistryShape>, handlers: unknown) {
+  constructor(generated: GeneratedModule<RegistryShape>, handlers: unknown, libraryTools?: unknown) {
     const spec = generated?.spec;
     if (!spec || spec.formatVersion !== 1) {
       throw new TypeError(
@@ -158,6 +165,7 @@ export class Catalog {
       this.tools.push({
         name: tool.name,
         flat: tool.flat,
+        library: false,
         namespaces: [...tool.namespaces],
         toolkits: [...tool.toolkits],
         validate: spec.validators[tool.validator],
@@ -214,6 +222,21 @@ export class Catalog {
     this.byName.set(LOAD_TOOLKIT_NAME, { kind: 'loader' });
     for (const t of spec.flat) this.#addFlat(t);
     reviveMatcher(spec.matcher);
+    const lower = new Set(spec.toolkits.map((kit) => kit.name.toLowerCase()));
+    const planned = planLibraryTools(libraryTools, (name) =>
+      name === LOAD_TOOLKIT_NAME || name === TOOLKIT_DISPATCHER_NAME ? 'the router itself'
+      : this.byName.get(name)?.kind === 'namespace' ? 'a namespace of the spec'
+      : this.byName.has(name) ? 'a tool of the spec'
+      : lower.has(name.toLowerCase()) ? 'a toolkit of the spec (names of toolkits are matched ignoring case)'
+      : undefined,
+    );
+    for (const def of planned) this.library.push(this.#addDynamicTool({ ...def, validate: def.validate as ValidateFn, handler: def.handler as AnyDynamicTool['handler'] }, false, true));
+  }
+
+  /** Whether `name` is a library tool of this router (`libraryTools`; `load_toolkit` is not one of them). */
+  isLibraryTool(name: unknown): boolean {
+    const ref = typeof name === 'string' ? this.byName.get(name) : undefined;
+    return ref?.kind === 'tool' && this.tools[ref.index]!.library;
   }
 
   /** A toolkit's index by name, case-insensitively (the seed's lookup); undefined for anything else. */
@@ -265,7 +288,7 @@ export class Catalog {
         groupNames.add(g.name);
       } else {
         const lower = g.name.toLowerCase();
-        if (this.kitByLower.has(lower) || groupNames.has(lower)) {
+        if (this.kitByLower.has(lower) || groupNames.has(lower) || this.isLibraryTool(g.name)) {
           throw new TypeError(`${where}: a toolkit named ${JSON.stringify(g.name)} (ignoring case) already exists; pick another.`);
         }
         groupNames.add(lower);
@@ -276,8 +299,8 @@ export class Catalog {
     const plan = this.#planTools(inline, where, kind === 'namespace' ? groupNames : undefined);
     for (const g of groups) {
       for (const m of g.tools) {
-        if (typeof m === 'string' && !(this.byName.get(m)?.kind === 'tool')) {
-          throw new TypeError(`${where}: group ${JSON.stringify(g.name)} refers to ${JSON.stringify(m)}, which is not a tool of this router.`);
+        if (typeof m === 'string' && (!(this.byName.get(m)?.kind === 'tool') || this.isLibraryTool(m))) {
+          throw new TypeError(`${where}: group ${JSON.stringify(g.name)} refers to ${JSON.stringify(m)}, which is ${this.isLibraryTool(m) ? 'a library tool (library tools are never grouped)' : 'not a tool of this router'}.`);
         }
       }
     }
@@ -337,13 +360,14 @@ export class Catalog {
     return { created: [...defs] };
   }
 
-  #addDynamicTool(def: AnyDynamicTool, flat: boolean): number {
+  #addDynamicTool(def: AnyDynamicTool, flat: boolean, library = false): number {
     const schema = expandParameters(def.parameters);
     const neutral = neutralTool({ name: def.name, description: def.description, parameters: schema, deferLoading: def.deferLoading === true });
     const index = this.tools.length;
     this.tools.push({
       name: def.name,
       flat,
+      library,
       namespaces: [],
       toolkits: [],
       validate: def.validate,

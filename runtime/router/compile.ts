@@ -1,6 +1,7 @@
 /**
  * Compile, the router's half: which tools a payload carries and in which
- * order (stable tools, then deferred ones, then loaded toolkits' tools), as
+ * order (stable tools, then the library's: `load_toolkit`, the dispatcher and
+ * `libraryTools`; then deferred ones, then loaded toolkits' tools), as
  * frozen arrays of pre-rendered definitions, cached per target and shared
  * between compiles. The per-target half (request shape, messages,
  * announcements, cache breakpoints, provider rules) is `compileForTarget`;
@@ -120,6 +121,7 @@ export class Compiler {
     for (const t of this.#offeredFlat()) tools.push(this.#renderTool(t, 'neutral') as ToolDefinition);
     const loader = this.#renderLoader('neutral');
     if (loader !== null) tools.push(loader as ToolDefinition);
+    for (const t of catalog.library) tools.push(catalog.tools[t]!.definition);
     const directory = catalog.hasDynamicToolkits()
       ? renderDirectoryXml(
           catalog.toolkits.map((kit) => ({
@@ -206,6 +208,7 @@ export class Compiler {
       const ref = catalog.byName.get(name);
       if (ref?.kind === 'tool') {
         const entry = catalog.tools[ref.index]!;
+        if (entry.library) continue; // always offered, at its own place below
         if (!entry.flat) throw new TypeError(this.#notOfferable(entry));
         (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
       } else if (ref?.kind === 'namespace') {
@@ -220,6 +223,8 @@ export class Compiler {
     const loader = this.#renderLoader(target);
     if (loader !== null) stable.push(mode === 'tool-search' ? toolSearchLoader(loader as ResponsesFunctionTool) : loader);
     if (loader !== null && mode === 'dispatcher') stable.push(dispatcherTool(target));
+    // Library tools last, registration order: a place no load, block or selection moves.
+    for (const t of catalog.library) stable.push(this.#renderTool(t, target));
     const loaded: unknown[] = [];
     // `append`: the loaded toolkits' tools, in load order. `deferred`: every
     // toolkit tool from the first turn, deferred (the same array whatever is loaded).

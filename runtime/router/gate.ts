@@ -62,7 +62,7 @@ export class Gate {
   nsBlocked: boolean[] = [];
   kitBlocked: boolean[] = [];
   kitLoaded: boolean[] = [];
-  /** Tool is callable by its own name: flat, or in a loaded toolkit. */
+  /** Tool is callable by its own name: flat, a library tool, or in a loaded toolkit. */
   direct: boolean[] = [];
   /** For a tool callable through a loaded toolkit (not flat): that toolkit's name, the resolved call's `group`. */
   directGroup: (string | null)[] = [];
@@ -91,7 +91,7 @@ export class Gate {
       names,
       known,
       () => known,
-      'A blocklist names tools, namespaces, toolkits (exact spelling) or load_toolkit. ' +
+      'A blocklist names tools, namespaces, toolkits (exact spelling), load_toolkit or library tools. ' +
         'To block a name that is not registered yet, pass { allowUnknown: true }.',
     );
   }
@@ -168,7 +168,7 @@ export class Gate {
     const catalog = this.#catalog;
     this.kitLoaded = catalog.toolkits.map(() => false);
     for (const k of this.#session.loaded) this.kitLoaded[k] = true;
-    this.direct = catalog.tools.map((t) => t.flat || t.toolkits.some((k) => this.kitLoaded[k]));
+    this.direct = catalog.tools.map((t) => t.flat || t.library || t.toolkits.some((k) => this.kitLoaded[k]));
     this.directGroup = catalog.tools.map((_, t) => this.#loadedGroupOf(t));
     this.loadVersion++;
   }

@@ -51,6 +51,7 @@ import {
   unknownToolReason,
 } from '../reasons.js';
 import { Suggester } from '../suggest.js';
+import { readableErrors } from './library.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import type { Catalog } from './catalog.js';
 import type { Gate } from './gate.js';
@@ -203,12 +204,12 @@ export class Resolver {
       const hint = ns !== undefined ? actionHint(name, catalog.namespaces[ns]!.name) : undefined;
       return reject('unknown_tool', unknownToolReason(name, [], [], hint), callId);
     }
-    if (nameOnly) return nameOk(name, 'tool', callId);
+    if (nameOnly) return nameOk(name, entry.library ? 'library' : 'tool', callId);
     // Where the schema bounds depth and numbers, a valid call needs no limits walk; a rejected one walks first.
     const deferred = this.#covers(t, 0) && walkDeferred(rawArguments, this.#limits);
     const parsed = readArguments(rawArguments, this.#limits, deferred);
     if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-    const r = this.#validate(t, parsed, '', entry.flat ? 'flat' : 'toolkit', gate.directGroup[t]!, callId);
+    const r = this.#validate(t, parsed, '', entry.flat ? 'flat' : entry.library ? 'library' : 'toolkit', gate.directGroup[t]!, callId);
     return deferred && !r.ok ? this.#limitsFirst(r, rawArguments as string, name) : r;
   }
 
@@ -395,7 +396,7 @@ export class Resolver {
     t: number,
     input: Record<string, unknown>,
     prefix: string,
-    via: CallVia,
+    via: CallVia | 'library',
     group: string | null,
     callId: string | undefined,
     dispatched = false,
@@ -416,7 +417,9 @@ export class Resolver {
         // Through the dispatcher tool, the model retries the dispatcher, as it would a namespace.
         const namespace = via === 'namespace' ? group! : dispatched ? TOOLKIT_DISPATCHER_NAME : undefined;
         const label = namespace === undefined ? quote(entry.name) : `${quote(namespace)} ${dispatched ? 'tool' : 'action'} ${quote(entry.name)}`;
-        return reject('invalid_arguments', invalidReason(label, validate.errors, entry.schema, args, prefix, namespace ?? entry.name), callId);
+        // A validator the application wrote may report malformed errors: only readable ones reach the reason.
+        const errors = entry.specIndex < 0 ? readableErrors(validate) : validate.errors;
+        return reject('invalid_arguments', invalidReason(label, errors, entry.schema, args, prefix, namespace ?? entry.name), callId);
       }
     }
     const accepted = this.#accepted;
@@ -443,7 +446,7 @@ export class Resolver {
     return reject('unknown_tool', unknownToolReason(name, suggester.closest(name), suggester.names), callId);
   }
 
-  /** Names the model can call right now (flat tools, namespaces, loader, loaded toolkit tools), for suggestions. */
+  /** Names the model can call right now (flat tools, namespaces, loader, library tools, loaded toolkit tools), for suggestions. */
   #getSuggester(): Suggester {
     const version = this.#gate.loadVersion;
     if (this.#suggester?.version === version) return this.#suggester.value;
@@ -452,6 +455,7 @@ export class Resolver {
     for (const t of catalog.flat) names.push(catalog.tools[t]!.name);
     for (const ns of catalog.namespaces) names.push(ns.name);
     if (catalog.toolkits.length > 0) names.push(LOAD_TOOLKIT_NAME);
+    for (const t of catalog.library) names.push(catalog.tools[t]!.name);
     const seen = new Set(names);
     for (const k of this.#gate.loadedToolkits()) {
       for (const t of catalog.toolkits[k]!.tools) {

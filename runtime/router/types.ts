@@ -103,6 +103,47 @@ export interface DynamicToolDefinition<C = unknown> {
   readonly validate?: ValidateFn;
 }
 
+/**
+ * The argument check of a library tool (`validate`): ajv's contract, returns
+ * true when valid, else false with `errors` set. A type guard
+ * (`ajv.compile<Args>(schema)` is one) types the handler's arguments.
+ */
+export type LibraryToolValidate<A> = ((data: unknown) => data is A) | ValidateFn;
+
+/**
+ * A library-owned tool (`createRouter`'s `libraryTools`; build one with
+ * `libraryTool`): offered after the application's tools on every compile,
+ * never pruned, in a fixed position; dispatched by `ownsTool` / `handleTool`
+ * and by `dispatch` / `checkToolCall`, through the same gate and limits.
+ * Every key is required and no other key is accepted.
+ */
+export interface LibraryToolDefinition<A = Record<string, unknown>, C = unknown, N extends string = string> {
+  /** A name every target accepts (`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`), taken by nothing else in the router. */
+  readonly name: N;
+  readonly description: string;
+  /** A `type: "object"` JSON Schema, sent as is; copied and frozen at registration (a static schema keeps the cache). */
+  readonly parameters: Readonly<Record<string, unknown>>;
+  /** Checks the arguments before the handler runs (the runtime compiles no schema): an `ajv.compile(parameters)` result fits. */
+  readonly validate: LibraryToolValidate<A>;
+  readonly handler: (args: A, ctx: HandlerContext<C>) => unknown;
+}
+
+/** A resolved call to a library tool (`checkToolCall`'s `call`). */
+export interface LibraryResolvedCall<L extends string> {
+  readonly tool: L;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly via: 'library';
+  readonly group: null;
+}
+
+/** `checkToolCall`'s success for a library tool; `never` without library tools. */
+export type LibraryCheckResult<L extends string> = [L] extends [never] ? never : { readonly allowed: true; readonly call: LibraryResolvedCall<L> };
+
+/** A call that names `load_toolkit` literally (`handleTool` then returns the text itself, not a promise). */
+export type LoaderCall =
+  | { readonly name: typeof LOAD_TOOLKIT_NAME; readonly arguments?: unknown; readonly input?: unknown; readonly args?: unknown; readonly id?: unknown; readonly call_id?: unknown; readonly type?: unknown }
+  | { readonly function: { readonly name: typeof LOAD_TOOLKIT_NAME; readonly arguments?: unknown }; readonly id?: unknown; readonly type?: unknown };
+
 /** A namespace or toolkit known only at run time; a string member refers to an existing tool by name. */
 export interface DynamicGroupDefinition<C = unknown> {
   readonly name: string;

@@ -368,7 +368,7 @@ test('the runtime exports exactly its public API', () => {
     'ANNOUNCEMENT_ANCHOR', 'ANNOUNCEMENT_CHANNELS', 'DEFAULT_LIMITS', 'LOAD_TOOLKIT_NAME', 'REJECTION_CODES', 'TARGETS',
     'TARGET_WARNING_CODES', 'TOOLKIT_DISPATCHER_NAME', 'TOOLKIT_LOADING_STRATEGIES', 'ToolCallRejectedError', 'ToolRouter',
     'ToolrouteConfigError', 'applyNullDecode', 'buildPruneMatcher', 'cacheBlocks', 'cacheKey', 'cacheReuse', 'compileForTarget',
-    'createRouter', 'fromProvider', 'lazyRendered', 'matchTask', 'nullDecodePlan', 'renderAnnouncements', 'renderTool', 'stablePrefixOf',
+    'createRouter', 'fromProvider', 'lazyRendered', 'libraryTool', 'matchTask', 'nullDecodePlan', 'renderAnnouncements', 'renderTool', 'stablePrefixOf',
     'toolMessage', 'toolkitMode', 'warnOnce',
   ]);
 });
