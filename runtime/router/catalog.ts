@@ -37,7 +37,7 @@ import type { Suggester } from '../suggest.js';
 import { assertKnownNames } from '../suggest.js';
 import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
-import { planLibraryTools } from './library.js';
+import { deepFrozen, planLibraryTools } from './library.js';
 
 /** A handler as stored: its argument and context types are erased here and restored by the façade's types. */
 export type AnyHandler = (args: never, ctx: HandlerContext<never>) => unknown;
@@ -230,7 +230,11 @@ export class Catalog {
       : lower.has(name.toLowerCase()) ? 'a toolkit of the spec (names of toolkits are matched ignoring case)'
       : undefined,
     );
-    for (const def of planned) this.library.push(this.#addDynamicTool({ ...def, validate: def.validate as ValidateFn, handler: def.handler as AnyDynamicTool['handler'] }, false, true));
+    for (const def of planned) {
+      const t = this.#addDynamicTool({ ...def, validate: def.validate as ValidateFn, handler: def.handler as AnyDynamicTool['handler'] }, false, true);
+      deepFrozen(this.tools[t]!.definition);
+      this.library.push(t);
+    }
   }
 
   /** Whether `name` is a library tool of this router (`libraryTools`; `load_toolkit` is not one of them). */
@@ -288,7 +292,7 @@ export class Catalog {
         groupNames.add(g.name);
       } else {
         const lower = g.name.toLowerCase();
-        if (this.kitByLower.has(lower) || groupNames.has(lower) || this.isLibraryTool(g.name)) {
+        if (this.kitByLower.has(lower) || groupNames.has(lower) || this.library.some((t) => this.tools[t]!.name.toLowerCase() === lower)) {
           throw new TypeError(`${where}: a toolkit named ${JSON.stringify(g.name)} (ignoring case) already exists; pick another.`);
         }
         groupNames.add(lower);

@@ -24,6 +24,7 @@ import { RENDER_OPTIONS, type Catalog, type GroupEntry, type ToolEntry } from '.
 import type { Gate } from './gate.js';
 import type { Session } from './session.js';
 import type { NeutralCompileResult, TargetCompileRequest } from './types.js';
+import { deepFrozen } from './library.js';
 import type { CatalogToolkit, ToolkitLoadingInput, ToolkitLoadingOption, ToolkitMode } from '../toolkit-loading.js';
 import { asDeferred } from '../targets/anthropic.js';
 import { adapterFor, dispatcherTool, toolkitMode } from '../targets/index.js';
@@ -76,6 +77,8 @@ export class Compiler {
   readonly #choiceMemo = new Map<string, unknown>();
   /** Per target: the toolkit catalog compile renders loads with; rebuilt on registration. */
   readonly #toolkitInputs = new Map<Target, { version: number; value: ToolkitLoadingInput }>();
+  /** Library tools per target, rendered once (`#libraryForm`). */
+  readonly #libraryForms = new Map<string, unknown>();
 
   constructor(catalog: Catalog, gate: Gate, session: Session, toolkitLoading?: ToolkitLoadingOption) {
     this.#catalog = catalog;
@@ -224,7 +227,7 @@ export class Compiler {
     if (loader !== null) stable.push(mode === 'tool-search' ? toolSearchLoader(loader as ResponsesFunctionTool) : loader);
     if (loader !== null && mode === 'dispatcher') stable.push(dispatcherTool(target));
     // Library tools last, registration order: a place no load, block or selection moves.
-    for (const t of catalog.library) stable.push(this.#renderTool(t, target));
+    for (const t of catalog.library) stable.push(this.#libraryForm(t, target));
     const loaded: unknown[] = [];
     // `append`: the loaded toolkits' tools, in load order. `deferred`: every
     // toolkit tool from the first turn, deferred (the same array whatever is loaded).
@@ -361,6 +364,14 @@ export class Compiler {
     const entry = this.#catalog.tools[t]!;
     if (entry.neutral === undefined) return this.#catalog.spec.rendered[form].tools[entry.specIndex];
     return form === 'neutral' ? entry.definition : renderTool(form, entry.neutral, RENDER_OPTIONS);
+  }
+
+  /** A library tool rendered for a target: rendered once, frozen, the same object on every compile. */
+  #libraryForm(t: number, target: Target): unknown {
+    const key = `${target}\u0000${t}`;
+    let form = this.#libraryForms.get(key);
+    if (form === undefined) this.#libraryForms.set(key, (form = deepFrozen(this.#renderTool(t, target))));
+    return form;
   }
 
   #renderGroup(ns: GroupEntry, form: Target | 'neutral'): unknown {
