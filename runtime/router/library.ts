@@ -51,11 +51,17 @@ export interface PlannedLibraryTool {
  * });
  * const router = createRouter(generated, handlers, { libraryTools: [remember] });
  */
-export function libraryTool<const N extends string, A = Record<string, unknown>, C = unknown>(
-  definition: LibraryToolDefinition<A, C, N>,
-): LibraryToolDefinition<A, C, N> {
-  return definition;
+export function libraryTool<const N extends string, V extends LibraryToolValidate<unknown>, A = Record<string, unknown>, C = unknown>(
+  definition: Omit<LibraryToolDefinition<never, C, N>, 'validate' | 'handler'> & {
+    readonly validate: V;
+    readonly handler: (args: GuardedArgs<V, A>, ctx: HandlerContext<C>) => unknown;
+  },
+): LibraryToolDefinition<GuardedArgs<V, A>, C, N> {
+  return definition as LibraryToolDefinition<GuardedArgs<V, A>, C, N>;
 }
+
+/** The handler's arguments: what a type-guard `validate` checks, else `A` (the handler's annotation, or a JSON object). */
+export type GuardedArgs<V, A> = V extends (data: any, ...rest: any[]) => data is infer G ? G : A;
 
 /**
  * Check `libraryTools` and return the definitions to register, in order.

@@ -10,8 +10,29 @@
  */
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { ToolCallRejectedError } from '../../runtime/index.js';
-import { exampleRouter } from './helpers.js';
+import { Ajv } from 'ajv';
+import { createRouter, libraryTool, ToolCallRejectedError } from '../../runtime/index.js';
+import { exampleRouter, generated, recordingHandlers, type HandlerCall } from './helpers.js';
+
+const ajv = new Ajv({ allErrors: true });
+const closedSchema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false } as const;
+const openSchema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } as const;
+
+/** The example router plus two library tools (one closed schema, one open), logging into the same log. */
+function routerWithLibraryTools() {
+  const { handlers, log } = recordingHandlers();
+  const logged = (tool: string) => (args: unknown, ctx: { callId: string | undefined; context: unknown }) => {
+    log.push({ tool: tool as HandlerCall['tool'], args, callId: ctx.callId, context: ctx.context });
+    return 'ok';
+  };
+  const router = createRouter(generated, handlers, {
+    libraryTools: [
+      libraryTool({ name: 'lib_closed', description: 'Closed.', parameters: closedSchema, validate: ajv.compile(closedSchema), handler: logged('lib_closed') }),
+      libraryTool({ name: 'lib_open', description: 'Open.', parameters: openSchema, validate: ajv.compile(openSchema), handler: logged('lib_open') }),
+    ],
+  });
+  return { router, log };
+}
 
 type Shape = 'string' | 'object' | 'openai' | 'anthropic' | 'gemini' | 'responses';
 const SHAPES: readonly Shape[] = ['string', 'object', 'openai', 'anthropic', 'gemini', 'responses'];
@@ -32,7 +53,7 @@ const extraKey = fc
   .oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'toString', 'paths', 'mode '))
   .filter((k) => !['action', 'args', 'toolkit_name', 'path', 'encoding', 'max_bytes', 'city', 'days', 'units'].includes(k));
 
-type Route = 'flat' | 'namespace' | 'flattened' | 'toolkit' | 'loader' | 'responses-namespace';
+type Route = 'flat' | 'namespace' | 'flattened' | 'toolkit' | 'loader' | 'responses-namespace' | 'library-closed' | 'library-open';
 
 describe('no silent loss', () => {
   test('every key the model sent reaches the handler or is named in a rejection, in every call shape and route', async () => {
@@ -40,12 +61,12 @@ describe('no silent loss', () => {
     let named = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom<Route>('flat', 'namespace', 'flattened', 'toolkit', 'loader', 'responses-namespace'),
+        fc.constantFrom<Route>('flat', 'namespace', 'flattened', 'toolkit', 'loader', 'responses-namespace', 'library-closed', 'library-open'),
         fc.constantFrom(...SHAPES),
         fc.uniqueArray(extraKey, { maxLength: 3 }),
         fc.jsonValue(),
         async (route, shape, extras, value) => {
-          const { router, log } = exampleRouter();
+          const { router, log } = routerWithLibraryTools();
           router.extractToolkit('Weather');
           const sent: Record<string, unknown> =
             route === 'toolkit' ? { city: 'Oslo' } : route === 'loader' ? { toolkit_name: 'Database' } : { path: 'a.ts' };
@@ -56,11 +77,20 @@ describe('no silent loss', () => {
           else if (route === 'flattened') call = wrap(shape, 'file_ops', Object.assign(Object.create(null), { action: 'read_file' }, withExtras));
           else if (route === 'responses-namespace') {
             call = { type: 'function_call', call_id: 'c1', namespace: 'file_ops', name: 'read_file', arguments: JSON.stringify(withExtras) };
+          } else if (route === 'library-closed' || route === 'library-open') {
+            call = wrap(shape, route === 'library-closed' ? 'lib_closed' : 'lib_open', withExtras);
           } else call = wrap(shape, route === 'toolkit' ? 'get_forecast' : route === 'loader' ? 'load_toolkit' : 'read_file', withExtras);
           // What the model's keys look like after the shape's own transport (JSON drops undefined, keeps __proto__ as a key).
           const transported = JSON.parse(JSON.stringify(withExtras)) as Record<string, unknown>;
 
-          const r = await router.dispatch(call);
+          // Library tools: the seed's handleTool gives the same outcome as dispatch.
+          const r = route.startsWith('library') && extras.length % 2 === 1
+            ? await (async () => {
+                const text = await router.handleTool(call);
+                return text.startsWith('Error: ') ? { ok: false as const, reason: text } : { ok: true as const };
+              })()
+            : await router.dispatch(call);
+          if (route === 'library-open') expect(r.ok).toBe(true);
           if (r.ok) {
             delivered++;
             if (route === 'loader') {
@@ -88,6 +118,16 @@ describe('no silent loss', () => {
     );
     expect(delivered).toBeGreaterThan(20);
     expect(named).toBeGreaterThan(20);
+  });
+
+  test('library tools: every key reaches the handler (open schema) or is named (closed), by dispatch and by handleTool', async () => {
+    const { router, log } = routerWithLibraryTools();
+    expect(await router.dispatch({ name: 'lib_open', arguments: '{"path":"a","mode":"x","__proto__":1}' })).toMatchObject({ ok: true });
+    expect(Object.keys(log[0]!.args as object).sort()).toEqual(['__proto__', 'mode', 'path']);
+    const rejected = await router.handleTool({ name: 'lib_closed', arguments: '{"path":"a","mode":"x"}' });
+    expect(rejected).toMatch(/^Error: Invalid arguments for "lib_closed"/);
+    expect(rejected).toContain('mode');
+    expect(log).toHaveLength(1);
   });
 });
 
