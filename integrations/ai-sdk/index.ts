@@ -59,6 +59,8 @@ export interface AiSdkRouter {
   snapshot(): unknown;
   restore(snapshot: unknown): unknown;
   getAnnouncements(): Announcement[];
+  /** Library tools (`libraryTools`) are offered after the loader, whatever the choice. */
+  ownsTool?(name: string): boolean;
   // `never` parameters: every router's typed methods are assignable (whatever its context type).
   checkToolCall(call: never): { readonly allowed: boolean; readonly reason?: string };
   dispatch(call: never, options: never): Promise<{ ok: true; result: unknown } | { ok: false; code: string; reason: string }>;
@@ -171,7 +173,8 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
   const mode = aiSdkToolkitMode(options.toolkitLoading, options.target);
   const compiled = router.compile();
   const loader = compiled.tools.find((t) => t.name === LOAD_TOOLKIT_NAME);
-  const namespaces = compiled.tools.filter((t) => t.name !== LOAD_TOOLKIT_NAME);
+  const library = compiled.tools.filter((t) => t.name !== LOAD_TOOLKIT_NAME && router.ownsTool?.(t.name) === true);
+  const namespaces = compiled.tools.filter((t) => t.name !== LOAD_TOOLKIT_NAME && !library.includes(t));
   const flat = router.getAllTools();
   const byName = new Map<string, ToolDefinition>([...flat, ...namespaces].map((t) => [t.name, t]));
 
@@ -184,7 +187,7 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
       return t;
     });
   } else {
-    stable = compiled.tools.length > 0 ? namespaces : flat;
+    stable = namespaces.length > 0 || loader ? namespaces : flat;
   }
   if (options.task !== undefined) {
     const kept = new Set(router.pruneByTask(options.task).tools.map((t) => t.name));
@@ -231,13 +234,17 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
       // A copy: the runtime's constant is frozen, and providers may build on the schema they are given.
       add({ name: DISPATCHER_TOOL.name, description: DISPATCHER_TOOL.description, parameters: structuredClone(DISPATCHER_TOOL.parameters) } as ToolDefinition);
     }
+  }
+  // Library tools (`libraryTools`) right after the library's own, whatever the choice, as `compile` places them.
+  for (const t of library) add(t);
+  if (loader) {
     if (mode !== 'dispatcher') {
       const deferred = mode === 'deferred' ? { providerOptions: { anthropic: { deferLoading: true } } } : undefined;
       for (const kit of kits) for (const t of kit.tools) add(t, deferred);
     }
   }
 
-  const base = new Set([...stable.map((t) => t.name), ...(loader ? [loader.name] : [])]);
+  const base = new Set([...stable.map((t) => t.name), ...(loader ? [loader.name] : []), ...library.map((t) => t.name)]);
   /**
    * Active now, in `tools` order. `dispatcher` and `deferred`: everything, on
    * every step (the same array each time). `append`: the stable choice and

@@ -15,6 +15,8 @@ import { createRouter } from '../../runtime/index.js';
 import * as flatOnly from '../fixtures/flat-only/expected/index.js';
 import { createDemoRouter } from '../../examples/mcp-server.js';
 import { aiSdkToolkitMode, toAiSdk } from '../../integrations/ai-sdk/index.js';
+import { memoryTools } from '../../examples/memory-tools.js';
+import { generated, recordingHandlers } from '../runtime/helpers.js';
 
 const USAGE = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
 const call = (id: string, toolName: string, input: unknown): LanguageModelV3Content => ({
@@ -138,6 +140,21 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     await generateText({ model, ...settings, prompt: 'Hi', stopWhen: stepCountIs(1) });
     const last = calls[0]!.prompt[calls[0]!.prompt.length - 1]!;
     expect(last).toEqual({ role: 'system', content: '<announcements>\n<announcement id="policy">\ndelete_file is blocked in production.\n</announcement>\n</announcements>' });
+  });
+
+  it('library tools come after the loader whatever the choice, always active, executed through dispatch', async () => {
+    const store = new Map<string, string>();
+    const router = createRouter(generated, recordingHandlers().handlers, { libraryTools: memoryTools(store) });
+    const settings = toAiSdk(router, { tools: ['get_time'] });
+    expect(Object.keys(settings.tools)).toEqual(['get_time', 'load_toolkit', 'call_toolkit_tool', 'remember', 'recall']);
+    expect(settings.activeTools).toEqual(['get_time', 'load_toolkit', 'call_toolkit_tool', 'remember', 'recall']);
+    const append = toAiSdk(router, { tools: ['get_time'], toolkitLoading: 'append' });
+    expect(Object.keys(append.tools).slice(0, 4)).toEqual(['get_time', 'load_toolkit', 'remember', 'recall']);
+    expect(append.activeTools).toEqual(['get_time', 'load_toolkit', 'remember', 'recall']);
+    expect(Object.keys(toAiSdk(router).tools).slice(0, 7)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit', 'call_toolkit_tool', 'remember', 'recall']);
+    const result = await settings.tools['remember']!.execute!({ key: 'k', value: 'v' }, { toolCallId: 't1', messages: [] });
+    expect(result).toBe('Remembered "k".');
+    expect([...store]).toEqual([['k', 'v']]);
   });
 
   it('prunes flat tools by task, once for the run', () => {
