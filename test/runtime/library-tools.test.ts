@@ -59,9 +59,9 @@ function libraryRouter(extra: { readonly libraryTools?: readonly LibraryToolDefi
 const names = (tools: readonly { name: string }[] | undefined) => (tools ?? []).map((t) => t.name);
 
 describe('offered after everything else, never pruned', () => {
-  test('compile(): the namespaces, load_toolkit, then the library tools in registration order', () => {
+  test('compile(): the default set, load_toolkit, then the library tools in registration order', () => {
     const { router } = libraryRouter();
-    expect(names(router.compile().tools)).toEqual(['file_ops', 'terminal', 'load_toolkit', 'note', 'new_context']);
+    expect(names(router.compile().tools)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit', 'note', 'new_context']);
     const note = router.compile().tools.find((t) => t.name === 'note');
     expect(note).toEqual({ name: 'note', description: 'Write a note.', parameters: noteSchema });
   });
@@ -69,7 +69,7 @@ describe('offered after everything else, never pruned', () => {
   test('a target compile: after the chosen tools, the loader and the dispatcher, whatever is chosen', () => {
     const { router } = libraryRouter();
     expect(names(router.compile({ target: 'anthropic', messages: [] }).tools)).toEqual([
-      'file_ops', 'terminal', 'load_toolkit', 'note', 'new_context', 'get_forecast', 'get_current_weather', 'run_query', 'describe_table',
+      'file_ops', 'terminal', 'get_time', 'load_toolkit', 'note', 'new_context', 'get_forecast', 'get_current_weather', 'run_query', 'describe_table',
     ]);
     const chat = router.compile({ target: 'openai', messages: [], tools: ['get_time'] }).tools!.map((t) => (t.type === 'function' ? t.function.name : t.type));
     expect(chat).toEqual(['get_time', 'load_toolkit', 'call_toolkit_tool', 'note', 'new_context']);
@@ -269,7 +269,7 @@ describe('registration mistakes throw a TypeError at createRouter, naming the to
     expect(() => router.registerToolkits([{ name: 'Note', description: 'x', tools: [] }])).toThrow(TypeError);
     expect(() => router.registerNamespaces([{ name: 'notes', description: 'x', tools: ['note'] }])).toThrow(/library tools are never grouped/);
     // Nothing changed.
-    expect(names(router.compile().tools)).toEqual(['file_ops', 'terminal', 'load_toolkit', 'note', 'new_context']);
+    expect(names(router.compile().tools)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit', 'note', 'new_context']);
   });
 });
 
@@ -283,6 +283,6 @@ describe('examples/memory-tools.ts', () => {
     expect(results[4]).toBe('Error: Tool "recall" is currently blocked.');
     expect([...store]).toEqual([['deploy-target', 'staging']]);
     expect(toolsAfter).toEqual(toolsBefore);
-    expect(toolsBefore.slice(0, 5)).toEqual(['file_ops', 'terminal', 'load_toolkit', 'remember', 'recall']);
+    expect(toolsBefore.slice(0, 6)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit', 'remember', 'recall']);
   });
 });
