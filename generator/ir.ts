@@ -53,6 +53,13 @@ export interface IROptions {
    * and specs without it keep their bytes). The router's option overrides it.
    */
   readonly toolkitLoading?: ToolkitLoadingOption;
+  /**
+   * Validators fill JSON Schema `default`s into the arguments (ajv
+   * `useDefaults`), and the argument types make those properties required
+   * for the handler (issue 11, rule 9; which defaults apply: emit/defaults.ts).
+   * Default false.
+   */
+  readonly applyDefaults: boolean;
 }
 
 /** One tool: the unit that has a handler and a validator. */

@@ -60,6 +60,7 @@ export function normalizeSpec(spec: LoadedSpec): IRSpec {
     openaiStrict?: boolean;
     offerUngroupedTools?: boolean;
     toolkitLoading?: ToolkitLoadingOption;
+    applyDefaults?: boolean;
   };
   const options: IROptions = {
     namespaceEncoding: rawOptions.namespaceEncoding ?? NAMESPACE_ENCODINGS[0],
@@ -298,8 +299,8 @@ function canonicalToolkitLoading(option: ToolkitLoadingOption): ToolkitLoadingOp
  * keeps its hash (and so the bytes of its generated folder).
  */
 function hashedOptions(options: IROptions): Record<string, unknown> {
-  const { offerUngroupedTools, ...rest } = options;
-  return offerUngroupedTools ? rest : { ...rest, offerUngroupedTools };
+  const { offerUngroupedTools, applyDefaults, ...rest } = options;
+  return { ...rest, ...(offerUngroupedTools ? {} : { offerUngroupedTools }), ...(applyDefaults ? { applyDefaults } : {}) };
 }
 
 /**

@@ -101,6 +101,13 @@ export interface GeneratedTool {
   readonly nullDecode?: NullDecodePlan;
   /** Present when a top-level property key breaks Anthropic's rule: its Anthropic rendering uses these wire names. */
   readonly keyDecode?: KeyDecodePlan;
+  /**
+   * Present when the spec sets `applyDefaults` and this tool's validator fills
+   * a `default` into the arguments: the router validates a copy, so the
+   * caller's arguments object (a history entry, a provider response) is never
+   * changed. Absent for every other tool, which keeps their dispatch copy-free.
+   */
+  readonly fillsDefaults?: true;
 }
 
 export interface GeneratedNamespace {

@@ -127,6 +127,12 @@ export const OptionsSchema = z
       .describe(
         'How a loaded toolkit reaches the model without breaking the prompt cache: `native` (default: each target\'s own mechanism), `dispatcher` (one stable `call_toolkit_tool`), `append` (loaded tools appended to `tools`; costs the cache reuse of everything after them), or a mapping from target to strategy. The router\'s `toolkitLoading` option overrides it.',
       ),
+    applyDefaults: z
+      .boolean()
+      .optional()
+      .describe(
+        'Fill JSON Schema `default` values into the arguments before the handler runs (ajv `useDefaults`; never inside anyOf/oneOf/not/if), and type those properties as required for the handler. The caller\'s arguments object is never changed. Default false.',
+      ),
   })
   .describe('Spec-wide options.');
 

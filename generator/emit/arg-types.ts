@@ -27,12 +27,18 @@
  *   - `allOf` → intersection; `anyOf`/`oneOf` → union; `if`/`then`/`else` →
  *     `(if & then) | else`; each intersected with the schema's own type.
  *
+ * With the spec option `applyDefaults` the type is what the handler receives
+ * after the validator filled the defaults: a property whose `default` ajv
+ * applies (emit/defaults.ts: in `properties` of an object reached outside
+ * `anyOf`/`oneOf`/`not`/`if`/`contains`/`propertyNames`) is required.
+ *
  * Spec text never becomes code: property names and literals are printed with
  * `tsString`/`propertyKey`, descriptions with `jsdoc`; keywords such as
  * `title` or `tsType` are ignored.
  */
 import type { JsonSchema, JsonValue } from '../ir.js';
 import { jsdoc, propertyKey, tsString } from './code.js';
+import { defaultApplies } from './defaults.js';
 
 /** A TypeScript type, small enough to simplify and print with the right parentheses. */
 type T =
@@ -75,9 +81,11 @@ const isRecord = (v: unknown): v is Record<string, JsonValue> => typeof v === 'o
  * schemaToType({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
  * // '{\n  a: string;\n  [k: string]: unknown;\n}'
  * schemaToType({ prefixItems: [{ type: 'string' }], items: false, type: 'array' }); // '[string?]'
+ * schemaToType({ type: 'object', properties: { n: { type: 'number', default: 1 } } }, '', { applyDefaults: true });
+ * // '{\n  n: number;\n  [k: string]: unknown;\n}' (the validator fills `n`)
  */
-export function schemaToType(schema: JsonValue, indent = ''): string {
-  return print(typeOf(schema), indent);
+export function schemaToType(schema: JsonValue, indent = '', options: { readonly applyDefaults?: boolean } = {}): string {
+  return print(typeOf(schema, options.applyDefaults === true), indent);
 }
 
 /**
@@ -88,26 +96,29 @@ export function schemaToType(schema: JsonValue, indent = ''): string {
  * isObjectLiteralType({ type: 'object', properties: {} }); // true
  */
 export function isObjectLiteralType(schema: JsonValue): boolean {
-  return typeOf(schema).k === 'object';
+  return typeOf(schema, false).k === 'object';
 }
 
-function typeOf(schema: JsonValue | undefined): T {
+/** `d`: defaults are filled here (`applyDefaults`, and no composite applicator above: emit/defaults.ts). */
+function typeOf(schema: JsonValue | undefined, d: boolean): T {
   if (schema === undefined || schema === true) return UNKNOWN;
   if (schema === false) return NEVER;
   if (!isRecord(schema)) return UNKNOWN;
-  const parts: T[] = [own(schema)];
+  const parts: T[] = [own(schema, d)];
   const list = (key: string): JsonValue[] => (Array.isArray(schema[key]) ? (schema[key] as JsonValue[]) : []);
-  for (const s of list('allOf')) parts.push(typeOf(s));
-  if (Array.isArray(schema.anyOf)) parts.push(union(list('anyOf').map(typeOf)));
-  if (Array.isArray(schema.oneOf)) parts.push(union(list('oneOf').map(typeOf)));
+  // ajv fills defaults in allOf members, then and else, never in anyOf / oneOf branches or `if`.
+  const plain = (s: JsonValue) => typeOf(s, false);
+  for (const s of list('allOf')) parts.push(typeOf(s, d));
+  if (Array.isArray(schema.anyOf)) parts.push(union(list('anyOf').map(plain)));
+  if (Array.isArray(schema.oneOf)) parts.push(union(list('oneOf').map(plain)));
   if ('if' in schema && ('then' in schema || 'else' in schema)) {
-    parts.push(union([intersection([typeOf(schema.if), typeOf(schema.then)]), typeOf(schema.else)]));
+    parts.push(union([intersection([typeOf(schema.if, false), typeOf(schema.then, d)]), typeOf(schema.else, d)]));
   }
   return intersection(parts);
 }
 
 /** The type from the schema's own keywords (`const`, `enum`, `type` and the object/array ones). */
-function own(s: Record<string, JsonValue>): T {
+function own(s: Record<string, JsonValue>, d: boolean): T {
   const declared = Array.isArray(s.type) ? (s.type.filter((t) => typeof t === 'string') as JsonType[]) : typeof s.type === 'string' ? [s.type as JsonType] : undefined;
   const allowed = declared ?? ALL_TYPES;
   if ('const' in s) return allowed.some((t) => hasType(s.const as JsonValue, t)) ? literal(s.const as JsonValue) : NEVER;
@@ -116,8 +127,8 @@ function own(s: Record<string, JsonValue>): T {
   if (declared === undefined && !has(OBJECT_KEYWORDS) && !has(ARRAY_KEYWORDS)) return UNKNOWN;
   const branches: T[] = [];
   for (const p of PRIMITIVES) if (allowed.includes(p) || (p === 'number' && allowed.includes('integer'))) branches.push({ k: p });
-  if (allowed.includes('array')) branches.push(arrayType(s));
-  if (allowed.includes('object')) branches.push(objectType(s));
+  if (allowed.includes('array')) branches.push(arrayType(s, d));
+  if (allowed.includes('object')) branches.push(objectType(s, d));
   return union(branches);
 }
 
@@ -137,7 +148,8 @@ function hasType(v: JsonValue, t: JsonType): boolean {
   }
 }
 
-function objectType(s: Record<string, JsonValue>): T {
+function objectType(s: Record<string, JsonValue>, d: boolean): T {
+  const typeOfHere = (v: JsonValue | undefined) => typeOf(v, d);
   const props = isRecord(s.properties) ? s.properties : {};
   const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : []);
   const patterns = isRecord(s.patternProperties) ? Object.values(s.patternProperties) : [];
@@ -147,19 +159,21 @@ function objectType(s: Record<string, JsonValue>): T {
   // What a key not listed under `properties` may hold, or undefined when no such key is allowed.
   let extra: T[] | undefined;
   const open = (v: JsonValue | undefined) => v === undefined || v === true || (isRecord(v) && Object.keys(v).length === 0);
-  if (ap !== undefined && !open(ap)) extra = ap === false ? [] : [typeOf(ap)];
+  if (ap !== undefined && !open(ap)) extra = ap === false ? [] : [typeOfHere(ap)];
   else if (ap === undefined && up !== undefined && !open(up) && !('dependentSchemas' in s)) {
     // `unevaluatedProperties` sees what the in-place applicators evaluate; their members are
     // intersected with this type, so the keys they declare stay allowed. An applicator's index
     // signature (or a dependent schema, which is not typed) would not be: stay open then.
-    extra = up === false ? [] : [typeOf(up)];
+    extra = up === false ? [] : [typeOfHere(up)];
   }
-  if (extra !== undefined) extra = [...extra, ...patterns.map(typeOf)];
+  if (extra !== undefined) extra = [...extra, ...patterns.map(typeOfHere)];
 
   const members: Member[] = [];
   for (const [key, sub] of Object.entries(props)) {
     const description = isRecord(sub) && typeof sub.description === 'string' ? sub.description : undefined;
-    members.push({ key, optional: !required.has(key), type: typeOf(sub), ...(description === undefined ? {} : { description }) });
+    // A property the validator fills from its `default` is always present for the handler.
+    const optional = !required.has(key) && !(d && defaultApplies(key, sub));
+    members.push({ key, optional, type: typeOfHere(sub), ...(description === undefined ? {} : { description }) });
   }
   for (const key of required) {
     if (Object.hasOwn(props, key)) continue;
@@ -176,14 +190,14 @@ function objectType(s: Record<string, JsonValue>): T {
   return { k: 'object', members, index };
 }
 
-function arrayType(s: Record<string, JsonValue>): T {
+function arrayType(s: Record<string, JsonValue>, d: boolean): T {
   const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
   const minItems = typeof s.minItems === 'number' ? s.minItems : 0;
   // `unevaluatedItems` stands in for `items` only where nothing else evaluates items.
   const restSchema = 'items' in s ? s.items : ['contains', ...IN_PLACE].some((k) => k in s) ? undefined : s.unevaluatedItems;
-  const rest = restSchema === false ? undefined : typeOf(restSchema);
+  const rest = restSchema === false ? undefined : typeOf(restSchema, d);
   if (prefix.length === 0) return rest === undefined ? { k: 'tuple', elements: [] } : { k: 'array', element: rest };
-  const elements = prefix.map((p, i) => ({ type: typeOf(p), optional: i >= minItems }));
+  const elements = prefix.map((p, i) => ({ type: typeOf(p, d), optional: i >= minItems }));
   return rest === undefined ? { k: 'tuple', elements } : { k: 'tuple', elements, rest };
 }
 

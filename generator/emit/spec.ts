@@ -16,6 +16,7 @@ import { anthropicKeyPlan } from '../../runtime/targets/property-keys.js';
 import { nullDecodePlan } from '../../runtime/targets/strict.js';
 import { acceptedDepth } from './arg-bound.js';
 import { jsonParseLiteral, tsString } from './code.js';
+import { hasAppliedDefault } from './defaults.js';
 import type { EmitContext } from './context.js';
 import type { GeneratedFile } from './file.js';
 
@@ -58,6 +59,8 @@ export function specData(ctx: EmitContext): SpecData {
         toolkits: t.toolkits,
         ...(nullDecode === undefined ? {} : { nullDecode }),
         ...(keyDecode === undefined ? {} : { keyDecode }),
+        // Only where the validator may write into the arguments, so the runtime copies them for these tools alone.
+        ...(ir.options.applyDefaults && hasAppliedDefault(t.parameters) ? { fillsDefaults: true as const } : {}),
       };
     }),
     flat: ir.flat,

@@ -101,7 +101,8 @@ async function argumentTypes(ctx: EmitContext): Promise<string> {
     if (tool === undefined || name === undefined) throw bug('a distinct schema without a tool');
     const own = typeof group.schema['description'] === 'string' ? `\n\n${group.schema['description']}` : '';
     const doc = jsdoc(`${argsComment(tool.name, tool.description)}${own}`);
-    const type = schemaToType(group.schema);
+    // With `applyDefaults`, what the handler receives: the properties the validator fills are required.
+    const type = schemaToType(group.schema, '', { applyDefaults: ir.options.applyDefaults });
     parts.push(isObjectLiteralType(group.schema) ? `${doc}export interface ${name} ${type}` : `${doc}export type ${name} = ${type};`);
   }
   // Tools with the same schema share the first one's type under their own name.

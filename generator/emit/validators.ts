@@ -13,7 +13,7 @@ import { Ajv, type Options as AjvOptions } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import type { JsonSchema } from '../ir.js';
+import type { JsonSchema, JsonValue } from '../ir.js';
 import { bug } from '../problems.js';
 import { tsString } from './code.js';
 import type { EmitContext } from './context.js';
@@ -76,7 +76,7 @@ const ONLY_2020 = new Set([
  * these names would be "present" through the prototype when the model leaves
  * it out, so schemas naming one are compiled with ajv's `ownProperties`.
  */
-const PROTOTYPE_NAMES = new Set([
+export const PROTOTYPE_NAMES: ReadonlySet<string> = new Set([
   '__proto__',
   '__defineGetter__',
   '__defineSetter__',
@@ -168,13 +168,15 @@ export function emitValidators(ctx: EmitContext): GeneratedFile[] {
       const members = all.slice(start, start + SCHEMAS_PER_AJV);
       const base = own ? `${dialect}_own` : dialect;
       const scope = start === 0 ? base : `${base}_${start / SCHEMAS_PER_AJV + 1}`;
-      const options: AjvOptions = { ...AJV_OPTIONS, ownProperties: own };
+      // `applyDefaults`: ajv fills `default`s into the arguments (which the runtime copies first,
+      // for tools whose schema has one: emit/defaults.ts). Absent otherwise, so the code is unchanged.
+      const options: AjvOptions = { ...AJV_OPTIONS, ownProperties: own, ...(ctx.ir.options.applyDefaults ? { useDefaults: true } : {}) };
       const ajv = dialect === 'draft07' ? new Ajv(options) : new Ajv2020(options);
       addFormats(ajv);
       const refs: Record<string, string> = {};
       for (const { schema, index } of members) {
         const key = `v${index}`;
-        ajv.addSchema(schemaForAjv(schema), key);
+        ajv.addSchema(schemaForAjv(schema, ctx.ir.options.applyDefaults), key);
         refs[key] = key;
         scopeOf[index] = scope;
       }
@@ -209,17 +211,31 @@ export function emitValidators(ctx: EmitContext): GeneratedFile[] {
  * `__proto__` moved to `patternProperties: { "^__proto__$": … }` — ajv skips
  * that name under `properties` (it would never be checked), while a pattern
  * matching exactly that key means the same, also to `additionalProperties`
- * and `unevaluatedProperties`.
+ * and `unevaluatedProperties`. With `applyDefaults`, a property named like an
+ * `Object.prototype` member loses its `default`: ajv would then validate the
+ * inherited member (`data.toString`, a function) in place of the absent
+ * property and refuse every call without it, and it never fills such a
+ * default anyway (emit/defaults.ts).
  *
  * @example
  * schemaForAjv({ type: 'object', properties: JSON.parse('{"__proto__":{"type":"number"}}') });
  * // { type: 'object', properties: {}, patternProperties: { '^__proto__$': { type: 'number' } } }
  */
-export function schemaForAjv(schema: JsonSchema): JsonSchema {
+export function schemaForAjv(schema: JsonSchema, applyDefaults = false): JsonSchema {
   const { $schema: _dialect, ...rest } = schema;
   void _dialect;
   return mapSchema(rest, (node) => {
     let out = '$id' in node ? Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$id')) : node;
+    const declared = out['properties'];
+    if (applyDefaults && typeof declared === 'object' && declared !== null && !Array.isArray(declared)) {
+      const entries = Object.entries(declared);
+      if (entries.some(([k, v]) => PROTOTYPE_NAMES.has(k) && typeof v === 'object' && v !== null && !Array.isArray(v) && 'default' in v)) {
+        const kept = entries.map(([k, v]): [string, JsonValue] =>
+          PROTOTYPE_NAMES.has(k) && typeof v === 'object' && v !== null && !Array.isArray(v) ? [k, Object.fromEntries(Object.entries(v).filter(([kw]) => kw !== 'default'))] : [k, v],
+        );
+        out = { ...out, properties: Object.fromEntries(kept) };
+      }
+    }
     const props = out['properties'];
     if (typeof props === 'object' && props !== null && !Array.isArray(props) && Object.hasOwn(props, '__proto__')) {
       const proto = (props as Record<string, JsonSchema>)['__proto__'] as JsonSchema;

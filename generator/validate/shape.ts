@@ -115,6 +115,7 @@ const FIELD_HINTS: Record<string, { missing: string; wrong: string }> = {
     missing: '',
     wrong: 'Write `toolkitLoading: native`, `dispatcher` or `append`, or a mapping from target to strategy, e.g. `toolkitLoading: { openai: dispatcher, gemini: append }`.',
   },
+  applyDefaults: { missing: '', wrong: 'Write `applyDefaults: true` or `applyDefaults: false` (no quotes).' },
   namespaces: { missing: '', wrong: 'Write `namespaces:` as a list of namespaces, each with name, description and tools.' },
   toolkits: { missing: '', wrong: 'Write `toolkits:` as a list of toolkits, each with name, description and tools.' },
   policies: { missing: '', wrong: 'Write `policies:` as a mapping from policy name to a list of names, e.g. `prod: [delete_file]`.' },

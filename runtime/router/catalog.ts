@@ -62,6 +62,8 @@ export interface ToolEntry {
   readonly nullDecode: NullDecodePlan | undefined;
   /** Anthropic wire names of top-level properties → spec names (property-keys.ts); undefined for most tools. */
   readonly keyDecode: KeyDecodePlan | undefined;
+  /** The validator fills `default`s (spec option `applyDefaults`): validate a copy of the arguments. */
+  readonly fillsDefaults: boolean;
   readonly handler: AnyHandler | undefined;
   /** Parameters schema for reasons and signatures. */
   readonly schema: JsonSchema;
@@ -172,6 +174,7 @@ export class Catalog {
         argsDepth: depthBound(spec.validatorDepths?.[tool.validator]),
         nullDecode: tool.nullDecode,
         keyDecode: tool.keyDecode,
+        fillsDefaults: tool.fillsDefaults === true,
         handler: handler as AnyHandler | undefined,
         schema: (definition?.parameters as JsonSchema | undefined) ?? EMPTY_OBJECT_SCHEMA,
         description: tool.description,
@@ -379,6 +382,8 @@ export class Catalog {
       nullDecode: undefined,
       // Rendered for Anthropic at run time with the same wire names.
       keyDecode: anthropicKeyPlan(schema),
+      // Run-time tools bring their own `validate`; one that writes into its argument does so on its own terms.
+      fillsDefaults: false,
       handler: def.handler as AnyHandler | undefined,
       schema,
       description: def.description,

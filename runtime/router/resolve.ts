@@ -404,7 +404,10 @@ export class Resolver {
     const entry = this.#catalog.tools[t]!;
     // Anthropic wire names back to spec names first (most tools have no plan), then strict-mode nulls.
     const named = entry.keyDecode ? (applyKeyDecode(input, entry.keyDecode) as Record<string, unknown>) : input;
-    const args = entry.nullDecode ? (decodeNulls(named, entry.nullDecode) as Record<string, unknown>) : named;
+    const decoded = entry.nullDecode ? (decodeNulls(named, entry.nullDecode) as Record<string, unknown>) : named;
+    // A validator that fills `default`s writes into what it validates: give it a copy, so the
+    // caller's object (a history entry the next compile sends again) stays byte for byte as sent.
+    const args = entry.fillsDefaults ? cloneArguments(decoded) : decoded;
     const validate = entry.validate;
     if (validate) {
       let valid: boolean;

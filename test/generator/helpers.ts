@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The valid fixture specs whose output is committed under `test/fixtures/<name>/expected/`. */
-export const FIXTURES = ['example', 'flat-only', 'schema-encoding', 'escaping', 'ungrouped-off'] as const;
+export const FIXTURES = ['example', 'flat-only', 'schema-encoding', 'escaping', 'ungrouped-off', 'apply-defaults'] as const;
 
 /**
  * A fresh temp folder under `<repo>/.tmp/` (gitignored, excluded from tsc).

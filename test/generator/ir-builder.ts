@@ -85,7 +85,7 @@ export function buildIR(input: IRInput): IRSpec {
     version: 1,
     file: 'spec.yaml',
     hash: input.hash ?? 'f'.repeat(64),
-    options: { namespaceEncoding: 'compact', openaiStrict: false, offerUngroupedTools: true, ...input.options },
+    options: { namespaceEncoding: 'compact', openaiStrict: false, offerUngroupedTools: true, applyDefaults: false, ...input.options },
     tools,
     flat,
     namespaces,

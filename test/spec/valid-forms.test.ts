@@ -171,7 +171,7 @@ tools:
   });
 
   it('fills defaults and indices', () => {
-    expect(spec.options).toEqual({ namespaceEncoding: 'compact', openaiStrict: false, offerUngroupedTools: true });
+    expect(spec.options).toEqual({ namespaceEncoding: 'compact', openaiStrict: false, offerUngroupedTools: true, applyDefaults: false });
     expect(spec.flat).toEqual([0, 1, 2, 3, 4]);
     expect(spec.namespaces).toEqual([]);
     expect(spec.policies).toEqual([]);
