@@ -433,3 +433,41 @@ export function decodeNulls(value: unknown, plan: NullDecodePlan): unknown {
   }
   return out ?? value;
 }
+
+/**
+ * A deep copy of parsed arguments (plain objects and arrays; other values
+ * shared), for validators that fill defaults: the router validates the copy,
+ * so a history entry the next compile sends again stays byte for byte as the
+ * model sent it. Keys are defined, never assigned, so a `__proto__` key stays
+ * an own property. Past `maxDepth` levels the value itself is returned: an
+ * object the caller passed was limit-checked before (never that deep), so
+ * such a value is a fresh parse of text whose limits check comes after
+ * validation (`walkDeferred`), and copying it would only risk the stack.
+ *
+ * @example
+ * const copy = cloneArguments(input, 64); // copy.options !== input.options
+ */
+export function cloneArguments<T>(value: T, maxDepth: number): T {
+  const copy = (v: unknown, depth: number): unknown => {
+    if (Array.isArray(v)) {
+      if (depth > maxDepth) throw TOO_DEEP;
+      return v.map((item) => copy(item, depth + 1));
+    }
+    if (!isPlainObject(v)) return v;
+    if (depth > maxDepth) throw TOO_DEEP;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(v)) {
+      Object.defineProperty(out, key, { value: copy(v[key], depth + 1), writable: true, enumerable: true, configurable: true });
+    }
+    return out;
+  };
+  try {
+    return copy(value, 0) as T;
+  } catch (error) {
+    if (error === TOO_DEEP) return value;
+    throw error;
+  }
+}
+
+/** Thrown (and caught) by `cloneArguments` past `maxDepth`. */
+const TOO_DEEP: unique symbol = Symbol('too deep');

@@ -20,6 +20,7 @@ import { LOAD_TOOLKIT_NAME, type CallVia, type RejectionCode } from '../contract
 import { applyKeyDecode } from '../targets/property-keys.js';
 import {
   ArgumentsFailure,
+  cloneArguments,
   decodeNulls,
   DEFAULT_LIMITS,
   deferredLimitsProblem,
@@ -405,9 +406,8 @@ export class Resolver {
     // Anthropic wire names back to spec names first (most tools have no plan), then strict-mode nulls.
     const named = entry.keyDecode ? (applyKeyDecode(input, entry.keyDecode) as Record<string, unknown>) : input;
     const decoded = entry.nullDecode ? (decodeNulls(named, entry.nullDecode) as Record<string, unknown>) : named;
-    // A validator that fills `default`s writes into what it validates: give it a copy, so the
-    // caller's object (a history entry the next compile sends again) stays byte for byte as sent.
-    const args = entry.fillsDefaults ? cloneArguments(decoded) : decoded;
+    // A validator that fills `default`s writes into what it validates: the caller's object (a history entry) must not change.
+    const args = entry.fillsDefaults ? cloneArguments(decoded, this.#limits.maxDepth) : decoded;
     const validate = entry.validate;
     if (validate) {
       let valid: boolean;
