@@ -12,6 +12,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
+import { cloneArguments } from '../../runtime/call-shape.js';
 import { createRouter, TARGETS, type NeutralMessage } from '../../runtime/index.js';
 import * as gen from '../fixtures/apply-defaults/expected/index.js';
 import type { Handlers } from '../fixtures/apply-defaults/expected/index.js';
@@ -115,6 +116,27 @@ describe('applyDefaults: true', () => {
     await r.dispatch({ name: 'get_time', arguments: args });
     expect(seen[0]!.args).toBe(args);
     expect(gen.spec.tools.filter((t) => t.fillsDefaults === true).map((t) => t.name)).toEqual(['search', 'notify', 'echo', 'read_file']);
+  });
+
+  test('arguments nested past maxDepth never make the copy throw: the limits rejection as without defaults', async () => {
+    const { router: r, seen } = router();
+    const deep = `{"query":"x","filters":${'['.repeat(40_000)}${']'.repeat(40_000)}}`;
+    const got = await r.dispatch({ name: 'search', arguments: deep });
+    expect(got).toMatchObject({ ok: false });
+    const plain = await r.dispatch({ name: 'get_time', arguments: `{"timezone":${'['.repeat(40_000)}${']'.repeat(40_000)}}` });
+    expect((got as { code: string }).code).toBe((plain as { code: string }).code);
+    const deepObject = JSON.parse(`{"query":"x","options":${'{"a":'.repeat(100)}1${'}'.repeat(100)}}`) as object;
+    expect(await r.dispatch({ name: 'search', arguments: deepObject })).toMatchObject({ ok: false, code: 'malformed_arguments' });
+    expect(seen).toEqual([]);
+    // The copy itself: deep and key-safe within the limit, the value itself past it, never a stack overflow.
+    const shallow = JSON.parse('{"a":[{"b":1}],"__proto__":{"c":2}}') as Record<string, unknown>;
+    const copy = cloneArguments(shallow, 64);
+    expect(copy).not.toBe(shallow);
+    expect((copy['a'] as unknown[])[0]).not.toBe((shallow['a'] as unknown[])[0]);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(shallow));
+    expect(Object.hasOwn(copy, '__proto__')).toBe(true);
+    const tooDeep = JSON.parse(`${'['.repeat(40_000)}${']'.repeat(40_000)}`) as unknown[];
+    expect(cloneArguments(tooDeep, 64)).toBe(tooDeep);
   });
 
   test('an invalid call is still rejected by name, and the default it would get is validated too', async () => {
