@@ -68,6 +68,7 @@ export function normalizeSpec(spec: LoadedSpec): IRSpec {
     offerUngroupedTools: rawOptions.offerUngroupedTools ?? true,
     // A per-target mapping is copied key by key in TARGETS order, so the bytes do not depend on how the user ordered it.
     ...(rawOptions.toolkitLoading === undefined ? {} : { toolkitLoading: canonicalToolkitLoading(rawOptions.toolkitLoading) }),
+    applyDefaults: rawOptions.applyDefaults ?? false,
   };
 
   // Tools, in order of first definition; a name → index map for references.
