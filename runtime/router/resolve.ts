@@ -406,8 +406,7 @@ export class Resolver {
     // Anthropic wire names back to spec names first (most tools have no plan), then strict-mode nulls.
     const named = entry.keyDecode ? (applyKeyDecode(input, entry.keyDecode) as Record<string, unknown>) : input;
     const decoded = entry.nullDecode ? (decodeNulls(named, entry.nullDecode) as Record<string, unknown>) : named;
-    // A validator that fills `default`s writes into what it validates: the caller's object (a history entry) must not change.
-    const args = entry.fillsDefaults ? cloneArguments(decoded, this.#limits.maxDepth) : decoded;
+    const args = entry.fillsDefaults ? cloneArguments(decoded, this.#limits.maxDepth) : decoded; // ajv's defaults must not land in the caller's object
     const validate = entry.validate;
     if (validate) {
       let valid: boolean;
