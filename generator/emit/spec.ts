@@ -1,14 +1,19 @@
 /**
  * `spec.gen.ts`: everything the runtime reads, as data — tools, groups,
  * policies, the prune matcher, the neutral tool definitions — shipped as one
- * `JSON.parse('…')` (fast to load, free to type-check) and deeply frozen,
- * plus the validators and the directory XML. The per-target forms are not
- * shipped: the runtime's `lazyRendered` renders each from the neutral
- * definitions on first use (same bytes: `shippedSpecData` checks it).
+ * `JSON.parse('…')` of packed data (runtime/packed-spec.ts: columns, shared
+ * tag lists and schemas, derived fields left out) that the runtime's
+ * `unpackSpec` turns back into the deeply frozen `GeneratedSpec`, plus the
+ * validators and the directory XML. The per-target forms are not shipped:
+ * they are rendered from the neutral definitions on first use. For every spec
+ * it writes, `packedSpecText` checks that unpacking gives exactly the bytes of
+ * the plain data and of every rendered form; a difference is a bug and
+ * nothing is written.
  */
 import type { IRSpec } from '../ir.js';
-import { RENDER_FORMS, TARGETS, type GeneratedSpec, type GeneratedTool, type RenderedTools } from '../../runtime/contract.js';
-import { renderForm } from '../../runtime/rendered.js';
+import { RENDER_FORMS, type GeneratedSpec, type GeneratedTool, type RenderedTools } from '../../runtime/contract.js';
+import type { JsonSchema } from '../../runtime/targets/index.js';
+import { unpackSpec, type PackedSpec } from '../../runtime/packed-spec.js';
 import { bug } from '../problems.js';
 import { buildPruneMatcher } from '../../runtime/matcher.js';
 import { renderTool } from '../../runtime/targets/index.js';
@@ -84,29 +89,79 @@ function flatTools(ir: IRSpec): { name: string; tags: readonly string[] }[] {
   });
 }
 
-/** What `spec.gen.ts` ships: `specData` with only the neutral form of `rendered` (the targets render lazily). */
-export type ShippedSpecData = Omit<SpecData, 'rendered'> & { readonly rendered: Pick<SpecData['rendered'], 'neutral'> };
-
 /**
- * The data `spec.gen.ts` ships, after checking that rendering every target
- * from it (as the runtime's `lazyRendered` will, after a JSON round trip)
- * gives exactly the bytes of rendering from the generator's own definitions.
- * A difference is a bug, never a spec problem: nothing is written.
+ * The packed form of `specData` (runtime/packed-spec.ts), before subtree
+ * sharing. Pure.
  *
  * @example
- * shippedSpecData(ctx).rendered; // { neutral: { tools, namespaces, loader } }
+ * packSpec(specData(ctx)).names[0]; // 'read_file'
  */
-export function shippedSpecData(ctx: EmitContext): ShippedSpecData {
+export function packSpec(full: SpecData): PackedSpec {
+  const tagIndex = new Map<string, number>();
+  const tagLists: (readonly string[])[] = [];
+  const schemaIndex = new Map<string, number>();
+  const schemas: JsonSchema[] = [];
+  const intern = <T>(value: T, index: Map<string, number>, list: T[]): number => {
+    const key = JSON.stringify(value);
+    let i = index.get(key);
+    if (i === undefined) {
+      i = list.length;
+      index.set(key, i);
+      list.push(value);
+    }
+    return i;
+  };
+  const definitions = full.rendered.neutral.tools as readonly { readonly parameters: JsonSchema }[];
+  const nullDecode: [number, NonNullable<GeneratedTool['nullDecode']>][] = [];
+  const keyDecode: [number, NonNullable<GeneratedTool['keyDecode']>][] = [];
+  full.tools.forEach((t, i) => {
+    if (t.nullDecode !== undefined) nullDecode.push([i, t.nullDecode]);
+    if (t.keyDecode !== undefined) keyDecode.push([i, t.keyDecode]);
+  });
+  // Every plain field in its place (fields added to the contract later ship as they are).
+  const spec = Object.fromEntries(Object.entries(full).map(([key, value]) => [key, key === 'tools' || key === 'rendered' ? null : value]));
+  return {
+    packed: 1,
+    spec: spec as PackedSpec['spec'],
+    names: full.tools.map((t) => t.name),
+    descriptions: full.tools.map((t) => t.description),
+    tags: full.tools.map((t) => intern(t.tags, tagIndex, tagLists)),
+    validator: full.tools.map((t) => t.validator),
+    params: definitions.map((d) => intern(d.parameters, schemaIndex, schemas)),
+    tagLists,
+    schemas,
+    deferred: full.tools.flatMap((t, i) => (t.deferLoading ? [i] : [])),
+    nullDecode,
+    keyDecode,
+  };
+}
+
+/**
+ * The `JSON.parse('…')` expression `spec.gen.ts` ships: `packSpec` with
+ * repeated subtrees shared, after checking that unpacking it (as the runtime
+ * will, from the JSON text) gives exactly the bytes of the plain data and of
+ * every rendered form. A difference is a bug, never a spec problem: nothing
+ * is written.
+ *
+ * @example
+ * packedSpecText(ctx); // "JSON.parse('{\"data\":{\"packed\":1,…')"
+ */
+export function packedSpecText(ctx: EmitContext): string {
   const full = specData(ctx);
-  const shipped: ShippedSpecData = { ...full, rendered: { neutral: full.rendered.neutral } };
-  const roundTrip = { rendered: { neutral: JSON.parse(JSON.stringify(full.rendered.neutral)) as RenderedTools } };
-  const options = { openaiStrict: ctx.ir.options.openaiStrict };
-  for (const form of TARGETS) {
-    if (JSON.stringify(renderForm(roundTrip, form, options)) !== JSON.stringify(full.rendered[form])) {
-      throw bug(`rendering ${form} from the neutral definitions differs from the generator's own rendering`);
+  const shared = shareSubtrees(packSpec(full));
+  const text = JSON.stringify(shared);
+  const unpacked = unpackSpec(JSON.parse(text) as Parameters<typeof unpackSpec>[0], { openaiStrict: ctx.ir.options.openaiStrict, directoryXml: '', validators: [] });
+  if (JSON.stringify(Object.keys(unpacked)) !== JSON.stringify([...Object.keys(full), 'directoryXml', 'validators'])) throw bug('the packed spec data unpacks to other fields');
+  for (const key of Object.keys(full) as (keyof SpecData)[]) {
+    if (key === 'rendered') continue;
+    if (JSON.stringify(unpacked[key]) !== JSON.stringify(full[key])) throw bug(`the packed spec data differs from the plain data in \`${key}\``);
+  }
+  for (const form of RENDER_FORMS) {
+    if (JSON.stringify(unpacked.rendered[form]) !== JSON.stringify(full.rendered[form])) {
+      throw bug(`rendering ${form} from the packed spec data differs from the generator's own rendering`);
     }
   }
-  return shipped;
+  return jsonParseLiteral(shared);
 }
 
 /** A path from the root `{ data, pool }` to the place a pooled subtree goes. */
@@ -273,49 +328,23 @@ export function shareSubtrees(value: unknown, minLength = 128): SharedJson {
  * emitSpec(ctx)[0].path; // 'spec.gen.ts'
  */
 export function emitSpec(ctx: EmitContext): GeneratedFile[] {
-  const shipped = shippedSpecData(ctx);
+  const packed = packedSpecText(ctx);
   const content = [
     ctx.header,
-    `import { lazyRendered, type GeneratedSpec } from ${tsString(ctx.options.runtimeImport)};`,
+    `import { unpackSpec, type GeneratedSpec } from ${tsString(ctx.options.runtimeImport)};`,
     `import type { Registry } from './types.gen.js';`,
     `import { directoryXml } from './directory.gen.js';`,
     `import { validators } from './validators.gen.js';`,
     '',
-    '/** Freezes a JSON value and everything in it, once (pooled subtrees are shared). */',
-    'function deepFreeze<T>(value: T): T {',
-    "  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;",
-    '  Object.freeze(value);',
-    '  if (Array.isArray(value)) for (const item of value) deepFreeze(item);',
-    '  else for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);',
-    '  return value;',
-    '}',
-    '',
-    '/** Puts each pooled subtree back where it occurs (see `shareSubtrees` in toolroute\'s generator/emit/spec.ts). */',
-    'function unshare(shared: { data: unknown; pool: unknown[]; refs: [(string | number)[], number][] }): unknown {',
-    '  const root: Record<string, unknown> = { data: shared.data, pool: shared.pool };',
-    '  for (const [path, index] of shared.refs) {',
-    '    let parent = root as Record<string | number, unknown>;',
-    '    for (let i = 0; i < path.length - 1; i++) parent = parent[path[i]!] as Record<string | number, unknown>;',
-    '    // defineProperty, not assignment: a `__proto__` key stays data.',
-    '    Object.defineProperty(parent, path[path.length - 1]!, { value: shared.pool[index], writable: true, enumerable: true, configurable: true });',
-    '  }',
-    "  return root['data'];",
-    '}',
-    '',
-    "const data = unshare(",
-    `  ${jsonParseLiteral(shareSubtrees(shipped))},`,
-    ") as Omit<GeneratedSpec<Registry>, 'validators' | 'directoryXml' | 'rendered'> & { rendered: Pick<GeneratedSpec['rendered'], 'neutral'> };",
-    '',
     '/**',
     ' * Everything the runtime reads, deeply frozen: `createRouter(gen, handlers)` takes it from `gen.spec`.',
-    ' * `rendered` holds the neutral tool definitions; each target form is rendered from them on first use.',
+    ' * Shipped packed (see `unpackSpec` in toolroute\'s runtime/packed-spec.ts); `rendered` holds the neutral',
+    ' * tool definitions, and each target form is rendered from them on first use.',
     ' */',
-    'export const spec: GeneratedSpec<Registry> = Object.freeze({',
-    '  ...deepFreeze(data),',
-    `  rendered: lazyRendered(data, { openaiStrict: ${ctx.ir.options.openaiStrict ? 'true' : 'false'} }),`,
-    '  directoryXml,',
-    '  validators,',
-    '});',
+    'export const spec: GeneratedSpec<Registry> = unpackSpec<GeneratedSpec<Registry>>(',
+    `  ${packed},`,
+    `  { openaiStrict: ${ctx.ir.options.openaiStrict ? 'true' : 'false'}, directoryXml, validators },`,
+    ');',
   ].join('\n');
   return [{ path: 'spec.gen.ts', content: `${content}\n` }];
 }

@@ -369,7 +369,7 @@ test('the runtime exports exactly its public API', () => {
     'TARGET_WARNING_CODES', 'TOOLKIT_DISPATCHER_NAME', 'TOOLKIT_LOADING_STRATEGIES', 'ToolCallRejectedError', 'ToolRouter',
     'ToolrouteConfigError', 'applyNullDecode', 'buildPruneMatcher', 'cacheBlocks', 'cacheKey', 'cacheReuse', 'compileForTarget',
     'createRouter', 'fromProvider', 'lazyRendered', 'libraryTool', 'matchTask', 'nullDecodePlan', 'renderAnnouncements', 'renderTool', 'stablePrefixOf',
-    'toolMessage', 'toolkitMode', 'warnOnce',
+    'toolMessage', 'toolkitMode', 'unpackSpec', 'warnOnce',
   ]);
 });
 

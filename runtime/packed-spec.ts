@@ -1,0 +1,199 @@
+/**
+ * The generated spec as shipped: packed JSON text, unpacked once at import.
+ *
+ * A generated `spec.gen.ts` holds its data as one `JSON.parse('…')` string
+ * (fast to load, free to type-check). V8 keeps that text twice for the life of
+ * the process (the module's source, and the string literal), so its size is
+ * the module's memory: at 10,000 tools the plain `GeneratedSpec` data was
+ * 5.4 MB of text, 11 MB of heap before a single object was built. The packed
+ * form stores what repeats or can be derived only once:
+ * - tools as columns (no key names per tool), tag lists and parameter schemas
+ *   each stored once and referenced by index, `deferLoading` as the list of
+ *   deferred tools, a tool's `flat` / `namespaces` / `toolkits` derived from
+ *   `spec.flat`, the namespaces and the toolkits (their inverse);
+ * - the neutral tool definitions rebuilt from the tool columns (same name,
+ *   description and schema objects); the neutral namespace tools and the
+ *   loader rendered by the same runtime functions the generator uses
+ *   (runtime/neutral.ts), the namespace tools on first read;
+ * - subtrees that still repeat (schema parts shared by distinct schemas)
+ *   stored once, with refs that put them back (`shareSubtrees` in the
+ *   generator).
+ * `unpackSpec` rebuilds the exact `GeneratedSpec` (every object deeply frozen,
+ * same key order, same bytes); the generator checks, for every spec it
+ * writes, that unpacking its packed text gives byte for byte the data and
+ * every rendered form it would have shipped plainly (generator/emit/spec.ts),
+ * so a difference can never reach an application.
+ */
+import type { GeneratedSpec, GeneratedTool, KeyDecodePlan, NullDecodePlan, RenderedTools, RenderForm, ValidateFn } from './contract.js';
+import { TARGETS } from './contract.js';
+import { neutralLoaderTool, neutralNamespaceTool } from './neutral.js';
+import { renderForm } from './rendered.js';
+import { renderTool, type JsonSchema, type RenderOptions } from './targets/index.js';
+
+/**
+ * The spec's plain fields, in the `GeneratedSpec`'s key order, with `tools`
+ * and `rendered` left `null` (they are rebuilt from the columns); any other
+ * field is shipped as it is.
+ */
+export type PlainSpecFields = Omit<GeneratedSpec, 'tools' | 'rendered' | 'validators' | 'directoryXml' | '__registry'> & {
+  readonly tools: null;
+  readonly rendered: null;
+};
+
+/** The packed data a generated `spec.gen.ts` ships (inside the shared-subtree envelope). */
+export interface PackedSpec {
+  readonly packed: 1;
+  readonly spec: PlainSpecFields;
+  /** Per tool (columns): name, description, index into `tagLists`, validator, index into `schemas`. */
+  readonly names: readonly string[];
+  readonly descriptions: readonly string[];
+  readonly tags: readonly number[];
+  readonly validator: readonly number[];
+  readonly params: readonly number[];
+  readonly tagLists: readonly (readonly string[])[];
+  /** Distinct parameter schemas, byte for byte as written (not canonicalized: key order is payload). */
+  readonly schemas: readonly JsonSchema[];
+  /** Indices of the tools with `deferLoading: true`. */
+  readonly deferred: readonly number[];
+  /** `[tool, plan]` for the tools that have one. */
+  readonly nullDecode: readonly (readonly [number, NullDecodePlan])[];
+  readonly keyDecode: readonly (readonly [number, KeyDecodePlan])[];
+}
+
+/** JSON with repeated subtrees stored once: each ref puts `pool[index]` at `path` (from the root `{ data, pool }`). */
+export interface SharedPackedSpec {
+  readonly data: PackedSpec;
+  readonly pool: readonly unknown[];
+  readonly refs: readonly (readonly [path: readonly (string | number)[], index: number])[];
+}
+
+/** What `unpackSpec` adds to the data: the spec's options and the folder's other modules. */
+export interface UnpackOptions {
+  readonly openaiStrict: boolean;
+  readonly directoryXml: string;
+  readonly validators: readonly ValidateFn[];
+}
+
+/** Freezes a JSON value and everything in it, once (shared subtrees are frozen once). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) for (const item of value) deepFreeze(item);
+  else for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  return value;
+}
+
+/** Puts each pooled subtree back where it occurs; `defineProperty`, so a `__proto__` key stays data. */
+function unshare(shared: SharedPackedSpec): PackedSpec {
+  const root: Record<string, unknown> = { data: shared.data, pool: shared.pool };
+  for (const [path, index] of shared.refs) {
+    let parent = root as Record<string | number, unknown>;
+    for (let i = 0; i < path.length - 1; i++) parent = parent[path[i]!] as Record<string | number, unknown>;
+    Object.defineProperty(parent, path[path.length - 1]!, { value: shared.pool[index], writable: true, enumerable: true, configurable: true });
+  }
+  return root['data'] as PackedSpec;
+}
+
+const EMPTY: readonly number[] = Object.freeze([]);
+
+/** Per tool, the group indices listing it (ascending), as frozen arrays; tools in none share one empty array. */
+function inverse(count: number, groups: readonly { readonly tools: readonly number[] }[]): (readonly number[])[] {
+  const out: number[][] = [];
+  groups.forEach((g, k) => {
+    for (const t of g.tools) {
+      const list = (out[t] ??= []);
+      if (list[list.length - 1] !== k) list.push(k);
+    }
+  });
+  const frozen: (readonly number[])[] = [];
+  for (let t = 0; t < count; t++) frozen.push(out[t] === undefined ? EMPTY : Object.freeze(out[t]!));
+  return frozen;
+}
+
+/**
+ * The `GeneratedSpec` of a generated folder from its packed data (see the
+ * module comment). Called once by the generated `spec.gen.ts`; the result and
+ * everything in it is frozen. Not for hand-written data: the generator checks
+ * every packed text it writes against the plain data.
+ *
+ * @example
+ * export const spec = unpackSpec(JSON.parse('{"data":{"packed":1,…},"pool":[],"refs":[]}'), { openaiStrict: false, directoryXml, validators });
+ */
+export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: SharedPackedSpec, options: UnpackOptions): S {
+  const p = unshare(shared);
+  if (p.packed !== 1 || p.spec === null || typeof p.spec !== 'object') throw new TypeError(`toolroute: unknown packed spec format ${String(p.packed)}; regenerate the folder with this runtime's toolroute.`);
+  const plain = p.spec;
+  for (const part of [p.schemas, p.tagLists, p.nullDecode, p.keyDecode, plain]) deepFreeze(part);
+  const count = p.names.length;
+  const flat = new Set(plain.flat);
+  const deferred = new Set(p.deferred);
+  const namespacesOf = inverse(count, plain.namespaces);
+  const toolkitsOf = inverse(count, plain.toolkits);
+  const nullDecode = new Map(p.nullDecode);
+  const keyDecode = new Map(p.keyDecode);
+  const tools: GeneratedTool[] = [];
+  const definitions: unknown[] = [];
+  for (let i = 0; i < count; i++) {
+    const name = p.names[i]!;
+    const description = p.descriptions[i]!;
+    const parameters = p.schemas[p.params[i]!]!;
+    const deferLoading = deferred.has(i);
+    const tool: { -readonly [K in keyof GeneratedTool]: GeneratedTool[K] } = {
+      name,
+      description,
+      tags: p.tagLists[p.tags[i]!]!,
+      deferLoading,
+      validator: p.validator[i]!,
+      flat: flat.has(i),
+      namespaces: namespacesOf[i]!,
+      toolkits: toolkitsOf[i]!,
+    };
+    const nd = nullDecode.get(i);
+    if (nd !== undefined) tool.nullDecode = nd;
+    const kd = keyDecode.get(i);
+    if (kd !== undefined) tool.keyDecode = kd;
+    tools.push(Object.freeze(tool));
+    // The neutral render form (targets/index.ts `renderNeutral`): same fields, same order.
+    definitions.push(Object.freeze(deferLoading ? { name, description, parameters, deferLoading: true } : { name, description, parameters }));
+  }
+
+  const renderOptions = Object.freeze({ openaiStrict: options.openaiStrict });
+  const actionInput = (t: number) => ({ name: p.names[t]!, description: p.descriptions[t]!, parameters: p.schemas[p.params[t]!]!, deferLoading: deferred.has(t) });
+  let namespaceTools: readonly unknown[] | undefined;
+  const neutral = {} as RenderedTools;
+  Object.defineProperties(neutral, {
+    tools: { value: Object.freeze(definitions), enumerable: true },
+    // Rendered on first read (compile, a target form): createRouter and dispatch never need them.
+    namespaces: {
+      enumerable: true,
+      get: () =>
+        (namespaceTools ??= deepFreeze(plain.namespaces.map((ns) => renderTool('neutral', neutralNamespaceTool(ns, ns.tools.map(actionInput), ns.encoding), renderOptions)))),
+    },
+    loader: {
+      value: plain.toolkits.length === 0 ? null : deepFreeze(renderTool('neutral', neutralLoaderTool(plain.toolkits.map((k) => k.name)), renderOptions)),
+      enumerable: true,
+    },
+  });
+  Object.freeze(neutral);
+  const rendered = lazyForms(neutral, renderOptions);
+  // The plain fields in their order, with the rebuilt ones in their places.
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(plain)) {
+    const value = key === 'tools' ? Object.freeze(tools) : key === 'rendered' ? rendered : (plain as Record<string, unknown>)[key];
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  out['directoryXml'] = options.directoryXml;
+  out['validators'] = options.validators;
+  return Object.freeze(out) as unknown as S;
+}
+
+/** `spec.rendered`: `neutral` as given, each target form rendered from it on first read, frozen, then kept. */
+function lazyForms(neutral: RenderedTools, options: RenderOptions): { readonly [F in RenderForm]: RenderedTools } {
+  const out: Record<string, unknown> = { neutral };
+  const source = { rendered: { neutral } };
+  for (const form of TARGETS) {
+    let cached: RenderedTools | undefined;
+    Object.defineProperty(out, form, { enumerable: true, get: () => (cached ??= deepFreeze(renderForm(source, form, options))) });
+  }
+  return Object.freeze(out) as { readonly [F in RenderForm]: RenderedTools };
+}
