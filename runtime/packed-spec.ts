@@ -7,7 +7,7 @@
  * the module's memory: at 10,000 tools the plain `GeneratedSpec` data was
  * 5.4 MB of text, 11 MB of heap before a single object was built. The packed
  * form stores what repeats or can be derived only once:
- * - tools as columns (no key names per tool), tag lists and parameter schemas
+ * - tools as columns (no key names per tool; rarer fields per tool that has them), tag lists and parameter schemas
  *   each stored once and referenced by index, `deferLoading` as the list of
  *   deferred tools, a tool's `flat` / `namespaces` / `toolkits` derived from
  *   `spec.flat`, the namespaces and the toolkits (their inverse);
@@ -24,7 +24,7 @@
  * every rendered form it would have shipped plainly (generator/emit/spec.ts),
  * so a difference can never reach an application.
  */
-import type { GeneratedSpec, GeneratedTool, KeyDecodePlan, NullDecodePlan, RenderedTools, RenderForm, ValidateFn } from './contract.js';
+import type { GeneratedSpec, GeneratedTool, RenderedTools, RenderForm, ValidateFn } from './contract.js';
 import { TARGETS } from './contract.js';
 import { neutralLoaderTool, neutralNamespaceTool } from './neutral.js';
 import { renderForm } from './rendered.js';
@@ -55,9 +55,12 @@ export interface PackedSpec {
   readonly schemas: readonly JsonSchema[];
   /** Indices of the tools with `deferLoading: true`. */
   readonly deferred: readonly number[];
-  /** `[tool, plan]` for the tools that have one. */
-  readonly nullDecode: readonly (readonly [number, NullDecodePlan])[];
-  readonly keyDecode: readonly (readonly [number, KeyDecodePlan])[];
+  /**
+   * `[tool, fields]` for the tools with fields beyond the columns above
+   * (`nullDecode`, `keyDecode`, `fillsDefaults`, any later one), in the
+   * tool's key order: they follow the column fields in every `GeneratedTool`.
+   */
+  readonly extra: readonly (readonly [number, Readonly<Record<string, unknown>>])[];
 }
 
 /** JSON with repeated subtrees stored once: each ref puts `pool[index]` at `path` (from the root `{ data, pool }`). */
@@ -123,14 +126,13 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
   const p = unshare(shared);
   if (p.packed !== 1 || p.spec === null || typeof p.spec !== 'object') throw new TypeError(`toolroute: unknown packed spec format ${String(p.packed)}; regenerate the folder with this runtime's toolroute.`);
   const plain = p.spec;
-  for (const part of [p.schemas, p.tagLists, p.nullDecode, p.keyDecode, plain]) deepFreeze(part);
+  for (const part of [p.schemas, p.tagLists, p.extra, plain]) deepFreeze(part);
   const count = p.names.length;
   const flat = new Set(plain.flat);
   const deferred = new Set(p.deferred);
   const namespacesOf = inverse(count, plain.namespaces);
   const toolkitsOf = inverse(count, plain.toolkits);
-  const nullDecode = new Map(p.nullDecode);
-  const keyDecode = new Map(p.keyDecode);
+  const extra = new Map(p.extra);
   const tools: GeneratedTool[] = [];
   const definitions: unknown[] = [];
   for (let i = 0; i < count; i++) {
@@ -138,7 +140,7 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
     const description = p.descriptions[i]!;
     const parameters = p.schemas[p.params[i]!]!;
     const deferLoading = deferred.has(i);
-    const tool: { -readonly [K in keyof GeneratedTool]: GeneratedTool[K] } = {
+    const tool: Record<string, unknown> = {
       name,
       description,
       tags: p.tagLists[p.tags[i]!]!,
@@ -148,11 +150,11 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
       namespaces: namespacesOf[i]!,
       toolkits: toolkitsOf[i]!,
     };
-    const nd = nullDecode.get(i);
-    if (nd !== undefined) tool.nullDecode = nd;
-    const kd = keyDecode.get(i);
-    if (kd !== undefined) tool.keyDecode = kd;
-    tools.push(Object.freeze(tool));
+    const more = extra.get(i);
+    if (more !== undefined) {
+      for (const key of Object.keys(more)) Object.defineProperty(tool, key, { value: more[key], enumerable: true, writable: true, configurable: true });
+    }
+    tools.push(Object.freeze(tool) as unknown as GeneratedTool);
     // The neutral render form (targets/index.ts `renderNeutral`): same fields, same order.
     definitions.push(Object.freeze(deferLoading ? { name, description, parameters, deferLoading: true } : { name, description, parameters }));
   }

@@ -112,11 +112,11 @@ export function packSpec(full: SpecData): PackedSpec {
     return i;
   };
   const definitions = full.rendered.neutral.tools as readonly { readonly parameters: JsonSchema }[];
-  const nullDecode: [number, NonNullable<GeneratedTool['nullDecode']>][] = [];
-  const keyDecode: [number, NonNullable<GeneratedTool['keyDecode']>][] = [];
+  // Fields beyond the columns (nullDecode, keyDecode, fillsDefaults, any later one), per tool that has them.
+  const extra: [number, Record<string, unknown>][] = [];
   full.tools.forEach((t, i) => {
-    if (t.nullDecode !== undefined) nullDecode.push([i, t.nullDecode]);
-    if (t.keyDecode !== undefined) keyDecode.push([i, t.keyDecode]);
+    const rest = Object.entries(t).filter(([key]) => !COLUMN_FIELDS.has(key));
+    if (rest.length > 0) extra.push([i, Object.fromEntries(rest)]);
   });
   // Every plain field in its place (fields added to the contract later ship as they are).
   const spec = Object.fromEntries(Object.entries(full).map(([key, value]) => [key, key === 'tools' || key === 'rendered' ? null : value]));
@@ -131,10 +131,12 @@ export function packSpec(full: SpecData): PackedSpec {
     tagLists,
     schemas,
     deferred: full.tools.flatMap((t, i) => (t.deferLoading ? [i] : [])),
-    nullDecode,
-    keyDecode,
+    extra,
   };
 }
+
+/** The `GeneratedTool` fields `packSpec` stores as columns (or derives); they come first in every tool. */
+const COLUMN_FIELDS = new Set(['name', 'description', 'tags', 'deferLoading', 'validator', 'flat', 'namespaces', 'toolkits']);
 
 /**
  * The `JSON.parse('…')` expression `spec.gen.ts` ships: `packSpec` with
