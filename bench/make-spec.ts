@@ -45,7 +45,7 @@ export interface SpecGroup {
 /** The subset of the spec format these benchmarks write. */
 export interface BenchSpec {
   version: 1;
-  options: { namespaceEncoding: 'compact' | 'schema' };
+  options: { namespaceEncoding: 'compact' | 'schema'; offerUngroupedTools?: false; toolkitLoading?: 'append' };
   tools?: (SpecTool | string)[];
   namespaces?: SpecGroup[];
   toolkits?: SpecGroup[];
@@ -440,7 +440,8 @@ export function makeMixedSpec(size: number, encoding: 'compact' | 'schema' = 'co
 
   const spec: BenchSpec = {
     version: 1,
-    options: { namespaceEncoding: encoding },
+    // The reference's tool list (namespaces and the toolkit loader: no ungrouped flat tools, no native deferred toolkit tools), so compile() compares like for like.
+    options: { namespaceEncoding: encoding, offerUngroupedTools: false, toolkitLoading: 'append' },
     tools: flat,
     namespaces,
     toolkits,
