@@ -60,19 +60,16 @@ function quantile(sorted: readonly number[], q: number): number {
 
 /**
  * Time `n` calls of `fn`, awaiting each call that returns a promise; ns per
- * call. The clock is this process's CPU time (user + system, all its threads,
- * so GC helper threads count), not the wall: on a shared, loaded machine the
- * wall also counts the time the scheduler ran someone else, which hits
- * contenders of one round unevenly; CPU time does not.
+ * call, by the wall clock. (Process CPU time was tried: its granularity on
+ * Linux is too coarse for batches of a few milliseconds.)
  */
 async function batch(fn: () => unknown, n: number): Promise<number> {
-  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
   for (let i = 0; i < n; i++) {
     const r = fn();
     if (r instanceof Promise) await r;
   }
-  const c = process.cpuUsage(c0);
-  return ((c.user + c.system) * 1000) / n;
+  return Number(process.hrtime.bigint() - t0) / n;
 }
 
 /** Calls per batch so one batch takes about `ms` (after a warm-up of a few batches). */
