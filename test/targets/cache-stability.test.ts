@@ -30,23 +30,12 @@ import { createRouter, type Target, type ToolRouter } from '../../runtime/index.
 import type { NeutralMessage } from '../../runtime/targets/history.js';
 import { recordingHandlers } from '../runtime/helpers.js';
 import { cachedPrefixOracle } from './cache-oracle.js';
+import { rng } from './rng.js';
 
 const TARGETS = ['anthropic', 'openai', 'openai-responses', 'gemini'] as const satisfies readonly Target[];
 const SYSTEM = 'You are a careful assistant.';
 const TURNS = 100;
 const CHANNELS = ['auto', 'system', 'user_tail'] as const;
-
-/** Deterministic pseudo-random numbers (mulberry32): the same 100 turns on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface ToolView {
   readonly name: string;

@@ -21,6 +21,7 @@ import type { NeutralMessage, NeutralToolCall } from '../../runtime/targets/hist
 import { toolkitMode } from '../../runtime/targets/index.js';
 import { TOOLKIT_DISPATCHER_NAME, type ToolkitLoadingStrategy, type ToolkitMode } from '../../runtime/toolkit-loading.js';
 import { recordingHandlers } from '../runtime/helpers.js';
+import { rng } from './rng.js';
 
 export const SCRIPT_TARGETS = ['anthropic', 'openai', 'openai-responses', 'gemini'] as const satisfies readonly Target[];
 export const SCRIPT_TURNS = 200;
@@ -28,18 +29,6 @@ const SYSTEM = 'You are a careful operations assistant. Prefer reading before wr
 const CHANNELS = ['auto', 'system', 'user_tail'] as const;
 /** The explicit tool choice of every turn: namespaces, a flat tool and the deferred flat tool. */
 const OFFERED = ['file_ops', 'terminal', 'get_time', 'search_notes'];
-
-/** Deterministic pseudo-random numbers (mulberry32): the same script on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One turn's comparison with the previous request. */
 export interface TurnReuse {

@@ -19,11 +19,6 @@
  *   `cacheKey` is one value for the whole run;
  * - the recorded body is the payload (the SDK sends the frozen tools unchanged).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
-import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as gen from '../../generated/index.js';
 import { memoryTools } from '../../examples/memory-tools.js';
@@ -31,68 +26,20 @@ import { createRouter, type NeutralMessage, type Target } from '../../runtime/in
 import { TOOLKIT_LOADING_STRATEGIES } from '../../runtime/toolkit-loading.js';
 import { recordingHandlers } from '../runtime/helpers.js';
 import { cachedPrefixOracle } from './cache-oracle.js';
+import { startRecordingServer, type RecordingServer } from './recording-server.js';
+import { rng } from './rng.js';
 
 const TARGETS = ['anthropic', 'openai', 'openai-responses', 'gemini'] as const satisfies readonly Target[];
 const TURNS = 24;
 const LIBRARY: readonly string[] = ['remember', 'recall'];
 const LIBRARY_NAMES = ['remember', 'recall'] as const;
 
-interface Recorded {
-  readonly url: string;
-  readonly body: Record<string, unknown>;
-}
-const recorded: Recorded[] = [];
-let server: Server;
-let base = '';
-
-function answer(url: string): unknown {
-  if (url.includes('/v1/messages')) {
-    return { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
-  }
-  if (url.includes('/chat/completions')) return { id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'ok' } }] };
-  if (url.includes('/responses')) return { id: 'r', object: 'response', created_at: 0, model: 'm', status: 'completed', output: [] };
-  return { candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] } }] };
-}
-
+let server: RecordingServer;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const url = req.url ?? '';
-      recorded.push({ url, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown> });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(answer(url)));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startRecordingServer();
 });
-
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
-
-/** Send a payload through the target's official client; the recorded request body. */
-async function send(target: Target, payload: object): Promise<Record<string, unknown>> {
-  const before = recorded.length;
-  switch (target) {
-    case 'anthropic':
-      await new Anthropic({ apiKey: 'test', baseURL: base, maxRetries: 0 }).messages.create({ model: 'claude-test', max_tokens: 16, ...(payload as object) } as Anthropic.MessageCreateParamsNonStreaming);
-      break;
-    case 'openai':
-      await new OpenAI({ apiKey: 'test', baseURL: `${base}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-test', ...(payload as object) } as OpenAI.ChatCompletionCreateParamsNonStreaming);
-      break;
-    case 'openai-responses':
-      await new OpenAI({ apiKey: 'test', baseURL: `${base}/v1`, maxRetries: 0 }).responses.create({ model: 'gpt-test', ...(payload as object) } as OpenAI.Responses.ResponseCreateParamsNonStreaming);
-      break;
-    case 'gemini':
-      await new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl: base, retryOptions: { attempts: 1 } } }).models.generateContent({ model: 'gemini-test', ...(payload as { contents: [] }) });
-      break;
-  }
-  expect(recorded.length).toBe(before + 1);
-  return recorded.at(-1)!.body;
-}
+afterAll(() => server.close());
+const send = (target: Target, payload: object) => server.send(target, payload);
 
 /** The recorded request's tools, as sent. */
 function sentTools(target: Target, body: Record<string, unknown>): Array<Record<string, unknown>> {
@@ -103,18 +50,6 @@ function sentTools(target: Target, body: Record<string, unknown>): Array<Record<
 function toolName(target: Target, tool: Record<string, unknown>): string {
   if (target === 'openai') return String((tool['function'] as { name?: string } | undefined)?.name ?? tool['type']);
   return String(tool['name'] ?? tool['type']);
-}
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The load_toolkit call in the call shapes the SDKs return. */

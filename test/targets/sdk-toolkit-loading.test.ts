@@ -10,8 +10,6 @@
  *   127.0.0.1 that records each request body, and the recorded body is the
  *   payload (Gemini: the SDK's own REST layout of it).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import type {
   MessageCreateParamsNonStreaming,
@@ -31,6 +29,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import type { AnthropicPayload, GeminiPayload, OpenAIChatPayload, ResponsesPayload } from '../../runtime/targets/types.js';
 import type { NeutralMessage } from '../../runtime/targets/history.js';
 import { exampleRouter } from '../runtime/helpers.js';
+import { startRecordingServer, type RecordingServer } from './recording-server.js';
 
 /** A conversation that loads Weather and calls get_forecast, in each target's vocabulary. */
 function conversation(dispatcher: boolean): NeutralMessage[] {
@@ -125,84 +124,52 @@ describe('native toolkit-loading payloads are the SDK request types', () => {
 
 // ─── The bytes the real clients send ───────────────────────────────────────────
 
-interface Recorded {
-  readonly url: string;
-  readonly body: Record<string, unknown>;
-}
-
-const recorded: Recorded[] = [];
-let server: Server;
-let base = '';
-
-/** Canned answers per endpoint, enough for each SDK to parse a response. */
-function answer(url: string): unknown {
-  if (url.includes('/v1/messages')) {
-    return { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
-  }
-  if (url.includes('/chat/completions')) return { id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'ok' } }] };
-  if (url.includes('/responses')) return { id: 'r', object: 'response', created_at: 0, model: 'm', status: 'completed', output: [] };
-  return { candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] } }] };
-}
-
+let server: RecordingServer;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const url = req.url ?? '';
-      recorded.push({ url, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown> });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(answer(url)));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startRecordingServer();
 });
+afterAll(() => server.close());
 
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
-
-const last = () => recorded.at(-1)!;
+const last = () => server.last();
 
 describe('the real SDK clients send the native payloads unchanged to a local server', () => {
   it('anthropic: messages.create', async () => {
-    const client = new Anthropic({ apiKey: 'test', baseURL: base, maxRetries: 0 });
+    const client = new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 });
     const payload = anthropicPayload();
     const before = JSON.stringify(payload);
     await client.messages.create({ model: 'claude-test', max_tokens: 16, ...payload });
-    expect(last().url).toBe('/v1/messages');
+    expect(last().path).toBe('/v1/messages');
     expect(last().body).toEqual({ model: 'claude-test', max_tokens: 16, ...JSON.parse(before) });
     expect(JSON.stringify(last().body)).toContain('{"type":"tool_reference","tool_name":"get_forecast"}');
     expect(JSON.stringify(payload)).toBe(before);
   });
 
   it('openai responses: responses.create', async () => {
-    const client = new OpenAI({ apiKey: 'test', baseURL: `${base}/v1`, maxRetries: 0 });
+    const client = new OpenAI({ apiKey: 'test', baseURL: `${server.url}/v1`, maxRetries: 0 });
     const payload = responsesPayload();
     const before = JSON.stringify(payload);
     await client.responses.create({ model: 'gpt-test', ...payload });
-    expect(last().url).toBe('/v1/responses');
+    expect(last().path).toBe('/v1/responses');
     expect(last().body).toEqual({ model: 'gpt-test', ...JSON.parse(before) });
     expect(JSON.stringify(last().body)).toMatch(/"type":"tool_search_output","call_id":"c1","execution":"client","status":"completed","tools":\[\{"type":"function","name":"get_forecast"/);
   });
 
   it('openai chat: chat.completions.create', async () => {
-    const client = new OpenAI({ apiKey: 'test', baseURL: `${base}/v1`, maxRetries: 0 });
+    const client = new OpenAI({ apiKey: 'test', baseURL: `${server.url}/v1`, maxRetries: 0 });
     const payload = chatPayload();
     const before = JSON.stringify(payload);
     await client.chat.completions.create({ model: 'gpt-test', ...payload });
-    expect(last().url).toBe('/v1/chat/completions');
+    expect(last().path).toBe('/v1/chat/completions');
     expect(last().body).toEqual({ model: 'gpt-test', ...JSON.parse(before) });
     expect(JSON.stringify(last().body)).toContain('"name":"call_toolkit_tool"');
   });
 
   it('gemini: models.generateContent (the SDK moves config.* to the top level)', async () => {
-    const ai = new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl: base, retryOptions: { attempts: 1 } } });
+    const ai = new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl: server.url, retryOptions: { attempts: 1 } } });
     const payload = geminiPayload();
     const before = JSON.stringify(payload);
     await ai.models.generateContent({ model: 'gemini-test', ...payload });
-    expect(last().url).toMatch(/\/models\/gemini-test:generateContent/);
+    expect(last().path).toMatch(/\/models\/gemini-test:generateContent/);
     expect(last().body['contents']).toEqual(payload.contents);
     expect((last().body['tools'] as Array<{ functionDeclarations: unknown[] }>)[0]?.functionDeclarations).toEqual(payload.config.tools?.[0]?.functionDeclarations);
     expect(JSON.stringify(last().body['tools'])).toContain('"name":"call_toolkit_tool"');
