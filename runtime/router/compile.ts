@@ -26,12 +26,10 @@ import type { Session } from './session.js';
 import type { NeutralCompileResult, TargetCompileRequest } from './types.js';
 import { deepFrozen } from './library.js';
 import type { CatalogToolkit, ToolkitLoadingInput, ToolkitLoadingOption, ToolkitMode } from '../toolkit-loading.js';
-import { asDeferred } from '../targets/anthropic.js';
-import { adapterFor, dispatcherTool, toolkitMode } from '../targets/index.js';
+import { adapterFor, dispatcherTool, toolkitMode, type NativeToolkitLoading } from '../targets/index.js';
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { assertToolkitLoadingOption, TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
-import { loadedForm, toolSearchLoader } from '../targets/openai-responses.js';
-import type { AnthropicTool, ResponsesFunctionTool } from '../targets/types.js';
+import type { RenderedToolMap, ResponsesFunctionTool } from '../targets/types.js';
 
 /** Rendered arrays for one target, valid for one callable-set version. */
 interface TargetArrays {
@@ -221,10 +219,11 @@ export class Compiler {
       }
       sent.add(name);
     }
-    // Library tools are never pruned. The loader is a client tool_search in the
-    // Responses `tool-search` mode; the dispatcher follows it in `dispatcher` mode.
+    // Library tools are never pruned. In `tool-search` mode the target's adapter
+    // sends the loader in its own form (Responses: a client tool_search); the
+    // dispatcher follows it in `dispatcher` mode.
     const loader = this.#renderLoader(target);
-    if (loader !== null) stable.push(mode === 'tool-search' ? toolSearchLoader(loader as ResponsesFunctionTool) : loader);
+    if (loader !== null) stable.push(mode === 'tool-search' ? nativeLoading(target, 'tool-search').loaderTool(loader as RenderedToolMap[Target]) : loader);
     if (loader !== null && mode === 'dispatcher') stable.push(dispatcherTool(target));
     // Library tools last, registration order: a place no load, block or selection moves.
     for (const t of catalog.library) stable.push(this.#libraryForm(t, target));
@@ -232,6 +231,7 @@ export class Compiler {
     // `append`: the loaded toolkits' tools, in load order. `deferred`: every
     // toolkit tool from the first turn, deferred (the same array whatever is loaded).
     const kits = mode === 'append' ? this.#session.loaded : mode === 'deferred' ? catalog.toolkits.map((_, k) => k) : [];
+    const unloaded = mode === 'deferred' ? nativeLoading(target, 'deferred') : undefined;
     for (const k of kits) {
       for (const t of catalog.toolkits[k]!.tools) {
         const n = catalog.tools[t]!.name;
@@ -239,7 +239,7 @@ export class Compiler {
         if (sent.has(n)) continue;
         sent.add(n);
         const rendered = this.#renderTool(t, target);
-        loaded.push(mode === 'deferred' ? asDeferred(rendered as AnthropicTool) : rendered);
+        loaded.push(unloaded !== undefined ? unloaded.unloadedTool(rendered as RenderedToolMap[Target]) : rendered);
       }
     }
     return { version, key, mode, stable: Object.freeze(stable), deferred: Object.freeze(deferred), loaded: Object.freeze(loaded) };
@@ -281,9 +281,11 @@ export class Compiler {
     }
     let responsesTools: Map<string, ResponsesFunctionTool> | undefined;
     if (mode === 'tool-search') {
+      // The target's own form of a loaded tool (Responses: a tool_search_output entry).
+      const { loadedTool } = nativeLoading(target, 'tool-search');
       responsesTools = new Map();
       for (const kit of catalog.toolkits) {
-        for (const t of kit.tools) responsesTools.set(catalog.tools[t]!.name, loadedForm(this.#renderTool(t, 'openai-responses') as ResponsesFunctionTool));
+        for (const t of kit.tools) responsesTools.set(catalog.tools[t]!.name, loadedTool(this.#renderTool(t, target) as RenderedToolMap[Target]) as ResponsesFunctionTool);
       }
     }
     const value: ToolkitLoadingInput = { mode, catalog: { byLower }, ...(responsesTools ? { responsesTools } : {}) };
@@ -403,4 +405,20 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/**
+ * The native toolkit-loading forms of `target` for `mode`, read from its
+ * adapter (runtime/targets/adapter.ts `NativeToolkitLoading`): the router
+ * reaches a target only through the adapter table. `mode` comes from the same
+ * adapter's `toolkitLoading.native`, so a mismatch is a broken adapter, a
+ * programming error: fail loudly instead of sending a tool in the wrong form.
+ *
+ * @example
+ * nativeLoading('anthropic', 'deferred').unloadedTool(tool).defer_loading; // → true
+ */
+function nativeLoading<M extends 'deferred' | 'tool-search'>(target: Target, mode: M): Extract<NativeToolkitLoading<Target>, { readonly native: M }> {
+  const loading = adapterFor(target).toolkitLoading;
+  if (loading.native !== mode) throw new TypeError(`[toolroute] toolkit loading: target ${target} is in ${mode} mode but its adapter's native mode is ${loading.native}.`);
+  return loading as Extract<NativeToolkitLoading<Target>, { readonly native: M }>;
 }

@@ -22,7 +22,6 @@
  */
 import type { StablePrefix } from '../cache-key.js';
 import type { Target } from '../contract.js';
-import type { ToolkitMode } from '../toolkit-loading.js';
 import type { NeutralMessage, NormalizedMessage } from './history.js';
 import type { AnnouncementPlacement, PlacedMessages } from './placement.js';
 import type { JsonSchema } from './schema.js';
@@ -166,12 +165,51 @@ export interface TargetAdapter<T extends Target> {
    * Native toolkit loading (runtime/toolkit-loading.ts): what the `native`
    * strategy means on this target — `deferred` (Anthropic `defer_loading` +
    * `tool_reference` results), `tool-search` (a Responses client-executed
-   * `tool_search`), or `dispatcher` where the provider has no deferral. The
-   * rendering of a load in that mode lives in the target's module and runs in
-   * {@link buildPayload}.
+   * `tool_search`), or `dispatcher` where the provider has no deferral — and
+   * the tool forms that mode needs, which the router (runtime/router/compile.ts)
+   * puts in the request's tools. The rendering of a load's result in that mode
+   * lives in the target's module and runs in {@link buildPayload}.
    */
-  readonly toolkitLoading: { readonly native: ToolkitMode };
+  readonly toolkitLoading: NativeToolkitLoading<T>;
 }
+
+/**
+ * What `native` toolkit loading is on one target, and the tool forms its mode
+ * needs. A union on `native`: a target whose native mode is `deferred` or
+ * `tool-search` must supply that mode's forms (a missing one is a compile
+ * error), and a `dispatcher` target has none (the dispatcher tool is shared,
+ * runtime/targets/index.ts `dispatcherTool`). Every form is pure, memoized per
+ * source object and frozen, so the router's tools arrays, and the cache key
+ * memoized on them, keep their identity turn after turn.
+ *
+ * @example
+ * const loading: NativeToolkitLoading<'anthropic'> = { native: 'deferred', unloadedTool: (tool) => ({ ...tool, defer_loading: true }) };
+ */
+export type NativeToolkitLoading<T extends Target> =
+  | { readonly native: 'dispatcher' | 'append' }
+  | {
+      readonly native: 'deferred';
+      /**
+       * A toolkit tool as the request sends it before any load: every toolkit
+       * tool is in the tools from the first turn, in this form, and a load
+       * only references it (Anthropic: `defer_loading: true`).
+       */
+      unloadedTool(tool: RenderedToolMap[T]): RenderedToolMap[T];
+    }
+  | {
+      readonly native: 'tool-search';
+      /**
+       * The `load_toolkit` loader as the request sends it in place of the
+       * rendered function (Responses: a client-executed `tool_search` tool
+       * with the loader's description and parameters).
+       */
+      loaderTool(loader: RenderedToolMap[T]): TargetToolMap[T];
+      /**
+       * A toolkit tool as a load's result carries it to the model (Responses:
+       * the function in a `tool_search_output`, without `defer_loading`).
+       */
+      loadedTool(tool: RenderedToolMap[T]): RenderedToolMap[T];
+    };
 
 /** The table type: one adapter per target, each typed by its own name. */
 export type TargetAdapterTable = { readonly [T in Target]: TargetAdapter<T> };

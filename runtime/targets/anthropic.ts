@@ -72,7 +72,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   announcements: Object.freeze({ auto: 'system', withoutTail: 'hoist' }),
   searchTool: (option) => (option === 'bm25' ? SEARCH_BM25 : SEARCH_REGEX),
   cachePrefix: (tools, systemText, toolChoice) => stablePrefix('anthropic', tools, systemText, toolChoice),
-  toolkitLoading: Object.freeze({ native: 'deferred' as const }),
+  toolkitLoading: Object.freeze({ native: 'deferred' as const, unloadedTool: asDeferred }),
   convertMessages: (messages, options) => toAnthropicMessages(messages, options.cacheBreakpoints),
   buildPayload: anthropicPayload,
   readResponse: readAnthropicResponse,

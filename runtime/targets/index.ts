@@ -39,7 +39,7 @@ import { cloneSchema } from './schema.js';
 import { DISPATCHER_TOOL, resolveToolkitMode, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
 import type { RenderedToolMap } from './types.js';
 
-export type { JsonSchema, NeutralTool, RenderOptions, TargetAdapter } from './adapter.js';
+export type { JsonSchema, NativeToolkitLoading, NeutralTool, RenderOptions, TargetAdapter } from './adapter.js';
 
 /**
  * The one table of targets. `satisfies TargetAdapterTable` (a

@@ -67,7 +67,7 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
   announcements: Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' }),
   searchTool: () => SEARCH,
   cachePrefix: (tools, systemText, toolChoice) => stablePrefix('openai-responses', tools, systemText, toolChoice),
-  toolkitLoading: Object.freeze({ native: 'tool-search' as const }),
+  toolkitLoading: Object.freeze({ native: 'tool-search' as const, loaderTool: toolSearchLoader, loadedTool: loadedForm }),
   convertMessages: (messages, options) => toResponsesInput(messages, options.systemRole),
   buildPayload: responsesPayload,
   readResponse: readResponsesResponse,

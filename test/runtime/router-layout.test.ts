@@ -42,3 +42,17 @@ test('the router modules import only the runtime (never the generator, the schem
     }
   }
 });
+
+test('the router reaches a target only through the adapter table: no router module imports a target module', () => {
+  // A target module is one that declares a TargetAdapter (runtime/targets/anthropic.ts, …); found, not listed, so a new target is covered.
+  const targetsDir = new URL('targets/', runtimeDir);
+  const targetModules = readdirSync(targetsDir)
+    .filter((f) => f.endsWith('.ts') && /: TargetAdapter<'[a-z-]+'> = \{/.test(readFileSync(new URL(f, targetsDir), 'utf8')))
+    .map((f) => `../targets/${f.replace(/\.ts$/, '.js')}`);
+  expect(targetModules.sort()).toEqual(['../targets/anthropic.js', '../targets/gemini.js', '../targets/openai-responses.js', '../targets/openai.js']);
+  for (const file of modules) {
+    for (const s of specifiers(read(file))) expect(targetModules, `${file} imports ${s}`).not.toContain(s);
+  }
+  // compile.ts does use targets: through the adapter index.
+  expect(specifiers(read('compile.ts'))).toContain('../targets/index.js');
+});

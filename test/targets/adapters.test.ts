@@ -35,13 +35,21 @@ const { buildPayload: geminiPayload, ...withoutPayload } = gemini;
 const incomplete: TargetAdapter<'gemini'> = withoutPayload;
 const complete: TargetAdapter<'gemini'> = { ...withoutPayload, buildPayload: geminiPayload };
 
+// A native mode brings its tool forms: `deferred` without `unloadedTool`, or `tool-search` without `loadedTool`, does not compile.
+// @ts-expect-error a `deferred` target must say how a toolkit tool is sent before its load
+const deferredBare: TargetAdapter<'anthropic'>['toolkitLoading'] = { native: 'deferred' };
+const deferredFull: TargetAdapter<'anthropic'>['toolkitLoading'] = { native: 'deferred', unloadedTool: (tool) => ({ ...tool, defer_loading: true }) };
+// @ts-expect-error a `tool-search` target must say how a load's result carries a tool
+const searchBare: TargetAdapter<'openai-responses'>['toolkitLoading'] = { native: 'tool-search', loaderTool: () => ({ type: 'tool_search' }) };
+const searchFull: TargetAdapter<'openai-responses'>['toolkitLoading'] = { native: 'tool-search', loaderTool: () => ({ type: 'tool_search' }), loadedTool: (tool) => tool };
+
 describe('the target table', () => {
   it('is typed by target', () => {
     expectTypeOf(TARGET_ADAPTERS.gemini).toEqualTypeOf<TargetAdapter<'gemini'>>();
     expectTypeOf(adapterFor('anthropic')).toEqualTypeOf<TargetAdapter<'anthropic'>>();
     expectTypeOf<keyof typeof TARGET_ADAPTERS>().toEqualTypeOf<Target>();
     expectTypeOf<ReturnType<TargetAdapter<'openai'>['buildPayload']>>().toEqualTypeOf<OpenAIChatPayload>();
-    expect([missing, swapped, incomplete, complete, full].length).toBe(5);
+    expect([missing, swapped, incomplete, complete, full, deferredBare, deferredFull, searchBare, searchFull].length).toBe(9);
   });
 
   it('has exactly one adapter per exported target, under its own name, and is frozen', () => {
@@ -111,6 +119,33 @@ describe('every adapter', () => {
       expect(adapter.readResponse(undefined)).toEqual(expect.any(Array));
     });
   }
+
+  it('native toolkit loading: the forms the router sends are memoized, frozen and do what the mode means', () => {
+    const tool = anthropic.renderTool({ ...readFile, kind: 'tool' }, { openaiStrict: false });
+    const loading = adapterFor('anthropic').toolkitLoading;
+    expect(loading.native).toBe('deferred');
+    if (loading.native !== 'deferred') return;
+    const unloaded = loading.unloadedTool(tool);
+    expect(unloaded).toEqual({ ...tool, defer_loading: true });
+    expect(loading.unloadedTool(tool)).toBe(unloaded);
+    expect(Object.isFrozen(unloaded)).toBe(true);
+    expect(tool).not.toHaveProperty('defer_loading');
+
+    const responses = adapterFor('openai-responses').toolkitLoading;
+    expect(responses.native).toBe('tool-search');
+    if (responses.native !== 'tool-search') return;
+    const deferredFn = openaiResponses.renderTool({ ...readFile, kind: 'tool', deferLoading: true }, { openaiStrict: false });
+    expect(deferredFn.defer_loading).toBe(true);
+    const loaded = responses.loadedTool(deferredFn);
+    expect(loaded).toEqual(Object.fromEntries(Object.entries(deferredFn).filter(([k]) => k !== 'defer_loading')));
+    expect(responses.loadedTool(deferredFn)).toBe(loaded);
+    const loader = openaiResponses.renderLoader({ ...getForecast, kind: 'loader' }, { openaiStrict: false });
+    expect(responses.loaderTool(loader)).toEqual({ type: 'tool_search', execution: 'client', description: loader.description, parameters: loader.parameters });
+    expect(responses.loaderTool(loader)).toBe(responses.loaderTool(loader));
+    // The dispatcher targets have no forms of their own.
+    expect(Object.keys(adapterFor('openai').toolkitLoading)).toEqual(['native']);
+    expect(Object.keys(adapterFor('gemini').toolkitLoading)).toEqual(['native']);
+  });
 
   it('search tools are per-target constants (one identity, frozen) where the target has one', () => {
     expect(TARGETS.filter((t) => TARGET_ADAPTERS[t].searchTool !== undefined)).toEqual(['anthropic', 'openai-responses']);
