@@ -53,6 +53,8 @@ export const PROBLEM_CODES = [
   'unresolved_ref',
   'remote_ref',
   'recursive_ref',
+  // A warning: `applyDefaults: true` cannot fill a default of a property named like an `Object.prototype` member.
+  'default_not_applied',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 

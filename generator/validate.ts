@@ -11,6 +11,7 @@
  *                          per name, name collisions, empty groups;
  *   - references.ts      — the tool lists and their by-name entries;
  *   - policies.ts        — policy targets, no tools, everything deferred, tools no model reaches;
+ *   - defaults.ts        — `applyDefaults` defaults that are never filled (a warning);
  *   - parameters.ts      — a tool's `parameters` end to end (shorthand, dialect,
  *                          meta-schema, strict compile) and the expansion cache;
  *   - schema-keywords.ts — the JSON Schema vocabulary (tables);
@@ -28,6 +29,7 @@ import { Context, isRecord } from './validate/context.js';
 import { checkDefinedOnce, checkDescription, checkGroups, checkName, checkTags } from './validate/names.js';
 import { expandToolParameters } from './validate/parameters.js';
 import { checkPolicies, checkReach } from './validate/policies.js';
+import { checkUnfilledDefaults } from './validate/defaults.js';
 import { checkReferences, toolEntries } from './validate/references.js';
 import type { ToolEntry } from './validate/references.js';
 import { checkShape } from './validate/shape.js';
@@ -96,4 +98,5 @@ function checkRules(ctx: Context): void {
   const { namespaceNames, toolkitNames } = checkGroups(ctx, root, defined);
   checkPolicies(ctx, root, entries, defined, [...defined.keys(), ...namespaceNames.keys(), ...[...toolkitNames.values()].map((t) => t.name)]);
   checkReach(ctx, root, entries);
+  checkUnfilledDefaults(ctx, root, entries);
 }

@@ -20,6 +20,8 @@
  *     (`toString`, `constructor`, …): ajv's test `data.toString === undefined`
  *     is false on every object, so the default never lands; nor for
  *     `__proto__` (ajv sees it through `patternProperties`, validators.ts).
+ *     Codegen says so: `unfilledDefaults` below lists them and
+ *     validate/defaults.ts warns `default_not_applied` at each.
  */
 import type { JsonValue } from '../ir.js';
 import { PROTOTYPE_NAMES } from './validators.js';
@@ -70,4 +72,93 @@ export function hasAppliedDefault(schema: JsonValue): boolean {
     }
   }
   return false;
+}
+
+/** One `default` ajv never fills because of its property's name (see {@link unfilledDefaults}). */
+export interface UnfilledDefault {
+  /** Path of the `default` keyword in the schema walked (`['properties', 'toString', 'default']`). */
+  readonly path: readonly (string | number)[];
+  /** The property's name (`toString`, `constructor`, `__proto__`, …). */
+  readonly property: string;
+  /** The default as written. */
+  readonly value: JsonValue;
+}
+
+/** Keywords whose value is one subschema, a list of them, or a map of them (the walk below). */
+const ONE_SCHEMA = new Set(['additionalProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema', 'items', 'additionalItems']);
+const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
+const SCHEMA_MAP = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies']);
+
+/**
+ * Every `default` of a property named like an `Object.prototype` member in a
+ * parameters schema as written (local `$ref`s followed to their target,
+ * `$defs` nobody refers to left out, as ajv's copy leaves them out): the
+ * defaults `schemaForAjv` removes under `applyDefaults` (validators.ts), so
+ * codegen can say which ones are never filled (`default_not_applied`).
+ * Each is listed once, at the place it is written, in walk order.
+ *
+ * @example
+ * unfilledDefaults({ type: 'object', properties: { toString: { type: 'string', default: 'x' } } });
+ * // [{ path: ['properties', 'toString', 'default'], property: 'toString', value: 'x' }]
+ */
+export function unfilledDefaults(schema: JsonValue): UnfilledDefault[] {
+  const found: UnfilledDefault[] = [];
+  const seen = new Set<string>();
+  const visited = new Set<JsonValue>();
+  const walk = (node: JsonValue | undefined, path: (string | number)[]): void => {
+    // A schema reached twice (two refs to one definition) is reported once; a ref cycle ends here.
+    if (!isRecord(node) || visited.has(node)) return;
+    visited.add(node);
+    for (const [keyword, value] of Object.entries(node)) {
+      const here = [...path, keyword];
+      if (keyword === 'properties' && isRecord(value)) {
+        for (const [key, sub] of Object.entries(value)) {
+          if (!PROTOTYPE_NAMES.has(key) || !isRecord(sub) || !('default' in sub)) continue;
+          const at = [...here, key, 'default'];
+          const id = JSON.stringify(at);
+          if (!seen.has(id)) {
+            seen.add(id);
+            found.push({ path: at, property: key, value: sub.default as JsonValue });
+          }
+        }
+      }
+      if (keyword === '$ref' && typeof value === 'string') {
+        const target = resolveLocal(schema, value);
+        if (target !== undefined) walk(target.node, target.path);
+      } else if (Array.isArray(value) && SCHEMA_LIST.has(keyword)) {
+        value.forEach((sub, i) => walk(sub, [...here, i]));
+      } else if (isRecord(value) && SCHEMA_MAP.has(keyword)) {
+        for (const [key, sub] of Object.entries(value)) walk(sub, [...here, key]);
+      } else if (ONE_SCHEMA.has(keyword)) {
+        walk(value, here);
+      }
+    }
+  };
+  walk(schema, []);
+  return found;
+}
+
+/** The target of a local JSON-pointer `$ref` (`#/$defs/Name`) and its path, or undefined. */
+function resolveLocal(root: JsonValue, ref: string): { node: JsonValue; path: (string | number)[] } | undefined {
+  if (ref !== '#' && !ref.startsWith('#/')) return undefined;
+  let node: JsonValue | undefined = root;
+  const path: (string | number)[] = [];
+  for (const raw of ref === '#' ? [] : ref.slice(2).split('/')) {
+    let part: string;
+    try {
+      part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (Array.isArray(node)) {
+      const i = Number(part);
+      if (!Number.isInteger(i)) return undefined;
+      node = node[i];
+      path.push(i);
+    } else if (isRecord(node) && Object.hasOwn(node, part)) {
+      node = node[part];
+      path.push(part);
+    } else return undefined;
+  }
+  return node === undefined ? undefined : { node, path };
 }

@@ -22,6 +22,7 @@ const DIR = 'test/fixtures/warnings';
 const CASES: readonly { readonly file: string; readonly codes: readonly ProblemCode[] }[] = [
   { file: 'unreachable-tool.yaml', codes: ['unreachable_tool', 'unreachable_tool'] },
   { file: 'unknown-format.yaml', codes: ['unknown_format', 'unknown_format', 'unknown_format'] },
+  { file: 'default-not-applied.yaml', codes: ['default_not_applied', 'default_not_applied', 'default_not_applied'] },
 ];
 
 /** Codes no fixture file can show: the file is missing, or its extension is not a spec's. */

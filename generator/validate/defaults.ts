@@ -1,0 +1,47 @@
+/**
+ * The warning default_not_applied: with `options.applyDefaults: true`, a
+ * `default` of a property named like an `Object.prototype` member
+ * (`toString`, `constructor`, `__proto__`, …) is never filled in. ajv's
+ * `useDefaults` tests `data.toString === undefined`, which is false on every
+ * object, so it would instead validate the inherited member and refuse every
+ * call that leaves the property out; toolroute removes that default from the
+ * validator's copy (emit/validators.ts `schemaForAjv`) and the argument type
+ * keeps the property optional (emit/defaults.ts). Generation goes on, but the
+ * spec author is told which default does nothing and what to do about it.
+ * Fixture: test/fixtures/warnings/default-not-applied.yaml.
+ */
+import { unfilledDefaults } from '../emit/defaults.js';
+import type { JsonValue } from '../ir.js';
+import { isShorthand } from './parameters.js';
+import { isRecord, type Context } from './context.js';
+import type { ToolEntry } from './references.js';
+
+/**
+ * A warning at each such `default` of each defined tool's `parameters`, when
+ * the spec sets `options.applyDefaults: true`.
+ *
+ * @example
+ * checkUnfilledDefaults(ctx, root, entries); // warning default_not_applied at tools[0].parameters.toString.default
+ */
+export function checkUnfilledDefaults(ctx: Context, root: Record<string, unknown>, entries: readonly ToolEntry[]): void {
+  if (!isRecord(root.options) || root.options.applyDefaults !== true) return;
+  for (const e of entries) {
+    const parameters = e.definition?.parameters;
+    if (!isRecord(parameters)) continue;
+    // The shorthand is the properties map itself (validate/parameters.ts expands it the same way).
+    const shorthand = isShorthand(parameters);
+    const schema = (shorthand ? { type: 'object', properties: parameters } : parameters) as JsonValue;
+    for (const { path, property, value } of unfilledDefaults(schema)) {
+      const written = shorthand && path[0] === 'properties' ? path.slice(1) : path;
+      const name = JSON.stringify(property);
+      ctx.add(
+        'default_not_applied',
+        [...e.path, 'parameters', ...written],
+        `the default of ${name} (${JSON.stringify(value)}) in tool ${JSON.stringify(e.name)} is never filled in: with \`applyDefaults\`, the validator cannot tell an absent ${name} from the member every object inherits from Object.prototype, so toolroute leaves this default out of it, and the handler's argument type keeps ${name} optional.`,
+        `Rename the property (e.g. ${JSON.stringify(`${property.replace(/^_+|_+$/g, '') || 'value'}_value`)}), or fill the default in the handler, reading the property only when it is the object's own: \`Object.hasOwn(obj, ${name}) ? obj[${name}] : ${JSON.stringify(value)}\` (\`obj\` is the object that holds it; a plain \`obj[${name}]\` is the inherited member when the model leaves it out).`,
+        'key',
+        'warning',
+      );
+    }
+  }
+}
