@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { DEFAULT_RUNTIME_IMPORT, formatGenerateProblem, generate, VERSION, type GenerateResult } from './index.js';
+import type { Problem } from './problems.js';
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIO {
@@ -21,7 +22,10 @@ export interface CliIO {
   readonly signal?: AbortSignal;
 }
 
-export const USAGE = `Usage: toolroute codegen <spec> --out <dir> [--check | --watch] [--runtime-import <specifier>]
+/** How many warnings of one code the CLI prints before it folds the rest into one line (all of them with `--verbose`). */
+export const WARNINGS_SHOWN_PER_CODE = 3;
+
+export const USAGE = `Usage: toolroute codegen <spec> --out <dir> [--check | --watch] [--runtime-import <specifier>] [--verbose]
        toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--check] (--url <url> | -- <command> [args…])
        toolroute inspect <spec> [--json | --html <file>]
        toolroute init [folder]
@@ -42,6 +46,8 @@ Options:
   --watch                      Regenerate on every change of the spec (and of local files a TS spec imports);
                                a bad edit prints its problems and keeps the last good output. Ctrl-C stops.
   --runtime-import <spec>      Module the generated code imports runtime types from (default: ${DEFAULT_RUNTIME_IMPORT}).
+  --verbose                    Print every warning. Without it, more than ${WARNINGS_SHOWN_PER_CODE + 1} warnings of one code print
+                               the first ${WARNINGS_SHOWN_PER_CODE} and one line naming the rest.
   --json                       inspect: print the report as JSON.
   --html <file>                inspect: write a self-contained HTML page (tables and a chart).
   -h, --help                   Show this help.
@@ -72,6 +78,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
         json: { type: 'boolean' },
         html: { type: 'string' },
         watch: { type: 'boolean' },
+        verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -101,7 +108,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
   if (command === 'inspect') {
     if (spec === undefined) return usageError(io, 'inspect needs a spec file: toolroute inspect <spec>.');
     if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}".`);
-    if (values.out !== undefined || values.check !== undefined || values['runtime-import'] !== undefined) return usageError(io, 'inspect writes no folder: --out, --check and --runtime-import are codegen options.');
+    if (values.out !== undefined || values.check !== undefined || values['runtime-import'] !== undefined || values.verbose !== undefined) return usageError(io, 'inspect writes no folder: --out, --check, --runtime-import and --verbose are codegen options.');
     if (values.html === '') return usageError(io, '--html needs a file name.');
     // Loaded only for this command: codegen never loads the runtime router or a tokenizer.
     const { inspectCommand } = await import('./inspect/command.js');
@@ -114,6 +121,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
   if (values.out === undefined || values.out === '') return usageError(io, 'codegen needs --out <dir>.');
 
   const check = values.check === true;
+  const verbose = values.verbose === true;
   const runtimeImport = values['runtime-import'] === undefined ? {} : { runtimeImport: values['runtime-import'] };
   if (values.watch === true) {
     if (check) return usageError(io, '--watch and --check do not combine: --check writes nothing.');
@@ -124,7 +132,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     try {
-      await watchCodegen({ spec, out: values.out, cwd: io.cwd, ...runtimeImport, report: (r) => void report(r, false, io, true), status: io.stdout, signal: io.signal ?? ac.signal });
+      await watchCodegen({ spec, out: values.out, cwd: io.cwd, ...runtimeImport, report: (r) => void report(r, false, io, verbose, true), status: io.stdout, signal: io.signal ?? ac.signal });
     } finally {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -132,7 +140,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     return 0;
   }
   const result = await generate(spec, { out: values.out, check, cwd: io.cwd, ...runtimeImport });
-  return report(result, check, io);
+  return report(result, check, io, verbose);
 }
 
 /** `toolroute init [folder]`: writes the starter files, or lists why it will not. */
@@ -153,9 +161,9 @@ async function initCommand(folder: string, io: CliIO): Promise<number> {
 }
 
 /** Prints one codegen result; returns its exit code. */
-function report(result: GenerateResult, check: boolean, io: CliIO, watching = false): number {
+function report(result: GenerateResult, check: boolean, io: CliIO, verbose: boolean, watching = false): number {
   // Warnings first (they are about the spec, whatever happens next), on stderr like problems.
-  if (result.warnings.length > 0) io.stderr(`${result.warnings.map(formatGenerateProblem).join('\n')}\n\n`);
+  if (result.warnings.length > 0) io.stderr(`${formatWarnings(result.warnings, verbose)}\n\n`);
   if (result.problems.length > 0) {
     const n = result.problems.length;
     const kept = !watching ? '' : existsSync(path.resolve(io.cwd, result.out, 'manifest.json')) ? ` ${result.out} keeps its last good output.` : '';
@@ -180,6 +188,49 @@ function report(result: GenerateResult, check: boolean, io: CliIO, watching = fa
       : `toolroute: wrote ${result.written.length} of ${result.files.length} files${removed} (${summary}) in ${Math.round(result.timings.total)} ms.\n`,
   );
   return 0;
+}
+
+/** How many of the folded warnings' names that line lists. */
+const NAMES_LISTED = 10;
+
+/**
+ * The warnings as the CLI prints them. A spec can warn once per tool (1,000
+ * flat tools and `offerUngroupedTools: false`), which would bury everything
+ * else: of a code with more than `WARNINGS_SHOWN_PER_CODE + 1` warnings only
+ * the first `WARNINGS_SHOWN_PER_CODE` print in full, and one line after them
+ * counts and names the rest (by `subject`, else spec path) and points at
+ * `--verbose`, which prints every one. The structured result
+ * (`generate(…).warnings`) always holds every warning; this is only the text.
+ *
+ * @example
+ * formatWarnings(result.warnings, false);
+ * // …three unreachable_tool warnings…
+ * // … and 47 more unreachable_tool warnings: get_a, get_b, … (run with --verbose to see all)
+ */
+export function formatWarnings(warnings: readonly Problem[], verbose: boolean): string {
+  const byCode = new Map<string, Problem[]>();
+  for (const w of warnings) {
+    const same = byCode.get(w.code);
+    if (same === undefined) byCode.set(w.code, [w]);
+    else same.push(w);
+  }
+  const folded = (code: string) => !verbose && byCode.get(code)!.length > WARNINGS_SHOWN_PER_CODE + 1;
+  const seen = new Map<string, number>();
+  const lines: string[] = [];
+  // Source order, as `generate` sorted them; a folded code's later warnings are left out here.
+  for (const w of warnings) {
+    const n = seen.get(w.code) ?? 0;
+    seen.set(w.code, n + 1);
+    if (!folded(w.code) || n < WARNINGS_SHOWN_PER_CODE) lines.push(formatGenerateProblem(w));
+  }
+  for (const [code, all] of byCode) {
+    if (!folded(code)) continue;
+    const rest = all.slice(WARNINGS_SHOWN_PER_CODE);
+    const names = rest.slice(0, NAMES_LISTED).map((w) => w.subject ?? w.path);
+    const more = rest.length > NAMES_LISTED ? ', …' : '';
+    lines.push(`… and ${rest.length} more ${code} warnings: ${names.join(', ')}${more} (run with --verbose to see all)`);
+  }
+  return lines.join('\n');
 }
 
 /** `1 tool`, `2 tools`, `0 tools`. */

@@ -77,6 +77,12 @@ export interface Problem {
    * absent for an error.
    */
   severity?: 'warning';
+  /**
+   * The one name the problem is about, where a name says it better than the
+   * path (the tool of an `unreachable_tool`): the CLI lists these when it
+   * folds many warnings of one code into a line. Absent for most problems.
+   */
+  subject?: string;
 }
 
 /**

@@ -21,10 +21,13 @@ export class Context {
   readonly warnings: Problem[] = [];
   constructor(readonly spec: LoadedSpec) {}
 
-  /** Reports a problem at the value at `path` (or its key with `at: 'key'`); a warning with `severity: 'warning'`. */
-  add(code: ProblemCode, path: SpecPath, message: string, hint: string, at: 'value' | 'key' = 'value', severity?: 'warning'): void {
+  /**
+   * Reports a problem at the value at `path` (or its key with `at: 'key'`); a
+   * warning with `severity: 'warning'`; `subject` names what it is about (Problem.subject).
+   */
+  add(code: ProblemCode, path: SpecPath, message: string, hint: string, at: 'value' | 'key' = 'value', severity?: 'warning', subject?: string): void {
     const { line, column } = this.spec.locate(path, at);
-    const problem: Problem = { code, message, hint, file: this.spec.file, line, column, path: formatPath(path) };
+    const problem: Problem = { code, message, hint, file: this.spec.file, line, column, path: formatPath(path), ...(subject === undefined ? {} : { subject }) };
     if (severity === 'warning') this.warnings.push({ ...problem, severity });
     else this.problems.push(problem);
   }

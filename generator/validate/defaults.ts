@@ -41,6 +41,7 @@ export function checkUnfilledDefaults(ctx: Context, root: Record<string, unknown
         `Rename the property (e.g. ${JSON.stringify(`${property.replace(/^_+|_+$/g, '') || 'value'}_value`)}), or fill the default in the handler, reading the property only when it is the object's own: \`Object.hasOwn(obj, ${name}) ? obj[${name}] : ${JSON.stringify(value)}\` (\`obj\` is the object that holds it; a plain \`obj[${name}]\` is the inherited member when the model leaves it out).`,
         'key',
         'warning',
+        `${e.name}.${property}`,
       );
     }
   }

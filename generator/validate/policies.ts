@@ -88,6 +88,7 @@ export function checkReach(ctx: Context, root: Record<string, unknown>, entries:
       'Put it in a namespace or toolkit, offer it yourself (compile\'s `tools`: a prune result or names), or remove `offerUngroupedTools: false`. It is still generated and callable.',
       'value',
       'warning',
+      e.name,
     );
   }
 }

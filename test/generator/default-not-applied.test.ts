@@ -79,6 +79,8 @@ describe('codegen warns default_not_applied', () => {
     expect(result.ok).toBe(true);
     const warned = result.warnings.filter((w) => w.code === 'default_not_applied');
     expect(warned.map((w) => [w.path, w.severity])).toEqual([[expect.stringMatching(/^tools\[\d+\]\.parameters\.properties\.toString\.default$/), 'warning']]);
+    // The name the CLI lists when it folds many of these.
+    expect(warned[0]!.subject).toBe('echo.toString');
     expect(formatProblem(warned[0]!)).toMatch(
       /^test\/fixtures\/apply-defaults\/spec\.yaml:62:35 - warning \[default_not_applied\] .*: the default of "toString" \("never filled"\) in tool "echo" is never filled in: .*\n {2}hint: Rename the property .*or fill the default in the handler/,
     );
