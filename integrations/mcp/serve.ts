@@ -10,7 +10,9 @@
  * handlers for `tools/list` and `tools/call` set on its underlying `server`.
  *
  * - `tools/list`: the router's tool surface in a fixed order: namespaces, flat
- *   tools, `load_toolkit`, then the tools of loaded toolkits in load order.
+ *   tools, `load_toolkit`, the library tools (`libraryTools`, registration
+ *   order: where every compiled payload has them), then the tools of loaded
+ *   toolkits in load order.
  *   Blocking never changes it (as with `compile`): a blocked call is rejected.
  * - `tools/call`: `router.dispatch`; a rejection is an `isError` result whose
  *   text is the reason.
@@ -41,6 +43,8 @@ export interface ServableRouter {
   getLoadedToolkits(): string[];
   extractToolkit(name: string): ToolDefinition[];
   getAnnouncements(): { id: string; content: string; channel: string }[];
+  /** Whether a name is the library's (`load_toolkit`, `libraryTools`): those follow the flat tools. */
+  ownsTool(name: unknown): boolean;
   // `never` parameters: every router's typed dispatch is assignable (whatever its context type);
   // serveMcp always passes `{ context }`, from `options.context`.
   dispatch(call: never, options: never): Promise<{ ok: true; result: unknown } | { ok: false; code: string; reason: string }>;
@@ -128,7 +132,8 @@ function surface(router: ServableRouter): ToolDefinition[] {
   const flat = router.getAllTools();
   // compile() also lists the flat tools in no namespace; here every flat tool follows the namespaces, in flat order.
   const flatNames = new Set(flat.map((t) => t.name));
-  const out: ToolDefinition[] = compiled.filter((t) => t.name !== LOAD_TOOLKIT_NAME && !flatNames.has(t.name));
+  // The namespaces: what compile() lists that is neither flat nor the library's (the loader, `libraryTools`).
+  const out: ToolDefinition[] = compiled.filter((t) => !flatNames.has(t.name) && !router.ownsTool(t.name));
   const seen = new Set(out.map((t) => t.name));
   const add = (t: ToolDefinition) => {
     if (seen.has(t.name)) return;
@@ -137,6 +142,8 @@ function surface(router: ServableRouter): ToolDefinition[] {
   };
   for (const t of flat) add(t);
   for (const t of compiled) if (t.name === LOAD_TOOLKIT_NAME) add(t);
+  // Library tools after the loader, in compile()'s order: one place whatever loads (as in every payload).
+  for (const t of compiled) if (router.ownsTool(t.name)) add(t);
   // extractToolkit of a toolkit that is already loaded only returns its tools.
   for (const kit of router.getLoadedToolkits()) for (const t of router.extractToolkit(kit)) add(t);
   return out;
