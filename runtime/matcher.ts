@@ -167,17 +167,35 @@ export function buildPruneMatcher(flat: readonly PruneMatcherInput[]): PruneMatc
   return { always, automaton };
 }
 
-// Revived once per data object (createRouter calls it up front; standalone
-// `matchTask` calls hit the same cache).
+// Revived once per data object, on first use (the first prune), then cached.
 const revived = new WeakMap<PruneMatcherData, RevivedMatcher>();
 
 /**
- * Turn serialized matcher data into lookup tables. Idempotent and cached per
- * data object; throws on data that is not a matcher (a generator bug, never
- * model input).
+ * Throw (a `TypeError`: a generator bug, never model input) unless `data`
+ * is matcher data of the format this runtime reads. Cheap (no tables are
+ * built): `createRouter` calls it so a bad generated folder fails at
+ * creation, while the lookup tables are built on the first prune, which a
+ * process that only dispatches never runs.
  *
  * @example
- * reviveMatcher(generated.spec.matcher); // once, at createRouter
+ * checkMatcher(generated.spec.matcher); // at createRouter
+ */
+export function checkMatcher(data: PruneMatcherData): void {
+  const a = (data as { automaton?: unknown } | null | undefined)?.automaton as AhoCorasickData | null | undefined;
+  if (!a || a.format !== 'aho-corasick/1') {
+    throw new TypeError(
+      'toolroute: the prune matcher in this generated folder has an unknown format; regenerate it with the same toolroute version as the runtime.',
+    );
+  }
+}
+
+/**
+ * Turn serialized matcher data into lookup tables now rather than on the
+ * first prune. Idempotent and cached per data object; throws like
+ * `checkMatcher` on data that is not a matcher.
+ *
+ * @example
+ * reviveMatcher(generated.spec.matcher); // e.g. while warming up a server
  */
 export function reviveMatcher(data: PruneMatcherData): void {
   getRevived(data);
@@ -186,12 +204,8 @@ export function reviveMatcher(data: PruneMatcherData): void {
 function getRevived(data: PruneMatcherData): RevivedMatcher {
   const cached = revived.get(data);
   if (cached) return cached;
-  const a = data.automaton as AhoCorasickData | null;
-  if (!a || a.format !== 'aho-corasick/1') {
-    throw new TypeError(
-      'toolroute: the prune matcher in this generated folder has an unknown format; regenerate it with the same toolroute version as the runtime.',
-    );
-  }
+  checkMatcher(data);
+  const a = data.automaton as AhoCorasickData;
   const states = a.states;
   // Edges come grouped by source state, in state order (buildPruneMatcher writes them so); counted first to be safe.
   const edgeCount = a.edges.length / 3;

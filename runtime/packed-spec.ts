@@ -77,12 +77,27 @@ export interface UnpackOptions {
   readonly validators: readonly ValidateFn[];
 }
 
-/** Freezes a JSON value and everything in it, once (shared subtrees are frozen once). */
+/**
+ * Freezes a JSON value and everything in it, once (shared subtrees are frozen
+ * once). Indexed loops: this runs at import time, in the interpreter, over
+ * every value of the data, where a `for … of` allocates an iterator result
+ * per element (garbage the start-up GC then has to collect).
+ */
 function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   Object.freeze(value);
-  if (Array.isArray(value)) for (const item of value) deepFreeze(item);
-  else for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === 'object' && item !== null) deepFreeze(item);
+    }
+  } else {
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const item = (value as Record<string, unknown>)[keys[i]!];
+      if (typeof item === 'object' && item !== null) deepFreeze(item);
+    }
+  }
   return value;
 }
 
@@ -99,18 +114,44 @@ function unshare(shared: SharedPackedSpec): PackedSpec {
 
 const EMPTY: readonly number[] = Object.freeze([]);
 
-/** Per tool, the group indices listing it (ascending), as frozen arrays; tools in none share one empty array. */
+/**
+ * Per tool, the group indices listing it (ascending), as frozen arrays.
+ * Tools in no group share one empty array and tools in exactly one group
+ * share that group's one-element array, so a 10,000-tool spec (where most
+ * tools are in at most one namespace and one toolkit) allocates one array per
+ * group, not one per tool; only tools in several groups get their own.
+ */
 function inverse(count: number, groups: readonly { readonly tools: readonly number[] }[]): (readonly number[])[] {
-  const out: number[][] = [];
-  groups.forEach((g, k) => {
-    for (const t of g.tools) {
-      const list = (out[t] ??= []);
-      if (list[list.length - 1] !== k) list.push(k);
+  const out: (readonly number[])[] = new Array<readonly number[]>(count).fill(EMPTY);
+  let own: Map<number, number[]> | undefined;
+  for (let k = 0; k < groups.length; k++) {
+    const members = groups[k]!.tools;
+    let single: readonly number[] | undefined;
+    for (let j = 0; j < members.length; j++) {
+      const t = members[j]!;
+      const current = out[t]!;
+      if (current === EMPTY) {
+        out[t] = single ??= Object.freeze([k]);
+        continue;
+      }
+      // Listed twice in one group: once in the result (as before).
+      if (current[current.length - 1] === k) continue;
+      own ??= new Map();
+      let list = own.get(t);
+      if (list === undefined) own.set(t, (list = [...current]));
+      list.push(k);
+      out[t] = list;
     }
-  });
-  const frozen: (readonly number[])[] = [];
-  for (let t = 0; t < count; t++) frozen.push(out[t] === undefined ? EMPTY : Object.freeze(out[t]!));
-  return frozen;
+  }
+  if (own !== undefined) for (const [t, list] of own) out[t] = Object.freeze(list);
+  return out;
+}
+
+/** `1` at each listed index below `count` (the listed indices come from the generator: always in range). */
+function marks(count: number, indices: readonly number[]): Uint8Array {
+  const out = new Uint8Array(count);
+  for (let i = 0; i < indices.length; i++) out[indices[i]!] = 1;
+  return out;
 }
 
 /**
@@ -128,29 +169,30 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
   const plain = p.spec;
   for (const part of [p.schemas, p.tagLists, p.extra, plain]) deepFreeze(part);
   const count = p.names.length;
-  const flat = new Set(plain.flat);
-  const deferred = new Set(p.deferred);
+  // Per-tool marks as bytes: one allocation each, read by index (a Set of 10,000 numbers costs more to build than the loop it serves).
+  const flat = marks(count, plain.flat);
+  const deferred = marks(count, p.deferred);
   const namespacesOf = inverse(count, plain.namespaces);
   const toolkitsOf = inverse(count, plain.toolkits);
-  const extra = new Map(p.extra);
+  const extra = p.extra.length === 0 ? undefined : new Map(p.extra);
   const tools: GeneratedTool[] = [];
   const definitions: unknown[] = [];
   for (let i = 0; i < count; i++) {
     const name = p.names[i]!;
     const description = p.descriptions[i]!;
     const parameters = p.schemas[p.params[i]!]!;
-    const deferLoading = deferred.has(i);
+    const deferLoading = deferred[i] === 1;
     const tool: Record<string, unknown> = {
       name,
       description,
       tags: p.tagLists[p.tags[i]!]!,
       deferLoading,
       validator: p.validator[i]!,
-      flat: flat.has(i),
+      flat: flat[i] === 1,
       namespaces: namespacesOf[i]!,
       toolkits: toolkitsOf[i]!,
     };
-    const more = extra.get(i);
+    const more = extra?.get(i);
     if (more !== undefined) {
       for (const key of Object.keys(more)) Object.defineProperty(tool, key, { value: more[key], enumerable: true, writable: true, configurable: true });
     }
@@ -160,7 +202,7 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
   }
 
   const renderOptions = Object.freeze({ openaiStrict: options.openaiStrict });
-  const actionInput = (t: number) => ({ name: p.names[t]!, description: p.descriptions[t]!, parameters: p.schemas[p.params[t]!]!, deferLoading: deferred.has(t) });
+  const actionInput = (t: number) => ({ name: p.names[t]!, description: p.descriptions[t]!, parameters: p.schemas[p.params[t]!]!, deferLoading: deferred[t] === 1 });
   let namespaceTools: readonly unknown[] | undefined;
   const neutral = {} as RenderedTools;
   Object.defineProperties(neutral, {

@@ -29,7 +29,7 @@ import {
   type ValidateFn,
 } from '../contract.js';
 import { isPlainObject } from '../call-shape.js';
-import { buildPruneMatcher, reviveMatcher } from '../matcher.js';
+import { buildPruneMatcher, checkMatcher } from '../matcher.js';
 import { neutralNamespaceTool, neutralTool, type NeutralToolInput } from '../neutral.js';
 import { renderTool, type JsonSchema, type NeutralTool } from '../targets/index.js';
 import { anthropicKeyPlan } from '../targets/property-keys.js';
@@ -53,9 +53,13 @@ export interface ToolEntry {
   readonly flat: boolean;
   /** A library tool (`libraryTools`): callable by name, offered after everything else, never pruned. */
   readonly library: boolean;
-  /** Namespace / toolkit indices containing it (grow with run-time registrations). */
-  readonly namespaces: number[];
-  readonly toolkits: number[];
+  /**
+   * Namespace / toolkit indices containing it. Spec tools start with the
+   * spec's own (frozen) arrays; a run-time registration replaces the array
+   * with a longer copy, so read the field each time rather than keeping it.
+   */
+  namespaces: readonly number[];
+  toolkits: readonly number[];
   readonly validate: ValidateFn | undefined;
   /** `GeneratedSpec.validatorDepths` of its validator: > 0 lets dispatch skip the argument walk (resolve.ts); 0 for run-time tools. */
   readonly argsDepth: number;
@@ -81,7 +85,8 @@ export interface ToolEntry {
 export interface GroupEntry {
   readonly name: string;
   readonly description: string;
-  readonly tools: number[];
+  /** Member tool indices (spec groups: the spec's own frozen array). */
+  readonly tools: readonly number[];
   readonly actions: Map<string, number>;
   /** `actions`' keys, listed in rejection reasons (built once, not per rejected call). */
   readonly actionList: readonly string[];
@@ -103,6 +108,20 @@ export const RENDER_OPTIONS = Object.freeze({ openaiStrict: false });
 /** A generated depth bound as the resolver reads it: a positive integer, anything else 0 (walk every call). */
 function depthBound(value: unknown): number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
+}
+
+/** The catalog entry of a spec namespace or toolkit: its members, by action name too. */
+function specGroup(group: { readonly name: string; readonly description: string; readonly tools: readonly number[] }, k: number, tools: GeneratedSpec['tools']): GroupEntry {
+  const members = group.tools;
+  const actions = new Map<string, number>();
+  const actionList: string[] = [];
+  for (let j = 0; j < members.length; j++) {
+    const t = members[j]!;
+    const name = tools[t]!.name;
+    actions.set(name, t);
+    actionList.push(name);
+  }
+  return { name: group.name, description: group.description, tools: members, actions, actionList, specIndex: k, neutral: undefined };
 }
 
 /** The seed's shorthand (a properties map) or a full schema → a full `type: "object"` schema. */
@@ -160,18 +179,29 @@ export class Catalog {
     this.spec = spec;
     const handlerTable = (handlers ?? {}) as Readonly<Record<string, unknown>>;
     const missing: string[] = [];
-    spec.tools.forEach((tool, i) => {
-      const handler = Object.hasOwn(handlerTable, tool.name) ? handlerTable[tool.name] : undefined;
-      if (typeof handler !== 'function') missing.push(tool.name);
-      const definition = spec.rendered.neutral.tools[i] as ToolDefinition;
+    // Start-up cost grows with the tool count, so this loop does per tool only what dispatch needs and
+    // shares what the spec already holds (frozen): the group lists are the spec's own arrays (a
+    // registration replaces them, never pushes into them), the depth bounds are read once per validator.
+    const specTools = spec.tools;
+    const definitions = spec.rendered.neutral.tools as readonly ToolDefinition[];
+    const validators = spec.validators;
+    const depths = spec.validatorDepths;
+    const depthOf: number[] = [];
+    for (let v = 0; v < validators.length; v++) depthOf.push(depthBound(depths?.[v]));
+    for (let i = 0; i < specTools.length; i++) {
+      const tool = specTools[i]!;
+      const name = tool.name;
+      const handler = Object.hasOwn(handlerTable, name) ? handlerTable[name] : undefined;
+      if (typeof handler !== 'function') missing.push(name);
+      const definition = definitions[i]!;
       this.tools.push({
-        name: tool.name,
+        name,
         flat: tool.flat,
         library: false,
-        namespaces: [...tool.namespaces],
-        toolkits: [...tool.toolkits],
-        validate: spec.validators[tool.validator],
-        argsDepth: depthBound(spec.validatorDepths?.[tool.validator]),
+        namespaces: tool.namespaces,
+        toolkits: tool.toolkits,
+        validate: validators[tool.validator],
+        argsDepth: depthOf[tool.validator] ?? 0,
         nullDecode: tool.nullDecode,
         keyDecode: tool.keyDecode,
         fillsDefaults: tool.fillsDefaults === true,
@@ -184,8 +214,8 @@ export class Catalog {
         specIndex: i,
         neutral: undefined,
       });
-      this.byName.set(tool.name, { kind: 'tool', index: i });
-    });
+      this.byName.set(name, { kind: 'tool', index: i });
+    }
     if (missing.length > 0) {
       throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
     }
@@ -197,34 +227,21 @@ export class Catalog {
       () => spec.tools.map((t) => t.name),
       'Handlers are keyed by tool name; remove the entry or fix its name.',
     );
-    spec.namespaces.forEach((ns, k) => {
-      this.namespaces.push({
-        name: ns.name,
-        description: ns.description,
-        tools: [...ns.tools],
-        actions: new Map(ns.tools.map((t) => [spec.tools[t]!.name, t])),
-        actionList: ns.tools.map((t) => spec.tools[t]!.name),
-        specIndex: k,
-        neutral: undefined,
-      });
+    for (let k = 0; k < spec.namespaces.length; k++) {
+      const ns = spec.namespaces[k]!;
+      this.namespaces.push(specGroup(ns, k, specTools));
       // A namespace shadows a same-named tool that is not flat (the model sees the namespace).
       this.byName.set(ns.name, { kind: 'namespace', index: k });
-    });
-    spec.toolkits.forEach((kit, k) => {
-      this.toolkits.push({
-        name: kit.name,
-        description: kit.description,
-        tools: [...kit.tools],
-        actions: new Map(kit.tools.map((t) => [spec.tools[t]!.name, t])),
-        actionList: kit.tools.map((t) => spec.tools[t]!.name),
-        specIndex: k,
-        neutral: undefined,
-      });
+    }
+    for (let k = 0; k < spec.toolkits.length; k++) {
+      const kit = spec.toolkits[k]!;
+      this.toolkits.push(specGroup(kit, k, specTools));
       this.kitByLower.set(kit.name.toLowerCase(), k);
-    });
+    }
     this.byName.set(LOAD_TOOLKIT_NAME, { kind: 'loader' });
     for (const t of spec.flat) this.#addFlat(t);
-    reviveMatcher(spec.matcher);
+    // The matcher's format is checked now; its tables are built by the first prune (dispatch never needs them).
+    checkMatcher(spec.matcher);
     const lower = new Set(spec.toolkits.map((kit) => kit.name.toLowerCase()));
     const planned = planLibraryTools(libraryTools, (name) =>
       name === LOAD_TOOLKIT_NAME || name === TOOLKIT_DISPATCHER_NAME ? 'the router itself'
@@ -335,7 +352,11 @@ export class Catalog {
         specIndex: -1,
         neutral: kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined,
       });
-      for (const t of members) (kind === 'namespace' ? this.tools[t]!.namespaces : this.tools[t]!.toolkits).push(index);
+      for (const t of members) {
+        const entry = this.tools[t]!;
+        if (kind === 'namespace') entry.namespaces = [...entry.namespaces, index];
+        else entry.toolkits = [...entry.toolkits, index];
+      }
       if (kind === 'namespace') this.byName.set(g.name, { kind: 'namespace', index });
       else this.kitByLower.set(g.name.toLowerCase(), index);
     }

@@ -157,19 +157,48 @@ export class Gate {
   recomputeBlocked(): void {
     const set = this.#session.blockedSet;
     const catalog = this.#catalog;
-    this.nsBlocked = catalog.namespaces.map((ns) => set.has(ns.name));
-    this.kitBlocked = catalog.toolkits.map((kit) => set.has(kit.name));
-    this.toolBlocked = catalog.tools.map(
-      (t) => set.has(t.name) || t.namespaces.some((k) => this.nsBlocked[k]) || t.toolkits.some((k) => this.kitBlocked[k]),
-    );
+    const tools = catalog.tools;
+    // Nothing blocked (every router starts so): every table is all false, built without a lookup per tool.
+    if (set.size === 0) {
+      this.nsBlocked = new Array<boolean>(catalog.namespaces.length).fill(false);
+      this.kitBlocked = new Array<boolean>(catalog.toolkits.length).fill(false);
+      this.toolBlocked = new Array<boolean>(tools.length).fill(false);
+      return;
+    }
+    const nsBlocked = catalog.namespaces.map((ns) => set.has(ns.name));
+    const kitBlocked = catalog.toolkits.map((kit) => set.has(kit.name));
+    const toolBlocked = new Array<boolean>(tools.length);
+    for (let t = 0; t < tools.length; t++) {
+      const entry = tools[t]!;
+      toolBlocked[t] = set.has(entry.name) || anyMarked(entry.namespaces, nsBlocked) || anyMarked(entry.toolkits, kitBlocked);
+    }
+    this.nsBlocked = nsBlocked;
+    this.kitBlocked = kitBlocked;
+    this.toolBlocked = toolBlocked;
   }
 
   recomputeDirect(): void {
     const catalog = this.#catalog;
-    this.kitLoaded = catalog.toolkits.map(() => false);
-    for (const k of this.#session.loaded) this.kitLoaded[k] = true;
-    this.direct = catalog.tools.map((t) => t.flat || t.library || t.toolkits.some((k) => this.kitLoaded[k]));
-    this.directGroup = catalog.tools.map((_, t) => this.#loadedGroupOf(t));
+    const tools = catalog.tools;
+    const kitLoaded = new Array<boolean>(catalog.toolkits.length).fill(false);
+    for (const k of this.#session.loaded) kitLoaded[k] = true;
+    this.kitLoaded = kitLoaded;
+    const direct = new Array<boolean>(tools.length);
+    // No toolkit loaded (every router starts so): a tool is callable by name when flat or a library tool, and is reached through no toolkit.
+    if (this.#session.loaded.length === 0) {
+      for (let t = 0; t < tools.length; t++) direct[t] = tools[t]!.flat || tools[t]!.library;
+      this.direct = direct;
+      this.directGroup = new Array<string | null>(tools.length).fill(null);
+    } else {
+      const directGroup = new Array<string | null>(tools.length);
+      for (let t = 0; t < tools.length; t++) {
+        const entry = tools[t]!;
+        direct[t] = entry.flat || entry.library || anyMarked(entry.toolkits, kitLoaded);
+        directGroup[t] = this.#loadedGroupOf(t);
+      }
+      this.direct = direct;
+      this.directGroup = directGroup;
+    }
     this.loadVersion++;
   }
 
@@ -190,7 +219,14 @@ export class Gate {
   #loadedGroupOf(t: number): string | null {
     const entry = this.#catalog.tools[t]!;
     if (entry.flat) return null;
-    for (const k of entry.toolkits) if (this.kitLoaded[k]) return this.#catalog.toolkits[k]!.name;
+    const kits = entry.toolkits;
+    for (let j = 0; j < kits.length; j++) if (this.kitLoaded[kits[j]!]) return this.#catalog.toolkits[kits[j]!]!.name;
     return null;
   }
+}
+
+/** Whether any of the group indices is marked in `table`. */
+function anyMarked(groups: readonly number[], table: readonly boolean[]): boolean {
+  for (let j = 0; j < groups.length; j++) if (table[groups[j]!]) return true;
+  return false;
 }

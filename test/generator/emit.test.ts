@@ -199,6 +199,36 @@ describe('dialectOf', () => {
 
 
 describe('spec.gen.ts data', () => {
+  it('unpacks every tool\'s group lists exactly, sharing one frozen array per group among its single-group tools', async () => {
+    // `b` is in two namespaces and two toolkits, `c` in one of each; `a`, `d` only in the first namespace, `e` in none.
+    const ir = buildIR({
+      tools: [{ name: 'e' }],
+      namespaces: [
+        { name: 'n0', tools: [{ name: 'a' }, { name: 'b' }, { name: 'd' }] },
+        { name: 'n1', tools: [{ name: 'b' }, { name: 'c' }] },
+      ],
+      toolkits: [
+        { name: 'K0', tools: [{ name: 'b' }] },
+        { name: 'K1', tools: [{ name: 'c' }, { name: 'b' }] },
+      ],
+    });
+    const ctx = buildEmitContext(ir, { ...options, runtimeImport: '../../../runtime/index.js' });
+    const want = specData(ctx);
+    const dir = tempDir('spec-groups-');
+    try {
+      for (const f of await emit(ir, { ...options, runtimeImport: '../../../runtime/index.js' })) writeFileSync(path.join(dir, f.path), f.content);
+      const { spec } = (await import(pathToFileURL(path.join(dir, 'spec.gen.ts')).href)) as { spec: { tools: { name: string; namespaces: number[]; toolkits: number[] }[] } };
+      expect(JSON.stringify(spec.tools)).toBe(JSON.stringify(want.tools));
+      const tool = (name: string) => spec.tools.find((t) => t.name === name)!;
+      expect([tool('e').namespaces, tool('a').namespaces, tool('b').namespaces, tool('c').namespaces]).toEqual([[], [0], [0, 1], [1]]);
+      expect([tool('e').toolkits, tool('b').toolkits, tool('c').toolkits]).toEqual([[], [0, 1], [1]]);
+      expect(tool('a').namespaces).toBe(tool('d').namespaces);
+      expect(tool('e').namespaces).toBe(tool('a').toolkits);
+      for (const t of spec.tools) expect(Object.isFrozen(t.namespaces) && Object.isFrozen(t.toolkits)).toBe(true);
+    } finally {
+      removeDir(dir);
+    }
+  });
   it('stores repeated subtrees once and decodes to exactly the data, __proto__ keys included', async () => {
     // JSON.parse, not object literals: a literal `__proto__:` would set the prototype instead of a key.
     const big = JSON.parse(

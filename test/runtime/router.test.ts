@@ -312,6 +312,11 @@ describe('run-time registration', () => {
     expect(await r.dispatch(call('git', { action: 'git_status' }))).toMatchObject({ code: 'blocked' });
     // Blocking a group blocks its members everywhere, spec tools included.
     expect(await r.dispatch(call('get_time'))).toMatchObject({ code: 'blocked' });
+    // The router's group lists start as the spec's own frozen arrays: registration copies them, never writes into
+    // the spec, so the generated module (and every other router over it) is unchanged.
+    const getTime = generated.spec.tools.find((t) => t.name === 'get_time')!;
+    expect(getTime.namespaces).toEqual([]);
+    expect(Object.isFrozen(getTime.namespaces)).toBe(true);
   });
 
   test('collisions and bad definitions throw before changing anything', () => {
