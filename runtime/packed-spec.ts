@@ -40,12 +40,15 @@ export type PlainSpecFields = Omit<GeneratedSpec, 'tools' | 'rendered' | 'valida
   readonly rendered: null;
 };
 
-/** The packed data a generated `spec.gen.ts` ships (inside the shared-subtree envelope). */
+/**
+ * The packed data a generated `spec.gen.ts` ships (inside the shared-subtree
+ * envelope). Format 2: the tool names are not in it (names.gen.ts ships them,
+ * `UnpackOptions.toolNames`).
+ */
 export interface PackedSpec {
-  readonly packed: 1;
+  readonly packed: 2;
   readonly spec: PlainSpecFields;
-  /** Per tool (columns): name, description, index into `tagLists`, validator, index into `schemas`. */
-  readonly names: readonly string[];
+  /** Per tool (columns): description, index into `tagLists`, validator, index into `schemas`. */
   readonly descriptions: readonly string[];
   readonly tags: readonly number[];
   readonly validator: readonly number[];
@@ -75,6 +78,8 @@ export interface UnpackOptions {
   readonly openaiStrict: boolean;
   readonly directoryXml: string;
   readonly validators: readonly ValidateFn[];
+  /** Every tool's name, in tool order: names.gen.ts's `TOOL_NAMES`. */
+  readonly toolNames: readonly string[];
 }
 
 /**
@@ -161,14 +166,18 @@ function marks(count: number, indices: readonly number[]): Uint8Array {
  * every packed text it writes against the plain data.
  *
  * @example
- * export const spec = unpackSpec(JSON.parse('{"data":{"packed":1,…},"pool":[],"refs":[]}'), { openaiStrict: false, directoryXml, validators });
+ * export const spec = unpackSpec(JSON.parse('{"data":{"packed":2,…},"pool":[],"refs":[]}'), { openaiStrict: false, directoryXml, validators, toolNames: TOOL_NAMES });
  */
 export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: SharedPackedSpec, options: UnpackOptions): S {
   const p = unshare(shared);
-  if (p.packed !== 1 || p.spec === null || typeof p.spec !== 'object') throw new TypeError(`toolroute: unknown packed spec format ${String(p.packed)}; regenerate the folder with this runtime's toolroute.`);
+  if (p.packed !== 2 || p.spec === null || typeof p.spec !== 'object') throw new TypeError(`toolroute: unknown packed spec format ${String(p.packed)}; regenerate the folder with this runtime's toolroute.`);
+  const names = options.toolNames;
+  if (!Array.isArray(names) || names.length !== p.descriptions.length) {
+    throw new TypeError(`toolroute: the folder's names.gen.ts lists ${Array.isArray(names) ? names.length : 'no'} tool names for ${p.descriptions.length} tools; regenerate the folder.`);
+  }
   const plain = p.spec;
   for (const part of [p.schemas, p.tagLists, p.extra, plain]) deepFreeze(part);
-  const count = p.names.length;
+  const count = names.length;
   // Per-tool marks as bytes: one allocation each, read by index (a Set of 10,000 numbers costs more to build than the loop it serves).
   const flat = marks(count, plain.flat);
   const deferred = marks(count, p.deferred);
@@ -178,7 +187,7 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
   const tools: GeneratedTool[] = [];
   const definitions: unknown[] = [];
   for (let i = 0; i < count; i++) {
-    const name = p.names[i]!;
+    const name = names[i]!;
     const description = p.descriptions[i]!;
     const parameters = p.schemas[p.params[i]!]!;
     const deferLoading = deferred[i] === 1;
@@ -202,7 +211,7 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
   }
 
   const renderOptions = Object.freeze({ openaiStrict: options.openaiStrict });
-  const actionInput = (t: number) => ({ name: p.names[t]!, description: p.descriptions[t]!, parameters: p.schemas[p.params[t]!]!, deferLoading: deferred[t] === 1 });
+  const actionInput = (t: number) => ({ name: names[t]!, description: p.descriptions[t]!, parameters: p.schemas[p.params[t]!]!, deferLoading: deferred[t] === 1 });
   let namespaceTools: readonly unknown[] | undefined;
   const neutral = {} as RenderedTools;
   Object.defineProperties(neutral, {

@@ -1,8 +1,14 @@
 /**
- * `names.gen.ts`: the `as const` name lists, frozen, for code that needs the
- * names at run time (menus, policy pickers, exhaustiveness checks).
+ * `names.gen.ts`: the name lists as exact tuple types, frozen, for code that
+ * needs the names at run time (menus, policy pickers, exhaustiveness checks).
+ *
+ * The tool names are shipped here once, as `JSON.parse('[…]')` (a string
+ * literal costs the engine far less to load than an array literal of
+ * thousands of strings), and `spec.gen.ts` takes its tools' names from this
+ * list rather than carrying a second copy. The module imports nothing at run
+ * time, so a menu that needs only the names loads only them.
  */
-import { tsString } from './code.js';
+import { jsonParseLiteral, tsString } from './code.js';
 import type { EmitContext } from './context.js';
 import type { GeneratedFile } from './file.js';
 
@@ -10,17 +16,19 @@ import type { GeneratedFile } from './file.js';
  * Emits `names.gen.ts`.
  *
  * @example
- * emitNames(ctx)[0].content; // '… export const TOOL_NAMES = Object.freeze(["read_file", …] as const) satisfies readonly ToolName[]; …'
+ * emitNames(ctx)[0].content; // '… export const TOOL_NAMES = Object.freeze(JSON.parse(\'["read_file",…]\')) as readonly ["read_file", …] satisfies readonly ToolName[]; …'
  */
 export function emitNames(ctx: EmitContext): GeneratedFile[] {
   const { ir } = ctx;
   const list = (constName: string, typeName: string, doc: string, names: readonly string[]) =>
     `/** ${doc} */\nexport const ${constName} = Object.freeze([${names.map(tsString).join(', ')}] as const) satisfies readonly ${typeName}[];`;
+  const tools = ir.tools.map((t) => t.name);
   const content = [
     ctx.header,
     `import type { NamespaceName, PolicyName, ToolkitName, ToolName } from './types.gen.js';`,
     '',
-    list('TOOL_NAMES', 'ToolName', 'Every tool name, in declaration order.', ir.tools.map((t) => t.name)),
+    // Data as JSON text, the exact tuple as the type (the cast only restates what the generator wrote twice).
+    `/** Every tool name, in declaration order. */\nexport const TOOL_NAMES = Object.freeze(${jsonParseLiteral(tools)}) as readonly [${tools.map(tsString).join(', ')}] satisfies readonly ToolName[];`,
     list('NAMESPACE_NAMES', 'NamespaceName', 'Every namespace name, in declaration order.', ir.namespaces.map((n) => n.name)),
     list('TOOLKIT_NAMES', 'ToolkitName', 'Every toolkit name, in declaration order.', ir.toolkits.map((k) => k.name)),
     list('POLICY_NAMES', 'PolicyName', 'Every policy name, in declaration order.', ir.policies.map((p) => p.name)),

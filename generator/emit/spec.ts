@@ -4,7 +4,7 @@
  * `JSON.parse('…')` of packed data (runtime/packed-spec.ts: columns, shared
  * tag lists and schemas, derived fields left out) that the runtime's
  * `unpackSpec` turns back into the deeply frozen `GeneratedSpec`, plus the
- * validators and the directory XML. The per-target forms are not shipped:
+ * validators, the directory XML and the tool names (names.gen.ts ships them). The per-target forms are not shipped:
  * they are rendered from the neutral definitions on first use. For every spec
  * it writes, `packedSpecText` checks that unpacking gives exactly the bytes of
  * the plain data and of every rendered form; a difference is a bug and
@@ -94,7 +94,7 @@ function flatTools(ir: IRSpec): { name: string; tags: readonly string[] }[] {
  * sharing. Pure.
  *
  * @example
- * packSpec(specData(ctx)).names[0]; // 'read_file'
+ * packSpec(specData(ctx)).descriptions[0]; // 'Read a file from the workspace'
  */
 export function packSpec(full: SpecData): PackedSpec {
   const tagIndex = new Map<string, number>();
@@ -121,9 +121,8 @@ export function packSpec(full: SpecData): PackedSpec {
   // Every plain field in its place (fields added to the contract later ship as they are).
   const spec = Object.fromEntries(Object.entries(full).map(([key, value]) => [key, key === 'tools' || key === 'rendered' ? null : value]));
   return {
-    packed: 1,
+    packed: 2,
     spec: spec as PackedSpec['spec'],
-    names: full.tools.map((t) => t.name),
     descriptions: full.tools.map((t) => t.description),
     tags: full.tools.map((t) => intern(t.tags, tagIndex, tagLists)),
     validator: full.tools.map((t) => t.validator),
@@ -152,7 +151,8 @@ export function packedSpecText(ctx: EmitContext): string {
   const full = specData(ctx);
   const shared = shareSubtrees(packSpec(full));
   const text = JSON.stringify(shared);
-  const unpacked = unpackSpec(JSON.parse(text) as Parameters<typeof unpackSpec>[0], { openaiStrict: ctx.ir.options.openaiStrict, directoryXml: '', validators: [] });
+  const toolNames = JSON.parse(JSON.stringify(full.tools.map((t) => t.name))) as string[];
+  const unpacked = unpackSpec(JSON.parse(text) as Parameters<typeof unpackSpec>[0], { openaiStrict: ctx.ir.options.openaiStrict, directoryXml: '', validators: [], toolNames });
   if (JSON.stringify(Object.keys(unpacked)) !== JSON.stringify([...Object.keys(full), 'directoryXml', 'validators'])) throw bug('the packed spec data unpacks to other fields');
   for (const key of Object.keys(full) as (keyof SpecData)[]) {
     if (key === 'rendered') continue;
@@ -337,6 +337,7 @@ export function emitSpec(ctx: EmitContext): GeneratedFile[] {
     `import type { Registry } from './types.gen.js';`,
     `import { directoryXml } from './directory.gen.js';`,
     `import { validators } from './validators.gen.js';`,
+    `import { TOOL_NAMES } from './names.gen.js';`,
     '',
     '/**',
     ' * Everything the runtime reads, deeply frozen: `createRouter(gen, handlers)` takes it from `gen.spec`.',
@@ -345,7 +346,7 @@ export function emitSpec(ctx: EmitContext): GeneratedFile[] {
     ' */',
     'export const spec: GeneratedSpec<Registry> = unpackSpec<GeneratedSpec<Registry>>(',
     `  ${packed},`,
-    `  { openaiStrict: ${ctx.ir.options.openaiStrict ? 'true' : 'false'}, directoryXml, validators },`,
+    `  { openaiStrict: ${ctx.ir.options.openaiStrict ? 'true' : 'false'}, directoryXml, validators, toolNames: TOOL_NAMES },`,
     ');',
   ].join('\n');
   return [{ path: 'spec.gen.ts', content: `${content}\n` }];

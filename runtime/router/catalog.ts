@@ -178,20 +178,36 @@ export class Catalog {
     }
     this.spec = spec;
     const handlerTable = (handlers ?? {}) as Readonly<Record<string, unknown>>;
-    const missing: string[] = [];
-    // Start-up cost grows with the tool count, so this loop does per tool only what dispatch needs and
-    // shares what the spec already holds (frozen): the group lists are the spec's own arrays (a
+    // Start-up cost grows with the tool count, so the loops below do per tool only what dispatch needs and
+    // share what the spec already holds (frozen): the group lists are the spec's own arrays (a
     // registration replaces them, never pushes into them), the depth bounds are read once per validator.
     const specTools = spec.tools;
+    const count = specTools.length;
+    for (let i = 0; i < count; i++) this.byName.set(specTools[i]!.name, { kind: 'tool', index: i });
+    // The handler table's keys, walked once: each is a tool's handler or a name that is no tool (a typo, or a
+    // handler for another spec), refused below with the closest tool names. One pass over the keys finds both
+    // (a per-tool own-property test plus a second pass for the leftovers would read the table twice).
+    const handlerOf = new Array<unknown>(count);
+    let unknownNames: string[] | undefined;
+    const keys = Object.keys(handlerTable);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      const ref = this.byName.get(key);
+      if (ref === undefined) (unknownNames ??= []).push(key);
+      else handlerOf[(ref as { index: number }).index] = handlerTable[key];
+    }
+    const missing: string[] = [];
     const definitions = spec.rendered.neutral.tools as readonly ToolDefinition[];
     const validators = spec.validators;
     const depths = spec.validatorDepths;
     const depthOf: number[] = [];
     for (let v = 0; v < validators.length; v++) depthOf.push(depthBound(depths?.[v]));
-    for (let i = 0; i < specTools.length; i++) {
+    for (let i = 0; i < count; i++) {
       const tool = specTools[i]!;
       const name = tool.name;
-      const handler = Object.hasOwn(handlerTable, name) ? handlerTable[name] : undefined;
+      let handler = handlerOf[i];
+      // Not among the enumerable keys: a non-enumerable own property still counts (inherited ones never do).
+      if (handler === undefined && Object.hasOwn(handlerTable, name)) handler = handlerTable[name];
       if (typeof handler !== 'function') missing.push(name);
       const definition = definitions[i]!;
       this.tools.push({
@@ -214,19 +230,11 @@ export class Catalog {
         specIndex: i,
         neutral: undefined,
       });
-      this.byName.set(name, { kind: 'tool', index: i });
     }
     if (missing.length > 0) {
       throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
     }
-    // A handler under a name that is no tool is a typo (or a handler for another spec): refuse it, naming the closest tools.
-    assertKnownNames(
-      'createRouter: handlers',
-      Object.keys(handlerTable),
-      { has: (name) => this.byName.get(name)?.kind === 'tool' },
-      () => spec.tools.map((t) => t.name),
-      'Handlers are keyed by tool name; remove the entry or fix its name.',
-    );
+    if (unknownNames !== undefined) this.#assertHandlerNames(unknownNames);
     for (let k = 0; k < spec.namespaces.length; k++) {
       const ns = spec.namespaces[k]!;
       this.namespaces.push(specGroup(ns, k, specTools));
@@ -255,6 +263,17 @@ export class Catalog {
       deepFrozen(this.tools[t]!.definition);
       this.library.push(t);
     }
+  }
+
+  /** Throw naming each handler key that is no tool of the spec (with the closest tool names); `names` are such keys. */
+  #assertHandlerNames(names: readonly string[]): void {
+    assertKnownNames(
+      'createRouter: handlers',
+      names,
+      { has: (name) => this.byName.get(name)?.kind === 'tool' },
+      () => this.spec.tools.map((t) => t.name),
+      'Handlers are keyed by tool name; remove the entry or fix its name.',
+    );
   }
 
   /** Whether `name` is a library tool of this router (`libraryTools`; `load_toolkit` is not one of them). */

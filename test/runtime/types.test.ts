@@ -151,4 +151,17 @@ describe('context type inference (issue 11 rule 10)', () => {
       /^createRouter: handlers: unknown name "read_fle" \(did you mean "read_file"\?\)/,
     );
   });
+
+  test('an extra handler name is found however the table is built (a non-enumerable handler does not hide one)', async () => {
+    const { handlers } = recordingHandlers();
+    // As many enumerable keys as there are tools, one of them no tool: the count alone would not tell.
+    const table: Record<string, unknown> = { ...handlers, read_fle: () => 1 };
+    Object.defineProperty(table, 'get_time', { value: handlers.get_time, enumerable: false });
+    expect(Object.keys(table).length).toBe(generated.spec.tools.length);
+    expect(() => createRouter(generated, table as typeof handlers)).toThrow(/^createRouter: handlers: unknown name "read_fle"/);
+    // The same table with the extra key removed is accepted: the non-enumerable handler is still a handler.
+    delete table['read_fle'];
+    const router = createRouter(generated, table as typeof handlers);
+    expect(await router.dispatch({ name: 'get_time', arguments: '{}' })).toMatchObject({ ok: true, tool: 'get_time' });
+  });
 });

@@ -47,6 +47,17 @@ describe('generated types', () => {
     expectTypeOf(gen.spec.__registry).toEqualTypeOf<Registry | undefined>();
   });
 
+  it('TOOL_NAMES is the exact tuple, frozen, and the very strings the spec\'s tools carry (shipped once, in names.gen.ts)', () => {
+    type Want = readonly ['read_file', 'run_bash', 'get_time', 'write_file', 'delete_file', 'tail_logs', 'get_forecast', 'get_current_weather', 'run_query', 'describe_table'];
+    expectTypeOf(gen.TOOL_NAMES).toEqualTypeOf<Want>();
+    // @ts-expect-error a frozen tuple has no push
+    expect(() => gen.TOOL_NAMES.push('x')).toThrow(TypeError);
+    const names = gen.TOOL_NAMES satisfies Want;
+    expect(Object.isFrozen(names)).toBe(true);
+    expect([...names]).toEqual(gen.spec.tools.map((t) => t.name));
+    gen.spec.tools.forEach((t, i) => expect(t.name).toBe(names[i]));
+  });
+
   it('a complete, correctly typed Handlers map compiles', () => {
     expect(Object.keys(handlers).sort()).toEqual([...gen.TOOL_NAMES].sort());
   });
