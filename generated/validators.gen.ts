@@ -2,6 +2,12 @@
 // @ts-nocheck
 import type { ValidateFn } from "toolroute/runtime";
 
+const __ajvPush = (vErrors, err) => {
+if (vErrors === null) return [err];
+vErrors.push(err);
+return vErrors;
+};
+const __ajvError = (vErrors, instancePath, schemaPath, keyword, params, message) => __ajvPush(vErrors, {instancePath, schemaPath, keyword, params, message});
 const draft07 = (() => {
 const v0 = validate0;
 const schema0 = {"type":"object","properties":{"path":{"type":"string","description":"Path of the file, relative to the workspace root"},"encoding":{"type":"string","description":"How to return the content","enum":["utf8","base64"],"default":"utf8"},"max_bytes":{"type":"integer","description":"Stop reading after this many bytes","minimum":1}},"additionalProperties":false,"required":["path"]};
@@ -10,96 +16,48 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.path === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "path"}, "must have required property '"+"path"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "path") || (key0 === "encoding")) || (key0 === "max_bytes"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.path !== undefined){
 if(typeof data.path !== "string"){
-const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/path", "#/properties/path/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.encoding !== undefined){
 let data1 = data.encoding;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/encoding", "#/properties/encoding/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 if(!((data1 === "utf8") || (data1 === "base64"))){
-const err4 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema0.properties.encoding.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath+"/encoding", "#/properties/encoding/enum", "enum", {allowedValues: schema0.properties.encoding.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
 if(data.max_bytes !== undefined){
 let data2 = data.max_bytes;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __ajvError(vErrors, instancePath+"/max_bytes", "#/properties/max_bytes/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 1 || isNaN(data2)){
-const err6 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __ajvError(vErrors, instancePath+"/max_bytes", "#/properties/max_bytes/minimum", "minimum", {comparison: ">=", limit: 1}, "must be >= 1");
 errors++;
 }
 }
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate0.errors = vErrors;
@@ -112,95 +70,47 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.command === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "command"}, "must have required property '"+"command"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "command") || (key0 === "timeout_ms")) || (key0 === "cwd"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.command !== undefined){
 if(typeof data.command !== "string"){
-const err2 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/command", "#/properties/command/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.timeout_ms !== undefined){
 let data1 = data.timeout_ms;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/timeout_ms", "#/properties/timeout_ms/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 600000 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath+"/timeout_ms", "#/properties/timeout_ms/maximum", "maximum", {comparison: "<=", limit: 600000}, "must be <= 600000");
 errors++;
 }
 if(data1 < 1 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __ajvError(vErrors, instancePath+"/timeout_ms", "#/properties/timeout_ms/minimum", "minimum", {comparison: ">=", limit: 1}, "must be >= 1");
 errors++;
 }
 }
 }
 if(data.cwd !== undefined){
 if(typeof data.cwd !== "string"){
-const err6 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __ajvError(vErrors, instancePath+"/cwd", "#/properties/cwd/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate1.errors = vErrors;
@@ -214,37 +124,19 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(key0 === "timezone")){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.timezone !== undefined){
 if(typeof data.timezone !== "string"){
-const err1 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/timezone", "#/properties/timezone/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate2.errors = vErrors;
@@ -257,93 +149,45 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.path === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "path"}, "must have required property '"+"path"+"'");
 errors++;
 }
 if(data.content === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "content"}, "must have required property '"+"content"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "path") || (key0 === "content")) || (key0 === "mode"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.path !== undefined){
 if(typeof data.path !== "string"){
-const err3 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/path", "#/properties/path/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.content !== undefined){
 if(typeof data.content !== "string"){
-const err4 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath+"/content", "#/properties/content/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.mode !== undefined){
 let data2 = data.mode;
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __ajvError(vErrors, instancePath+"/mode", "#/properties/mode/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 if(!((data2 === "overwrite") || (data2 === "append"))){
-const err6 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema3.properties.mode.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __ajvError(vErrors, instancePath+"/mode", "#/properties/mode/enum", "enum", {allowedValues: schema3.properties.mode.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate3.errors = vErrors;
@@ -356,60 +200,30 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.path === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "path"}, "must have required property '"+"path"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!((key0 === "path") || (key0 === "recursive"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.path !== undefined){
 if(typeof data.path !== "string"){
-const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/path", "#/properties/path/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.recursive !== undefined){
 if(typeof data.recursive !== "boolean"){
-const err3 = {instancePath:instancePath+"/recursive",schemaPath:"#/properties/recursive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/recursive", "#/properties/recursive/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate4.errors = vErrors;
@@ -422,83 +236,41 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.service === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "service"}, "must have required property '"+"service"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!((key0 === "service") || (key0 === "lines"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.service !== undefined){
 if(typeof data.service !== "string"){
-const err2 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/service", "#/properties/service/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.lines !== undefined){
 let data1 = data.lines;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/lines", "#/properties/lines/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 1000 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath+"/lines", "#/properties/lines/maximum", "maximum", {comparison: "<=", limit: 1000}, "must be <= 1000");
 errors++;
 }
 if(data1 < 1 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __ajvError(vErrors, instancePath+"/lines", "#/properties/lines/minimum", "minimum", {comparison: ">=", limit: 1}, "must be >= 1");
 errors++;
 }
 }
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate5.errors = vErrors;
@@ -511,70 +283,34 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.city === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "city"}, "must have required property '"+"city"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "city") || (key0 === "days")) || (key0 === "units"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.city !== undefined){
 if(typeof data.city !== "string"){
-const err2 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/city", "#/properties/city/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.days !== undefined){
 let data1 = data.days;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/days", "#/properties/days/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 14 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 14},message:"must be <= 14"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath+"/days", "#/properties/days/maximum", "maximum", {comparison: "<=", limit: 14}, "must be <= 14");
 errors++;
 }
 if(data1 < 1 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __ajvError(vErrors, instancePath+"/days", "#/properties/days/minimum", "minimum", {comparison: ">=", limit: 1}, "must be >= 1");
 errors++;
 }
 }
@@ -582,35 +318,17 @@ errors++;
 if(data.units !== undefined){
 let data2 = data.units;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __ajvError(vErrors, instancePath+"/units", "#/properties/units/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 if(!((data2 === "metric") || (data2 === "imperial"))){
-const err7 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/enum",keyword:"enum",params:{allowedValues: schema6.properties.units.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = __ajvError(vErrors, instancePath+"/units", "#/properties/units/enum", "enum", {allowedValues: schema6.properties.units.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate6.errors = vErrors;
@@ -623,48 +341,24 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.city === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "city"}, "must have required property '"+"city"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!(key0 === "city")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.city !== undefined){
 if(typeof data.city !== "string"){
-const err2 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/city", "#/properties/city/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate7.errors = vErrors;
@@ -677,36 +371,18 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sql === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sql"},message:"must have required property '"+"sql"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "sql"}, "must have required property '"+"sql"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "sql") || (key0 === "params")) || (key0 === "limit"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.sql !== undefined){
 if(typeof data.sql !== "string"){
-const err2 = {instancePath:instancePath+"/sql",schemaPath:"#/properties/sql/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/sql", "#/properties/sql/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -717,72 +393,36 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if((((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))) && (typeof data2 !== "boolean")) && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/params/" + i0,schemaPath:"#/properties/params/items/type",keyword:"type",params:{type: schema8.properties.params.items.type},message:"must be string,number,boolean,null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/params/" + i0, "#/properties/params/items/type", "type", {type: schema8.properties.params.items.type}, "must be string,number,boolean,null");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath+"/params", "#/properties/params/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 if(data.limit !== undefined){
 let data3 = data.limit;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __ajvError(vErrors, instancePath+"/limit", "#/properties/limit/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 10000 || isNaN(data3)){
-const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __ajvError(vErrors, instancePath+"/limit", "#/properties/limit/maximum", "maximum", {comparison: "<=", limit: 10000}, "must be <= 10000");
 errors++;
 }
 if(data3 < 1 || isNaN(data3)){
-const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = __ajvError(vErrors, instancePath+"/limit", "#/properties/limit/minimum", "minimum", {comparison: ">=", limit: 1}, "must be >= 1");
 errors++;
 }
 }
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate8.errors = vErrors;
@@ -795,60 +435,30 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.table === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "table"},message:"must have required property '"+"table"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "table"}, "must have required property '"+"table"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!((key0 === "table") || (key0 === "schema"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.table !== undefined){
 if(typeof data.table !== "string"){
-const err2 = {instancePath:instancePath+"/table",schemaPath:"#/properties/table/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/table", "#/properties/table/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.schema !== undefined){
 if(typeof data.schema !== "string"){
-const err3 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/schema", "#/properties/schema/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate9.errors = vErrors;

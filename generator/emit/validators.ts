@@ -180,7 +180,7 @@ export function emitValidators(ctx: EmitContext): GeneratedFile[] {
         refs[key] = key;
         scopeOf[index] = scope;
       }
-      const code = esmImports(standaloneCode(ajv, refs), imports);
+      const code = compactErrors(esmImports(standaloneCode(ajv, refs), imports));
       scopes.push(`const ${scope} = (() => {\n${code}\nreturn { ${members.map((m) => `v${m.index}`).join(', ')} };\n})();`);
     }
   }
@@ -196,6 +196,7 @@ export function emitValidators(ctx: EmitContext): GeneratedFile[] {
     `import type { ValidateFn } from ${tsString(ctx.options.runtimeImport)};`,
     ...[...imports].map(([specifier, local]) => `import ${local} from ${tsString(specifier)};`),
     '',
+    ERROR_HELPERS,
     ...scopes,
     '',
     '/** One ajv standalone validator per distinct argument schema; `spec.tools[i].validator` indexes this array. */',
@@ -286,4 +287,122 @@ function esmImports(code: string, imports: Map<string, string>): string {
   if (/(^|[^\w$.\\])require\("/m.test(out)) throw bug('ajv standalone code kept a require() call');
   if (/^export /m.test(out)) throw bug('ajv standalone code kept an export');
   return out;
+}
+
+/**
+ * The helpers `compactErrors` calls, once per module. `__ajvError` builds
+ * ajv's error object (same keys, same order) and appends it exactly as ajv's
+ * inline code does: a new array for the first error, a push after that.
+ */
+export const ERROR_HELPERS = [
+  'const __ajvPush = (vErrors, err) => {',
+  'if (vErrors === null) return [err];',
+  'vErrors.push(err);',
+  'return vErrors;',
+  '};',
+  'const __ajvError = (vErrors, instancePath, schemaPath, keyword, params, message) => __ajvPush(vErrors, {instancePath, schemaPath, keyword, params, message});',
+].join('\n');
+
+/** ajv's own error-object keys, in its order (errors.ts `errorObject` with `messages` on and `verbose` off). */
+const ERROR_KEYS = ['instancePath', 'schemaPath', 'keyword', 'params', 'message'];
+
+/**
+ * ajv reports each error with eight lines of code (errors.ts `addError`):
+ *
+ *     const err3 = {instancePath:…,schemaPath:"…",keyword:"…",params:{…},message:"…"};
+ *     if(vErrors === null){
+ *     vErrors = [err3];
+ *     }
+ *     else {
+ *     vErrors.push(err3);
+ *     }
+ *     errors++;
+ *
+ * which is two thirds of a validator module, and a module's load time grows
+ * with its code (every function body is pre-parsed on import). Each such block
+ * becomes one call to a helper emitted once (`ERROR_HELPERS`) plus `errors++`:
+ * the same object with the same keys in the same order, appended the same way,
+ * and its expressions evaluated in the same order (none of them can touch
+ * `vErrors`). The error object's members are split by a scanner that skips
+ * string literals, so no text inside a message or a schema value is read as
+ * code. A block that does not match exactly (other keys, another shape) is
+ * left as ajv wrote it: correct, only longer. Only the rejection path runs
+ * this code; an accepted call never reaches it.
+ *
+ * @example
+ * compactErrors('const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};\nif(vErrors === null){\nvErrors = [err0];\n}\nelse {\nvErrors.push(err0);\n}\nerrors++;');
+ * // → 'vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");\nerrors++;'
+ */
+export function compactErrors(code: string): string {
+  const lines = code.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const head = line.startsWith('const err') ? /^const (err\d+) = \{/.exec(line) : null;
+    const name = head?.[1];
+    if (
+      name === undefined ||
+      lines[i + 1] !== 'if(vErrors === null){' ||
+      lines[i + 2] !== `vErrors = [${name}];` ||
+      lines[i + 3] !== '}' ||
+      lines[i + 4] !== 'else {' ||
+      lines[i + 5] !== `vErrors.push(${name});` ||
+      lines[i + 6] !== '}' ||
+      lines[i + 7] !== 'errors++;'
+    ) {
+      out.push(line);
+      continue;
+    }
+    const open = line.indexOf('{');
+    const members = line.endsWith('};') ? topLevelMembers(line.slice(open + 1, -2)) : undefined;
+    if (members === undefined) {
+      out.push(line);
+      continue;
+    }
+    const values = members.map((member, k) => {
+      const key = ERROR_KEYS[k];
+      if (key === undefined) return undefined;
+      if (member === key) return key; // shorthand: the variable of that name
+      return member.startsWith(`${key}:`) ? member.slice(key.length + 1) : undefined;
+    });
+    if (values.length === ERROR_KEYS.length && values.every((v) => v !== undefined && v !== '')) {
+      out.push(`vErrors = __ajvError(vErrors, ${values.join(', ')});`);
+    } else {
+      out.push(`vErrors = __ajvPush(vErrors, ${line.slice(open, -1)});`);
+    }
+    out.push('errors++;');
+    i += 7;
+  }
+  return out.join('\n');
+}
+
+/**
+ * The members of an object literal's body, split at its top-level commas
+ * (brackets nest; string literals, with their escapes, are skipped), or
+ * undefined when the brackets or quotes do not balance.
+ */
+function topLevelMembers(body: string): string[] | undefined {
+  const members: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === '"' || c === "'" || c === '`') {
+      // ajv writes no template literals; one here is code it did not expect, so leave the block alone.
+      if (c === '`') return undefined;
+      i++;
+      while (i < body.length && body[i] !== c) i += body[i] === '\\' ? 2 : 1;
+      if (i >= body.length) return undefined;
+    } else if (c === '{' || c === '[' || c === '(') {
+      depth++;
+    } else if (c === '}' || c === ']' || c === ')') {
+      if (--depth < 0) return undefined;
+    } else if (c === ',' && depth === 0) {
+      members.push(body.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (depth !== 0) return undefined;
+  members.push(body.slice(start));
+  return members;
 }

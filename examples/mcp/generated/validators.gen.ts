@@ -3,6 +3,12 @@
 import type { ValidateFn } from "toolroute/runtime";
 import __ajvRuntime0 from "ajv-formats/dist/formats.js";
 
+const __ajvPush = (vErrors, err) => {
+if (vErrors === null) return [err];
+vErrors.push(err);
+return vErrors;
+};
+const __ajvError = (vErrors, instancePath, schemaPath, keyword, params, message) => __ajvPush(vErrors, {instancePath, schemaPath, keyword, params, message});
 const draft07 = (() => {
 const v0 = validate0;
 const schema0 = {"type":"object","properties":{},"additionalProperties":false};
@@ -11,24 +17,12 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate0.errors = vErrors;
@@ -41,36 +35,18 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "message"}, "must have required property '"+"message"+"'");
 errors++;
 }
 if(data.message !== undefined){
 if(typeof data.message !== "string"){
-const err1 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/message", "#/properties/message/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate1.errors = vErrors;
@@ -83,59 +59,29 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.messageType === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageType"},message:"must have required property '"+"messageType"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "messageType"}, "must have required property '"+"messageType"+"'");
 errors++;
 }
 if(data.messageType !== undefined){
 let data0 = data.messageType;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/messageType",schemaPath:"#/properties/messageType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/messageType", "#/properties/messageType/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 if(!(((data0 === "error") || (data0 === "success")) || (data0 === "debug"))){
-const err2 = {instancePath:instancePath+"/messageType",schemaPath:"#/properties/messageType/enum",keyword:"enum",params:{allowedValues: schema2.properties.messageType.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/messageType", "#/properties/messageType/enum", "enum", {allowedValues: schema2.properties.messageType.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
 if(data.includeImage !== undefined){
 if(typeof data.includeImage !== "boolean"){
-const err3 = {instancePath:instancePath+"/includeImage",schemaPath:"#/properties/includeImage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/includeImage", "#/properties/includeImage/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate2.errors = vErrors;
@@ -147,13 +93,7 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate3.errors = vErrors;
@@ -169,46 +109,22 @@ if(data.count !== undefined){
 let data0 = data.count;
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 10 || isNaN(data0)){
-const err0 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath+"/count", "#/properties/count/maximum", "maximum", {comparison: "<=", limit: 10}, "must be <= 10");
 errors++;
 }
 if(data0 < 1 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/count", "#/properties/count/minimum", "minimum", {comparison: ">=", limit: 1}, "must be >= 1");
 errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/count", "#/properties/count/type", "type", {type: "number"}, "must be number");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate4.errors = vErrors;
@@ -223,48 +139,24 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resourceType !== undefined){
 let data0 = data.resourceType;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/resourceType",schemaPath:"#/properties/resourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath+"/resourceType", "#/properties/resourceType/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 if(!((data0 === "Text") || (data0 === "Blob"))){
-const err1 = {instancePath:instancePath+"/resourceType",schemaPath:"#/properties/resourceType/enum",keyword:"enum",params:{allowedValues: schema5.properties.resourceType.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/resourceType", "#/properties/resourceType/enum", "enum", {allowedValues: schema5.properties.resourceType.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
 if(data.resourceId !== undefined){
 let data1 = data.resourceId;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err2 = {instancePath:instancePath+"/resourceId",schemaPath:"#/properties/resourceId/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/resourceId", "#/properties/resourceId/type", "type", {type: "number"}, "must be number");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate5.errors = vErrors;
@@ -277,47 +169,23 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.location === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "location"}, "must have required property '"+"location"+"'");
 errors++;
 }
 if(data.location !== undefined){
 let data0 = data.location;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 if(!(((data0 === "New York") || (data0 === "Chicago")) || (data0 === "Los Angeles"))){
-const err2 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/enum",keyword:"enum",params:{allowedValues: schema6.properties.location.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/location", "#/properties/location/enum", "enum", {allowedValues: schema6.properties.location.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate6.errors = vErrors;
@@ -330,60 +198,30 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.a === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "a"}, "must have required property '"+"a"+"'");
 errors++;
 }
 if(data.b === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "b"}, "must have required property '"+"b"+"'");
 errors++;
 }
 if(data.a !== undefined){
 let data0 = data.a;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-const err2 = {instancePath:instancePath+"/a",schemaPath:"#/properties/a/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/a", "#/properties/a/type", "type", {type: "number"}, "must be number");
 errors++;
 }
 }
 if(data.b !== undefined){
 let data1 = data.b;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/b", "#/properties/b/type", "type", {type: "number"}, "must be number");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate7.errors = vErrors;
@@ -398,13 +236,7 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -412,59 +244,29 @@ if(data.data !== undefined){
 let data1 = data.data;
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-const err1 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/data", "#/properties/data/format", "format", {format: "uri"}, "must match format \""+"uri"+"\"");
 errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/data", "#/properties/data/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.outputType !== undefined){
 let data2 = data.outputType;
 if(typeof data2 !== "string"){
-const err3 = {instancePath:instancePath+"/outputType",schemaPath:"#/properties/outputType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/outputType", "#/properties/outputType/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 if(!((data2 === "resourceLink") || (data2 === "resource"))){
-const err4 = {instancePath:instancePath+"/outputType",schemaPath:"#/properties/outputType/enum",keyword:"enum",params:{allowedValues: schema8.properties.outputType.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath+"/outputType", "#/properties/outputType/enum", "enum", {allowedValues: schema8.properties.outputType.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate8.errors = vErrors;
@@ -479,38 +281,20 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.duration !== undefined){
 let data0 = data.duration;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-const err0 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath+"/duration", "#/properties/duration/type", "type", {type: "number"}, "must be number");
 errors++;
 }
 }
 if(data.steps !== undefined){
 let data1 = data.steps;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err1 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/steps", "#/properties/steps/type", "type", {type: "number"}, "must be number");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate9.errors = vErrors;
@@ -523,13 +307,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.entities === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "entities"},message:"must have required property '"+"entities"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "entities"}, "must have required property '"+"entities"+"'");
 errors++;
 }
 if(data.entities !== undefined){
@@ -540,56 +318,26 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.name === undefined){
-const err1 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0, "#/properties/entities/items/required", "required", {missingProperty: "name"}, "must have required property '"+"name"+"'");
 errors++;
 }
 if(data1.entityType === undefined){
-const err2 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "entityType"},message:"must have required property '"+"entityType"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0, "#/properties/entities/items/required", "required", {missingProperty: "entityType"}, "must have required property '"+"entityType"+"'");
 errors++;
 }
 if(data1.observations === undefined){
-const err3 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "observations"},message:"must have required property '"+"observations"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0, "#/properties/entities/items/required", "required", {missingProperty: "observations"}, "must have required property '"+"observations"+"'");
 errors++;
 }
 if(data1.name !== undefined){
 if(typeof data1.name !== "string"){
-const err4 = {instancePath:instancePath+"/entities/" + i0+"/name",schemaPath:"#/properties/entities/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0+"/name", "#/properties/entities/items/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data1.entityType !== undefined){
 if(typeof data1.entityType !== "string"){
-const err5 = {instancePath:instancePath+"/entities/" + i0+"/entityType",schemaPath:"#/properties/entities/items/properties/entityType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0+"/entityType", "#/properties/entities/items/properties/entityType/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -599,61 +347,31 @@ if(Array.isArray(data4)){
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data4[i1] !== "string"){
-const err6 = {instancePath:instancePath+"/entities/" + i0+"/observations/" + i1,schemaPath:"#/properties/entities/items/properties/observations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0+"/observations/" + i1, "#/properties/entities/items/properties/observations/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/entities/" + i0+"/observations",schemaPath:"#/properties/entities/items/properties/observations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0+"/observations", "#/properties/entities/items/properties/observations/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0, "#/properties/entities/items/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/entities",schemaPath:"#/properties/entities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = __ajvError(vErrors, instancePath+"/entities", "#/properties/entities/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate10.errors = vErrors;
@@ -666,13 +384,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.relations === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "relations"}, "must have required property '"+"relations"+"'");
 errors++;
 }
 if(data.relations !== undefined){
@@ -683,104 +395,50 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.from === undefined){
-const err1 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/required", "required", {missingProperty: "from"}, "must have required property '"+"from"+"'");
 errors++;
 }
 if(data1.to === undefined){
-const err2 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/required", "required", {missingProperty: "to"}, "must have required property '"+"to"+"'");
 errors++;
 }
 if(data1.relationType === undefined){
-const err3 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "relationType"},message:"must have required property '"+"relationType"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/required", "required", {missingProperty: "relationType"}, "must have required property '"+"relationType"+"'");
 errors++;
 }
 if(data1.from !== undefined){
 if(typeof data1.from !== "string"){
-const err4 = {instancePath:instancePath+"/relations/" + i0+"/from",schemaPath:"#/properties/relations/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0+"/from", "#/properties/relations/items/properties/from/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data1.to !== undefined){
 if(typeof data1.to !== "string"){
-const err5 = {instancePath:instancePath+"/relations/" + i0+"/to",schemaPath:"#/properties/relations/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0+"/to", "#/properties/relations/items/properties/to/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data1.relationType !== undefined){
 if(typeof data1.relationType !== "string"){
-const err6 = {instancePath:instancePath+"/relations/" + i0+"/relationType",schemaPath:"#/properties/relations/items/properties/relationType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0+"/relationType", "#/properties/relations/items/properties/relationType/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations", "#/properties/relations/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate11.errors = vErrors;
@@ -793,13 +451,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.observations === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "observations"},message:"must have required property '"+"observations"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "observations"}, "must have required property '"+"observations"+"'");
 errors++;
 }
 if(data.observations !== undefined){
@@ -810,34 +462,16 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.entityName === undefined){
-const err1 = {instancePath:instancePath+"/observations/" + i0,schemaPath:"#/properties/observations/items/required",keyword:"required",params:{missingProperty: "entityName"},message:"must have required property '"+"entityName"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/observations/" + i0, "#/properties/observations/items/required", "required", {missingProperty: "entityName"}, "must have required property '"+"entityName"+"'");
 errors++;
 }
 if(data1.contents === undefined){
-const err2 = {instancePath:instancePath+"/observations/" + i0,schemaPath:"#/properties/observations/items/required",keyword:"required",params:{missingProperty: "contents"},message:"must have required property '"+"contents"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/observations/" + i0, "#/properties/observations/items/required", "required", {missingProperty: "contents"}, "must have required property '"+"contents"+"'");
 errors++;
 }
 if(data1.entityName !== undefined){
 if(typeof data1.entityName !== "string"){
-const err3 = {instancePath:instancePath+"/observations/" + i0+"/entityName",schemaPath:"#/properties/observations/items/properties/entityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/observations/" + i0+"/entityName", "#/properties/observations/items/properties/entityName/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -847,61 +481,31 @@ if(Array.isArray(data3)){
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data3[i1] !== "string"){
-const err4 = {instancePath:instancePath+"/observations/" + i0+"/contents/" + i1,schemaPath:"#/properties/observations/items/properties/contents/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath+"/observations/" + i0+"/contents/" + i1, "#/properties/observations/items/properties/contents/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/observations/" + i0+"/contents",schemaPath:"#/properties/observations/items/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __ajvError(vErrors, instancePath+"/observations/" + i0+"/contents", "#/properties/observations/items/properties/contents/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/observations/" + i0,schemaPath:"#/properties/observations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __ajvError(vErrors, instancePath+"/observations/" + i0, "#/properties/observations/items/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/observations",schemaPath:"#/properties/observations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = __ajvError(vErrors, instancePath+"/observations", "#/properties/observations/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate12.errors = vErrors;
@@ -914,13 +518,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.entityNames === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "entityNames"},message:"must have required property '"+"entityNames"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "entityNames"}, "must have required property '"+"entityNames"+"'");
 errors++;
 }
 if(data.entityNames !== undefined){
@@ -929,37 +527,19 @@ if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data0[i0] !== "string"){
-const err1 = {instancePath:instancePath+"/entityNames/" + i0,schemaPath:"#/properties/entityNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/entityNames/" + i0, "#/properties/entityNames/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/entityNames",schemaPath:"#/properties/entityNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/entityNames", "#/properties/entityNames/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate13.errors = vErrors;
@@ -972,13 +552,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.deletions === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deletions"},message:"must have required property '"+"deletions"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "deletions"}, "must have required property '"+"deletions"+"'");
 errors++;
 }
 if(data.deletions !== undefined){
@@ -989,34 +563,16 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.entityName === undefined){
-const err1 = {instancePath:instancePath+"/deletions/" + i0,schemaPath:"#/properties/deletions/items/required",keyword:"required",params:{missingProperty: "entityName"},message:"must have required property '"+"entityName"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/deletions/" + i0, "#/properties/deletions/items/required", "required", {missingProperty: "entityName"}, "must have required property '"+"entityName"+"'");
 errors++;
 }
 if(data1.observations === undefined){
-const err2 = {instancePath:instancePath+"/deletions/" + i0,schemaPath:"#/properties/deletions/items/required",keyword:"required",params:{missingProperty: "observations"},message:"must have required property '"+"observations"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/deletions/" + i0, "#/properties/deletions/items/required", "required", {missingProperty: "observations"}, "must have required property '"+"observations"+"'");
 errors++;
 }
 if(data1.entityName !== undefined){
 if(typeof data1.entityName !== "string"){
-const err3 = {instancePath:instancePath+"/deletions/" + i0+"/entityName",schemaPath:"#/properties/deletions/items/properties/entityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/deletions/" + i0+"/entityName", "#/properties/deletions/items/properties/entityName/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -1026,61 +582,31 @@ if(Array.isArray(data3)){
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data3[i1] !== "string"){
-const err4 = {instancePath:instancePath+"/deletions/" + i0+"/observations/" + i1,schemaPath:"#/properties/deletions/items/properties/observations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath+"/deletions/" + i0+"/observations/" + i1, "#/properties/deletions/items/properties/observations/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/deletions/" + i0+"/observations",schemaPath:"#/properties/deletions/items/properties/observations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __ajvError(vErrors, instancePath+"/deletions/" + i0+"/observations", "#/properties/deletions/items/properties/observations/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/deletions/" + i0,schemaPath:"#/properties/deletions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __ajvError(vErrors, instancePath+"/deletions/" + i0, "#/properties/deletions/items/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/deletions",schemaPath:"#/properties/deletions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = __ajvError(vErrors, instancePath+"/deletions", "#/properties/deletions/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate14.errors = vErrors;
@@ -1093,13 +619,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.relations === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "relations"}, "must have required property '"+"relations"+"'");
 errors++;
 }
 if(data.relations !== undefined){
@@ -1110,104 +630,50 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.from === undefined){
-const err1 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/required", "required", {missingProperty: "from"}, "must have required property '"+"from"+"'");
 errors++;
 }
 if(data1.to === undefined){
-const err2 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/required", "required", {missingProperty: "to"}, "must have required property '"+"to"+"'");
 errors++;
 }
 if(data1.relationType === undefined){
-const err3 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "relationType"},message:"must have required property '"+"relationType"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/required", "required", {missingProperty: "relationType"}, "must have required property '"+"relationType"+"'");
 errors++;
 }
 if(data1.from !== undefined){
 if(typeof data1.from !== "string"){
-const err4 = {instancePath:instancePath+"/relations/" + i0+"/from",schemaPath:"#/properties/relations/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0+"/from", "#/properties/relations/items/properties/from/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data1.to !== undefined){
 if(typeof data1.to !== "string"){
-const err5 = {instancePath:instancePath+"/relations/" + i0+"/to",schemaPath:"#/properties/relations/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0+"/to", "#/properties/relations/items/properties/to/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data1.relationType !== undefined){
 if(typeof data1.relationType !== "string"){
-const err6 = {instancePath:instancePath+"/relations/" + i0+"/relationType",schemaPath:"#/properties/relations/items/properties/relationType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0+"/relationType", "#/properties/relations/items/properties/relationType/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = __ajvError(vErrors, instancePath+"/relations", "#/properties/relations/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate15.errors = vErrors;
@@ -1220,36 +686,18 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.query === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "query"},message:"must have required property '"+"query"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "query"}, "must have required property '"+"query"+"'");
 errors++;
 }
 if(data.query !== undefined){
 if(typeof data.query !== "string"){
-const err1 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/query", "#/properties/query/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate16.errors = vErrors;
@@ -1262,13 +710,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.names === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "names"},message:"must have required property '"+"names"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "names"}, "must have required property '"+"names"+"'");
 errors++;
 }
 if(data.names !== undefined){
@@ -1277,37 +719,19 @@ if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data0[i0] !== "string"){
-const err1 = {instancePath:instancePath+"/names/" + i0,schemaPath:"#/properties/names/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __ajvError(vErrors, instancePath+"/names/" + i0, "#/properties/names/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/names",schemaPath:"#/properties/names/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __ajvError(vErrors, instancePath+"/names", "#/properties/names/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate17.errors = vErrors;
