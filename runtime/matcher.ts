@@ -70,7 +70,56 @@ interface RevivedMatcher {
   /** Scratch stamps for `markTask` (one per flat position). */
   readonly scratch: Uint32Array;
   scratchGeneration: number;
+  /** The bitset form `selectTask` reads, built on its first call (see `KeywordBits`). */
+  bits: KeywordBits | undefined;
+  /** `scanTask`'s tables, built on its first call. */
+  scan: ScanTables | undefined;
 }
+
+/** What `scanTask` adds to a revived matcher, on its first call. */
+interface ScanTables {
+  /** Distinct keyword ids one scan found, in the order found. */
+  readonly found: Int32Array;
+  /** 1 for an ASCII code unit that occurs in no keyword: it ends every match. */
+  readonly stop: Uint8Array;
+  /**
+   * State → its row in `rows`, or -1. A row holds the state's transition for
+   * every ASCII code unit with the failure links already followed (0: the
+   * root), so a scan in such a state takes one read per character. The root
+   * and the states with the most edges (shallow ones: where failure links
+   * lead) get rows, at most `DENSE_ROWS` (128 Int32 each).
+   */
+  readonly rowOf: Int16Array;
+  readonly rows: Int32Array;
+  /** State → the first state on its dictionary chain (itself included) that ends a keyword, or -1. */
+  readonly report: Int32Array;
+}
+
+/** Most dense transition rows per matcher (256 KiB), and the fewest edges a non-root state needs for one. */
+const DENSE_ROWS = 512;
+const DENSE_ROW_EDGES = 3;
+
+/**
+ * Keyword → selected positions as bitsets (bit `p & 31` of word `p >>> 5`),
+ * for `selectTask`: a keyword that selects many tools (a tag like `db`) is
+ * OR-ed in one word per 32 positions instead of one store per position. Only
+ * keywords whose bitset is at most twice the size of their position list
+ * (`count * DENSE_FACTOR >= total`) get one, so the bitsets never take more
+ * than twice the memory of the lists; the rest (a tool's own name) keep
+ * setting one bit per position.
+ */
+interface KeywordBits {
+  /** Words per bitset: `ceil(total / 32)`. */
+  readonly words: number;
+  /** The always-kept (untagged) positions. */
+  readonly always: Int32Array;
+  /** Keyword id → offset of its bitset in `dense`, or -1 (set its listed positions one by one). */
+  readonly at: Int32Array;
+  readonly dense: Int32Array;
+}
+
+/** See `KeywordBits`: a bitset of `total / 32` words replaces a list of at least `total / DENSE_FACTOR` positions. */
+const DENSE_FACTOR = 64;
 
 /** Generations run up to this, then the stamps are cleared and counting restarts (never reached in practice). */
 export const MAX_GENERATION = 0xffff_fffe;
@@ -244,18 +293,109 @@ function getRevived(data: PruneMatcherData): RevivedMatcher {
     keywordGeneration: 0,
     scratch: new Uint32Array(a.total),
     scratchGeneration: 0,
+    bits: undefined,
+    scan: undefined,
   };
   revived.set(data, r);
   return r;
 }
 
-/** The state reached from `state` on `code`, or -1 (no edge). */
-function step(m: RevivedMatcher, state: number, code: number): number {
-  if (state === 0 && code < 128) return m.rootAscii[code]!;
-  const end = m.edgeStart[state + 1]!;
-  const codes = m.edgeCode;
-  for (let e = m.edgeStart[state]!; e < end; e++) if (codes[e] === code) return m.edgeTo[e]!;
-  return -1;
+function scanTables(m: RevivedMatcher): ScanTables {
+  const { edgeStart, edgeCode, edgeTo, fail } = m;
+  const states = edgeStart.length - 1;
+  const stop = new Uint8Array(128).fill(1);
+  for (let e = 0; e < edgeCode.length; e++) if (edgeCode[e]! < 128) stop[edgeCode[e]!] = 0;
+  // Rows for the root and the states with the most edges (the shallow ones, where
+  // failure links lead), at most DENSE_ROWS of them.
+  const candidates: number[] = [];
+  for (let s = 1; s < states; s++) if (edgeStart[s + 1]! - edgeStart[s]! >= DENSE_ROW_EDGES) candidates.push(s);
+  candidates.sort((a, b) => edgeStart[b + 1]! - edgeStart[b]! - (edgeStart[a + 1]! - edgeStart[a]!) || a - b);
+  const chosen = [0, ...candidates.slice(0, DENSE_ROWS - 1)];
+  const rowOf = new Int16Array(states).fill(-1);
+  const rows = new Int32Array(chosen.length * 128);
+  const goto = (s: number, code: number): number => {
+    for (let e = edgeStart[s]!; e < edgeStart[s + 1]!; e++) if (edgeCode[e] === code) return edgeTo[e]!;
+    return -1;
+  };
+  chosen.forEach((s, row) => {
+    rowOf[s] = row;
+    for (let code = 0; code < 128; code++) {
+      // The transition with the failure links already followed, as the scan would.
+      let at = s;
+      let to = goto(at, code);
+      while (to < 0 && at !== 0) {
+        at = fail[at]!;
+        to = goto(at, code);
+      }
+      rows[row * 128 + code] = to < 0 ? 0 : to;
+    }
+  });
+  const report = new Int32Array(states);
+  for (let s = 0; s < states; s++) report[s] = m.out[s]! >= 0 ? s : m.dict[s]!;
+  return { found: new Int32Array(m.keywordSeen.length), stop, rowOf, rows, report };
+}
+
+/**
+ * Scan a task once with the automaton: the distinct keyword ids it contains
+ * (as substrings of `task.toLowerCase()`), written to `m.scan.found`; returns how
+ * many. A keyword already reported had its whole dictionary chain reported
+ * at that time, so the walk stops there: output work is bounded by the
+ * number of distinct keywords, not by the task length. Allocation-free
+ * after the first call (but for the lowercased task); never throws.
+ */
+function scanTask(m: RevivedMatcher, task: string): number {
+  const { found, stop, rowOf, rows, report } = m.scan ?? (m.scan = scanTables(m));
+  if (m.keywordGeneration >= MAX_GENERATION) {
+    m.keywordSeen.fill(0);
+    m.keywordGeneration = 0;
+  }
+  const seenGeneration = ++m.keywordGeneration;
+  const seen = m.keywordSeen;
+  const lower = task.toLowerCase();
+  const { fail, out, dict, edgeStart, edgeCode, edgeTo } = m;
+  let count = 0;
+  let state = 0;
+  for (let i = 0; i < lower.length; i++) {
+    const code = lower.charCodeAt(i);
+    // The transition, following failure links, as the automaton defines it; a state
+    // with a dense row answers an ASCII code unit in one read.
+    let to = -1;
+    for (;;) {
+      if (code < 128) {
+        const row = rowOf[state]!;
+        if (row >= 0) {
+          to = rows[(row << 7) + code]!;
+          break;
+        }
+        // An ASCII character no keyword contains (a space, most punctuation) ends
+        // every match: back to the root without walking the failure chain.
+        if (stop[code] === 1) {
+          to = 0;
+          break;
+        }
+      }
+      const end = edgeStart[state + 1]!;
+      for (let e = edgeStart[state]!; e < end; e++) {
+        if (edgeCode[e] === code) {
+          to = edgeTo[e]!;
+          break;
+        }
+      }
+      if (to >= 0 || state === 0) break;
+      state = fail[state]!;
+    }
+    state = to < 0 ? 0 : to;
+    if (state === 0) continue;
+    let s = report[state]!;
+    while (s >= 0) {
+      const k = out[s]!;
+      if (seen[k] === seenGeneration) break;
+      seen[k] = seenGeneration;
+      found[count++] = k;
+      s = dict[s]!;
+    }
+  }
+  return count;
 }
 
 /**
@@ -282,44 +422,118 @@ export function stampTask(data: PruneMatcherData, task: string, stamps: Uint32Ar
       kept++;
     }
   }
-  if (m.keywordGeneration >= MAX_GENERATION) {
-    m.keywordSeen.fill(0);
-    m.keywordGeneration = 0;
-  }
-  const seenGeneration = ++m.keywordGeneration;
-  const seen = m.keywordSeen;
-  const lower = task.toLowerCase();
-  const { fail, out, dict, keywordStart, keywordPositions } = m;
-  let state = 0;
-  for (let i = 0; i < lower.length; i++) {
-    const code = lower.charCodeAt(i);
-    let to = step(m, state, code);
-    while (to < 0 && state !== 0) {
-      state = fail[state]!;
-      to = step(m, state, code);
-    }
-    state = to < 0 ? 0 : to;
-    if (state === 0) continue;
-    // Report keywords ending here. A keyword already matched had its whole
-    // dictionary chain reported at that time, so stop there: total output work
-    // is bounded by the number of distinct keywords, not by the task length.
-    let s = out[state]! >= 0 ? state : dict[state]!;
-    while (s >= 0) {
-      const k = out[s]!;
-      if (seen[k] === seenGeneration) break;
-      seen[k] = seenGeneration;
-      const end = keywordStart[k + 1]!;
-      for (let j = keywordStart[k]!; j < end; j++) {
-        const p = offset + keywordPositions[j]!;
-        if (stamps[p] !== generation) {
-          stamps[p] = generation;
-          kept++;
-        }
+  const count = scanTask(m, task);
+  const found = m.scan!.found;
+  const { keywordStart, keywordPositions } = m;
+  for (let f = 0; f < count; f++) {
+    const k = found[f]!;
+    const end = keywordStart[k + 1]!;
+    for (let j = keywordStart[k]!; j < end; j++) {
+      const p = offset + keywordPositions[j]!;
+      if (stamps[p] !== generation) {
+        stamps[p] = generation;
+        kept++;
       }
-      s = dict[s]!;
     }
   }
   return kept;
+}
+
+/** The bitsets of `m` (built once, on the first `selectTask`). */
+function keywordBits(m: RevivedMatcher): KeywordBits {
+  const total = m.total;
+  const words = (total + 31) >>> 5;
+  const { keywordStart, keywordPositions } = m;
+  const keywords = keywordStart.length - 1;
+  const at = new Int32Array(keywords).fill(-1);
+  let dense = 0;
+  for (let k = 0; k < keywords; k++) if ((keywordStart[k + 1]! - keywordStart[k]!) * DENSE_FACTOR >= total) at[k] = words * dense++;
+  const bits = new Int32Array(words * dense);
+  for (let k = 0; k < keywords; k++) {
+    const base = at[k]!;
+    if (base < 0) continue;
+    for (let j = keywordStart[k]!; j < keywordStart[k + 1]!; j++) {
+      const p = keywordPositions[j]!;
+      bits[base + (p >>> 5)]! |= 1 << (p & 31);
+    }
+  }
+  const always = new Int32Array(words);
+  for (let j = 0; j < m.always.length; j++) {
+    const p = m.always[j]!;
+    always[p >>> 5]! |= 1 << (p & 31);
+  }
+  return { words, always, at, dense: bits };
+}
+
+/** OR `words` words of `src` from `from` into `sel`, shifted to start at bit `offset`. */
+function orBits(sel: Int32Array, src: Int32Array, from: number, words: number, offset: number): void {
+  const o = offset >>> 5;
+  const shift = offset & 31;
+  if (shift === 0) {
+    for (let w = 0; w < words; w++) sel[o + w]! |= src[from + w]!;
+    return;
+  }
+  for (let w = 0; w < words; w++) {
+    const v = src[from + w]!;
+    if (v === 0) continue;
+    sel[o + w]! |= v << shift;
+    const high = v >>> (32 - shift);
+    if (high !== 0) sel[o + w + 1]! |= high;
+  }
+}
+
+/**
+ * Set the bits of the flat positions the task selects in the bitset `sel`
+ * (position `p` of this matcher is bit `(offset + p) & 31` of word
+ * `(offset + p) >>> 5`); bits already set stay set, so several matchers can
+ * select into one bitset. The caller clears `sel` and counts the result.
+ * `sel` must hold `offset + total` bits. Allocation-free after the first
+ * call (but for the lowercased task); never throws for any task string.
+ *
+ * @example
+ * const sel = new Int32Array((flatCount + 31) >>> 5);
+ * selectTask(matcher, 'check the db', sel, 0); // (sel[p >>> 5] >>> (p & 31)) & 1 — position p kept
+ */
+export function selectTask(data: PruneMatcherData, task: string, sel: Int32Array, offset: number): void {
+  const m = getRevived(data);
+  const bits = m.bits ?? (m.bits = keywordBits(m));
+  const words = bits.words;
+  if (m.always.length > 0) orBits(sel, bits.always, 0, words, offset);
+  const count = scanTask(m, task);
+  const found = m.scan!.found;
+  const { at, dense } = bits;
+  const { keywordStart, keywordPositions } = m;
+  for (let f = 0; f < count; f++) {
+    const k = found[f]!;
+    const base = at[k]!;
+    if (base >= 0) {
+      orBits(sel, dense, base, words, offset);
+      continue;
+    }
+    const end = keywordStart[k + 1]!;
+    for (let j = keywordStart[k]!; j < end; j++) {
+      const p = offset + keywordPositions[j]!;
+      sel[p >>> 5]! |= 1 << (p & 31);
+    }
+  }
+}
+
+/**
+ * How many bits of `sel` are set.
+ *
+ * @example
+ * countSelected(Int32Array.of(0b1011, -1)); // → 35
+ */
+export function countSelected(sel: Int32Array): number {
+  let n = 0;
+  for (let w = 0; w < sel.length; w++) {
+    let x = sel[w]!;
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    x = (x + (x >>> 4)) & 0x0f0f0f0f;
+    n += Math.imul(x, 0x01010101) >>> 24;
+  }
+  return n;
 }
 
 /**

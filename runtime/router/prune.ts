@@ -4,13 +4,15 @@
  * (`pruneByTaskAndAllowlist`). Reads only the catalog: the blocklist and the
  * loaded toolkits never change a prune result.
  *
- * Speed comes from the catalog's precomputed tables: the task is matched once
- * by the generated Aho-Corasick matcher (plus one for run-time flat tools)
- * into a byte per flat position, and the result arrays are allocated at their
- * final size and filled from the per-position caches, with no per-tool lookup.
+ * Speed comes from the catalog's precomputed tables: the task is scanned once
+ * by the generated Aho-Corasick matcher (plus one for run-time flat tools),
+ * which ORs each matched tag's bitset into one bit per flat position (a word
+ * per 32 tools, not a store per tool), and the result arrays are allocated at
+ * their final size and filled from the per-position caches word by word, one
+ * store per tool, with no per-tool lookup or branch.
  */
 import type { ToolDefinition } from '../contract.js';
-import { markTask, MAX_GENERATION, stampTask } from '../matcher.js';
+import { countSelected, markTask, selectTask } from '../matcher.js';
 import type { Catalog } from './catalog.js';
 import { assertKnownNames } from '../suggest.js';
 import type { PruneResult, PruneStrategy } from './types.js';
@@ -41,12 +43,11 @@ export class Pruner {
   /** Lowercased flat names as a set, for the allowlist's unknown-name check; rebuilt after registrations. */
   #flatLowerSet: { readonly version: number; readonly set: ReadonlySet<string> } | undefined;
   /**
-   * `pruneByTask`'s selection: position `p` is kept when `#stamps[p] ===
-   * #generation`. Reused across calls (a new generation per prune instead of
-   * a fresh or cleared buffer); grown when run-time registration adds flat tools.
+   * `pruneByTask`'s selection, one bit per flat position (bit `p & 31` of
+   * word `p >>> 5`): reused across calls, cleared per prune (a word per 32
+   * tools), resized when run-time registration adds flat tools.
    */
-  #stamps = new Uint32Array(0);
-  #generation = 0;
+  #selection = new Int32Array(0);
 
   constructor(catalog: Catalog, strategy: PruneStrategy) {
     this.#catalog = catalog;
@@ -61,32 +62,46 @@ export class Pruner {
   pruneByTask(task: string): PruneResult {
     const catalog = this.#catalog;
     const total = catalog.flat.length;
-    if (this.#stamps.length !== total) {
-      this.#stamps = new Uint32Array(total);
-      this.#generation = 0;
-    }
-    if (this.#generation >= MAX_GENERATION) {
-      this.#stamps.fill(0);
-      this.#generation = 0;
-    }
-    const generation = ++this.#generation;
-    const stamps = this.#stamps;
+    const words = (total + 31) >>> 5;
+    let selection = this.#selection;
+    if (selection.length !== words) selection = this.#selection = new Int32Array(words);
+    else selection.fill(0);
     const text = typeof task === 'string' ? task : String(task);
-    let kept = stampTask(catalog.spec.matcher, text, stamps, generation, 0);
-    // Run-time flat tools stamp their own positions, after the spec's.
-    if (catalog.dynamicMatcher) kept += stampTask(catalog.dynamicMatcher, text, stamps, generation, catalog.spec.flat.length);
-    // Both result arrays at their final size, filled in one indexed pass over the per-position caches.
-    const definitions = catalog.flatDefinitions;
-    const names = catalog.flatNames;
+    // The matcher ORs whole bitsets for keywords that select many tools (tags), so a
+    // task costs about one word per 32 tools per tag it names, not one store per tool.
+    selectTask(this.#specMatcher, text, selection, 0);
+    // Run-time flat tools select their own positions, after the spec's.
+    const dynamic = catalog.dynamicMatcher;
+    if (dynamic) selectTask(dynamic, text, selection, this.#specFlatCount);
+    const kept = countSelected(selection);
+    // Both result arrays at their final size, filled word by word: the kept positions
+    // of a word are its set bits, lowest first (`b & -b` isolates one, `clz32` names
+    // it), the removed ones its clear bits. One store per position and no branch on
+    // an (unpredictable) bit: that branch cost more than the rest of the pass.
+    const definitions = this.#flatDefinitions;
+    const names = this.#flatNames;
     const tools = new Array<ToolDefinition>(kept);
     const removed = new Array<string>(total - kept);
     let k = 0;
     let r = 0;
-    for (let p = 0; p < total; p++) {
-      if (stamps[p] === generation) tools[k++] = definitions[p]!;
-      else removed[r++] = names[p]!;
+    for (let w = 0; w < words; w++) {
+      const bits = selection[w]!;
+      const base = w << 5;
+      const left = total - base;
+      let set = bits;
+      while (set !== 0) {
+        const low = set & -set;
+        tools[k++] = definitions[base + 31 - Math.clz32(low)]!;
+        set ^= low;
+      }
+      let clear = ~bits & (left >= 32 ? -1 : (1 << left) - 1);
+      while (clear !== 0) {
+        const low = clear & -clear;
+        removed[r++] = names[base + 31 - Math.clz32(low)]!;
+        clear ^= low;
+      }
     }
-    return { tools, removed, kept: k, total };
+    return { tools, removed, kept, total };
   }
 
   allowOnly(names: readonly string[]): PruneResult {

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { Pruner } from '@context-chef/core';
-import { buildPruneMatcher, matchTask, stampTask } from '../../runtime/matcher.js';
+import { buildPruneMatcher, countSelected, matchTask, selectTask, stampTask } from '../../runtime/matcher.js';
 import { exampleRouter } from './helpers.js';
 
 /** The seed's rule, written out plainly (Pruner.pruneByTask of the reference). */
@@ -85,6 +85,40 @@ describe('prune matcher', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  test('selectTask sets exactly the seed rule\'s bits at any offset, through tag bitsets and per-tool lists alike', () => {
+    // Many tools: rare keywords (each tool's own name) take the per-position path,
+    // tags shared by many tools the bitset path; offsets cross word boundaries.
+    const manyArb = fc
+      .tuple(fc.array(fc.tuple(word(1, 4), fc.array(fc.nat({ max: 5 }), { maxLength: 3 })), { minLength: 1, maxLength: 150 }), fc.array(word(1, 3), { minLength: 6, maxLength: 6 }))
+      .map(([raw, tagPool]) => raw.map(([name, tagIds], i) => ({ name: `${name}${i}`, tags: tagIds.map((t) => tagPool[t]!) })));
+    fc.assert(
+      fc.property(fc.oneof(toolsArb, manyArb), fc.array(word(0, 40), { minLength: 1, maxLength: 5 }), fc.nat({ max: 70 }), (tools, tasks, offset) => {
+        const matcher = JSON.parse(JSON.stringify(buildPruneMatcher(tools)));
+        const words = (offset + tools.length + 31) >>> 5;
+        for (const task of tasks) {
+          const sel = new Int32Array(words + 1);
+          selectTask(matcher, task, sel, offset);
+          const bit = (p: number) => (sel[p >>> 5]! >>> (p & 31)) & 1;
+          const got: number[] = [];
+          for (let p = 0; p < tools.length; p++) if (bit(offset + p) === 1) got.push(p);
+          const want = seedRule(tools, task);
+          expect(got).toEqual(want);
+          expect(countSelected(sel)).toBe(want.length);
+          // Bits outside this matcher's window are never set, and a second select changes nothing.
+          for (let p = 0; p < offset; p++) expect(bit(p)).toBe(0);
+          const again = sel.slice();
+          selectTask(matcher, task, sel, offset);
+          expect(sel).toEqual(again);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('countSelected counts the set bits of every word, sign bit included', () => {
+    expect(countSelected(Int32Array.of(0b1011, -1, 0, 1 << 31))).toBe(3 + 32 + 0 + 1);
   });
 
   test('one router keeps pruning correctly as run-time registrations grow its flat tools', () => {
