@@ -53,6 +53,7 @@ import {
 } from '../reasons.js';
 import { Suggester } from '../suggest.js';
 import { readableErrors } from './library.js';
+import { ActionIndex, Suggestions } from './lookup.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import type { Catalog } from './catalog.js';
 import type { Gate } from './gate.js';
@@ -132,13 +133,15 @@ export class Resolver {
     kind: 'tool',
     callId: undefined,
   };
-  #suggester: { version: number; value: Suggester } | undefined;
-  #kitSuggester: { version: number; value: Suggester } | undefined;
+  readonly #suggestions: Suggestions;
+  /** Per namespace index, its actions by length (actions.ts: a call hashes no action name); built on first use. */
+  readonly #actionIndex: (ActionIndex | undefined)[] = [];
 
   /** `limits`: the router's options; each limit not given is `DEFAULT_LIMITS`'. */
   constructor(catalog: Catalog, gate: Gate, limits: Partial<CallLimits>) {
     this.#catalog = catalog;
     this.#gate = gate;
+    this.#suggestions = new Suggestions(catalog, gate);
     this.#limits = {
       maxArgumentsLength: limits.maxArgumentsLength ?? DEFAULT_LIMITS.maxArgumentsLength,
       maxDepth: limits.maxDepth ?? DEFAULT_LIMITS.maxDepth,
@@ -165,7 +168,7 @@ export class Resolver {
       return this.#resolveAction(ref.index, name, rawArguments, '', callId);
     }
     if (name === undefined || name === '') {
-      return reject('empty_name', emptyNameReason(this.#getSuggester().names), callId);
+      return reject('empty_name', emptyNameReason(this.#suggestions.callable().names), callId);
     }
     const ref = catalog.byName.get(name);
     const nameOnly = !fullCheck && !hasArguments;
@@ -189,7 +192,7 @@ export class Resolver {
       const deferred = walkDeferred(rawArguments, this.#limits) ? rawArguments : undefined;
       const parsed = readArguments(rawArguments, this.#limits, deferred !== undefined);
       if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-      const r = this.#resolveNamespaceObject(ref.index, parsed, callId, deferred);
+      const r = this.#resolveNamespaceObject(ref.index, parsed, callId, deferred, typeof rawArguments === 'string');
       return deferred !== undefined && !r.ok ? this.#limitsFirst(r, deferred, name) : r;
     }
 
@@ -246,19 +249,19 @@ export class Resolver {
    * `action` is a mistake, rejected by name, because dropping it would run
    * the action without it (a commit of everything instead of `paths`).
    */
-  #resolveNamespaceObject(k: number, parsed: Record<string, unknown>, callId: string | undefined, deferred: string | undefined): Resolved {
+  #resolveNamespaceObject(k: number, parsed: Record<string, unknown>, callId: string | undefined, deferred: string | undefined, fromText: boolean): Resolved {
     const action = parsed['action'];
+    const form = fromText ? 2 : 1;
     if (Object.hasOwn(parsed, 'args')) {
       let stray: string[] | undefined;
       for (const key in parsed) if (key !== 'action' && key !== 'args' && Object.hasOwn(parsed, key)) (stray ??= []).push(key);
       if (stray !== undefined) {
-        const ns = this.#catalog.namespaces[k]!;
-        const t = typeof action === 'string' ? ns.actions.get(action) : undefined;
+        const t = typeof action === 'string' ? this.#action(k, action) : undefined;
         // An unknown or blocked action says so first: that is what the model must fix.
-        if (t === undefined || this.#gate.toolBlocked[t]) return this.#resolveAction(k, action, parsed['args'], '/args', callId, true, deferred, parsed);
-        return reject('malformed_arguments', strayKeysReason(ns.name, action as string, stray), callId);
+        if (t === undefined || this.#gate.toolBlocked[t]) return this.#resolveAction(k, action, parsed['args'], '/args', callId, form, deferred, parsed);
+        return reject('malformed_arguments', strayKeysReason(this.#catalog.namespaces[k]!.name, action as string, stray), callId);
       }
-      return this.#resolveAction(k, action, parsed['args'], '/args', callId, true, deferred, parsed);
+      return this.#resolveAction(k, action, parsed['args'], '/args', callId, form, deferred, parsed);
     }
     // Flattened: the siblings are the arguments. Object.fromEntries defines
     // keys (a `__proto__` key stays an own property) and copies only here.
@@ -269,12 +272,17 @@ export class Resolver {
         break;
       }
     }
-    return this.#resolveAction(k, action, flattened, '', callId, true, deferred, parsed);
+    return this.#resolveAction(k, action, flattened, '', callId, form, deferred, parsed);
+  }
+
+  /** Action `name` of namespace `k` (a group's actions never change once it exists). */
+  #action(k: number, name: string): number | undefined {
+    return (this.#actionIndex[k] ??= new ActionIndex(this.#catalog.namespaces[k]!.actions)).get(name);
   }
 
   /**
-   * A namespace action with its (unparsed or parsed) args. `deferred`: the text of an envelope
-   * (`envelope`, unchanged so far) not yet walked for limits; walked here unless `#covers` says needless.
+   * A namespace action with its args: `form` 0 unparsed, 1 parsed from an object, 2 parsed from text (plain JSON data).
+   * `deferred`: the text of an envelope (`envelope`, unchanged so far) not yet walked for limits; walked here unless `#covers` says needless.
    */
   #resolveAction(
     k: number,
@@ -282,12 +290,12 @@ export class Resolver {
     rawArgs: unknown,
     prefix: string,
     callId: string | undefined,
-    argsAlreadyParsed = false,
+    form: 0 | 1 | 2 = 0,
     deferred?: string,
     envelope?: object,
   ): Resolved {
     const ns = this.#catalog.namespaces[k]!;
-    const t = typeof action === 'string' ? ns.actions.get(action) : undefined;
+    const t = typeof action === 'string' ? this.#action(k, action) : undefined;
     if (t === undefined) {
       ns.suggester ??= new Suggester(ns.actionList);
       const closest = typeof action === 'string' ? ns.suggester.closest(action) : [];
@@ -296,9 +304,10 @@ export class Resolver {
     const toolName = action as string;
     if (this.#gate.toolBlocked[t]) return reject('blocked', blockedReason(toolName), callId);
     let args: Record<string, unknown>;
-    if (argsAlreadyParsed) {
+    if (form !== 0) {
       if (rawArgs === undefined || rawArgs === null) args = {};
-      else if (isPlainObject(rawArgs)) args = rawArgs;
+      // Parsed text holds only JSON data: a non-array object is plain (no prototype read).
+      else if (form === 2 ? typeof rawArgs === 'object' && !Array.isArray(rawArgs) : isPlainObject(rawArgs)) args = rawArgs as Record<string, unknown>;
       else return reject('malformed_arguments', namespaceArgsReason(ns.name, toolName, jsonKind(rawArgs)), callId);
       // The envelope nests the arguments one level below its root (`{ action, args }`).
       if (deferred !== undefined && !this.#covers(t, 1)) {
@@ -380,7 +389,7 @@ export class Resolver {
     if (stray !== undefined) return reject('malformed_arguments', loaderStrayReason(stray), callId);
     const k = this.#catalog.findToolkit(requested);
     if (k === undefined) {
-      const suggester = this.#getKitSuggester();
+      const suggester = this.#suggestions.toolkits();
       const closest = typeof requested === 'string' ? suggester.closest(requested) : [];
       return reject('invalid_arguments', unknownToolkitReason(requested, suggester.names, closest), callId);
     }
@@ -444,42 +453,8 @@ export class Resolver {
         return reject('unknown_tool', unknownToolReason(name, [], [], actionHint(split[2]!, split[1]!)), callId);
       }
     }
-    const suggester = this.#getSuggester();
+    const suggester = this.#suggestions.callable();
     return reject('unknown_tool', unknownToolReason(name, suggester.closest(name), suggester.names), callId);
-  }
-
-  /** Names the model can call right now (flat tools, namespaces, loader, library tools, loaded toolkit tools), for suggestions. */
-  #getSuggester(): Suggester {
-    const version = this.#gate.loadVersion;
-    if (this.#suggester?.version === version) return this.#suggester.value;
-    const catalog = this.#catalog;
-    const names: string[] = [];
-    for (const t of catalog.flat) names.push(catalog.tools[t]!.name);
-    for (const ns of catalog.namespaces) names.push(ns.name);
-    if (catalog.toolkits.length > 0) names.push(LOAD_TOOLKIT_NAME);
-    for (const t of catalog.library) names.push(catalog.tools[t]!.name);
-    const seen = new Set(names);
-    for (const k of this.#gate.loadedToolkits()) {
-      for (const t of catalog.toolkits[k]!.tools) {
-        const n = catalog.tools[t]!.name;
-        if (!seen.has(n)) {
-          seen.add(n);
-          names.push(n);
-        }
-      }
-    }
-    const value = new Suggester(names);
-    this.#suggester = { version, value };
-    return value;
-  }
-
-  /** Toolkit names for `load_toolkit` suggestions; rebuilt only when toolkits are registered. */
-  #getKitSuggester(): Suggester {
-    const version = this.#catalog.structureVersion;
-    if (this.#kitSuggester?.version === version) return this.#kitSuggester.value;
-    const value = new Suggester(this.#catalog.toolkits.map((kit) => kit.name));
-    this.#kitSuggester = { version, value };
-    return value;
   }
 
   // ---- The seed's namespace helpers (no gate, no validation) -------------------
