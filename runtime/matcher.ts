@@ -85,9 +85,10 @@ interface ScanTables {
   /**
    * State → its row in `rows`, or -1. A row holds the state's transition for
    * every ASCII code unit with the failure links already followed (0: the
-   * root), so a scan in such a state takes one read per character. The root
-   * and the states with the most edges (shallow ones: where failure links
-   * lead) get rows, at most `DENSE_ROWS` (128 Int32 each).
+   * root; `REPORTS` set when that state ends a keyword), so a scan in such
+   * a state takes one read per character. The root and the states with the
+   * most edges (shallow ones: where failure links lead) get rows, at most
+   * `DENSE_ROWS` (128 Int32 each).
    */
   readonly rowOf: Int16Array;
   readonly rows: Int32Array;
@@ -97,16 +98,18 @@ interface ScanTables {
 
 /** Most dense transition rows per matcher (256 KiB), and the fewest edges a non-root state needs for one. */
 const DENSE_ROWS = 512;
-const DENSE_ROW_EDGES = 3;
+const DENSE_ROW_EDGES = 2;
+/** Set in a `rows` entry whose target state ends a keyword (`report` >= 0): the scan reads `report` only then. */
+const REPORTS = 1 << 30;
 
 /**
  * Keyword → selected positions as bitsets (bit `p & 31` of word `p >>> 5`),
  * for `selectTask`: a keyword that selects many tools (a tag like `db`) is
  * OR-ed in one word per 32 positions instead of one store per position. Only
- * keywords whose bitset is at most twice the size of their position list
- * (`count * DENSE_FACTOR >= total`) get one, so the bitsets never take more
- * than twice the memory of the lists; the rest (a tool's own name) keep
- * setting one bit per position.
+ * keywords that select at least one position in `DENSE_FACTOR` get one (an
+ * average of two or more bits per word), so the bitsets never take more than
+ * half the memory of the position lists they stand for; the rest (a tool's
+ * own name) keep setting one bit per position.
  */
 interface KeywordBits {
   /** Words per bitset: `ceil(total / 32)`. */
@@ -119,7 +122,7 @@ interface KeywordBits {
 }
 
 /** See `KeywordBits`: a bitset of `total / 32` words replaces a list of at least `total / DENSE_FACTOR` positions. */
-const DENSE_FACTOR = 64;
+const DENSE_FACTOR = 16;
 
 /** Generations run up to this, then the stamps are cleared and counting restarts (never reached in practice). */
 export const MAX_GENERATION = 0xffff_fffe;
@@ -311,6 +314,8 @@ function scanTables(m: RevivedMatcher): ScanTables {
   for (let s = 1; s < states; s++) if (edgeStart[s + 1]! - edgeStart[s]! >= DENSE_ROW_EDGES) candidates.push(s);
   candidates.sort((a, b) => edgeStart[b + 1]! - edgeStart[b]! - (edgeStart[a + 1]! - edgeStart[a]!) || a - b);
   const chosen = [0, ...candidates.slice(0, DENSE_ROWS - 1)];
+  const report = new Int32Array(states);
+  for (let s = 0; s < states; s++) report[s] = m.out[s]! >= 0 ? s : m.dict[s]!;
   const rowOf = new Int16Array(states).fill(-1);
   const rows = new Int32Array(chosen.length * 128);
   const goto = (s: number, code: number): number => {
@@ -327,11 +332,10 @@ function scanTables(m: RevivedMatcher): ScanTables {
         at = fail[at]!;
         to = goto(at, code);
       }
-      rows[row * 128 + code] = to < 0 ? 0 : to;
+      const target = to < 0 ? 0 : to;
+      rows[row * 128 + code] = report[target]! >= 0 ? target | REPORTS : target;
     }
   });
-  const report = new Int32Array(states);
-  for (let s = 0; s < states; s++) report[s] = m.out[s]! >= 0 ? s : m.dict[s]!;
   return { found: new Int32Array(m.keywordSeen.length), stop, rowOf, rows, report };
 }
 
@@ -355,7 +359,7 @@ function scanTask(m: RevivedMatcher, task: string): number {
   const { fail, out, dict, edgeStart, edgeCode, edgeTo } = m;
   let count = 0;
   let state = 0;
-  for (let i = 0; i < lower.length; i++) {
+  scan: for (let i = 0; i < lower.length; i++) {
     const code = lower.charCodeAt(i);
     // The transition, following failure links, as the automaton defines it; a state
     // with a dense row answers an ASCII code unit in one read.
@@ -365,6 +369,12 @@ function scanTask(m: RevivedMatcher, task: string): number {
         const row = rowOf[state]!;
         if (row >= 0) {
           to = rows[(row << 7) + code]!;
+          if (to < REPORTS) {
+            // The usual case: the target ends no keyword, nothing to report.
+            state = to;
+            continue scan;
+          }
+          to -= REPORTS;
           break;
         }
         // An ASCII character no keyword contains (a space, most punctuation) ends
