@@ -157,6 +157,8 @@ export const VALIDATORS_FILE = 'validators.gen.ts';
  */
 export function emitValidators(ctx: EmitContext): GeneratedFile[] {
   const imports = new Map<string, string>();
+  /** Helpers copied into the module instead of imported (see `UCS2_LENGTH`), once each. */
+  const inlined = new Set<string>();
   const scopes: string[] = [];
   const dialects = ctx.schemas.map((s) => dialectOf(s.schema));
   const owns = ctx.schemas.map((s) => needsOwnProperties(s.schema));
@@ -180,7 +182,7 @@ export function emitValidators(ctx: EmitContext): GeneratedFile[] {
         refs[key] = key;
         scopeOf[index] = scope;
       }
-      const code = compactErrors(esmImports(standaloneCode(ajv, refs), imports));
+      const code = compactErrors(esmImports(standaloneCode(ajv, refs), imports, inlined));
       scopes.push(`const ${scope} = (() => {\n${code}\nreturn { ${members.map((m) => `v${m.index}`).join(', ')} };\n})();`);
     }
   }
@@ -197,6 +199,7 @@ export function emitValidators(ctx: EmitContext): GeneratedFile[] {
     ...[...imports].map(([specifier, local]) => `import ${local} from ${tsString(specifier)};`),
     '',
     ERROR_HELPERS,
+    ...inlined,
     ...scopes,
     '',
     '/** One ajv standalone validator per distinct argument schema; `spec.tools[i].validator` indexes this array. */',
@@ -253,13 +256,14 @@ export function schemaForAjv(schema: JsonSchema, applyDefaults = false): JsonSch
 }
 
 /**
- * ajv's ESM mode still writes `const func2 = require("ajv/dist/runtime/ucs2length").default;`
+ * ajv's ESM mode still writes `const func2 = require("ajv/dist/runtime/equal").default;`
  * for its runtime helpers and ajv-formats. Turn each into an ESM default
  * import (Node gives a CommonJS module's `module.exports` as the default) with
- * an explicit `.js` extension (ajv has no exports map), and drop the
- * per-export `export` so only `validators` is public.
+ * an explicit `.js` extension (ajv has no exports map), except `ucs2length`,
+ * which is copied into the module (`UCS2_LENGTH`, added to `inlined`), and
+ * drop the per-export `export` so only `validators` is public.
  */
-function esmImports(code: string, imports: Map<string, string>): string {
+function esmImports(code: string, imports: Map<string, string>, inlined: Set<string>): string {
   const lines = code.split('\n').map((line) => {
     // Most lines are validator code: a prefix test first keeps the regexes off them (megabytes at scale).
     if (!line.startsWith('const ') && !line.startsWith('export ') && !line.startsWith('"use strict"')) return line;
@@ -267,6 +271,12 @@ function esmImports(code: string, imports: Map<string, string>): string {
     const required = /^const ([\w$]+) = require\("([^"\\]+)"\)(.*);$/.exec(line);
     if (required !== null) {
       const [, local, specifier = '', rest] = required;
+      // ajv's string-length helper is copied into the module (UCS2_LENGTH): importing it, a CommonJS
+      // file, would make Node set up its CommonJS loader for an otherwise all-ESM start-up.
+      if (specifier === 'ajv/dist/runtime/ucs2length' && rest === '.default') {
+        inlined.add(UCS2_LENGTH);
+        return `const ${local} = ${UCS2_LENGTH_NAME};`;
+      }
       const file = /\.[cm]?js$/.test(specifier) ? specifier : `${specifier}.js`;
       let binding = imports.get(file);
       if (binding === undefined) {
@@ -301,6 +311,32 @@ export const ERROR_HELPERS = [
   'return vErrors;',
   '};',
   'const __ajvError = (vErrors, instancePath, schemaPath, keyword, params, message) => __ajvPush(vErrors, {instancePath, schemaPath, keyword, params, message});',
+].join('\n');
+
+const UCS2_LENGTH_NAME = '__ajvUcs2length';
+
+/**
+ * ajv's `ucs2length` (ajv/dist/runtime/ucs2length.js, ajv 8, MIT; itself
+ * from punycode.js), the length in code points that `minLength` and
+ * `maxLength` count, copied statement for statement. A test runs it against
+ * ajv's own on strings with lone and paired surrogates.
+ */
+export const UCS2_LENGTH = [
+  `const ${UCS2_LENGTH_NAME} = (str) => {`,
+  'const len = str.length;',
+  'let length = 0;',
+  'let pos = 0;',
+  'let value;',
+  'while (pos < len) {',
+  'length++;',
+  'value = str.charCodeAt(pos++);',
+  'if (value >= 0xd800 && value <= 0xdbff && pos < len) {',
+  'value = str.charCodeAt(pos);',
+  'if ((value & 0xfc00) === 0xdc00) pos++;',
+  '}',
+  '}',
+  'return length;',
+  '};',
 ].join('\n');
 
 /** ajv's own error-object keys, in its order (errors.ts `errorObject` with `messages` on and `verbose` off). */

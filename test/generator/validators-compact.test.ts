@@ -16,7 +16,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { describe, expect, it } from 'vitest';
-import { compactErrors, ERROR_HELPERS } from '../../generator/emit/validators.js';
+import { compactErrors, ERROR_HELPERS, UCS2_LENGTH } from '../../generator/emit/validators.js';
 import { loadSuite, type SuiteGroup } from '../spec/json-schema-suite.js';
 
 const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -137,3 +137,18 @@ describe('compactErrors on hand-written blocks', () => {
     expect(first).toHaveLength(2);
   });
 });
+
+describe('the inlined ucs2length', () => {
+  it('counts exactly as ajv\'s own, lone and paired surrogates included', () => {
+    const ajvs = (requireHere('ajv/dist/runtime/ucs2length.js') as { default: (s: string) => number }).default;
+    const ours = new Function(`${UCS2_LENGTH}\nreturn __ajvUcs2length;`)() as (s: string) => number;
+    const units = ['a', 'é', '中', '\ud83d', '\ude00', '\ud83d\ude00', '\udbff\udfff', '\ud800', '\udc00', '\u0000'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const samples = ['', ...units];
+    for (let i = 0; i < 2000; i++) samples.push(Array.from({ length: Math.floor(next() * 8) }, () => units[Math.floor(next() * units.length)]).join(''));
+    for (const text of samples) expect(ours(text), JSON.stringify(text)).toBe(ajvs(text));
+    expect(ours('a\ud83d\ude00\ud83d')).toBe(3);
+  });
+});
+
