@@ -15,7 +15,8 @@ import { buildEmitContext } from '../../generator/emit/context.js';
 import { ARTIFACT_KINDS, emit, type GeneratedFile } from '../../generator/emit/index.js';
 import { schemaToType } from '../../generator/emit/arg-types.js';
 import { dialectOf } from '../../generator/emit/validators.js';
-import { shareSubtrees, specData } from '../../generator/emit/spec.js';
+import { packSpec, shareSubtrees, specData } from '../../generator/emit/spec.js';
+import { unpackSpec } from '../../runtime/packed-spec.js';
 import { buildIR } from './ir-builder.js';
 import { removeDir, tempDir } from './helpers.js';
 
@@ -145,7 +146,10 @@ describe('emit', () => {
     expect(ts).not.toMatch(/\brequire\(/);
     expect(ts).not.toMatch(/new Function|eval\(/);
     expect(ts).toMatch(/^import __ajvRuntime\d from "ajv-formats\/dist\/formats\.js";$/m);
-    expect(ts).toMatch(/^import __ajvRuntime\d from "ajv\/dist\/runtime\/ucs2length\.js";$/m);
+    // ajv's ucs2length is copied in, not imported (a CommonJS import would set up Node's CommonJS loader at start-up).
+    expect(ts).not.toMatch(/ucs2length\.js/);
+    expect(ts).toMatch(/^const __ajvUcs2length = \(str\) => \{$/m);
+    expect(ts).toMatch(/^const func\d+ = __ajvUcs2length;$/m);
     const dir = tempDir('esm-');
     try {
       writeFileSync(path.join(dir, 'validators.gen.js'), js);
@@ -154,7 +158,7 @@ describe('emit', () => {
         console.log(JSON.stringify([validators.length, Object.isFrozen(validators), v({ at: '2024-01-01T00:00:00Z', s: 'ok' }), v({ at: 'yesterday' }), v.errors.map((e) => e.keyword), v({ s: '😀' }), v({ s: '😀😀' })]));`;
       const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: dir });
       expect(r.stderr).toBe('');
-      // minLength counts code points (ajv's ucs2length runtime): one emoji is too short, two are enough.
+      // minLength counts code points (ajv's ucs2length, copied in): one emoji is too short, two are enough.
       expect(JSON.parse(r.stdout)).toEqual([3, true, true, false, ['format'], false, true]);
     } finally {
       removeDir(dir);
@@ -199,6 +203,15 @@ describe('dialectOf', () => {
 
 
 describe('spec.gen.ts data', () => {
+  it('refuses, loudly, packed data of another format and a names list that does not match it', () => {
+    const ctx = buildEmitContext(buildIR({ tools: [{ name: 'a' }, { name: 'b' }] }), options);
+    const packed = shareSubtrees(packSpec(specData(ctx))) as Parameters<typeof unpackSpec>[0];
+    const base = { openaiStrict: false, directoryXml: '', validators: [] };
+    expect(unpackSpec(packed, { ...base, toolNames: ['a', 'b'] }).tools.map((t) => t.name)).toEqual(['a', 'b']);
+    expect(() => unpackSpec(packed, { ...base, toolNames: ['a'] })).toThrow(/names\.gen\.ts lists 1 tool names for 2 tools; regenerate/);
+    const old = { ...packed, data: { ...packed.data, packed: 1 } } as unknown as Parameters<typeof unpackSpec>[0];
+    expect(() => unpackSpec(old, { ...base, toolNames: ['a', 'b'] })).toThrow(/unknown packed spec format 1; regenerate/);
+  });
   it('unpacks every tool\'s group lists exactly, sharing one frozen array per group among its single-group tools', async () => {
     // `b` is in two namespaces and two toolkits, `c` in one of each; `a`, `d` only in the first namespace, `e` in none.
     const ir = buildIR({
