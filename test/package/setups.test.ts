@@ -93,7 +93,7 @@ const HANDLERS = `{
 
 const CALLS = `[
     await router.dispatch({ name: 'schedule', arguments: '{"at":"2024-01-01T00:00:00Z","title":"ok","labels":{"a":"b"}}' }),
-    // Both failures come from the ajv runtime helpers the validators import (formats, ucs2length).
+    // Both failures come from ajv runtime helpers in the validators (formats, imported; ucs2length, copied in).
     await router.dispatch({ name: 'calendar', arguments: { action: 'schedule', args: { at: 'yesterday', title: '😀' } } }),
     await router.dispatch({ name: 'load_toolkit', arguments: { toolkit_name: 'Extra' } }),
     await router.dispatch({ name: 'ping', arguments: { n: 3 } }),
