@@ -87,8 +87,9 @@ export interface GroupEntry {
   readonly description: string;
   /** Member tool indices (spec groups: the spec's own frozen array). */
   readonly tools: readonly number[];
+  /** Member tools by action name (built on first read). */
   readonly actions: Map<string, number>;
-  /** `actions`' keys, listed in rejection reasons (built once, not per rejected call). */
+  /** `actions`' keys, listed in rejection reasons (built once, on first read, not per rejected call). */
   readonly actionList: readonly string[];
   readonly specIndex: number;
   readonly neutral: NeutralTool | undefined;
@@ -110,18 +111,45 @@ function depthBound(value: unknown): number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
 }
 
-/** The catalog entry of a spec namespace or toolkit: its members, by action name too. */
-function specGroup(group: { readonly name: string; readonly description: string; readonly tools: readonly number[] }, k: number, tools: GeneratedSpec['tools']): GroupEntry {
-  const members = group.tools;
-  const actions = new Map<string, number>();
-  const actionList: string[] = [];
-  for (let j = 0; j < members.length; j++) {
-    const t = members[j]!;
-    const name = tools[t]!.name;
-    actions.set(name, t);
-    actionList.push(name);
+/**
+ * One namespace or toolkit of the catalog. Its lookup by action name and its
+ * action list are built on first read: only a call into the group (or a
+ * rejection naming its actions) needs them, and at 10,000 tools building
+ * them for every group was a Map entry per tool at start-up. Member names
+ * are read from the catalog's tool entries, whose names never change.
+ */
+class Group implements GroupEntry {
+  readonly name: string;
+  readonly description: string;
+  readonly tools: readonly number[];
+  readonly specIndex: number;
+  readonly neutral: NeutralTool | undefined;
+  suggester?: Suggester;
+  readonly #entries: readonly { readonly name: string }[];
+  #actions: Map<string, number> | undefined;
+  #actionList: readonly string[] | undefined;
+
+  constructor(name: string, description: string, members: readonly number[], specIndex: number, neutral: NeutralTool | undefined, entries: readonly { readonly name: string }[]) {
+    this.name = name;
+    this.description = description;
+    this.tools = members;
+    this.specIndex = specIndex;
+    this.neutral = neutral;
+    this.#entries = entries;
   }
-  return { name: group.name, description: group.description, tools: members, actions, actionList, specIndex: k, neutral: undefined };
+
+  get actions(): Map<string, number> {
+    if (this.#actions === undefined) {
+      const actions = new Map<string, number>();
+      for (let j = 0; j < this.tools.length; j++) actions.set(this.#entries[this.tools[j]!]!.name, this.tools[j]!);
+      this.#actions = actions;
+    }
+    return this.#actions;
+  }
+
+  get actionList(): readonly string[] {
+    return (this.#actionList ??= this.tools.map((t) => this.#entries[t]!.name));
+  }
 }
 
 /** The seed's shorthand (a properties map) or a full schema → a full `type: "object"` schema. */
@@ -237,13 +265,13 @@ export class Catalog {
     if (unknownNames !== undefined) this.#assertHandlerNames(unknownNames);
     for (let k = 0; k < spec.namespaces.length; k++) {
       const ns = spec.namespaces[k]!;
-      this.namespaces.push(specGroup(ns, k, specTools));
+      this.namespaces.push(new Group(ns.name, ns.description, ns.tools, k, undefined, this.tools));
       // A namespace shadows a same-named tool that is not flat (the model sees the namespace).
       this.byName.set(ns.name, { kind: 'namespace', index: k });
     }
     for (let k = 0; k < spec.toolkits.length; k++) {
       const kit = spec.toolkits[k]!;
-      this.toolkits.push(specGroup(kit, k, specTools));
+      this.toolkits.push(new Group(kit.name, kit.description, kit.tools, k, undefined, this.tools));
       this.kitByLower.set(kit.name.toLowerCase(), k);
     }
     this.byName.set(LOAD_TOOLKIT_NAME, { kind: 'loader' });
@@ -362,15 +390,7 @@ export class Catalog {
         description: this.tools[t]!.description,
         parameters: this.tools[t]!.schema,
       }));
-      list.push({
-        name: g.name,
-        description: g.description,
-        tools: members,
-        actions: new Map(members.map((t) => [this.tools[t]!.name, t])),
-        actionList: members.map((t) => this.tools[t]!.name),
-        specIndex: -1,
-        neutral: kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined,
-      });
+      list.push(new Group(g.name, g.description, members, -1, kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined, this.tools));
       for (const t of members) {
         const entry = this.tools[t]!;
         if (kind === 'namespace') entry.namespaces = [...entry.namespaces, index];
