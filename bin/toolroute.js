@@ -2,7 +2,9 @@
 // The `toolroute` command. Two ways to run the same CLI:
 //
 // - dist: the compiled CLI (dist/generator/cli.js) on plain node. What an installed package
-//   runs (`npm ci` / `npm install` build dist/ through `prepare`): no loader, faster start.
+//   (any copy under a node_modules folder) always runs: no loader, faster start. Its file times
+//   say nothing there: npm writes the files in tarball order with the time of the install, so the
+//   sources are often a second newer than dist/.
 // - source: the TypeScript sources (generator/cli.ts) through tsx. What a checkout runs before
 //   `npm run build`, and whenever a source file is newer than the build, so an edited generator
 //   never runs as its stale compiled copy.
@@ -10,9 +12,12 @@
 // TOOLROUTE_CLI=dist or TOOLROUTE_CLI=source forces one (tests, debugging). Either way, specs
 // written in TypeScript load through tsx's tsImport (generator/load.ts).
 import { readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const ROOT = new URL('../', import.meta.url);
 const DIST_CLI = new URL('dist/generator/cli.js', ROOT);
+/** An installed copy (npm, pnpm, yarn: below a node_modules folder), not a checkout or an `npm link`. */
+const INSTALLED = fileURLToPath(ROOT).split(/[\\/]/).includes('node_modules');
 
 /** Modification time of a file, or undefined when it does not exist. */
 function mtime(url) {
@@ -50,6 +55,7 @@ function chooseMode() {
     process.exit(2);
   }
   const built = mtime(DIST_CLI);
+  if (built !== undefined && INSTALLED) return 'dist';
   return built !== undefined && built >= newestSource() ? 'dist' : 'source';
 }
 
@@ -58,7 +64,7 @@ function chooseMode() {
  * installs none of them): name the missing ones and the command that installs them, instead of
  * failing on the first import. Resolved from this file, as the CLI's own imports would be.
  */
-const GENERATOR_PACKAGES = ['yaml', 'zod', 'tsx', 'esbuild'];
+const GENERATOR_PACKAGES = ['yaml', 'js-yaml', 'zod', 'tsx', 'esbuild'];
 const missing = GENERATOR_PACKAGES.filter((name) => {
   try {
     import.meta.resolve(name === 'tsx' ? 'tsx/esm/api' : name);
@@ -71,7 +77,7 @@ if (missing.length > 0) {
   process.stderr.write(
     `toolroute: the code generator needs ${missing.join(', ')}, which a runtime-only install leaves out.\n` +
       'Install the generator\'s packages as dev dependencies:\n' +
-      '  npm install --save-dev tsx yaml zod esbuild\n',
+      '  npm install --save-dev tsx yaml js-yaml zod esbuild\n',
   );
   process.exit(2);
 }

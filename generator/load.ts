@@ -3,27 +3,32 @@
  * map a spec path back to a line and column, so every later problem can say
  * where it is.
  *
- * - YAML and JSON are parsed with `yaml` (JSON is YAML), keeping node ranges;
- *   JSON is first checked with `JSON.parse` so JSON-only syntax rules
- *   (no trailing commas, no comments) hold and errors get a line and column.
+ * - YAML is read by js-yaml's event parser when it reads the text exactly as
+ *   the `yaml` package does (load/yaml-fast.ts), positions from the same
+ *   events; anything else (syntax errors, duplicate keys, tags, aliases) is
+ *   parsed with `yaml` keeping node ranges, for its messages and positions.
+ * - JSON is checked by a scanner of our own so JSON-only syntax rules
+ *   (no trailing commas, no comments) hold and errors get a line and column,
+ *   then parsed by `JSON.parse`; only JSON nested too deep to scan goes the `yaml` way.
  * - Duplicate keys are an error with both positions, never "last one wins".
  * - TypeScript specs are imported with tsx; their zod `parameters` become JSON
  *   Schema here. A TS spec has no source positions: its problems point at the
  *   file's 1:1 and carry the spec path.
  *
- * This file is the entry point, the spec types and the YAML path; the rest is
- * in generator/load/: json.ts (JSON scanner, fast path and position index),
- * yaml.ts (duplicate keys and positions on a YAML document), typescript.ts
- * (TS specs and zod), common.ts (shared helpers).
+ * This file is the entry point and the spec types; the rest is in
+ * generator/load/: yaml-fast.ts (the js-yaml fast path), yaml.ts (the `yaml`
+ * Document path: syntax errors, duplicate keys, positions), json.ts (JSON
+ * scanner, fast path and position index), typescript.ts (TS specs and zod),
+ * common.ts (shared helpers).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import type { Problem } from './problems.js';
-import { errorCode, fail, positionOf, sentence } from './load/common.js';
+import { errorCode, fail, positionOf } from './load/common.js';
 import { loadJson, scanJson } from './load/json.js';
 import { loadTs } from './load/typescript.js';
-import { findDuplicateKeys, locateOffset } from './load/yaml.js';
+import { loadFastYaml, loadYamlDocument } from './load/yaml.js';
+import { parseYamlFast } from './load/yaml-fast.js';
 
 export { jsonSyntaxError } from './load/json.js';
 export { isZodSchema } from './load/typescript.js';
@@ -100,12 +105,6 @@ export async function loadSpec(file: string, options: { cwd?: string } = {}): Pr
  */
 export function loadText(text: string, display: string, format: 'yaml' | 'json'): LoadResult {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a BOM is not content
-  const lineCounter = new LineCounter();
-  const problems: Problem[] = [];
-  const at = (offset: number) => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { line, column: col };
-  };
 
   if (format === 'json') {
     // JSON.parse's messages differ between Node versions and often carry no position; check the syntax ourselves.
@@ -121,33 +120,13 @@ export function loadText(text: string, display: string, format: 'yaml' | 'json')
     // index of our own are an order of magnitude faster than building a YAML document with ranges.
     // Only JSON nested too deep to scan goes the YAML way below.
     if (scan.complete) return loadJson(text, display, scan.duplicates);
+  } else {
+    // YAML the fast parser reads exactly as the `yaml` package would (the common case); anything
+    // else (a syntax error, a duplicate key, a tag, an alias…) goes the `yaml` way for today's messages.
+    const fast = parseYamlFast(text);
+    if (fast) return loadFastYaml(text, display, fast);
   }
-
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true });
-  // Only the first syntax error: the ones after it are usually its echoes.
-  for (const e of doc.errors.slice(0, 1)) {
-    problems.push({ code: 'syntax_error', message: `invalid ${format === 'json' ? 'JSON' : 'YAML'}: ${sentence(e.message)}`,
-      hint: format === 'json' ? 'Fix the JSON syntax.' : 'Fix the YAML syntax (indentation, quotes, brackets).',
-      file: display, ...at(e.pos[0]), path: '' });
-  }
-  if (problems.length > 0) return { ok: false, problems };
-
-  findDuplicateKeys(doc, display, at, problems);
-  if (problems.length > 0) return { ok: false, problems };
-
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: 1000 });
-  } catch (err) {
-    return fail(display, 'syntax_error', `cannot read the YAML: ${sentence(err instanceof Error ? err.message : String(err))}`,
-      'Use fewer aliases (*name); write the content out instead.');
-  }
-
-  const locate = (p: SpecPath, mode: 'value' | 'key' = 'value') => {
-    const offset = locateOffset(doc, p, mode);
-    return offset === undefined ? { line: 1, column: 1 } : at(offset);
-  };
-  return { ok: true, spec: { file: display, format, value, locate } };
+  return loadYamlDocument(text, display, format);
 }
 
 /** The display form of a spec path: relative to cwd, POSIX separators. */

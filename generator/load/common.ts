@@ -42,3 +42,33 @@ export function positionOf(text: string, offset: number): { line: number; column
   }
   return { line, column: end - last };
 }
+
+/**
+ * Offsets where each line starts (the first line at 0), as yaml's LineCounter records them.
+ *
+ * @example
+ * lineStarts('a\nb'); // [0, 2]
+ */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let n = text.indexOf('\n'); n !== -1; n = text.indexOf('\n', n + 1)) starts.push(n + 1);
+  return starts;
+}
+
+/**
+ * 1-based line and column of an offset (yaml's `LineCounter.linePos`, so every path agrees).
+ *
+ * @example
+ * linePos(lineStarts('a\nb'), 2); // { line: 2, column: 1 }
+ */
+export function linePos(starts: readonly number[], offset: number): { line: number; column: number } {
+  let low = 0;
+  let high = starts.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((starts[mid] ?? 0) < offset) low = mid + 1;
+    else high = mid;
+  }
+  if (starts[low] === offset) return { line: low + 1, column: 1 };
+  return { line: low, column: offset - (starts[low - 1] ?? 0) + 1 };
+}

@@ -8,6 +8,7 @@
  */
 import type { LoadResult, SpecPath } from '../load.js';
 import { formatPath } from '../problems.js';
+import { linePos, lineStarts } from './common.js';
 
 /**
  * The first JSON syntax error in `text` (offset and what was expected), or
@@ -199,26 +200,6 @@ export function loadJson(text: string, display: string, duplicates: readonly Jso
   const index = jsonIndex(text);
   const locate = (p: SpecPath, mode: 'value' | 'key' = 'value') => at(index.locate(p, mode));
   return { ok: true, spec: { file: display, format: 'json', value, locate } };
-}
-
-/** Offsets where each line starts (the first line at 0), as yaml's LineCounter records them. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let n = text.indexOf('\n'); n !== -1; n = text.indexOf('\n', n + 1)) starts.push(n + 1);
-  return starts;
-}
-
-/** 1-based line and column of an offset (yaml's `LineCounter.linePos`, so both paths agree). */
-function linePos(starts: readonly number[], offset: number): { line: number; column: number } {
-  let low = 0;
-  let high = starts.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if ((starts[mid] ?? 0) < offset) low = mid + 1;
-    else high = mid;
-  }
-  if (starts[low] === offset) return { line: low + 1, column: 1 };
-  return { line: low, column: offset - (starts[low - 1] ?? 0) + 1 };
 }
 
 /** Where each member of one JSON container starts. */

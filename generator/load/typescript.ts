@@ -7,7 +7,7 @@
  * (ts-no-export), zod_conversion_failed (ts-zod-unrepresentable).
  */
 import { pathToFileURL } from 'node:url';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { LoadResult } from '../load.js';
 import { formatPath } from '../problems.js';
 import type { Problem } from '../problems.js';
@@ -42,7 +42,9 @@ export async function loadTs(absolute: string, display: string): Promise<LoadRes
       'Export the spec as the default export (`export default defineSpec({ ... })`) or as `export const spec = ...`.');
   }
   const problems: Problem[] = [];
-  const value = convertZod(candidate, [], display, problems);
+  // zod is loaded only for TS specs: a YAML or JSON spec never pays for it at start-up.
+  const { z } = await import('zod');
+  const value = convertZod(candidate, [], display, problems, z.toJSONSchema);
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, spec: { file: display, format: 'ts', value, locate: () => ({ line: 1, column: 1 }) } };
 }
@@ -62,12 +64,12 @@ export function isZodSchema(v: unknown): v is z.ZodType {
  * Schema as the model sends arguments (`io: 'input'`: defaulted and optional
  * properties are not required).
  */
-function convertZod(v: unknown, p: (string | number)[], file: string, problems: Problem[]): unknown {
-  if (Array.isArray(v)) return v.map((item, i) => convertZod(item, [...p, i], file, problems));
+function convertZod(v: unknown, p: (string | number)[], file: string, problems: Problem[], toJSONSchema: typeof z.toJSONSchema): unknown {
+  if (Array.isArray(v)) return v.map((item, i) => convertZod(item, [...p, i], file, problems, toJSONSchema));
   if (isZodSchema(v)) {
     if (p[p.length - 1] !== 'parameters') return v; // validation reports it as a wrong type, with its path
     try {
-      return stripZodIntegerBounds(z.toJSONSchema(v, { io: 'input', unrepresentable: 'throw' }));
+      return stripZodIntegerBounds(toJSONSchema(v, { io: 'input', unrepresentable: 'throw' }));
     } catch (err) {
       problems.push({ code: 'zod_conversion_failed', message: `this zod schema cannot be written as JSON Schema: ${sentence(err instanceof Error ? err.message : String(err))}`,
         hint: 'Use only zod types that have a JSON Schema form (no transforms on output, dates, functions, maps, sets or custom checks).',
@@ -77,7 +79,7 @@ function convertZod(v: unknown, p: (string | number)[], file: string, problems: 
   }
   if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype) {
     const out: Record<string, unknown> = {};
-    for (const [k, item] of Object.entries(v)) setOwn(out, k, convertZod(item, [...p, k], file, problems));
+    for (const [k, item] of Object.entries(v)) setOwn(out, k, convertZod(item, [...p, k], file, problems, toJSONSchema));
     return out;
   }
   return v;

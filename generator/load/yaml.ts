@@ -1,14 +1,92 @@
 /**
- * YAML specs (and JSON nested too deep for the JSON scanner): duplicate keys
- * found on the parsed document with both positions, and source offsets of a
- * spec path for `locate`. Parsing itself is in `loadText` (load.ts). Error
- * code (fixtures in test/fixtures/invalid/): duplicate_key (duplicate-key).
+ * YAML specs through the `yaml` package (every YAML text the fast path in
+ * yaml-fast.ts declines, and JSON nested too deep for the JSON scanner): a
+ * Document with node ranges, its first syntax error, duplicate keys with both
+ * positions, the value, and source offsets of a spec path for `locate`. And the
+ * result of a text the fast path read, whose `locate` asks a `yaml` Document
+ * (parsed on first need) only where the fast path's events cannot say.
+ * Error codes (fixtures in test/fixtures/invalid/): syntax_error (yaml-syntax),
+ * duplicate_key (duplicate-key).
  */
-import { isAlias, isMap, isPair, isScalar, isSeq } from 'yaml';
+import { createRequire } from 'node:module';
 import type { Document, Node as YamlNode } from 'yaml';
-import type { SpecPath } from '../load.js';
+import type { LoadResult, SpecPath } from '../load.js';
 import { formatPath } from '../problems.js';
 import type { Problem } from '../problems.js';
+import { fail, linePos, lineStarts, sentence } from './common.js';
+import type { FastYaml } from './yaml-fast.js';
+
+/**
+ * The `yaml` package, loaded on first use: a spec the fast path reads whole never needs it,
+ * and loading it costs start-up time. (Its Node entry is CommonJS, so this is the same module
+ * instance an `import 'yaml'` elsewhere gets.)
+ */
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = (): typeof import('yaml') => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
+
+/** The loader's `yaml` options: YAML 1.2 core schema, duplicate keys reported by us, errors without source excerpts. */
+function parse(text: string, lineCounter?: import('yaml').LineCounter): Document {
+  return yaml().parseDocument(text, { ...(lineCounter ? { lineCounter } : {}), uniqueKeys: false, prettyErrors: false, strict: true });
+}
+
+/**
+ * Today's YAML path, whole: parse with `yaml`, report the first syntax error or
+ * every duplicate key, else the value (aliases bounded) and `locate` on the Document.
+ *
+ * @example
+ * loadYamlDocument('a: !!str 1\n', 'spec.yaml', 'yaml'); // { ok: true, spec: { value: { a: '1' }, … } }
+ */
+export function loadYamlDocument(text: string, display: string, format: 'yaml' | 'json'): LoadResult {
+  const lineCounter = new (yaml().LineCounter)();
+  const problems: Problem[] = [];
+  const at = (offset: number) => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  const doc = parse(text, lineCounter);
+  // Only the first syntax error: the ones after it are usually its echoes.
+  for (const e of doc.errors.slice(0, 1)) {
+    problems.push({ code: 'syntax_error', message: `invalid ${format === 'json' ? 'JSON' : 'YAML'}: ${sentence(e.message)}`,
+      hint: format === 'json' ? 'Fix the JSON syntax.' : 'Fix the YAML syntax (indentation, quotes, brackets).',
+      file: display, ...at(e.pos[0]), path: '' });
+  }
+  if (problems.length > 0) return { ok: false, problems };
+
+  findDuplicateKeys(doc, display, at, problems);
+  if (problems.length > 0) return { ok: false, problems };
+
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 1000 });
+  } catch (err) {
+    return fail(display, 'syntax_error', `cannot read the YAML: ${sentence(err instanceof Error ? err.message : String(err))}`,
+      'Use fewer aliases (*name); write the content out instead.');
+  }
+
+  const locate = (p: SpecPath, mode: 'value' | 'key' = 'value') => {
+    const offset = locateOffset(doc, p, mode);
+    return offset === undefined ? { line: 1, column: 1 } : at(offset);
+  };
+  return { ok: true, spec: { file: display, format, value, locate } };
+}
+
+/**
+ * A YAML text the fast path read: its value, and `locate` from the fast path's
+ * positions, or from a `yaml` Document parsed the first time they cannot say.
+ *
+ * @example
+ * const fast = parseYamlFast('a: 1\n');
+ * if (fast) loadFastYaml('a: 1\n', 'spec.yaml', fast); // { ok: true, spec: { value: { a: 1 }, … } }
+ */
+export function loadFastYaml(text: string, display: string, fast: FastYaml): LoadResult {
+  let lines: number[] | undefined;
+  let doc: Document | undefined;
+  const locate = (p: SpecPath, mode: 'value' | 'key' = 'value') => {
+    const offset = fast.offset(p, mode) ?? locateOffset((doc ??= parse(text)), p, mode);
+    return offset === undefined ? { line: 1, column: 1 } : linePos((lines ??= lineStarts(text)), offset);
+  };
+  return { ok: true, spec: { file: display, format: 'yaml', value: fast.value, locate } };
+}
 
 /**
  * Reports every key written twice in one mapping, at the second one, naming the first.
@@ -17,6 +95,7 @@ import type { Problem } from '../problems.js';
  * findDuplicateKeys(doc, 'spec.yaml', at, problems); // duplicate_key for a second `name:`
  */
 export function findDuplicateKeys(doc: Document, file: string, at: (offset: number) => { line: number; column: number }, problems: Problem[]): void {
+  const { isMap, isPair, isScalar, isSeq } = yaml();
   const walk = (node: unknown, p: (string | number)[]): void => {
     if (isMap(node)) {
       const seen = new Map<string, number>();
@@ -51,6 +130,7 @@ export function findDuplicateKeys(doc: Document, file: string, at: (offset: numb
  * locateOffset(doc, ['tools', 0, 'name'], 'value'); // offset of the first tool's name
  */
 export function locateOffset(doc: Document, p: SpecPath, mode: 'value' | 'key'): number | undefined {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yaml();
   let node: unknown = doc.contents;
   let best: number | undefined = (node as YamlNode | null)?.range?.[0];
   for (let i = 0; i < p.length; i++) {
