@@ -193,22 +193,102 @@ export function expandParameters(parameters: Record<string, unknown>): ExpandedP
 
   // Last line of defence: the normalized schema (always 2020-12 form) must compile under ajv's strict
   // mode, as the emitted validators do.
-  const ajv2020 = ajvFor('compile-check');
   try {
-    // What ajv's compile does first (and the stubbed instance cannot): the inlined form against the
-    // 2020-12 meta-schema — a `$ref` may have pulled in data (an enum value, an example) as a schema.
-    const meta = ajvFor('2020-12');
-    if (meta.validateSchema(inlined) !== true) throw new Error(`schema is invalid: ${meta.errorsText(meta.errors)}`);
-    ajv2020.compile(inlined);
+    strictCompileCheck(inlined, { skipProvable: true });
   } catch (err) {
     problems.push({ code: 'invalid_schema', path: [], at: 'value',
       message: `this schema does not compile: ${err instanceof Error ? err.message : String(err)}.`,
       hint: 'Fix the schema; toolroute compiles argument validators with ajv in strict mode.' });
-  } finally {
-    // ajv caches every schema it compiled by object; this one is never compiled again here.
-    ajv2020.removeSchema(inlined);
   }
   return { schema: inlined, shorthand, problems, warnings };
+}
+
+/**
+ * The strict compile check of a normalized (2020-12) schema: throws what ajv
+ * throws. With `skipProvable`, ajv's compile is skipped where
+ * `compileCannotFail` proves it succeeds (the front end's largest cost; the
+ * emitted validators are compiled again, apart); the meta-schema check always runs.
+ *
+ * @example
+ * strictCompileCheck({ type: 'object', properties: { a: { pattern: '(' } } }); // throws: Invalid regular expression…
+ */
+export function strictCompileCheck(schema: JsonSchema, options: { skipProvable?: boolean } = {}): void {
+  // What ajv's compile does first (and the stubbed instance cannot): the inlined form against the
+  // 2020-12 meta-schema — a `$ref` may have pulled in data (an enum value, an example) as a schema.
+  const meta = ajvFor('2020-12');
+  if (meta.validateSchema(schema) !== true) throw new Error(`schema is invalid: ${meta.errorsText(meta.errors)}`);
+  if (options.skipProvable === true && compileCannotFail(schema)) return;
+  const ajv2020 = ajvFor('compile-check');
+  try {
+    ajv2020.compile(schema);
+  } finally {
+    // ajv caches every schema it compiled by object; this one is never compiled again here.
+    ajv2020.removeSchema(schema);
+  }
+}
+
+/** Keywords whose value is one subschema. */
+const ONE_SUBSCHEMA = new Set(['additionalProperties', 'items', 'contains', 'not', 'propertyNames', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems']);
+/** Keywords whose value is a list of subschemas. */
+const SUBSCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
+/**
+ * Keywords that ajv (the compile check's options: strictSchema, strictTypes, strictTuples and
+ * strictRequired off, no `$data`, no `useDefaults`) compiles without ever throwing, once the
+ * meta-schema has accepted their values. Read off ajv's sources (every `throw` and strict-mode
+ * check reachable from these keywords' code): `enum` throws only when empty, `pattern` and
+ * `patternProperties` only for a pattern `new RegExp(p, 'u')` refuses, `format` only warns for an
+ * unknown name (strictSchema off). Anything else — `$ref`, `$id`, `$anchor`, `$dynamicRef`, `id`,
+ * `nullable`, `$async`, `dependencies` and the dependent keywords, content keywords, unknown
+ * keywords — is left to the real compile.
+ */
+const CANNOT_THROW = new Set([
+  'type', 'enum', 'const', 'required', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'minContains', 'maxContains',
+  'minProperties', 'maxProperties', 'format', 'title', 'description', 'default', 'examples', 'deprecated',
+  'readOnly', 'writeOnly', '$comment', 'properties', 'patternProperties', ...ONE_SUBSCHEMA, ...SUBSCHEMA_LISTS,
+]);
+
+/** Whether `new RegExp(pattern, 'u')` (ajv's default engine and flags) accepts `pattern`. */
+function compilesAsPattern(pattern: unknown): boolean {
+  if (typeof pattern !== 'string') return false;
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True when ajv's strict compile of `schema` (a normalized 2020-12 schema the
+ * meta-schema accepted) provably succeeds: every keyword, at every depth, is
+ * one whose compile cannot throw (see CANNOT_THROW). False means "compile it
+ * and see", never "it fails". test/spec/compile-check.test.ts holds it to ajv
+ * on the JSON Schema Test Suite, the bench's schemas and random schemas.
+ *
+ * @example
+ * compileCannotFail({ type: 'object', properties: { a: { type: 'string', pattern: '^a' } } }); // true
+ * compileCannotFail({ type: 'object', properties: { a: { enum: [] } } });                      // false
+ */
+export function compileCannotFail(schema: unknown): boolean {
+  if (typeof schema === 'boolean') return true;
+  if (!isRecord(schema)) return false;
+  for (const [key, value] of Object.entries(schema)) {
+    if (!CANNOT_THROW.has(key)) return false;
+    if (ONE_SUBSCHEMA.has(key)) {
+      if (!compileCannotFail(value)) return false;
+    } else if (SUBSCHEMA_LISTS.has(key)) {
+      if (!Array.isArray(value) || !value.every(compileCannotFail)) return false;
+    } else if (key === 'properties' || key === 'patternProperties') {
+      if (!isRecord(value)) return false;
+      for (const [name, sub] of Object.entries(value)) if ((key === 'patternProperties' && !compilesAsPattern(name)) || !compileCannotFail(sub)) return false;
+    } else if (key === 'enum') {
+      if (!Array.isArray(value) || value.length === 0) return false;
+    } else if (key === 'pattern') {
+      if (!compilesAsPattern(value)) return false;
+    }
+  }
+  return true;
 }
 
 /** Expansions computed for each loaded spec, by parameters content (see `expandToolParameters`). */
@@ -245,54 +325,84 @@ export function expandToolParameters(spec: LoadedSpec, parameters: Record<string
 /**
  * A string equal for two values exactly when they are the same JSON data
  * (key order included; `-0`, `NaN` and infinities kept apart, unlike
- * JSON.stringify; every item ends in a comma, so no two values run
- * together), or undefined for anything that is not plain data (a TS
+ * JSON.stringify), or undefined for anything that is not plain data (a TS
  * spec may hold functions, class instances, zod schemas…): those are not cached.
+ * Plain JSON (the common case) is keyed by its JSON text, written by the native
+ * JSON.stringify; data holding -0, NaN or an infinity by a longer encoding of
+ * its own that starts with a character no JSON text starts with.
  *
  * @example
- * contentKey({ a: [1, 'x'] }); // '{"a":[n1,"x",],}'
+ * contentKey({ a: [1, 'x'] });  // '{"a":[1,"x"]}'
+ * contentKey({ a: [-0] });      // '\u0000{"a":[n-0,],}'
  */
 export function contentKey(value: unknown): string | undefined {
-  const parts: string[] = [];
-  const walk = (v: unknown): boolean => {
-    switch (typeof v) {
-      case 'string':
-        parts.push(JSON.stringify(v));
-        return true;
-      case 'number':
-        parts.push(Object.is(v, -0) ? 'n-0' : `n${v}`);
-        return true;
-      case 'boolean':
-        parts.push(v ? 't' : 'f');
-        return true;
-      case 'object': {
-        if (v === null) {
-          parts.push('z');
-          return true;
+  const kind = plainKind(value);
+  if (kind === NOT_PLAIN) return undefined;
+  return kind === PLAIN_JSON ? JSON.stringify(value) : `\u0000${specialKey(value)}`;
+}
+
+const NOT_PLAIN = 0;
+const PLAIN_JSON = 1;
+/** Plain data JSON.stringify would not keep apart: -0, NaN, ±Infinity. */
+const PLAIN_SPECIAL = 2;
+
+/** Whether a value is plain data, and whether JSON text alone says all of it. */
+function plainKind(v: unknown): number {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return PLAIN_JSON;
+    case 'number':
+      return Number.isFinite(v) && !Object.is(v, -0) ? PLAIN_JSON : PLAIN_SPECIAL;
+    case 'object': {
+      if (v === null) return PLAIN_JSON;
+      let kind = PLAIN_JSON;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          const k = plainKind(v[i]); // a hole reads as undefined: not plain
+          if (k === NOT_PLAIN) return NOT_PLAIN;
+          if (k === PLAIN_SPECIAL) kind = PLAIN_SPECIAL;
         }
-        if (Array.isArray(v)) {
-          parts.push('[');
-          for (const item of v) {
-            if (!walk(item)) return false;
-            parts.push(',');
-          }
-          parts.push(']');
-          return true;
-        }
-        const proto: unknown = Object.getPrototypeOf(v);
-        if (proto !== Object.prototype && proto !== null) return false;
-        parts.push('{');
-        for (const [k, item] of Object.entries(v)) {
-          parts.push(JSON.stringify(k), ':');
-          if (!walk(item)) return false;
-          parts.push(',');
-        }
-        parts.push('}');
-        return true;
+        return kind;
       }
-      default:
-        return false;
+      const proto: unknown = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        const c = plainKind((v as Record<string, unknown>)[k]);
+        if (c === NOT_PLAIN) return NOT_PLAIN;
+        if (c === PLAIN_SPECIAL) kind = PLAIN_SPECIAL;
+      }
+      return kind;
+    }
+    default:
+      return NOT_PLAIN;
+  }
+}
+
+/** The encoding of plain data holding special numbers: every item ends in a comma, so no two values run together. */
+function specialKey(value: unknown): string {
+  const parts: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === 'number') parts.push(Object.is(v, -0) ? 'n-0' : `n${v}`);
+    else if (typeof v !== 'object' || v === null) parts.push(JSON.stringify(v));
+    else if (Array.isArray(v)) {
+      parts.push('[');
+      for (const item of v) {
+        walk(item);
+        parts.push(',');
+      }
+      parts.push(']');
+    } else {
+      parts.push('{');
+      for (const [k, item] of Object.entries(v)) {
+        parts.push(JSON.stringify(k), ':');
+        walk(item);
+        parts.push(',');
+      }
+      parts.push('}');
     }
   };
-  return walk(value) ? parts.join('') : undefined;
+  walk(value);
+  return parts.join('');
 }
