@@ -2,9 +2,16 @@
  * Item 4 — codegen wall time and peak memory per spec size (whole CLI process),
  * and `tsc --noEmit` time of each generated folder.
  *
- * The CLI runs as `node --import tsx generator/cli.ts codegen <spec> --out <dir>`:
- * what `npx tsx generator/cli.ts` does, minus npx's own start-up. tsx's
- * transform cache is warmed by a first run that is not counted.
+ * The CLI measured is the compiled one: `node <build>/generator/cli.js codegen
+ * <spec> --out <dir>`, the build made here by the project's `tsc -p
+ * tsconfig.build.json` into bench/.tmp/cli (what `npm run build` writes to
+ * dist/, fresh, so a stale dist/ is never measured). That is what an installed
+ * package runs: bin/toolroute.js always starts dist/generator/cli.js in a copy
+ * below node_modules (test/package/pack.test.ts proves it with a resolve hook
+ * on the installed command). The 1,000-tool spec is also run through tsx
+ * (`node --import tsx generator/cli.ts`, what a checkout runs before a build)
+ * as an info row; tsx's transform cache is warmed by a first run that is not
+ * counted.
  */
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -21,6 +28,26 @@ import { RSS_SOURCE, runCommand, runNode, type ProcessRun } from '../processes.j
  */
 const RUNTIME_IMPORT = ['--runtime-import', '../../../../runtime/index.js'];
 
+/** The spec also measured through tsx (an info row). */
+const TSX_INFO_ID = 'mixed-1000';
+
+let builtCli: string | undefined;
+/**
+ * The compiled CLI (`tsc -p tsconfig.build.json --outDir bench/.tmp/cli`), built once per run.
+ *
+ * @example
+ * compiledCli(paths); // '/…/bench/.tmp/cli/generator/cli.js'
+ */
+export function compiledCli(paths: RepoPaths): string {
+  if (builtCli !== undefined) return builtCli;
+  const out = join(paths.tmp, 'cli');
+  rmSync(out, { recursive: true, force: true });
+  const r = runCommand(join(paths.root, 'node_modules', '.bin', 'tsc'), ['-p', join(paths.root, 'tsconfig.build.json'), '--outDir', out, '--declaration', 'false', '--declarationMap', 'false', '--sourceMap', 'false'], { cwd: paths.root, rss: false });
+  if (r.status !== 0) throw new BenchCorrectnessError(`building the CLI with tsc failed:\n${(r.stdout + r.stderr).slice(0, 3000)}`);
+  builtCli = join(out, 'generator', 'cli.js');
+  return builtCli;
+}
+
 /** One codegen measurement. */
 export interface CodegenRun {
   readonly id: string;
@@ -30,6 +57,8 @@ export interface CodegenRun {
   readonly run: ProcessRun;
   readonly folderBytes: number;
   readonly files: number;
+  /** The same spec through tsx (`node --import tsx generator/cli.ts`), for the info row; only for TSX_INFO_ID. */
+  readonly tsxRun?: ProcessRun;
 }
 
 /** Total size and count of the files under `dir`. */
@@ -55,28 +84,35 @@ function failed(what: string, r: ProcessRun): never {
 }
 
 /**
- * Generate `specFile` into `outDir` through the CLI, measured. Aborts on failure.
+ * Generate `specFile` into `outDir` through the compiled CLI, measured (best of
+ * `runs`). Aborts on failure. The tsx run of TSX_INFO_ID must write the same bytes.
  *
  * @example
  * codegen(paths, 'mixed-1000', 1000, 'bench/.tmp/specs/mixed-1000.spec.yaml', 'bench/.tmp/gen/mixed-1000');
  */
 export function codegen(paths: RepoPaths, id: string, tools: number, specFile: string, outDir: string, runs = 1): CodegenRun {
+  const args = ['codegen', relative(paths.root, specFile), '--out', relative(paths.root, outDir), ...RUNTIME_IMPORT];
+  const cli = relative(paths.root, compiledCli(paths));
   let best: ProcessRun | null = null;
   for (let i = 0; i < runs; i++) {
     rmSync(outDir, { recursive: true, force: true });
-    const r = runNode(
-      ['--import', 'tsx', 'generator/cli.ts', 'codegen', relative(paths.root, specFile), '--out', relative(paths.root, outDir), ...RUNTIME_IMPORT],
-      { cwd: paths.root },
-    );
+    const r = runNode([cli, ...args], { cwd: paths.root });
     if (r.status !== 0) failed(`codegen of ${id}`, r);
     if (!best || r.wallMs < best.wallMs) best = r;
   }
   const size = folderSize(outDir);
-  return { id, tools, specFile, outDir, run: best as ProcessRun, folderBytes: size.bytes, files: size.files };
+  let tsxRun: ProcessRun | undefined;
+  if (id === TSX_INFO_ID) {
+    // Into the same folder: check mode, so the tsx CLI must find every byte the compiled one wrote.
+    tsxRun = runNode(['--import', 'tsx', 'generator/cli.ts', ...args, '--check'], { cwd: paths.root });
+    if (tsxRun.status !== 0) failed(`codegen --check of ${id} through tsx (the compiled CLI wrote other bytes?)`, tsxRun);
+  }
+  return { id, tools, specFile, outDir, run: best as ProcessRun, folderBytes: size.bytes, files: size.files, ...(tsxRun ? { tsxRun } : {}) };
 }
 
-/** Warm tsx's transform cache for the generator so the first measured run is not penalized. */
+/** Build the compiled CLI and warm tsx's transform cache for the generator (the tsx info row), neither counted. */
 export function warmCodegen(paths: RepoPaths, specFile: string): void {
+  compiledCli(paths);
   const out = join(paths.tmp, 'gen', '_warm');
   const r = runNode(['--import', 'tsx', 'generator/cli.ts', 'codegen', relative(paths.root, specFile), '--out', relative(paths.root, out), ...RUNTIME_IMPORT], { cwd: paths.root, rss: false });
   if (r.status !== 0) failed('codegen warm-up', r);
@@ -118,6 +154,11 @@ export function codegenSection(config: BenchConfig, runs: readonly CodegenRun[],
       String(c.files),
     ];
   });
+  const info = runs.find((c) => c.tsxRun !== undefined);
+  if (info?.tsxRun) {
+    rows.push([`${info.tools.toLocaleString('en-US')}, through tsx (info: a checkout before \`npm run build\`; \`--check\`)`, `${(info.tsxRun.wallMs / 1000).toFixed(2)} s`,
+      info.tsxRun.maxRssKb === null ? '—' : `${(info.tsxRun.maxRssKb / 1024).toFixed(0)} MiB`, '—', '—', '—', '—']);
+  }
   const byId = new Map(runs.map((c) => [c.id, c]));
   const verdicts: Verdict[] = [];
   const secs = (c: CodegenRun) => `${(c.run.wallMs / 1000).toFixed(2)} s`;
@@ -139,7 +180,7 @@ export function codegenSection(config: BenchConfig, runs: readonly CodegenRun[],
     rows,
     verdicts,
     notes: [
-      `Codegen: \`node --import tsx generator/cli.ts codegen <spec> --out <dir>\`, best of ${config.quick ? 1 : 2} runs for ≤ 1,000 tools, 1 run above, tsx cache warm; the 30,000-tool spec is generated only (not type-checked or loaded). ` +
+      `Codegen: the compiled CLI, \`node bench/.tmp/cli/generator/cli.js codegen <spec> --out <dir>\` (built by \`tsc -p tsconfig.build.json\`, as \`npm run build\` builds dist/; an installed package's \`toolroute\` command runs dist/generator/cli.js), best of ${config.quick ? 1 : 2} runs for ≤ 1,000 tools, 1 run above; the tsx row is \`node --import tsx generator/cli.ts … --check\` on the same folder, cache warm. The 30,000-tool spec is generated only (not type-checked or loaded). ` +
         `Peak memory from ${RSS_SOURCE}. Type check: \`node_modules/.bin/tsc -p <temp tsconfig extending ./tsconfig.json>\` including only the generated folder (and the runtime files it imports).`,
     ],
   };

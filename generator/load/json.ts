@@ -223,8 +223,15 @@ function jsonIndex(text: string): { locate(p: SpecPath, mode: 'value' | 'key'): 
   };
   /** The offset just after the string starting at `i`. */
   const skipString = (i: number): number => {
-    for (i++; text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
-    return i + 1;
+    // Jump from quote to quote (indexOf is native); a quote preceded by an odd run of backslashes is escaped.
+    for (let from = i + 1; ; ) {
+      const quote = text.indexOf('"', from);
+      if (quote === -1) return text.length; // unreachable: the text is valid JSON
+      let backslashes = 0;
+      while (text.charCodeAt(quote - 1 - backslashes) === 92) backslashes++;
+      if (backslashes % 2 === 0) return quote + 1;
+      from = quote + 1;
+    }
   };
   /** The offset just after the value starting at `i` (the text is valid JSON). */
   const skipValue = (i: number): number => {

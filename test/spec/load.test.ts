@@ -106,6 +106,8 @@ describe('JSON specs', () => {
       name: 'CRLF line ends, tabs, escapes, a __proto__ key and odd numbers',
       text: () => '{\r\n "version": 1,\r\n\t"tools": [ {"name": "a\\u0062", "description": "x\\"y\\n", "tags": ["t", "\\u00e9"]} ],\r\n "__proto__": {"k": [1, -0, 2.5e3, 1e400]}, "": {"\\"": null}\r\n}\r\n',
     },
+    // Strings ending in backslashes: an even run before a quote closes the string, an odd one escapes it.
+    { name: 'strings ending in escaped backslashes and quotes', text: () => '{"a\\\\": ["x\\\\", "\\\\\\"", "\\\\\\\\"], "b": {"c\\"\\\\": "\\\\", "d": 1}}' },
     { name: 'compact, on one line', text: () => '{"version":1,"tools":[{"name":"a","description":"d","parameters":{"type":"object","properties":{"p":{"type":"string"}}}}]}' },
   ];
 
