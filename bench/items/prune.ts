@@ -9,7 +9,8 @@
  * - the reference's `pruner.pruneByTask(task)`;
  * - the output floor: building the two result arrays alone (the kept
  *   definitions and the removed names, allocated at their final size and
- *   filled from a selection computed beforehand): what any prune must return.
+ *   gathered from the kept and removed index lists of a selection computed
+ *   beforehand): what any prune must return, with no matching and no test per tool.
  */
 import type { ToolDefinition } from '../../runtime/contract.js';
 import { makeLongTasks, makeShortTasks } from '../make-spec.js';
@@ -57,21 +58,28 @@ export async function benchPrune(config: BenchConfig, specs: readonly Loaded[]):
       const definitions = l.gen.spec.flat.map((t) => l.gen.spec.rendered.neutral.tools[t] as ToolDefinition);
       const names = l.gen.spec.flat.map((t) => l.gen.spec.tools[t]!.name);
       const total = definitions.length;
-      const keptCounts = selections.map((s) => s.reduce((a, b) => a + b, 0));
-      const floorBuild = (sel: Uint8Array, kept: number) => {
-        const tools = new Array<ToolDefinition>(kept);
-        const removed = new Array<string>(total - kept);
-        let k = 0;
-        let r = 0;
-        for (let p = 0; p < total; p++) {
-          if (sel[p] === 1) tools[k++] = definitions[p]!;
-          else removed[r++] = names[p]!;
-        }
-        return { tools, removed, kept, total };
+      // The selection, computed beforehand, as the two index lists the answer is gathered from:
+      // the least work that builds the result (two loads and one store per tool, no test of a
+      // bit or a byte). A per-position loop branching on a selection byte is not the floor:
+      // toolroute's own word-by-word fill from a bitset beat it by about 2x.
+      const picks = selections.map((sel) => {
+        const kept: number[] = [];
+        const gone: number[] = [];
+        for (let p = 0; p < total; p++) (sel[p] === 1 ? kept : gone).push(p);
+        return { kept: Int32Array.from(kept), gone: Int32Array.from(gone) };
+      });
+      const floorBuild = (pick: { kept: Int32Array; gone: Int32Array }) => {
+        const keptIdx = pick.kept;
+        const goneIdx = pick.gone;
+        const tools = new Array<ToolDefinition>(keptIdx.length);
+        const removed = new Array<string>(goneIdx.length);
+        for (let i = 0; i < keptIdx.length; i++) tools[i] = definitions[keptIdx[i]!]!;
+        for (let i = 0; i < goneIdx.length; i++) removed[i] = names[goneIdx[i]!]!;
+        return { tools, removed, kept: keptIdx.length, total };
       };
       // The floor builds the same arrays toolroute returns.
       for (let i = 0; i < tasks.length; i++) {
-        const f = floorBuild(selections[i]!, keptCounts[i]!);
+        const f = floorBuild(picks[i]!);
         const mine = l.router.pruneByTask(tasks[i]!);
         same(`${l.made.id}: the output floor builds the same kept tools`, f.tools, [...mine.tools]);
         same(`${l.made.id}: the output floor builds the same removed names`, f.removed, [...mine.removed]);
@@ -80,7 +88,7 @@ export async function benchPrune(config: BenchConfig, specs: readonly Loaded[]):
       const t = await timePaired(config, 'toolroute', [
         { name: 'toolroute', fn: () => { for (const task of tasks) sink += l.router.pruneByTask(task).kept; } },
         { name: 'reference', fn: () => { for (const task of tasks) sink += pruner.pruneByTask(task).kept; } },
-        { name: 'floor', fn: () => { for (let i = 0; i < tasks.length; i++) sink += floorBuild(selections[i]!, keptCounts[i]!).kept; } },
+        { name: 'floor', fn: () => { for (let i = 0; i < tasks.length; i++) sink += floorBuild(picks[i]!).kept; } },
       ]);
       if (sink < 0) throw new Error('unreachable');
       const ref = t['reference']!;
@@ -115,7 +123,7 @@ export async function benchPrune(config: BenchConfig, specs: readonly Loaded[]):
     notes: [
       `${TASKS} tasks per row: short ones name four of the eight short area tags (\`db\`, \`api\`, …; \`makeShortTasks\` in bench/make-spec.ts), long ones are paragraphs of four \`makeTasks\` sentences. ` +
         "Before timing, every task's kept names, removed names and counts are checked equal to the reference's, and the output floor's arrays equal to toolroute's. " +
-        'The output floor builds the two result arrays from a selection computed beforehand (no matching): the cost of the answer alone.',
+        'The output floor gathers the two result arrays from the kept and removed index lists of a selection computed beforehand (no matching, no test per tool): the cost of the answer alone.',
     ],
   };
 }
