@@ -54,8 +54,6 @@ export interface AhoCorasickData {
 interface RevivedMatcher {
   readonly total: number;
   readonly always: Int32Array;
-  /** Root transitions for code units < 128; -1 for none. */
-  readonly rootAscii: Int32Array;
   readonly edgeStart: Int32Array;
   readonly edgeCode: Uint16Array;
   readonly edgeTo: Int32Array;
@@ -267,13 +265,11 @@ function getRevived(data: PruneMatcherData): RevivedMatcher {
   const fill = edgeStart.slice(0, states);
   const edgeCode = new Uint16Array(edgeCount);
   const edgeTo = new Int32Array(edgeCount);
-  const rootAscii = new Int32Array(128).fill(-1);
   for (let i = 0; i < a.edges.length; i += 3) {
     const from = a.edges[i]!;
     const at = fill[from]!++;
     edgeCode[at] = a.edges[i + 1]!;
     edgeTo[at] = a.edges[i + 2]!;
-    if (from === 0 && a.edges[i + 1]! < 128) rootAscii[a.edges[i + 1]!] = a.edges[i + 2]!;
   }
   const keywords = a.keywordTools.length;
   const keywordStart = new Int32Array(keywords + 1);
@@ -283,7 +279,6 @@ function getRevived(data: PruneMatcherData): RevivedMatcher {
   const r: RevivedMatcher = {
     total: a.total,
     always: Int32Array.from(data.always),
-    rootAscii,
     edgeStart,
     edgeCode,
     edgeTo,

@@ -145,7 +145,7 @@ const COLUMN_FIELDS = new Set(['name', 'description', 'tags', 'deferLoading', 'v
  * is written.
  *
  * @example
- * packedSpecText(ctx); // "JSON.parse('{\"data\":{\"packed\":1,…')"
+ * packedSpecText(ctx); // "JSON.parse('{\"data\":{\"packed\":2,…')"
  */
 export function packedSpecText(ctx: EmitContext): string {
   const full = specData(ctx);

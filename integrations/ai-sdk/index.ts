@@ -264,7 +264,8 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
     const check = router.checkToolCall({ name: toolCall.toolName, arguments: toolCall.input } as never);
     if (check.allowed === true && mode === 'dispatcher' && kitTools.has(toolCall.toolName)) {
       // A loaded toolkit tool called by its own name: the dispatcher call it stands for, with every key the model sent.
-      const args = jsonObject(toolCall.input);
+      // Blank input is `{}`, as dispatch reads it (readArguments).
+      const args = toolCall.input.trim() === '' ? {} : jsonObject(toolCall.input);
       if (args !== undefined) return { ...toolCall, toolName: TOOLKIT_DISPATCHER_NAME, input: JSON.stringify({ tool: toolCall.toolName, args }) };
     }
     const reason =

@@ -18,6 +18,7 @@ import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { describe, expect, it } from 'vitest';
 import { compactErrors, ERROR_HELPERS, UCS2_LENGTH } from '../../generator/emit/validators.js';
 import { loadSuite, type SuiteGroup } from '../spec/json-schema-suite.js';
+import { rng } from '../targets/rng.js';
 
 const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 const standaloneCode = ((standaloneCodeModule as { default?: unknown }).default ?? standaloneCodeModule) as (ajv: Ajv, refs: Record<string, string>) => string;
@@ -143,8 +144,7 @@ describe('the inlined ucs2length', () => {
     const ajvs = (requireHere('ajv/dist/runtime/ucs2length.js') as { default: (s: string) => number }).default;
     const ours = new Function(`${UCS2_LENGTH}\nreturn __ajvUcs2length;`)() as (s: string) => number;
     const units = ['a', 'é', '中', '\ud83d', '\ude00', '\ud83d\ude00', '\udbff\udfff', '\ud800', '\udc00', '\u0000'];
-    let seed = 7;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const next = rng(7);
     const samples = ['', ...units];
     for (let i = 0; i < 2000; i++) samples.push(Array.from({ length: Math.floor(next() * 8) }, () => units[Math.floor(next() * units.length)]).join(''));
     for (const text of samples) expect(ours(text), JSON.stringify(text)).toBe(ajvs(text));

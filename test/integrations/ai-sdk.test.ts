@@ -283,6 +283,20 @@ describe('toAiSdk toolkit loading: dispatcher (default)', () => {
     expect(router.getLoadedToolkits()).toEqual(['Weather']);
   });
 
+  it('repairs a loaded toolkit tool called by its own name with blank input (`{}`, as dispatch reads it) into the dispatcher call', async () => {
+    const router = createDemoRouter();
+    router.registerToolkits([{ name: 'Clock', description: 'Time', tools: [{ name: 'tick', description: 'One tick.', parameters: {}, handler: () => 'tock' }] }]);
+    const { model, calls } = modelOf([
+      [call('e1', 'load_toolkit', { toolkit_name: 'Clock' })],
+      [call('e2', 'tick', ''), call('e3', 'tick', '  ')],
+      [{ type: 'text', text: 'done' }],
+    ]);
+    await generateText({ model, ...toAiSdk(router), prompt: 'Tick.', stopWhen: stepCountIs(4) });
+    const seen = seenResults(calls);
+    expect(seen.get('e2')).toEqual({ type: 'text', value: 'tock' });
+    expect(seen.get('e3')).toEqual({ type: 'text', value: 'tock' });
+  });
+
   it('the same script with append changes the tool list after the load (the check above can fail)', async () => {
     const { model, calls } = modelOf(DISPATCHER_SCRIPT);
     await generateText({ model, ...toAiSdk(createDemoRouter(), { toolkitLoading: 'append' }), prompt: 'Weather in Lisbon?', stopWhen: stepCountIs(8) });
