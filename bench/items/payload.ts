@@ -81,11 +81,37 @@ function checkCarries(l: Loaded): void {
   }
 }
 
+/**
+ * Name the tools (and their bytes, per form) that the spec's own options add to
+ * the like-for-like tools array, so the info column's extra bytes are explained.
+ */
+function extraTools(likeForLike: Loaded, asShipped: Loaded): string {
+  const parts: string[] = [];
+  for (const form of RENDER_FORMS) {
+    const names = (tools: unknown): Map<string, number> => {
+      const list = (form === 'gemini' ? ((tools as { functionDeclarations?: unknown[] }[])[0]?.functionDeclarations ?? []) : (tools as unknown[])) as Record<string, unknown>[];
+      return new Map(list.map((t) => [String(t['name'] ?? (t['function'] as { name?: string } | undefined)?.name ?? t['type']), bytes(t)]));
+    };
+    const base = names(toolrouteTools(likeForLike, form));
+    const shipped = names(toolrouteTools(asShipped, form));
+    const extra = [...shipped].filter(([n]) => !base.has(n));
+    const gone = [...base.keys()].filter((n) => !shipped.has(n));
+    parts.push(`${form} +${extra.map(([n, b]) => `${n} (${fmtBytes(b)})`).join(', ') || 'nothing'}${gone.length > 0 ? ` −${gone.join(', ')}` : ''}`);
+  }
+  return `${parts.join('; ')}. The flat tool is offered because the spec does not set \`offerUngroupedTools: false\`; the rest is native toolkit loading (deferred tools, \`tool_search\`, \`call_toolkit_tool\`), which keeps the tools array unchanged when a toolkit loads (README, "Toolkit loading strategies").`;
+}
+
 /** One spec in both encodings. */
 export interface PayloadPair {
   readonly label: string;
   readonly compact: Loaded;
   readonly schema: Loaded;
+  /**
+   * The same spec with its own options, when those differ from the like-for-like
+   * ones (`offerUngroupedTools: false`, `toolkitLoading: 'append'`): its default
+   * tools array is reported as information, with what the extra bytes are.
+   */
+  readonly asShipped?: Loaded;
 }
 
 /**
@@ -110,15 +136,17 @@ export function benchPayload(pairs: readonly PayloadPair[]): Section {
       const flat = bytes(p.compact.gen.spec.rendered[form].tools);
       const refFlat = bytes(referenceForTarget(form, defs));
       worst = Math.max(worst, compact / ref);
-      rows.push([p.label, form, fmtBytes(compact), fmtBytes(schema), fmtBytes(ref), fmtRatio(compact / ref), fmtBytes(flat), fmtBytes(refFlat)]);
+      const shipped = p.asShipped ? fmtBytes(bytes(toolrouteTools(p.asShipped, form))) : 'same';
+      rows.push([p.label, form, fmtBytes(compact), fmtBytes(schema), fmtBytes(ref), fmtRatio(compact / ref), shipped, fmtBytes(flat), fmtBytes(refFlat)]);
     }
+    if (p.asShipped) notes.push(`${p.label}, its own options: ${extraTools(p.compact, p.asShipped)}`);
     verdicts.push(verdict(`${p.label}: compact namespace tools ≤ reference (every target)`, `worst ${fmtRatio(worst)}`, worst <= 1));
     const spec = p.compact.gen.spec;
     notes.push(`${p.label}: ${spec.tools.length} tools share ${spec.validators.length} validators; ${spec.namespaces.length} namespaces, ${spec.toolkits.length} toolkits.`);
   }
   return {
     title: '6. Payload size (bytes of the tools array)',
-    header: ['spec', 'form', 'toolroute ns tools, compact', 'toolroute ns tools, schema', 'reference ns tools', 'compact ÷ reference', 'flat listing, toolroute', 'flat listing, reference'],
+    header: ['spec', 'form', 'toolroute ns tools, compact', 'toolroute ns tools, schema', 'reference ns tools', 'compact ÷ reference', "toolroute, the spec's own options (info)", 'flat listing, toolroute', 'flat listing, reference'],
     rows,
     verdicts,
     notes: [
@@ -126,6 +154,8 @@ export function benchPayload(pairs: readonly PayloadPair[]): Section {
       "The reference's namespace tools list each argument's name, type and description in prose, without requiredness or enum values; " +
         'toolroute\'s compact encoding was checked (before measuring) to carry every action, argument name and enum value. ' +
         "Reference per-target bytes use the smallest faithful conversion of its neutral tools (bench/items/payload.ts `referenceForTarget`).",
+      'Like for like, both toolroute columns use `offerUngroupedTools: false` and `toolkitLoading: \'append\'`: the reference\'s `compile()` sends namespace tools and the toolkit loader only. ' +
+        "The info column is the default tools array with the spec's own options: what a user of that spec sends, including what toolroute adds on purpose.",
     ],
   };
 }
