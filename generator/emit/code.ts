@@ -60,9 +60,19 @@ export function jsdoc(text: string, indent = ''): string {
  * jsonParseLiteral({ a: "it's" }); // → `JSON.parse('{"a":"it\\'s"}')`
  */
 export function jsonParseLiteral(value: unknown): string {
+  return jsonTextLiteral(JSON.stringify(value));
+}
+
+/**
+ * `jsonParseLiteral` for JSON text already serialized (`JSON.stringify(value)`).
+ *
+ * @example
+ * jsonTextLiteral('{"a":"it\'s"}'); // → `JSON.parse('{"a":"it\\'s"}')`
+ */
+export function jsonTextLiteral(text: string): string {
   // Non-ASCII as JSON escapes: one character above U+00FF makes V8 store the whole module
   // source, and the literal, with two bytes per character (megabytes at scale).
-  const json = JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const json = text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const body = json.replace(/[\\'\u2028\u2029]/g, (c) => (c === '\\' ? '\\\\' : c === "'" ? "\\'" : escapeSeparator(c)));
   return `JSON.parse('${body}')`;
 }

@@ -8,6 +8,7 @@ import type { NeutralTool } from '../../runtime/targets/index.js';
 import { directoryXml, neutralLoaderTool, neutralNamespaceTool, neutralTool } from '../../runtime/neutral.js';
 import { bug } from '../problems.js';
 import { canonicalJson } from '../../runtime/cache-key.js';
+import { cloneSchema } from '../../runtime/targets/schema.js';
 import { lineCommentText, pascalCase, shellWord } from './code.js';
 
 /** The runtime import specifier generated code uses by default (the package's `./runtime` export). */
@@ -51,6 +52,12 @@ export interface EmitContext {
   readonly actionTypeNames: readonly string[];
   /** Per tool with `returns`: the name of its result type, e.g. `ReadFileResult`; undefined otherwise. */
   readonly resultTypeNames: readonly (string | undefined)[];
+  /**
+   * Per tool: the JSON text of its parameter schema exactly as the neutral
+   * rendering ships it (`JSON.stringify(cloneSchema(parameters))`). Computed
+   * once here; the spec emitter packs and checks with it.
+   */
+  readonly parameterTexts: readonly string[];
   /** Distinct argument schemas in order of first use; `validatorOf[i]` indexes this. */
   readonly schemas: readonly DistinctSchema[];
   readonly validatorOf: readonly number[];
@@ -115,10 +122,22 @@ export function buildEmitContext(ir: IRSpec, options: EmitOptions): EmitContext 
     t.returns === undefined ? undefined : allocate((argTypeNames[i] ?? safeTypeName(t.typeName)).replace(/Args(?=\d*$|_\d+$)/, 'Result')),
   );
 
+  const parameterTexts: string[] = [];
+  /** Canonical key per exact text, for schemas that are plain JSON (see `plainJson`): tools repeat schemas. */
+  const canonicalOf = new Map<string, string>();
   const byKey = new Map<string, number>();
   const schemas: { schema: JsonSchema; tools: number[] }[] = [];
   const validatorOf = ir.tools.map((tool, i) => {
-    const key = canonicalJson(tool.parameters);
+    // A TS spec may hold values JSON.stringify and the renderers' copy treat differently (a Date, a
+    // boxed string): for those, the text of the copy, and the canonical key from the value itself.
+    const plain = plainJson(tool.parameters);
+    const text = JSON.stringify(plain ? tool.parameters : cloneSchema(tool.parameters));
+    parameterTexts.push(text);
+    let key = plain ? canonicalOf.get(text) : undefined;
+    if (key === undefined) {
+      key = canonicalJson(tool.parameters);
+      if (plain) canonicalOf.set(text, key);
+    }
     let index = byKey.get(key);
     if (index === undefined) {
       index = schemas.length;
@@ -143,7 +162,34 @@ export function buildEmitContext(ir: IRSpec, options: EmitOptions): EmitContext 
     ir.toolkits.map((k) => ({ name: k.name, description: k.description, tools: k.tools.map((i) => toolAt(i).name) })),
   );
 
-  return { ir, options, command, header, argTypeNames, actionTypeNames, resultTypeNames, schemas, validatorOf, neutral, directoryXml: directory };
+  return { ir, options, command, header, argTypeNames, actionTypeNames, resultTypeNames, parameterTexts, schemas, validatorOf, neutral, directoryXml: directory };
+}
+
+/**
+ * Whether a value is plain JSON data: arrays and plain objects (no `toJSON`)
+ * down to strings, numbers, booleans and null (`undefined` and functions are
+ * dropped alike by every serializer here). For such a value
+ * `JSON.stringify(v)` equals `JSON.stringify(cloneSchema(v))`, and
+ * `canonicalJson(v)` depends on that text alone. YAML and JSON specs give
+ * nothing else; a TS spec can (a `Date` default).
+ *
+ * @example
+ * plainJson({ default: 'x' });        // → true
+ * plainJson({ default: new Date(0) }); // → false
+ */
+export function plainJson(value: unknown): boolean {
+  if (typeof value !== 'object') return typeof value !== 'bigint';
+  if (value === null) return true;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    for (let i = 0; i < value.length; i++) if (!plainJson(value[i])) return false;
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key of Object.keys(value)) if (!plainJson((value as Record<string, unknown>)[key])) return false;
+  return true;
 }
 
 /**

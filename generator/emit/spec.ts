@@ -12,7 +12,9 @@
  */
 import type { IRSpec } from '../ir.js';
 import { RENDER_FORMS, type GeneratedSpec, type GeneratedTool, type RenderedTools } from '../../runtime/contract.js';
-import type { JsonSchema } from '../../runtime/targets/index.js';
+import type { JsonSchema, NeutralTool } from '../../runtime/targets/index.js';
+import { renderForm } from '../../runtime/rendered.js';
+import { cloneSchema } from '../../runtime/targets/schema.js';
 import { unpackSpec, type PackedSpec } from '../../runtime/packed-spec.js';
 import { bug } from '../problems.js';
 import { buildPruneMatcher } from '../../runtime/matcher.js';
@@ -20,7 +22,7 @@ import { renderTool } from '../../runtime/targets/index.js';
 import { anthropicKeyPlan } from '../../runtime/targets/property-keys.js';
 import { nullDecodePlan } from '../../runtime/targets/strict.js';
 import { acceptedDepth } from './arg-bound.js';
-import { jsonParseLiteral, tsString } from './code.js';
+import { jsonTextLiteral, tsString } from './code.js';
 import { hasAppliedDefault } from './defaults.js';
 import type { EmitContext } from './context.js';
 import type { GeneratedFile } from './file.js';
@@ -35,8 +37,8 @@ export type SpecData = Omit<GeneratedSpec, 'validators' | 'directoryXml' | '__re
  * specData(ctx).tools[0]; // { name: 'read_file', validator: 0, flat: true, … }
  */
 export function specData(ctx: EmitContext): SpecData {
-  const { ir, neutral } = ctx;
-  const renderOptions = { openaiStrict: ir.options.openaiStrict };
+  const { neutral } = ctx;
+  const renderOptions = { openaiStrict: ctx.ir.options.openaiStrict };
   const rendered = Object.fromEntries(
     RENDER_FORMS.map((form): [string, RenderedTools] => [
       form,
@@ -47,6 +49,15 @@ export function specData(ctx: EmitContext): SpecData {
       },
     ]),
   ) as SpecData['rendered'];
+  return plainData(ctx, rendered);
+}
+
+/**
+ * `specData` with `rendered` as given (in its place in the key order): the
+ * packed path never renders the target forms (the runtime does, on first use).
+ */
+function plainData<R>(ctx: EmitContext, rendered: R): Omit<SpecData, 'rendered'> & { rendered: R } {
+  const { ir } = ctx;
   return {
     formatVersion: 1,
     hash: ir.hash,
@@ -97,12 +108,20 @@ function flatTools(ir: IRSpec): { name: string; tags: readonly string[] }[] {
  * packSpec(specData(ctx)).descriptions[0]; // 'Read a file from the workspace'
  */
 export function packSpec(full: SpecData): PackedSpec {
+  const definitions = full.rendered.neutral.tools as readonly { readonly parameters: JsonSchema }[];
+  return packColumns(full, definitions.map((d) => JSON.stringify(d.parameters)), (i) => definitions[i]!.parameters);
+}
+
+/**
+ * `packSpec` from the plain fields, each tool's schema text (the key schemas
+ * are shared by) and the schema to store for the first tool with that text.
+ */
+function packColumns(full: Omit<SpecData, 'rendered'> & { rendered: unknown }, paramTexts: readonly string[], schemaOf: (tool: number) => JsonSchema): PackedSpec {
   const tagIndex = new Map<string, number>();
   const tagLists: (readonly string[])[] = [];
   const schemaIndex = new Map<string, number>();
   const schemas: JsonSchema[] = [];
-  const intern = <T>(value: T, index: Map<string, number>, list: T[]): number => {
-    const key = JSON.stringify(value);
+  const intern = <T>(value: T, index: Map<string, number>, list: T[], key = JSON.stringify(value)): number => {
     let i = index.get(key);
     if (i === undefined) {
       i = list.length;
@@ -111,7 +130,6 @@ export function packSpec(full: SpecData): PackedSpec {
     }
     return i;
   };
-  const definitions = full.rendered.neutral.tools as readonly { readonly parameters: JsonSchema }[];
   // Fields beyond the columns (nullDecode, keyDecode, fillsDefaults, any later one), per tool that has them.
   const extra: [number, Record<string, unknown>][] = [];
   full.tools.forEach((t, i) => {
@@ -126,7 +144,10 @@ export function packSpec(full: SpecData): PackedSpec {
     descriptions: full.tools.map((t) => t.description),
     tags: full.tools.map((t) => intern(t.tags, tagIndex, tagLists)),
     validator: full.tools.map((t) => t.validator),
-    params: definitions.map((d) => intern(d.parameters, schemaIndex, schemas)),
+    params: paramTexts.map((key, i) => {
+      const known = schemaIndex.get(key);
+      return known ?? intern(schemaOf(i), schemaIndex, schemas, key);
+    }),
     tagLists,
     schemas,
     deferred: full.tools.flatMap((t, i) => (t.deferLoading ? [i] : [])),
@@ -139,32 +160,97 @@ const COLUMN_FIELDS = new Set(['name', 'description', 'tags', 'deferLoading', 'v
 
 /**
  * The `JSON.parse('…')` expression `spec.gen.ts` ships: `packSpec` with
- * repeated subtrees shared, after checking that unpacking it (as the runtime
- * will, from the JSON text) gives exactly the bytes of the plain data and of
- * every rendered form. A difference is a bug, never a spec problem: nothing
- * is written.
+ * repeated subtrees shared, after `checkPackedSpec` made sure that unpacking
+ * it (as the runtime will, from the JSON text) gives exactly the bytes of the
+ * plain data and of every rendered form. A difference is a bug, never a spec
+ * problem: nothing is written.
  *
  * @example
  * packedSpecText(ctx); // "JSON.parse('{\"data\":{\"packed\":2,…')"
  */
 export function packedSpecText(ctx: EmitContext): string {
-  const full = specData(ctx);
-  const shared = shareSubtrees(packSpec(full));
+  // The target forms are not rendered here: the runtime renders them on first use, and
+  // `checkPackedSpec` proves it will get the generator's bytes without rendering every tool.
+  const full = plainData(ctx, null);
+  // The stored schema is the neutral rendering's copy (`renderTool('neutral', …)` clones it), once per distinct text.
+  const shared = shareSubtrees(packColumns(full, ctx.parameterTexts, (i) => cloneSchema(ctx.ir.tools[i]!.parameters)));
   const text = JSON.stringify(shared);
+  checkPackedSpec(ctx, full, text);
+  return jsonTextLiteral(text);
+}
+
+/**
+ * Throws a bug unless the packed JSON text `text` unpacks (with the
+ * runtime's `unpackSpec`) to exactly what the generator would have shipped
+ * plainly: every plain field byte for byte, and every rendered form.
+ *
+ * Rendered forms, without rendering every tool in every form (five deep
+ * copies of every schema at 30,000 tools was most of a codegen's time):
+ * - tools, in every form: the runtime renders each target form from the
+ *   neutral definitions it unpacked (runtime/rendered.ts `renderForm`), with
+ *   the same `renderTool` the generator uses. Renderers are pure functions of
+ *   their input's JSON value (test/targets/render-pure.test.ts), so equal
+ *   inputs give equal bytes. Compared for every tool: the definition's JSON
+ *   with its schema set aside (name, description, `deferLoading`, key order)
+ *   against the generator's neutral rendering, and the schema's JSON text
+ *   against the generator's (`ctx.parameterTexts`), once per distinct schema
+ *   object. The neutral form is rendered in full once per distinct schema,
+ *   and every target form in full for the first tool and the first deferred
+ *   one (through `renderForm`, as the runtime does).
+ * - namespaces and the loader (which the runtime rebuilds from the packed
+ *   groups): every form rendered in full on both sides.
+ *
+ * @example
+ * checkPackedSpec(ctx, data, '{"data":{"packed":2,…},"pool":[],"refs":[]}'); // throws on any difference
+ */
+export function checkPackedSpec(ctx: EmitContext, full: Omit<SpecData, 'rendered'> & { rendered: unknown }, text: string): void {
+  const renderOptions = { openaiStrict: ctx.ir.options.openaiStrict };
   const toolNames = JSON.parse(JSON.stringify(full.tools.map((t) => t.name))) as string[];
-  const unpacked = unpackSpec(JSON.parse(text) as Parameters<typeof unpackSpec>[0], { openaiStrict: ctx.ir.options.openaiStrict, directoryXml: '', validators: [], toolNames });
+  const unpacked = unpackSpec(JSON.parse(text) as Parameters<typeof unpackSpec>[0], { ...renderOptions, directoryXml: '', validators: [], toolNames });
   if (JSON.stringify(Object.keys(unpacked)) !== JSON.stringify([...Object.keys(full), 'directoryXml', 'validators'])) throw bug('the packed spec data unpacks to other fields');
   for (const key of Object.keys(full) as (keyof SpecData)[]) {
     if (key === 'rendered') continue;
     if (JSON.stringify(unpacked[key]) !== JSON.stringify(full[key])) throw bug(`the packed spec data differs from the plain data in \`${key}\``);
   }
-  for (const form of RENDER_FORMS) {
-    if (JSON.stringify(unpacked.rendered[form]) !== JSON.stringify(full.rendered[form])) {
-      throw bug(`rendering ${form} from the packed spec data differs from the generator's own rendering`);
+  const rendered = unpacked.rendered;
+  if (JSON.stringify(Object.keys(rendered)) !== JSON.stringify(RENDER_FORMS)) throw bug('the packed spec data unpacks to other render forms');
+  const differs = (form: string, what: string): Error => bug(`rendering ${form} from the packed spec data differs from the generator's own rendering (${what})`);
+
+  const { neutral } = ctx;
+  const definitions = rendered.neutral.tools as readonly { readonly parameters?: unknown; readonly deferLoading?: unknown }[];
+  if (definitions.length !== neutral.tools.length) throw differs('neutral', 'tool count');
+  const textOf = new Map<unknown, string | undefined>();
+  const renderedInFull = new Set<string>();
+  for (let i = 0; i < definitions.length; i++) {
+    const d = definitions[i]!;
+    const n = neutral.tools[i]!;
+    const want = ctx.parameterTexts[i];
+    let got = textOf.get(d.parameters);
+    if (got === undefined) textOf.set(d.parameters, (got = JSON.stringify(d.parameters)));
+    if (got !== want) throw differs('neutral', `the schema of tool ${i}`);
+    if (JSON.stringify({ ...d, parameters: SCHEMA_SET_ASIDE }) !== JSON.stringify(renderTool('neutral', { ...n, parameters: SCHEMA_SET_ASIDE }, renderOptions))) {
+      throw differs('neutral', `tool ${i}`);
+    }
+    if (!renderedInFull.has(got)) {
+      renderedInFull.add(got);
+      if (JSON.stringify(d) !== JSON.stringify(renderTool('neutral', n, renderOptions))) throw differs('neutral', `tool ${i}`);
     }
   }
-  return jsonParseLiteral(shared);
+  // Every target form in full through the runtime's own path (`renderForm` over the unpacked neutral
+  // definitions), for the namespaces, the loader, the first tool and the first deferred one.
+  const sample = [0, neutral.tools.findIndex((t) => t.deferLoading)].filter((i, k, all) => i >= 0 && i < definitions.length && all.indexOf(i) === k);
+  const source = { rendered: { neutral: { tools: sample.map((i) => definitions[i]), namespaces: rendered.neutral.namespaces, loader: rendered.neutral.loader } } };
+  for (const form of RENDER_FORMS) {
+    const eager = (t: NeutralTool) => renderTool(form, t, renderOptions);
+    const got: RenderedTools = form === 'neutral' ? source.rendered.neutral : renderForm(source, form, renderOptions);
+    if (JSON.stringify(got.namespaces) !== JSON.stringify(neutral.namespaces.map(eager))) throw differs(form, 'namespaces');
+    if (JSON.stringify(got.loader) !== JSON.stringify(neutral.loader === null ? null : eager(neutral.loader))) throw differs(form, 'the loader');
+    if (JSON.stringify(got.tools) !== JSON.stringify(sample.map((i) => eager(neutral.tools[i]!)))) throw differs(form, 'tools');
+  }
 }
+
+/** Stands in for a tool's schema where `checkPackedSpec` compares everything around it (the schema's text is compared on its own). */
+const SCHEMA_SET_ASIDE: JsonSchema = Object.freeze({});
 
 /** A path from the root `{ data, pool }` to the place a pooled subtree goes. */
 export type SharePath = readonly (string | number)[];
