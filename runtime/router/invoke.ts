@@ -39,40 +39,55 @@ export interface InvokeOptions {
   readonly timeoutMs?: number;
 }
 
+/** A call given up before its handler first read `ctx.signal`: the reason the signal will carry. */
+class PendingAbort {
+  readonly reason: unknown;
+  constructor(reason: unknown) {
+    this.reason = reason;
+  }
+}
+
 /**
  * The handler's context. A class so `signal` is a prototype getter: the
  * AbortController exists only once a handler reads it (or a limit fires), and
- * a call whose handler never looks costs one small object, as before.
+ * a call whose handler never looks costs one small object. One private slot
+ * holds the whole signal state, so a context is three fields, written once
+ * (it is allocated on every dispatch):
+ * - `undefined`: no caller signal, not given up;
+ * - the caller's `AbortSignal`: handed out as is until the call is given up;
+ * - an `AbortController`: the signal was read with no caller signal, or after
+ *   the call was given up (its signal then carries the reason);
+ * - a `PendingAbort`: given up before the signal was first read.
  */
 class Context implements HandlerContext<unknown> {
-  readonly callId: string | undefined;
-  readonly context: unknown;
-  #parent: AbortSignal | undefined;
-  #controller: AbortController | undefined;
-  /** Set when the call was given up (time limit, caller abort) before the signal was first read. */
-  #abortedWith: unknown = undefined;
-  #aborted = false;
+  // `declare`: assigned once in the constructor, not also defined as `undefined` first (a class field would be).
+  declare readonly callId: string | undefined;
+  declare readonly context: unknown;
+  #state: AbortSignal | AbortController | PendingAbort | undefined;
 
   constructor(callId: string | undefined, context: unknown, parent: AbortSignal | undefined) {
     this.callId = callId;
     this.context = context;
-    this.#parent = parent;
+    this.#state = parent;
   }
 
   get signal(): AbortSignal {
-    if (this.#controller) return this.#controller.signal;
-    if (this.#parent && !this.#aborted) return this.#parent;
-    const controller = (this.#controller = new AbortController());
-    if (this.#aborted) controller.abort(this.#abortedWith);
+    const state = this.#state;
+    if (state instanceof AbortController) return state.signal;
+    if (state !== undefined && !(state instanceof PendingAbort)) return state;
+    const controller = new AbortController();
+    if (state !== undefined) controller.abort(state.reason);
+    this.#state = controller;
     return controller.signal;
   }
 
-  /** Give the call up: abort the signal the handler holds (now or when it first reads it). */
+  /** Give the call up: abort the signal the handler holds (now or when it first reads it). Only the first call counts. */
   abort(reason: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
-    this.#abortedWith = reason;
-    this.#controller?.abort(reason);
+    const state = this.#state;
+    if (state instanceof PendingAbort) return;
+    // An aborted controller ignores a second abort, as the first reason must stay.
+    if (state instanceof AbortController) state.abort(reason);
+    else this.#state = new PendingAbort(reason);
   }
 }
 

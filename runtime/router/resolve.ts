@@ -213,7 +213,8 @@ export class Resolver {
     const deferred = this.#covers(t, 0) && walkDeferred(rawArguments, this.#limits);
     const parsed = readArguments(rawArguments, this.#limits, deferred);
     if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-    const r = this.#validate(t, parsed, '', entry.flat ? 'flat' : entry.library ? 'library' : 'toolkit', gate.directGroup[t]!, callId);
+    const fresh = typeof rawArguments === 'string';
+    const r = this.#validate(t, parsed, '', entry.flat ? 'flat' : entry.library ? 'library' : 'toolkit', gate.directGroup[t]!, callId, false, fresh);
     return deferred && !r.ok ? this.#limitsFirst(r, rawArguments as string, name) : r;
   }
 
@@ -321,12 +322,13 @@ export class Resolver {
       if (parsed instanceof ArgumentsFailure) {
         return reject(parsed.code, malformedReason(`${quote(ns.name)} action ${quote(toolName)}`, parsed.problem), callId);
       }
-      const r = this.#validate(t, parsed, prefix, 'namespace', ns.name, callId);
+      const r = this.#validate(t, parsed, prefix, 'namespace', ns.name, callId, false, typeof rawArgs === 'string');
       if (!defer || r.ok) return r;
       const failure = deferredLimitsProblem(rawArgs as string, this.#limits);
       return failure === undefined ? r : reject(failure.code, malformedReason(`${quote(ns.name)} action ${quote(toolName)}`, failure.problem), callId);
     }
-    return this.#validate(t, args, prefix, 'namespace', ns.name, callId);
+    // Parsed from text (form 2), the arguments are part of a value nothing but this call holds.
+    return this.#validate(t, args, prefix, 'namespace', ns.name, callId, false, form === 2);
   }
 
   /**
@@ -377,7 +379,7 @@ export class Resolver {
         callId,
       );
     }
-    return this.#validate(t, args, '/args', entry.flat ? 'flat' : 'toolkit', gate.directGroup[t]!, callId, true);
+    return this.#validate(t, args, '/args', entry.flat ? 'flat' : 'toolkit', gate.directGroup[t]!, callId, true, typeof rawArgs === 'string');
   }
 
   #resolveLoader(rawArgs: unknown, callId: string | undefined): Resolved {
@@ -401,6 +403,12 @@ export class Resolver {
   /**
    * Decode strict-mode nulls and validate. The reason's label and retry name are
    * built only on failure: a valid call pays for no string work.
+   *
+   * `fresh`: `input` was parsed from the call's arguments text just now, so
+   * nothing outside this call holds it or anything in it (the OpenAI Chat and
+   * Responses path). A validator that fills defaults may then fill them in
+   * place; any other input (an object an SDK or the caller handed over) is
+   * copied first, because nothing the caller passed may change.
    */
   #validate(
     t: number,
@@ -410,12 +418,14 @@ export class Resolver {
     group: string | null,
     callId: string | undefined,
     dispatched = false,
+    fresh = false,
   ): Resolved {
     const entry = this.#catalog.tools[t]!;
     // Anthropic wire names back to spec names first (most tools have no plan), then strict-mode nulls.
     const named = entry.keyDecode ? (applyKeyDecode(input, entry.keyDecode) as Record<string, unknown>) : input;
     const decoded = entry.nullDecode ? (decodeNulls(named, entry.nullDecode) as Record<string, unknown>) : named;
-    const args = entry.fillsDefaults ? cloneArguments(decoded, this.#limits.maxDepth) : decoded; // ajv's defaults must not land in the caller's object
+    // ajv's defaults must not land in the caller's object; a fresh parse is nobody else's.
+    const args = entry.fillsDefaults && !fresh ? cloneArguments(decoded, this.#limits.maxDepth) : decoded;
     const validate = entry.validate;
     if (validate) {
       let valid: boolean;
