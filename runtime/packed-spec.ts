@@ -26,6 +26,7 @@
  */
 import type { GeneratedSpec, GeneratedTool, RenderedTools, RenderForm, ValidateFn } from './contract.js';
 import { TARGETS } from './contract.js';
+import { deepFreeze } from './freeze.js';
 import { neutralLoaderTool, neutralNamespaceTool } from './neutral.js';
 import { renderForm } from './rendered.js';
 import { renderTool, type JsonSchema, type RenderOptions } from './targets/index.js';
@@ -80,30 +81,6 @@ export interface UnpackOptions {
   readonly validators: readonly ValidateFn[];
   /** Every tool's name, in tool order: names.gen.ts's `TOOL_NAMES`. */
   readonly toolNames: readonly string[];
-}
-
-/**
- * Freezes a JSON value and everything in it, once (shared subtrees are frozen
- * once). Indexed loops: this runs at import time, in the interpreter, over
- * every value of the data, where a `for … of` allocates an iterator result
- * per element (garbage the start-up GC then has to collect).
- */
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      if (typeof item === 'object' && item !== null) deepFreeze(item);
-    }
-  } else {
-    const keys = Object.keys(value);
-    for (let i = 0; i < keys.length; i++) {
-      const item = (value as Record<string, unknown>)[keys[i]!];
-      if (typeof item === 'object' && item !== null) deepFreeze(item);
-    }
-  }
-  return value;
 }
 
 /** Puts each pooled subtree back where it occurs; `defineProperty`, so a `__proto__` key stays data. */

@@ -17,19 +17,11 @@
  */
 import { TARGETS, type RenderedTools, type RenderForm, type Target, type ToolDefinition } from './contract.js';
 import { renderTool, type NeutralTool, type RenderOptions } from './targets/index.js';
+import { deepFreeze } from './freeze.js';
 
 /** What lazy rendering reads from a generated spec's data. */
 export interface RenderSource {
   readonly rendered: { readonly neutral: RenderedTools };
-}
-
-/** Freeze a JSON value and everything in it (idempotent; shared subtrees are frozen once). */
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  if (Array.isArray(value)) for (const item of value) deepFreeze(item);
-  else for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  return value;
 }
 
 /** The renderer's input for a neutral definition: the `NeutralTool` it was rendered from. */

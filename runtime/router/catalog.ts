@@ -37,7 +37,8 @@ import type { Suggester } from '../suggest.js';
 import { assertKnownNames } from '../suggest.js';
 import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
-import { deepFrozen, planLibraryTools } from './library.js';
+import { deepFreeze } from '../freeze.js';
+import { planLibraryTools } from './library.js';
 
 /** A handler as stored: its argument and context types are erased here and restored by the façade's types. */
 export type AnyHandler = (args: never, ctx: HandlerContext<never>) => unknown;
@@ -288,7 +289,7 @@ export class Catalog {
     );
     for (const def of planned) {
       const t = this.#addDynamicTool({ ...def, validate: def.validate as ValidateFn, handler: def.handler as AnyDynamicTool['handler'] }, false, true);
-      deepFrozen(this.tools[t]!.definition);
+      deepFreeze(this.tools[t]!.definition);
       this.library.push(t);
     }
   }

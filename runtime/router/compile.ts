@@ -24,7 +24,7 @@ import { RENDER_OPTIONS, type Catalog, type GroupEntry, type ToolEntry } from '.
 import type { Gate } from './gate.js';
 import type { Session } from './session.js';
 import type { NeutralCompileResult, TargetCompileRequest } from './types.js';
-import { deepFrozen } from './library.js';
+import { deepFreeze } from '../freeze.js';
 import type { CatalogToolkit, ToolkitLoadingInput, ToolkitLoadingOption, ToolkitMode } from '../toolkit-loading.js';
 import { adapterFor, dispatcherTool, toolkitMode, type NativeToolkitLoading } from '../targets/index.js';
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
@@ -372,7 +372,7 @@ export class Compiler {
   #libraryForm(t: number, target: Target): unknown {
     const key = `${target}\u0000${t}`;
     let form = this.#libraryForms.get(key);
-    if (form === undefined) this.#libraryForms.set(key, (form = deepFrozen(this.#renderTool(t, target))));
+    if (form === undefined) this.#libraryForms.set(key, (form = deepFreeze(this.#renderTool(t, target))));
     return form;
   }
 
@@ -397,14 +397,6 @@ export class Compiler {
     }
     return this.#announcementCache.list;
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 /**

@@ -157,21 +157,6 @@ function staticSchema(schema: unknown, where: string): Readonly<Record<string, u
 }
 
 /**
- * `value`, frozen all the way down: a library tool's rendered forms are
- * shared by every compile, so nothing may change them after registration.
- *
- * @example
- * Object.isFrozen(deepFrozen({ a: { b: 1 } }).a); // → true
- */
-export function deepFrozen<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFrozen(v);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-/**
  * What `handleTool` returns for a library tool's dispatch result: the
  * handler's string as is, any other value as JSON, a rejection as `Error: …`
  * (its reason: the same text `dispatch` gives the model).

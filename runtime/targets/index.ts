@@ -36,6 +36,7 @@ import { gemini } from './gemini.js';
 import { openaiResponses } from './openai-responses.js';
 import { openai } from './openai.js';
 import { cloneSchema } from './schema.js';
+import { deepFreeze } from '../freeze.js';
 import { DISPATCHER_TOOL, resolveToolkitMode, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
 import type { RenderedToolMap } from './types.js';
 
@@ -145,12 +146,4 @@ export function dispatcherTool(target: Target): unknown {
     dispatcherMemo.set(target, hit);
   }
   return hit;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
 }

@@ -6,6 +6,7 @@ import type { Announcement } from '../../runtime/announcements.js';
 import type { Target } from '../../runtime/contract.js';
 import type { NeutralMessage } from '../../runtime/targets/history.js';
 import { renderTool, type NeutralTool } from '../../runtime/targets/index.js';
+import { deepFreeze } from '../../runtime/freeze.js';
 
 export const TARGET_LIST = ['anthropic', 'openai', 'openai-responses', 'gemini'] as const satisfies readonly Target[];
 
@@ -54,13 +55,8 @@ export function rendered(target: Target, tools: readonly NeutralTool[], openaiSt
   return deepFreeze(tools.map((t) => renderTool(target, t, { openaiStrict })));
 }
 
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
+/** The runtime's own freezer: fixtures are frozen the way generated data is. */
+export { deepFreeze };
 
 /** user → assistant (two parallel calls, one with bad JSON) → two tool results. */
 export const toolHistory: readonly NeutralMessage[] = [
