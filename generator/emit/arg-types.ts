@@ -29,8 +29,10 @@
  *
  * With the spec option `applyDefaults` the type is what the handler receives
  * after the validator filled the defaults: a property whose `default` ajv
- * applies (emit/defaults.ts: in `properties` of an object reached outside
- * `anyOf`/`oneOf`/`not`/`if`/`contains`/`propertyNames`) is required.
+ * applies (in `properties` of an object reached outside
+ * `anyOf`/`oneOf`/`not`/`if`/`contains`/`propertyNames`) is required. Which
+ * subschemas those are is emit/defaults.ts `fillsDefaultsIn`, asked at each
+ * step down, the rule `hasAppliedDefault` walks too.
  *
  * Spec text never becomes code: property names and literals are printed with
  * `tsString`/`propertyKey`, descriptions with `jsdoc`; keywords such as
@@ -38,7 +40,7 @@
  */
 import type { JsonSchema, JsonValue } from '../ir.js';
 import { jsdoc, propertyKey, tsString } from './code.js';
-import { defaultApplies } from './defaults.js';
+import { defaultApplies, fillsDefaultsIn } from './defaults.js';
 
 /** A TypeScript type, small enough to simplify and print with the right parentheses. */
 type T =
@@ -99,7 +101,7 @@ export function isObjectLiteralType(schema: JsonValue): boolean {
   return typeOf(schema, false).k === 'object';
 }
 
-/** `d`: defaults are filled here (`applyDefaults`, and no composite applicator above: emit/defaults.ts). */
+/** `d`: defaults are filled here (`applyDefaults`, and only subschemas ajv fills defaults in above: emit/defaults.ts). */
 function typeOf(schema: JsonValue | undefined, d: boolean): T {
   if (schema === undefined || schema === true) return UNKNOWN;
   if (schema === false) return NEVER;
@@ -107,12 +109,13 @@ function typeOf(schema: JsonValue | undefined, d: boolean): T {
   const parts: T[] = [own(schema, d)];
   const list = (key: string): JsonValue[] => (Array.isArray(schema[key]) ? (schema[key] as JsonValue[]) : []);
   // ajv fills defaults in allOf members, then and else, never in anyOf / oneOf branches or `if`.
-  const plain = (s: JsonValue) => typeOf(s, false);
-  for (const s of list('allOf')) parts.push(typeOf(s, d));
-  if (Array.isArray(schema.anyOf)) parts.push(union(list('anyOf').map(plain)));
-  if (Array.isArray(schema.oneOf)) parts.push(union(list('oneOf').map(plain)));
+  const under = (keyword: string) => d && fillsDefaultsIn(keyword, schema);
+  const typed = (keyword: string) => (s: JsonValue) => typeOf(s, under(keyword));
+  for (const s of list('allOf')) parts.push(typeOf(s, under('allOf')));
+  if (Array.isArray(schema.anyOf)) parts.push(union(list('anyOf').map(typed('anyOf'))));
+  if (Array.isArray(schema.oneOf)) parts.push(union(list('oneOf').map(typed('oneOf'))));
   if ('if' in schema && ('then' in schema || 'else' in schema)) {
-    parts.push(union([intersection([typeOf(schema.if, false), typeOf(schema.then, d)]), typeOf(schema.else, d)]));
+    parts.push(union([intersection([typeOf(schema.if, under('if')), typeOf(schema.then, under('then'))]), typeOf(schema.else, under('else'))]));
   }
   return intersection(parts);
 }
@@ -149,7 +152,7 @@ function hasType(v: JsonValue, t: JsonType): boolean {
 }
 
 function objectType(s: Record<string, JsonValue>, d: boolean): T {
-  const typeOfHere = (v: JsonValue | undefined) => typeOf(v, d);
+  const typeOfIn = (keyword: string) => (v: JsonValue | undefined) => typeOf(v, d && fillsDefaultsIn(keyword, s));
   const props = isRecord(s.properties) ? s.properties : {};
   const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : []);
   const patterns = isRecord(s.patternProperties) ? Object.values(s.patternProperties) : [];
@@ -159,21 +162,21 @@ function objectType(s: Record<string, JsonValue>, d: boolean): T {
   // What a key not listed under `properties` may hold, or undefined when no such key is allowed.
   let extra: T[] | undefined;
   const open = (v: JsonValue | undefined) => v === undefined || v === true || (isRecord(v) && Object.keys(v).length === 0);
-  if (ap !== undefined && !open(ap)) extra = ap === false ? [] : [typeOfHere(ap)];
+  if (ap !== undefined && !open(ap)) extra = ap === false ? [] : [typeOfIn('additionalProperties')(ap)];
   else if (ap === undefined && up !== undefined && !open(up) && !('dependentSchemas' in s)) {
     // `unevaluatedProperties` sees what the in-place applicators evaluate; their members are
     // intersected with this type, so the keys they declare stay allowed. An applicator's index
     // signature (or a dependent schema, which is not typed) would not be: stay open then.
-    extra = up === false ? [] : [typeOfHere(up)];
+    extra = up === false ? [] : [typeOfIn('unevaluatedProperties')(up)];
   }
-  if (extra !== undefined) extra = [...extra, ...patterns.map(typeOfHere)];
+  if (extra !== undefined) extra = [...extra, ...patterns.map(typeOfIn('patternProperties'))];
 
   const members: Member[] = [];
   for (const [key, sub] of Object.entries(props)) {
     const description = isRecord(sub) && typeof sub.description === 'string' ? sub.description : undefined;
     // A property the validator fills from its `default` is always present for the handler.
     const optional = !required.has(key) && !(d && defaultApplies(key, sub));
-    members.push({ key, optional, type: typeOfHere(sub), ...(description === undefined ? {} : { description }) });
+    members.push({ key, optional, type: typeOfIn('properties')(sub), ...(description === undefined ? {} : { description }) });
   }
   for (const key of required) {
     if (Object.hasOwn(props, key)) continue;
@@ -194,10 +197,11 @@ function arrayType(s: Record<string, JsonValue>, d: boolean): T {
   const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
   const minItems = typeof s.minItems === 'number' ? s.minItems : 0;
   // `unevaluatedItems` stands in for `items` only where nothing else evaluates items.
+  const restKeyword = 'items' in s ? 'items' : 'unevaluatedItems';
   const restSchema = 'items' in s ? s.items : ['contains', ...IN_PLACE].some((k) => k in s) ? undefined : s.unevaluatedItems;
-  const rest = restSchema === false ? undefined : typeOf(restSchema, d);
+  const rest = restSchema === false ? undefined : typeOf(restSchema, d && fillsDefaultsIn(restKeyword, s));
   if (prefix.length === 0) return rest === undefined ? { k: 'tuple', elements: [] } : { k: 'array', element: rest };
-  const elements = prefix.map((p, i) => ({ type: typeOf(p, d), optional: i >= minItems }));
+  const elements = prefix.map((p, i) => ({ type: typeOf(p, d && fillsDefaultsIn('prefixItems', s)), optional: i >= minItems }));
   return rest === undefined ? { k: 'tuple', elements } : { k: 'tuple', elements, rest };
 }
 

@@ -26,8 +26,45 @@
 import type { JsonValue } from '../ir.js';
 import { PROTOTYPE_NAMES } from './validators.js';
 
-/** Applicators whose subschemas ajv validates as a composite rule: no defaults inside. */
-export const NO_DEFAULTS_INSIDE = new Set(['anyOf', 'oneOf', 'not', 'if', 'contains', 'propertyNames']);
+/**
+ * The subschemas ajv fills defaults in, by keyword, and the shape of each
+ * keyword's value: one subschema, a list of them, or a map of them. This is
+ * the one statement of ajv's rule: `hasAppliedDefault` below walks it, and
+ * the argument types (arg-types.ts) ask `fillsDefaultsIn` before typing a
+ * subschema as filled. Every keyword not listed fills nothing: `anyOf`,
+ * `oneOf`, `not`, `if`, `contains` and `propertyNames` are ajv's composite
+ * rules (a branch that may fail must not change the data), and anything
+ * else (`contentSchema`, unknown keywords) is not a subschema ajv validates
+ * in place.
+ */
+const FILLED_INSIDE: ReadonlyMap<string, 'one' | 'list' | 'map'> = new Map([
+  ['properties', 'map'],
+  ['patternProperties', 'map'],
+  ['dependentSchemas', 'map'],
+  ['allOf', 'list'],
+  ['prefixItems', 'list'],
+  ['items', 'one'],
+  ['additionalProperties', 'one'],
+  ['unevaluatedProperties', 'one'],
+  ['unevaluatedItems', 'one'],
+  ['then', 'one'],
+  ['else', 'one'],
+]);
+
+/**
+ * Whether ajv fills defaults inside the subschema(s) of `keyword` of
+ * `schema` (a schema it fills defaults in). `then` / `else` count only beside
+ * an `if`: ajv runs them only from `if`.
+ *
+ * @example
+ * fillsDefaultsIn('allOf', { allOf: [] });          // true
+ * fillsDefaultsIn('anyOf', { anyOf: [] });          // false
+ * fillsDefaultsIn('then', { then: {} });            // false (no `if`)
+ */
+export function fillsDefaultsIn(keyword: string, schema: Readonly<Record<string, JsonValue>>): boolean {
+  if (!FILLED_INSIDE.has(keyword)) return false;
+  return (keyword !== 'then' && keyword !== 'else') || 'if' in schema;
+}
 
 const isRecord = (v: unknown): v is Record<string, JsonValue> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -55,21 +92,17 @@ export function hasAppliedDefault(schema: JsonValue): boolean {
   if (!isRecord(schema)) return false;
   if (isRecord(schema.properties)) {
     for (const [key, sub] of Object.entries(schema.properties)) {
-      if (defaultApplies(key, sub) || hasAppliedDefault(sub)) return true;
+      if (defaultApplies(key, sub)) return true;
     }
   }
   for (const [keyword, value] of Object.entries(schema)) {
-    if (keyword === 'properties' || NO_DEFAULTS_INSIDE.has(keyword)) continue;
-    if (keyword === 'allOf' || keyword === 'prefixItems') {
+    if (!fillsDefaultsIn(keyword, schema)) continue;
+    const shape = FILLED_INSIDE.get(keyword);
+    if (shape === 'list') {
       if (Array.isArray(value) && value.some(hasAppliedDefault)) return true;
-    } else if (keyword === 'patternProperties' || keyword === 'dependentSchemas') {
+    } else if (shape === 'map') {
       if (isRecord(value) && Object.values(value).some(hasAppliedDefault)) return true;
-    } else if (['items', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems'].includes(keyword)) {
-      if (hasAppliedDefault(value)) return true;
-    } else if ((keyword === 'then' || keyword === 'else') && 'if' in schema) {
-      // ajv runs `then` / `else` only from `if` (one of them, after `if` decided).
-      if (hasAppliedDefault(value)) return true;
-    }
+    } else if (hasAppliedDefault(value)) return true;
   }
   return false;
 }

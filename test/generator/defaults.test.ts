@@ -29,6 +29,10 @@ const CASES: { name: string; schema: JsonSchema; instance: unknown; applies: boo
   { name: 'oneOf', schema: { type: 'object', oneOf: [D, { required: ['z'] }] }, instance: {}, applies: false },
   { name: 'not', schema: { type: 'object', not: { ...D, required: ['z'] } }, instance: {}, applies: false },
   { name: 'if', schema: { type: 'object', if: D, then: { required: ['x'] } }, instance: {}, applies: false },
+  { name: 'unevaluatedProperties', schema: { type: 'object', unevaluatedProperties: D }, instance: { k: {} }, applies: true },
+  { name: 'unevaluatedItems', schema: { type: 'object', properties: { a: { type: 'array', unevaluatedItems: D } } }, instance: { a: [{}] }, applies: true },
+  { name: 'contains', schema: { type: 'object', properties: { a: { type: 'array', contains: D } } }, instance: { a: [{}] }, applies: false },
+  { name: 'propertyNames', schema: { type: 'object', propertyNames: { ...D, type: ['string', 'object'] } }, instance: { k: 1 }, applies: false },
   { name: 'the root itself', schema: { type: 'object', default: { x: 1 } }, instance: {}, applies: false },
 ];
 
