@@ -24,7 +24,8 @@
  *     validate/defaults.ts warns `default_not_applied` at each.
  */
 import type { JsonValue } from '../ir.js';
-import { PROTOTYPE_NAMES } from './validators.js';
+import { resolvePointer } from '../validate/schema-refs.js';
+import { PROTOTYPE_NAMES } from './prototype-names.js';
 
 /**
  * The subschemas ajv fills defaults in, by keyword, and the shape of each
@@ -156,8 +157,9 @@ export function unfilledDefaults(schema: JsonValue): UnfilledDefault[] {
         }
       }
       if (keyword === '$ref' && typeof value === 'string') {
-        const target = resolveLocal(schema, value);
-        if (target !== undefined) walk(target.node, target.path);
+        // The pointer rules the inliner follows (RFC 6901: `01` is no array index); anchors are refused by validation.
+        const target = value === '#' || value.startsWith('#/') ? resolvePointer(schema, value) : undefined;
+        if (target !== undefined) walk(target.target as JsonValue | undefined, target.path);
       } else if (Array.isArray(value) && SCHEMA_LIST.has(keyword)) {
         value.forEach((sub, i) => walk(sub, [...here, i]));
       } else if (isRecord(value) && SCHEMA_MAP.has(keyword)) {
@@ -169,29 +171,4 @@ export function unfilledDefaults(schema: JsonValue): UnfilledDefault[] {
   };
   walk(schema, []);
   return found;
-}
-
-/** The target of a local JSON-pointer `$ref` (`#/$defs/Name`) and its path, or undefined. */
-function resolveLocal(root: JsonValue, ref: string): { node: JsonValue; path: (string | number)[] } | undefined {
-  if (ref !== '#' && !ref.startsWith('#/')) return undefined;
-  let node: JsonValue | undefined = root;
-  const path: (string | number)[] = [];
-  for (const raw of ref === '#' ? [] : ref.slice(2).split('/')) {
-    let part: string;
-    try {
-      part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    } catch {
-      return undefined;
-    }
-    if (Array.isArray(node)) {
-      const i = Number(part);
-      if (!Number.isInteger(i)) return undefined;
-      node = node[i];
-      path.push(i);
-    } else if (isRecord(node) && Object.hasOwn(node, part)) {
-      node = node[part];
-      path.push(part);
-    } else return undefined;
-  }
-  return node === undefined ? undefined : { node, path };
 }

@@ -19,6 +19,7 @@ import { tsString } from './code.js';
 import type { EmitContext } from './context.js';
 import type { GeneratedFile } from './file.js';
 import { mapSchema } from './schema-walk.js';
+import { PROTOTYPE_NAMES } from './prototype-names.js';
 
 // ajv and ajv-formats are CommonJS with `exports.default`; under NodeNext the default import is the module object.
 const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -72,26 +73,6 @@ const ONLY_2020 = new Set([
   'contentSchema',
 ]);
 
-/**
- * Names Object.prototype carries (own names, fixed here so the output never
- * depends on the Node version that ran the generator). A property with one of
- * these names would be "present" through the prototype when the model leaves
- * it out, so schemas naming one are compiled with ajv's `ownProperties`.
- */
-export const PROTOTYPE_NAMES: ReadonlySet<string> = new Set([
-  '__proto__',
-  '__defineGetter__',
-  '__defineSetter__',
-  '__lookupGetter__',
-  '__lookupSetter__',
-  'constructor',
-  'hasOwnProperty',
-  'isPrototypeOf',
-  'propertyIsEnumerable',
-  'toLocaleString',
-  'toString',
-  'valueOf',
-]);
 
 /** Keywords whose value names properties: keys of a map, or a list of names. */
 const NAMING_MAPS = ['properties', 'dependencies', 'dependentRequired', 'dependentSchemas'];
