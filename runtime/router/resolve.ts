@@ -459,7 +459,7 @@ export class Resolver {
     const split = /^(.+?)(?:\.|__|\/|:)(.+)$/.exec(name);
     if (split) {
       const ref = this.#catalog.byName.get(split[1]!);
-      if (ref && ref.kind === 'namespace' && this.#catalog.namespaces[ref.index]!.actions.has(split[2]!)) {
+      if (ref && ref.kind === 'namespace' && this.#action(ref.index, split[2]!) !== undefined) {
         return reject('unknown_tool', unknownToolReason(name, [], [], actionHint(split[2]!, split[1]!)), callId);
       }
     }
