@@ -206,7 +206,6 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     try {
       const r = this.#resolver.resolve(call, true);
       if (!r.ok) return Promise.resolve<DispatchResult<R, D | L>>({ ok: false, code: r.code, reason: r.reason, callId: r.callId });
-      // `r` may be the resolver's reused object: everything is read from it here, before the handler runs.
       if (r.tool < 0) return this.#invoker.dispatchLoader(r.toolkit, r.callId) as Promise<DispatchResult<R, D | L>>;
       return this.#invoker.invoke(this.#catalog.tools[r.tool]!, r.args, r.callId, options?.context, options) as Promise<DispatchResult<R, D | L>>;
     } catch (error) {
