@@ -79,12 +79,9 @@ export function normalizeSpec(spec: LoadedSpec): IRSpec {
     if (!e.definition) continue;
     if (index.has(e.name)) throw bug(`tool "${e.name}" is defined twice (validate first)`);
     const d = e.definition as { description: string; tags?: string[]; deferLoading?: boolean; parameters?: Record<string, unknown>; returns?: Record<string, unknown> };
-    let parameters: JsonSchema = structuredClone(NO_PARAMETERS) as JsonSchema;
-    if (d.parameters !== undefined) {
-      const expanded = expandToolParameters(spec, d.parameters);
-      if (expanded.problems.length > 0) throw bug(`the parameters of "${e.name}" have problems (validate first)`);
-      parameters = canonicalSchema(expanded.schema) as JsonSchema;
-    }
+    const expanded = d.parameters === undefined ? undefined : expandToolParameters(spec, d.parameters);
+    if (expanded !== undefined && expanded.problems.length > 0) throw bug(`the parameters of "${e.name}" have problems (validate first)`);
+    const parameters = normalizedParameters(expanded?.schema);
     let returns: JsonSchema | undefined;
     if (d.returns !== undefined) {
       const expanded = expandToolParameters(spec, d.returns);
@@ -170,6 +167,18 @@ export function normalizeSpec(spec: LoadedSpec): IRSpec {
 
   const withoutHash = { version: 1 as const, options, tools, flat, namespaces, toolkits, policies };
   return { version: 1, file: spec.file, hash: specHash(withoutHash), options, tools, flat, namespaces, toolkits, policies };
+}
+
+/**
+ * A tool's IR `parameters` from its expanded schema (`expandParameters`), or
+ * the no-arguments schema when the tool has none. Shared with the validators
+ * worker (emit/validators-worker.ts), which must compile exactly these.
+ *
+ * @example
+ * normalizedParameters(undefined); // → { type: 'object', properties: {}, additionalProperties: false }
+ */
+export function normalizedParameters(expanded: JsonSchema | undefined): JsonSchema {
+  return expanded === undefined ? (structuredClone(NO_PARAMETERS) as JsonSchema) : (canonicalSchema(expanded) as JsonSchema);
 }
 
 /** What `buildIR` returns. */

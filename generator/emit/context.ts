@@ -10,6 +10,7 @@ import { bug } from '../problems.js';
 import { canonicalJson } from '../../runtime/cache-key.js';
 import { cloneSchema } from '../../runtime/targets/schema.js';
 import { lineCommentText, pascalCase, shellWord } from './code.js';
+import type { ValidatorsResult } from './validators-job.js';
 
 /** The runtime import specifier generated code uses by default (the package's `./runtime` export). */
 export const DEFAULT_RUNTIME_IMPORT = 'toolroute/runtime';
@@ -30,6 +31,12 @@ export interface EmitOptions {
    * Left out, the folder is taken to be one (nothing extra is emitted).
    */
   readonly esmScope?: boolean;
+  /**
+   * The validators module body built elsewhere (the validators worker, see
+   * emit/validators-job.ts), used only when it was built from exactly this
+   * context's schemas and options.
+   */
+  readonly validators?: Promise<ValidatorsResult | null>;
 }
 
 /** One distinct argument schema and the tools that share its validator and type. */
@@ -122,31 +129,7 @@ export function buildEmitContext(ir: IRSpec, options: EmitOptions): EmitContext 
     t.returns === undefined ? undefined : allocate((argTypeNames[i] ?? safeTypeName(t.typeName)).replace(/Args(?=\d*$|_\d+$)/, 'Result')),
   );
 
-  const parameterTexts: string[] = [];
-  /** Canonical key per exact text, for schemas that are plain JSON (see `plainJson`): tools repeat schemas. */
-  const canonicalOf = new Map<string, string>();
-  const byKey = new Map<string, number>();
-  const schemas: { schema: JsonSchema; tools: number[] }[] = [];
-  const validatorOf = ir.tools.map((tool, i) => {
-    // A TS spec may hold values JSON.stringify and the renderers' copy treat differently (a Date, a
-    // boxed string): for those, the text of the copy, and the canonical key from the value itself.
-    const plain = plainJson(tool.parameters);
-    const text = JSON.stringify(plain ? tool.parameters : cloneSchema(tool.parameters));
-    parameterTexts.push(text);
-    let key = plain ? canonicalOf.get(text) : undefined;
-    if (key === undefined) {
-      key = canonicalJson(tool.parameters);
-      if (plain) canonicalOf.set(text, key);
-    }
-    let index = byKey.get(key);
-    if (index === undefined) {
-      index = schemas.length;
-      byKey.set(key, index);
-      schemas.push({ schema: tool.parameters, tools: [] });
-    }
-    schemas[index]?.tools.push(i);
-    return index;
-  });
+  const { parameterTexts, schemas, validatorOf } = distinctSchemas(ir.tools.map((t) => t.parameters));
 
   const toolAt = (i: number) => {
     const tool = ir.tools[i];
@@ -190,6 +173,44 @@ export function plainJson(value: unknown): boolean {
   if (proto !== Object.prototype && proto !== null) return false;
   for (const key of Object.keys(value)) if (!plainJson((value as Record<string, unknown>)[key])) return false;
   return true;
+}
+
+/**
+ * The distinct argument schemas of a list of tools' parameter schemas (by
+ * canonical JSON: one validator and one type per distinct schema, in order
+ * of first use), which one each tool uses, and each schema's exact text as
+ * the neutral rendering ships it. Shared with the validators worker.
+ *
+ * @example
+ * distinctSchemas([a, a, b]).validatorOf; // → [0, 0, 1]
+ */
+export function distinctSchemas(parameters: readonly JsonSchema[]): Pick<EmitContext, 'parameterTexts' | 'schemas' | 'validatorOf'> {
+  const parameterTexts: string[] = [];
+  /** Canonical key per exact text, for schemas that are plain JSON (see `plainJson`): tools repeat schemas. */
+  const canonicalOf = new Map<string, string>();
+  const byKey = new Map<string, number>();
+  const schemas: { schema: JsonSchema; tools: number[] }[] = [];
+  const validatorOf = parameters.map((schema, i) => {
+    // A TS spec may hold values JSON.stringify and the renderers' copy treat differently (a Date, a
+    // boxed string): for those, the text of the copy, and the canonical key from the value itself.
+    const plain = plainJson(schema);
+    const text = JSON.stringify(plain ? schema : cloneSchema(schema));
+    parameterTexts.push(text);
+    let key = plain ? canonicalOf.get(text) : undefined;
+    if (key === undefined) {
+      key = canonicalJson(schema);
+      if (plain) canonicalOf.set(text, key);
+    }
+    let index = byKey.get(key);
+    if (index === undefined) {
+      index = schemas.length;
+      byKey.set(key, index);
+      schemas.push({ schema, tools: [] });
+    }
+    schemas[index]?.tools.push(i);
+    return index;
+  });
+  return { parameterTexts, schemas, validatorOf };
 }
 
 /**

@@ -18,6 +18,7 @@ import { bug } from '../problems.js';
 import { tsString } from './code.js';
 import type { EmitContext } from './context.js';
 import type { GeneratedFile } from './file.js';
+import { usable } from './validators-job.js';
 import { mapSchema } from './schema-walk.js';
 import { PROTOTYPE_NAMES } from './prototype-names.js';
 
@@ -138,30 +139,52 @@ export const VALIDATORS_FILE = 'validators.gen.ts';
  * @example
  * const [file] = emitValidators(ctx); // file.path === 'validators.gen.ts'
  */
-export function emitValidators(ctx: EmitContext): GeneratedFile[] {
+export async function emitValidators(ctx: EmitContext): Promise<GeneratedFile[]> {
+  const applyDefaults = ctx.ir.options.applyDefaults;
+  const runtimeImport = ctx.options.runtimeImport;
+  const built = ctx.options.validators === undefined ? null : await ctx.options.validators;
+  const body = usable(built, ctx.schemas, { applyDefaults, runtimeImport }) ? built.body : validatorsModule({ schemas: ctx.schemas.map((s) => s.schema), applyDefaults, runtimeImport });
+  return [{ path: VALIDATORS_FILE, content: `${ctx.header}\n${body}` }];
+}
+
+/** What `validatorsModule` builds from: the distinct schemas in order, and the options that change the code. */
+export interface ValidatorsInput {
+  readonly schemas: readonly JsonSchema[];
+  readonly applyDefaults: boolean;
+  readonly runtimeImport: string;
+}
+
+/**
+ * `validators.gen.ts` after its header line. Pure: the same input gives the
+ * same text on any thread (the validators worker builds it with this too).
+ *
+ * @example
+ * validatorsModule({ schemas: [{ type: 'object' }], applyDefaults: false, runtimeImport: 'toolroute/runtime' }).split('\n')[0]; // '// @ts-nocheck'
+ */
+export function validatorsModule(input: ValidatorsInput): string {
   const imports = new Map<string, string>();
   /** Helpers copied into the module instead of imported (see `UCS2_LENGTH`), once each. */
   const inlined = new Set<string>();
   const scopes: string[] = [];
-  const dialects = ctx.schemas.map((s) => dialectOf(s.schema));
-  const owns = ctx.schemas.map((s) => needsOwnProperties(s.schema));
+  const dialects = input.schemas.map((s) => dialectOf(s));
+  const owns = input.schemas.map((s) => needsOwnProperties(s));
   /** Per distinct schema, the scope constant that holds its validator. */
   const scopeOf: string[] = [];
   for (const [dialect, own] of DIALECTS.flatMap((d) => [[d, false], [d, true]] as const)) {
-    const all = ctx.schemas.map((s, index) => ({ schema: s.schema, index })).filter((m) => dialects[m.index] === dialect && owns[m.index] === own);
+    const all = input.schemas.map((schema, index) => ({ schema, index })).filter((m) => dialects[m.index] === dialect && owns[m.index] === own);
     for (let start = 0; start < all.length; start += SCHEMAS_PER_AJV) {
       const members = all.slice(start, start + SCHEMAS_PER_AJV);
       const base = own ? `${dialect}_own` : dialect;
       const scope = start === 0 ? base : `${base}_${start / SCHEMAS_PER_AJV + 1}`;
       // `applyDefaults`: ajv fills `default`s into the arguments (which the runtime copies first,
       // for tools whose schema has one: emit/defaults.ts). Absent otherwise, so the code is unchanged.
-      const options: AjvOptions = { ...AJV_OPTIONS, ownProperties: own, ...(ctx.ir.options.applyDefaults ? { useDefaults: true } : {}) };
+      const options: AjvOptions = { ...AJV_OPTIONS, ownProperties: own, ...(input.applyDefaults ? { useDefaults: true } : {}) };
       const ajv = dialect === 'draft07' ? new Ajv(options) : new Ajv2020(options);
       addFormats(ajv);
       const refs: Record<string, string> = {};
       for (const { schema, index } of members) {
         const key = `v${index}`;
-        ajv.addSchema(schemaForAjv(schema, ctx.ir.options.applyDefaults), key);
+        ajv.addSchema(schemaForAjv(schema, input.applyDefaults), key);
         refs[key] = key;
         scopeOf[index] = scope;
       }
@@ -170,15 +193,14 @@ export function emitValidators(ctx: EmitContext): GeneratedFile[] {
     }
   }
 
-  const refsBySchema = ctx.schemas.map((_, index) => `${scopeOf[index] ?? ''}.v${index}`);
+  const refsBySchema = input.schemas.map((_, index) => `${scopeOf[index] ?? ''}.v${index}`);
   // A .ts file, not .js + .d.ts: `tsc --outDir` emits it like every other generated file (a .js
   // file is only copied with allowJs), and bundlers and tsx take it as it is. The body is ajv's
   // plain JavaScript; @ts-nocheck keeps the application's compiler flags (noUnusedLocals,
   // noImplicitAny, …) off it and keeps tsc fast on megabytes of it. The export is typed.
   const content = [
-    ctx.header,
     '// @ts-nocheck',
-    `import type { ValidateFn } from ${tsString(ctx.options.runtimeImport)};`,
+    `import type { ValidateFn } from ${tsString(input.runtimeImport)};`,
     ...[...imports].map(([specifier, local]) => `import ${local} from ${tsString(specifier)};`),
     '',
     ERROR_HELPERS,
@@ -188,7 +210,7 @@ export function emitValidators(ctx: EmitContext): GeneratedFile[] {
     '/** One ajv standalone validator per distinct argument schema; `spec.tools[i].validator` indexes this array. */',
     `export const validators: readonly ValidateFn[] = Object.freeze([${refsBySchema.join(', ')}]);`,
   ].join('\n');
-  return [{ path: VALIDATORS_FILE, content: `${content}\n` }];
+  return `${content}\n`;
 }
 
 /**
