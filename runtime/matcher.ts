@@ -10,9 +10,11 @@
  * Instead of testing every tool and tag against the task (cost tools × tags ×
  * task), `buildPruneMatcher` builds an Aho–Corasick automaton over the
  * lowercased names and tags once, at codegen time, and serializes it as plain
- * JSON. `matchTask` lowercases the task exactly as the reference does and scans
- * it once: cost grows with the task length and the number of hits, not with the
- * number of tools or tags.
+ * JSON. A prune scans the task once, as `task.toLowerCase()` (without building
+ * that string for the usual task: see `scanUtf8`): cost grows with the task
+ * length and the number of hits, not with the number of tools or tags. On the
+ * first prune the automaton is made complete (`Dfa`: one table read per
+ * character) and each keyword's selection becomes word masks (`KeywordMasks`).
  */
 import type { PruneMatcherData } from './contract.js';
 
@@ -68,16 +70,56 @@ interface RevivedMatcher {
   /** Scratch stamps for `markTask` (one per flat position). */
   readonly scratch: Uint32Array;
   scratchGeneration: number;
-  /** The bitset form `selectTask` reads, built on its first call (see `KeywordBits`). */
-  bits: KeywordBits | undefined;
-  /** `scanTask`'s tables, built on its first call. */
+  /** The word masks `selectTask` reads, built on its first call (see `KeywordMasks`). */
+  masks: KeywordMasks | undefined;
+  /** `scanTask`'s complete automaton, built on its first call; `null` when it would be too large (see `Dfa`). */
+  dfa: Dfa | null | undefined;
+  /** `scanTask`'s tables when there is no `dfa`, built on its first call. */
   scan: ScanTables | undefined;
+  /** Distinct keyword ids one scan found, in the order found (either scan writes them here). */
+  readonly found: Int32Array;
 }
 
-/** What `scanTask` adds to a revived matcher, on its first call. */
+/**
+ * The complete automaton `scanTask` steps through: one read per character.
+ *
+ * The code units the keywords use are numbered as classes (1, 2, …; 0 for
+ * every other code unit: it ends every match and leads back to the root), and
+ * every state has a row with its transition for every class, failure links
+ * already followed. ASCII capitals share their small letter's class, so an
+ * ASCII task is matched as `task.toLowerCase()` without building that string.
+ * States are renumbered so that those ending a keyword (themselves or down
+ * their dictionary chain) come last: `state >= firstReporting` is the only
+ * test a character costs when it completes no keyword.
+ *
+ * Memory: `states << shift` entries of 2 bytes (4 past 65,536 states), built
+ * on the first prune: 0.55 MiB at 1,000 flat tools, 3 MiB at 10,000. Past
+ * `DFA_MAX_BYTES`, or with more than 64 classes (keywords in many scripts),
+ * there is no `Dfa` and the scan uses the sparser `ScanTables`.
+ */
+interface Dfa {
+  /** Row width: `1 << shift` entries, at least the number of classes. */
+  readonly shift: number;
+  /** Byte (of UTF-8) or ASCII code unit → class: capitals as their small letter, 0 from 128 on. */
+  readonly bytes: Uint8Array;
+  /** Non-ASCII code unit (as lowercased) → class; absent: class 0. */
+  readonly wide: ReadonlyMap<number, number>;
+  /** State `s`'s transition on class `c` at `(s << shift) | c` (renumbered states). */
+  readonly table: Uint16Array | Int32Array;
+  readonly firstReporting: number;
+  /** Renumbered state → keyword id ending there, or -1. */
+  readonly out: Int32Array;
+  /** Renumbered state → the next state down its dictionary chain that ends a keyword, or -1. */
+  readonly dict: Int32Array;
+}
+
+/** Largest `Dfa.table` built (the 10,000-flat-tool benchmark spec needs 3 MiB). */
+const DFA_MAX_BYTES = 4 << 20;
+/** Most classes (row width 64). */
+const DFA_MAX_SHIFT = 6;
+
+/** What `scanTask` adds to a revived matcher without a `Dfa`, on its first call. */
 interface ScanTables {
-  /** Distinct keyword ids one scan found, in the order found. */
-  readonly found: Int32Array;
   /** 1 for an ASCII code unit that occurs in no keyword: it ends every match. */
   readonly stop: Uint8Array;
   /**
@@ -101,26 +143,21 @@ const DENSE_ROW_EDGES = 2;
 const REPORTS = 1 << 30;
 
 /**
- * Keyword → selected positions as bitsets (bit `p & 31` of word `p >>> 5`),
- * for `selectTask`: a keyword that selects many tools (a tag like `db`) is
- * OR-ed in one word per 32 positions instead of one store per position. Only
- * keywords that select at least one position in `DENSE_FACTOR` get one (an
- * average of two or more bits per word), so the bitsets never take more than
- * half the memory of the position lists they stand for; the rest (a tool's
- * own name) keep setting one bit per position.
+ * Keyword → selected positions as word masks, for `selectTask`: for each
+ * 32-position word holding at least one of the keyword's positions, the
+ * word's index and the mask of those positions (bit `p & 31` of word
+ * `p >>> 5`). OR-ing a keyword in costs one read-modify-write per word it
+ * touches: no more than a store per position (a tool's own name), and for a
+ * tag shared by many tools fewer (positions that share a word share the
+ * write), never a pass over words it does not touch. At most two numbers
+ * per position, built on the first `selectTask`.
  */
-interface KeywordBits {
-  /** Words per bitset: `ceil(total / 32)`. */
-  readonly words: number;
-  /** The always-kept (untagged) positions. */
-  readonly always: Int32Array;
-  /** Keyword id → offset of its bitset in `dense`, or -1 (set its listed positions one by one). */
-  readonly at: Int32Array;
-  readonly dense: Int32Array;
+interface KeywordMasks {
+  /** Keyword id → its masks at `start[k]` … `start[k + 1]`; the always-kept positions' at `start[keywords]` … the end. */
+  readonly start: Int32Array;
+  readonly word: Int32Array;
+  readonly mask: Int32Array;
 }
-
-/** See `KeywordBits`: a bitset of `total / 32` words replaces a list of at least `total / DENSE_FACTOR` positions. */
-const DENSE_FACTOR = 16;
 
 /** Generations run up to this, then the stamps are cleared and counting restarts (never reached in practice). */
 export const MAX_GENERATION = 0xffff_fffe;
@@ -291,8 +328,10 @@ function getRevived(data: PruneMatcherData): RevivedMatcher {
     keywordGeneration: 0,
     scratch: new Uint32Array(a.total),
     scratchGeneration: 0,
-    bits: undefined,
+    masks: undefined,
+    dfa: undefined,
     scan: undefined,
+    found: new Int32Array(keywords),
   };
   revived.set(data, r);
   return r;
@@ -331,24 +370,239 @@ function scanTables(m: RevivedMatcher): ScanTables {
       rows[row * 128 + code] = report[target]! >= 0 ? target | REPORTS : target;
     }
   });
-  return { found: new Int32Array(m.keywordSeen.length), stop, rowOf, rows, report };
+  return { stop, rowOf, rows, report };
 }
 
 /**
  * Scan a task once with the automaton: the distinct keyword ids it contains
- * (as substrings of `task.toLowerCase()`), written to `m.scan.found`; returns how
+ * (as substrings of `task.toLowerCase()`), written to `m.found`; returns how
  * many. A keyword already reported had its whole dictionary chain reported
  * at that time, so the walk stops there: output work is bounded by the
  * number of distinct keywords, not by the task length. Allocation-free
- * after the first call (but for the lowercased task); never throws.
+ * after the first call (but for a task that needs `toLowerCase`, see
+ * `scanUtf8`); never throws.
  */
 function scanTask(m: RevivedMatcher, task: string): number {
-  const { found, stop, rowOf, rows, report } = m.scan ?? (m.scan = scanTables(m));
+  let dfa = m.dfa;
+  if (dfa === undefined) dfa = m.dfa = buildDfa(m);
+  return dfa === null ? scanSparse(m, task, nextGeneration(m)) : scanUtf8(m, dfa, task);
+}
+
+/** A fresh generation for `keywordSeen` (no keyword carries it yet). */
+function nextGeneration(m: RevivedMatcher): number {
   if (m.keywordGeneration >= MAX_GENERATION) {
     m.keywordSeen.fill(0);
     m.keywordGeneration = 0;
   }
-  const seenGeneration = ++m.keywordGeneration;
+  return ++m.keywordGeneration;
+}
+
+/** The complete automaton of `m` (see `Dfa`), or `null` when it would be too large. */
+function buildDfa(m: RevivedMatcher): Dfa | null {
+  const { edgeStart, edgeCode, edgeTo, fail, out, dict } = m;
+  const states = edgeStart.length - 1;
+  const ascii = new Uint8Array(256);
+  const wide = new Map<number, number>();
+  let classes = 1;
+  for (let e = 0; e < edgeCode.length; e++) {
+    const code = edgeCode[e]!;
+    // A capital never occurs in a lowercased task: such an edge (never written by buildPruneMatcher) is never taken.
+    if (code >= 65 && code <= 90) continue;
+    if (code < 128) {
+      if (ascii[code] === 0) ascii[code] = classes++;
+    } else if (!wide.has(code)) wide.set(code, classes++);
+  }
+  let shift = 0;
+  while (1 << shift < classes) shift++;
+  const bytes = states > 0x10000 ? 4 : 2;
+  if (shift > DFA_MAX_SHIFT || states * (1 << shift) * bytes > DFA_MAX_BYTES) return null;
+  for (let code = 65; code <= 90; code++) ascii[code] = ascii[code + 32]!;
+  // Renumbered: the states that report (end a keyword, themselves or down the dictionary chain) last; the root stays 0.
+  const id = new Int32Array(states);
+  let next = 0;
+  for (let s = 0; s < states; s++) if (out[s]! < 0 && dict[s]! < 0) id[s] = next++;
+  const firstReporting = next;
+  for (let s = 0; s < states; s++) if (out[s]! >= 0 || dict[s]! >= 0) id[s] = next++;
+  const table = bytes === 2 ? new Uint16Array(states << shift) : new Int32Array(states << shift);
+  // Breadth first, so a state's failure target (shallower) has its row already: a state's row is its
+  // failure target's with its own edges written over it.
+  const queue = new Int32Array(states);
+  let tail = 1;
+  for (let head = 0; head < tail; head++) {
+    const s = queue[head]!;
+    const row = id[s]! << shift;
+    if (s !== 0) {
+      const from = id[fail[s]!]! << shift;
+      table.copyWithin(row, from, from + (1 << shift));
+    }
+    for (let e = edgeStart[s]!; e < edgeStart[s + 1]!; e++) {
+      const code = edgeCode[e]!;
+      if (code >= 65 && code <= 90) continue;
+      table[row + (code < 128 ? ascii[code]! : wide.get(code)!)] = id[edgeTo[e]!]!;
+      queue[tail++] = edgeTo[e]!;
+    }
+  }
+  const outById = new Int32Array(states);
+  const dictById = new Int32Array(states);
+  for (let s = 0; s < states; s++) {
+    outById[id[s]!] = out[s]!;
+    dictById[id[s]!] = dict[s]! >= 0 ? id[dict[s]!]! : -1;
+  }
+  return { shift, bytes: ascii, wide, table, firstReporting, out: outById, dict: dictById };
+}
+
+/**
+ * Code unit → its lowercase code unit where that is what `toLowerCase` makes
+ * of it anywhere in a string (one unit, whatever surrounds it); 1: it is not
+ * (a surrogate, whose case goes with its pair; `Σ`, final or not by its
+ * neighbours; `İ`, which becomes two units); 0: not asked yet. Shared by
+ * every matcher, allocated on the first non-ASCII character.
+ */
+let lowerUnits: Uint16Array | undefined;
+
+function lowerUnit(code: number): number {
+  const units = (lowerUnits ??= new Uint16Array(0x10000));
+  let lower = units[code]!;
+  if (lower === 0) {
+    lower = 1;
+    if ((code < 0xd800 || code > 0xdfff) && code !== 0x3a3) {
+      const text = String.fromCharCode(code).toLowerCase();
+      if (text.length === 1) lower = text.charCodeAt(0);
+    }
+    units[code] = lower;
+  }
+  return lower;
+}
+
+/**
+ * `scanTask` with the complete automaton, reading the task as UTF-8 bytes:
+ * `TextEncoder.encodeInto` writes them into a reused buffer much faster than
+ * a `charCodeAt` per code unit reads them, and `Dfa.bytes` gives each byte
+ * its class (an ASCII capital its small letter's). That is exact when every
+ * keyword is ASCII (tool names and tags almost always are): then a non-ASCII
+ * character only ends matches, whatever it lowercases to, but for the two
+ * whose lowercase holds an ASCII letter (U+0130 `İ` → `i̇`, U+212A Kelvin
+ * sign → `k`). Everything else goes to `scanUnits`: a task holding one of
+ * those two, any non-ASCII task when some keyword is not ASCII, and a task
+ * too long for the buffer.
+ *
+ * Each step reads the previous step's result, so one walk costs a memory
+ * read's latency per byte. A task of `SPLIT_AT` bytes or more is walked as
+ * two halves at once, split after a class-0 byte at or past the middle
+ * (after one the automaton is at the root whatever came before, and no
+ * keyword spans it): the two walks do not wait on each other, and the
+ * processor overlaps them.
+ */
+function scanUtf8(m: RevivedMatcher, d: Dfa, task: string): number {
+  if (task.length > UTF8_MAX_UNITS) return scanUnits(m, d, task);
+  const buffer = (utf8 ??= new Uint8Array(UTF8_MAX_UNITS * 3));
+  const length = encoder.encodeInto(task, buffer).written;
+  // More bytes than code units: the task is not ASCII.
+  if (length !== task.length && (d.wide.size > 0 || task.includes('\u0130') || task.includes('\u212a'))) return scanUnits(m, d, task);
+  const { table, shift, bytes: classes, firstReporting } = d;
+  const generation = nextGeneration(m);
+  // The second half starts after a class-0 byte at or past the middle (none: one walk).
+  let b = length;
+  if (length >= SPLIT_AT) {
+    for (let j = length >>> 1; j < length; j++) {
+      if (classes[buffer[j]!] === 0) {
+        b = j + 1;
+        break;
+      }
+    }
+  }
+  const aEnd = b === length ? length : b - 1;
+  let count = 0;
+  let a = 0;
+  let stateA = 0;
+  let stateB = 0;
+  for (; a < aEnd && b < length; a++, b++) {
+    stateA = table[(stateA << shift) | classes[buffer[a]!]!]!;
+    stateB = table[(stateB << shift) | classes[buffer[b]!]!]!;
+    if (stateA >= firstReporting) count = report(m, d, stateA, generation, count);
+    if (stateB >= firstReporting) count = report(m, d, stateB, generation, count);
+  }
+  // The first half's rest (the whole task, when there is no split): the second half, from past the
+  // middle, is never the longer one.
+  for (; a < aEnd; a++) {
+    stateA = table[(stateA << shift) | classes[buffer[a]!]!]!;
+    if (stateA >= firstReporting) count = report(m, d, stateA, generation, count);
+  }
+  return count;
+}
+
+/** Bytes of two halves walked at once (see `scanUtf8`). */
+const SPLIT_AT = 48;
+/** Longest task `scanUtf8` reads as UTF-8 (its buffer: 3 bytes per code unit, 24 KiB); longer ones go to `scanUnits`. */
+const UTF8_MAX_UNITS = 8192;
+const encoder = new TextEncoder();
+let utf8: Uint8Array | undefined;
+
+/** A code unit's class, as its lowercase; -1 when its lowercase depends on its neighbours (see `lowerUnit`). */
+function classOf(d: Dfa, code: number): number {
+  if (code < 128) return d.bytes[code]!;
+  const lower = lowerUnit(code);
+  if (lower === 1) return -1;
+  return lower < 128 ? d.bytes[lower]! : (d.wide.get(lower) ?? 0);
+}
+
+/**
+ * `scanUtf8` by UTF-16 code units (`charCodeAt`), for what it leaves. A code
+ * unit whose lowercase depends on its neighbours (`lowerUnit`) sends the
+ * task to `scanLowered`.
+ */
+function scanUnits(m: RevivedMatcher, d: Dfa, task: string): number {
+  const { table, shift, bytes, firstReporting } = d;
+  const generation = nextGeneration(m);
+  let count = 0;
+  let state = 0;
+  for (let i = 0; i < task.length; i++) {
+    const code = task.charCodeAt(i);
+    const cls = code < 128 ? bytes[code]! : classOf(d, code);
+    if (cls < 0) return scanLowered(m, d, task.toLowerCase());
+    state = table[(state << shift) | cls]!;
+    if (state >= firstReporting) count = report(m, d, state, generation, count);
+  }
+  return count;
+}
+
+/**
+ * Report the keywords ending at reporting state `state` into `m.found`
+ * (from `count` on), down its dictionary chain until one already reported in
+ * this generation (its chain was reported with it); returns the new count.
+ */
+function report(m: RevivedMatcher, d: Dfa, state: number, generation: number, count: number): number {
+  const { out, dict } = d;
+  const seen = m.keywordSeen;
+  let s = out[state]! >= 0 ? state : dict[state]!;
+  while (s >= 0) {
+    const k = out[s]!;
+    if (seen[k] === generation) break;
+    seen[k] = generation;
+    m.found[count++] = k;
+    s = dict[s]!;
+  }
+  return count;
+}
+
+/** `scanUnits` on a task already lowercased whole (a fresh generation: what the first attempt found is dropped). */
+function scanLowered(m: RevivedMatcher, d: Dfa, lower: string): number {
+  const { table, shift, bytes, wide, firstReporting } = d;
+  const generation = nextGeneration(m);
+  let count = 0;
+  let state = 0;
+  for (let i = 0; i < lower.length; i++) {
+    const code = lower.charCodeAt(i);
+    state = table[(state << shift) | (code < 128 ? bytes[code]! : (wide.get(code) ?? 0))]!;
+    if (state >= firstReporting) count = report(m, d, state, generation, count);
+  }
+  return count;
+}
+
+/** `scanTask` without a `Dfa`: sparse edges, dense rows for the busiest states only. */
+function scanSparse(m: RevivedMatcher, task: string, seenGeneration: number): number {
+  const { stop, rowOf, rows, report } = m.scan ?? (m.scan = scanTables(m));
+  const found = m.found;
   const seen = m.keywordSeen;
   const lower = task.toLowerCase();
   const { fail, out, dict, edgeStart, edgeCode, edgeTo } = m;
@@ -428,7 +682,7 @@ export function stampTask(data: PruneMatcherData, task: string, stamps: Uint32Ar
     }
   }
   const count = scanTask(m, task);
-  const found = m.scan!.found;
+  const found = m.found;
   const { keywordStart, keywordPositions } = m;
   for (let f = 0; f < count; f++) {
     const k = found[f]!;
@@ -444,46 +698,50 @@ export function stampTask(data: PruneMatcherData, task: string, stamps: Uint32Ar
   return kept;
 }
 
-/** The bitsets of `m` (built once, on the first `selectTask`). */
-function keywordBits(m: RevivedMatcher): KeywordBits {
-  const total = m.total;
-  const words = (total + 31) >>> 5;
+/** The word masks of `m` (built once, on the first `selectTask`). */
+function keywordMasks(m: RevivedMatcher): KeywordMasks {
   const { keywordStart, keywordPositions } = m;
   const keywords = keywordStart.length - 1;
-  const at = new Int32Array(keywords).fill(-1);
-  let dense = 0;
-  for (let k = 0; k < keywords; k++) if ((keywordStart[k + 1]! - keywordStart[k]!) * DENSE_FACTOR >= total) at[k] = words * dense++;
-  const bits = new Int32Array(words * dense);
-  for (let k = 0; k < keywords; k++) {
-    const base = at[k]!;
-    if (base < 0) continue;
-    for (let j = keywordStart[k]!; j < keywordStart[k + 1]!; j++) {
-      const p = keywordPositions[j]!;
-      bits[base + (p >>> 5)]! |= 1 << (p & 31);
+  const start = new Int32Array(keywords + 1);
+  const word: number[] = [];
+  const mask: number[] = [];
+  // A list's positions ascend (buildPruneMatcher writes them so): the positions of one word are adjacent.
+  const add = (positions: Int32Array, from: number, to: number): void => {
+    const first = word.length;
+    for (let j = from; j < to; j++) {
+      const p = positions[j]!;
+      const w = p >>> 5;
+      if (word.length > first && word[word.length - 1] === w) mask[mask.length - 1]! |= 1 << (p & 31);
+      else {
+        word.push(w);
+        mask.push(1 << (p & 31));
+      }
     }
+  };
+  for (let k = 0; k < keywords; k++) {
+    start[k] = word.length;
+    add(keywordPositions, keywordStart[k]!, keywordStart[k + 1]!);
   }
-  const always = new Int32Array(words);
-  for (let j = 0; j < m.always.length; j++) {
-    const p = m.always[j]!;
-    always[p >>> 5]! |= 1 << (p & 31);
-  }
-  return { words, always, at, dense: bits };
+  start[keywords] = word.length;
+  add(m.always, 0, m.always.length);
+  return { start, word: Int32Array.from(word), mask: Int32Array.from(mask) };
 }
 
-/** OR `words` words of `src` from `from` into `sel`, shifted to start at bit `offset`. */
-function orBits(sel: Int32Array, src: Int32Array, from: number, words: number, offset: number): void {
+/** OR the masks `from` … `to` of `masks` into `sel`, shifted to start at bit `offset`. */
+function orMasks(sel: Int32Array, masks: KeywordMasks, from: number, to: number, offset: number): void {
+  const { word, mask } = masks;
   const o = offset >>> 5;
   const shift = offset & 31;
   if (shift === 0) {
-    for (let w = 0; w < words; w++) sel[o + w]! |= src[from + w]!;
+    for (let j = from; j < to; j++) sel[o + word[j]!]! |= mask[j]!;
     return;
   }
-  for (let w = 0; w < words; w++) {
-    const v = src[from + w]!;
-    if (v === 0) continue;
-    sel[o + w]! |= v << shift;
+  for (let j = from; j < to; j++) {
+    const v = mask[j]!;
+    const w = o + word[j]!;
+    sel[w]! |= v << shift;
     const high = v >>> (32 - shift);
-    if (high !== 0) sel[o + w + 1]! |= high;
+    if (high !== 0) sel[w + 1]! |= high;
   }
 }
 
@@ -493,7 +751,7 @@ function orBits(sel: Int32Array, src: Int32Array, from: number, words: number, o
  * `(offset + p) >>> 5`); bits already set stay set, so several matchers can
  * select into one bitset. The caller clears `sel` and counts the result.
  * `sel` must hold `offset + total` bits. Allocation-free after the first
- * call (but for the lowercased task); never throws for any task string.
+ * call; never throws for any task string.
  *
  * @example
  * const sel = new Int32Array((flatCount + 31) >>> 5);
@@ -501,25 +759,14 @@ function orBits(sel: Int32Array, src: Int32Array, from: number, words: number, o
  */
 export function selectTask(data: PruneMatcherData, task: string, sel: Int32Array, offset: number): void {
   const m = getRevived(data);
-  const bits = m.bits ?? (m.bits = keywordBits(m));
-  const words = bits.words;
-  if (m.always.length > 0) orBits(sel, bits.always, 0, words, offset);
+  const masks = m.masks ?? (m.masks = keywordMasks(m));
+  const start = masks.start;
+  orMasks(sel, masks, start[start.length - 1]!, masks.word.length, offset);
   const count = scanTask(m, task);
-  const found = m.scan!.found;
-  const { at, dense } = bits;
-  const { keywordStart, keywordPositions } = m;
+  const found = m.found;
   for (let f = 0; f < count; f++) {
     const k = found[f]!;
-    const base = at[k]!;
-    if (base >= 0) {
-      orBits(sel, dense, base, words, offset);
-      continue;
-    }
-    const end = keywordStart[k + 1]!;
-    for (let j = keywordStart[k]!; j < end; j++) {
-      const p = offset + keywordPositions[j]!;
-      sel[p >>> 5]! |= 1 << (p & 31);
-    }
+    orMasks(sel, masks, start[k]!, start[k + 1]!, offset);
   }
 }
 

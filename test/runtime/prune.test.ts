@@ -117,6 +117,64 @@ describe('prune matcher', () => {
     );
   });
 
+  // The scan reads a task as UTF-8 bytes when every keyword is ASCII (and walks a long task as two
+  // halves split at a separator); these tasks mix ASCII words with the characters that path must send
+  // elsewhere (İ, the Kelvin sign, whose lowercase holds ASCII) or may read as separators (Σ, emoji,
+  // lone surrogates, U+FFFD, dashes), at lengths on both sides of the split and of the UTF-8 buffer.
+  const ASCII_WORDS = ['db', 'api', 'read_file', 'run', 'runs', 'sh', 'shell', 'ab', 'ba', 'k', 'i', 'ki', 'a_b'];
+  const MIXED = ['Σ', 'σ', '😀', '\uD83D', '\uDE00', '\uFFFD', '—', '’', 'ß', 'é', ' ', ' ', '.', ',', '\n', 'K', 'I', 'DB', 'Api'];
+  const asciiToolsArb = fc.array(fc.record({ name: fc.constantFrom(...ASCII_WORDS), tags: fc.array(fc.constantFrom(...ASCII_WORDS), { maxLength: 3 }) }), { maxLength: 14 });
+  // İ and the Kelvin sign (which send the task elsewhere) in about one task in five, at any place.
+  const mixedTaskArb = fc
+    .tuple(fc.array(fc.oneof(fc.constantFrom(...ASCII_WORDS), fc.constantFrom(...MIXED)), { maxLength: 120, size: 'max' }), fc.option(fc.constantFrom('İ', '\u212A'), { freq: 4 }), fc.nat())
+    .map(([parts, special, at]) => {
+      if (special !== null) parts.splice(at % (parts.length + 1), 0, special);
+      return parts.join('');
+    });
+
+  test('ASCII keywords: tasks with any characters, short and long, select exactly the seed rule', () => {
+    fc.assert(
+      fc.property(asciiToolsArb, fc.array(mixedTaskArb, { minLength: 1, maxLength: 4 }), (tools, tasks) => {
+        const matcher = JSON.parse(JSON.stringify(buildPruneMatcher(tools)));
+        for (const task of tasks) {
+          expect(matchTask(matcher, task)).toEqual(seedRule(tools, task));
+          const sel = new Int32Array(((tools.length + 31) >>> 5) + 1);
+          selectTask(matcher, task, sel, 0);
+          expect(countSelected(sel)).toBe(seedRule(tools, task).length);
+        }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  test('tasks past the UTF-8 buffer (8,192 code units) select exactly the seed rule', () => {
+    const tools = [{ name: 'read_file', tags: ['db'] }, { name: 'run', tags: ['sh'] }, { name: 'x', tags: ['kelvin'] }, { name: 'y', tags: [] }];
+    const matcher = buildPruneMatcher(tools);
+    const filler = 'the quick brown fox — jumps. '.repeat(400);
+    for (const task of [`${filler}DB`, `READ_FILE ${filler}`, `${filler}\u212Aelvin`, `${filler}r${filler}un`, filler]) {
+      expect(task.length > 8192 || task === filler).toBe(true);
+      expect(matchTask(matcher, task)).toEqual(seedRule(tools, task));
+    }
+  });
+
+  test('keywords in more than 64 distinct characters (the sparse scan) select exactly the seed rule', () => {
+    // 80 distinct letters (Greek, Cyrillic, CJK): too many classes for the complete automaton.
+    const letters = [...'αβγδεζηθικλμνξοπρστυφχψωабвгдежзийклмнопрстуфхцчшщъыьэюя一二三四五六七八九十百千万'];
+    expect(new Set(letters).size).toBeGreaterThan(64);
+    const wordArb = fc.array(fc.constantFrom(...letters, 'a', 'b'), { minLength: 1, maxLength: 4 }).map((cs) => cs.join(''));
+    const toolsArb80 = fc.array(fc.record({ name: wordArb, tags: fc.array(wordArb, { maxLength: 3 }) }), { minLength: 1, maxLength: 40 });
+    fc.assert(
+      fc.property(toolsArb80, fc.array(fc.constantFrom(...letters, 'A', 'B', ' ', 'Σ', 'İ'), { maxLength: 80 }), (tools, chars) => {
+        // Every letter occurs in some keyword, so the automaton has more than 64 classes whatever was drawn.
+        const all = [...tools, { name: letters.join(''), tags: ['q'] }];
+        const matcher = JSON.parse(JSON.stringify(buildPruneMatcher(all)));
+        const task = chars.join('');
+        expect(matchTask(matcher, task)).toEqual(seedRule(all, task));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test('countSelected counts the set bits of every word, sign bit included', () => {
     expect(countSelected(Int32Array.of(0b1011, -1, 0, 1 << 31))).toBe(3 + 32 + 0 + 1);
   });
