@@ -27,6 +27,7 @@
 import type { GeneratedSpec, GeneratedTool, RenderedTools, RenderForm, ValidateFn } from './contract.js';
 import { TARGETS } from './contract.js';
 import { deepFreeze } from './freeze.js';
+import { checkMatcher } from './matcher.js';
 import { neutralLoaderTool, neutralNamespaceTool } from './neutral.js';
 import { renderForm } from './rendered.js';
 import { renderTool, type JsonSchema, type RenderOptions } from './targets/index.js';
@@ -153,6 +154,11 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
     throw new TypeError(`toolroute: the folder's names.gen.ts lists ${Array.isArray(names) ? names.length : 'no'} tool names for ${p.descriptions.length} tools; regenerate the folder.`);
   }
   const plain = p.spec;
+  // The matcher's format is checked now, so a folder of another version fails at import; its data (tens of
+  // thousands of numbers at 10,000 tools) is frozen on first read (`spec.matcher`), which only a prune makes.
+  checkMatcher(plain.matcher);
+  const matcher = plain.matcher;
+  (plain as { matcher: unknown }).matcher = null;
   for (const part of [p.schemas, p.tagLists, p.extra, plain]) deepFreeze(part);
   const count = names.length;
   // Per-tool marks as bytes: one allocation each, read by index (a Set of 10,000 numbers costs more to build than the loop it serves).
@@ -162,7 +168,6 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
   const toolkitsOf = inverse(count, plain.toolkits);
   const extra = p.extra.length === 0 ? undefined : new Map(p.extra);
   const tools: GeneratedTool[] = [];
-  const definitions: unknown[] = [];
   for (let i = 0; i < count; i++) {
     const name = names[i]!;
     const description = p.descriptions[i]!;
@@ -183,16 +188,32 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
       for (const key of Object.keys(more)) Object.defineProperty(tool, key, { value: more[key], enumerable: true, writable: true, configurable: true });
     }
     tools.push(Object.freeze(tool) as unknown as GeneratedTool);
-    // The neutral render form (targets/index.ts `renderNeutral`): same fields, same order.
-    definitions.push(Object.freeze(deferLoading ? { name, description, parameters, deferLoading: true } : { name, description, parameters }));
   }
+  // The neutral render form (targets/index.ts `renderNeutral`): same fields, same order. Built on first read,
+  // like everything in `rendered`: a router reads it to prune, compile or list a toolkit, never to dispatch.
+  let definitions: readonly unknown[] | undefined;
+  const neutralTools = (): readonly unknown[] => {
+    if (definitions === undefined) {
+      const out: unknown[] = new Array<unknown>(count);
+      for (let i = 0; i < count; i++) {
+        const name = names[i]!;
+        const description = p.descriptions[i]!;
+        const parameters = p.schemas[p.params[i]!]!;
+        out[i] = Object.freeze(deferred[i] === 1 ? { name, description, parameters, deferLoading: true } : { name, description, parameters });
+      }
+      definitions = Object.freeze(out);
+    }
+    return definitions;
+  };
 
   const renderOptions = Object.freeze({ openaiStrict: options.openaiStrict });
   const actionInput = (t: number) => ({ name: names[t]!, description: p.descriptions[t]!, parameters: p.schemas[p.params[t]!]!, deferLoading: deferred[t] === 1 });
   let namespaceTools: readonly unknown[] | undefined;
+  let loader: unknown;
+  let loaderRendered = false;
   const neutral = {} as RenderedTools;
   Object.defineProperties(neutral, {
-    tools: { value: Object.freeze(definitions), enumerable: true },
+    tools: { enumerable: true, get: neutralTools },
     // Rendered on first read (compile, a target form): createRouter and dispatch never need them.
     namespaces: {
       enumerable: true,
@@ -200,15 +221,36 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
         (namespaceTools ??= deepFreeze(plain.namespaces.map((ns) => renderTool('neutral', neutralNamespaceTool(ns, ns.tools.map(actionInput), ns.encoding), renderOptions)))),
     },
     loader: {
-      value: plain.toolkits.length === 0 ? null : deepFreeze(renderTool('neutral', neutralLoaderTool(plain.toolkits.map((k) => k.name)), renderOptions)),
       enumerable: true,
+      get: () => {
+        if (!loaderRendered) {
+          loader = plain.toolkits.length === 0 ? null : deepFreeze(renderTool('neutral', neutralLoaderTool(plain.toolkits.map((k) => k.name)), renderOptions));
+          loaderRendered = true;
+        }
+        return loader;
+      },
     },
   });
   Object.freeze(neutral);
   const rendered = lazyForms(neutral, renderOptions);
   // The plain fields in their order, with the rebuilt ones in their places.
   const out: Record<string, unknown> = {};
+  let matcherFrozen = false;
   for (const key of Object.keys(plain)) {
+    if (key === 'matcher') {
+      Object.defineProperty(out, key, {
+        enumerable: true,
+        configurable: true,
+        get: () => {
+          if (!matcherFrozen) {
+            deepFreeze(matcher);
+            matcherFrozen = true;
+          }
+          return matcher;
+        },
+      });
+      continue;
+    }
     const value = key === 'tools' ? Object.freeze(tools) : key === 'rendered' ? rendered : (plain as Record<string, unknown>)[key];
     Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }

@@ -107,9 +107,64 @@ const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properti
 /** How run-time tools and groups are rendered (never OpenAI strict: their schemas are not checked for it). */
 export const RENDER_OPTIONS = Object.freeze({ openaiStrict: false });
 
+/** Whether `object[key]` is an own accessor (a value computed on first read, which reading would force). */
+function isAccessor(object: object, key: string): boolean {
+  const descriptor = Object.getOwnPropertyDescriptor(object, key);
+  return descriptor !== undefined && descriptor.get !== undefined;
+}
+
 /** A generated depth bound as the resolver reads it: a positive integer, anything else 0 (walk every call). */
 function depthBound(value: unknown): number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
+}
+
+/**
+ * A tool entry as the catalog stores it: one class for spec and run-time
+ * tools alike, so the reads on the dispatch path see one shape. A spec
+ * tool's neutral definition (and the parameters schema in it) is read from
+ * `spec.rendered.neutral.tools` on first use: at 10,000 tools building those
+ * definitions was a good part of start-up, and only a prune, a compile, a
+ * toolkit listing or a rejection's reason reads them.
+ */
+class Entry implements ToolEntry {
+  readonly #spec: GeneratedSpec<RegistryShape> | undefined;
+  #definition: ToolDefinition | undefined;
+  #schema: JsonSchema | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly flat: boolean,
+    readonly library: boolean,
+    public namespaces: readonly number[],
+    public toolkits: readonly number[],
+    readonly validate: ValidateFn | undefined,
+    readonly argsDepth: number,
+    readonly nullDecode: NullDecodePlan | undefined,
+    readonly keyDecode: KeyDecodePlan | undefined,
+    readonly fillsDefaults: boolean,
+    readonly handler: AnyHandler | undefined,
+    readonly description: string,
+    readonly tags: readonly string[],
+    readonly deferLoading: boolean,
+    readonly specIndex: number,
+    readonly neutral: NeutralTool | undefined,
+    /** Where a spec tool's definition comes from (undefined for a run-time tool, which is given its own). */
+    spec: GeneratedSpec<RegistryShape> | undefined,
+    definition: ToolDefinition | undefined,
+    schema: JsonSchema | undefined,
+  ) {
+    this.#spec = spec;
+    this.#definition = definition;
+    this.#schema = schema;
+  }
+
+  get definition(): ToolDefinition {
+    return (this.#definition ??= this.#spec!.rendered.neutral.tools[this.specIndex] as ToolDefinition);
+  }
+
+  get schema(): JsonSchema {
+    return (this.#schema ??= (this.definition.parameters as JsonSchema | undefined) ?? EMPTY_OBJECT_SCHEMA);
+  }
 }
 
 /**
@@ -183,12 +238,13 @@ export class Catalog {
   /** Lowercased flat names, for allowOnly. */
   readonly flatLower: string[] = [];
   /**
-   * Per flat position: the neutral definition and the name, so a prune result
-   * is filled straight from these (no per-entry lookups). Grown by `#addFlat`,
-   * the only place flat positions are created, so they never go stale.
+   * Per flat position: the name (and, in `flatDefinitions`, the neutral
+   * definition), so a prune result is filled straight from these (no
+   * per-entry lookups). Grown by `#addFlat`, the only place flat positions
+   * are created, so they never go stale.
    */
-  readonly flatDefinitions: ToolDefinition[] = [];
   readonly flatNames: string[] = [];
+  readonly #flatDefinitions: ToolDefinition[] = [];
   /** Matcher for run-time flat tools (positions after the spec's). */
   dynamicMatcher: ReturnType<typeof buildPruneMatcher> | undefined;
   /** Library tool indices, registration order (fixed at creation). */
@@ -226,7 +282,6 @@ export class Catalog {
       else handlerOf[(ref as { index: number }).index] = handlerTable[key];
     }
     const missing: string[] = [];
-    const definitions = spec.rendered.neutral.tools as readonly ToolDefinition[];
     const validators = spec.validators;
     const depths = spec.validatorDepths;
     const depthOf: number[] = [];
@@ -238,27 +293,11 @@ export class Catalog {
       // Not among the enumerable keys: a non-enumerable own property still counts (inherited ones never do).
       if (handler === undefined && Object.hasOwn(handlerTable, name)) handler = handlerTable[name];
       if (typeof handler !== 'function') missing.push(name);
-      const definition = definitions[i]!;
-      this.tools.push({
-        name,
-        flat: tool.flat,
-        library: false,
-        namespaces: tool.namespaces,
-        toolkits: tool.toolkits,
-        validate: validators[tool.validator],
-        argsDepth: depthOf[tool.validator] ?? 0,
-        nullDecode: tool.nullDecode,
-        keyDecode: tool.keyDecode,
-        fillsDefaults: tool.fillsDefaults === true,
-        handler: handler as AnyHandler | undefined,
-        schema: (definition?.parameters as JsonSchema | undefined) ?? EMPTY_OBJECT_SCHEMA,
-        description: tool.description,
-        tags: tool.tags,
-        deferLoading: tool.deferLoading,
-        definition,
-        specIndex: i,
-        neutral: undefined,
-      });
+      this.tools.push(
+        new Entry(name, tool.flat, false, tool.namespaces, tool.toolkits, validators[tool.validator], depthOf[tool.validator] ?? 0, tool.nullDecode,
+          tool.keyDecode, tool.fillsDefaults === true, handler as AnyHandler | undefined, tool.description, tool.tags, tool.deferLoading, i,
+          undefined, spec, undefined, undefined),
+      );
     }
     if (missing.length > 0) {
       throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
@@ -278,7 +317,8 @@ export class Catalog {
     this.byName.set(LOAD_TOOLKIT_NAME, { kind: 'loader' });
     for (const t of spec.flat) this.#addFlat(t);
     // The matcher's format is checked now; its tables are built by the first prune (dispatch never needs them).
-    checkMatcher(spec.matcher);
+    // A packed folder's spec (unpackSpec) checked it at import and freezes it on first read: not read here.
+    if (!isAccessor(spec, 'matcher')) checkMatcher(spec.matcher);
     const lower = new Set(spec.toolkits.map((kit) => kit.name.toLowerCase()));
     const planned = planLibraryTools(libraryTools, (name) =>
       name === LOAD_TOOLKIT_NAME || name === TOOLKIT_DISPATCHER_NAME ? 'the router itself'
@@ -321,11 +361,21 @@ export class Catalog {
     return this.toolkits.length > this.spec.toolkits.length;
   }
 
+  /**
+   * The neutral definition per flat position, filled up to the flat count on
+   * read (the first prune reads the spec's definitions, which start-up does
+   * not build); the same array every time, only ever appended to.
+   */
+  get flatDefinitions(): readonly ToolDefinition[] {
+    const definitions = this.#flatDefinitions;
+    for (let p = definitions.length; p < this.flat.length; p++) definitions.push(this.tools[this.flat[p]!]!.definition);
+    return definitions;
+  }
+
   #addFlat(index: number): void {
     const name = this.tools[index]!.name;
     this.flat.push(index);
     this.flatLower.push(name.toLowerCase());
-    this.flatDefinitions.push(this.tools[index]!.definition);
     this.flatNames.push(name);
   }
 
@@ -432,28 +482,13 @@ export class Catalog {
     const schema = expandParameters(def.parameters);
     const neutral = neutralTool({ name: def.name, description: def.description, parameters: schema, deferLoading: def.deferLoading === true });
     const index = this.tools.length;
-    this.tools.push({
-      name: def.name,
-      flat,
-      library,
-      namespaces: [],
-      toolkits: [],
-      validate: def.validate,
-      argsDepth: 0,
-      nullDecode: undefined,
-      // Rendered for Anthropic at run time with the same wire names.
-      keyDecode: anthropicKeyPlan(schema),
-      // Run-time tools bring their own `validate`; one that writes into its argument does so on its own terms.
-      fillsDefaults: false,
-      handler: def.handler as AnyHandler | undefined,
-      schema,
-      description: def.description,
-      tags: def.tags ? [...def.tags] : [],
-      deferLoading: def.deferLoading === true,
-      definition: renderTool('neutral', neutral, RENDER_OPTIONS) as ToolDefinition,
-      specIndex: -1,
-      neutral,
-    });
+    // Run-time tools: wire names for Anthropic rendered here; their own `validate` (one that writes into its
+    // argument does so on its own terms, so no `fillsDefaults`); their definition rendered now.
+    const definition = renderTool('neutral', neutral, RENDER_OPTIONS) as ToolDefinition;
+    this.tools.push(
+      new Entry(def.name, flat, library, [], [], def.validate, 0, undefined, anthropicKeyPlan(schema), false, def.handler as AnyHandler | undefined,
+        def.description, def.tags ? [...def.tags] : [], def.deferLoading === true, -1, neutral, undefined, definition, schema),
+    );
     this.byName.set(def.name, { kind: 'tool', index });
     return index;
   }

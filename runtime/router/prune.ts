@@ -28,15 +28,15 @@ export class Pruner {
   readonly #catalog: Catalog;
   readonly #strategy: PruneStrategy;
   /**
-   * The catalog's per-flat-position arrays and the spec's matcher, held
-   * directly: the arrays are only ever appended to (never replaced) and the
-   * spec never changes, so these references stay current and a prune reads
-   * no catalog field but `dynamicMatcher`.
+   * The catalog's per-flat-position arrays, held directly: they are only
+   * ever appended to (never replaced), so these references stay current.
+   * The spec's matcher and the flat definitions are read on the first prune
+   * (`spec.matcher` is frozen on first read, `flatDefinitions` filled on
+   * read): creating a router that never prunes builds neither.
    */
-  readonly #specMatcher: Catalog['spec']['matcher'];
+  #specMatcher: Catalog['spec']['matcher'] | undefined;
   readonly #specFlatCount: number;
   readonly #flatLower: readonly string[];
-  readonly #flatDefinitions: readonly ToolDefinition[];
   readonly #flatNames: readonly string[];
   /** How many positions the last `#markTask` / `#markAllow` selected (read right after the call). */
   #marked = 0;
@@ -52,10 +52,8 @@ export class Pruner {
   constructor(catalog: Catalog, strategy: PruneStrategy) {
     this.#catalog = catalog;
     this.#strategy = strategy;
-    this.#specMatcher = catalog.spec.matcher;
     this.#specFlatCount = catalog.spec.flat.length;
     this.#flatLower = catalog.flatLower;
-    this.#flatDefinitions = catalog.flatDefinitions;
     this.#flatNames = catalog.flatNames;
   }
 
@@ -69,7 +67,7 @@ export class Pruner {
     const text = typeof task === 'string' ? task : String(task);
     // The matcher ORs whole bitsets for keywords that select many tools (tags), so a
     // task costs about one word per 32 tools per tag it names, not one store per tool.
-    selectTask(this.#specMatcher, text, selection, 0);
+    selectTask((this.#specMatcher ??= catalog.spec.matcher), text, selection, 0);
     // Run-time flat tools select their own positions, after the spec's.
     const dynamic = catalog.dynamicMatcher;
     if (dynamic) selectTask(dynamic, text, selection, this.#specFlatCount);
@@ -78,7 +76,7 @@ export class Pruner {
     // of a word are its set bits, lowest first (`b & -b` isolates one, `clz32` names
     // it), the removed ones its clear bits. One store per position and no branch on
     // an (unpredictable) bit: that branch cost more than the rest of the pass.
-    const definitions = this.#flatDefinitions;
+    const definitions = catalog.flatDefinitions;
     const names = this.#flatNames;
     const tools = new Array<ToolDefinition>(kept);
     const removed = new Array<string>(total - kept);
@@ -127,7 +125,7 @@ export class Pruner {
   #markTask(task: string): Uint8Array {
     const selected = new Uint8Array(this.#flatNames.length);
     const text = typeof task === 'string' ? task : String(task);
-    let kept = markTask(this.#specMatcher, text, selected);
+    let kept = markTask((this.#specMatcher ??= this.#catalog.spec.matcher), text, selected);
     // Run-time flat tools mark their own positions through a view: no second buffer, no copy.
     const dynamic = this.#catalog.dynamicMatcher;
     if (dynamic) kept += markTask(dynamic, text, selected.subarray(this.#specFlatCount));
@@ -176,7 +174,7 @@ export class Pruner {
    * matching itself on large flat specs).
    */
   #result(selected: Uint8Array, kept: number): PruneResult {
-    const definitions = this.#flatDefinitions;
+    const definitions = this.#catalog.flatDefinitions;
     const names = this.#flatNames;
     const total = definitions.length;
     const tools = new Array<ToolDefinition>(kept);
