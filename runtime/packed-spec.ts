@@ -171,7 +171,6 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
   for (let i = 0; i < count; i++) {
     const name = names[i]!;
     const description = p.descriptions[i]!;
-    const parameters = p.schemas[p.params[i]!]!;
     const deferLoading = deferred[i] === 1;
     const tool: Record<string, unknown> = {
       name,
