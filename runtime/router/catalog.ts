@@ -39,6 +39,7 @@ import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import { deepFreeze } from '../freeze.js';
 import { planLibraryTools } from './library.js';
+import { ActionIndex } from './lookup.js';
 
 /** A handler as stored: its argument and context types are erased here and restored by the façade's types. */
 export type AnyHandler = (args: never, ctx: HandlerContext<never>) => unknown;
@@ -88,8 +89,8 @@ export interface GroupEntry {
   readonly description: string;
   /** Member tool indices (spec groups: the spec's own frozen array). */
   readonly tools: readonly number[];
-  /** Member tools by action name (built on first read). */
-  readonly actions: Map<string, number>;
+  /** Member tools by action name, found by length and `===` (lookup.ts; built on first read). */
+  readonly actions: ActionIndex;
   /** `actions`' keys, listed in rejection reasons (built once, on first read, not per rejected call). */
   readonly actionList: readonly string[];
   readonly specIndex: number;
@@ -182,7 +183,7 @@ class Group implements GroupEntry {
   readonly neutral: NeutralTool | undefined;
   suggester?: Suggester;
   readonly #entries: readonly { readonly name: string }[];
-  #actions: Map<string, number> | undefined;
+  #actions: ActionIndex | undefined;
   #actionList: readonly string[] | undefined;
 
   constructor(name: string, description: string, members: readonly number[], specIndex: number, neutral: NeutralTool | undefined, entries: readonly { readonly name: string }[]) {
@@ -194,13 +195,8 @@ class Group implements GroupEntry {
     this.#entries = entries;
   }
 
-  get actions(): Map<string, number> {
-    if (this.#actions === undefined) {
-      const actions = new Map<string, number>();
-      for (let j = 0; j < this.tools.length; j++) actions.set(this.#entries[this.tools[j]!]!.name, this.tools[j]!);
-      this.#actions = actions;
-    }
-    return this.#actions;
+  get actions(): ActionIndex {
+    return (this.#actions ??= new ActionIndex(this.tools.map((t): readonly [string, number] => [this.#entries[t]!.name, t])));
   }
 
   get actionList(): readonly string[] {

@@ -1,7 +1,8 @@
 /**
  * The name tables call resolution looks things up in, beside the catalog's
- * own maps: the namespace actions by length (`ActionIndex`, on the dispatch
- * hot path) and the closest-name suggesters a rejection quotes
+ * own maps: the namespace actions by length (`ActionIndex`, each group's
+ * own, built on its first call, on the dispatch hot path) and the
+ * closest-name suggesters a rejection quotes
  * (`Suggestions`, built only when a call is rejected, cached per load or
  * registration state).
  *
@@ -11,7 +12,8 @@
  * no cached hash); that hash was the largest single cost of a namespace call
  * above the floor. `ActionIndex` finds the names of the action's length and
  * compares those few with `===`, so a call hashes nothing; its answers are
- * exactly `Map.prototype.get`'s on the group's `actions`.
+ * exactly those of a `Map` built from the same entries (a name given twice:
+ * the last entry wins, as `Map.prototype.set` would have it).
  */
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { Suggester } from '../suggest.js';
@@ -22,7 +24,7 @@ import type { Gate } from './gate.js';
  * A group's actions by name length. Internal.
  *
  * @example
- * const index = new ActionIndex(new Map([['git_log', 4], ['git_push', 7]]));
+ * const index = new ActionIndex([['git_log', 4], ['git_push', 7]]);
  * index.get('git_push'); // → 7
  * index.get('git_pull'); // → undefined
  */
@@ -31,10 +33,17 @@ export class ActionIndex {
   readonly #names: (string[] | undefined)[] = [];
   readonly #tools: (number[] | undefined)[] = [];
 
-  constructor(actions: ReadonlyMap<string, number>) {
+  /** `actions`: (action name, tool index) entries, e.g. a `Map`'s. */
+  constructor(actions: Iterable<readonly [string, number]>) {
     for (const [name, tool] of actions) {
-      (this.#names[name.length] ??= []).push(name);
-      (this.#tools[name.length] ??= []).push(tool);
+      const names = (this.#names[name.length] ??= []);
+      const tools = (this.#tools[name.length] ??= []);
+      const at = names.indexOf(name);
+      if (at >= 0) tools[at] = tool;
+      else {
+        names.push(name);
+        tools.push(tool);
+      }
     }
   }
 

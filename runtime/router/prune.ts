@@ -71,6 +71,11 @@ export class Pruner {
     // Run-time flat tools select their own positions, after the spec's.
     const dynamic = catalog.dynamicMatcher;
     if (dynamic) selectTask(dynamic, text, selection, this.#specFlatCount);
+    // Invariant the sizes below rest on: the matchers set bits only at positions below
+    // `total` (the spec's matcher below its flat count, the run-time one in the positions
+    // after it; the last word's padding bits stay clear). So the set-bit count is exactly
+    // the number of kept tools, the set-bit loop fills `tools` to `kept`, and the masked
+    // clear bits fill `removed` to `total - kept` (prune.test.ts compares both with the reference Pruner).
     const kept = countSelected(selection);
     // Both result arrays at their final size, filled word by word: the kept positions
     // of a word are its set bits, lowest first (`b & -b` isolates one, `clz32` names

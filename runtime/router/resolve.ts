@@ -58,7 +58,7 @@ import {
 } from '../reasons.js';
 import { Suggester } from '../suggest.js';
 import { readableErrors } from './library.js';
-import { ActionIndex, Suggestions } from './lookup.js';
+import { Suggestions } from './lookup.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import type { Catalog } from './catalog.js';
 import type { Gate } from './gate.js';
@@ -115,8 +115,6 @@ export class Resolver {
   readonly #gate: Gate;
   readonly #limits: CallLimits;
   readonly #suggestions: Suggestions;
-  /** Per namespace index, its actions by length (actions.ts: a call hashes no action name); built on first use. */
-  readonly #actionIndex: (ActionIndex | undefined)[] = [];
 
   /** `limits`: the router's options; each limit not given is `DEFAULT_LIMITS`'. */
   constructor(catalog: Catalog, gate: Gate, limits: Partial<CallLimits>) {
@@ -260,7 +258,7 @@ export class Resolver {
 
   /** Action `name` of namespace `k` (a group's actions never change once it exists). */
   #action(k: number, name: string): number | undefined {
-    return (this.#actionIndex[k] ??= new ActionIndex(this.#catalog.namespaces[k]!.actions)).get(name);
+    return this.#catalog.namespaces[k]!.actions.get(name);
   }
 
   /**
