@@ -31,8 +31,9 @@ export interface GenerateOptions {
   readonly fs?: WriterFs;
   /**
    * Build `validators.gen.ts` on a worker thread beside the rest of the pipeline
-   * (emit/validators-job.ts): `auto` (default: YAML and JSON specs of 64 KiB to 8 MiB,
-   * on a compiled build, when a core is free), `always`, or `never`. The bytes are the same either way.
+   * (emit/validators-job.ts): `never` (default: it has not been measured to pay off),
+   * `auto` (YAML and JSON specs of 64 KiB to 8 MiB, on a compiled build, when a core is
+   * free), or `always`. The bytes are the same either way.
    */
   readonly validatorsWorker?: ValidatorsWorkerMode;
 }

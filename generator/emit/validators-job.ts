@@ -41,7 +41,13 @@ export interface ValidatorsResult {
   readonly body: string;
 }
 
-/** When the validators module is built on a worker: `auto` when `workerPays`, `always` (tests), `never`. */
+/**
+ * When the validators module is built on a worker: `never` (the default), `auto` when
+ * `workerPays`, `always`. Off by default: on a quiet 2-core machine (load 1) a paired
+ * run was slower with the worker (1,000 distinct schemas 4.3-5.3 s against 3.4-4.0 s
+ * in process; 1,000 tools 2.1-2.2 s against 1.6-2.1 s), since the worker repeats the
+ * spec's parsing and expansion and both threads contend for memory bandwidth and GC.
+ */
 export type ValidatorsWorkerMode = 'auto' | 'always' | 'never';
 
 /**
@@ -76,7 +82,7 @@ export interface ValidatorsWorker {
  * const worker = startValidatorsWorker({ specFile: 'tools.spec.yaml', cwd: process.cwd(), runtimeImport: 'toolroute/runtime' });
  * // … load, validate, emit with `validators: worker?.result` … then worker?.stop();
  */
-export function startValidatorsWorker(job: Omit<ValidatorsJob, 'format'>, mode: ValidatorsWorkerMode = 'auto'): ValidatorsWorker | undefined {
+export function startValidatorsWorker(job: Omit<ValidatorsJob, 'format'>, mode: ValidatorsWorkerMode = 'never'): ValidatorsWorker | undefined {
   const extension = /\.(ya?ml|json)$/i.exec(job.specFile)?.[1]?.toLowerCase();
   if (mode === 'never' || extension === undefined) return undefined;
   const format = extension === 'json' ? 'json' : 'yaml';
