@@ -537,21 +537,19 @@ function scanUtf8(m: RevivedMatcher, d: Dfa, task: string): number {
     if (s3 >= firstReporting) count = report(m, d, s3, generation, count);
   }
   // Each walk's rest (the whole task, for a short one).
-  for (; a0 < end0; a0++) {
-    s0 = table[(s0 << shift) | classes[buffer[a0]!]!]!;
-    if (s0 >= firstReporting) count = report(m, d, s0, generation, count);
-  }
-  for (; a1 < end1; a1++) {
-    s1 = table[(s1 << shift) | classes[buffer[a1]!]!]!;
-    if (s1 >= firstReporting) count = report(m, d, s1, generation, count);
-  }
-  for (; a2 < end2; a2++) {
-    s2 = table[(s2 << shift) | classes[buffer[a2]!]!]!;
-    if (s2 >= firstReporting) count = report(m, d, s2, generation, count);
-  }
-  for (; a3 < length; a3++) {
-    s3 = table[(s3 << shift) | classes[buffer[a3]!]!]!;
-    if (s3 >= firstReporting) count = report(m, d, s3, generation, count);
+  count = walkRest(m, d, buffer, s0, a0, end0, generation, count);
+  count = walkRest(m, d, buffer, s1, a1, end1, generation, count);
+  count = walkRest(m, d, buffer, s2, a2, end2, generation, count);
+  count = walkRest(m, d, buffer, s3, a3, length, generation, count);
+  return count;
+}
+
+/** One walk from `state` over `buffer[from..to)`, reporting as `scanUtf8`'s joint loop does; returns the new count. */
+function walkRest(m: RevivedMatcher, d: Dfa, buffer: Uint8Array, state: number, from: number, to: number, generation: number, count: number): number {
+  const { table, shift, bytes: classes, firstReporting } = d;
+  for (let i = from; i < to; i++) {
+    state = table[(state << shift) | classes[buffer[i]!]!]!;
+    if (state >= firstReporting) count = report(m, d, state, generation, count);
   }
   return count;
 }
