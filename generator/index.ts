@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { emit, regenerateCommand, DEFAULT_RUNTIME_IMPORT, type GeneratedFile } from './emit/index.js';
-import { startValidatorsWorker, type ValidatorsWorker, type ValidatorsWorkerMode } from './emit/validators-job.js';
 import { isEsmScope } from './emit/package-json.js';
 import { loadSpec } from './load.js';
 import { normalizeSpec } from './normalize.js';
@@ -29,13 +28,6 @@ export interface GenerateOptions {
   readonly runtimeImport?: string;
   /** File system for the writer (tests inject failures). */
   readonly fs?: WriterFs;
-  /**
-   * Build `validators.gen.ts` on a worker thread beside the rest of the pipeline
-   * (emit/validators-job.ts): `never` (default: it has not been measured to pay off),
-   * `auto` (YAML and JSON specs of 64 KiB to 8 MiB, on a compiled build, when a core is
-   * free), or `always`. The bytes are the same either way.
-   */
-  readonly validatorsWorker?: ValidatorsWorkerMode;
 }
 
 /** A spec problem or an output problem: both print with `formatGenerateProblem`. */
@@ -113,17 +105,6 @@ function ownVersion(): string {
 export async function generate(specFile: string, options: GenerateOptions): Promise<GenerateResult> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const runtimeImport = options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT;
-  // Started first, so it loads its modules and the spec while this thread does the same.
-  const worker = startValidatorsWorker({ specFile, cwd, runtimeImport }, options.validatorsWorker);
-  try {
-    return await pipeline(specFile, options, cwd, runtimeImport, worker);
-  } finally {
-    worker?.stop();
-  }
-}
-
-/** `generate` after the worker started: load → validate → normalize → emit → write. */
-async function pipeline(specFile: string, options: GenerateOptions, cwd: string, runtimeImport: string, worker: ValidatorsWorker | undefined): Promise<GenerateResult> {
   const outDisplay = displayFolder(cwd, path.resolve(cwd, options.out));
   const timer = startTimer();
   const result = (ok: boolean, rest: Partial<GenerateResult> & { specDisplay: string }): GenerateResult => ({
@@ -143,7 +124,6 @@ async function pipeline(specFile: string, options: GenerateOptions, cwd: string,
 
   const loaded = await timer.step('load', () => loadSpec(specFile, { cwd }));
   if (!loaded.ok) return result(false, { problems: loaded.problems, specDisplay: loaded.problems[0]?.file ?? specFile });
-  worker?.provide(loaded.spec.value);
   const specDisplay = loaded.spec.file;
 
   const { problems, warnings } = await timer.step('validate', () => checkSpec(loaded.spec));
@@ -159,7 +139,7 @@ async function pipeline(specFile: string, options: GenerateOptions, cwd: string,
   // Generated files are ES modules: outside an ESM package scope the folder gets a package.json that makes it one.
   const esmScope = isEsmScope(outAbsolute);
   const files = await timer.step('emit', () =>
-    emit(ir, { specDisplay: specFromOut, outDisplay: '.', runtimeImport, version: VERSION, esmScope, ...(worker === undefined ? {} : { validators: worker.result }) }),
+    emit(ir, { specDisplay: specFromOut, outDisplay: '.', runtimeImport, version: VERSION, esmScope }),
   );
 
   const written = await timer.step('write', () =>

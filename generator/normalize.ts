@@ -171,8 +171,7 @@ export function normalizeSpec(spec: LoadedSpec): IRSpec {
 
 /**
  * A tool's IR `parameters` from its expanded schema (`expandParameters`), or
- * the no-arguments schema when the tool has none. Shared with the validators
- * worker (emit/validators-worker.ts), which must compile exactly these.
+ * the no-arguments schema when the tool has none.
  *
  * @example
  * normalizedParameters(undefined); // → { type: 'object', properties: {}, additionalProperties: false }

@@ -10,7 +10,6 @@ import { bug } from '../problems.js';
 import { canonicalJson } from '../../runtime/cache-key.js';
 import { cloneSchema } from '../../runtime/targets/schema.js';
 import { lineCommentText, pascalCase, shellWord } from './code.js';
-import type { ValidatorsResult } from './validators-job.js';
 
 /** The runtime import specifier generated code uses by default (the package's `./runtime` export). */
 export const DEFAULT_RUNTIME_IMPORT = 'toolroute/runtime';
@@ -31,12 +30,6 @@ export interface EmitOptions {
    * Left out, the folder is taken to be one (nothing extra is emitted).
    */
   readonly esmScope?: boolean;
-  /**
-   * The validators module body built elsewhere (the validators worker, see
-   * emit/validators-job.ts), used only when it was built from exactly this
-   * context's schemas and options.
-   */
-  readonly validators?: Promise<ValidatorsResult | null>;
 }
 
 /** One distinct argument schema and the tools that share its validator and type. */
@@ -179,7 +172,7 @@ export function plainJson(value: unknown): boolean {
  * The distinct argument schemas of a list of tools' parameter schemas (by
  * canonical JSON: one validator and one type per distinct schema, in order
  * of first use), which one each tool uses, and each schema's exact text as
- * the neutral rendering ships it. Shared with the validators worker.
+ * the neutral rendering ships it.
  *
  * @example
  * distinctSchemas([a, a, b]).validatorOf; // → [0, 0, 1]

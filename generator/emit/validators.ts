@@ -18,7 +18,6 @@ import { bug } from '../problems.js';
 import { tsString } from './code.js';
 import type { EmitContext } from './context.js';
 import type { GeneratedFile } from './file.js';
-import { usable } from './validators-job.js';
 import { mapSchema } from './schema-walk.js';
 import { withLinearNames } from './ajv-optimize.js';
 import { PROTOTYPE_NAMES } from './prototype-names.js';
@@ -140,11 +139,8 @@ export const VALIDATORS_FILE = 'validators.gen.ts';
  * @example
  * const [file] = emitValidators(ctx); // file.path === 'validators.gen.ts'
  */
-export async function emitValidators(ctx: EmitContext): Promise<GeneratedFile[]> {
-  const applyDefaults = ctx.ir.options.applyDefaults;
-  const runtimeImport = ctx.options.runtimeImport;
-  const built = ctx.options.validators === undefined ? null : await ctx.options.validators;
-  const body = usable(built, ctx.schemas, { applyDefaults, runtimeImport }) ? built.body : validatorsModule({ schemas: ctx.schemas.map((s) => s.schema), applyDefaults, runtimeImport });
+export function emitValidators(ctx: EmitContext): GeneratedFile[] {
+  const body = validatorsModule({ schemas: ctx.schemas.map((s) => s.schema), applyDefaults: ctx.ir.options.applyDefaults, runtimeImport: ctx.options.runtimeImport });
   return [{ path: VALIDATORS_FILE, content: `${ctx.header}\n${body}` }];
 }
 
@@ -157,7 +153,7 @@ export interface ValidatorsInput {
 
 /**
  * `validators.gen.ts` after its header line. Pure: the same input gives the
- * same text on any thread (the validators worker builds it with this too).
+ * same text on any machine.
  *
  * @example
  * validatorsModule({ schemas: [{ type: 'object' }], applyDefaults: false, runtimeImport: 'toolroute/runtime' }).split('\n')[0]; // '// @ts-nocheck'

@@ -203,26 +203,6 @@ export function expandParameters(parameters: Record<string, unknown>): ExpandedP
   return { schema: inlined, shorthand, problems, warnings };
 }
 
-/**
- * `expandParameters(parameters).schema` without the checks, for parameters
- * the main thread validates anyway (the validators worker): shorthand
- * expanded, local refs inlined, draft-07 converted; null where the full
- * expansion would report a problem on the way (the worker then gives up).
- *
- * @example
- * expandedSchema({ path: { type: 'string' } }); // → { type: 'object', properties: { path: { type: 'string' } } }
- */
-export function expandedSchema(parameters: Record<string, unknown>): JsonSchema | null {
-  const shorthand = isShorthand(parameters);
-  if (shorthand && !Object.values(parameters).every(isRecord)) return null;
-  const full: Record<string, unknown> = shorthand ? { type: 'object', properties: parameters } : parameters;
-  const dialect = dialectOfSchema(full);
-  if (dialect === undefined) return null;
-  const problems: SchemaProblem[] = [];
-  const inlined = inlineSchema(full, dialect, problems, (p) => p);
-  return problems.length > 0 || inlined.type !== 'object' ? null : inlined;
-}
-
 /** The dialect a schema's `$schema` names (2020-12 without one), or undefined for one toolroute does not support. */
 function dialectOfSchema(full: Record<string, unknown>): SchemaDialect | undefined {
   if (!('$schema' in full)) return '2020-12';
