@@ -15,7 +15,9 @@ import { loadSpec } from './load.js';
 import type { LoadedSpec, SpecPath } from './load.js';
 import { bug, formatPath, formatProblem } from './problems.js';
 import type { Problem } from './problems.js';
-import { expandToolParameters, toolEntries, validateSpec } from './validate.js';
+import { expandToolParameters } from './validate/parameters.js';
+import { toolEntries } from './validate/references.js';
+import { checkSpecWithoutZod } from './validate/rules.js';
 import { setOwn } from './validate/context.js';
 import { TARGETS, type Target } from '../runtime/contract.js';
 import type { ToolkitLoadingOption, ToolkitLoadingStrategy } from '../runtime/toolkit-loading.js';
@@ -193,7 +195,7 @@ export type BuildResult = { ok: true; ir: IRSpec } | { ok: false; problems: Prob
 export async function buildIR(file: string, options: { cwd?: string } = {}): Promise<BuildResult> {
   const loaded = await loadSpec(file, options);
   if (!loaded.ok) return loaded;
-  const problems = validateSpec(loaded.spec);
+  const { problems } = checkSpecWithoutZod(loaded.spec) ?? (await import('./validate.js')).checkSpec(loaded.spec);
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, ir: normalizeSpec(loaded.spec) };
 }

@@ -6,7 +6,9 @@
  * generator/validate/ next to the error codes it reports (and the fixtures in
  * test/fixtures/invalid/ that pin them):
  *   - context.ts         — `Context` (collects positioned problems) and shared readers;
- *   - shape.ts           — pass 1: the zod shape (unknown keys, missing keys, types, version);
+ *   - shape.ts           — pass 1: the zod shape (unknown keys, missing keys, types, version),
+ *                          run only where shape-fast.ts's plain walk cannot vouch for the spec;
+ *   - rules.ts           — passes 2 and 3 in order, and the whole check without zod;
  *   - names.ts           — tool/namespace/toolkit names, descriptions, tags, one definition
  *                          per name, name collisions, empty groups;
  *   - references.ts      — the tool lists and their by-name entries;
@@ -23,20 +25,14 @@
  * what is validated is exactly what gets normalized.
  */
 import type { LoadedSpec } from './load.js';
-import { sortProblems } from './problems.js';
 import type { Problem } from './problems.js';
-import { Context, isRecord } from './validate/context.js';
-import { checkDefinedOnce, checkDescription, checkGroups, checkName, checkTags } from './validate/names.js';
-import { expandToolParameters } from './validate/parameters.js';
-import { checkPolicies, checkReach } from './validate/policies.js';
-import { checkUnfilledDefaults } from './validate/defaults.js';
-import { checkReferences, toolEntries } from './validate/references.js';
-import type { ToolEntry } from './validate/references.js';
+import { runChecks, type CheckedSpec } from './validate/rules.js';
 import { checkShape } from './validate/shape.js';
 
 export { contentKey, expandParameters, expandToolParameters, isShorthand } from './validate/parameters.js';
 export type { ExpandedParameters } from './validate/parameters.js';
 export { toolEntries } from './validate/references.js';
+export { checkSpecWithoutZod, type CheckedSpec } from './validate/rules.js';
 export type { GroupRef, ToolEntry } from './validate/references.js';
 export { SCHEMA_DIALECTS } from './validate/schema-keywords.js';
 export type { SchemaDialect, SchemaProblem } from './validate/schema-keywords.js';
@@ -61,42 +57,8 @@ export function validateSpec(spec: LoadedSpec): Problem[] {
  * const { problems, warnings } = checkSpec(loaded.spec);
  * // warnings: [{ code: 'unknown_format', severity: 'warning', … }] for `format: json`
  */
-export function checkSpec(spec: LoadedSpec): { problems: Problem[]; warnings: Problem[] } {
-  const ctx = new Context(spec);
-  checkShape(ctx);
-  checkRules(ctx);
-  return { problems: sortProblems(ctx.unique()), warnings: sortProblems(ctx.unique('warnings')) };
+export function checkSpec(spec: LoadedSpec): CheckedSpec {
+  // The zod pass runs only where the plain shape walk cannot vouch for the spec (validate/shape-fast.ts).
+  return runChecks(spec, checkShape);
 }
 
-/** Pass 2 and 3: the spec rules, in an order that keeps problems at one position in a fixed order. */
-function checkRules(ctx: Context): void {
-  const root = ctx.spec.value;
-  if (!isRecord(root)) return;
-  const entries = toolEntries(root);
-
-  // Definitions: names, descriptions, tags, parameters; one definition per name.
-  const defined = new Map<string, ToolEntry>();
-  for (const e of entries) {
-    if (!e.definition) continue;
-    checkName(ctx, 'tool', e.name, [...e.path, 'name']);
-    checkDescription(ctx, e.definition, e.path, 'tool');
-    checkTags(ctx, e);
-    if (isRecord(e.definition.parameters)) {
-      const expanded = expandToolParameters(ctx.spec, e.definition.parameters);
-      for (const p of [...expanded.problems, ...expanded.warnings]) ctx.add(p.code, [...e.path, 'parameters', ...p.path], p.message, p.hint, p.at, p.severity);
-    }
-    // `returns` follows the rules of `parameters` (an object schema), checked the same way.
-    if (isRecord(e.definition.returns)) {
-      for (const p of expandToolParameters(ctx.spec, e.definition.returns).problems) {
-        const hint = p.code === 'parameters_not_object' ? 'A result schema is an object schema (as an MCP output schema always is): write `type: object` and list the fields under `properties:`.' : p.hint;
-        ctx.add(p.code, [...e.path, 'returns', ...p.path], p.message.replace(/^parameters\b/, 'returns'), hint, p.at);
-      }
-    }
-    checkDefinedOnce(ctx, e, defined);
-  }
-  checkReferences(ctx, entries, defined);
-  const { namespaceNames, toolkitNames } = checkGroups(ctx, root, defined);
-  checkPolicies(ctx, root, entries, defined, [...defined.keys(), ...namespaceNames.keys(), ...[...toolkitNames.values()].map((t) => t.name)]);
-  checkReach(ctx, root, entries);
-  checkUnfilledDefaults(ctx, root, entries);
-}
