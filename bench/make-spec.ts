@@ -383,7 +383,21 @@ export function makeMixedSpec(size: number, encoding: 'compact' | 'schema' = 'co
   const rand = prng(0x5eed0000 + size);
   const tools = makeTools(size, rand);
   // Distinct: every tool gets its own argument schema (one validator each), the codegen worst case.
-  if (distinct) for (const t of tools) t.def.parameters = { ...t.def.parameters, description: `Arguments of ${t.def.name}` };
+  // The difference must be one the validator checks, as real tools differ: an optional
+  // string argument named after the tool with its own length bound. A description alone
+  // would not do: the generator shares one validator between schemas that differ only
+  // in annotations, so such a spec would compile a tenth of the validators it claims
+  // (bench/run.ts checks the output holds one validator per tool).
+  if (distinct) {
+    tools.forEach((t, i) => {
+      const p = t.def.parameters as { properties?: Record<string, Json> };
+      t.def.parameters = {
+        ...p,
+        description: `Arguments of ${t.def.name}`,
+        properties: { ...p.properties, [`${t.def.name}_note`]: { type: 'string', maxLength: 64 + i } },
+      };
+    });
+  }
   // The second flat tool always takes the `search` arguments, so the flat-call
   // dispatch benchmark checks the same schema as the namespace one at every size.
   const second = tools[1];

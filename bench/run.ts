@@ -113,6 +113,16 @@ async function main(): Promise<void> {
     progress(`  codegen ${m.id}`);
     runs.set(m.id, codegen(paths, m.id, n, specFiles.get(m.id) as string, genDir(m.id), measured && n <= 1_000 && !config.quick ? 2 : 1));
   }
+  // The distinct spec must compile one validator per tool, or its row measures less work than it claims.
+  for (const m of made.filter((x) => x.id.startsWith('distinct-'))) {
+    const file = join(genDir(m.id), 'validators.gen.ts');
+    if (!existsSync(file)) continue;
+    const list = /export const validators[^\n]*\(\[([^\]]*)\]\)/.exec(readFileSync(file, 'utf8'));
+    const count = list ? list[1]!.split(',').filter((x) => x.trim() !== '').length : -1;
+    if (count !== m.tools.length) {
+      throw new BenchCorrectnessError(`bench: ${m.id} compiled ${count} validators for ${m.tools.length} tools: its schemas must differ in what the validator checks`);
+    }
+  }
   const measuredRuns = [...runs.values()]
     .filter((r) => (r.id.startsWith('mixed-') && !r.id.endsWith('-schema')) || r.id.startsWith('distinct-'))
     .sort((a, b) => a.tools - b.tools || a.id.localeCompare(b.id));
