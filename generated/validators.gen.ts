@@ -10,7 +10,7 @@ return vErrors;
 const __ajvError = (vErrors, instancePath, schemaPath, keyword, params, message) => __ajvPush(vErrors, {instancePath, schemaPath, keyword, params, message});
 const draft07 = (() => {
 const v0 = validate0;
-const schema0 = {"type":"object","properties":{"path":{"type":"string","description":"Path of the file, relative to the workspace root"},"encoding":{"type":"string","description":"How to return the content","enum":["utf8","base64"],"default":"utf8"},"max_bytes":{"type":"integer","description":"Stop reading after this many bytes","minimum":1}},"additionalProperties":false,"required":["path"]};
+const schema0 = {"type":"object","properties":{"path":{"type":"string"},"encoding":{"type":"string","enum":["utf8","base64"]},"max_bytes":{"type":"integer","minimum":1}},"additionalProperties":false,"required":["path"]};
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -64,7 +64,7 @@ validate0.errors = vErrors;
 return errors === 0;
 }
 const v1 = validate1;
-const schema1 = {"type":"object","properties":{"command":{"type":"string","description":"The command line, run with bash -c"},"timeout_ms":{"type":"integer","description":"Kill the command after this long","minimum":1,"maximum":600000},"cwd":{"type":"string","description":"Working directory"}},"additionalProperties":false,"required":["command"]};
+const schema1 = {"type":"object","properties":{"command":{"type":"string"},"timeout_ms":{"type":"integer","minimum":1,"maximum":600000},"cwd":{"type":"string"}},"additionalProperties":false,"required":["command"]};
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -117,7 +117,7 @@ validate1.errors = vErrors;
 return errors === 0;
 }
 const v2 = validate2;
-const schema2 = {"type":"object","properties":{"timezone":{"type":"string","description":"IANA time zone, e.g. Europe/Paris; UTC when absent"}},"additionalProperties":false};
+const schema2 = {"type":"object","properties":{"timezone":{"type":"string"}},"additionalProperties":false};
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -143,7 +143,7 @@ validate2.errors = vErrors;
 return errors === 0;
 }
 const v3 = validate3;
-const schema3 = {"type":"object","properties":{"path":{"type":"string","description":"Path of the file to write"},"content":{"type":"string","description":"The full new content"},"mode":{"type":"string","enum":["overwrite","append"],"default":"overwrite"}},"additionalProperties":false,"required":["path","content"]};
+const schema3 = {"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"},"mode":{"type":"string","enum":["overwrite","append"]}},"additionalProperties":false,"required":["path","content"]};
 function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -194,7 +194,7 @@ validate3.errors = vErrors;
 return errors === 0;
 }
 const v4 = validate4;
-const schema4 = {"type":"object","properties":{"path":{"type":"string"},"recursive":{"type":"boolean","description":"Delete a directory and everything in it"}},"additionalProperties":false,"required":["path"]};
+const schema4 = {"type":"object","properties":{"path":{"type":"string"},"recursive":{"type":"boolean"}},"additionalProperties":false,"required":["path"]};
 function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -230,7 +230,7 @@ validate4.errors = vErrors;
 return errors === 0;
 }
 const v5 = validate5;
-const schema5 = {"type":"object","properties":{"service":{"type":"string","description":"Service name"},"lines":{"type":"integer","minimum":1,"maximum":1000,"default":100}},"additionalProperties":false,"required":["service"]};
+const schema5 = {"type":"object","properties":{"service":{"type":"string"},"lines":{"type":"integer","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["service"]};
 function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -277,7 +277,7 @@ validate5.errors = vErrors;
 return errors === 0;
 }
 const v6 = validate6;
-const schema6 = {"type":"object","properties":{"city":{"type":"string","description":"City name, e.g. Lisbon"},"days":{"type":"integer","minimum":1,"maximum":14,"default":3},"units":{"type":"string","enum":["metric","imperial"]}},"additionalProperties":false,"required":["city"]};
+const schema6 = {"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","minimum":1,"maximum":14},"units":{"type":"string","enum":["metric","imperial"]}},"additionalProperties":false,"required":["city"]};
 function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -365,7 +365,7 @@ validate7.errors = vErrors;
 return errors === 0;
 }
 const v8 = validate8;
-const schema8 = {"type":"object","properties":{"sql":{"type":"string","description":"One SELECT statement"},"params":{"type":"array","description":"Positional parameters bound to $1, $2, …","items":{"type":["string","number","boolean","null"]}},"limit":{"type":"integer","minimum":1,"maximum":10000,"default":100}},"additionalProperties":false,"required":["sql"]};
+const schema8 = {"type":"object","properties":{"sql":{"type":"string"},"params":{"type":"array","items":{"type":["string","number","boolean","null"]}},"limit":{"type":"integer","minimum":1,"maximum":10000}},"additionalProperties":false,"required":["sql"]};
 function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -429,7 +429,7 @@ validate8.errors = vErrors;
 return errors === 0;
 }
 const v9 = validate9;
-const schema9 = {"type":"object","properties":{"table":{"type":"string"},"schema":{"type":"string","default":"public"}},"additionalProperties":false,"required":["table"]};
+const schema9 = {"type":"object","properties":{"table":{"type":"string"},"schema":{"type":"string"}},"additionalProperties":false,"required":["table"]};
 function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;

@@ -10,6 +10,7 @@ import { bug } from '../problems.js';
 import { canonicalJson } from '../../runtime/cache-key.js';
 import { cloneSchema } from '../../runtime/targets/schema.js';
 import { lineCommentText, pascalCase, shellWord } from './code.js';
+import { validationSchema } from './validation-schema.js';
 
 /** The runtime import specifier generated code uses by default (the package's `./runtime` export). */
 export const DEFAULT_RUNTIME_IMPORT = 'toolroute/runtime';
@@ -58,8 +59,14 @@ export interface EmitContext {
    * once here; the spec emitter packs and checks with it.
    */
   readonly parameterTexts: readonly string[];
-  /** Distinct argument schemas in order of first use; `validatorOf[i]` indexes this. */
+  /** Distinct argument schemas in order of first use: one argument type each (types.gen.ts). */
   readonly schemas: readonly DistinctSchema[];
+  /**
+   * Distinct validators in order of first use: the argument schemas as ajv
+   * sees them (`validationSchema`: annotations removed), so schemas that
+   * differ only in descriptions share one. `validatorOf[i]` indexes this.
+   */
+  readonly validators: readonly DistinctSchema[];
   readonly validatorOf: readonly number[];
   /** Neutral definitions, the input of every target's rendering. */
   readonly neutral: {
@@ -122,7 +129,7 @@ export function buildEmitContext(ir: IRSpec, options: EmitOptions): EmitContext 
     t.returns === undefined ? undefined : allocate((argTypeNames[i] ?? safeTypeName(t.typeName)).replace(/Args(?=\d*$|_\d+$)/, 'Result')),
   );
 
-  const { parameterTexts, schemas, validatorOf } = distinctSchemas(ir.tools.map((t) => t.parameters));
+  const { parameterTexts, schemas, validators, validatorOf } = distinctSchemas(ir.tools.map((t) => t.parameters), ir.options.applyDefaults);
 
   const toolAt = (i: number) => {
     const tool = ir.tools[i];
@@ -138,7 +145,7 @@ export function buildEmitContext(ir: IRSpec, options: EmitOptions): EmitContext 
     ir.toolkits.map((k) => ({ name: k.name, description: k.description, tools: k.tools.map((i) => toolAt(i).name) })),
   );
 
-  return { ir, options, command, header, argTypeNames, actionTypeNames, resultTypeNames, parameterTexts, schemas, validatorOf, neutral, directoryXml: directory };
+  return { ir, options, command, header, argTypeNames, actionTypeNames, resultTypeNames, parameterTexts, schemas, validators, validatorOf, neutral, directoryXml: directory };
 }
 
 /**
@@ -170,20 +177,21 @@ export function plainJson(value: unknown): boolean {
 
 /**
  * The distinct argument schemas of a list of tools' parameter schemas (by
- * canonical JSON: one validator and one type per distinct schema, in order
- * of first use), which one each tool uses, and each schema's exact text as
- * the neutral rendering ships it.
+ * canonical JSON: one type per distinct schema, in order of first use), the
+ * distinct validators (by canonical JSON of `validationSchema`: schemas that
+ * differ only in annotations share one), which validator each tool uses,
+ * and each schema's exact text as the neutral rendering ships it.
  *
  * @example
- * distinctSchemas([a, a, b]).validatorOf; // → [0, 0, 1]
+ * distinctSchemas([a, a, b, describedB], false).validatorOf; // → [0, 0, 1, 1]
  */
-export function distinctSchemas(parameters: readonly JsonSchema[]): Pick<EmitContext, 'parameterTexts' | 'schemas' | 'validatorOf'> {
+export function distinctSchemas(parameters: readonly JsonSchema[], applyDefaults: boolean): Pick<EmitContext, 'parameterTexts' | 'schemas' | 'validators' | 'validatorOf'> {
   const parameterTexts: string[] = [];
   /** Canonical key per exact text, for schemas that are plain JSON (see `plainJson`): tools repeat schemas. */
   const canonicalOf = new Map<string, string>();
   const byKey = new Map<string, number>();
   const schemas: { schema: JsonSchema; tools: number[] }[] = [];
-  const validatorOf = parameters.map((schema, i) => {
+  const typeOf = parameters.map((schema, i) => {
     // A TS spec may hold values JSON.stringify and the renderers' copy treat differently (a Date, a
     // boxed string): for those, the text of the copy, and the canonical key from the value itself.
     const plain = plainJson(schema);
@@ -203,7 +211,26 @@ export function distinctSchemas(parameters: readonly JsonSchema[]): Pick<EmitCon
     schemas[index]?.tools.push(i);
     return index;
   });
-  return { parameterTexts, schemas, validatorOf };
+  // One validator per distinct validation schema, found per distinct schema (far fewer than tools).
+  const validators: { schema: JsonSchema; tools: number[] }[] = [];
+  const validatorByKey = new Map<string, number>();
+  const validatorOfSchema = schemas.map(({ schema }) => {
+    const seen = validationSchema(schema, applyDefaults);
+    const key = canonicalJson(seen);
+    let index = validatorByKey.get(key);
+    if (index === undefined) {
+      index = validators.length;
+      validatorByKey.set(key, index);
+      validators.push({ schema: seen, tools: [] });
+    }
+    return index;
+  });
+  const validatorOf = typeOf.map((t, i) => {
+    const index = validatorOfSchema[t] ?? 0;
+    validators[index]?.tools.push(i);
+    return index;
+  });
+  return { parameterTexts, schemas, validators, validatorOf };
 }
 
 /**

@@ -85,7 +85,7 @@ function plainData<R>(ctx: EmitContext, rendered: R): Omit<SpecData, 'rendered'>
     // Object.fromEntries keeps any policy name, `__proto__` included, as an own key.
     policies: Object.fromEntries(ir.policies.map((p) => [p.name, p.block])),
     matcher: buildPruneMatcher(flatTools(ir)),
-    validatorDepths: ctx.schemas.map((s) => acceptedDepth(s.schema) ?? 0),
+    validatorDepths: ctx.validators.map((s) => acceptedDepth(s.schema) ?? 0),
     rendered,
     // Only when not the default, so specs that do not set it keep their bytes.
     ...(ir.options.offerUngroupedTools ? {} : { offerUngroupedTools: false as const }),

@@ -140,7 +140,7 @@ export const VALIDATORS_FILE = 'validators.gen.ts';
  * const [file] = emitValidators(ctx); // file.path === 'validators.gen.ts'
  */
 export function emitValidators(ctx: EmitContext): GeneratedFile[] {
-  const body = validatorsModule({ schemas: ctx.schemas.map((s) => s.schema), applyDefaults: ctx.ir.options.applyDefaults, runtimeImport: ctx.options.runtimeImport });
+  const body = validatorsModule({ schemas: ctx.validators.map((s) => s.schema), applyDefaults: ctx.ir.options.applyDefaults, runtimeImport: ctx.options.runtimeImport });
   return [{ path: VALIDATORS_FILE, content: `${ctx.header}\n${body}` }];
 }
 

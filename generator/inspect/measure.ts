@@ -128,7 +128,7 @@ export async function inspectSpec(specFile: string, options: InspectOptions = {}
   const ir = normalizeSpec(loaded.spec);
   const ctx = buildEmitContext(ir, { specDisplay: loaded.spec.file, outDisplay: '.', runtimeImport: DEFAULT_RUNTIME_IMPORT, version: '0' });
   // The data `spec.gen.ts` holds. Validators are not needed to compile: every call would be valid.
-  const spec: GeneratedSpec = { ...specData(ctx), directoryXml: ctx.directoryXml, validators: ctx.schemas.map(() => () => true) };
+  const spec: GeneratedSpec = { ...specData(ctx), directoryXml: ctx.directoryXml, validators: ctx.validators.map(() => () => true) };
   const counter = options.tokenCounter ?? (await loadTokenCounter());
   const targets = (options.targets ?? TARGETS).map((target) => measureTarget({ spec }, target, counter));
   return {

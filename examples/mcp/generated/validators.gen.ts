@@ -29,7 +29,7 @@ validate0.errors = vErrors;
 return errors === 0;
 }
 const v1 = validate1;
-const schema1 = {"type":"object","properties":{"message":{"type":"string","description":"Message to echo"}},"required":["message"]};
+const schema1 = {"type":"object","properties":{"message":{"type":"string"}},"required":["message"]};
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -53,7 +53,7 @@ validate1.errors = vErrors;
 return errors === 0;
 }
 const v2 = validate2;
-const schema2 = {"type":"object","properties":{"messageType":{"type":"string","description":"Type of message to demonstrate different annotation patterns","enum":["error","success","debug"]},"includeImage":{"type":"boolean","description":"Whether to include an example image","default":false}},"required":["messageType"]};
+const schema2 = {"type":"object","properties":{"messageType":{"type":"string","enum":["error","success","debug"]},"includeImage":{"type":"boolean"}},"required":["messageType"]};
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -100,7 +100,7 @@ validate3.errors = vErrors;
 return errors === 0;
 }
 const v4 = validate4;
-const schema4 = {"type":"object","properties":{"count":{"type":"number","description":"Number of resource links to return (1-10)","minimum":1,"maximum":10,"default":3}}};
+const schema4 = {"type":"object","properties":{"count":{"type":"number","minimum":1,"maximum":10}}};
 function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -131,7 +131,7 @@ validate4.errors = vErrors;
 return errors === 0;
 }
 const v5 = validate5;
-const schema5 = {"type":"object","properties":{"resourceType":{"type":"string","enum":["Text","Blob"],"default":"Text"},"resourceId":{"type":"number","description":"ID of the text resource to fetch","default":1}}};
+const schema5 = {"type":"object","properties":{"resourceType":{"type":"string","enum":["Text","Blob"]},"resourceId":{"type":"number"}}};
 function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -163,7 +163,7 @@ validate5.errors = vErrors;
 return errors === 0;
 }
 const v6 = validate6;
-const schema6 = {"type":"object","properties":{"location":{"type":"string","description":"Choose city","enum":["New York","Chicago","Los Angeles"]}},"required":["location"]};
+const schema6 = {"type":"object","properties":{"location":{"type":"string","enum":["New York","Chicago","Los Angeles"]}},"required":["location"]};
 function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -192,7 +192,7 @@ validate6.errors = vErrors;
 return errors === 0;
 }
 const v7 = validate7;
-const schema7 = {"type":"object","properties":{"a":{"type":"number","description":"First number"},"b":{"type":"number","description":"Second number"}},"required":["a","b"]};
+const schema7 = {"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]};
 function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -228,7 +228,7 @@ validate7.errors = vErrors;
 return errors === 0;
 }
 const v8 = validate8;
-const schema8 = {"type":"object","properties":{"name":{"type":"string","description":"Name of the output file","default":"README.md.gz"},"data":{"type":"string","description":"URL or data URI of the file content to compress","format":"uri","default":"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md"},"outputType":{"type":"string","description":"How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.","enum":["resourceLink","resource"],"default":"resourceLink"}}};
+const schema8 = {"type":"object","properties":{"name":{"type":"string"},"data":{"type":"string","format":"uri"},"outputType":{"type":"string","enum":["resourceLink","resource"]}}};
 const formats0 = __ajvRuntime0.fullFormats.uri;
 function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -273,7 +273,7 @@ validate8.errors = vErrors;
 return errors === 0;
 }
 const v9 = validate9;
-const schema9 = {"type":"object","properties":{"duration":{"type":"number","description":"Duration of the operation in seconds","default":10},"steps":{"type":"number","description":"Number of steps in the operation","default":5}}};
+const schema9 = {"type":"object","properties":{"duration":{"type":"number"},"steps":{"type":"number"}}};
 function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -301,7 +301,7 @@ validate9.errors = vErrors;
 return errors === 0;
 }
 const v10 = validate10;
-const schema10 = {"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","description":"An array of observation contents associated with the entity","items":{"type":"string"}}},"required":["name","entityType","observations"]}}},"required":["entities"]};
+const schema10 = {"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"entityType":{"type":"string"},"observations":{"type":"array","items":{"type":"string"}}},"required":["name","entityType","observations"]}}},"required":["entities"]};
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -378,7 +378,7 @@ validate10.errors = vErrors;
 return errors === 0;
 }
 const v11 = validate11;
-const schema11 = {"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"]}}},"required":["relations"]};
+const schema11 = {"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string"},"to":{"type":"string"},"relationType":{"type":"string"}},"required":["from","to","relationType"]}}},"required":["relations"]};
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -445,7 +445,7 @@ validate11.errors = vErrors;
 return errors === 0;
 }
 const v12 = validate12;
-const schema12 = {"type":"object","properties":{"observations":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string","description":"The name of the entity to add the observations to"},"contents":{"type":"array","description":"An array of observation contents to add","items":{"type":"string"}}},"required":["entityName","contents"]}}},"required":["observations"]};
+const schema12 = {"type":"object","properties":{"observations":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"contents":{"type":"array","items":{"type":"string"}}},"required":["entityName","contents"]}}},"required":["observations"]};
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -512,7 +512,7 @@ validate12.errors = vErrors;
 return errors === 0;
 }
 const v13 = validate13;
-const schema13 = {"type":"object","properties":{"entityNames":{"type":"array","description":"An array of entity names to delete","items":{"type":"string"}}},"required":["entityNames"]};
+const schema13 = {"type":"object","properties":{"entityNames":{"type":"array","items":{"type":"string"}}},"required":["entityNames"]};
 function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -546,7 +546,7 @@ validate13.errors = vErrors;
 return errors === 0;
 }
 const v14 = validate14;
-const schema14 = {"type":"object","properties":{"deletions":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string","description":"The name of the entity containing the observations"},"observations":{"type":"array","description":"An array of observations to delete","items":{"type":"string"}}},"required":["entityName","observations"]}}},"required":["deletions"]};
+const schema14 = {"type":"object","properties":{"deletions":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"observations":{"type":"array","items":{"type":"string"}}},"required":["entityName","observations"]}}},"required":["deletions"]};
 function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -613,75 +613,8 @@ validate14.errors = vErrors;
 return errors === 0;
 }
 const v15 = validate15;
-const schema15 = {"type":"object","properties":{"relations":{"type":"array","description":"An array of relations to delete","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"]}}},"required":["relations"]};
+const schema15 = {"type":"object","properties":{"query":{"type":"string"}},"required":["query"]};
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.relations === undefined){
-vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "relations"}, "must have required property '"+"relations"+"'");
-errors++;
-}
-if(data.relations !== undefined){
-let data0 = data.relations;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.from === undefined){
-vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/required", "required", {missingProperty: "from"}, "must have required property '"+"from"+"'");
-errors++;
-}
-if(data1.to === undefined){
-vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/required", "required", {missingProperty: "to"}, "must have required property '"+"to"+"'");
-errors++;
-}
-if(data1.relationType === undefined){
-vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/required", "required", {missingProperty: "relationType"}, "must have required property '"+"relationType"+"'");
-errors++;
-}
-if(data1.from !== undefined){
-if(typeof data1.from !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0+"/from", "#/properties/relations/items/properties/from/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data1.to !== undefined){
-if(typeof data1.to !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0+"/to", "#/properties/relations/items/properties/to/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data1.relationType !== undefined){
-if(typeof data1.relationType !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0+"/relationType", "#/properties/relations/items/properties/relationType/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/relations", "#/properties/relations/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate15.errors = vErrors;
-return errors === 0;
-}
-const v16 = validate16;
-const schema16 = {"type":"object","properties":{"query":{"type":"string","description":"The search query to match against entity names, types, and observation content"}},"required":["query"]};
-function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -700,12 +633,12 @@ else {
 vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate16.errors = vErrors;
+validate15.errors = vErrors;
 return errors === 0;
 }
-const v17 = validate17;
-const schema17 = {"type":"object","properties":{"names":{"type":"array","description":"An array of entity names to retrieve","items":{"type":"string"}}},"required":["names"]};
-function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const v16 = validate16;
+const schema16 = {"type":"object","properties":{"names":{"type":"array","items":{"type":"string"}}},"required":["names"]};
+function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -734,11 +667,11 @@ else {
 vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate17.errors = vErrors;
+validate16.errors = vErrors;
 return errors === 0;
 }
-return { v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17 };
+return { v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16 };
 })();
 
 /** One ajv standalone validator per distinct argument schema; `spec.tools[i].validator` indexes this array. */
-export const validators: readonly ValidateFn[] = Object.freeze([draft07.v0, draft07.v1, draft07.v2, draft07.v3, draft07.v4, draft07.v5, draft07.v6, draft07.v7, draft07.v8, draft07.v9, draft07.v10, draft07.v11, draft07.v12, draft07.v13, draft07.v14, draft07.v15, draft07.v16, draft07.v17]);
+export const validators: readonly ValidateFn[] = Object.freeze([draft07.v0, draft07.v1, draft07.v2, draft07.v3, draft07.v4, draft07.v5, draft07.v6, draft07.v7, draft07.v8, draft07.v9, draft07.v10, draft07.v11, draft07.v12, draft07.v13, draft07.v14, draft07.v15, draft07.v16]);
