@@ -186,7 +186,8 @@ export function validatorsModule(input: ValidatorsInput): string {
         scopeOf[index] = scope;
       }
       // ajv's code, with its optimize pass counting names in one walk (same bytes, see ajv-optimize.ts).
-      const code = compactErrors(esmImports(withLinearNames(() => standaloneCode(ajv, refs)), imports, inlined));
+      // One split into lines for both rewrites (megabytes of code at scale), one join.
+      const code = checkedModuleCode(compactErrorLines(esmImportLines(withLinearNames(() => standaloneCode(ajv, refs)), imports, inlined)).join('\n'));
       scopes.push(`const ${scope} = (() => {\n${code}\nreturn { ${members.map((m) => `v${m.index}`).join(', ')} };\n})();`);
     }
   }
@@ -266,7 +267,7 @@ export function schemaForAjv(schema: JsonSchema, applyDefaults = false): JsonSch
  * which is copied into the module (`UCS2_LENGTH`, added to `inlined`), and
  * drop the per-export `export` so only `validators` is public.
  */
-function esmImports(code: string, imports: Map<string, string>, inlined: Set<string>): string {
+function esmImportLines(code: string, imports: Map<string, string>, inlined: Set<string>): string[] {
   const lines = code.split('\n').map((line) => {
     // Most lines are validator code: a prefix test first keeps the regexes off them (megabytes at scale).
     if (!line.startsWith('const ') && !line.startsWith('export ') && !line.startsWith('"use strict"')) return line;
@@ -295,11 +296,15 @@ function esmImports(code: string, imports: Map<string, string>, inlined: Set<str
     if (exported !== null) return `const ${exported[1]} = ${exported[2]};`;
     return line;
   });
-  const out = lines.filter((l) => l !== '').join('\n');
+  return lines.filter((l) => l !== '');
+}
+
+/** `code` (a scope's rewritten code), after the checks that the ESM rewrite missed nothing. */
+function checkedModuleCode(code: string): string {
   // String literals in ajv output escape `"`, so an unescaped `require("` can only be code we failed to convert.
-  if (/(^|[^\w$.\\])require\("/m.test(out)) throw bug('ajv standalone code kept a require() call');
-  if (/^export /m.test(out)) throw bug('ajv standalone code kept an export');
-  return out;
+  if (code.includes('require("') && /(^|[^\w$.\\])require\("/m.test(code)) throw bug('ajv standalone code kept a require() call');
+  if (code.startsWith('export ') || code.includes('\nexport ')) throw bug('ajv standalone code kept an export');
+  return code;
 }
 
 /**
@@ -373,7 +378,11 @@ const ERROR_KEYS = ['instancePath', 'schemaPath', 'keyword', 'params', 'message'
  * // → 'vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");\nerrors++;'
  */
 export function compactErrors(code: string): string {
-  const lines = code.split('\n');
+  return compactErrorLines(code.split('\n')).join('\n');
+}
+
+/** `compactErrors` on code already split into lines. */
+function compactErrorLines(lines: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -412,7 +421,7 @@ export function compactErrors(code: string): string {
     out.push('errors++;');
     i += 7;
   }
-  return out.join('\n');
+  return out;
 }
 
 /**
