@@ -12,7 +12,7 @@
  * store per tool, with no per-tool lookup or branch.
  */
 import type { ToolDefinition } from '../contract.js';
-import { countSelected, markTask, selectTask } from '../matcher.js';
+import { countSelected, markTask, selectTask, selectTaskFresh } from '../matcher.js';
 import type { Catalog } from './catalog.js';
 import { assertKnownNames } from '../suggest.js';
 import type { PruneResult, PruneStrategy } from './types.js';
@@ -63,11 +63,10 @@ export class Pruner {
     const words = (total + 31) >>> 5;
     let selection = this.#selection;
     if (selection.length !== words) selection = this.#selection = new Int32Array(words);
-    else selection.fill(0);
     const text = typeof task === 'string' ? task : String(task);
-    // The matcher ORs whole bitsets for keywords that select many tools (tags), so a
-    // task costs about one word per 32 tools per tag it names, not one store per tool.
-    selectTask((this.#specMatcher ??= catalog.spec.matcher), text, selection, 0);
+    // The matcher overwrites the selection (the always-kept tools copied in whole, so no clearing pass) and ORs
+    // in whole word masks per keyword the task names: about one word per 32 tools per tag, not a store per tool.
+    selectTaskFresh((this.#specMatcher ??= catalog.spec.matcher), text, selection);
     // Run-time flat tools select their own positions, after the spec's.
     const dynamic = catalog.dynamicMatcher;
     if (dynamic) selectTask(dynamic, text, selection, this.#specFlatCount);

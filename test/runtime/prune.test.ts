@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { Pruner } from '@context-chef/core';
-import { buildPruneMatcher, countSelected, matchTask, selectTask, stampTask } from '../../runtime/matcher.js';
+import { buildPruneMatcher, countSelected, matchTask, selectTask, selectTaskFresh, stampTask } from '../../runtime/matcher.js';
 import { exampleRouter } from './helpers.js';
 
 /** The seed's rule, written out plainly (Pruner.pruneByTask of the reference). */
@@ -142,6 +142,48 @@ describe('prune matcher', () => {
           selectTask(matcher, task, sel, 0);
           expect(countSelected(sel)).toBe(seedRule(tools, task).length);
         }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  test('selectTaskFresh overwrites whatever the bitset held with exactly the seed rule\'s bits, always-kept tools included', () => {
+    // Untagged tools (always kept) among tagged ones, bitsets longer than the matcher needs, garbage left in them.
+    const mixedArb = fc.array(fc.record({ name: word(1, 4), tags: fc.array(word(1, 3), { maxLength: 2 }) }), { minLength: 0, maxLength: 90 });
+    fc.assert(
+      fc.property(mixedArb, fc.array(word(0, 40), { minLength: 1, maxLength: 4 }), fc.nat({ max: 2 }), fc.array(fc.integer(), { minLength: 8, maxLength: 8 }), (tools, tasks, extra, garbage) => {
+        const matcher = JSON.parse(JSON.stringify(buildPruneMatcher(tools)));
+        const words = ((tools.length + 31) >>> 5) + extra;
+        const sel = new Int32Array(words);
+        for (const task of tasks) {
+          for (let w = 0; w < words; w++) sel[w] = garbage[w % garbage.length]!;
+          selectTaskFresh(matcher, task, sel);
+          const got: number[] = [];
+          for (let p = 0; p < words * 32; p++) if ((sel[p >>> 5]! >>> (p & 31)) & 1) got.push(p);
+          expect(got).toEqual(seedRule(tools, task));
+          // The same answer as clearing and OR-ing with selectTask.
+          const or = new Int32Array(words);
+          selectTask(matcher, task, or, 0);
+          expect(sel).toEqual(or);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('long tasks dense with keywords (a match at nearly every step of both halves) select exactly the seed rule', () => {
+    // Short keywords that overlap and chain (a, ab, ba, aba, …): both walks of the joint loop reach reporting
+    // states together, one after another and at the last joint step, which the loop must report one by one.
+    const KEYS = ['a', 'ab', 'ba', 'aba', 'bab', 'b_', '_a', 'abab', 'zz'];
+    const denseToolsArb = fc.array(fc.record({ name: fc.constantFrom(...KEYS), tags: fc.array(fc.constantFrom(...KEYS), { maxLength: 2 }) }), { minLength: 1, maxLength: 20 });
+    const denseTaskArb = fc.array(fc.constantFrom('a', 'b', 'A', 'B', '_', ' ', 'z', 'Z', '—'), { minLength: 40, maxLength: 200 }).map((cs) => cs.join(''));
+    fc.assert(
+      fc.property(denseToolsArb, denseTaskArb, (tools, task) => {
+        const matcher = JSON.parse(JSON.stringify(buildPruneMatcher(tools)));
+        expect(matchTask(matcher, task)).toEqual(seedRule(tools, task));
+        const sel = new Int32Array(1);
+        selectTaskFresh(matcher, task, sel);
+        expect(countSelected(sel)).toBe(seedRule(tools, task).length);
       }),
       { numRuns: 1500 },
     );
