@@ -84,6 +84,71 @@ export interface UnpackOptions {
   readonly toolNames: readonly string[];
 }
 
+/**
+ * A packed spec's tools as columns, the fields `createRouter` reads per tool,
+ * so that creating a router does not build `spec.tools` (one frozen object
+ * per tool). Internal to the runtime: same values as `spec.tools[i]`'s
+ * (`name`, `description`, `tags`, `deferLoading`, `validator`, `flat`,
+ * `namespaces`, `toolkits`, and the extra fields by tool), the very same
+ * frozen arrays for `tags`, `namespaces` and `toolkits`.
+ */
+export interface SpecColumns {
+  readonly count: number;
+  readonly names: readonly string[];
+  readonly descriptions: readonly string[];
+  /** Tool `i`'s tags: `tagLists[tags[i]]`. */
+  readonly tagLists: readonly (readonly string[])[];
+  readonly tags: readonly number[];
+  readonly validator: readonly number[];
+  /** 1 where the tool is flat / has `deferLoading`. */
+  readonly flat: Uint8Array;
+  readonly deferred: Uint8Array;
+  readonly namespacesOf: readonly (readonly number[])[];
+  readonly toolkitsOf: readonly (readonly number[])[];
+  /** The fields beyond the columns (`nullDecode`, `keyDecode`, `fillsDefaults`, …) of the tools that have them. */
+  readonly extra: ReadonlyMap<number, Readonly<Record<string, unknown>>> | undefined;
+}
+
+const packedColumns = new WeakMap<object, SpecColumns>();
+
+/**
+ * The columns of a generated spec: a packed one's own (`unpackSpec` keeps
+ * them), any other spec object's (hand-written data, a copy) read from its
+ * `tools`, field for field, the same arrays.
+ *
+ * @example
+ * specColumns(generated.spec).names[0]; // 'read_file', without building spec.tools
+ */
+export function specColumns(spec: GeneratedSpec): SpecColumns {
+  return packedColumns.get(spec) ?? columnsOf(spec.tools);
+}
+
+function columnsOf(tools: readonly GeneratedTool[]): SpecColumns {
+  const count = tools.length;
+  const flat = new Uint8Array(count);
+  const deferred = new Uint8Array(count);
+  const extra = new Map<number, Readonly<Record<string, unknown>>>();
+  for (let i = 0; i < count; i++) {
+    const t = tools[i]!;
+    if (t.flat) flat[i] = 1;
+    if (t.deferLoading) deferred[i] = 1;
+    if (t.nullDecode !== undefined || t.keyDecode !== undefined || t.fillsDefaults !== undefined) extra.set(i, t as unknown as Readonly<Record<string, unknown>>);
+  }
+  return {
+    count,
+    names: tools.map((t) => t.name),
+    descriptions: tools.map((t) => t.description),
+    tagLists: tools.map((t) => t.tags),
+    tags: tools.map((_, i) => i),
+    validator: tools.map((t) => t.validator),
+    flat,
+    deferred,
+    namespacesOf: tools.map((t) => t.namespaces),
+    toolkitsOf: tools.map((t) => t.toolkits),
+    extra,
+  };
+}
+
 /** Puts each pooled subtree back where it occurs; `defineProperty`, so a `__proto__` key stays data. */
 function unshare(shared: SharedPackedSpec): PackedSpec {
   const root: Record<string, unknown> = { data: shared.data, pool: shared.pool };
@@ -167,27 +232,44 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
   const namespacesOf = inverse(count, plain.namespaces);
   const toolkitsOf = inverse(count, plain.toolkits);
   const extra = p.extra.length === 0 ? undefined : new Map(p.extra);
-  const tools: GeneratedTool[] = [];
-  for (let i = 0; i < count; i++) {
-    const name = names[i]!;
-    const description = p.descriptions[i]!;
-    const deferLoading = deferred[i] === 1;
-    const tool: Record<string, unknown> = {
-      name,
-      description,
-      tags: p.tagLists[p.tags[i]!]!,
-      deferLoading,
-      validator: p.validator[i]!,
-      flat: flat[i] === 1,
-      namespaces: namespacesOf[i]!,
-      toolkits: toolkitsOf[i]!,
-    };
-    const more = extra?.get(i);
-    if (more !== undefined) {
-      for (const key of Object.keys(more)) Object.defineProperty(tool, key, { value: more[key], enumerable: true, writable: true, configurable: true });
+  // `spec.tools` (one frozen object per tool, 10,000 of them in a large spec) is built on first read:
+  // `createRouter` reads the same fields from these columns (`specColumns`), so a process that only
+  // creates a router and dispatches never builds them.
+  let tools: readonly GeneratedTool[] | undefined;
+  const buildTools = (): readonly GeneratedTool[] => {
+    const out: GeneratedTool[] = [];
+    for (let i = 0; i < count; i++) {
+      const tool: Record<string, unknown> = {
+        name: names[i]!,
+        description: p.descriptions[i]!,
+        tags: p.tagLists[p.tags[i]!]!,
+        deferLoading: deferred[i] === 1,
+        validator: p.validator[i]!,
+        flat: flat[i] === 1,
+        namespaces: namespacesOf[i]!,
+        toolkits: toolkitsOf[i]!,
+      };
+      const more = extra?.get(i);
+      if (more !== undefined) {
+        for (const key of Object.keys(more)) Object.defineProperty(tool, key, { value: more[key], enumerable: true, writable: true, configurable: true });
+      }
+      out.push(Object.freeze(tool) as unknown as GeneratedTool);
     }
-    tools.push(Object.freeze(tool) as unknown as GeneratedTool);
-  }
+    return Object.freeze(out);
+  };
+  const columns: SpecColumns = {
+    count,
+    names,
+    descriptions: p.descriptions,
+    tagLists: p.tagLists,
+    tags: p.tags,
+    validator: p.validator,
+    flat,
+    deferred,
+    namespacesOf,
+    toolkitsOf,
+    extra,
+  };
   // The neutral render form (targets/index.ts `renderNeutral`): same fields, same order. Built on first read,
   // like everything in `rendered`: a router reads it to prune, compile or list a toolkit, never to dispatch.
   let definitions: readonly unknown[] | undefined;
@@ -236,6 +318,10 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
   const out: Record<string, unknown> = {};
   let matcherFrozen = false;
   for (const key of Object.keys(plain)) {
+    if (key === 'tools') {
+      Object.defineProperty(out, key, { enumerable: true, configurable: true, get: () => (tools ??= buildTools()) });
+      continue;
+    }
     if (key === 'matcher') {
       Object.defineProperty(out, key, {
         enumerable: true,
@@ -250,12 +336,14 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
       });
       continue;
     }
-    const value = key === 'tools' ? Object.freeze(tools) : key === 'rendered' ? rendered : (plain as Record<string, unknown>)[key];
+    const value = key === 'rendered' ? rendered : (plain as Record<string, unknown>)[key];
     Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
   out['directoryXml'] = options.directoryXml;
   out['validators'] = options.validators;
-  return Object.freeze(out) as unknown as S;
+  Object.freeze(out);
+  packedColumns.set(out, columns);
+  return out as unknown as S;
 }
 
 /** `spec.rendered`: `neutral` as given, each target form rendered from it on first read, frozen, then kept. */

@@ -21,6 +21,7 @@ import {
   LOAD_TOOLKIT_NAME,
   type GeneratedModule,
   type GeneratedSpec,
+  type GeneratedTool,
   type HandlerContext,
   type KeyDecodePlan,
   type NullDecodePlan,
@@ -38,6 +39,7 @@ import { assertKnownNames } from '../suggest.js';
 import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import { deepFreeze } from '../freeze.js';
+import { specColumns } from '../packed-spec.js';
 import { planLibraryTools } from './library.js';
 import { ActionIndex } from './lookup.js';
 
@@ -128,43 +130,64 @@ function depthBound(value: unknown): number {
  * toolkit listing or a rejection's reason reads them.
  */
 class Entry implements ToolEntry {
-  readonly #spec: GeneratedSpec<RegistryShape> | undefined;
-  #definition: ToolDefinition | undefined;
-  #schema: JsonSchema | undefined;
+  // Declared, not defined: with ES2022 class fields every field (parameter properties included) is first
+  // defined as `undefined` by the class's field initializer, then assigned by the constructor; at 10,000
+  // tools those extra definitions were a good part of creating the entries (createRouter's largest loop).
+  declare readonly name: string;
+  declare readonly flat: boolean;
+  declare readonly library: boolean;
+  declare namespaces: readonly number[];
+  declare toolkits: readonly number[];
+  declare readonly validate: ValidateFn | undefined;
+  declare readonly argsDepth: number;
+  declare readonly nullDecode: NullDecodePlan | undefined;
+  declare readonly keyDecode: KeyDecodePlan | undefined;
+  declare readonly fillsDefaults: boolean;
+  declare readonly handler: AnyHandler | undefined;
+  declare readonly description: string;
+  declare readonly tags: readonly string[];
+  declare readonly deferLoading: boolean;
+  declare readonly specIndex: number;
+  declare readonly neutral: NeutralTool | undefined;
+  /** Where a spec tool's definition comes from (undefined for a run-time tool, which is given its own). */
+  declare private readonly source: GeneratedSpec<RegistryShape> | undefined;
+  declare private cachedDefinition: ToolDefinition | undefined;
+  declare private cachedSchema: JsonSchema | undefined;
 
   constructor(
-    readonly name: string,
-    readonly flat: boolean,
-    readonly library: boolean,
-    public namespaces: readonly number[],
-    public toolkits: readonly number[],
-    readonly validate: ValidateFn | undefined,
-    readonly argsDepth: number,
-    readonly nullDecode: NullDecodePlan | undefined,
-    readonly keyDecode: KeyDecodePlan | undefined,
-    readonly fillsDefaults: boolean,
-    readonly handler: AnyHandler | undefined,
-    readonly description: string,
-    readonly tags: readonly string[],
-    readonly deferLoading: boolean,
-    readonly specIndex: number,
-    readonly neutral: NeutralTool | undefined,
-    /** Where a spec tool's definition comes from (undefined for a run-time tool, which is given its own). */
-    spec: GeneratedSpec<RegistryShape> | undefined,
-    definition: ToolDefinition | undefined,
-    schema: JsonSchema | undefined,
+    name: string, flat: boolean, library: boolean, namespaces: readonly number[], toolkits: readonly number[],
+    validate: ValidateFn | undefined, argsDepth: number, nullDecode: NullDecodePlan | undefined, keyDecode: KeyDecodePlan | undefined,
+    fillsDefaults: boolean, handler: AnyHandler | undefined, description: string, tags: readonly string[], deferLoading: boolean,
+    specIndex: number, neutral: NeutralTool | undefined, spec: GeneratedSpec<RegistryShape> | undefined,
+    definition: ToolDefinition | undefined, schema: JsonSchema | undefined,
   ) {
-    this.#spec = spec;
-    this.#definition = definition;
-    this.#schema = schema;
+    this.name = name;
+    this.flat = flat;
+    this.library = library;
+    this.namespaces = namespaces;
+    this.toolkits = toolkits;
+    this.validate = validate;
+    this.argsDepth = argsDepth;
+    this.nullDecode = nullDecode;
+    this.keyDecode = keyDecode;
+    this.fillsDefaults = fillsDefaults;
+    this.handler = handler;
+    this.description = description;
+    this.tags = tags;
+    this.deferLoading = deferLoading;
+    this.specIndex = specIndex;
+    this.neutral = neutral;
+    this.source = spec;
+    this.cachedDefinition = definition;
+    this.cachedSchema = schema;
   }
 
   get definition(): ToolDefinition {
-    return (this.#definition ??= this.#spec!.rendered.neutral.tools[this.specIndex] as ToolDefinition);
+    return (this.cachedDefinition ??= this.source!.rendered.neutral.tools[this.specIndex] as ToolDefinition);
   }
 
   get schema(): JsonSchema {
-    return (this.#schema ??= (this.definition.parameters as JsonSchema | undefined) ?? EMPTY_OBJECT_SCHEMA);
+    return (this.cachedSchema ??= (this.definition.parameters as JsonSchema | undefined) ?? EMPTY_OBJECT_SCHEMA);
   }
 }
 
@@ -262,9 +285,12 @@ export class Catalog {
     // Start-up cost grows with the tool count, so the loops below do per tool only what dispatch needs and
     // share what the spec already holds (frozen): the group lists are the spec's own arrays (a
     // registration replaces them, never pushes into them), the depth bounds are read once per validator.
-    const specTools = spec.tools;
-    const count = specTools.length;
-    for (let i = 0; i < count; i++) this.byName.set(specTools[i]!.name, { kind: 'tool', index: i });
+    // A packed spec's tools are read as columns (`spec.tools`, one frozen object per tool, is built on its
+    // first read, which creating a router does not make); any other spec object through `spec.tools`.
+    const columns = specColumns(spec);
+    const count = columns.count;
+    const toolNames = columns.names;
+    for (let i = 0; i < count; i++) this.byName.set(toolNames[i]!, { kind: 'tool', index: i });
     // The handler table's keys, walked once: each is a tool's handler or a name that is no tool (a typo, or a
     // handler for another spec), refused below with the closest tool names. One pass over the keys finds both
     // (a per-tool own-property test plus a second pass for the leftovers would read the table twice).
@@ -282,16 +308,18 @@ export class Catalog {
     const depths = spec.validatorDepths;
     const depthOf: number[] = [];
     for (let v = 0; v < validators.length; v++) depthOf.push(depthBound(depths?.[v]));
+    const { descriptions, tagLists, tags, validator, flat, deferred, namespacesOf, toolkitsOf, extra } = columns;
     for (let i = 0; i < count; i++) {
-      const tool = specTools[i]!;
-      const name = tool.name;
+      const name = toolNames[i]!;
       let handler = handlerOf[i];
       // Not among the enumerable keys: a non-enumerable own property still counts (inherited ones never do).
       if (handler === undefined && Object.hasOwn(handlerTable, name)) handler = handlerTable[name];
       if (typeof handler !== 'function') missing.push(name);
+      const v = validator[i]!;
+      const more = extra?.get(i) as Partial<GeneratedTool> | undefined;
       this.tools.push(
-        new Entry(name, tool.flat, false, tool.namespaces, tool.toolkits, validators[tool.validator], depthOf[tool.validator] ?? 0, tool.nullDecode,
-          tool.keyDecode, tool.fillsDefaults === true, handler as AnyHandler | undefined, tool.description, tool.tags, tool.deferLoading, i,
+        new Entry(name, flat[i] === 1, false, namespacesOf[i]!, toolkitsOf[i]!, validators[v], depthOf[v] ?? 0, more?.nullDecode, more?.keyDecode,
+          more?.fillsDefaults === true, handler as AnyHandler | undefined, descriptions[i]!, tagLists[tags[i]!]!, deferred[i] === 1, i,
           undefined, spec, undefined, undefined),
       );
     }

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildEmitContext } from '../../generator/emit/context.js';
 import { packSpec, shareSubtrees, specData } from '../../generator/emit/spec.js';
-import { unpackSpec } from '../../runtime/packed-spec.js';
+import { specColumns, unpackSpec } from '../../runtime/packed-spec.js';
 import { createRouter } from '../../runtime/index.js';
 import type { GeneratedModule } from '../../runtime/contract.js';
 import { buildIR } from '../generator/ir-builder.js';
@@ -72,6 +72,55 @@ describe('unpackSpec: what is built on first read', () => {
     expect(pruned.tools[0]).toBe(spec.rendered.neutral.tools[0]);
     expect(pruned.removed).toEqual(['run_bash']);
     expect(router.getAllTools()[1]).toBe(spec.rendered.neutral.tools[1]);
+  });
+
+  it('spec.tools, built on first read, is the shipped data, deeply frozen, and what the columns createRouter reads say', () => {
+    const { want, unpack } = fixture();
+    const spec = unpack();
+    const descriptor = Object.getOwnPropertyDescriptor(spec, 'tools');
+    expect(descriptor?.get).toBeTypeOf('function');
+    expect(descriptor?.enumerable).toBe(true);
+    const columns = specColumns(spec);
+    expect(JSON.stringify(spec.tools)).toBe(JSON.stringify(want.tools));
+    expect(spec.tools).toBe(spec.tools);
+    expectDeepFrozen(spec.tools, 'tools');
+    // Field for field, the same frozen arrays (a router's entries and spec.tools share them).
+    expect(columns.count).toBe(spec.tools.length);
+    spec.tools.forEach((t, i) => {
+      expect(columns.names[i]).toBe(t.name);
+      expect(columns.descriptions[i]).toBe(t.description);
+      expect(columns.tagLists[columns.tags[i]!]).toBe(t.tags);
+      expect(columns.validator[i]).toBe(t.validator);
+      expect(columns.flat[i] === 1).toBe(t.flat);
+      expect(columns.deferred[i] === 1).toBe(t.deferLoading);
+      expect(columns.namespacesOf[i]).toBe(t.namespaces);
+      expect(columns.toolkitsOf[i]).toBe(t.toolkits);
+    });
+    // A spec object that is not a packed one (a plain copy) is read through its tools, to the same columns.
+    const copy = specColumns({ ...spec, tools: JSON.parse(JSON.stringify(spec.tools)) } as typeof spec);
+    expect({ ...copy, flat: [...copy.flat], deferred: [...copy.deferred], tagLists: copy.tags.map((k) => copy.tagLists[k]), tags: [] }).toEqual({
+      ...columns,
+      flat: [...columns.flat],
+      deferred: [...columns.deferred],
+      tagLists: columns.tags.map((k) => columns.tagLists[k]),
+      tags: [],
+      extra: new Map(),
+    });
+  });
+
+  it('a router over a plain copy of the spec (not unpacked) dispatches, prunes and lists like one over the packed spec', async () => {
+    const { unpack } = fixture();
+    const spec = unpack();
+    const plain = { ...spec, tools: spec.tools } as typeof spec;
+    const handlers = { read_file: () => 'r', run_bash: () => 'b', get_time: () => 't', ops_restart: () => 'o', kit_tool: () => 'k' };
+    const a = createRouter({ spec } as unknown as GeneratedModule, handlers);
+    const b = createRouter({ spec: plain } as unknown as GeneratedModule, handlers);
+    for (const call of [{ name: 'ops', arguments: { action: 'ops_restart', args: { q: 'x' } } }, { name: 'run_bash', arguments: {} }, { name: 'nope', arguments: {} }]) {
+      expect(await b.dispatch(call)).toEqual(await a.dispatch(call));
+    }
+    expect(b.pruneByTask('check the DB')).toEqual(a.pruneByTask('check the DB'));
+    expect(b.compile({ target: 'anthropic', messages: [] })).toEqual(a.compile({ target: 'anthropic', messages: [] }));
+    expect(() => createRouter({ spec: plain } as unknown as GeneratedModule, { ...handlers, read_fil: () => 'x' })).toThrow(/read_fil/);
   });
 
   it('a matcher of another format fails at unpack (import), naming the fix', () => {
