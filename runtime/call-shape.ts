@@ -60,7 +60,7 @@ const EMPTY_SHAPE: CallShape = Object.freeze({
  * so a plain read is safe). Named reads, not `obj[key]` through a helper: each
  * read site keeps its own inline cache, which is what makes reading a call cheap.
  */
-interface CallFields {
+export interface CallFields {
   readonly function?: unknown;
   readonly name?: unknown;
   readonly call_id?: unknown;

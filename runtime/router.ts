@@ -204,10 +204,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   // Every throw still becomes a rejected promise, never a synchronous exception.
   dispatch(call: unknown, options?: DispatchOptions<C>): Promise<DispatchResult<R, D | L>> {
     try {
-      const r = this.#resolver.resolve(call, true);
-      if (!r.ok) return Promise.resolve<DispatchResult<R, D | L>>({ ok: false, code: r.code, reason: r.reason, callId: r.callId });
-      if (r.tool < 0) return this.#invoker.dispatchLoader(r.toolkit, r.callId) as Promise<DispatchResult<R, D | L>>;
-      return this.#invoker.invoke(this.#catalog.tools[r.tool]!, r.args, r.callId, options?.context, options) as Promise<DispatchResult<R, D | L>>;
+      // Resolution hands an accepted call straight to the invoker (resolve.ts `dispatch`).
+      return this.#resolver.dispatch(call, this.#invoker, options) as Promise<DispatchResult<R, D | L>>;
     } catch (error) {
       return Promise.reject(error);
     }

@@ -21,51 +21,26 @@
  * is told apart from an unknown one, belong here; the wording of each reason
  * lives in reasons.ts.
  */
-import { LOAD_TOOLKIT_NAME, type CallVia, type RejectionCode } from '../contract.js';
+import { LOAD_TOOLKIT_NAME, type CallVia } from '../contract.js';
 import { applyKeyDecode } from '../targets/property-keys.js';
 import {
-  ArgumentsFailure,
-  cloneArguments,
-  decodeNulls,
-  DEFAULT_LIMITS,
-  deferredLimitsProblem,
-  isPlainObject,
-  jsonKind,
-  parseArguments,
-  parsedLimitsProblem,
-  readArguments,
-  readCall,
-  readCallInto,
-  type CallLimits,
-  type MutableCallShape,
-  walkDeferred,
+  ArgumentsFailure, cloneArguments, decodeNulls, DEFAULT_LIMITS, deferredLimitsProblem, isPlainObject, jsonKind, parseArguments,
+  parsedLimitsProblem, readArguments, readCall, readCallInto, type CallFields, type CallLimits, type MutableCallShape, walkDeferred,
 } from '../call-shape.js';
 import {
-  actionHint,
-  blockedReason,
-  emptyNameReason,
-  invalidReason,
-  listNames,
-  malformedReason,
-  namespaceArgsReason,
-  notLoadedReason,
-  quote,
-  strayKeysReason,
-  loaderStrayReason,
-  unknownActionReason,
-  unknownToolkitReason,
-  unknownToolReason,
+  actionHint, blockedReason, emptyNameReason, listNames, malformedReason, namespaceArgsReason,
+  notLoadedReason, quote, strayKeysReason, loaderStrayReason, unknownActionReason, unknownToolkitReason, unknownToolReason,
 } from '../reasons.js';
 import { Suggester } from '../suggest.js';
-import { readableErrors } from './library.js';
 import { Suggestions } from './lookup.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import type { Catalog } from './catalog.js';
 import type { Gate } from './gate.js';
+import { covers, DISPATCH_FAST_PATH, FAST_REJECTED, invalidRejection, limitsFirst, passes, reject, ShortPath, type Rejected } from './short-path.js';
+import type { AnyDispatchResult, Invoker } from './invoke.js';
 import type { CallableKind, TryNamespaceResolution } from './types.js';
 
-/** A rejected call, before the public shape is built. */
-export type Rejected = { readonly ok: false; readonly code: RejectionCode; readonly reason: string; readonly callId: string | undefined };
+export type { Rejected };
 
 /** Internal outcome of resolving a call. */
 export type Resolved = Accepted | Rejected;
@@ -98,8 +73,18 @@ function nameOk(name: string, kind: CallableKind, callId: string | undefined): R
   return { ok: true, tool: -2, toolkit: -1, args: NAME_ONLY, via: 'flat', group: name, kind, callId };
 }
 
-function reject(code: RejectionCode, reason: string, callId: string | undefined): Resolved {
-  return { ok: false, code, reason, callId };
+
+/** `dispatch`'s result for a rejected call. */
+function rejection(r: Rejected): Promise<AnyDispatchResult> {
+  return Promise.resolve<AnyDispatchResult>({ ok: false, code: r.code, reason: r.reason, callId: r.callId });
+}
+
+
+/** The per-call options `dispatch` passes on to the invoker. */
+export interface DispatchCallOptions {
+  readonly context?: unknown;
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -115,6 +100,7 @@ export class Resolver {
   readonly #gate: Gate;
   readonly #limits: CallLimits;
   readonly #suggestions: Suggestions;
+  readonly #short: ShortPath;
 
   /** `limits`: the router's options; each limit not given is `DEFAULT_LIMITS`'. */
   constructor(catalog: Catalog, gate: Gate, limits: Partial<CallLimits>) {
@@ -126,6 +112,7 @@ export class Resolver {
       maxDepth: limits.maxDepth ?? DEFAULT_LIMITS.maxDepth,
       maxNodes: limits.maxNodes ?? DEFAULT_LIMITS.maxNodes,
     };
+    this.#short = new ShortPath(catalog, gate, this.#limits);
   }
 
   /**
@@ -137,7 +124,68 @@ export class Resolver {
     // A fresh shape per call (see the module comment): V8 keeps it in registers when it inlines readCallInto.
     const shape: MutableCallShape = { name: undefined, callId: undefined, namespace: undefined, hasArguments: false, rawArguments: undefined };
     readCallInto(call, shape);
-    const { name, callId, namespace, hasArguments, rawArguments } = shape;
+    return this.#resolveRead(shape.name, shape.callId, shape.namespace, shape.hasArguments, shape.rawArguments, fullCheck);
+  }
+
+  /**
+   * `dispatch`'s whole path: resolve the call as `resolve(call, true)` does
+   * and hand an accepted one to `invoker`. The common valid call goes the
+   * short path (short-path.ts), straight to the invoker; anything else goes
+   * the full way (`#resolveRead`) with the fields already read, so a call's
+   * fields are read once either way. Never throws for model input.
+   */
+  dispatch(call: unknown, invoker: Invoker, options: DispatchCallOptions | undefined): Promise<AnyDispatchResult> {
+    let name: unknown;
+    let idValue: unknown;
+    let namespace: unknown;
+    let raw: unknown;
+    // The same reads as readCallInto (call-shape.ts), in the same order; kept inline here so the
+    // fields stay in registers (readCallInto and its shape object were about 120 instructions a call).
+    if (typeof call === 'object' && call !== null) {
+      try {
+        const c = call as CallFields;
+        const fn = c.function;
+        const source = typeof fn === 'object' && fn !== null ? (fn as CallFields) : c;
+        name = source.name;
+        idValue = c.call_id ?? c.id ?? c.tool_call_id;
+        namespace = c.namespace;
+        raw = source.arguments;
+        if (raw === undefined) raw = source.input;
+        if (raw === undefined) raw = source.args;
+        if (name === undefined && (c as { type?: unknown }).type === 'tool_search_call') name = LOAD_TOOLKIT_NAME;
+      } catch {
+        name = idValue = namespace = raw = undefined;
+      }
+    }
+    const callId = typeof idValue === 'string' ? idValue : undefined;
+    if (DISPATCH_FAST_PATH.enabled && typeof name === 'string' && namespace === undefined && typeof raw === 'string') {
+      const ref = this.#catalog.byName.get(name);
+      if (ref !== undefined && ref.kind !== 'loader') {
+        const short = this.#short;
+        const args = ref.kind === 'tool' ? short.tool(ref.index, name, raw, callId) : short.action(ref.index, name, raw, callId);
+        if (args !== undefined) {
+          // Wraps below 2^30, so the count stays a small integer however long a process runs.
+          DISPATCH_FAST_PATH.taken = (DISPATCH_FAST_PATH.taken + 1) & 0x3fffffff;
+          if (args === FAST_REJECTED) return rejection(short.rejected!);
+          return invoker.invoke(this.#catalog.tools[short.index]!, args, callId, options?.context, options);
+        }
+      }
+    }
+    const r = this.#resolveRead(
+      typeof name === 'string' ? name : undefined,
+      callId,
+      typeof namespace === 'string' && namespace !== '' ? namespace : undefined,
+      raw !== undefined,
+      raw,
+      true,
+    );
+    if (!r.ok) return rejection(r);
+    if (r.tool < 0) return invoker.dispatchLoader(r.toolkit, r.callId);
+    return invoker.invoke(this.#catalog.tools[r.tool]!, r.args, r.callId, options?.context, options);
+  }
+
+  /** `resolve` on a call's fields as readCallInto reads them. */
+  #resolveRead(name: string | undefined, callId: string | undefined, namespace: string | undefined, hasArguments: boolean, rawArguments: unknown, fullCheck: boolean): Resolved {
     const catalog = this.#catalog;
     const gate = this.#gate;
     if (namespace !== undefined) {
@@ -173,7 +221,7 @@ export class Resolver {
       const parsed = readArguments(rawArguments, this.#limits, deferred !== undefined);
       if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
       const r = this.#resolveNamespaceObject(ref.index, parsed, callId, deferred, typeof rawArguments === 'string');
-      return deferred !== undefined && !r.ok ? this.#limitsFirst(r, deferred, name) : r;
+      return deferred !== undefined && !r.ok ? limitsFirst(r, deferred, name, this.#limits) : r;
     }
 
     const t = ref.index;
@@ -190,29 +238,15 @@ export class Resolver {
     }
     if (nameOnly) return nameOk(name, entry.library ? 'library' : 'tool', callId);
     // Where the schema bounds depth and numbers, a valid call needs no limits walk; a rejected one walks first.
-    const deferred = this.#covers(t, 0) && walkDeferred(rawArguments, this.#limits);
+    const deferred = covers(this.#catalog.tools[t]!, 0, this.#limits) && walkDeferred(rawArguments, this.#limits);
     const parsed = readArguments(rawArguments, this.#limits, deferred);
     if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
     const fresh = typeof rawArguments === 'string';
     const r = this.#validate(t, parsed, '', entry.flat ? 'flat' : entry.library ? 'library' : 'toolkit', gate.directGroup[t]!, callId, false, fresh);
-    return deferred && !r.ok ? this.#limitsFirst(r, rawArguments as string, name) : r;
+    return deferred && !r.ok ? limitsFirst(r, rawArguments as string, name, this.#limits) : r;
   }
 
-  /**
-   * Whether tool `t`'s schema keeps every value its validator accepts within
-   * `maxDepth` (`extra` levels below the text's root) with finite numbers
-   * (arg-bound.ts): then the limits walk cannot fail for an accepted call.
-   */
-  #covers(t: number, extra: number): boolean {
-    const depth = this.#catalog.tools[t]!.argsDepth;
-    return depth > 0 && depth + extra <= this.#limits.maxDepth;
-  }
 
-  /** A rejection of a call whose limits walk was left out: the walk (on a fresh parse) runs now, and its failure wins, as when it ran first. */
-  #limitsFirst(r: Resolved, raw: string, label: string, callId = r.callId): Resolved {
-    const failure = deferredLimitsProblem(raw, this.#limits);
-    return failure === undefined ? r : reject(failure.code, malformedReason(quote(label), failure.problem), callId);
-  }
 
   /** The public form of an accepted call (`checkToolCall`'s `call`): a fresh object, safe to keep. */
   publicCall(r: Accepted): PublicCall {
@@ -263,7 +297,7 @@ export class Resolver {
 
   /**
    * A namespace action with its args: `form` 0 unparsed, 1 parsed from an object, 2 parsed from text (plain JSON data).
-   * `deferred`: the text of an envelope (`envelope`, unchanged so far) not yet walked for limits; walked here unless `#covers` says needless.
+   * `deferred`: the text of an envelope (`envelope`, unchanged so far) not yet walked for limits; walked here unless `covers` says needless.
    */
   #resolveAction(
     k: number,
@@ -291,13 +325,13 @@ export class Resolver {
       else if (form === 2 ? typeof rawArgs === 'object' && !Array.isArray(rawArgs) : isPlainObject(rawArgs)) args = rawArgs as Record<string, unknown>;
       else return reject('malformed_arguments', namespaceArgsReason(ns.name, toolName, jsonKind(rawArgs)), callId);
       // The envelope nests the arguments one level below its root (`{ action, args }`).
-      if (deferred !== undefined && !this.#covers(t, 1)) {
+      if (deferred !== undefined && !covers(this.#catalog.tools[t]!, 1, this.#limits)) {
         const failure = parsedLimitsProblem(deferred, envelope!, this.#limits);
         if (failure !== undefined) return reject(failure.code, malformedReason(quote(ns.name), failure.problem), callId);
       }
     } else {
       // The OpenAI Responses form: the action is known before its arguments text is parsed.
-      const defer = this.#covers(t, 0) && walkDeferred(rawArgs, this.#limits);
+      const defer = covers(this.#catalog.tools[t]!, 0, this.#limits) && walkDeferred(rawArgs, this.#limits);
       const parsed = readArguments(rawArgs, this.#limits, defer);
       if (parsed instanceof ArgumentsFailure) {
         return reject(parsed.code, malformedReason(`${quote(ns.name)} action ${quote(toolName)}`, parsed.problem), callId);
@@ -407,24 +441,10 @@ export class Resolver {
     // ajv's defaults must not land in the caller's object; a fresh parse is nobody else's.
     const args = entry.fillsDefaults && !fresh ? cloneArguments(decoded, this.#limits.maxDepth) : decoded;
     const validate = entry.validate;
-    if (validate) {
-      let valid: boolean;
-      try {
-        valid = validate(args) === true;
-      } catch {
-        valid = false;
-      }
-      if (!valid) {
-        // Through the dispatcher tool, the model retries the dispatcher, as it would a namespace.
-        const namespace = via === 'namespace' ? group! : dispatched ? TOOLKIT_DISPATCHER_NAME : undefined;
-        const label = namespace === undefined ? quote(entry.name) : `${quote(namespace)} ${dispatched ? 'tool' : 'action'} ${quote(entry.name)}`;
-        // A validator the application wrote may report malformed errors: only readable ones reach the reason.
-        const errors = entry.specIndex < 0 ? readableErrors(validate) : validate.errors;
-        return reject('invalid_arguments', invalidReason(label, errors, entry.schema, args, prefix, namespace ?? entry.name), callId);
-      }
-    }
+    if (validate !== undefined && !passes(validate, args)) return invalidRejection(entry, validate, args, prefix, via, group, callId, dispatched);
     return { ok: true, tool: t, toolkit: -1, args, via, group, kind: 'tool', callId };
   }
+
 
   #unknownName(name: string, callId: string | undefined): Resolved {
     // The seed blocks any listed name, known or not.
