@@ -1,0 +1,233 @@
+/**
+ * Dispatch's short path (runtime/router/short-path.ts) held to the full path
+ * it shortcuts: two routers built alike and put in the same state, one
+ * dispatching with the short path on, one with it off
+ * (`DISPATCH_FAST_PATH.enabled`), get the same calls — valid, invalid,
+ * blocked, not loaded, unknown, malformed, over the limits, hostile, in
+ * every call shape — and must give equal results, hand their handlers equal
+ * arguments (and nothing when rejected), and run each validator as often.
+ * Configurations cover what the short path declines or decides differently:
+ * tight limits (the limits walk decides before or after the validator),
+ * strict-mode null decoding, validators that fill defaults, and run-time
+ * tools (no depth bound, an application validator that counts its calls).
+ * `DISPATCH_FAST_PATH.taken` shows the short path really decided a good
+ * share of the calls, or the comparison would prove nothing.
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createRouter, type GeneratedModule, type RouterOptions } from '../../runtime/index.js';
+import { DISPATCH_FAST_PATH } from '../../runtime/router/short-path.js';
+import * as defaults from '../fixtures/apply-defaults/expected/index.js';
+import { generated, recordingHandlers } from './helpers.js';
+
+afterEach(() => {
+  DISPATCH_FAST_PATH.enabled = true;
+});
+
+/** One router of a pair: dispatches, logs handler calls and validator runs. */
+interface Side {
+  readonly dispatch: (call: unknown) => Promise<unknown>;
+  readonly block: (names: readonly string[]) => void;
+  readonly log: unknown[];
+  readonly validatorRuns: { n: number };
+}
+
+/** `minShare`: the least share of calls the short path must decide (tight limits send most text the full way). */
+type Config = { readonly name: string; readonly make: () => Side; readonly minShare: number };
+
+/** A run-time tool's validator (an application's): counts its runs, accepts `{ n: number }` with nothing else. */
+function countingValidator(runs: { n: number }) {
+  const validate = Object.assign(
+    (data: unknown) => {
+      runs.n++;
+      const ok = typeof data === 'object' && data !== null && Object.keys(data).every((k) => k === 'n') && typeof (data as { n?: unknown }).n === 'number';
+      validate.errors = ok ? null : [{ instancePath: '', message: 'must be { n: number }', keyword: 'type', params: {}, schemaPath: '#' }];
+      return ok;
+    },
+    { errors: null as unknown },
+  );
+  return validate;
+}
+
+function exampleSide(options?: RouterOptions, module: GeneratedModule = generated as unknown as GeneratedModule): Side {
+  const { handlers, log } = recordingHandlers();
+  const runs = { n: 0 };
+  const base = createRouter(module as never, handlers as never, options);
+  const router = base
+    .registerTools([
+      { name: 'ping', description: 'Ping', handler: (a: unknown) => (log.push({ tool: 'ping', args: a } as never), 'pong') },
+      {
+        name: 'square',
+        description: 'n squared',
+        parameters: { n: { type: 'number' } },
+        validate: countingValidator(runs),
+        handler: (a: Record<string, unknown>) => (log.push({ tool: 'square', args: a } as never), (a['n'] as number) ** 2),
+      },
+    ] as never)
+    .registerNamespaces([{ name: 'math', description: 'Math', tools: ['square', 'get_time'] }] as never);
+  return { dispatch: (call) => router.dispatch(call as never), block: (names) => router.setBlockedTools(names as never, { allowUnknown: true }), log, validatorRuns: runs };
+}
+
+function defaultsSide(): Side {
+  const log: unknown[] = [];
+  const handlers = Object.fromEntries(defaults.TOOL_NAMES.map((name) => [name, (args: unknown) => (log.push({ tool: name, args }), 'ok')]));
+  const router = createRouter(defaults, handlers as never);
+  return { dispatch: (call) => router.dispatch(call as never), block: (names) => router.setBlockedTools(names as never, { allowUnknown: true }), log, validatorRuns: { n: 0 } };
+}
+
+const strictModule: GeneratedModule = {
+  ...(generated as unknown as GeneratedModule),
+  spec: {
+    ...generated.spec,
+    tools: generated.spec.tools.map((t) => (t.name === 'read_file' ? { ...t, nullDecode: { optional: ['encoding', 'max_bytes'] } } : t)),
+  } as never,
+};
+
+const CONFIGS: readonly Config[] = [
+  { name: 'example', make: () => exampleSide(), minShare: 0.2 },
+  { name: 'tight limits', make: () => exampleSide({ maxDepth: 2, maxNodes: 24, maxArgumentsLength: 90 }), minShare: 0.04 },
+  { name: 'strict-mode nulls', make: () => exampleSide(undefined, strictModule), minShare: 0.2 },
+  { name: 'defaults', make: () => defaultsSide(), minShare: 0.08 },
+];
+
+// ---- Calls -----------------------------------------------------------------------
+
+const TOOL_NAMES = [...generated.spec.tools.map((t) => t.name), 'ping', 'square', ...defaults.TOOL_NAMES];
+const GROUPS = ['file_ops', 'terminal', 'math', 'Weather', 'Database', ...defaults.spec.namespaces.map((n) => n.name)];
+const NAMES = [...TOOL_NAMES, ...GROUPS, 'load_toolkit', 'call_toolkit_tool', '', 'nope', 'file_ops.read_file'];
+
+const KEYS = ['path', 'encoding', 'max_bytes', 'command', 'city', 'days', 'units', 'sql', 'params', 'limit', 'table', 'query', 'n', 'toolkit_name', 'zz', '__proto__', 'toString'];
+const value: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('a.ts', 'utf8', 'base64', 'metric', 'Paris', 'ls', 'select 1', 'todo', 'Weather') },
+  { weight: 3, arbitrary: fc.integer({ min: -2, max: 20 }) },
+  { weight: 1, arbitrary: fc.constantFrom(null, true, 1.5, [], ['x', 1], {}, { a: { b: [1] } }) },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+);
+const argsObject = fc.dictionary(fc.constantFrom(...KEYS), value, { maxKeys: 4 });
+
+/** Arguments text: usually JSON of a value, sometimes text the parser or the limits must refuse. */
+function textOf(payload: unknown, twist: number): string {
+  const json = JSON.stringify(payload) ?? 'null';
+  switch (twist) {
+    case 0: return ` ${json}`; // leading blank: not the short path's `{`
+    case 1: return json.replace(/^\{/, '{"big":1e400,'); // Infinity after parsing (if an object)
+    case 2: return json.slice(0, Math.max(0, json.length - 1)); // truncated
+    case 3: return `{"deep":${'['.repeat(6)}1${']'.repeat(6)}${json.length > 2 ? `,${json.slice(1)}` : '}'}`;
+    case 4: return '';
+    default: return json;
+  }
+}
+
+const payload = fc.oneof(
+  { weight: 3, arbitrary: argsObject },
+  { weight: 3, arbitrary: fc.record({ action: fc.constantFrom(...TOOL_NAMES, 'nope', 7), args: fc.oneof(argsObject, fc.constantFrom(null, [], 'x')) }) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...TOOL_NAMES), argsObject).map(([action, args]) => ({ args, action })) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...TOOL_NAMES), argsObject).map(([action, args]) => ({ action, ...args })) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...TOOL_NAMES), argsObject).map(([action, args]) => ({ action, args, zz: 1 })) },
+  { weight: 1, arbitrary: fc.record({ toolkit_name: fc.constantFrom('Weather', 'Database', 'weather', 'Nope') }) },
+  { weight: 1, arbitrary: fc.record({ tool: fc.constantFrom(...TOOL_NAMES), args: argsObject }) },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+);
+
+/** Calls aimed at a real route with arguments that often pass: most calls of a real agent are these. */
+const ROUTES: readonly (readonly [string, string | null])[] = [
+  ['read_file', null], ['run_bash', null], ['get_time', null], ['ping', null], ['square', null], ['search', null], ['echo', null], ['notify', null],
+  ['get_forecast', null], ['run_query', null],
+  ['file_ops', 'read_file'], ['file_ops', 'write_file'], ['file_ops', 'delete_file'], ['terminal', 'run_bash'], ['terminal', 'tail_logs'],
+  ['math', 'square'], ['math', 'get_time'], ['files', 'read_file'],
+];
+const GOOD_ARGS = [{}, { path: 'a.ts' }, { path: 'a.ts', encoding: 'utf8' }, { command: 'ls' }, { n: 3 }, { n: 'x' }, { query: 'todo' }, { query: 'todo', options: {} },
+  { path: 'a', content: 'b' }, { service: 'api', lines: 5 }, { city: 'Paris' }, { sql: 'select 1', params: [1, 'a', null] }, { path: 'a.ts', encoding: null }, { channel: 'email' }];
+const aimed = fc
+  .record({
+    route: fc.constantFrom(...ROUTES),
+    args: fc.oneof(fc.constantFrom(...GOOD_ARGS), argsObject),
+    id: fc.constantFrom('c1', undefined),
+    form: fc.constantFrom('wrapped', 'wrapped', 'reversed', 'flattened', 'stray', 'stray first'),
+  })
+  .map(({ route: [name, action], args, id, form }) => {
+    const p =
+      action === null ? args
+      : form === 'wrapped' ? { action, args }
+      : form === 'reversed' ? { args, action }
+      : form === 'flattened' ? { action, ...args }
+      : form === 'stray' ? { action, args, zz: 1 }
+      : { zz: 1, action, args };
+    return id === undefined ? { name, arguments: JSON.stringify(p) } : { id, type: 'function', function: { name, arguments: JSON.stringify(p) } };
+  });
+
+type Shape = 'text' | 'id' | 'openai' | 'responses' | 'object' | 'anthropic' | 'native' | 'anything';
+const call = fc
+  .record({
+    name: fc.constantFrom(...NAMES),
+    payload,
+    twist: fc.nat(12),
+    shape: fc.constantFrom<Shape>('text', 'text', 'text', 'id', 'openai', 'responses', 'object', 'anthropic', 'native', 'anything'),
+    id: fc.constantFrom('c1', 'call_2'),
+    junk: fc.anything(),
+  })
+  .map(({ name, payload: p, twist, shape, id, junk }): unknown => {
+    const text = textOf(p, twist);
+    switch (shape) {
+      case 'text': return { name, arguments: text };
+      case 'id': return { id, name, arguments: text };
+      case 'openai': return { id, type: 'function', function: { name, arguments: text } };
+      case 'responses': return { type: 'function_call', id: `fc_${id}`, call_id: id, name, arguments: text };
+      case 'object': return { name, arguments: p };
+      case 'anthropic': return { type: 'tool_use', id, name, input: p };
+      case 'native': return { type: 'function_call', call_id: id, namespace: name, name: (p as { action?: unknown } | null)?.action ?? 'x', arguments: text };
+      case 'anything': return twist % 2 === 0 ? junk : { name, arguments: junk };
+    }
+  });
+
+/** What changes the state both routers share: a blocklist, or a toolkit loaded through a call. */
+const step = fc.oneof(
+  { weight: 8, arbitrary: call.map((c) => ({ kind: 'call' as const, call: c })) },
+  { weight: 8, arbitrary: aimed.map((c) => ({ kind: 'call' as const, call: c })) },
+  { weight: 1, arbitrary: fc.subarray(['delete_file', 'tail_logs', 'file_ops', 'Weather', 'square', 'math', 'read_file', 'get_time']).map((names) => ({ kind: 'block' as const, names })) },
+  { weight: 1, arbitrary: fc.constantFrom('Weather', 'Database').map((kit) => ({ kind: 'call' as const, call: { name: 'load_toolkit', arguments: JSON.stringify({ toolkit_name: kit }) } })) },
+);
+
+/** Drop what a result cannot compare by value (a handler error object is compared by message). */
+function comparable(r: unknown): unknown {
+  if (typeof r !== 'object' || r === null || !('error' in r)) return r;
+  const { error, ...rest } = r as { error: unknown };
+  return { ...rest, error: error instanceof Error ? error.message : error };
+}
+
+describe('the short path gives the full path\'s answers', () => {
+  for (const config of CONFIGS) {
+    test(`${config.name}: same results, same handler calls, same validator runs`, async () => {
+      let calls = 0;
+      let taken = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
+          const short = config.make();
+          const full = config.make();
+          for (const s of steps) {
+            if (s.kind === 'block') {
+              // Both routers get the same blocklist; names a configuration does not know are allowed.
+              short.block(s.names);
+              full.block(s.names);
+              continue;
+            }
+            calls++;
+            const before = DISPATCH_FAST_PATH.taken;
+            DISPATCH_FAST_PATH.enabled = true;
+            const a = await short.dispatch(s.call);
+            taken += DISPATCH_FAST_PATH.taken - before;
+            DISPATCH_FAST_PATH.enabled = false;
+            const b = await full.dispatch(s.call);
+            DISPATCH_FAST_PATH.enabled = true;
+            expect(comparable(a)).toEqual(comparable(b));
+          }
+          expect(short.log).toEqual(full.log);
+          expect(short.validatorRuns.n).toBe(full.validatorRuns.n);
+        }),
+        { numRuns: 120 },
+      );
+      // The short path decided a good share of the calls (valid and rejected by their validator).
+      expect(taken).toBeGreaterThan(calls * config.minShare);
+    });
+  }
+});
