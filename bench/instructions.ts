@@ -6,6 +6,7 @@
  *   npx tsx bench/instructions.ts                     # 1,000 tools, all four cases
  *   npx tsx bench/instructions.ts --tools=10000       # another size (10, 100, 1000, 10000)
  *   npx tsx bench/instructions.ts --case=namespace-sync,flat-async
+ *   npx tsx bench/instructions.ts --runtime=path/to/runtime/index.js   # count another runtime build (A/B), same generated folder
  *
  * Needs `valgrind` and the generated folders of an earlier `npm run bench`
  * (bench/.tmp/gen); the runtime and the folder are compiled to JS here the
@@ -95,6 +96,7 @@ function main(): void {
   const argv = process.argv.slice(2);
   const tools = Number(argv.find((a) => a.startsWith('--tools='))?.slice('--tools='.length) ?? '1000');
   const caseFlag = argv.find((a) => a.startsWith('--case='))?.slice('--case='.length);
+  const runtimeFlag = argv.find((a) => a.startsWith('--runtime='))?.slice('--runtime='.length);
   const cases: [Shape, Settle][] = (caseFlag ?? 'namespace-sync,namespace-async,flat-sync,flat-async').split(',').map((c) => {
     const [shape, settle] = c.split('-');
     if ((shape !== 'namespace' && shape !== 'flat') || (settle !== 'sync' && settle !== 'async')) throw new Error(`instructions: unknown case ${c}`);
@@ -131,7 +133,7 @@ function main(): void {
           schema,
           call: picked.call,
           blocked: made.spec.policies?.['prod'] ?? [],
-          runtimeIndex: join(jsDir, 'runtime', 'index.js'),
+          runtimeIndex: runtimeFlag !== undefined ? resolve(runtimeFlag) : join(jsDir, 'runtime', 'index.js'),
           genIndex: join(jsPath(paths, jsDir, genDir), 'index.js'),
           ajv,
         }),
