@@ -3,8 +3,10 @@
  * either the tool index and validated arguments, or a rejection with a code
  * from `REJECTION_CODES` and a reason the model can act on. This is the
  * dispatch hot path: reason strings and suggestions are built only on
- * failure, and a call writes nothing into the router's long-lived objects.
- * The call shape it reads and the `Accepted` it returns are fresh
+ * failure, and a valid call writes no object into the router's long-lived
+ * objects (the short path stores a small integer, short-path.ts, which
+ * `dispatch` takes for the common valid call). The full path's call shape
+ * and the `Accepted` it returns are fresh
  * per call, short-lived young objects (the shape often optimized away):
  * refilling one object per router instead made every call store its fresh
  * values into an old object, which costs V8's old-to-young write barrier,
