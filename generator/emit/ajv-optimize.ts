@@ -105,10 +105,31 @@ function addCounts(into: Counts, from: Counts | undefined): void {
   for (const n in from) into[n] = (into[n] || 0) + (from[n] || 0);
 }
 
-/** An expression's names, as ajv's `addExprNames`: only a Name or a _Code has any. */
+/** ajv's `_Code` (not exported by name: `nil` is one). */
+const Code = Object.getPrototypeOf(codegen.nil).constructor as abstract new (...args: never[]) => { readonly _items: readonly unknown[]; readonly _names?: Counts };
+
+/**
+ * An expression's names, as ajv's `addExprNames`: only a Name or a _Code has
+ * any. A _Code's `names` getter counts the Names among its items and caches
+ * the object on it; here they are counted straight into `into` (the cached
+ * object when there is one, so the answer is the getter's), which spares an
+ * object per expression.
+ */
 function addExpr(into: Counts, e: Expr): void {
   if (e instanceof Name) into[e.str] = (into[e.str] || 0) + 1;
-  else if (e instanceof CodeOrName) addCounts(into, e.names);
+  else if (e instanceof Code && e._names === undefined) {
+    const items = e._items;
+    for (let i = 0; i < items.length; i++) {
+      const c = items[i];
+      if (c instanceof Name) into[c.str] = (into[c.str] || 0) + 1;
+    }
+  } else if (e instanceof CodeOrName) addCounts(into, e.names);
+}
+
+/** `x.names` added in, where ajv's getter reads it unconditionally (`addNames(names, x.names)`): the same as `addExpr` for a Name or a _Code, and whatever `.names` holds for anything else. */
+function addNamesOf(into: Counts, x: Expr): void {
+  if (x instanceof CodeOrName) addExpr(into, x);
+  else addCounts(into, (x as { names?: Counts } | undefined)?.names);
 }
 
 /** Adds `node.names` into `into` without building an object per node. */
@@ -123,14 +144,14 @@ function count(node: CodeNode, into: Counts, kinds: Map<unknown, Kind>): void {
       return;
     case 'Assign':
     case 'AssignOp':
-      if (!(node.lhs instanceof Name)) addCounts(into, (node.lhs as { names?: Counts }).names);
+      if (!(node.lhs instanceof Name)) addNamesOf(into, node.lhs);
       addExpr(into, node.rhs);
       return;
     case 'Label':
     case 'Break':
       return;
     case 'Throw':
-      addCounts(into, (node.error as { names?: Counts }).names);
+      addNamesOf(into, node.error);
       return;
     case 'AnyCode':
       addExpr(into, node.code);
@@ -145,14 +166,14 @@ function count(node: CodeNode, into: Counts, kinds: Map<unknown, Kind>): void {
       if (node.else) count(node.else, into, kinds);
       return;
     case 'ForLoop':
-      addCounts(into, (node.iteration as { names?: Counts }).names);
+      addNamesOf(into, node.iteration);
       return;
     case 'ForRange':
       addExpr(into, node.from);
       addExpr(into, node.to);
       return;
     case 'ForIter':
-      addCounts(into, (node.iterable as { names?: Counts }).names);
+      addNamesOf(into, node.iterable);
       return;
     case 'Try':
       if (node.catch) count(node.catch, into, kinds);
