@@ -89,6 +89,37 @@ describe('readCallInto', () => {
     }
   });
 
+  test("dispatch's inline read of a call (resolve.ts) agrees with readCall on every call shape", async () => {
+    // Resolver.dispatch copies readCallInto's reads inline for speed; this pins the copy to the original.
+    const { router } = exampleRouter();
+    const calls: unknown[] = [
+      { id: 'c1', function: { name: 'get_time', arguments: '{"timezone":"UTC"}' } },
+      { call_id: 'c2', id: 'item', name: 'read_file', arguments: '{"path":"a"}' },
+      { tool_call_id: 'c3', name: 'read_file', input: { path: 'a' } },
+      { id: 'c4', name: 'read_file', args: { path: 'a' } },
+      { id: 'c5', function: { name: 'read_file', input: '{"path":"a"}' }, arguments: '{}' },
+      { id: 'c6', name: 'file_ops', arguments: '{"action":"read_file","args":{"path":"a"}}' },
+      { id: 'c7', name: 'read_file', namespace: 'file_ops', arguments: '{"path":"a"}' },
+      { id: 'c8', type: 'tool_search_call', arguments: { toolkit: 'Weather_Kit' } },
+      { id: 'c9', name: 'no_such_tool', arguments: '{}' },
+      // Both fallbacks present: `input` is read before `args` (only one of them is valid here).
+      { id: 'c10', name: 'read_file', input: '{"path":"a"}', args: '{"nope":1}' },
+      { name: 42, arguments: null, id: 7 },
+      null,
+      new Proxy({}, { get() { throw new Error('trap'); } }),
+    ];
+    for (const [i, call] of calls.entries()) {
+      const label = `call ${i}`;
+      const shape = readCall(call);
+      const check = router.checkToolCall(call as never) as { allowed: boolean; code?: string; call?: { tool?: string } };
+      const result = (await router.dispatch(call)) as { ok: boolean; callId?: string; code?: string; tool?: string };
+      expect(result.callId, label).toBe(shape.callId);
+      expect(result.ok, label).toBe(check.allowed);
+      if (!check.allowed) expect(result.code, label).toBe(check.code);
+      else if (check.call?.tool !== undefined) expect(result.tool, label).toBe(check.call.tool);
+    }
+  });
+
   test('a getter that re-enters dispatch does not disturb the outer call', async () => {
     const { router, log } = exampleRouter();
     let inner: Promise<unknown> | undefined;
