@@ -23,8 +23,8 @@
  * the difference measured; the GC share is printed beside. Not part of
  * `npm test` or `npm run bench` (minutes per case under valgrind).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { countInstructions } from './callgrind.js';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { emitJs, jsPath, type RepoPaths } from './emit-js.js';
@@ -67,29 +67,9 @@ for (let i = 0; i < calls; i++) await fn();
 type Shape = 'namespace' | 'flat';
 type Settle = 'sync' | 'async';
 
-/** V8's collector and compiler, by function name (the compiler only runs if something deoptimizes). */
-const GC = /Marking|MarkCompact|Sweep|Scaveng|Evacuat|IteratePointers|ConcurrentMarking|Heap::|GCTracer|MemoryChunk|RecordMigratedSlot|compiler::/;
-
 /** Instructions counted in one worker run of `calls` counted calls: all, and those of the collector. */
 function counted(inputFile: string, workerFile: string, calls: number): { all: number; gc: number } {
-  const out = join(TMP_DIR, 'instructions', `callgrind.${process.pid}.out`);
-  const r = spawnSync(
-    'valgrind',
-    ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, '--single-threaded', workerFile, inputFile, String(calls)],
-    { encoding: 'utf8' },
-  );
-  if (r.error) throw new Error(`instructions: cannot run valgrind (${r.error.message}); install it (Debian: apt-get install valgrind)`);
-  if (r.status !== 0) throw new Error(`instructions: the worker failed (exit ${r.status}):\n${r.stderr.slice(-2000)}`);
-  const summary = /^summary: (\d+)$/m.exec(readFileSync(out, 'utf8'));
-  if (!summary) throw new Error(`instructions: no summary in ${out}`);
-  const annotated = spawnSync('callgrind_annotate', ['--threshold=100', out], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (annotated.status !== 0) throw new Error(`instructions: callgrind_annotate failed:\n${annotated.stderr}`);
-  let gc = 0;
-  for (const line of annotated.stdout.split('\n')) {
-    const m = /^\s*([\d,]+)\s+\([^)]*\)\s+(.*)$/.exec(line);
-    if (m && !m[2]!.includes('PROGRAM TOTALS') && GC.test(m[2]!)) gc += Number(m[1]!.replaceAll(',', ''));
-  }
-  return { all: Number(summary[1]), gc };
+  return countInstructions('instructions', workerFile, inputFile, calls, join(TMP_DIR, 'instructions'));
 }
 
 function main(): void {

@@ -28,8 +28,8 @@
  * functions are left out and shown beside (as in bench/instructions.ts).
  * Not part of `npm test` or `npm run bench`.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { countInstructions } from './callgrind.js';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { emitJs, jsPath, type RepoPaths } from './emit-js.js';
 import { allSpecs, BENCH_DIR, makeLongTasks, makeShortTasks, TMP_DIR } from './make-spec.js';
@@ -97,28 +97,8 @@ for (let i = 0; i < calls; i++) fn(i % n);
 if (sink === -1) console.log(sink);
 `;
 
-/** V8's collector and compiler, by function name (as bench/instructions.ts). */
-const GC = /Marking|MarkCompact|Sweep|Scaveng|Evacuat|IteratePointers|ConcurrentMarking|Heap::|GCTracer|MemoryChunk|RecordMigratedSlot|compiler::/;
-
 function counted(inputFile: string, workerFile: string, calls: number, dir: string): { all: number; gc: number } {
-  const out = join(dir, `callgrind.${process.pid}.out`);
-  const r = spawnSync(
-    'valgrind',
-    ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, '--single-threaded', workerFile, inputFile, String(calls)],
-    { encoding: 'utf8' },
-  );
-  if (r.error) throw new Error(`prune-instructions: cannot run valgrind (${r.error.message}); install it (Debian: apt-get install valgrind)`);
-  if (r.status !== 0) throw new Error(`prune-instructions: the worker failed (exit ${r.status}):\n${r.stderr.slice(-2000)}`);
-  const summary = /^summary: (\d+)$/m.exec(readFileSync(out, 'utf8'));
-  if (!summary) throw new Error(`prune-instructions: no summary in ${out}`);
-  const annotated = spawnSync('callgrind_annotate', ['--threshold=100', out], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (annotated.status !== 0) throw new Error(`prune-instructions: callgrind_annotate failed:\n${annotated.stderr}`);
-  let gc = 0;
-  for (const line of annotated.stdout.split('\n')) {
-    const m = /^\s*([\d,]+)\s+\([^)]*\)\s+(.*)$/.exec(line);
-    if (m && !m[2]!.includes('PROGRAM TOTALS') && GC.test(m[2]!)) gc += Number(m[1]!.replaceAll(',', ''));
-  }
-  return { all: Number(summary[1]), gc };
+  return countInstructions('prune-instructions', workerFile, inputFile, calls, dir);
 }
 
 function main(): void {
