@@ -196,7 +196,7 @@ function comparable(r: unknown): unknown {
 }
 
 describe('the short path gives the full path\'s answers', () => {
-  for (const config of CONFIGS) {
+  for (const [index, config] of CONFIGS.entries()) {
     test(`${config.name}: same results, same handler calls, same validator runs`, async () => {
       let calls = 0;
       let taken = 0;
@@ -224,7 +224,9 @@ describe('the short path gives the full path\'s answers', () => {
           expect(short.log).toEqual(full.log);
           expect(short.validatorRuns.n).toBe(full.validatorRuns.n);
         }),
-        { numRuns: 120 },
+        // A fixed seed per configuration: the share asserted below depends on the calls drawn, and an
+        // unseeded run once drew exactly the threshold (133 of 665 strict-mode calls) and failed CI.
+        { numRuns: 120, seed: 0x5eed0 + index },
       );
       // The short path decided a good share of the calls (valid and rejected by their validator).
       expect(taken).toBeGreaterThan(calls * config.minShare);
