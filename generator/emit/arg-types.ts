@@ -217,18 +217,15 @@ function literal(v: JsonValue): T {
 
 /** A union, flattened and deduplicated; `never` members dropped; `unknown` absorbs everything. */
 function union(members: readonly T[]): T {
-  const flat: T[] = [];
-  const seen = new Set<string>();
+  const candidates: T[] = [];
   for (const m of members) {
     for (const x of m.k === 'union' ? m.members : [m]) {
       if (x.k === 'never') continue;
       if (x.k === 'unknown') return UNKNOWN;
-      const key = print(x, '');
-      if (seen.has(key)) continue;
-      seen.add(key);
-      flat.push(x);
+      candidates.push(x);
     }
   }
+  const flat = distinct(candidates);
   // A literal next to its primitive adds nothing: `string | "a"` is `string`.
   const primitives = new Set(flat.map((x) => x.k));
   const kept = flat.filter((x) => x.k !== 'literal' || !primitives.has(x.text.startsWith('"') ? 'string' : x.text === 'true' || x.text === 'false' ? 'boolean' : 'number'));
@@ -238,20 +235,35 @@ function union(members: readonly T[]): T {
 
 /** An intersection, flattened; `unknown` members dropped; `never` absorbs everything. */
 function intersection(members: readonly T[]): T {
-  const flat: T[] = [];
-  const seen = new Set<string>();
+  const candidates: T[] = [];
   for (const m of members) {
     for (const x of m.k === 'intersection' ? m.members : [m]) {
       if (x.k === 'unknown') continue;
       if (x.k === 'never') return NEVER;
-      const key = print(x, '');
-      if (seen.has(key)) continue;
-      seen.add(key);
-      flat.push(x);
+      candidates.push(x);
     }
   }
+  const flat = distinct(candidates);
   if (flat.length === 0) return UNKNOWN;
   return flat.length === 1 ? flat[0]! : { k: 'intersection', members: flat };
+}
+
+/**
+ * `types` without repeats (equal when they print the same), first occurrence
+ * kept. A single type is returned as it is: printing it only to compare it
+ * with nothing made every nesting level print its whole subtree again (each
+ * schema level is a one-member union and a one-member intersection), which
+ * was most of the type emitter's time on nested schemas.
+ */
+function distinct(types: T[]): T[] {
+  if (types.length < 2) return types;
+  const seen = new Set<string>();
+  return types.filter((x) => {
+    const key = print(x, '');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Binding strength, for parentheses: union < intersection < array element. */
