@@ -21,6 +21,7 @@ import type { GeneratedFile } from './file.js';
 import { mapSchema } from './schema-walk.js';
 import { withLinearNames } from './ajv-optimize.js';
 import { PROTOTYPE_NAMES } from './prototype-names.js';
+import { FORMATS_SPECIFIER, OwnValidators } from './own-validators.js';
 
 // ajv and ajv-formats are CommonJS with `exports.default`; under NodeNext the default import is the module object.
 const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -149,6 +150,12 @@ export interface ValidatorsInput {
   readonly schemas: readonly JsonSchema[];
   readonly applyDefaults: boolean;
   readonly runtimeImport: string;
+  /**
+   * `false`: every schema goes to ajv, none to toolroute's own emitter
+   * (own-validators.ts). The differential tests build their reference this
+   * way; codegen always leaves it on.
+   */
+  readonly ownValidators?: boolean;
 }
 
 /**
@@ -163,12 +170,22 @@ export function validatorsModule(input: ValidatorsInput): string {
   /** Helpers copied into the module instead of imported (see `UCS2_LENGTH`), once each. */
   const inlined = new Set<string>();
   const scopes: string[] = [];
+  // toolroute's own code first, for every schema in its subset (own-validators.ts): ajv's code generation
+  // is most of a codegen's time and its code most of this module, and real tool schemas rarely need more.
+  const ownEmitter = new OwnValidators();
+  const ownCode: string[] = [];
+  const mine = input.schemas.map((schema, index) => {
+    if (input.ownValidators === false) return false;
+    const code = ownEmitter.validator(schemaForAjv(schema, input.applyDefaults), `o${index}`, input.applyDefaults);
+    if (code !== undefined) ownCode.push(code);
+    return code !== undefined;
+  });
   const dialects = input.schemas.map((s) => dialectOf(s));
   const owns = input.schemas.map((s) => needsOwnProperties(s));
   /** Per distinct schema, the scope constant that holds its validator. */
   const scopeOf: string[] = [];
   for (const [dialect, own] of DIALECTS.flatMap((d) => [[d, false], [d, true]] as const)) {
-    const all = input.schemas.map((schema, index) => ({ schema, index })).filter((m) => dialects[m.index] === dialect && owns[m.index] === own);
+    const all = input.schemas.map((schema, index) => ({ schema, index })).filter((m) => !mine[m.index] && dialects[m.index] === dialect && owns[m.index] === own);
     for (let start = 0; start < all.length; start += SCHEMAS_PER_AJV) {
       const members = all.slice(start, start + SCHEMAS_PER_AJV);
       const base = own ? `${dialect}_own` : dialect;
@@ -192,7 +209,17 @@ export function validatorsModule(input: ValidatorsInput): string {
     }
   }
 
-  const refsBySchema = input.schemas.map((_, index) => `${scopeOf[index] ?? ''}.v${index}`);
+  const ownHelpers = ownEmitter.helpers(() => {
+    let binding = imports.get(FORMATS_SPECIFIER);
+    if (binding === undefined) {
+      binding = `__ajvRuntime${imports.size}`;
+      imports.set(FORMATS_SPECIFIER, binding);
+    }
+    return binding;
+  });
+  // The collector counts code points with ajv's helper, copied in as ajv's own code gets it.
+  if (ownEmitter.count > 0) inlined.add(UCS2_LENGTH);
+  const refsBySchema = input.schemas.map((_, index) => (mine[index] ? `o${index}` : `${scopeOf[index] ?? ''}.v${index}`));
   // A .ts file, not .js + .d.ts: `tsc --outDir` emits it like every other generated file (a .js
   // file is only copied with allowJs), and bundlers and tsx take it as it is. The body is ajv's
   // plain JavaScript; @ts-nocheck keeps the application's compiler flags (noUnusedLocals,
@@ -204,9 +231,11 @@ export function validatorsModule(input: ValidatorsInput): string {
     '',
     ERROR_HELPERS,
     ...inlined,
+    ...(ownHelpers === '' ? [] : [ownHelpers]),
+    ...ownCode,
     ...scopes,
     '',
-    '/** One ajv standalone validator per distinct argument schema; `spec.tools[i].validator` indexes this array. */',
+    '/** One validator per distinct argument schema (toolroute\'s own or ajv\'s standalone code); `spec.tools[i].validator` indexes this array. */',
     `export const validators: readonly ValidateFn[] = Object.freeze([${refsBySchema.join(', ')}]);`,
   ].join('\n');
   return `${content}\n`;

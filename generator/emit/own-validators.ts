@@ -1,0 +1,598 @@
+/**
+ * toolroute's own validator code for the JSON Schema that real tool schemas
+ * use, so that ajv — about half of a codegen's time when every tool has its
+ * own schema, and megabytes of generated code — runs only for the rest.
+ *
+ * The contract: for every schema this module accepts, the validator it
+ * emits behaves exactly like the ajv standalone validator validators.ts
+ * would emit for it (allErrors, strictNumbers, ajv-formats, draft-07): the
+ * same return value and the same `validate.errors` — the same error
+ * objects, keys in ajv's order, in ajv's order, `null` when valid.
+ * test/generator/own-validators.test.ts holds it to that, differentially,
+ * on the JSON Schema Test Suite, the MCP corpus and random schemas.
+ *
+ * Each validator is two parts:
+ *
+ * - a tight check, compiled per schema: plain comparisons that leave a
+ *   labelled block (`break c`) at the first failure, with no error
+ *   bookkeeping. A valid call runs only this, and sets `errors = null`.
+ * - on a failure, one error collector shared by the whole module
+ *   (`COLLECTOR`): it walks the schema (shipped as JSON text, parsed on the
+ *   first rejection) in ajv's keyword order and reports ajv's errors. Its
+ *   answer decides: the tight check only chooses when it is needed.
+ *
+ * ajv's order, which the collector follows: ajv groups keywords by the data
+ * type they apply to (its `RULES`): first the untyped ones (`const`,
+ * `enum`, `anyOf`, `oneOf`), then number (`maximum`, `minimum`,
+ * `exclusiveMaximum`, `exclusiveMinimum`, `format`), string (`maxLength`,
+ * `minLength`, `pattern`, `format`), array (`maxItems`, `minItems`,
+ * `items`) and object (`required`, `additionalProperties`, `properties`),
+ * each group guarded by a check of the data's type. The `type` keyword is
+ * checked before everything, except when it names exactly one of those
+ * four types and the schema has a keyword of that group: then its error is
+ * the group's `else` branch (ajv's `coerceAndCheckDataType`).
+ *
+ * Outside the subset (`ownValidatorCode` returns `undefined`, and the schema
+ * goes to ajv as before): every other keyword (`allOf`, `not`,
+ * `if`/`then`/`else`, `patternProperties`, `dependencies`, `contains`,
+ * `uniqueItems`, `multipleOf`, `propertyNames`, `nullable`, …), `const` or
+ * `enum` with an object or array value (ajv compares those with
+ * fast-deep-equal, which calls a data object's own `valueOf`), a property
+ * named like an `Object.prototype` member (ajv's `ownProperties`), a
+ * `default` when the spec fills defaults (ajv's `useDefaults` writes into
+ * the data), a format name found on `Object.prototype`, and a pattern
+ * JavaScript cannot compile with the `u` flag.
+ */
+import formatsModule from 'ajv-formats/dist/formats.js';
+import type { JsonSchema, JsonValue } from '../ir.js';
+import { jsonTextLiteral, tsString } from './code.js';
+import { PROTOTYPE_NAMES } from './prototype-names.js';
+
+/**
+ * ajv-formats' full formats (what `addFormats(ajv)` adds), read at codegen to
+ * know each format's kind; the generated code imports the same module.
+ * CommonJS: under NodeNext the default import is `module.exports`, while
+ * bundlers and vitest may hand over `exports.default` instead.
+ */
+const FULL_FORMATS = ((formatsModule as { fullFormats?: Record<string, unknown> }).fullFormats ??
+  (formatsModule as unknown as { default: { fullFormats: Record<string, unknown> } }).default.fullFormats) as Record<string, unknown>;
+
+/** The module the generated code imports ajv-formats' formats from (the same file ajv's own code requires). */
+export const FORMATS_SPECIFIER = 'ajv-formats/dist/formats.js';
+
+const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null', 'array', 'object']);
+/** Keywords that do nothing in ajv (annotations), accepted anywhere. `default` only while defaults are not applied. */
+const ANNOTATIONS = new Set(['title', 'description', 'examples', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
+const NUMBER_LIMITS = ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum'] as const;
+const COUNTS = new Set(['maxLength', 'minLength', 'maxItems', 'minItems']);
+
+type SchemaNode = JsonSchema | boolean;
+
+function isObject(value: unknown): value is Record<string, JsonValue> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isPrimitive(value: unknown): value is string | number | boolean | null {
+  return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * Whether `schema` (as validators.ts hands it to ajv: after `schemaForAjv`)
+ * is in the own emitter's subset. Pure.
+ *
+ * @example
+ * inOwnSubset({ type: 'object', properties: { a: { type: 'string', pattern: '^x' } } }, false); // → true
+ * inOwnSubset({ type: 'object', allOf: [{ required: ['a'] }] }, false);                      // → false (allOf: ajv)
+ */
+export function inOwnSubset(schema: JsonSchema, applyDefaults: boolean): boolean {
+  return isObject(schema) && nodeInSubset(schema, applyDefaults);
+}
+
+function nodeInSubset(node: SchemaNode, applyDefaults: boolean): boolean {
+  if (typeof node === 'boolean') return true;
+  if (!isObject(node)) return false;
+  for (const [key, value] of Object.entries(node)) {
+    if (ANNOTATIONS.has(key)) continue;
+    switch (key) {
+      case 'default':
+        if (applyDefaults) return false;
+        continue;
+      case 'type':
+        if (typeof value === 'string') {
+          if (!TYPES.has(value)) return false;
+        } else if (!Array.isArray(value) || value.length === 0 || new Set(value).size !== value.length || !value.every((t) => typeof t === 'string' && TYPES.has(t))) return false;
+        continue;
+      case 'properties':
+        if (!isObject(value)) return false;
+        for (const [name, sub] of Object.entries(value)) {
+          if (PROTOTYPE_NAMES.has(name) || !pathSafe(name) || !nodeInSubset(sub as SchemaNode, applyDefaults)) return false;
+        }
+        continue;
+      case 'required':
+        if (!Array.isArray(value) || !value.every((n) => typeof n === 'string' && !PROTOTYPE_NAMES.has(n))) return false;
+        continue;
+      case 'additionalProperties':
+      case 'items':
+        if (!nodeInSubset(value as SchemaNode, applyDefaults)) return false;
+        continue;
+      case 'anyOf':
+      case 'oneOf':
+        if (!Array.isArray(value) || value.length === 0 || !value.every((s) => nodeInSubset(s as SchemaNode, applyDefaults))) return false;
+        continue;
+      case 'enum':
+        if (!Array.isArray(value) || value.length === 0 || !value.every(isPrimitive)) return false;
+        continue;
+      case 'const':
+        if (!isPrimitive(value)) return false;
+        continue;
+      case 'format':
+        // A name found on Object.prototype would be "known" to ajv's format table by inheritance.
+        if (typeof value !== 'string' || (value in {} && !Object.hasOwn(FULL_FORMATS, value))) return false;
+        continue;
+      case 'pattern':
+        if (typeof value !== 'string' || !compiles(value)) return false;
+        continue;
+      default:
+        if (COUNTS.has(key)) {
+          if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) return false;
+          continue;
+        }
+        if ((NUMBER_LIMITS as readonly string[]).includes(key)) {
+          if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+          continue;
+        }
+        return false;
+    }
+  }
+  return true;
+}
+
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** ajv writes a property's schema path with `encodeURIComponent`, which throws on a lone surrogate: such names stay with ajv. */
+function pathSafe(name: string): boolean {
+  try {
+    encodeURIComponent(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What the own validators of one module share: module-level declarations, in order of first use. */
+export class OwnValidators {
+  /** Validators emitted so far. */
+  count = 0;
+  readonly #regexps = new Map<string, string>();
+  readonly #formats = new Map<string, string>();
+  readonly #declarations: string[] = [];
+  #usesFormats = false;
+
+  /**
+   * The code of validator `name` for `schema`, or `undefined` when the
+   * schema is outside the subset (it then goes to ajv).
+   *
+   * @example
+   * const own = new OwnValidators();
+   * own.validator({ type: 'object', required: ['a'] }, 'o0', false); // 'let o0s;\nfunction o0(data) {…}'
+   */
+  validator(schema: JsonSchema, name: string, applyDefaults: boolean): string | undefined {
+    if (!inOwnSubset(schema, applyDefaults)) return undefined;
+    this.count++;
+    if (JSON.stringify(schema).includes('"format"')) this.#usesFormats = true;
+    const gen = new TightGen(this);
+    const body = gen.node(schema, 'data', 'break c;');
+    const text = jsonTextLiteral(JSON.stringify(schema));
+    return [
+      `let ${name}s;`,
+      `function ${name}(data) {`,
+      'c: {',
+      ...body,
+      `${name}.errors = null;`,
+      'return true;',
+      '}',
+      `return __ownReject(${name}, data, ${name}s ??= ${text});`,
+      '}',
+    ].join('\n');
+  }
+
+  /** A module-level RegExp for `pattern` (one per distinct pattern in the module). */
+  regexp(pattern: string): string {
+    let name = this.#regexps.get(pattern);
+    if (name === undefined) {
+      name = `__ownRe${this.#regexps.size}`;
+      this.#regexps.set(pattern, name);
+      // ajv compiles patterns with `new RegExp(pattern, "u")` (its unicodeRegExp default).
+      this.#declarations.push(`const ${name} = new RegExp(${tsString(pattern)}, "u");`);
+    }
+    return name;
+  }
+
+  /** A module-level binding of ajv-formats' definition of `format`. */
+  format(format: string): string {
+    let name = this.#formats.get(format);
+    if (name === undefined) {
+      name = `__ownFormat${this.#formats.size}`;
+      this.#formats.set(format, name);
+      this.#declarations.push(`const ${name} = __ownFormats[${tsString(format)}];`);
+    }
+    return name;
+  }
+
+  /** A module-level constant (a Set of names or values). */
+  declare(prefix: string, code: string): string {
+    const name = `${prefix}${this.#declarations.length}`;
+    this.#declarations.push(`const ${name} = ${code};`);
+    return name;
+  }
+
+  /**
+   * The module-level code the validators need (the collector, the format
+   * table, patterns and sets), to be placed before them; '' when none was
+   * emitted. `formatsBinding` names the import of `FORMATS_SPECIFIER`.
+   *
+   * @example
+   * own.helpers(() => '__ajvRuntime0'); // 'const __ownFormats = __ajvRuntime0.fullFormats;\n…'
+   */
+  helpers(formatsBinding: () => string): string {
+    if (this.count === 0) return '';
+    const formats = this.#usesFormats ? [`const __ownFormats = ${formatsBinding()}.fullFormats;`] : [];
+    return [...formats, COLLECTOR, ...this.#declarations].join('\n');
+  }
+}
+
+/** A JS literal for a JSON primitive (strings through `tsString`; numbers as JS prints them, the way ajv writes them into code). */
+function literal(value: string | number | boolean | null): string {
+  return typeof value === 'string' ? tsString(value) : String(value);
+}
+
+/** `v.name` for identifier names, `v["…"]` otherwise. */
+function member(v: string, name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? `${v}.${name}` : `${v}[${tsString(name)}]`;
+}
+
+/** A boolean expression: `v` is one of `types`, as ajv's `checkDataTypes` with `strictNumbers` decides it. */
+function typeTest(types: readonly string[], v: string): string {
+  const set = new Set(types);
+  if (set.has('number')) set.delete('integer');
+  const parts = [...set].map((t) => {
+    switch (t) {
+      case 'null':
+        return `${v} === null`;
+      case 'array':
+        return `Array.isArray(${v})`;
+      case 'object':
+        return `(typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v}))`;
+      case 'number':
+        return `Number.isFinite(${v})`;
+      case 'integer':
+        return `Number.isInteger(${v})`;
+      default:
+        return `typeof ${v} === ${tsString(t)}`;
+    }
+  });
+  return parts.join(' || ');
+}
+
+/** The data types a value can still have once `type` passed, by ajv's keyword group. */
+const GROUP_TYPES = { number: ['number', 'integer'], string: ['string'], array: ['array'], object: ['object'] } as const;
+
+/** Generates one validator's tight check. */
+class TightGen {
+  #n = 0;
+  readonly #own: OwnValidators;
+
+  constructor(own: OwnValidators) {
+    this.#own = own;
+  }
+
+  #name(prefix: string): string {
+    return `${prefix}${this.#n++}`;
+  }
+
+  /** Statements that run `fail` when `v` is invalid against `node` and fall through when it is valid. */
+  node(node: SchemaNode, v: string, fail: string): string[] {
+    if (node === true) return [];
+    if (node === false) return [fail];
+    const s = node as Record<string, JsonValue>;
+    const out: string[] = [];
+    const declared = s['type'];
+    const types = declared === undefined ? undefined : typeof declared === 'string' ? [declared] : (declared as string[]);
+    if (types !== undefined) out.push(`if (!(${typeTest(types, v)})) ${fail}`);
+    /** Whether, once `type` passed, the data can be of a group's type, and whether it is sure to be. */
+    const can = (group: keyof typeof GROUP_TYPES) => types === undefined || types.some((t) => (GROUP_TYPES[group] as readonly string[]).includes(t));
+    const sure = (group: keyof typeof GROUP_TYPES) => types !== undefined && types.every((t) => (GROUP_TYPES[group] as readonly string[]).includes(t));
+
+    const constValue = s['const'];
+    if (constValue !== undefined) out.push(`if (${v} !== ${literal(constValue as string)}) ${fail}`);
+    const values = s['enum'] as (string | number | boolean | null)[] | undefined;
+    if (values !== undefined) {
+      if (values.length <= 8) out.push(`if (${values.map((x) => `${v} !== ${literal(x)}`).join(' && ')}) ${fail}`);
+      else out.push(`if (!${this.#own.declare('__ownSet', `new Set(${jsonTextLiteral(JSON.stringify(values))})`)}.has(${v})) ${fail}`);
+    }
+    const anyOf = s['anyOf'] as SchemaNode[] | undefined;
+    if (anyOf !== undefined) out.push(...this.#anyOf(anyOf, v, fail));
+    const oneOf = s['oneOf'] as SchemaNode[] | undefined;
+    if (oneOf !== undefined) out.push(...this.#oneOf(oneOf, v, fail));
+
+    const group = (name: keyof typeof GROUP_TYPES, guard: string, lines: string[]) => {
+      if (lines.length === 0 || !can(name)) return;
+      if (sure(name)) out.push(...lines);
+      else out.push(`if (${guard}) {`, ...lines, '}');
+    };
+    group('number', `Number.isFinite(${v})`, this.#number(s, v, fail));
+    group('string', `typeof ${v} === "string"`, this.#string(s, v, fail));
+    group('array', `Array.isArray(${v})`, this.#array(s, v, fail));
+    group('object', `typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v})`, this.#object(s, v, fail));
+    return out;
+  }
+
+  /** `format`'s check for data of `type` ('number' or 'string'), as ajv calls the format: undefined when it checks nothing there. */
+  #format(format: JsonValue | undefined, type: 'number' | 'string', v: string): string | undefined {
+    if (typeof format !== 'string' || !Object.hasOwn(FULL_FORMATS, format)) return undefined; // unknown formats: ajv ignores them (strict off)
+    const def = FULL_FORMATS[format];
+    if (def === true) return undefined;
+    const f = this.#own.format(format);
+    if (def instanceof RegExp) return type === 'string' ? `${f}.test(${v})` : undefined;
+    if (typeof def === 'function') return type === 'string' ? `${f}(${v})` : undefined;
+    const { type: own = 'string', validate } = def as { type?: string; validate: unknown };
+    if (own !== type) return undefined;
+    return validate instanceof RegExp ? `${f}.validate.test(${v})` : `${f}.validate(${v})`;
+  }
+
+  #number(s: Record<string, JsonValue>, v: string, fail: string): string[] {
+    const out: string[] = [];
+    const ops = { maximum: '>', minimum: '<', exclusiveMaximum: '>=', exclusiveMinimum: '<=' } as const;
+    for (const k of NUMBER_LIMITS) if (s[k] !== undefined) out.push(`if (${v} ${ops[k]} ${String(s[k])}) ${fail}`);
+    const format = this.#format(s['format'], 'number', v);
+    if (format !== undefined) out.push(`if (!${format}) ${fail}`);
+    return out;
+  }
+
+  #string(s: Record<string, JsonValue>, v: string, fail: string): string[] {
+    const out: string[] = [];
+    // Lengths count code points (ajv's ucs2length); a string has at least length/2 and at most length of them, so most strings are decided without counting.
+    const max = s['maxLength'] as number | undefined;
+    if (max !== undefined) out.push(`if (${v}.length > ${max} && __ajvUcs2length(${v}) > ${max}) ${fail}`);
+    const min = s['minLength'] as number | undefined;
+    if (min !== undefined && min > 0) out.push(`if (${v}.length < ${2 * min} && __ajvUcs2length(${v}) < ${min}) ${fail}`);
+    const pattern = s['pattern'];
+    if (typeof pattern === 'string') out.push(`if (!${this.#own.regexp(pattern)}.test(${v})) ${fail}`);
+    const format = this.#format(s['format'], 'string', v);
+    if (format !== undefined) out.push(`if (!${format}) ${fail}`);
+    return out;
+  }
+
+  #array(s: Record<string, JsonValue>, v: string, fail: string): string[] {
+    const out: string[] = [];
+    const max = s['maxItems'] as number | undefined;
+    if (max !== undefined) out.push(`if (${v}.length > ${max}) ${fail}`);
+    const min = s['minItems'] as number | undefined;
+    if (min !== undefined && min > 0) out.push(`if (${v}.length < ${min}) ${fail}`);
+    const items = s['items'] as SchemaNode | undefined;
+    if (items !== undefined) {
+      const i = this.#name('i');
+      const x = this.#name('x');
+      const body = this.node(items, x, fail);
+      if (body.length > 0) out.push(`for (let ${i} = 0; ${i} < ${v}.length; ${i}++) {`, `const ${x} = ${v}[${i}];`, ...body, '}');
+    }
+    return out;
+  }
+
+  #object(s: Record<string, JsonValue>, v: string, fail: string): string[] {
+    const out: string[] = [];
+    const properties = (s['properties'] ?? {}) as Record<string, SchemaNode>;
+    const names = Object.keys(properties);
+    const required = new Set((s['required'] ?? []) as string[]);
+    for (const name of required) if (!Object.hasOwn(properties, name)) out.push(`if (${member(v, name)} === undefined) ${fail}`);
+    for (const name of names) {
+      const x = this.#name('x');
+      const body = this.node(properties[name]!, x, fail);
+      if (required.has(name)) out.push(`const ${x} = ${member(v, name)};`, `if (${x} === undefined) ${fail}`, ...body);
+      else if (body.length > 0) out.push(`const ${x} = ${member(v, name)};`, `if (${x} !== undefined) {`, ...body, '}');
+    }
+    const additional = s['additionalProperties'] as SchemaNode | undefined;
+    if (additional !== undefined && additional !== true) {
+      const k = this.#name('k');
+      // A key is additional when `properties` does not have it as its own (ajv: `===` for up to 8 names, hasOwnProperty beyond).
+      const known =
+        names.length === 0
+          ? undefined
+          : names.length <= 8
+            ? names.map((n) => `${k} === ${tsString(n)}`).join(' || ')
+            : `${this.#own.declare('__ownKeys', `new Set(${jsonTextLiteral(JSON.stringify(names))})`)}.has(${k})`;
+      if (additional === false) {
+        out.push(`for (const ${k} in ${v}) {`, known === undefined ? fail : `if (!(${known})) ${fail}`, '}');
+      } else {
+        const x = this.#name('x');
+        const body = this.node(additional, x, fail);
+        if (body.length > 0) {
+          const check = [`const ${x} = ${v}[${k}];`, ...body];
+          out.push(`for (const ${k} in ${v}) {`, ...(known === undefined ? check : [`if (!(${known})) {`, ...check, '}']), '}');
+        }
+      }
+    }
+    return out;
+  }
+
+  /** anyOf: the first branch that passes leaves the block; falling out of the last one fails. A branch that always passes makes the keyword pass. */
+  #anyOf(branches: readonly SchemaNode[], v: string, fail: string): string[] {
+    const label = this.#name('a');
+    const parts: string[] = [];
+    for (const branch of branches) {
+      const b = this.#name('b');
+      const body = this.node(branch, v, `break ${b};`);
+      if (body.length === 0) return [];
+      parts.push(`${b}: {`, ...body, `break ${label};`, '}');
+    }
+    return [`${label}: {`, ...parts, fail, '}'];
+  }
+
+  /** oneOf: counts the branches that pass; exactly one must. */
+  #oneOf(branches: readonly SchemaNode[], v: string, fail: string): string[] {
+    const n = this.#name('n');
+    const out = [`let ${n} = 0;`];
+    for (const branch of branches) {
+      const b = this.#name('b');
+      const body = this.node(branch, v, `break ${b};`);
+      if (body.length === 0) out.push(`${n}++;`);
+      else out.push(`${b}: {`, ...body, `${n}++;`, '}');
+    }
+    out.push(`if (${n} !== 1) ${fail}`);
+    return out;
+  }
+}
+
+/**
+ * The error collector every own validator of a module shares (plain
+ * JavaScript, emitted once). `__ownCollect(schema, data, instancePath,
+ * schemaPath, errors)` appends ajv's errors for `data` against `schema` to
+ * `errors` (null for none) and returns the list; `__ownReject` stores it on
+ * the validator and answers from it. It needs `__ajvError` (ERROR_HELPERS in
+ * validators.ts), `__ajvUcs2length` (UCS2_LENGTH) and, for schemas with a
+ * `format`, `__ownFormats`. Each branch names the ajv source it follows.
+ */
+export const COLLECTOR = String.raw`const __ownLength = (E) => E === null ? 0 : E.length;
+// ajv's resetErrorsCount: drop the errors a passing anyOf/oneOf branch search added.
+const __ownReset = (E, n) => {
+if (E === null) return E;
+if (n === 0) return null;
+E.length = n;
+return E;
+};
+const __ownRegExps = new Map();
+const __ownRegExp = (pattern) => {
+let re = __ownRegExps.get(pattern);
+if (re === undefined) {
+re = new RegExp(pattern, "u");
+__ownRegExps.set(pattern, re);
+}
+return re;
+};
+// dataType.ts checkDataType with strictNumbers.
+const __ownIs = (t, d) => t === "object" ? d !== null && typeof d == "object" && !Array.isArray(d) : t === "array" ? Array.isArray(d) : t === "null" ? d === null : t === "number" ? typeof d == "number" && isFinite(d) : t === "integer" ? typeof d == "number" && !(d % 1) && !isNaN(d) && isFinite(d) : typeof d == t;
+// dataType.ts reportTypeError: params.type is the schema's type value, the message its text ("string,null").
+const __ownTypeError = (E, s, ip, sp) => __ajvError(E, ip, sp + "/type", "type", {type: s.type}, "must be " + s.type);
+const __ownPointer = (key) => key.replace(/~/g, "~0").replace(/\//g, "~1");
+// format/format.ts: unknown formats are ignored (strict off), true formats check nothing, a format checks only data of its own type.
+const __ownFormat = (E, name, type, d, ip, sp) => {
+if (!Object.prototype.hasOwnProperty.call(__ownFormats, name)) return E;
+const f = __ownFormats[name];
+if (f === true) return E;
+const def = typeof f == "object" && !(f instanceof RegExp);
+if ((def ? f.type || "string" : "string") !== type) return E;
+const fn = def ? f.validate : f;
+const ok = typeof fn == "function" ? (def ? f.validate(d) : f(d)) : (def ? f.validate.test(d) : f.test(d));
+return ok ? E : __ajvError(E, ip, sp + "/format", "format", {format: name}, "must match format \"" + name + "\"");
+};
+function __ownCollect(s, d, ip, sp, E) {
+if (s === true) return E;
+if (s === false) return __ajvError(E, ip, sp + "/false schema", "false schema", {}, "boolean schema is false");
+const t = s.type;
+const T = t === undefined ? [] : typeof t == "string" ? [t] : t;
+const num = s.maximum !== undefined || s.minimum !== undefined || s.exclusiveMaximum !== undefined || s.exclusiveMinimum !== undefined || s.format !== undefined;
+const str = s.maxLength !== undefined || s.minLength !== undefined || s.pattern !== undefined || s.format !== undefined;
+const arr = s.maxItems !== undefined || s.minItems !== undefined || s.items !== undefined;
+const obj = s.required !== undefined || s.additionalProperties !== undefined || s.properties !== undefined;
+const one = T.length === 1 ? T[0] : undefined;
+// validate/dataType.ts coerceAndCheckDataType: type first, unless one group type whose keywords are present reports it.
+const inGroup = one === "number" ? num : one === "string" ? str : one === "array" ? arr : one === "object" ? obj : false;
+if (T.length > 0 && !inGroup && !T.some((x) => __ownIs(x, d))) E = __ownTypeError(E, s, ip, sp);
+// validation/const.ts, enum.ts (primitive values: ===).
+if (s.const !== undefined && s.const !== d) E = __ajvError(E, ip, sp + "/const", "const", {allowedValue: s.const}, "must be equal to constant");
+if (s.enum !== undefined && s.enum.indexOf(d) < 0) E = __ajvError(E, ip, sp + "/enum", "enum", {allowedValues: s.enum}, "must be equal to one of the allowed values");
+// vocabularies/code.ts validateUnion: branches until one passes; its failures are dropped when one does.
+if (s.anyOf !== undefined) {
+const n = __ownLength(E);
+let valid = false;
+for (let i = 0; i < s.anyOf.length && !valid; i++) {
+const m = __ownLength(E);
+E = __ownCollect(s.anyOf[i], d, ip, sp + "/anyOf/" + i, E);
+valid = __ownLength(E) === m;
+}
+E = valid ? __ownReset(E, n) : __ajvError(E, ip, sp + "/anyOf", "anyOf", {}, "must match a schema in anyOf");
+}
+// applicator/oneOf.ts: stops at the second passing branch; passingSchemas is null, or the two that passed.
+if (s.oneOf !== undefined) {
+const n = __ownLength(E);
+let valid = false;
+let passing = null;
+for (let i = 0; i < s.oneOf.length; i++) {
+const m = __ownLength(E);
+E = __ownCollect(s.oneOf[i], d, ip, sp + "/oneOf/" + i, E);
+if (__ownLength(E) !== m) continue;
+if (valid) {
+valid = false;
+passing = [passing, i];
+break;
+}
+valid = true;
+passing = i;
+}
+E = valid ? __ownReset(E, n) : __ajvError(E, ip, sp + "/oneOf", "oneOf", {passingSchemas: passing}, "must match exactly one schema in oneOf");
+}
+// validation/limitNumber.ts, format.
+if (num) {
+if (typeof d == "number" && isFinite(d)) {
+if (s.maximum !== undefined && (d > s.maximum || isNaN(d))) E = __ajvError(E, ip, sp + "/maximum", "maximum", {comparison: "<=", limit: s.maximum}, "must be <= " + s.maximum);
+if (s.minimum !== undefined && (d < s.minimum || isNaN(d))) E = __ajvError(E, ip, sp + "/minimum", "minimum", {comparison: ">=", limit: s.minimum}, "must be >= " + s.minimum);
+if (s.exclusiveMaximum !== undefined && (d >= s.exclusiveMaximum || isNaN(d))) E = __ajvError(E, ip, sp + "/exclusiveMaximum", "exclusiveMaximum", {comparison: "<", limit: s.exclusiveMaximum}, "must be < " + s.exclusiveMaximum);
+if (s.exclusiveMinimum !== undefined && (d <= s.exclusiveMinimum || isNaN(d))) E = __ajvError(E, ip, sp + "/exclusiveMinimum", "exclusiveMinimum", {comparison: ">", limit: s.exclusiveMinimum}, "must be > " + s.exclusiveMinimum);
+if (s.format !== undefined) E = __ownFormat(E, s.format, "number", d, ip, sp);
+} else if (one === "number") E = __ownTypeError(E, s, ip, sp);
+}
+// validation/limitLength.ts (code points), pattern.ts, format.
+if (str) {
+if (typeof d == "string") {
+if (s.maxLength !== undefined && __ajvUcs2length(d) > s.maxLength) E = __ajvError(E, ip, sp + "/maxLength", "maxLength", {limit: s.maxLength}, "must NOT have more than " + s.maxLength + " characters");
+if (s.minLength !== undefined && __ajvUcs2length(d) < s.minLength) E = __ajvError(E, ip, sp + "/minLength", "minLength", {limit: s.minLength}, "must NOT have fewer than " + s.minLength + " characters");
+if (s.pattern !== undefined && !__ownRegExp(s.pattern).test(d)) E = __ajvError(E, ip, sp + "/pattern", "pattern", {pattern: s.pattern}, "must match pattern \"" + s.pattern + "\"");
+if (s.format !== undefined) E = __ownFormat(E, s.format, "string", d, ip, sp);
+} else if (one === "string") E = __ownTypeError(E, s, ip, sp);
+}
+// validation/limitItems.ts, applicator/items.ts.
+if (arr) {
+if (Array.isArray(d)) {
+if (s.maxItems !== undefined && d.length > s.maxItems) E = __ajvError(E, ip, sp + "/maxItems", "maxItems", {limit: s.maxItems}, "must NOT have more than " + s.maxItems + " items");
+if (s.minItems !== undefined && d.length < s.minItems) E = __ajvError(E, ip, sp + "/minItems", "minItems", {limit: s.minItems}, "must NOT have fewer than " + s.minItems + " items");
+if (s.items !== undefined) {
+const len = d.length;
+for (let i = 0; i < len; i++) E = __ownCollect(s.items, d[i], ip + "/" + i, sp + "/items", E);
+}
+} else if (one === "array") E = __ownTypeError(E, s, ip, sp);
+}
+// validation/required.ts, applicator/additionalProperties.ts (for-in, as ajv without ownProperties), properties.ts.
+if (obj) {
+if (d && typeof d == "object" && !Array.isArray(d)) {
+const P = s.properties;
+if (s.required !== undefined) for (const p of s.required) if (d[p] === undefined) E = __ajvError(E, ip, sp + "/required", "required", {missingProperty: p}, "must have required property '" + p + "'");
+const ap = s.additionalProperties;
+if (ap !== undefined && ap !== true) {
+for (const k in d) {
+if (P !== undefined && Object.prototype.hasOwnProperty.call(P, k)) continue;
+if (ap === false) E = __ajvError(E, ip, sp + "/additionalProperties", "additionalProperties", {additionalProperty: k}, "must NOT have additional properties");
+else E = __ownCollect(ap, d[k], ip + "/" + __ownPointer(k), sp + "/additionalProperties", E);
+}
+}
+if (P !== undefined) {
+for (const p of Object.keys(P)) {
+const x = d[p];
+if (x !== undefined) E = __ownCollect(P[p], x, ip + "/" + __ownPointer(p), sp + "/properties/" + encodeURIComponent(__ownPointer(p)), E);
+}
+}
+} else if (one === "object") E = __ownTypeError(E, s, ip, sp);
+}
+return E;
+}
+const __ownReject = (validate, data, schema) => {
+const errors = __ownCollect(schema, data, "", "#", null);
+validate.errors = errors;
+return errors === null;
+};`;
