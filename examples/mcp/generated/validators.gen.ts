@@ -9,669 +9,461 @@ vErrors.push(err);
 return vErrors;
 };
 const __ajvError = (vErrors, instancePath, schemaPath, keyword, params, message) => __ajvPush(vErrors, {instancePath, schemaPath, keyword, params, message});
-const draft07 = (() => {
-const v0 = validate0;
-const schema0 = {"type":"object","properties":{},"additionalProperties":false};
-function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-vErrors = __ajvError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate0.errors = vErrors;
-return errors === 0;
-}
-const v1 = validate1;
-const schema1 = {"type":"object","properties":{"message":{"type":"string"}},"required":["message"]};
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.message === undefined){
-vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "message"}, "must have required property '"+"message"+"'");
-errors++;
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/message", "#/properties/message/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate1.errors = vErrors;
-return errors === 0;
-}
-const v2 = validate2;
-const schema2 = {"type":"object","properties":{"messageType":{"type":"string","enum":["error","success","debug"]},"includeImage":{"type":"boolean"}},"required":["messageType"]};
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.messageType === undefined){
-vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "messageType"}, "must have required property '"+"messageType"+"'");
-errors++;
-}
-if(data.messageType !== undefined){
-let data0 = data.messageType;
-if(typeof data0 !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/messageType", "#/properties/messageType/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-if(!(((data0 === "error") || (data0 === "success")) || (data0 === "debug"))){
-vErrors = __ajvError(vErrors, instancePath+"/messageType", "#/properties/messageType/enum", "enum", {allowedValues: schema2.properties.messageType.enum}, "must be equal to one of the allowed values");
-errors++;
-}
-}
-if(data.includeImage !== undefined){
-if(typeof data.includeImage !== "boolean"){
-vErrors = __ajvError(vErrors, instancePath+"/includeImage", "#/properties/includeImage/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate2.errors = vErrors;
-return errors === 0;
-}
-const v3 = validate3;
-const schema3 = {"type":"object","properties":{}};
-function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate3.errors = vErrors;
-return errors === 0;
-}
-const v4 = validate4;
-const schema4 = {"type":"object","properties":{"count":{"type":"number","minimum":1,"maximum":10}}};
-function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.count !== undefined){
-let data0 = data.count;
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 10 || isNaN(data0)){
-vErrors = __ajvError(vErrors, instancePath+"/count", "#/properties/count/maximum", "maximum", {comparison: "<=", limit: 10}, "must be <= 10");
-errors++;
+const __ajvUcs2length = (str) => {
+const len = str.length;
+let length = 0;
+let pos = 0;
+let value;
+while (pos < len) {
+length++;
+value = str.charCodeAt(pos++);
+if (value >= 0xd800 && value <= 0xdbff && pos < len) {
+value = str.charCodeAt(pos);
+if ((value & 0xfc00) === 0xdc00) pos++;
+}
+}
+return length;
+};
+const __ownFormats = __ajvRuntime0.fullFormats;
+const __ownLength = (E) => E === null ? 0 : E.length;
+// ajv's resetErrorsCount: drop the errors a passing anyOf/oneOf branch search added.
+const __ownReset = (E, n) => {
+if (E === null) return E;
+if (n === 0) return null;
+E.length = n;
+return E;
+};
+const __ownRegExps = new Map();
+const __ownRegExp = (pattern) => {
+let re = __ownRegExps.get(pattern);
+if (re === undefined) {
+re = new RegExp(pattern, "u");
+__ownRegExps.set(pattern, re);
+}
+return re;
+};
+// dataType.ts checkDataType with strictNumbers.
+const __ownIs = (t, d) => t === "object" ? d !== null && typeof d == "object" && !Array.isArray(d) : t === "array" ? Array.isArray(d) : t === "null" ? d === null : t === "number" ? typeof d == "number" && isFinite(d) : t === "integer" ? typeof d == "number" && !(d % 1) && !isNaN(d) && isFinite(d) : typeof d == t;
+// dataType.ts reportTypeError: params.type is the schema's type value, the message its text ("string,null").
+const __ownTypeError = (E, s, ip, sp) => __ajvError(E, ip, sp + "/type", "type", {type: s.type}, "must be " + s.type);
+const __ownPointer = (key) => key.replace(/~/g, "~0").replace(/\//g, "~1");
+// format/format.ts: unknown formats are ignored (strict off), true formats check nothing, a format checks only data of its own type.
+const __ownFormat = (E, name, type, d, ip, sp) => {
+if (!Object.prototype.hasOwnProperty.call(__ownFormats, name)) return E;
+const f = __ownFormats[name];
+if (f === true) return E;
+const def = typeof f == "object" && !(f instanceof RegExp);
+if ((def ? f.type || "string" : "string") !== type) return E;
+const fn = def ? f.validate : f;
+const ok = typeof fn == "function" ? (def ? f.validate(d) : f(d)) : (def ? f.validate.test(d) : f.test(d));
+return ok ? E : __ajvError(E, ip, sp + "/format", "format", {format: name}, "must match format \"" + name + "\"");
+};
+function __ownCollect(s, d, ip, sp, E) {
+if (s === true) return E;
+if (s === false) return __ajvError(E, ip, sp + "/false schema", "false schema", {}, "boolean schema is false");
+const t = s.type;
+const T = t === undefined ? [] : typeof t == "string" ? [t] : t;
+const num = s.maximum !== undefined || s.minimum !== undefined || s.exclusiveMaximum !== undefined || s.exclusiveMinimum !== undefined || s.format !== undefined;
+const str = s.maxLength !== undefined || s.minLength !== undefined || s.pattern !== undefined || s.format !== undefined;
+const arr = s.maxItems !== undefined || s.minItems !== undefined || s.items !== undefined;
+const obj = s.required !== undefined || s.additionalProperties !== undefined || s.properties !== undefined;
+const one = T.length === 1 ? T[0] : undefined;
+// validate/dataType.ts coerceAndCheckDataType: type first, unless one group type whose keywords are present reports it.
+const inGroup = one === "number" ? num : one === "string" ? str : one === "array" ? arr : one === "object" ? obj : false;
+if (T.length > 0 && !inGroup && !T.some((x) => __ownIs(x, d))) E = __ownTypeError(E, s, ip, sp);
+// validation/const.ts, enum.ts (primitive values: ===).
+if (s.const !== undefined && s.const !== d) E = __ajvError(E, ip, sp + "/const", "const", {allowedValue: s.const}, "must be equal to constant");
+if (s.enum !== undefined && s.enum.indexOf(d) < 0) E = __ajvError(E, ip, sp + "/enum", "enum", {allowedValues: s.enum}, "must be equal to one of the allowed values");
+// vocabularies/code.ts validateUnion: branches until one passes; its failures are dropped when one does.
+if (s.anyOf !== undefined) {
+const n = __ownLength(E);
+let valid = false;
+for (let i = 0; i < s.anyOf.length && !valid; i++) {
+const m = __ownLength(E);
+E = __ownCollect(s.anyOf[i], d, ip, sp + "/anyOf/" + i, E);
+valid = __ownLength(E) === m;
+}
+E = valid ? __ownReset(E, n) : __ajvError(E, ip, sp + "/anyOf", "anyOf", {}, "must match a schema in anyOf");
+}
+// applicator/oneOf.ts: stops at the second passing branch; passingSchemas is null, or the two that passed.
+if (s.oneOf !== undefined) {
+const n = __ownLength(E);
+let valid = false;
+let passing = null;
+for (let i = 0; i < s.oneOf.length; i++) {
+const m = __ownLength(E);
+E = __ownCollect(s.oneOf[i], d, ip, sp + "/oneOf/" + i, E);
+if (__ownLength(E) !== m) continue;
+if (valid) {
+valid = false;
+passing = [passing, i];
+break;
+}
+valid = true;
+passing = i;
+}
+E = valid ? __ownReset(E, n) : __ajvError(E, ip, sp + "/oneOf", "oneOf", {passingSchemas: passing}, "must match exactly one schema in oneOf");
+}
+// validation/limitNumber.ts, format.
+if (num) {
+if (typeof d == "number" && isFinite(d)) {
+if (s.maximum !== undefined && (d > s.maximum || isNaN(d))) E = __ajvError(E, ip, sp + "/maximum", "maximum", {comparison: "<=", limit: s.maximum}, "must be <= " + s.maximum);
+if (s.minimum !== undefined && (d < s.minimum || isNaN(d))) E = __ajvError(E, ip, sp + "/minimum", "minimum", {comparison: ">=", limit: s.minimum}, "must be >= " + s.minimum);
+if (s.exclusiveMaximum !== undefined && (d >= s.exclusiveMaximum || isNaN(d))) E = __ajvError(E, ip, sp + "/exclusiveMaximum", "exclusiveMaximum", {comparison: "<", limit: s.exclusiveMaximum}, "must be < " + s.exclusiveMaximum);
+if (s.exclusiveMinimum !== undefined && (d <= s.exclusiveMinimum || isNaN(d))) E = __ajvError(E, ip, sp + "/exclusiveMinimum", "exclusiveMinimum", {comparison: ">", limit: s.exclusiveMinimum}, "must be > " + s.exclusiveMinimum);
+if (s.format !== undefined) E = __ownFormat(E, s.format, "number", d, ip, sp);
+} else if (one === "number") E = __ownTypeError(E, s, ip, sp);
+}
+// validation/limitLength.ts (code points), pattern.ts, format.
+if (str) {
+if (typeof d == "string") {
+if (s.maxLength !== undefined && __ajvUcs2length(d) > s.maxLength) E = __ajvError(E, ip, sp + "/maxLength", "maxLength", {limit: s.maxLength}, "must NOT have more than " + s.maxLength + " characters");
+if (s.minLength !== undefined && __ajvUcs2length(d) < s.minLength) E = __ajvError(E, ip, sp + "/minLength", "minLength", {limit: s.minLength}, "must NOT have fewer than " + s.minLength + " characters");
+if (s.pattern !== undefined && !__ownRegExp(s.pattern).test(d)) E = __ajvError(E, ip, sp + "/pattern", "pattern", {pattern: s.pattern}, "must match pattern \"" + s.pattern + "\"");
+if (s.format !== undefined) E = __ownFormat(E, s.format, "string", d, ip, sp);
+} else if (one === "string") E = __ownTypeError(E, s, ip, sp);
+}
+// validation/limitItems.ts, applicator/items.ts.
+if (arr) {
+if (Array.isArray(d)) {
+if (s.maxItems !== undefined && d.length > s.maxItems) E = __ajvError(E, ip, sp + "/maxItems", "maxItems", {limit: s.maxItems}, "must NOT have more than " + s.maxItems + " items");
+if (s.minItems !== undefined && d.length < s.minItems) E = __ajvError(E, ip, sp + "/minItems", "minItems", {limit: s.minItems}, "must NOT have fewer than " + s.minItems + " items");
+if (s.items !== undefined) {
+const len = d.length;
+for (let i = 0; i < len; i++) E = __ownCollect(s.items, d[i], ip + "/" + i, sp + "/items", E);
+}
+} else if (one === "array") E = __ownTypeError(E, s, ip, sp);
+}
+// validation/required.ts, applicator/additionalProperties.ts (for-in, as ajv without ownProperties), properties.ts.
+if (obj) {
+if (d && typeof d == "object" && !Array.isArray(d)) {
+const P = s.properties;
+if (s.required !== undefined) for (const p of s.required) if (d[p] === undefined) E = __ajvError(E, ip, sp + "/required", "required", {missingProperty: p}, "must have required property '" + p + "'");
+const ap = s.additionalProperties;
+if (ap !== undefined && ap !== true) {
+for (const k in d) {
+if (P !== undefined && Object.prototype.hasOwnProperty.call(P, k)) continue;
+if (ap === false) E = __ajvError(E, ip, sp + "/additionalProperties", "additionalProperties", {additionalProperty: k}, "must NOT have additional properties");
+else E = __ownCollect(ap, d[k], ip + "/" + __ownPointer(k), sp + "/additionalProperties", E);
+}
+}
+if (P !== undefined) {
+for (const p of Object.keys(P)) {
+const x = d[p];
+if (x !== undefined) E = __ownCollect(P[p], x, ip + "/" + __ownPointer(p), sp + "/properties/" + encodeURIComponent(__ownPointer(p)), E);
+}
+}
+} else if (one === "object") E = __ownTypeError(E, s, ip, sp);
+}
+return E;
+}
+const __ownReject = (validate, data, schema) => {
+const errors = __ownCollect(schema, data, "", "#", null);
+validate.errors = errors;
+return errors === null;
+};
+const __ownFormat0 = __ownFormats["uri"];
+let o0s;
+function o0(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+for (const k0 in data) {
+break c;
+}
+o0.errors = null;
+return true;
+}
+return __ownReject(o0, data, o0s ??= JSON.parse('{"type":"object","properties":{},"additionalProperties":false}'));
+}
+let o1s;
+function o1(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.message;
+if (x0 === undefined) break c;
+if (!(typeof x0 === "string")) break c;
+o1.errors = null;
+return true;
+}
+return __ownReject(o1, data, o1s ??= JSON.parse('{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}'));
+}
+let o2s;
+function o2(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.messageType;
+if (x0 === undefined) break c;
+if (!(typeof x0 === "string")) break c;
+if (x0 !== "error" && x0 !== "success" && x0 !== "debug") break c;
+const x1 = data.includeImage;
+if (x1 !== undefined) {
+if (!(typeof x1 === "boolean")) break c;
+}
+o2.errors = null;
+return true;
+}
+return __ownReject(o2, data, o2s ??= JSON.parse('{"type":"object","properties":{"messageType":{"type":"string","enum":["error","success","debug"]},"includeImage":{"type":"boolean"}},"required":["messageType"]}'));
+}
+let o3s;
+function o3(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+o3.errors = null;
+return true;
+}
+return __ownReject(o3, data, o3s ??= JSON.parse('{"type":"object","properties":{}}'));
+}
+let o4s;
+function o4(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.count;
+if (x0 !== undefined) {
+if (!(Number.isFinite(x0))) break c;
+if (x0 > 10) break c;
+if (x0 < 1) break c;
+}
+o4.errors = null;
+return true;
+}
+return __ownReject(o4, data, o4s ??= JSON.parse('{"type":"object","properties":{"count":{"type":"number","minimum":1,"maximum":10}}}'));
+}
+let o5s;
+function o5(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.resourceType;
+if (x0 !== undefined) {
+if (!(typeof x0 === "string")) break c;
+if (x0 !== "Text" && x0 !== "Blob") break c;
+}
+const x1 = data.resourceId;
+if (x1 !== undefined) {
+if (!(Number.isFinite(x1))) break c;
+}
+o5.errors = null;
+return true;
+}
+return __ownReject(o5, data, o5s ??= JSON.parse('{"type":"object","properties":{"resourceType":{"type":"string","enum":["Text","Blob"]},"resourceId":{"type":"number"}}}'));
+}
+let o6s;
+function o6(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.location;
+if (x0 === undefined) break c;
+if (!(typeof x0 === "string")) break c;
+if (x0 !== "New York" && x0 !== "Chicago" && x0 !== "Los Angeles") break c;
+o6.errors = null;
+return true;
+}
+return __ownReject(o6, data, o6s ??= JSON.parse('{"type":"object","properties":{"location":{"type":"string","enum":["New York","Chicago","Los Angeles"]}},"required":["location"]}'));
+}
+let o7s;
+function o7(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.a;
+if (x0 === undefined) break c;
+if (!(Number.isFinite(x0))) break c;
+const x1 = data.b;
+if (x1 === undefined) break c;
+if (!(Number.isFinite(x1))) break c;
+o7.errors = null;
+return true;
+}
+return __ownReject(o7, data, o7s ??= JSON.parse('{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}'));
+}
+let o8s;
+function o8(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.name;
+if (x0 !== undefined) {
+if (!(typeof x0 === "string")) break c;
+}
+const x1 = data.data;
+if (x1 !== undefined) {
+if (!(typeof x1 === "string")) break c;
+if (!__ownFormat0(x1)) break c;
+}
+const x2 = data.outputType;
+if (x2 !== undefined) {
+if (!(typeof x2 === "string")) break c;
+if (x2 !== "resourceLink" && x2 !== "resource") break c;
+}
+o8.errors = null;
+return true;
+}
+return __ownReject(o8, data, o8s ??= JSON.parse('{"type":"object","properties":{"name":{"type":"string"},"data":{"type":"string","format":"uri"},"outputType":{"type":"string","enum":["resourceLink","resource"]}}}'));
+}
+let o9s;
+function o9(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.duration;
+if (x0 !== undefined) {
+if (!(Number.isFinite(x0))) break c;
+}
+const x1 = data.steps;
+if (x1 !== undefined) {
+if (!(Number.isFinite(x1))) break c;
+}
+o9.errors = null;
+return true;
+}
+return __ownReject(o9, data, o9s ??= JSON.parse('{"type":"object","properties":{"duration":{"type":"number"},"steps":{"type":"number"}}}'));
+}
+let o10s;
+function o10(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.entities;
+if (x0 === undefined) break c;
+if (!(Array.isArray(x0))) break c;
+for (let i1 = 0; i1 < x0.length; i1++) {
+const x2 = x0[i1];
+if (!((typeof x2 === "object" && x2 !== null && !Array.isArray(x2)))) break c;
+const x3 = x2.name;
+if (x3 === undefined) break c;
+if (!(typeof x3 === "string")) break c;
+const x4 = x2.entityType;
+if (x4 === undefined) break c;
+if (!(typeof x4 === "string")) break c;
+const x5 = x2.observations;
+if (x5 === undefined) break c;
+if (!(Array.isArray(x5))) break c;
+for (let i6 = 0; i6 < x5.length; i6++) {
+const x7 = x5[i6];
+if (!(typeof x7 === "string")) break c;
+}
+}
+o10.errors = null;
+return true;
+}
+return __ownReject(o10, data, o10s ??= JSON.parse('{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"entityType":{"type":"string"},"observations":{"type":"array","items":{"type":"string"}}},"required":["name","entityType","observations"]}}},"required":["entities"]}'));
+}
+let o11s;
+function o11(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.relations;
+if (x0 === undefined) break c;
+if (!(Array.isArray(x0))) break c;
+for (let i1 = 0; i1 < x0.length; i1++) {
+const x2 = x0[i1];
+if (!((typeof x2 === "object" && x2 !== null && !Array.isArray(x2)))) break c;
+const x3 = x2.from;
+if (x3 === undefined) break c;
+if (!(typeof x3 === "string")) break c;
+const x4 = x2.to;
+if (x4 === undefined) break c;
+if (!(typeof x4 === "string")) break c;
+const x5 = x2.relationType;
+if (x5 === undefined) break c;
+if (!(typeof x5 === "string")) break c;
+}
+o11.errors = null;
+return true;
+}
+return __ownReject(o11, data, o11s ??= JSON.parse('{"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string"},"to":{"type":"string"},"relationType":{"type":"string"}},"required":["from","to","relationType"]}}},"required":["relations"]}'));
+}
+let o12s;
+function o12(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.observations;
+if (x0 === undefined) break c;
+if (!(Array.isArray(x0))) break c;
+for (let i1 = 0; i1 < x0.length; i1++) {
+const x2 = x0[i1];
+if (!((typeof x2 === "object" && x2 !== null && !Array.isArray(x2)))) break c;
+const x3 = x2.entityName;
+if (x3 === undefined) break c;
+if (!(typeof x3 === "string")) break c;
+const x4 = x2.contents;
+if (x4 === undefined) break c;
+if (!(Array.isArray(x4))) break c;
+for (let i5 = 0; i5 < x4.length; i5++) {
+const x6 = x4[i5];
+if (!(typeof x6 === "string")) break c;
+}
+}
+o12.errors = null;
+return true;
+}
+return __ownReject(o12, data, o12s ??= JSON.parse('{"type":"object","properties":{"observations":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"contents":{"type":"array","items":{"type":"string"}}},"required":["entityName","contents"]}}},"required":["observations"]}'));
+}
+let o13s;
+function o13(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.entityNames;
+if (x0 === undefined) break c;
+if (!(Array.isArray(x0))) break c;
+for (let i1 = 0; i1 < x0.length; i1++) {
+const x2 = x0[i1];
+if (!(typeof x2 === "string")) break c;
+}
+o13.errors = null;
+return true;
+}
+return __ownReject(o13, data, o13s ??= JSON.parse('{"type":"object","properties":{"entityNames":{"type":"array","items":{"type":"string"}}},"required":["entityNames"]}'));
+}
+let o14s;
+function o14(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.deletions;
+if (x0 === undefined) break c;
+if (!(Array.isArray(x0))) break c;
+for (let i1 = 0; i1 < x0.length; i1++) {
+const x2 = x0[i1];
+if (!((typeof x2 === "object" && x2 !== null && !Array.isArray(x2)))) break c;
+const x3 = x2.entityName;
+if (x3 === undefined) break c;
+if (!(typeof x3 === "string")) break c;
+const x4 = x2.observations;
+if (x4 === undefined) break c;
+if (!(Array.isArray(x4))) break c;
+for (let i5 = 0; i5 < x4.length; i5++) {
+const x6 = x4[i5];
+if (!(typeof x6 === "string")) break c;
+}
+}
+o14.errors = null;
+return true;
+}
+return __ownReject(o14, data, o14s ??= JSON.parse('{"type":"object","properties":{"deletions":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"observations":{"type":"array","items":{"type":"string"}}},"required":["entityName","observations"]}}},"required":["deletions"]}'));
+}
+let o15s;
+function o15(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.query;
+if (x0 === undefined) break c;
+if (!(typeof x0 === "string")) break c;
+o15.errors = null;
+return true;
+}
+return __ownReject(o15, data, o15s ??= JSON.parse('{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}'));
+}
+let o16s;
+function o16(data) {
+c: {
+if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
+const x0 = data.names;
+if (x0 === undefined) break c;
+if (!(Array.isArray(x0))) break c;
+for (let i1 = 0; i1 < x0.length; i1++) {
+const x2 = x0[i1];
+if (!(typeof x2 === "string")) break c;
+}
+o16.errors = null;
+return true;
+}
+return __ownReject(o16, data, o16s ??= JSON.parse('{"type":"object","properties":{"names":{"type":"array","items":{"type":"string"}}},"required":["names"]}'));
 }
-if(data0 < 1 || isNaN(data0)){
-vErrors = __ajvError(vErrors, instancePath+"/count", "#/properties/count/minimum", "minimum", {comparison: ">=", limit: 1}, "must be >= 1");
-errors++;
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/count", "#/properties/count/type", "type", {type: "number"}, "must be number");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate4.errors = vErrors;
-return errors === 0;
-}
-const v5 = validate5;
-const schema5 = {"type":"object","properties":{"resourceType":{"type":"string","enum":["Text","Blob"]},"resourceId":{"type":"number"}}};
-function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.resourceType !== undefined){
-let data0 = data.resourceType;
-if(typeof data0 !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/resourceType", "#/properties/resourceType/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-if(!((data0 === "Text") || (data0 === "Blob"))){
-vErrors = __ajvError(vErrors, instancePath+"/resourceType", "#/properties/resourceType/enum", "enum", {allowedValues: schema5.properties.resourceType.enum}, "must be equal to one of the allowed values");
-errors++;
-}
-}
-if(data.resourceId !== undefined){
-let data1 = data.resourceId;
-if(!((typeof data1 == "number") && (isFinite(data1)))){
-vErrors = __ajvError(vErrors, instancePath+"/resourceId", "#/properties/resourceId/type", "type", {type: "number"}, "must be number");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate5.errors = vErrors;
-return errors === 0;
-}
-const v6 = validate6;
-const schema6 = {"type":"object","properties":{"location":{"type":"string","enum":["New York","Chicago","Los Angeles"]}},"required":["location"]};
-function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.location === undefined){
-vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "location"}, "must have required property '"+"location"+"'");
-errors++;
-}
-if(data.location !== undefined){
-let data0 = data.location;
-if(typeof data0 !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-if(!(((data0 === "New York") || (data0 === "Chicago")) || (data0 === "Los Angeles"))){
-vErrors = __ajvError(vErrors, instancePath+"/location", "#/properties/location/enum", "enum", {allowedValues: schema6.properties.location.enum}, "must be equal to one of the allowed values");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate6.errors = vErrors;
-return errors === 0;
-}
-const v7 = validate7;
-const schema7 = {"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]};
-function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.a === undefined){
-vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "a"}, "must have required property '"+"a"+"'");
-errors++;
-}
-if(data.b === undefined){
-vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "b"}, "must have required property '"+"b"+"'");
-errors++;
-}
-if(data.a !== undefined){
-let data0 = data.a;
-if(!((typeof data0 == "number") && (isFinite(data0)))){
-vErrors = __ajvError(vErrors, instancePath+"/a", "#/properties/a/type", "type", {type: "number"}, "must be number");
-errors++;
-}
-}
-if(data.b !== undefined){
-let data1 = data.b;
-if(!((typeof data1 == "number") && (isFinite(data1)))){
-vErrors = __ajvError(vErrors, instancePath+"/b", "#/properties/b/type", "type", {type: "number"}, "must be number");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate7.errors = vErrors;
-return errors === 0;
-}
-const v8 = validate8;
-const schema8 = {"type":"object","properties":{"name":{"type":"string"},"data":{"type":"string","format":"uri"},"outputType":{"type":"string","enum":["resourceLink","resource"]}}};
-const formats0 = __ajvRuntime0.fullFormats.uri;
-function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name !== undefined){
-if(typeof data.name !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.data !== undefined){
-let data1 = data.data;
-if(typeof data1 === "string"){
-if(!(formats0(data1))){
-vErrors = __ajvError(vErrors, instancePath+"/data", "#/properties/data/format", "format", {format: "uri"}, "must match format \""+"uri"+"\"");
-errors++;
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/data", "#/properties/data/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.outputType !== undefined){
-let data2 = data.outputType;
-if(typeof data2 !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/outputType", "#/properties/outputType/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-if(!((data2 === "resourceLink") || (data2 === "resource"))){
-vErrors = __ajvError(vErrors, instancePath+"/outputType", "#/properties/outputType/enum", "enum", {allowedValues: schema8.properties.outputType.enum}, "must be equal to one of the allowed values");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate8.errors = vErrors;
-return errors === 0;
-}
-const v9 = validate9;
-const schema9 = {"type":"object","properties":{"duration":{"type":"number"},"steps":{"type":"number"}}};
-function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.duration !== undefined){
-let data0 = data.duration;
-if(!((typeof data0 == "number") && (isFinite(data0)))){
-vErrors = __ajvError(vErrors, instancePath+"/duration", "#/properties/duration/type", "type", {type: "number"}, "must be number");
-errors++;
-}
-}
-if(data.steps !== undefined){
-let data1 = data.steps;
-if(!((typeof data1 == "number") && (isFinite(data1)))){
-vErrors = __ajvError(vErrors, instancePath+"/steps", "#/properties/steps/type", "type", {type: "number"}, "must be number");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate9.errors = vErrors;
-return errors === 0;
-}
-const v10 = validate10;
-const schema10 = {"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"entityType":{"type":"string"},"observations":{"type":"array","items":{"type":"string"}}},"required":["name","entityType","observations"]}}},"required":["entities"]};
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.entities === undefined){
-vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "entities"}, "must have required property '"+"entities"+"'");
-errors++;
-}
-if(data.entities !== undefined){
-let data0 = data.entities;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.name === undefined){
-vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0, "#/properties/entities/items/required", "required", {missingProperty: "name"}, "must have required property '"+"name"+"'");
-errors++;
-}
-if(data1.entityType === undefined){
-vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0, "#/properties/entities/items/required", "required", {missingProperty: "entityType"}, "must have required property '"+"entityType"+"'");
-errors++;
-}
-if(data1.observations === undefined){
-vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0, "#/properties/entities/items/required", "required", {missingProperty: "observations"}, "must have required property '"+"observations"+"'");
-errors++;
-}
-if(data1.name !== undefined){
-if(typeof data1.name !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0+"/name", "#/properties/entities/items/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data1.entityType !== undefined){
-if(typeof data1.entityType !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0+"/entityType", "#/properties/entities/items/properties/entityType/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data1.observations !== undefined){
-let data4 = data1.observations;
-if(Array.isArray(data4)){
-const len1 = data4.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data4[i1] !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0+"/observations/" + i1, "#/properties/entities/items/properties/observations/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0+"/observations", "#/properties/entities/items/properties/observations/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/entities/" + i0, "#/properties/entities/items/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/entities", "#/properties/entities/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate10.errors = vErrors;
-return errors === 0;
-}
-const v11 = validate11;
-const schema11 = {"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string"},"to":{"type":"string"},"relationType":{"type":"string"}},"required":["from","to","relationType"]}}},"required":["relations"]};
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.relations === undefined){
-vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "relations"}, "must have required property '"+"relations"+"'");
-errors++;
-}
-if(data.relations !== undefined){
-let data0 = data.relations;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.from === undefined){
-vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/required", "required", {missingProperty: "from"}, "must have required property '"+"from"+"'");
-errors++;
-}
-if(data1.to === undefined){
-vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/required", "required", {missingProperty: "to"}, "must have required property '"+"to"+"'");
-errors++;
-}
-if(data1.relationType === undefined){
-vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/required", "required", {missingProperty: "relationType"}, "must have required property '"+"relationType"+"'");
-errors++;
-}
-if(data1.from !== undefined){
-if(typeof data1.from !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0+"/from", "#/properties/relations/items/properties/from/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data1.to !== undefined){
-if(typeof data1.to !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0+"/to", "#/properties/relations/items/properties/to/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data1.relationType !== undefined){
-if(typeof data1.relationType !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0+"/relationType", "#/properties/relations/items/properties/relationType/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/relations/" + i0, "#/properties/relations/items/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/relations", "#/properties/relations/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate11.errors = vErrors;
-return errors === 0;
-}
-const v12 = validate12;
-const schema12 = {"type":"object","properties":{"observations":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"contents":{"type":"array","items":{"type":"string"}}},"required":["entityName","contents"]}}},"required":["observations"]};
-function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.observations === undefined){
-vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "observations"}, "must have required property '"+"observations"+"'");
-errors++;
-}
-if(data.observations !== undefined){
-let data0 = data.observations;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.entityName === undefined){
-vErrors = __ajvError(vErrors, instancePath+"/observations/" + i0, "#/properties/observations/items/required", "required", {missingProperty: "entityName"}, "must have required property '"+"entityName"+"'");
-errors++;
-}
-if(data1.contents === undefined){
-vErrors = __ajvError(vErrors, instancePath+"/observations/" + i0, "#/properties/observations/items/required", "required", {missingProperty: "contents"}, "must have required property '"+"contents"+"'");
-errors++;
-}
-if(data1.entityName !== undefined){
-if(typeof data1.entityName !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/observations/" + i0+"/entityName", "#/properties/observations/items/properties/entityName/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data1.contents !== undefined){
-let data3 = data1.contents;
-if(Array.isArray(data3)){
-const len1 = data3.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data3[i1] !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/observations/" + i0+"/contents/" + i1, "#/properties/observations/items/properties/contents/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/observations/" + i0+"/contents", "#/properties/observations/items/properties/contents/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/observations/" + i0, "#/properties/observations/items/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/observations", "#/properties/observations/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate12.errors = vErrors;
-return errors === 0;
-}
-const v13 = validate13;
-const schema13 = {"type":"object","properties":{"entityNames":{"type":"array","items":{"type":"string"}}},"required":["entityNames"]};
-function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.entityNames === undefined){
-vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "entityNames"}, "must have required property '"+"entityNames"+"'");
-errors++;
-}
-if(data.entityNames !== undefined){
-let data0 = data.entityNames;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data0[i0] !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/entityNames/" + i0, "#/properties/entityNames/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/entityNames", "#/properties/entityNames/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate13.errors = vErrors;
-return errors === 0;
-}
-const v14 = validate14;
-const schema14 = {"type":"object","properties":{"deletions":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"observations":{"type":"array","items":{"type":"string"}}},"required":["entityName","observations"]}}},"required":["deletions"]};
-function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.deletions === undefined){
-vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "deletions"}, "must have required property '"+"deletions"+"'");
-errors++;
-}
-if(data.deletions !== undefined){
-let data0 = data.deletions;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.entityName === undefined){
-vErrors = __ajvError(vErrors, instancePath+"/deletions/" + i0, "#/properties/deletions/items/required", "required", {missingProperty: "entityName"}, "must have required property '"+"entityName"+"'");
-errors++;
-}
-if(data1.observations === undefined){
-vErrors = __ajvError(vErrors, instancePath+"/deletions/" + i0, "#/properties/deletions/items/required", "required", {missingProperty: "observations"}, "must have required property '"+"observations"+"'");
-errors++;
-}
-if(data1.entityName !== undefined){
-if(typeof data1.entityName !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/deletions/" + i0+"/entityName", "#/properties/deletions/items/properties/entityName/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data1.observations !== undefined){
-let data3 = data1.observations;
-if(Array.isArray(data3)){
-const len1 = data3.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data3[i1] !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/deletions/" + i0+"/observations/" + i1, "#/properties/deletions/items/properties/observations/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/deletions/" + i0+"/observations", "#/properties/deletions/items/properties/observations/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/deletions/" + i0, "#/properties/deletions/items/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/deletions", "#/properties/deletions/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate14.errors = vErrors;
-return errors === 0;
-}
-const v15 = validate15;
-const schema15 = {"type":"object","properties":{"query":{"type":"string"}},"required":["query"]};
-function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.query === undefined){
-vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "query"}, "must have required property '"+"query"+"'");
-errors++;
-}
-if(data.query !== undefined){
-if(typeof data.query !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/query", "#/properties/query/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate15.errors = vErrors;
-return errors === 0;
-}
-const v16 = validate16;
-const schema16 = {"type":"object","properties":{"names":{"type":"array","items":{"type":"string"}}},"required":["names"]};
-function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.names === undefined){
-vErrors = __ajvError(vErrors, instancePath, "#/required", "required", {missingProperty: "names"}, "must have required property '"+"names"+"'");
-errors++;
-}
-if(data.names !== undefined){
-let data0 = data.names;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data0[i0] !== "string"){
-vErrors = __ajvError(vErrors, instancePath+"/names/" + i0, "#/properties/names/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath+"/names", "#/properties/names/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-}
-else {
-vErrors = __ajvError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate16.errors = vErrors;
-return errors === 0;
-}
-return { v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16 };
-})();
 
-/** One ajv standalone validator per distinct argument schema; `spec.tools[i].validator` indexes this array. */
-export const validators: readonly ValidateFn[] = Object.freeze([draft07.v0, draft07.v1, draft07.v2, draft07.v3, draft07.v4, draft07.v5, draft07.v6, draft07.v7, draft07.v8, draft07.v9, draft07.v10, draft07.v11, draft07.v12, draft07.v13, draft07.v14, draft07.v15, draft07.v16]);
+/** One validator per distinct argument schema (toolroute's own or ajv's standalone code); `spec.tools[i].validator` indexes this array. */
+export const validators: readonly ValidateFn[] = Object.freeze([o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16]);
