@@ -27,7 +27,8 @@
  * `exclusiveMaximum`, `exclusiveMinimum`, `format`), string (`maxLength`,
  * `minLength`, `pattern`, `format`), array (`maxItems`, `minItems`,
  * `items`) and object (`required`, `additionalProperties`, `properties`),
- * each group guarded by a check of the data's type. The `type` keyword is
+ * each group guarded by a check of the data's type. (`uniqueItems` comes
+ * after `items`: items.ts registers itself `before` it.) The `type` keyword is
  * checked before everything, except when it names exactly one of those
  * four types and the schema has a keyword of that group: then its error is
  * the group's `else` branch (ajv's `coerceAndCheckDataType`).
@@ -129,6 +130,13 @@ function nodeInSubset(node: SchemaNode, applyDefaults: boolean): boolean {
         // A name found on Object.prototype would be "known" to ajv's format table by inheritance.
         if (typeof value !== 'string' || (value in {} && !Object.hasOwn(FULL_FORMATS, value))) return false;
         continue;
+      case 'uniqueItems': {
+        // ajv compares items by a key in a plain object when `items` names only primitive types
+        // (uniqueItems.ts loopN), which is reproduced here; otherwise with fast-deep-equal, which stays ajv's.
+        if (typeof value !== 'boolean') return false;
+        if (value && primitiveItemTypes(node['items']) === undefined) return false;
+        continue;
+      }
       case 'pattern':
         if (typeof value !== 'string' || !compiles(value)) return false;
         continue;
@@ -145,6 +153,14 @@ function nodeInSubset(node: SchemaNode, applyDefaults: boolean): boolean {
     }
   }
   return true;
+}
+
+/** The types `items` declares when they are all primitive (ajv's `canOptimize` for uniqueItems), else undefined. */
+function primitiveItemTypes(items: JsonValue | undefined): string[] | undefined {
+  if (!isObject(items)) return undefined;
+  const t = items['type'];
+  const types = typeof t === 'string' ? [t] : Array.isArray(t) ? (t as string[]) : [];
+  return types.length > 0 && !types.some((x) => x === 'object' || x === 'array') ? types : undefined;
 }
 
 function compiles(pattern: string): boolean {
@@ -376,6 +392,25 @@ class TightGen {
     if (max !== undefined) out.push(`if (${v}.length > ${max}) ${fail}`);
     const min = s['minItems'] as number | undefined;
     if (min !== undefined && min > 0) out.push(`if (${v}.length < ${min}) ${fail}`);
+    if (s['uniqueItems'] === true) {
+      // ajv's loopN, statement for statement (same keys, so the same verdicts, quirks included).
+      const types = primitiveItemTypes(s['items'])!;
+      const i = this.#name('i');
+      const seen = this.#name('u');
+      const x = this.#name('x');
+      out.push(
+        `if (${v}.length > 1) {`,
+        `const ${seen} = {};`,
+        `for (let ${i} = ${v}.length; ${i}--;) {`,
+        `let ${x} = ${v}[${i}];`,
+        `if (!(${typeTest(types, x)})) continue;`,
+        ...(types.length > 1 ? [`if (typeof ${x} == "string") ${x} += "_";`] : []),
+        `if (typeof ${seen}[${x}] == "number") ${fail}`,
+        `${seen}[${x}] = ${i};`,
+        '}',
+        '}',
+      );
+    }
     const items = s['items'] as SchemaNode | undefined;
     if (items !== undefined) {
       const i = this.#name('i');
@@ -499,7 +534,7 @@ const t = s.type;
 const T = t === undefined ? [] : typeof t == "string" ? [t] : t;
 const num = s.maximum !== undefined || s.minimum !== undefined || s.exclusiveMaximum !== undefined || s.exclusiveMinimum !== undefined || s.format !== undefined;
 const str = s.maxLength !== undefined || s.minLength !== undefined || s.pattern !== undefined || s.format !== undefined;
-const arr = s.maxItems !== undefined || s.minItems !== undefined || s.items !== undefined;
+const arr = s.maxItems !== undefined || s.minItems !== undefined || s.uniqueItems !== undefined || s.items !== undefined;
 const obj = s.required !== undefined || s.additionalProperties !== undefined || s.properties !== undefined;
 const one = T.length === 1 ? T[0] : undefined;
 // validate/dataType.ts coerceAndCheckDataType: type first, unless one group type whose keywords are present reports it.
@@ -565,6 +600,22 @@ if (s.minItems !== undefined && d.length < s.minItems) E = __ajvError(E, ip, sp 
 if (s.items !== undefined) {
 const len = d.length;
 for (let i = 0; i < len; i++) E = __ownCollect(s.items, d[i], ip + "/" + i, sp + "/items", E);
+}
+// validation/uniqueItems.ts loopN, after items (items.ts registers itself before it), items of primitive types only: the first duplicate from the end, one error.
+if (s.uniqueItems === true && d.length > 1) {
+const IT = typeof s.items.type == "string" ? [s.items.type] : s.items.type;
+const seen = {};
+for (let i = d.length; i--;) {
+let x = d[i];
+if (!IT.some((y) => __ownIs(y, x))) continue;
+if (IT.length > 1 && typeof x == "string") x += "_";
+if (typeof seen[x] == "number") {
+const j = seen[x];
+E = __ajvError(E, ip, sp + "/uniqueItems", "uniqueItems", {i: i, j: j}, "must NOT have duplicate items (items ## " + j + " and " + i + " are identical)");
+break;
+}
+seen[x] = i;
+}
 }
 } else if (one === "array") E = __ownTypeError(E, s, ip, sp);
 }

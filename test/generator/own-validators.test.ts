@@ -254,14 +254,14 @@ function nested(valid: Record<string, unknown>): unknown[] {
 // Random schemas of the subset.
 
 const KEYS = ['a', 'b', 'c~/d', 'toolroute', '0'];
-const STRINGS = ['', 'a', 'ab', 'abc', '😀😀', 'x/y', '2024-05-06', '2024-05-06T07:08:09Z', 'a@example.com', '123e4567-e89b-12d3-a456-426614174000', 'https://example.com/a'];
+const STRINGS = ['', '__proto__', 'true', '1', 'a', 'ab', 'abc', '😀😀', 'x/y', '2024-05-06', '2024-05-06T07:08:09Z', 'a@example.com', '123e4567-e89b-12d3-a456-426614174000', 'https://example.com/a'];
 const NUMBERS = [0, -1, 1, 2, 2.5, 3, 100, 2 ** 31, -(2 ** 31) - 1, 1e21];
 const FORMATS = ['date', 'date-time', 'email', 'uuid', 'uri', 'int32', 'int64', 'float', 'password', 'not-a-format', 'regex'];
 const PATTERNS = ['^a', 'b$', '^[a-z]+$', '\\d', '^\\p{L}+$', '.'];
 
 const primitive = fc.oneof(fc.constantFrom(...STRINGS), fc.constantFrom(...NUMBERS), fc.boolean(), fc.constant(null));
 
-const { schema: schemaArb } = fc.letrec<{ schema: unknown; object: unknown }>((tie) => ({
+const { schema: schemaArb } = fc.letrec<{ schema: unknown }>((tie) => ({
   schema: fc.oneof(
     { maxDepth: 3, depthIdentifier: 'schema' },
     fc.constantFrom(true, false, {}),
@@ -287,13 +287,14 @@ const { schema: schemaArb } = fc.letrec<{ schema: unknown; object: unknown }>((t
           properties: fc.dictionary(fc.constantFrom(...KEYS), tie('schema'), { maxKeys: 3 }),
           required: fc.uniqueArray(fc.constantFrom(...KEYS), { maxLength: 2 }),
           additionalProperties: tie('schema'),
+          uniqueItems: fc.boolean(),
           description: fc.constant('annotation'),
         },
         { requiredKeys: [] },
       )
-      .map((s) => s),
+      // uniqueItems is in the subset with items of primitive types (ajv's keyed loop).
+      .chain((s) => fc.constantFrom<unknown>('string', ['string', 'null'], ['integer', 'string'], 'number', ['boolean', 'string']).map((type) => (s.uniqueItems === true ? { ...s, items: { type } } : s))),
   ),
-  object: fc.constant(null),
 }));
 
 const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
@@ -372,6 +373,7 @@ describe('the own emitter', () => {
       { type: 'object', properties: { toString: { type: 'string' } } },
       { type: 'object', required: ['constructor'] },
       { type: 'object', properties: { a: { type: 'array', uniqueItems: true } } },
+      { type: 'object', properties: { a: { type: 'array', uniqueItems: true, items: { type: ['string', 'object'] } } } },
       { type: 'object', properties: { a: { type: 'string', nullable: true } } },
       { type: 'object', properties: { a: { format: 'toString' } } },
       { type: 'object', unevaluatedProperties: false },
