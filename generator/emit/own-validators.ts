@@ -44,19 +44,23 @@
  * the data), a format name found on `Object.prototype`, and a pattern
  * JavaScript cannot compile with the `u` flag.
  */
-import formatsModule from 'ajv-formats/dist/formats.js';
+import { createRequire } from 'node:module';
 import type { JsonSchema, JsonValue } from '../ir.js';
 import { jsonTextLiteral, tsString } from './code.js';
 import { PROTOTYPE_NAMES } from './prototype-names.js';
 
+let fullFormats: Record<string, unknown> | undefined;
+
 /**
  * ajv-formats' full formats (what `addFormats(ajv)` adds), read at codegen to
  * know each format's kind; the generated code imports the same module.
- * CommonJS: under NodeNext the default import is `module.exports`, while
- * bundlers and vitest may hand over `exports.default` instead.
+ * Loaded on first use (CommonJS, through `require`): most schemas have no
+ * `format`.
  */
-const FULL_FORMATS = ((formatsModule as { fullFormats?: Record<string, unknown> }).fullFormats ??
-  (formatsModule as unknown as { default: { fullFormats: Record<string, unknown> } }).default.fullFormats) as Record<string, unknown>;
+function formats(): Record<string, unknown> {
+  fullFormats ??= (createRequire(import.meta.url)('ajv-formats/dist/formats.js') as { fullFormats: Record<string, unknown> }).fullFormats;
+  return fullFormats;
+}
 
 /** The module the generated code imports ajv-formats' formats from (the same file ajv's own code requires). */
 export const FORMATS_SPECIFIER = 'ajv-formats/dist/formats.js';
@@ -128,7 +132,7 @@ function nodeInSubset(node: SchemaNode, applyDefaults: boolean): boolean {
         continue;
       case 'format':
         // A name found on Object.prototype would be "known" to ajv's format table by inheritance.
-        if (typeof value !== 'string' || (value in {} && !Object.hasOwn(FULL_FORMATS, value))) return false;
+        if (typeof value !== 'string' || (value in {} && !Object.hasOwn(formats(), value))) return false;
         continue;
       case 'uniqueItems': {
         // ajv compares items by a key in a plain object when `items` names only primitive types
@@ -352,8 +356,8 @@ class TightGen {
 
   /** `format`'s check for data of `type` ('number' or 'string'), as ajv calls the format: undefined when it checks nothing there. */
   #format(format: JsonValue | undefined, type: 'number' | 'string', v: string): string | undefined {
-    if (typeof format !== 'string' || !Object.hasOwn(FULL_FORMATS, format)) return undefined; // unknown formats: ajv ignores them (strict off)
-    const def = FULL_FORMATS[format];
+    if (typeof format !== 'string' || !Object.hasOwn(formats(), format)) return undefined; // unknown formats: ajv ignores them (strict off)
+    const def = formats()[format];
     if (def === true) return undefined;
     const f = this.#own.format(format);
     if (def instanceof RegExp) return type === 'string' ? `${f}.test(${v})` : undefined;

@@ -9,10 +9,8 @@
  * gets its own ajv instance, and each instance's code its own function scope
  * so their generated names (`validate0`, `schema0`, …) cannot collide.
  */
-import { Ajv, type Options as AjvOptions } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import standaloneCodeModule from 'ajv/dist/standalone/index.js';
+import { createRequire } from 'node:module';
+import type { Ajv, Options as AjvOptions } from 'ajv';
 import type { JsonSchema, JsonValue } from '../ir.js';
 import { bug } from '../problems.js';
 import { tsString } from './code.js';
@@ -23,12 +21,33 @@ import { withLinearNames } from './ajv-optimize.js';
 import { PROTOTYPE_NAMES } from './prototype-names.js';
 import { FORMATS_SPECIFIER, OwnValidators } from './own-validators.js';
 
-// ajv and ajv-formats are CommonJS with `exports.default`; under NodeNext the default import is the module object.
-const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
-const standaloneCode = ((standaloneCodeModule as { default?: unknown }).default ?? standaloneCodeModule) as (
-  ajv: Ajv,
-  refs: Record<string, string>,
-) => string;
+const require = createRequire(import.meta.url);
+
+/** ajv's classes, ajv-formats and the standalone builder. */
+interface AjvModules {
+  readonly Ajv: new (options: AjvOptions) => Ajv;
+  readonly Ajv2020: new (options: AjvOptions) => Ajv;
+  readonly addFormats: (ajv: Ajv) => Ajv;
+  readonly standaloneCode: (ajv: Ajv, refs: Record<string, string>) => string;
+}
+let loaded: AjvModules | undefined;
+
+/**
+ * ajv, loaded on first use: when every schema of a spec is in toolroute's
+ * own subset (own-validators.ts), ajv is not needed at all, and ajv with its
+ * dependencies is about 95 CommonJS files, a visible part of a small
+ * codegen. `require` (ajv is CommonJS) keeps `validatorsModule` synchronous.
+ */
+function ajvModules(): AjvModules {
+  // Each module is CommonJS and sets `module.exports` to its main export with the named and `default` exports on it.
+  loaded ??= {
+    Ajv: (require('ajv') as { Ajv: AjvModules['Ajv'] }).Ajv,
+    Ajv2020: (require('ajv/dist/2020.js') as { Ajv2020: AjvModules['Ajv2020'] }).Ajv2020,
+    addFormats: (require('ajv-formats') as { default: AjvModules['addFormats'] }).default,
+    standaloneCode: (require('ajv/dist/standalone/index.js') as { default: AjvModules['standaloneCode'] }).default,
+  };
+  return loaded;
+}
 
 const AJV_OPTIONS: AjvOptions = {
   // Only the source is used (standaloneCode reads `validate.source`, the code before `process`): the
@@ -193,6 +212,7 @@ export function validatorsModule(input: ValidatorsInput): string {
       // `applyDefaults`: ajv fills `default`s into the arguments (which the runtime copies first,
       // for tools whose schema has one: emit/defaults.ts). Absent otherwise, so the code is unchanged.
       const options: AjvOptions = { ...AJV_OPTIONS, ownProperties: own, ...(input.applyDefaults ? { useDefaults: true } : {}) };
+      const { Ajv, Ajv2020, addFormats, standaloneCode } = ajvModules();
       const ajv = dialect === 'draft07' ? new Ajv(options) : new Ajv2020(options);
       addFormats(ajv);
       const refs: Record<string, string> = {};
