@@ -199,8 +199,8 @@ export function validatorsModule(input: ValidatorsInput): string {
     if (code !== undefined) ownCode.push(code);
     return code !== undefined;
   });
-  const dialects = input.schemas.map((s) => dialectOf(s));
-  const owns = input.schemas.map((s) => needsOwnProperties(s));
+  const dialects = input.schemas.map((s, i) => (mine[i] ? 'draft07' : dialectOf(s)));
+  const owns = input.schemas.map((s, i) => !mine[i] && needsOwnProperties(s));
   /** Per distinct schema, the scope constant that holds its validator. */
   const scopeOf: string[] = [];
   for (const [dialect, own] of DIALECTS.flatMap((d) => [[d, false], [d, true]] as const)) {
