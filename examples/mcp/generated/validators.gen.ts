@@ -65,7 +65,7 @@ const t = s.type;
 const T = t === undefined ? [] : typeof t == "string" ? [t] : t;
 const num = s.maximum !== undefined || s.minimum !== undefined || s.exclusiveMaximum !== undefined || s.exclusiveMinimum !== undefined || s.format !== undefined;
 const str = s.maxLength !== undefined || s.minLength !== undefined || s.pattern !== undefined || s.format !== undefined;
-const arr = s.maxItems !== undefined || s.minItems !== undefined || s.items !== undefined;
+const arr = s.maxItems !== undefined || s.minItems !== undefined || s.uniqueItems !== undefined || s.items !== undefined;
 const obj = s.required !== undefined || s.additionalProperties !== undefined || s.properties !== undefined;
 const one = T.length === 1 ? T[0] : undefined;
 // validate/dataType.ts coerceAndCheckDataType: type first, unless one group type whose keywords are present reports it.
@@ -131,6 +131,22 @@ if (s.minItems !== undefined && d.length < s.minItems) E = __ajvError(E, ip, sp 
 if (s.items !== undefined) {
 const len = d.length;
 for (let i = 0; i < len; i++) E = __ownCollect(s.items, d[i], ip + "/" + i, sp + "/items", E);
+}
+// validation/uniqueItems.ts loopN, after items (items.ts registers itself before it), items of primitive types only: the first duplicate from the end, one error.
+if (s.uniqueItems === true && d.length > 1) {
+const IT = typeof s.items.type == "string" ? [s.items.type] : s.items.type;
+const seen = {};
+for (let i = d.length; i--;) {
+let x = d[i];
+if (!IT.some((y) => __ownIs(y, x))) continue;
+if (IT.length > 1 && typeof x == "string") x += "_";
+if (typeof seen[x] == "number") {
+const j = seen[x];
+E = __ajvError(E, ip, sp + "/uniqueItems", "uniqueItems", {i: i, j: j}, "must NOT have duplicate items (items ## " + j + " and " + i + " are identical)");
+break;
+}
+seen[x] = i;
+}
 }
 } else if (one === "array") E = __ownTypeError(E, s, ip, sp);
 }
