@@ -251,7 +251,8 @@ describe('codegen of a valid spec loads no zod', () => {
       const { files, packages } = staticGraph(entry);
       // The walk is real: it reached the pipeline's steps and ajv.
       expect(files).toEqual(expect.arrayContaining([path.join('generator', 'validate', 'rules.ts'), path.join('generator', 'normalize.ts'), path.join('generator', 'emit', 'validators.ts')]));
-      expect(packages.has('ajv')).toBe(true);
+      // (ajv itself is loaded on first use by validators.ts; its code generator is a static import of ajv-optimize.ts.)
+      expect([...packages].some((p) => p === 'ajv' || p.startsWith('ajv/'))).toBe(true);
       expect([...packages].filter((p) => p === 'zod' || p.startsWith('zod/'))).toEqual([]);
       expect(files).not.toContain(path.join('schema', 'spec-schema.ts'));
       expect(files).not.toContain(path.join('generator', 'validate', 'shape.ts'));
