@@ -207,7 +207,8 @@ export class OwnValidators {
     if (!inOwnSubset(schema, applyDefaults)) return undefined;
     this.count++;
     const gen = new TightGen(this);
-    const body = gen.node(schema, 'data', 'break c;');
+    gen.node(schema, 'data', 'break c;');
+    const body = gen.out;
     const json = JSON.stringify(schema);
     // The collector reads ajv-formats' table for any `format`, also one the tight check skipped (an unknown name,
     // a later anyOf branch): look in the text (a property named "format" only adds an unused import).
@@ -307,10 +308,15 @@ function typeTest(types: readonly string[], v: string): string {
 /** The data types a value can still have once `type` passed, by ajv's keyword group. */
 const GROUP_TYPES = { number: ['number', 'integer'], string: ['string'], array: ['array'], object: ['object'] } as const;
 
-/** Generates one validator's tight check. */
+/**
+ * Generates one validator's tight check into one list of lines (`out`):
+ * each method appends, and a block that turned out empty is taken back, so
+ * no line is copied twice however deep the schema.
+ */
 class TightGen {
   #n = 0;
   readonly #own: OwnValidators;
+  readonly out: string[] = [];
 
   constructor(own: OwnValidators) {
     this.#own = own;
@@ -320,12 +326,29 @@ class TightGen {
     return `${prefix}${this.#n++}`;
   }
 
-  /** Statements that run `fail` when `v` is invalid against `node` and fall through when it is valid. */
-  node(node: SchemaNode, v: string, fail: string): string[] {
-    if (node === true) return [];
-    if (node === false) return [fail];
+  /** Appends `open`, then what `body` appends, then `close`; nothing at all when `body` appends nothing. Answers whether it did. */
+  #block(open: string, body: () => void, close = '}'): boolean {
+    const out = this.out;
+    const start = out.length;
+    out.push(open);
+    body();
+    if (out.length === start + 1) {
+      out.pop();
+      return false;
+    }
+    out.push(close);
+    return true;
+  }
+
+  /** Appends statements that run `fail` when `v` is invalid against `node` and fall through when it is valid. */
+  node(node: SchemaNode, v: string, fail: string): void {
+    const out = this.out;
+    if (node === true) return;
+    if (node === false) {
+      out.push(fail);
+      return;
+    }
     const s = node as Record<string, JsonValue>;
-    const out: string[] = [];
     const declared = s['type'];
     const types = declared === undefined ? undefined : typeof declared === 'string' ? [declared] : (declared as string[]);
     if (types !== undefined) out.push(`if (!(${typeTest(types, v)})) ${fail}`);
@@ -341,20 +364,19 @@ class TightGen {
       else out.push(`if (!${this.#own.declare('__ownSet', `new Set(${jsonTextLiteral(JSON.stringify(values))})`)}.has(${v})) ${fail}`);
     }
     const anyOf = s['anyOf'] as SchemaNode[] | undefined;
-    if (anyOf !== undefined) out.push(...this.#anyOf(anyOf, v, fail));
+    if (anyOf !== undefined) this.#anyOf(anyOf, v, fail);
     const oneOf = s['oneOf'] as SchemaNode[] | undefined;
-    if (oneOf !== undefined) out.push(...this.#oneOf(oneOf, v, fail));
+    if (oneOf !== undefined) this.#oneOf(oneOf, v, fail);
 
-    const group = (name: keyof typeof GROUP_TYPES, guard: string, lines: string[]) => {
-      if (lines.length === 0 || !can(name)) return;
-      if (sure(name)) out.push(...lines);
-      else out.push(`if (${guard}) {`, ...lines, '}');
+    const group = (name: keyof typeof GROUP_TYPES, guard: string, body: () => void) => {
+      if (!can(name)) return;
+      if (sure(name)) body();
+      else this.#block(`if (${guard}) {`, body);
     };
-    group('number', `Number.isFinite(${v})`, this.#number(s, v, fail));
-    group('string', `typeof ${v} === "string"`, this.#string(s, v, fail));
-    group('array', `Array.isArray(${v})`, this.#array(s, v, fail));
-    group('object', `typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v})`, this.#object(s, v, fail));
-    return out;
+    group('number', `Number.isFinite(${v})`, () => this.#number(s, v, fail));
+    group('string', `typeof ${v} === "string"`, () => this.#string(s, v, fail));
+    group('array', `Array.isArray(${v})`, () => this.#array(s, v, fail));
+    group('object', `typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v})`, () => this.#object(s, v, fail));
   }
 
   /** `format`'s check for data of `type` ('number' or 'string'), as ajv calls the format: undefined when it checks nothing there. */
@@ -362,25 +384,23 @@ class TightGen {
     if (typeof format !== 'string' || !Object.hasOwn(formats(), format)) return undefined; // unknown formats: ajv ignores them (strict off)
     const def = formats()[format];
     if (def === true) return undefined;
-    const f = this.#own.format(format);
-    if (def instanceof RegExp) return type === 'string' ? `${f}.test(${v})` : undefined;
-    if (typeof def === 'function') return type === 'string' ? `${f}(${v})` : undefined;
+    if (def instanceof RegExp) return type === 'string' ? `${this.#own.format(format)}.test(${v})` : undefined;
+    if (typeof def === 'function') return type === 'string' ? `${this.#own.format(format)}(${v})` : undefined;
     const { type: own = 'string', validate } = def as { type?: string; validate: unknown };
     if (own !== type) return undefined;
+    const f = this.#own.format(format);
     return validate instanceof RegExp ? `${f}.validate.test(${v})` : `${f}.validate(${v})`;
   }
 
-  #number(s: Record<string, JsonValue>, v: string, fail: string): string[] {
-    const out: string[] = [];
+  #number(s: Record<string, JsonValue>, v: string, fail: string): void {
     const ops = { maximum: '>', minimum: '<', exclusiveMaximum: '>=', exclusiveMinimum: '<=' } as const;
-    for (const k of NUMBER_LIMITS) if (s[k] !== undefined) out.push(`if (${v} ${ops[k]} ${String(s[k])}) ${fail}`);
+    for (const k of NUMBER_LIMITS) if (s[k] !== undefined) this.out.push(`if (${v} ${ops[k]} ${String(s[k])}) ${fail}`);
     const format = this.#format(s['format'], 'number', v);
-    if (format !== undefined) out.push(`if (!${format}) ${fail}`);
-    return out;
+    if (format !== undefined) this.out.push(`if (!${format}) ${fail}`);
   }
 
-  #string(s: Record<string, JsonValue>, v: string, fail: string): string[] {
-    const out: string[] = [];
+  #string(s: Record<string, JsonValue>, v: string, fail: string): void {
+    const out = this.out;
     // Lengths count code points (ajv's ucs2length); a string has at least length/2 and at most length of them, so most strings are decided without counting.
     const max = s['maxLength'] as number | undefined;
     if (max !== undefined) out.push(`if (${v}.length > ${max} && __ajvUcs2length(${v}) > ${max}) ${fail}`);
@@ -390,11 +410,10 @@ class TightGen {
     if (typeof pattern === 'string') out.push(`if (!${this.#own.regexp(pattern)}.test(${v})) ${fail}`);
     const format = this.#format(s['format'], 'string', v);
     if (format !== undefined) out.push(`if (!${format}) ${fail}`);
-    return out;
   }
 
-  #array(s: Record<string, JsonValue>, v: string, fail: string): string[] {
-    const out: string[] = [];
+  #array(s: Record<string, JsonValue>, v: string, fail: string): void {
+    const out = this.out;
     const max = s['maxItems'] as number | undefined;
     if (max !== undefined) out.push(`if (${v}.length > ${max}) ${fail}`);
     const min = s['minItems'] as number | undefined;
@@ -411,34 +430,39 @@ class TightGen {
         `for (let ${i} = ${v}.length; ${i}--;) {`,
         `let ${x} = ${v}[${i}];`,
         `if (!(${typeTest(types, x)})) continue;`,
-        ...(types.length > 1 ? [`if (typeof ${x} == "string") ${x} += "_";`] : []),
-        `if (typeof ${seen}[${x}] == "number") ${fail}`,
-        `${seen}[${x}] = ${i};`,
-        '}',
-        '}',
       );
+      if (types.length > 1) out.push(`if (typeof ${x} == "string") ${x} += "_";`);
+      out.push(`if (typeof ${seen}[${x}] == "number") ${fail}`, `${seen}[${x}] = ${i};`, '}', '}');
     }
     const items = s['items'] as SchemaNode | undefined;
     if (items !== undefined) {
       const i = this.#name('i');
       const x = this.#name('x');
-      const body = this.node(items, x, fail);
-      if (body.length > 0) out.push(`for (let ${i} = 0; ${i} < ${v}.length; ${i}++) {`, `const ${x} = ${v}[${i}];`, ...body, '}');
+      this.#block(`for (let ${i} = 0; ${i} < ${v}.length; ${i}++) {`, () => {
+        const start = out.length;
+        out.push(`const ${x} = ${v}[${i}];`);
+        this.node(items, x, fail);
+        if (out.length === start + 1) out.pop();
+      });
     }
-    return out;
   }
 
-  #object(s: Record<string, JsonValue>, v: string, fail: string): string[] {
-    const out: string[] = [];
+  #object(s: Record<string, JsonValue>, v: string, fail: string): void {
+    const out = this.out;
     const properties = (s['properties'] ?? {}) as Record<string, SchemaNode>;
     const names = Object.keys(properties);
     const required = new Set((s['required'] ?? []) as string[]);
     for (const name of required) if (!Object.hasOwn(properties, name)) out.push(`if (${member(v, name)} === undefined) ${fail}`);
     for (const name of names) {
       const x = this.#name('x');
-      const body = this.node(properties[name]!, x, fail);
-      if (required.has(name)) out.push(`const ${x} = ${member(v, name)};`, `if (${x} === undefined) ${fail}`, ...body);
-      else if (body.length > 0) out.push(`const ${x} = ${member(v, name)};`, `if (${x} !== undefined) {`, ...body, '}');
+      if (required.has(name)) {
+        out.push(`const ${x} = ${member(v, name)};`, `if (${x} === undefined) ${fail}`);
+        this.node(properties[name]!, x, fail);
+      } else {
+        const start = out.length;
+        out.push(`const ${x} = ${member(v, name)};`);
+        if (!this.#block(`if (${x} !== undefined) {`, () => this.node(properties[name]!, x, fail))) out.length = start;
+      }
     }
     const additional = s['additionalProperties'] as SchemaNode | undefined;
     if (additional !== undefined && additional !== true) {
@@ -454,41 +478,43 @@ class TightGen {
         out.push(`for (const ${k} in ${v}) {`, known === undefined ? fail : `if (!(${known})) ${fail}`, '}');
       } else {
         const x = this.#name('x');
-        const body = this.node(additional, x, fail);
-        if (body.length > 0) {
-          const check = [`const ${x} = ${v}[${k}];`, ...body];
-          out.push(`for (const ${k} in ${v}) {`, ...(known === undefined ? check : [`if (!(${known})) {`, ...check, '}']), '}');
-        }
+        const check = () => {
+          const start = out.length;
+          out.push(`const ${x} = ${v}[${k}];`);
+          this.node(additional, x, fail);
+          if (out.length === start + 1) out.pop();
+        };
+        this.#block(`for (const ${k} in ${v}) {`, known === undefined ? check : () => this.#block(`if (!(${known})) {`, check));
       }
     }
-    return out;
   }
 
   /** anyOf: the first branch that passes leaves the block; falling out of the last one fails. A branch that always passes makes the keyword pass. */
-  #anyOf(branches: readonly SchemaNode[], v: string, fail: string): string[] {
+  #anyOf(branches: readonly SchemaNode[], v: string, fail: string): void {
+    const out = this.out;
+    const start = out.length;
     const label = this.#name('a');
-    const parts: string[] = [];
+    out.push(`${label}: {`);
     for (const branch of branches) {
       const b = this.#name('b');
-      const body = this.node(branch, v, `break ${b};`);
-      if (body.length === 0) return [];
-      parts.push(`${b}: {`, ...body, `break ${label};`, '}');
+      if (!this.#block(`${b}: {`, () => this.node(branch, v, `break ${b};`), `break ${label};\n}`)) {
+        out.length = start; // this branch always passes: so does the anyOf
+        return;
+      }
     }
-    return [`${label}: {`, ...parts, fail, '}'];
+    out.push(fail, '}');
   }
 
   /** oneOf: counts the branches that pass; exactly one must. */
-  #oneOf(branches: readonly SchemaNode[], v: string, fail: string): string[] {
+  #oneOf(branches: readonly SchemaNode[], v: string, fail: string): void {
+    const out = this.out;
     const n = this.#name('n');
-    const out = [`let ${n} = 0;`];
+    out.push(`let ${n} = 0;`);
     for (const branch of branches) {
       const b = this.#name('b');
-      const body = this.node(branch, v, `break ${b};`);
-      if (body.length === 0) out.push(`${n}++;`);
-      else out.push(`${b}: {`, ...body, `${n}++;`, '}');
+      if (!this.#block(`${b}: {`, () => this.node(branch, v, `break ${b};`), `${n}++;\n}`)) out.push(`${n}++;`);
     }
     out.push(`if (${n} !== 1) ${fail}`);
-    return out;
   }
 }
 

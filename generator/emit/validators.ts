@@ -195,7 +195,11 @@ export function validatorsModule(input: ValidatorsInput): string {
   const ownCode: string[] = [];
   const mine = input.schemas.map((schema, index) => {
     if (input.ownValidators === false) return false;
-    const code = ownEmitter.validator(schemaForAjv(schema, input.applyDefaults), `o${index}`, input.applyDefaults);
+    // `schemaForAjv` would only drop the root `$schema` here: the subset has no `$id`, no `__proto__` and no
+    // Object.prototype names, which are what else it rewrites.
+    const { $schema: _dialect, ...body } = schema;
+    void _dialect;
+    const code = ownEmitter.validator(body, `o${index}`, input.applyDefaults);
     if (code !== undefined) ownCode.push(code);
     return code !== undefined;
   });
