@@ -272,14 +272,30 @@ export class OwnValidators {
   }
 }
 
+/**
+ * `tsString`, remembered: property names and enum values repeat across a
+ * spec's schemas (a thousand tools with `name`, `owner`, …). Bounded so a
+ * huge spec cannot grow it without limit.
+ */
+const stringLiterals = new Map<string, string>();
+function stringLiteral(text: string): string {
+  let literal = stringLiterals.get(text);
+  if (literal === undefined) {
+    literal = tsString(text);
+    if (stringLiterals.size >= 50_000) stringLiterals.clear();
+    stringLiterals.set(text, literal);
+  }
+  return literal;
+}
+
 /** A JS literal for a JSON primitive (strings through `tsString`; numbers as JS prints them, the way ajv writes them into code). */
 function literal(value: string | number | boolean | null): string {
-  return typeof value === 'string' ? tsString(value) : String(value);
+  return typeof value === 'string' ? stringLiteral(value) : String(value);
 }
 
 /** `v.name` for identifier names, `v["…"]` otherwise. */
 function member(v: string, name: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? `${v}.${name}` : `${v}[${tsString(name)}]`;
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? `${v}.${name}` : `${v}[${stringLiteral(name)}]`;
 }
 
 /** A boolean expression: `v` is one of `types`, as ajv's `checkDataTypes` with `strictNumbers` decides it. */
@@ -299,7 +315,7 @@ function typeTest(types: readonly string[], v: string): string {
       case 'integer':
         return `Number.isInteger(${v})`;
       default:
-        return `typeof ${v} === ${tsString(t)}`;
+        return `typeof ${v} === ${stringLiteral(t)}`;
     }
   });
   return parts.join(' || ');
@@ -472,7 +488,7 @@ class TightGen {
         names.length === 0
           ? undefined
           : names.length <= 8
-            ? names.map((n) => `${k} === ${tsString(n)}`).join(' || ')
+            ? names.map((n) => `${k} === ${stringLiteral(n)}`).join(' || ')
             : `${this.#own.declare('__ownKeys', `new Set(${jsonTextLiteral(JSON.stringify(names))})`)}.has(${k})`;
       if (additional === false) {
         out.push(`for (const ${k} in ${v}) {`, known === undefined ? fail : `if (!(${known})) ${fail}`, '}');
