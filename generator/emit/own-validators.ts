@@ -23,10 +23,12 @@
  *
  * ajv's order, which the collector follows: ajv groups keywords by the data
  * type they apply to (its `RULES`): first the untyped ones (`const`,
- * `enum`, `anyOf`, `oneOf`), then number (`maximum`, `minimum`,
- * `exclusiveMaximum`, `exclusiveMinimum`, `format`), string (`maxLength`,
- * `minLength`, `pattern`, `format`), array (`maxItems`, `minItems`,
- * `items`) and object (`required`, `additionalProperties`, `properties`),
+ * `enum`, `not`, `anyOf`, `oneOf`, `allOf`), then number (`maximum`,
+ * `minimum`, `exclusiveMaximum`, `exclusiveMinimum`, `multipleOf`,
+ * `format`), string (`maxLength`, `minLength`, `pattern`, `format`), array
+ * (`maxItems`, `minItems`, `items`, `uniqueItems`) and object
+ * (`maxProperties`, `minProperties`, `required`, `additionalProperties`,
+ * `properties`),
  * each group guarded by a check of the data's type. (`uniqueItems` comes
  * after `items`: items.ts registers itself `before` it.) The `type` keyword is
  * checked before everything, except when it names exactly one of those
@@ -34,9 +36,10 @@
  * the group's `else` branch (ajv's `coerceAndCheckDataType`).
  *
  * Outside the subset (`ownValidatorCode` returns `undefined`, and the schema
- * goes to ajv as before): every other keyword (`allOf`, `not`,
- * `if`/`then`/`else`, `patternProperties`, `dependencies`, `contains`,
- * `uniqueItems`, `multipleOf`, `propertyNames`, `nullable`, …), `const` or
+ * goes to ajv as before): every other keyword (`if`/`then`/`else`,
+ * `patternProperties`, `dependencies`, `contains`, `propertyNames`,
+ * `nullable`, `$id`, …), `uniqueItems` on items not all of primitive types
+ * (ajv compares those with fast-deep-equal), `const` or
  * `enum` with an object or array value (ajv compares those with
  * fast-deep-equal, which calls a data object's own `valueOf`), a property
  * named like an `Object.prototype` member (ajv's `ownProperties`), a

@@ -63,10 +63,10 @@ if (s === true) return E;
 if (s === false) return __ajvError(E, ip, sp + "/false schema", "false schema", {}, "boolean schema is false");
 const t = s.type;
 const T = t === undefined ? [] : typeof t == "string" ? [t] : t;
-const num = s.maximum !== undefined || s.minimum !== undefined || s.exclusiveMaximum !== undefined || s.exclusiveMinimum !== undefined || s.format !== undefined;
+const num = s.maximum !== undefined || s.minimum !== undefined || s.exclusiveMaximum !== undefined || s.exclusiveMinimum !== undefined || s.multipleOf !== undefined || s.format !== undefined;
 const str = s.maxLength !== undefined || s.minLength !== undefined || s.pattern !== undefined || s.format !== undefined;
 const arr = s.maxItems !== undefined || s.minItems !== undefined || s.uniqueItems !== undefined || s.items !== undefined;
-const obj = s.required !== undefined || s.additionalProperties !== undefined || s.properties !== undefined;
+const obj = s.maxProperties !== undefined || s.minProperties !== undefined || s.required !== undefined || s.additionalProperties !== undefined || s.properties !== undefined;
 const one = T.length === 1 ? T[0] : undefined;
 // validate/dataType.ts coerceAndCheckDataType: type first, unless one group type whose keywords are present reports it.
 const inGroup = one === "number" ? num : one === "string" ? str : one === "array" ? arr : one === "object" ? obj : false;
@@ -74,6 +74,14 @@ if (T.length > 0 && !inGroup && !T.some((x) => __ownIs(x, d))) E = __ownTypeErro
 // validation/const.ts, enum.ts (primitive values: ===).
 if (s.const !== undefined && s.const !== d) E = __ajvError(E, ip, sp + "/const", "const", {allowedValue: s.const}, "must be equal to constant");
 if (s.enum !== undefined && s.enum.indexOf(d) < 0) E = __ajvError(E, ip, sp + "/enum", "enum", {allowedValues: s.enum}, "must be equal to one of the allowed values");
+// applicator/not.ts: the subschema's own errors are dropped; passing it is the error.
+if (s.not !== undefined) {
+const n = __ownLength(E);
+E = __ownCollect(s.not, d, ip, sp + "/not", E);
+const passed = __ownLength(E) === n;
+E = __ownReset(E, n);
+if (passed) E = __ajvError(E, ip, sp + "/not", "not", {}, "must NOT be valid");
+}
 // vocabularies/code.ts validateUnion: branches until one passes; its failures are dropped when one does.
 if (s.anyOf !== undefined) {
 const n = __ownLength(E);
@@ -104,13 +112,16 @@ passing = i;
 }
 E = valid ? __ownReset(E, n) : __ajvError(E, ip, sp + "/oneOf", "oneOf", {passingSchemas: passing}, "must match exactly one schema in oneOf");
 }
-// validation/limitNumber.ts, format.
+// applicator/allOf.ts: every subschema's errors, in order, none of its own.
+if (s.allOf !== undefined) for (let i = 0; i < s.allOf.length; i++) E = __ownCollect(s.allOf[i], d, ip, sp + "/allOf/" + i, E);
+// validation/limitNumber.ts, multipleOf.ts, format.
 if (num) {
 if (typeof d == "number" && isFinite(d)) {
 if (s.maximum !== undefined && (d > s.maximum || isNaN(d))) E = __ajvError(E, ip, sp + "/maximum", "maximum", {comparison: "<=", limit: s.maximum}, "must be <= " + s.maximum);
 if (s.minimum !== undefined && (d < s.minimum || isNaN(d))) E = __ajvError(E, ip, sp + "/minimum", "minimum", {comparison: ">=", limit: s.minimum}, "must be >= " + s.minimum);
 if (s.exclusiveMaximum !== undefined && (d >= s.exclusiveMaximum || isNaN(d))) E = __ajvError(E, ip, sp + "/exclusiveMaximum", "exclusiveMaximum", {comparison: "<", limit: s.exclusiveMaximum}, "must be < " + s.exclusiveMaximum);
 if (s.exclusiveMinimum !== undefined && (d <= s.exclusiveMinimum || isNaN(d))) E = __ajvError(E, ip, sp + "/exclusiveMinimum", "exclusiveMinimum", {comparison: ">", limit: s.exclusiveMinimum}, "must be > " + s.exclusiveMinimum);
+if (s.multipleOf !== undefined && (s.multipleOf === 0 || d / s.multipleOf !== parseInt(d / s.multipleOf))) E = __ajvError(E, ip, sp + "/multipleOf", "multipleOf", {multipleOf: s.multipleOf}, "must be multiple of " + s.multipleOf);
 if (s.format !== undefined) E = __ownFormat(E, s.format, "number", d, ip, sp);
 } else if (one === "number") E = __ownTypeError(E, s, ip, sp);
 }
@@ -154,6 +165,9 @@ seen[x] = i;
 if (obj) {
 if (d && typeof d == "object" && !Array.isArray(d)) {
 const P = s.properties;
+// validation/limitProperties.ts
+if (s.maxProperties !== undefined && Object.keys(d).length > s.maxProperties) E = __ajvError(E, ip, sp + "/maxProperties", "maxProperties", {limit: s.maxProperties}, "must NOT have more than " + s.maxProperties + " properties");
+if (s.minProperties !== undefined && Object.keys(d).length < s.minProperties) E = __ajvError(E, ip, sp + "/minProperties", "minProperties", {limit: s.minProperties}, "must NOT have fewer than " + s.minProperties + " properties");
 if (s.required !== undefined) for (const p of s.required) if (d[p] === undefined) E = __ajvError(E, ip, sp + "/required", "required", {missingProperty: p}, "must have required property '" + p + "'");
 const ap = s.additionalProperties;
 if (ap !== undefined && ap !== true) {
