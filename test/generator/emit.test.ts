@@ -97,8 +97,8 @@ describe('emit', () => {
       { name: 'read_file', parameters: shared },
       { name: 'stat_file', parameters: reordered },
       { name: 'tool', description: 'Named so its type would be ToolArgs' },
-      // `not` is outside toolroute's own validator subset (own-validators.ts): this schema is ajv's code, the others toolroute's.
-      { name: 'when', parameters: { type: 'object', properties: { at: { type: 'string', format: 'date-time' }, s: { type: 'string', minLength: 2, not: { const: '' } } } } },
+      // `if`/`then` is outside toolroute's own validator subset (own-validators.ts): this schema is ajv's code, the others toolroute's.
+      { name: 'when', parameters: { type: 'object', properties: { at: { type: 'string', format: 'date-time' }, s: { type: 'string', minLength: 2, if: { const: '' }, then: false } } } },
     ],
     namespaces: [{ name: 'registry', tools: [{ name: 'read_file' }] }],
   });
@@ -178,8 +178,8 @@ describe('validators of many distinct schemas', () => {
   it('splits more than 1,000 schemas of a dialect over several ajv scopes, each validator still its own', async () => {
     // ajv's standalone builder is quadratic in the schemas of one instance and overflows the stack near 10,000.
     const count = 2001;
-    // `not` keeps these schemas out of toolroute's own validator subset: this is about ajv's code.
-    const ir = buildIR({ tools: Array.from({ length: count }, (_, i) => ({ name: `t${i}`, parameters: { type: 'object', properties: { n: { const: i } }, required: ['n'], not: { required: ['zz'] } } })) });
+    // `dependencies` keeps these schemas out of toolroute's own validator subset: this is about ajv's code.
+    const ir = buildIR({ tools: Array.from({ length: count }, (_, i) => ({ name: `t${i}`, parameters: { type: 'object', properties: { n: { const: i } }, required: ['n'], dependencies: { zz: ['n'] } } })) });
     const ts = byPath(await emit(ir, options), 'validators.gen.ts');
     const js = stripTypes(ts);
     expect(ts.match(/^const draft07(?:_\d+)? = \(\(\) => \{$/gm)).toEqual(['const draft07 = (() => {', 'const draft07_2 = (() => {', 'const draft07_3 = (() => {']);
