@@ -63,6 +63,8 @@ interface Member {
 const UNKNOWN: T = { k: 'unknown' };
 const NEVER: T = { k: 'never' };
 const PRIMITIVES = ['string', 'number', 'boolean', 'null'] as const;
+/** One shared node per primitive type (types are never mutated; printing does not care about identity). */
+const PRIMITIVE_TYPES: ReadonlyMap<string, T> = new Map(PRIMITIVES.map((k): [string, T] => [k, Object.freeze({ k })]));
 
 type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'array' | 'object';
 const ALL_TYPES: readonly JsonType[] = ['string', 'number', 'integer', 'boolean', 'null', 'array', 'object'];
@@ -106,7 +108,11 @@ function typeOf(schema: JsonValue | undefined, d: boolean): T {
   if (schema === undefined || schema === true) return UNKNOWN;
   if (schema === false) return NEVER;
   if (!isRecord(schema)) return UNKNOWN;
-  const parts: T[] = [own(schema, d)];
+  const mine = own(schema, d);
+  // Most schema nodes have no in-place applicator: their type is their own, which is never an
+  // intersection, so `intersection([mine])` would return it as it is — without the arrays and closures.
+  if (!('allOf' in schema) && !('anyOf' in schema) && !('oneOf' in schema) && !('if' in schema)) return mine;
+  const parts: T[] = [mine];
   const list = (key: string): JsonValue[] => (Array.isArray(schema[key]) ? (schema[key] as JsonValue[]) : []);
   // ajv fills defaults in allOf members, then and else, never in anyOf / oneOf branches or `if`.
   const under = (keyword: string) => d && fillsDefaultsIn(keyword, schema);
@@ -128,8 +134,17 @@ function own(s: Record<string, JsonValue>, d: boolean): T {
   if (Array.isArray(s.enum)) return union(s.enum.filter((v) => allowed.some((t) => hasType(v, t))).map(literal));
   const has = (keys: readonly string[]) => keys.some((k) => k in s);
   if (declared === undefined && !has(OBJECT_KEYWORDS) && !has(ARRAY_KEYWORDS)) return UNKNOWN;
+  // One declared type (the common case): its branch alone, which `union` of one non-union member returns as it is.
+  if (declared !== undefined && declared.length === 1) {
+    const only = declared[0];
+    if (only === 'object') return objectType(s, d);
+    if (only === 'array') return arrayType(s, d);
+    const primitive = only === 'integer' ? 'number' : only;
+    const known = primitive === undefined ? undefined : PRIMITIVE_TYPES.get(primitive);
+    if (known !== undefined) return known;
+  }
   const branches: T[] = [];
-  for (const p of PRIMITIVES) if (allowed.includes(p) || (p === 'number' && allowed.includes('integer'))) branches.push({ k: p });
+  for (const p of PRIMITIVES) if (allowed.includes(p) || (p === 'number' && allowed.includes('integer'))) branches.push(PRIMITIVE_TYPES.get(p)!);
   if (allowed.includes('array')) branches.push(arrayType(s, d));
   if (allowed.includes('object')) branches.push(objectType(s, d));
   return union(branches);
