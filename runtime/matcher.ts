@@ -17,6 +17,7 @@
  * character) and each keyword's selection becomes word masks (`KeywordMasks`).
  */
 import type { PruneMatcherData } from './contract.js';
+import { MAX_PLACEMENTS, pruneKernel, type KernelRegion, type PruneKernel } from './prune-kernel.js';
 
 /** What a tool contributes to the matcher: its name and tags as written. */
 export interface PruneMatcherInput {
@@ -78,6 +79,10 @@ interface RevivedMatcher {
   scan: ScanTables | undefined;
   /** Distinct keyword ids one scan found, in the order found (either scan writes them here). */
   readonly found: Int32Array;
+  /** This matcher's tables in the prune kernel (prune-kernel.ts), placed on first use; `null`: it uses the scans here. */
+  region: KernelRegion | null | undefined;
+  /** How often it was placed (again after the kernel's arena was emptied); at `MAX_PLACEMENTS` it stays here. */
+  placements: number;
 }
 
 /**
@@ -338,6 +343,8 @@ function getRevived(data: PruneMatcherData): RevivedMatcher {
     dfa: undefined,
     scan: undefined,
     found: new Int32Array(keywords),
+    region: undefined,
+    placements: 0,
   };
   revived.set(data, r);
   return r;
@@ -391,7 +398,42 @@ function scanTables(m: RevivedMatcher): ScanTables {
 function scanTask(m: RevivedMatcher, task: string): number {
   let dfa = m.dfa;
   if (dfa === undefined) dfa = m.dfa = buildDfa(m);
-  return dfa === null ? scanSparse(m, task, nextGeneration(m)) : scanUtf8(m, dfa, task);
+  if (dfa === null) return scanSparse(m, task, nextGeneration(m));
+  const k = pruneKernel();
+  if (k !== null) {
+    const r = regionOf(m, dfa, k);
+    if (r !== null) {
+      const count = k.scan(r, task, m.found);
+      if (count >= 0) return count;
+    }
+  }
+  return scanUtf8(m, dfa, task);
+}
+
+/**
+ * `m`'s region in the prune kernel: placed on first use, and again when the
+ * kernel's arena was emptied to make room (at most `MAX_PLACEMENTS` times, so
+ * matchers that do not fit together cannot make every prune copy tables);
+ * `null` when it cannot be placed or has keywords that are not ASCII (the
+ * kernel's classes cover ASCII only): then the scans of this file run.
+ */
+function regionOf(m: RevivedMatcher, d: Dfa, k: PruneKernel): KernelRegion | null {
+  const r = m.region;
+  if (r !== undefined && (r === null || k.holds(r))) return r;
+  if (d.wide.size > 0 || m.placements >= MAX_PLACEMENTS) return (m.region = null);
+  m.placements++;
+  const masks = m.masks ?? (m.masks = keywordMasks(m));
+  return (m.region = k.place({
+    shift: d.shift,
+    table: d.table,
+    firstReporting: d.firstReporting,
+    out: d.out,
+    dict: d.dict,
+    classes: d.bytes,
+    start: masks.start,
+    pairs: masks.pairs,
+    always: masks.always,
+  }));
 }
 
 /** A fresh generation for `keywordSeen` (no keyword carries it yet). */
@@ -803,15 +845,27 @@ export function selectTask(data: PruneMatcherData, task: string, sel: Int32Array
  * exactly the task's selection (the always-kept positions copied in whole,
  * every other word of `sel` cleared, then the keywords OR-ed in), so the
  * caller neither clears it nor ORs the always-kept positions word by word.
- * `sel` must hold at least `total` bits. Allocation-free after the first
- * call; never throws for any task string.
+ * Returns the number of selected positions (`countSelected(sel)`). `sel`
+ * must hold at least `total` bits. Allocation-free after the first call;
+ * never throws for any task string.
  *
  * @example
  * const sel = new Int32Array((flatCount + 31) >>> 5);
- * selectTaskFresh(matcher, 'check the db', sel); // whatever sel held before
+ * const kept = selectTaskFresh(matcher, 'check the db', sel); // whatever sel held before
  */
-export function selectTaskFresh(data: PruneMatcherData, task: string, sel: Int32Array): void {
+export function selectTaskFresh(data: PruneMatcherData, task: string, sel: Int32Array): number {
   const m = getRevived(data);
+  let dfa = m.dfa;
+  if (dfa === undefined) dfa = m.dfa = buildDfa(m);
+  if (dfa !== null) {
+    // The usual case: the kernel scans, ORs the masks and counts in one call (prune-kernel.ts).
+    const k = pruneKernel();
+    const r = k === null ? null : regionOf(m, dfa, k);
+    if (r !== null) {
+      const kept = k!.select(r, task, sel);
+      if (kept >= 0) return kept;
+    }
+  }
   const masks = m.masks ?? (m.masks = keywordMasks(m));
   const always = masks.always;
   if (sel.length === always.length) sel.set(always);
@@ -820,6 +874,7 @@ export function selectTaskFresh(data: PruneMatcherData, task: string, sel: Int32
     sel.set(always);
   }
   orFound(sel, masks, m, scanTask(m, task), 0);
+  return countSelected(sel);
 }
 
 /** OR in the masks of the `count` keywords the last scan wrote to `m.found`. */

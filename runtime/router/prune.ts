@@ -66,16 +66,19 @@ export class Pruner {
     const text = typeof task === 'string' ? task : String(task);
     // The matcher overwrites the selection (the always-kept tools copied in whole, so no clearing pass) and ORs
     // in whole word masks per keyword the task names: about one word per 32 tools per tag, not a store per tool.
-    selectTaskFresh((this.#specMatcher ??= catalog.spec.matcher), text, selection);
+    // It also counts them (in the same pass as its last copy), which holds unless run-time tools add bits.
+    let kept = selectTaskFresh((this.#specMatcher ??= catalog.spec.matcher), text, selection);
     // Run-time flat tools select their own positions, after the spec's.
     const dynamic = catalog.dynamicMatcher;
-    if (dynamic) selectTask(dynamic, text, selection, this.#specFlatCount);
+    if (dynamic) {
+      selectTask(dynamic, text, selection, this.#specFlatCount);
+      kept = countSelected(selection);
+    }
     // Invariant the sizes below rest on: the matchers set bits only at positions below
     // `total` (the spec's matcher below its flat count, the run-time one in the positions
     // after it; the last word's padding bits stay clear). So the set-bit count is exactly
     // the number of kept tools, the set-bit loop fills `tools` to `kept`, and the masked
     // clear bits fill `removed` to `total - kept` (prune.test.ts compares both with the reference Pruner).
-    const kept = countSelected(selection);
     // Both result arrays at their final size, filled word by word: the kept positions
     // of a word are its set bits, lowest first (`b & -b` isolates one, `clz32` names
     // it), the removed ones its clear bits. One store per position and no branch on
