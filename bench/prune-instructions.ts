@@ -16,12 +16,11 @@
  * - `floor`: item 3's output floor (the two result arrays gathered from index
  *   lists computed beforehand);
  * - `prune`: `router.pruneByTask(task)`;
- * - `encode`: `TextEncoder.encodeInto` of the task into a reused buffer (what
- *   the scan reads; part of `select`);
- * - `select`: clearing a bitset and `selectTask` (the scan and the word masks
- *   OR-ed in);
- * - `count`: `select` plus `countSelected`.
- * `prune` minus `count` is then the fill of the two arrays (and the call's
+ * - `write`: `Buffer#write(task, 0, 'utf16le')` into a reused buffer (how
+ *   the prune kernel reads the task's code units; part of `select`);
+ * - `select`: `selectTaskFresh`, what `pruneByTask` calls (the scan, the
+ *   word masks OR-ed in, the copy into the caller's bitset and the count).
+ * `prune` minus `select` is then the fill of the two arrays (and the call's
  * glue). 2,400 uncounted warm-up prunes, counting switched on by
  * `callgrind_control -i on` from the process, then the difference of a
  * 14,400- and a 2,400-prune window divided by 12,000; the collector's
@@ -38,7 +37,7 @@ const WARMUP = 2_400;
 const LOW = 2_400;
 const HIGH = 14_400;
 
-const CONTENDERS = ['floor', 'prune', 'encode', 'select', 'count'] as const;
+const CONTENDERS = ['floor', 'prune', 'write', 'select'] as const;
 type Contender = (typeof CONTENDERS)[number];
 
 /** The process valgrind runs: plain JS, so nothing but the measured prunes runs in the counted window. */
@@ -49,7 +48,7 @@ import { pathToFileURL } from 'node:url';
 const input = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const calls = Number(process.argv[3]);
 const { createRouter } = await import(pathToFileURL(input.runtimeIndex).href);
-const { selectTask, countSelected } = await import(pathToFileURL(input.matcherModule).href);
+const { selectTaskFresh } = await import(pathToFileURL(input.matcherModule).href);
 const gen = await import(pathToFileURL(input.genIndex).href);
 const handlers = {};
 for (const t of gen.spec.tools) handlers[t.name] = (a) => a;
@@ -79,15 +78,13 @@ const floorBuild = (pick) => {
 };
 const matcher = gen.spec.matcher;
 const sel = new Int32Array((total + 31) >>> 5);
-const encoder = new TextEncoder();
-const buffer = new Uint8Array(3 * 8192);
+const units = Buffer.alloc(2 * 8192 + 4);
 let sink = 0;
 const fns = {
   floor: (i) => { sink += floorBuild(picks[i]).kept; },
   prune: (i) => { sink += router.pruneByTask(tasks[i]).kept; },
-  encode: (i) => { sink += encoder.encodeInto(tasks[i], buffer).written; },
-  select: (i) => { sel.fill(0); selectTask(matcher, tasks[i], sel, 0); sink += sel[0]; },
-  count: (i) => { sel.fill(0); selectTask(matcher, tasks[i], sel, 0); sink += countSelected(sel); },
+  write: (i) => { sink += units.write(tasks[i], 0, 'utf16le'); },
+  select: (i) => { sink += selectTaskFresh(matcher, tasks[i], sel); },
 };
 const fn = fns[input.contender];
 const n = tasks.length;
@@ -142,7 +139,7 @@ function main(): void {
     const fmt = (c: Contender) => (per[c] === undefined ? '—' : `${Math.round(per[c]!)} (collector ${Math.round(gcShare[c]!)})`);
     console.log(`  ${kind} tasks: ${(only ?? CONTENDERS).map((c) => `${c} ${fmt(c)}`).join(', ')}`);
     if (per.prune !== undefined && per.floor !== undefined) console.log(`    prune ÷ floor ${(per.prune / per.floor).toFixed(3)}x`);
-    if (per.prune !== undefined && per.count !== undefined) console.log(`    fill and glue (prune − count) ${Math.round(per.prune - per.count)}`);
+    if (per.prune !== undefined && per.select !== undefined) console.log(`    fill and glue (prune − select) ${Math.round(per.prune - per.select)}`);
   }
 }
 

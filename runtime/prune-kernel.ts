@@ -67,6 +67,8 @@ export interface KernelInput {
 
 /** A matcher placed in the arena (arena offsets in words). Opaque outside this file. */
 export interface KernelRegion {
+  /** The kernel that placed it, and its arena's epoch then (`holds`). */
+  readonly owner: object;
   readonly epoch: number;
   readonly base: number;
   readonly shift: number;
@@ -127,20 +129,46 @@ let kernel: PruneKernel | null | undefined;
  * const region = k?.place(input) ?? null;
  */
 export function pruneKernel(): PruneKernel | null {
-  if (kernel === undefined) kernel = makeKernel();
+  if (kernel === undefined) kernel = createPruneKernel();
   return kernel;
 }
 
-function makeKernel(): PruneKernel | null {
+/**
+ * For tests: make `k` the process's kernel (`undefined`: make a fresh one on
+ * next use); returns the one it replaces. Regions of another kernel are never
+ * taken for this one's (`holds`), so matchers place themselves again.
+ *
+ * @example
+ * const before = usePruneKernel(createPruneKernel(1 << 18));
+ * // … prune …
+ * usePruneKernel(before);
+ */
+export function usePruneKernel(k: PruneKernel | null | undefined): PruneKernel | null | undefined {
+  const before = kernel;
+  kernel = k;
+  return before;
+}
+
+/**
+ * A new kernel over an arena of `arenaWords` 32-bit words (the process's
+ * own is `pruneKernel()`; a second kernel makes V8 compile the kernel's
+ * functions for any closure, so this is for tests). `null` where it cannot run.
+ *
+ * @example
+ * const small = createPruneKernel(1 << 18); // 1 MiB: fills after a few matchers
+ */
+export function createPruneKernel(arenaWords: number = ARENA_WORDS): PruneKernel | null {
+  if (!Number.isInteger(arenaWords) || arenaWords < 2 * CLASS_WORDS) throw new RangeError(`toolroute: a prune kernel's arena needs at least ${2 * CLASS_WORDS} words, got ${arenaWords}`);
   const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
   if (typeof NodeBuffer?.from !== 'function') return null;
   // The walk reads two UTF-16LE units per 32-bit word, the first in its low half.
   if (new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1) return null;
   // Everything the loops read is a `const` of this closure: the optimizing compiler embeds it (see the file comment).
-  const A = new Int32Array(ARENA_WORDS);
+  const A = new Int32Array(arenaWords);
   const units = new Uint16Array(MAX_UNITS + 2);
   const unitPairs = new Uint32Array(units.buffer);
   const unitBytes = NodeBuffer.from(units.buffer, 0, units.byteLength);
+  const owner = {};
   let top = CLASS_WORDS;
   let epoch = 0;
   let active: KernelRegion | null = null;
@@ -153,8 +181,8 @@ function makeKernel(): PruneKernel | null {
     const keywords = start.length - 1;
     const words = always.length;
     const size = (states << shift) + 2 * states + 2 * keywords + words + (keywords + 1) + pairs.length + words;
-    if (CLASS_WORDS + size > ARENA_WORDS) return null;
-    if (top + size > ARENA_WORDS) {
+    if (CLASS_WORDS + size > arenaWords) return null;
+    if (top + size > arenaWords) {
       // Full: empty the arena. Every region is dropped and placed again on its next prune.
       epoch++;
       top = CLASS_WORDS;
@@ -184,6 +212,7 @@ function makeKernel(): PruneKernel | null {
     const classes = new Int32Array(128);
     for (let c = 0; c < 128; c++) classes[c] = input.classes[c]!;
     return {
+      owner,
       epoch,
       base,
       shift,
@@ -351,5 +380,5 @@ function makeKernel(): PruneKernel | null {
     return count;
   }
 
-  return { place, holds: (r) => r.epoch === epoch, select, scan };
+  return { place, holds: (r) => r.owner === owner && r.epoch === epoch, select, scan };
 }

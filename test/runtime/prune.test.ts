@@ -117,10 +117,11 @@ describe('prune matcher', () => {
     );
   });
 
-  // The scan reads a task as UTF-8 bytes when every keyword is ASCII (and walks a long task as two
-  // halves split at a separator); these tasks mix ASCII words with the characters that path must send
-  // elsewhere (İ, the Kelvin sign, whose lowercase holds ASCII) or may read as separators (Σ, emoji,
-  // lone surrogates, U+FFFD, dashes), at lengths on both sides of the split and of the UTF-8 buffer.
+  // When every keyword is ASCII the scan reads a task's code units in the prune kernel (or, without it,
+  // as UTF-8 bytes) and walks a long task as two halves split at a separator; these tasks mix ASCII words
+  // with the characters those paths must treat apart (İ, the Kelvin sign, whose lowercase holds ASCII) or
+  // may read as separators (Σ, emoji, lone surrogates, U+FFFD, dashes), at lengths on both sides of the
+  // split and of the buffers.
   const ASCII_WORDS = ['db', 'api', 'read_file', 'run', 'runs', 'sh', 'shell', 'ab', 'ba', 'k', 'i', 'ki', 'a_b'];
   const MIXED = ['Σ', 'σ', '😀', '\uD83D', '\uDE00', '\uFFFD', '—', '’', 'ß', 'é', ' ', ' ', '.', ',', '\n', 'K', 'I', 'DB', 'Api'];
   const asciiToolsArb = fc.array(fc.record({ name: fc.constantFrom(...ASCII_WORDS), tags: fc.array(fc.constantFrom(...ASCII_WORDS), { maxLength: 3 }) }), { maxLength: 14 });
