@@ -7,12 +7,18 @@
  *   npx tsx bench/instructions.ts --tools=10000       # another size (10, 100, 1000, 10000)
  *   npx tsx bench/instructions.ts --case=namespace-sync,flat-async
  *   npx tsx bench/instructions.ts --runtime=path/to/runtime/index.js   # count another runtime build (A/B), same generated folder
+ *   npx tsx bench/instructions.ts --contenders=floor,toolroute        # leave the reference path out (default: all three)
+ *   npx tsx bench/instructions.ts --sim                               # also simulate caches and branches (slower)
  *
  * Needs `valgrind` and the generated folders of an earlier `npm run bench`
  * (bench/.tmp/gen); the runtime and the folder are compiled to JS here the
- * way the bench does it. Per contender (toolroute's `router.dispatch`, and
- * the floor of item 1: `JSON.parse` + a plain `new Ajv().compile(schema)`
- * validator + the handler settled as dispatch settles it), a plain `node
+ * way the bench does it. Per contender (toolroute's `router.dispatch`; the
+ * floor of item 1: `JSON.parse` + a plain `new Ajv().compile(schema)`
+ * validator + the handler settled as dispatch settles it; and item 1's
+ * reference path: `checkToolCall` (+ `isNamespaceCall` + `resolveNamespace`
+ * for a namespace call, `JSON.parse` for a flat one) + one `Map` read + its
+ * `allErrors` ajv validator + the same settle, bench/reference.ts
+ * transpiled by esbuild for the plain-JS worker), a plain `node
  * --single-threaded` process (no background compile or GC threads finishing
  * inside the counted window) runs 20,000 uncounted warm-up calls, switches
  * counting on (`callgrind_control -i on`), and runs N counted calls; the
@@ -20,11 +26,21 @@
  * instructions per steady-state call. V8's garbage collector is left out (its
  * functions, by name, from `callgrind_annotate`): whether a major collection
  * falls into a window moves a total by about a thousand per call, more than
- * the difference measured; the GC share is printed beside. Not part of
- * `npm test` or `npm run bench` (minutes per case under valgrind).
+ * the difference measured; the GC share is printed beside.
+ *
+ * `--sim` runs each window again with callgrind's cache and branch
+ * simulation (`--cache-sim=yes --branch-sim=yes`: 32 KiB 8-way L1
+ * instruction and data caches, as on this machine's CPU) and prints L1
+ * instruction-cache misses, L1 data-cache read misses and mispredicted
+ * branches per call: what the instruction count cannot show, such as a hot
+ * path whose code no longer fits in the instruction cache beside
+ * `JSON.parse`'s (these include the collector's share, which is small). Not
+ * part of `npm test` or `npm run bench` (minutes per case under valgrind).
  */
+import { transformSync } from 'esbuild';
 import { countInstructions } from './callgrind.js';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { emitJs, jsPath, type RepoPaths } from './emit-js.js';
@@ -56,9 +72,41 @@ const args = input.shape === 'namespace' ? (p) => p.args : (p) => p;
 const floor = input.settle === 'sync'
   ? () => { const a = args(JSON.parse(raw)); if (!plain(a)) return Promise.reject(new Error('invalid')); return Promise.resolve(handler(a)); }
   : async () => { const a = args(JSON.parse(raw)); if (!plain(a)) throw new Error('invalid'); return await handler(a); };
-const fn = input.contender === 'floor' ? floor : () => router.dispatch(input.call);
+// The reference path of item 1 (bench/items/dispatch.ts): one table from tool name to handler and validator.
+let reference;
+if (input.contender === 'reference') {
+  const { makeReference } = await import(pathToFileURL(input.referenceModule).href);
+  const ref = makeReference(input.spec);
+  const chef = ref.chef;
+  const pruner = chef.getPruner();
+  pruner.setBlockedTools(input.blocked);
+  const route = new Map(Object.keys(handlers).map((name) => [name, { fn: handlers[name], validate: name === input.tool ? ref.validator(name) : null }]));
+  const call = input.call;
+  const resolveRef = input.shape === 'namespace'
+    ? () => {
+        const gate = chef.checkToolCall(call);
+        if (!gate.allowed) throw new Error(gate.reason);
+        if (!pruner.isNamespaceCall(call)) throw new Error('not a namespace call');
+        const { toolName, args } = pruner.resolveNamespace(call);
+        const r = route.get(toolName);
+        if (!r || !r.validate(args)) throw new Error('invalid');
+        return { fn: r.fn, args };
+      }
+    : () => {
+        const gate = chef.checkToolCall(call);
+        if (!gate.allowed) throw new Error(gate.reason);
+        const r = route.get(call.name);
+        const args = JSON.parse(raw);
+        if (!r || !r.validate(args)) throw new Error('invalid');
+        return { fn: r.fn, args };
+      };
+  reference = input.settle === 'sync'
+    ? () => { const r = resolveRef(); return Promise.resolve(r.fn(r.args)); }
+    : async () => { const r = resolveRef(); return await r.fn(r.args); };
+}
+const fn = input.contender === 'floor' ? floor : input.contender === 'reference' ? reference : () => router.dispatch(input.call);
 const first = await fn();
-if (input.contender !== 'floor' && !first.ok) throw new Error('dispatch rejected the measured call: ' + JSON.stringify(first));
+if (input.contender === 'toolroute' && !first.ok) throw new Error('dispatch rejected the measured call: ' + JSON.stringify(first));
 for (let i = 0; i < ${WARMUP}; i++) await fn();
 execFileSync('callgrind_control', ['-i', 'on', String(process.pid)], { stdio: 'ignore' });
 for (let i = 0; i < calls; i++) await fn();
@@ -67,9 +115,35 @@ for (let i = 0; i < calls; i++) await fn();
 type Shape = 'namespace' | 'flat';
 type Settle = 'sync' | 'async';
 
+type Contender = 'floor' | 'toolroute' | 'reference';
+
 /** Instructions counted in one worker run of `calls` counted calls: all, and those of the collector. */
 function counted(inputFile: string, workerFile: string, calls: number): { all: number; gc: number } {
   return countInstructions('instructions', workerFile, inputFile, calls, join(TMP_DIR, 'instructions'));
+}
+
+/** Events callgrind's simulation adds: L1 instruction misses, L1 data read misses, mispredicted conditional and indirect branches. */
+const SIM_EVENTS = ['I1mr', 'D1mr', 'Bcm', 'Bim'] as const;
+
+/** One worker run under callgrind with cache and branch simulation: the simulated events' totals. */
+function simulated(inputFile: string, workerFile: string, calls: number): Record<(typeof SIM_EVENTS)[number], number> {
+  const out = join(TMP_DIR, 'instructions', `sim.${process.pid}.out`);
+  const r = spawnSync(
+    'valgrind',
+    ['--tool=callgrind', '--instr-atstart=no', '--cache-sim=yes', '--branch-sim=yes', `--callgrind-out-file=${out}`, process.execPath, '--single-threaded', workerFile, inputFile, String(calls)],
+    { encoding: 'utf8' },
+  );
+  if (r.error || r.status !== 0) throw new Error(`instructions: the simulated worker failed (${r.error?.message ?? `exit ${r.status}`}):\n${r.stderr.slice(-2000)}`);
+  const text = readFileSync(out, 'utf8');
+  const events = /^events: (.*)$/m.exec(text)?.[1]?.split(' ');
+  const summary = /^summary: (.*)$/m.exec(text)?.[1]?.split(' ').map(Number);
+  if (!events || !summary) throw new Error(`instructions: no events or summary in ${out}`);
+  const at = (name: string) => {
+    const i = events.indexOf(name);
+    if (i < 0) throw new Error(`instructions: callgrind recorded no ${name}`);
+    return summary[i]!;
+  };
+  return { I1mr: at('I1mr'), D1mr: at('D1mr'), Bcm: at('Bcm'), Bim: at('Bim') };
 }
 
 function main(): void {
@@ -77,6 +151,10 @@ function main(): void {
   const tools = Number(argv.find((a) => a.startsWith('--tools='))?.slice('--tools='.length) ?? '1000');
   const caseFlag = argv.find((a) => a.startsWith('--case='))?.slice('--case='.length);
   const runtimeFlag = argv.find((a) => a.startsWith('--runtime='))?.slice('--runtime='.length);
+  const sim = argv.includes('--sim');
+  const contenders = (argv.find((a) => a.startsWith('--contenders='))?.slice('--contenders='.length) ?? 'floor,toolroute,reference').split(',') as Contender[];
+  for (const c of contenders) if (c !== 'floor' && c !== 'toolroute' && c !== 'reference') throw new Error(`instructions: unknown contender ${c}`);
+  if (!contenders.includes('floor')) throw new Error('instructions: the floor is every ratio\'s baseline; keep it in --contenders');
   const cases: [Shape, Settle][] = (caseFlag ?? 'namespace-sync,namespace-async,flat-sync,flat-async').split(',').map((c) => {
     const [shape, settle] = c.split('-');
     if ((shape !== 'namespace' && shape !== 'flat') || (settle !== 'sync' && settle !== 'async')) throw new Error(`instructions: unknown case ${c}`);
@@ -93,6 +171,9 @@ function main(): void {
   mkdirSync(dir, { recursive: true });
   const workerFile = join(dir, 'worker.mjs');
   writeFileSync(workerFile, WORKER);
+  // The reference setup as plain JS beside the worker (its imports resolve from the repository's node_modules).
+  const referenceModule = join(dir, 'reference.mjs');
+  writeFileSync(referenceModule, transformSync(readFileSync(join(BENCH_DIR, 'reference.ts'), 'utf8'), { loader: 'ts', format: 'esm' }).code);
   const ajv = createRequire(import.meta.url).resolve('ajv');
   console.log(`${id}: instructions per steady-state call (callgrind, ${HIGH.toLocaleString('en-US')} − ${LOW.toLocaleString('en-US')} counted calls after ${WARMUP.toLocaleString('en-US')} uncounted)`);
   for (const [shape, settle] of cases) {
@@ -101,7 +182,8 @@ function main(): void {
     const schema = made.tools.find((t) => t.def.name === tool)?.def.parameters as JsonObject;
     const per: Record<string, number> = {};
     const gcShare: Record<string, number> = {};
-    for (const contender of ['floor', 'toolroute'] as const) {
+    const simPer: Record<string, Record<string, number>> = {};
+    for (const contender of contenders) {
       const inputFile = join(dir, `${id}-${shape}-${settle}-${contender}.json`);
       writeFileSync(
         inputFile,
@@ -116,18 +198,29 @@ function main(): void {
           runtimeIndex: runtimeFlag !== undefined ? resolve(runtimeFlag) : join(jsDir, 'runtime', 'index.js'),
           genIndex: join(jsPath(paths, jsDir, genDir), 'index.js'),
           ajv,
+          referenceModule,
+          spec: contender === 'reference' ? made.spec : null,
         }),
       );
       const high = counted(inputFile, workerFile, HIGH);
       const low = counted(inputFile, workerFile, LOW);
       per[contender] = (high.all - high.gc - (low.all - low.gc)) / (HIGH - LOW);
       gcShare[contender] = (high.gc - low.gc) / (HIGH - LOW);
+      if (sim) {
+        const a = simulated(inputFile, workerFile, HIGH);
+        const b = simulated(inputFile, workerFile, LOW);
+        simPer[contender] = Object.fromEntries(SIM_EVENTS.map((e) => [e, (a[e] - b[e]) / (HIGH - LOW)]));
+      }
     }
-    const ratio = per['toolroute']! / per['floor']!;
-    console.log(
-      `  ${shape} call, ${settle} handler: toolroute ${Math.round(per['toolroute']!)}, floor ${Math.round(per['floor']!)}, ratio ${ratio.toFixed(3)}x` +
-        ` (collector, left out: toolroute ${Math.round(gcShare['toolroute']!)}, floor ${Math.round(gcShare['floor']!)})`,
-    );
+    const floor = per['floor']!;
+    const parts = contenders.map((c) => `${c} ${Math.round(per[c]!)}${c === 'floor' ? '' : ` (${(per[c]! / floor).toFixed(3)}x)`}`);
+    console.log(`  ${shape} call, ${settle} handler: ${parts.join(', ')}; collector, left out: ${contenders.map((c) => `${c} ${Math.round(gcShare[c]!)}`).join(', ')}`);
+    if (sim) {
+      for (const c of contenders) {
+        const e = simPer[c]!;
+        console.log(`    ${c}: L1 instruction misses ${e['I1mr']!.toFixed(1)}, L1 data read misses ${e['D1mr']!.toFixed(1)}, mispredicted branches ${(e['Bcm']! + e['Bim']!).toFixed(1)} per call`);
+      }
+    }
   }
 }
 

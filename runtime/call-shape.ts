@@ -267,6 +267,26 @@ export function parsedLimitsProblem(raw: string, value: object, limits: CallLimi
 }
 
 /**
+ * The cheap half of `parsedLimitsProblem` for a value parsed from a part of
+ * `raw` that sits `depth` levels below the text's root (1: the root itself):
+ * true when the value is certain to pass `checkShape` at that depth, false
+ * when the cheap walk is unsure (over the limits, or anything it cannot rule
+ * out), and the caller must then decide the whole text the full way. The
+ * value budget is `raw.length` (the part holds fewer values than the text
+ * has characters). Never throws.
+ *
+ * @example
+ * const text = '{"action":"git_log","args":{"limit":3}}';
+ * const args = JSON.parse(text.slice(27, -1));
+ * parsedPartWithinLimits(text, args, 2, DEFAULT_LIMITS); // → true
+ */
+export function parsedPartWithinLimits(raw: string, value: object, depth: number, limits: CallLimits): boolean {
+  if (raw.length > limits.maxNodes || !(limits.maxDepth <= FAST_WALK_MAX_DEPTH)) return false;
+  walkBudget = raw.length;
+  return containerWithin(value, depth, limits.maxDepth);
+}
+
+/**
  * Deepest `maxDepth` the recursive fast walk below is used for; a router
  * configured deeper gets the iterative `checkShape` (no recursion to overflow).
  */

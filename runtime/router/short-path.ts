@@ -22,12 +22,17 @@
  * calls in every call shape.
  */
 import type { CallVia, RejectionCode, ValidateFn } from '../contract.js';
-import { deferredLimitsProblem, parsedLimitsProblem, type CallLimits } from '../call-shape.js';
+import { deferredLimitsProblem, parsedLimitsProblem, parsedPartWithinLimits, type CallLimits } from '../call-shape.js';
 import { invalidReason, malformedReason, quote } from '../reasons.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import { readableErrors } from './library.js';
 import type { Catalog, ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
+
+/** How a compact namespace envelope starts, up to its action name. */
+const ACTION_HEAD = '{"action":"';
+/** What follows the action name's closing quote in a compact envelope, up to the arguments. */
+const ARGS_KEY = '","args":';
 
 /** A rejected call, before the public shape is built. */
 export type Rejected = { readonly ok: false; readonly code: RejectionCode; readonly reason: string; readonly callId: string | undefined };
@@ -114,6 +119,8 @@ export class ShortPath {
   index = 0;
   /** The short path's last rejection. */
   rejected: Rejected | undefined;
+  /** Per namespace: whether its action names need no JSON escape (`#plainNames`); unset until its first call. */
+  readonly #plain: boolean[] = [];
 
   constructor(catalog: Catalog, gate: Gate, limits: CallLimits) {
     this.#catalog = catalog;
@@ -160,30 +167,50 @@ export class ShortPath {
   action(k: number, name: string, raw: string, callId: string | undefined): Record<string, unknown> | undefined {
     const gate = this.#gate;
     if (gate.nsBlocked[k] || !this.#text(raw)) return undefined;
-    let envelope: Record<string, unknown>;
-    try {
-      envelope = JSON.parse(raw) as Record<string, unknown>;
-    } catch {
-      return undefined;
-    }
-    // Exactly the keys `action` and `args`, own (a parse makes only own data keys), in either order:
-    // `Object.keys` reads the map's enum cache, where `for…in` and `Object.hasOwn` also walked the prototype.
-    const keys = Object.keys(envelope);
-    if (keys.length !== 2) return undefined;
-    const first = keys[0];
-    if (first === 'action' ? keys[1] !== 'args' : first !== 'args' || keys[1] !== 'action') return undefined;
-    const action = envelope['action'];
-    if (typeof action !== 'string') return undefined;
-    const args = envelope['args'];
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
     const ns = this.#catalog.namespaces[k]!;
-    const t = ns.actions.get(action);
+    let t: number | undefined;
+    let args: unknown;
+    // The compact envelope, as `JSON.stringify({ action, args })` writes it: `{"action":"NAME","args":ARGS}`.
+    // Such text is an object of exactly these two keys if and only if ARGS alone is JSON text (another key
+    // after it, or a truncated value, makes ARGS invalid), so only ARGS is parsed: no envelope object, no
+    // action string, no key check. NAME is the text between the quotes as it stands, which is the parsed
+    // string unless it holds a `\` escape or a control character: a namespace whose action names hold
+    // neither (`#plainNames`) cannot match such a NAME, and any other namespace takes the general read.
+    const quote = raw.startsWith(ACTION_HEAD) ? raw.indexOf('"', ACTION_HEAD.length) : -1;
+    const close = raw.length - 1;
+    if (quote > 0 && raw.startsWith(ARGS_KEY, quote) && raw.charCodeAt(close) === 0x7d && this.#plainNames(k)) {
+      t = ns.actions.get(raw.slice(ACTION_HEAD.length, quote));
+      if (t === undefined) return undefined;
+      try {
+        args = JSON.parse(raw.slice(quote + ARGS_KEY.length, close));
+      } catch {
+        return undefined;
+      }
+    } else {
+      let envelope: Record<string, unknown>;
+      try {
+        envelope = JSON.parse(raw) as Record<string, unknown>;
+      } catch {
+        return undefined;
+      }
+      // Exactly the keys `action` and `args`, own (a parse makes only own data keys), in either order:
+      // `Object.keys` reads the map's enum cache, where `for…in` and `Object.hasOwn` also walked the prototype.
+      const keys = Object.keys(envelope);
+      if (keys.length !== 2) return undefined;
+      const first = keys[0];
+      if (first === 'action' ? keys[1] !== 'args' : first !== 'args' || keys[1] !== 'action') return undefined;
+      const action = envelope['action'];
+      if (typeof action !== 'string') return undefined;
+      t = ns.actions.get(action);
+      args = envelope['args'];
+    }
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
     if (t === undefined || gate.toolBlocked[t]) return undefined;
     const entry = this.#catalog.tools[t]!;
     if (entry.keyDecode !== undefined || entry.nullDecode !== undefined) return undefined;
     const limits = this.#limits;
-    // The envelope nests the arguments one level below its root.
-    if (!covers(entry, 1, limits) && parsedLimitsProblem(raw, envelope, limits) !== undefined) return undefined;
+    // The envelope nests the arguments one level below its root; where the cheap walk is unsure, the full path decides.
+    if (!covers(entry, 1, limits) && !parsedPartWithinLimits(raw, args, 2, limits)) return undefined;
     const validate = entry.validate;
     const record = args as Record<string, unknown>;
     if (validate !== undefined && !passes(validate, record)) {
@@ -191,6 +218,21 @@ export class ShortPath {
     }
     this.index = t;
     return record;
+  }
+
+  /**
+   * Whether no action name of namespace `k` holds a `\` or a character below
+   * U+0020 (what a JSON string must escape): then a compact envelope's NAME,
+   * read between its quotes, matches an action exactly when the parsed
+   * string would. Worked out on the namespace's first call (its actions
+   * never change once it exists).
+   */
+  #plainNames(k: number): boolean {
+    const known = this.#plain[k];
+    if (known !== undefined) return known;
+    const plain = this.#catalog.namespaces[k]!.actionList.every((action) => !/[\\\u0000-\u001f]/.test(action));
+    this.#plain[k] = plain;
+    return plain;
   }
 
   #reject(r: Rejected): Record<string, unknown> {

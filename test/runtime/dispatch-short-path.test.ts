@@ -33,7 +33,8 @@ interface Side {
 }
 
 /** `minShare`: the least share of calls the short path must decide (tight limits send most text the full way). */
-type Config = { readonly name: string; readonly make: () => Side; readonly minShare: number };
+/** `minCompact`: the least number of the exhaustive compact-envelope calls the short path must decide. */
+type Config = { readonly name: string; readonly make: () => Side; readonly minShare: number; readonly minCompact: number };
 
 /** A run-time tool's validator (an application's): counts its runs, accepts `{ n: number }` with nothing else. */
 function countingValidator(runs: { n: number }) {
@@ -64,7 +65,12 @@ function exampleSide(options?: RouterOptions, module: GeneratedModule = generate
         handler: (a: Record<string, unknown>) => (log.push({ tool: 'square', args: a } as never), (a['n'] as number) ** 2),
       },
     ] as never)
-    .registerNamespaces([{ name: 'math', description: 'Math', tools: ['square', 'get_time'] }] as never);
+    // A name a JSON string must escape (registration allows it): the compact envelope read must not match it by its raw text.
+    .registerTools([{ name: 'a\\b', description: 'Backslash', handler: (a: unknown) => (log.push({ tool: 'a\\b', args: a } as never), 'odd') }] as never)
+    .registerNamespaces([
+      { name: 'math', description: 'Math', tools: ['square', 'get_time'] },
+      { name: 'odd', description: 'Odd names', tools: ['a\\b', 'ping'] },
+    ] as never);
   return { dispatch: (call) => router.dispatch(call as never), block: (names) => router.setBlockedTools(names as never, { allowUnknown: true }), log, validatorRuns: runs };
 }
 
@@ -84,16 +90,17 @@ const strictModule: GeneratedModule = {
 };
 
 const CONFIGS: readonly Config[] = [
-  { name: 'example', make: () => exampleSide(), minShare: 0.2 },
-  { name: 'tight limits', make: () => exampleSide({ maxDepth: 2, maxNodes: 24, maxArgumentsLength: 90 }), minShare: 0.04 },
-  { name: 'strict-mode nulls', make: () => exampleSide(undefined, strictModule), minShare: 0.2 },
-  { name: 'defaults', make: () => defaultsSide(), minShare: 0.08 },
+  { name: 'example', make: () => exampleSide(), minShare: 0.2, minCompact: 20 },
+  // No envelope fits in 24 characters (`{"action":"ping","args":{}}` is 27): here the compact texts check that the short path declines them all alike.
+  { name: 'tight limits', make: () => exampleSide({ maxDepth: 2, maxNodes: 24, maxArgumentsLength: 90 }), minShare: 0.04, minCompact: 0 },
+  { name: 'strict-mode nulls', make: () => exampleSide(undefined, strictModule), minShare: 0.2, minCompact: 20 },
+  { name: 'defaults', make: () => defaultsSide(), minShare: 0.08, minCompact: 20 },
 ];
 
 // ---- Calls -----------------------------------------------------------------------
 
-const TOOL_NAMES = [...generated.spec.tools.map((t) => t.name), 'ping', 'square', ...defaults.TOOL_NAMES];
-const GROUPS = ['file_ops', 'terminal', 'math', 'Weather', 'Database', ...defaults.spec.namespaces.map((n) => n.name)];
+const TOOL_NAMES = [...generated.spec.tools.map((t) => t.name), 'ping', 'square', 'a\\b', ...defaults.TOOL_NAMES];
+const GROUPS = ['file_ops', 'terminal', 'math', 'odd', 'Weather', 'Database', ...defaults.spec.namespaces.map((n) => n.name)];
 const NAMES = [...TOOL_NAMES, ...GROUPS, 'load_toolkit', 'call_toolkit_tool', '', 'nope', 'file_ops.read_file'];
 
 const KEYS = ['path', 'encoding', 'max_bytes', 'command', 'city', 'days', 'units', 'sql', 'params', 'limit', 'table', 'query', 'n', 'toolkit_name', 'zz', '__proto__', 'toString'];
@@ -134,7 +141,7 @@ const ROUTES: readonly (readonly [string, string | null])[] = [
   ['read_file', null], ['run_bash', null], ['get_time', null], ['ping', null], ['square', null], ['search', null], ['echo', null], ['notify', null],
   ['get_forecast', null], ['run_query', null],
   ['file_ops', 'read_file'], ['file_ops', 'write_file'], ['file_ops', 'delete_file'], ['terminal', 'run_bash'], ['terminal', 'tail_logs'],
-  ['math', 'square'], ['math', 'get_time'], ['files', 'read_file'],
+  ['math', 'square'], ['math', 'get_time'], ['files', 'read_file'], ['odd', 'a\\b'], ['odd', 'ping'],
 ];
 const GOOD_ARGS = [{}, { path: 'a.ts' }, { path: 'a.ts', encoding: 'utf8' }, { command: 'ls' }, { n: 3 }, { n: 'x' }, { query: 'todo' }, { query: 'todo', options: {} },
   { path: 'a', content: 'b' }, { service: 'api', lines: 5 }, { city: 'Paris' }, { sql: 'select 1', params: [1, 'a', null] }, { path: 'a.ts', encoding: null }, { channel: 'email' }];
@@ -180,10 +187,70 @@ const call = fc
     }
   });
 
+/**
+ * Namespace calls in the compact envelope text the short path reads without
+ * parsing the envelope (`{"action":"NAME","args":ARGS}`), and the texts
+ * closest to it that mean something else: a key after `args`, a second
+ * `action`, an escaped or backslashed action name, `args` that are not an
+ * object, blanks, a truncated or over-closed text.
+ */
+/** The number of texts `compactText` writes per call. */
+const COMPACT_TWISTS = 17;
+
+/** Text `twist` (0 … COMPACT_TWISTS − 1) of a namespace call of `action` with `args`. */
+function compactText(action: string, args: unknown, twist: number): string {
+  const exact = JSON.stringify({ action, args });
+  const argsText = JSON.stringify(args);
+  const name = JSON.stringify(action);
+  const texts = [
+    exact,
+    `${exact} `, // a blank after the envelope
+    `${exact.slice(0, -1)},"zz":1}`, // a key after args
+    `${exact.slice(0, -1)},"action":"delete_file"}`, // a second action (JSON.parse keeps the last)
+    exact.replace(/_/, '\\u005f'), // the action name with an escape
+    `{"action":${name},"args":${['null', '[]', '"}"', '1', '{}}'][argsText.length % 5]}}`, // args not an object (or over-closed)
+    `{"action":${name},"args": ${argsText} }`, // blanks around args
+    exact.slice(0, -1), // truncated
+    `${exact.slice(0, -1)} `, // the envelope left open, a blank where its brace should be
+    `{"action":${name},"args":}`, // no args value
+    `${exact}}`, // over-closed
+    `{"action":"a\\b","args":${argsText}}`, // a raw backslash: the name is "a" + backspace, not the tool a\b
+    `{"action":"${action}\\"","args":${argsText}}`, // an escaped quote in the name
+    `{"action": ${name},"args":${argsText}}`, // a blank after the colon: the general read
+    `{"args":${argsText},"action":${name}}`, // reversed: the general read
+    `{"action":${name},"args":{"deep":${'['.repeat(6)}1${']'.repeat(6)}}}`, // deep args (tight limits)
+    `{"action":${name},"argz":${argsText}}`, // another key where args should be (the flattened form)
+  ];
+  return texts[twist]!;
+}
+
+/** Namespace routes for compact calls: real ones, an unknown action, a name one backslash away from a real one. */
+const COMPACT_ROUTES = [...ROUTES.filter((r): r is readonly [string, string] => r[1] !== null), ['odd', 'nope'], ['file_ops', 'read_file\\']] as const;
+
+/**
+ * Namespace calls in the compact envelope text the short path reads without
+ * parsing the envelope (`{"action":"NAME","args":ARGS}`), and the texts
+ * closest to it that mean something else: a key after `args`, a second
+ * `action`, an escaped or backslashed action name, `args` that are not an
+ * object, blanks, a truncated, open or over-closed text.
+ */
+const compact = fc
+  .record({
+    route: fc.constantFrom(...COMPACT_ROUTES),
+    args: fc.oneof(fc.constantFrom(...GOOD_ARGS), argsObject),
+    twist: fc.nat(COMPACT_TWISTS - 1),
+    id: fc.constantFrom('c1', undefined),
+  })
+  .map(({ route: [name, action], args, twist, id }) => {
+    const text = compactText(action, args, twist);
+    return id === undefined ? { name, arguments: text } : { id, type: 'function', function: { name, arguments: text } };
+  });
+
 /** What changes the state both routers share: a blocklist, or a toolkit loaded through a call. */
 const step = fc.oneof(
   { weight: 8, arbitrary: call.map((c) => ({ kind: 'call' as const, call: c })) },
   { weight: 8, arbitrary: aimed.map((c) => ({ kind: 'call' as const, call: c })) },
+  { weight: 4, arbitrary: compact.map((c) => ({ kind: 'call' as const, call: c })) },
   { weight: 1, arbitrary: fc.subarray(['delete_file', 'tail_logs', 'file_ops', 'Weather', 'square', 'math', 'read_file', 'get_time']).map((names) => ({ kind: 'block' as const, names })) },
   { weight: 1, arbitrary: fc.constantFrom('Weather', 'Database').map((kit) => ({ kind: 'call' as const, call: { name: 'load_toolkit', arguments: JSON.stringify({ toolkit_name: kit }) } })) },
 );
@@ -230,6 +297,33 @@ describe('the short path gives the full path\'s answers', () => {
       );
       // The short path decided a good share of the calls (valid and rejected by their validator).
       expect(taken).toBeGreaterThan(calls * config.minShare);
+    });
+  }
+
+  for (const config of CONFIGS) {
+    test(`${config.name}: every compact envelope text and its near misses, on every namespace route`, async () => {
+      const short = config.make();
+      const full = config.make();
+      let taken = 0;
+      for (const [name, action] of COMPACT_ROUTES) {
+        for (const args of [{}, { path: 'a.ts' }, { n: 3 }, { command: 'ls' }, { city: 'Paris' }, { path: 'a.ts', zz: 1 }]) {
+          for (let twist = 0; twist < COMPACT_TWISTS; twist++) {
+            const call = { name, arguments: compactText(action, args, twist) };
+            const before = DISPATCH_FAST_PATH.taken;
+            DISPATCH_FAST_PATH.enabled = true;
+            const a = await short.dispatch(call);
+            taken += DISPATCH_FAST_PATH.taken - before;
+            DISPATCH_FAST_PATH.enabled = false;
+            const b = await full.dispatch(call);
+            DISPATCH_FAST_PATH.enabled = true;
+            expect(comparable(a), JSON.stringify(call)).toEqual(comparable(b));
+          }
+        }
+      }
+      expect(short.log).toEqual(full.log);
+      expect(short.validatorRuns.n).toBe(full.validatorRuns.n);
+      // The short path decided some of them (the compact ones at least), or this compared the full path with itself.
+      expect(taken).toBeGreaterThanOrEqual(config.minCompact);
     });
   }
 });
