@@ -34,15 +34,19 @@ const ACTION_HEAD = '{"action":"';
 /** What follows the action name's closing quote in a compact envelope, up to the arguments. */
 const ARGS_KEY = '","args":';
 
+/** The text a compact envelope of one action starts with, up to its arguments, and the action's tool. */
+type CompactPrefix = { readonly prefix: string; readonly tool: number; readonly last: number };
+
 /** A rejected call, before the public shape is built. */
 export type Rejected = { readonly ok: false; readonly code: RejectionCode; readonly reason: string; readonly callId: string | undefined };
 
 /**
- * Whether `dispatch` takes the short path, and how many calls it has decided
- * (a small-integer store, no write barrier). Always on; tests switch it off
- * to hold the short path to the full one, and read `taken` to know it ran.
+ * Whether `dispatch` takes the short path, how many calls it has decided,
+ * and how many namespace calls it read in the compact envelope form (small
+ * integer stores, no write barrier). Always on; tests switch it off to hold
+ * the short path to the full one, and read the counts to know it ran.
  */
-export const DISPATCH_FAST_PATH: { enabled: boolean; taken: number } = { enabled: true, taken: 0 };
+export const DISPATCH_FAST_PATH: { enabled: boolean; taken: number; compact: number } = { enabled: true, taken: 0, compact: 0 };
 
 /** What the short path returns for a call it rejected (`ShortPath.rejected` says why); no parsed value is this object. */
 export const FAST_REJECTED: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
@@ -119,8 +123,10 @@ export class ShortPath {
   index = 0;
   /** The short path's last rejection. */
   rejected: Rejected | undefined;
-  /** Per namespace: whether its action names need no JSON escape (`#plainNames`); unset until its first call. */
-  readonly #plain: boolean[] = [];
+  /** Per namespace: its compact envelope prefixes by action name length (`#compactAction`); unset until its first call. */
+  readonly #prefixes: ((readonly CompactPrefix[] | undefined)[] | undefined)[] = [];
+  /** The tool of the prefix `#compactAction` last matched (a small integer, read at once). */
+  #compactTool = 0;
 
   constructor(catalog: Catalog, gate: Gate, limits: CallLimits) {
     this.#catalog = catalog;
@@ -173,16 +179,16 @@ export class ShortPath {
     // The compact envelope, as `JSON.stringify({ action, args })` writes it: `{"action":"NAME","args":ARGS}`.
     // Such text is an object of exactly these two keys if and only if ARGS alone is JSON text (another key
     // after it, or a truncated value, makes ARGS invalid), so only ARGS is parsed: no envelope object, no
-    // action string, no key check. NAME is the text between the quotes as it stands, which is the parsed
-    // string unless it holds a `\` escape or a control character: a namespace whose action names hold
-    // neither (`#plainNames`) cannot match such a NAME, and any other namespace takes the general read.
-    const quote = raw.startsWith(ACTION_HEAD) ? raw.indexOf('"', ACTION_HEAD.length) : -1;
+    // action string, no key check. The text up to ARGS must be one of the namespace's compact prefixes
+    // (`#compactAction`); anything else takes the general read below.
     const close = raw.length - 1;
-    if (quote > 0 && raw.startsWith(ARGS_KEY, quote) && raw.charCodeAt(close) === 0x7d && this.#plainNames(k)) {
-      t = ns.actions.get(raw.slice(ACTION_HEAD.length, quote));
-      if (t === undefined) return undefined;
+    const at = raw.charCodeAt(close) === 0x7d ? this.#compactAction(k, raw) : -1;
+    if (at >= 0) {
+      // Wraps below 2^30, as `taken` does.
+      DISPATCH_FAST_PATH.compact = (DISPATCH_FAST_PATH.compact + 1) & 0x3fffffff;
+      t = this.#compactTool;
       try {
-        args = JSON.parse(raw.slice(quote + ARGS_KEY.length, close));
+        args = JSON.parse(raw.slice(at, close));
       } catch {
         return undefined;
       }
@@ -221,18 +227,44 @@ export class ShortPath {
   }
 
   /**
-   * Whether no action name of namespace `k` holds a `\` or a character below
-   * U+0020 (what a JSON string must escape): then a compact envelope's NAME,
-   * read between its quotes, matches an action exactly when the parsed
-   * string would. Worked out on the namespace's first call (its actions
-   * never change once it exists).
+   * Where ARGS starts when `raw` begins with a compact prefix of namespace
+   * `k` (`{"action":"NAME","args":` for one of its actions; the tool is left
+   * in `#compactTool`), or -1. The prefixes are looked up by the length of
+   * NAME, the text up to the first quote after `{"action":"`, and compared
+   * by `indexOf(prefix) === 0` (V8's string search; `startsWith` is inlined
+   * by TurboFan into a per-character loop about four times as long). With
+   * several names of one length, NAME's last character picks the candidates
+   * first, so a miss rarely costs a search. A prefix is made for an action
+   * name that needs no escape in a JSON string (no `\`, no character below
+   * U+0020), so a match means the parsed name is exactly that action's; any
+   * other name is found by the general read.
    */
-  #plainNames(k: number): boolean {
-    const known = this.#plain[k];
-    if (known !== undefined) return known;
-    const plain = this.#catalog.namespaces[k]!.actionList.every((action) => !/[\\\u0000-\u001f]/.test(action));
-    this.#plain[k] = plain;
-    return plain;
+  #compactAction(k: number, raw: string): number {
+    const table = this.#prefixes[k] ?? this.#prefixTable(k);
+    const quote = raw.indexOf('"', ACTION_HEAD.length);
+    const list = quote > ACTION_HEAD.length ? table[quote - ACTION_HEAD.length] : undefined;
+    if (list === undefined) return -1;
+    const last = list.length > 1 ? raw.charCodeAt(quote - 1) : -1;
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i]!;
+      if ((last < 0 || p.last === last) && raw.indexOf(p.prefix) === 0) {
+        this.#compactTool = p.tool;
+        return p.prefix.length;
+      }
+    }
+    return -1;
+  }
+
+  /** Namespace `k`'s compact prefixes by action name length (its actions never change once it exists). */
+  #prefixTable(k: number): (readonly CompactPrefix[] | undefined)[] {
+    const ns = this.#catalog.namespaces[k]!;
+    const table: CompactPrefix[][] = [];
+    for (const action of ns.actionList) {
+      if (action === '' || /[\\\u0000-\u001f]/.test(action)) continue;
+      (table[action.length] ??= []).push({ prefix: `${ACTION_HEAD}${action}${ARGS_KEY}`, tool: ns.actions.get(action)!, last: action.charCodeAt(action.length - 1) });
+    }
+    this.#prefixes[k] = table;
+    return table;
   }
 
   #reject(r: Rejected): Record<string, unknown> {

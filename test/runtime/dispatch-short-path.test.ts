@@ -67,9 +67,12 @@ function exampleSide(options?: RouterOptions, module: GeneratedModule = generate
     ] as never)
     // A name a JSON string must escape (registration allows it): the compact envelope read must not match it by its raw text.
     .registerTools([{ name: 'a\\b', description: 'Backslash', handler: (a: unknown) => (log.push({ tool: 'a\\b', args: a } as never), 'odd') }] as never)
+    // Action names of one length (two also ending alike): the compact read picks among several prefixes.
+    .registerTools(['ab_x', 'ab_y', 'cd_x'].map((name) => ({ name, description: name, handler: (a: unknown) => (log.push({ tool: name, args: a } as never), name) })) as never)
     .registerNamespaces([
       { name: 'math', description: 'Math', tools: ['square', 'get_time'] },
       { name: 'odd', description: 'Odd names', tools: ['a\\b', 'ping'] },
+      { name: 'same', description: 'Same lengths', tools: ['ab_x', 'ab_y', 'cd_x'] },
     ] as never);
   return { dispatch: (call) => router.dispatch(call as never), block: (names) => router.setBlockedTools(names as never, { allowUnknown: true }), log, validatorRuns: runs };
 }
@@ -99,8 +102,8 @@ const CONFIGS: readonly Config[] = [
 
 // ---- Calls -----------------------------------------------------------------------
 
-const TOOL_NAMES = [...generated.spec.tools.map((t) => t.name), 'ping', 'square', 'a\\b', ...defaults.TOOL_NAMES];
-const GROUPS = ['file_ops', 'terminal', 'math', 'odd', 'Weather', 'Database', ...defaults.spec.namespaces.map((n) => n.name)];
+const TOOL_NAMES = [...generated.spec.tools.map((t) => t.name), 'ping', 'square', 'a\\b', 'ab_x', 'cd_x', ...defaults.TOOL_NAMES];
+const GROUPS = ['file_ops', 'terminal', 'math', 'odd', 'same', 'Weather', 'Database', ...defaults.spec.namespaces.map((n) => n.name)];
 const NAMES = [...TOOL_NAMES, ...GROUPS, 'load_toolkit', 'call_toolkit_tool', '', 'nope', 'file_ops.read_file'];
 
 const KEYS = ['path', 'encoding', 'max_bytes', 'command', 'city', 'days', 'units', 'sql', 'params', 'limit', 'table', 'query', 'n', 'toolkit_name', 'zz', '__proto__', 'toString'];
@@ -142,6 +145,7 @@ const ROUTES: readonly (readonly [string, string | null])[] = [
   ['get_forecast', null], ['run_query', null],
   ['file_ops', 'read_file'], ['file_ops', 'write_file'], ['file_ops', 'delete_file'], ['terminal', 'run_bash'], ['terminal', 'tail_logs'],
   ['math', 'square'], ['math', 'get_time'], ['files', 'read_file'], ['odd', 'a\\b'], ['odd', 'ping'],
+  ['same', 'ab_x'], ['same', 'ab_y'], ['same', 'cd_x'],
 ];
 const GOOD_ARGS = [{}, { path: 'a.ts' }, { path: 'a.ts', encoding: 'utf8' }, { command: 'ls' }, { n: 3 }, { n: 'x' }, { query: 'todo' }, { query: 'todo', options: {} },
   { path: 'a', content: 'b' }, { service: 'api', lines: 5 }, { city: 'Paris' }, { sql: 'select 1', params: [1, 'a', null] }, { path: 'a.ts', encoding: null }, { channel: 'email' }];
@@ -195,7 +199,7 @@ const call = fc
  * object, blanks, a truncated or over-closed text.
  */
 /** The number of texts `compactText` writes per call. */
-const COMPACT_TWISTS = 17;
+const COMPACT_TWISTS = 18;
 
 /** Text `twist` (0 … COMPACT_TWISTS − 1) of a namespace call of `action` with `args`. */
 function compactText(action: string, args: unknown, twist: number): string {
@@ -220,6 +224,7 @@ function compactText(action: string, args: unknown, twist: number): string {
     `{"args":${argsText},"action":${name}}`, // reversed: the general read
     `{"action":${name},"args":{"deep":${'['.repeat(6)}1${']'.repeat(6)}}}`, // deep args (tight limits)
     `{"action":${name},"argz":${argsText}}`, // another key where args should be (the flattened form)
+    `{"action":${name},"args":{"inner":{"action":"ab_x","args":{}}}}`, // another action's compact prefix inside the args
   ];
   return texts[twist]!;
 }
@@ -305,6 +310,7 @@ describe('the short path gives the full path\'s answers', () => {
       const short = config.make();
       const full = config.make();
       let taken = 0;
+      const compactBefore = DISPATCH_FAST_PATH.compact;
       for (const [name, action] of COMPACT_ROUTES) {
         for (const args of [{}, { path: 'a.ts' }, { n: 3 }, { command: 'ls' }, { city: 'Paris' }, { path: 'a.ts', zz: 1 }]) {
           for (let twist = 0; twist < COMPACT_TWISTS; twist++) {
@@ -324,6 +330,8 @@ describe('the short path gives the full path\'s answers', () => {
       expect(short.validatorRuns.n).toBe(full.validatorRuns.n);
       // The short path decided some of them (the compact ones at least), or this compared the full path with itself.
       expect(taken).toBeGreaterThanOrEqual(config.minCompact);
+      // And read some in the compact form (not only by the general read).
+      expect(DISPATCH_FAST_PATH.compact - compactBefore).toBeGreaterThanOrEqual(config.minCompact);
     });
   }
 });
