@@ -9,6 +9,7 @@
  *   npx tsx bench/instructions.ts --runtime=path/to/runtime/index.js   # count another runtime build (A/B), same generated folder
  *   npx tsx bench/instructions.ts --contenders=floor,toolroute        # leave the reference path out (default: all three)
  *   npx tsx bench/instructions.ts --sim                               # also simulate caches and branches (slower)
+ *   npx tsx bench/instructions.ts --variants                          # first run item 1's agreement-check values through each validator
  *
  * Needs `valgrind` and the generated folders of an earlier `npm run bench`
  * (bench/.tmp/gen); the runtime and the folder are compiled to JS here the
@@ -45,6 +46,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { emitJs, jsPath, type RepoPaths } from './emit-js.js';
 import { allSpecs, BENCH_DIR, TMP_DIR, type JsonObject } from './make-spec.js';
+import { variants } from './items/dispatch.js';
 import { flatCall, namespaceCall } from './setup.js';
 
 const WARMUP = 20_000;
@@ -103,8 +105,21 @@ if (input.contender === 'reference') {
   reference = input.settle === 'sync'
     ? () => { const r = resolveRef(); return Promise.resolve(r.fn(r.args)); }
     : async () => { const r = resolveRef(); return await r.fn(r.args); };
+  reference.validate = route.get(input.tool).validate;
 }
 const fn = input.contender === 'floor' ? floor : input.contender === 'reference' ? reference : () => router.dispatch(input.call);
+// --variants: first the argument values item 1's agreement check runs through each side's validator
+// (bench/items/dispatch.ts \`variants\`), so the validators' feedback is as mixed as in \`npm run bench\`.
+if (input.variants) {
+  const wrap = input.shape === 'namespace'
+    ? (v) => ({ name: input.call.name, arguments: JSON.stringify({ action: input.tool, args: v }) })
+    : (v) => ({ name: input.call.name, arguments: JSON.stringify(v) });
+  for (const v of input.variants) {
+    if (input.contender === 'toolroute') await router.dispatch(wrap(v));
+    else if (input.contender === 'floor') plain(v);
+    else reference.validate(v);
+  }
+}
 const first = await fn();
 if (input.contender === 'toolroute' && !first.ok) throw new Error('dispatch rejected the measured call: ' + JSON.stringify(first));
 for (let i = 0; i < ${WARMUP}; i++) await fn();
@@ -152,6 +167,7 @@ function main(): void {
   const caseFlag = argv.find((a) => a.startsWith('--case='))?.slice('--case='.length);
   const runtimeFlag = argv.find((a) => a.startsWith('--runtime='))?.slice('--runtime='.length);
   const sim = argv.includes('--sim');
+  const withVariants = argv.includes('--variants');
   const contenders = (argv.find((a) => a.startsWith('--contenders='))?.slice('--contenders='.length) ?? 'floor,toolroute,reference').split(',') as Contender[];
   for (const c of contenders) if (c !== 'floor' && c !== 'toolroute' && c !== 'reference') throw new Error(`instructions: unknown contender ${c}`);
   if (!contenders.includes('floor')) throw new Error('instructions: the floor is every ratio\'s baseline; keep it in --contenders');
@@ -200,6 +216,7 @@ function main(): void {
           ajv,
           referenceModule,
           spec: contender === 'reference' ? made.spec : null,
+          variants: withVariants ? variants(picked.args) : null,
         }),
       );
       const high = counted(inputFile, workerFile, HIGH);

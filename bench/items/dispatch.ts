@@ -172,7 +172,7 @@ function makeCase(l: Loaded, shape: Shape, settle: Settle): Case {
  * kinds, recursively one level into objects and arrays. Some are valid, most
  * are not; the checks need both.
  */
-function variants(valid: JsonObject): unknown[] {
+export function variants(valid: JsonObject): unknown[] {
   const others: unknown[] = [0, 1.5, -1, 1000, '', 'x', true, null, [], ['open'], {}, { from: 'a', to: 'b' }];
   const out: unknown[] = [valid, {}, [], 'text', null, { ...valid, extra: 1 }, { ...valid, toString: 'x' }, { ...valid, constructor: {} }];
   for (const key of Object.keys(valid)) {
