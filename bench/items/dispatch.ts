@@ -54,6 +54,8 @@ interface Case {
   readonly args: JsonObject;
   readonly call: Call;
   readonly router: BenchRouter;
+  /** The reference path's validator of this case's tool (the agreement check feeds it the same values). */
+  readonly refValidate: (args: unknown) => boolean;
   /** Builds the call for other argument values (agreement checks). */
   readonly callWith: (args: unknown) => Call;
   readonly plain: ValidateFunction;
@@ -163,7 +165,7 @@ function makeCase(l: Loaded, shape: Shape, settle: Settle): Case {
             return await r.fn(r.args);
           };
   }
-  return { shape, settle, ...picked, router, plain, toolroute, floor, reference };
+  return { shape, settle, ...picked, router, plain, refValidate: l.ref.validator(tool), toolroute, floor, reference };
 }
 
 /**
@@ -220,6 +222,10 @@ async function checkCase(l: Loaded, c: Case): Promise<{ accepted: number; reject
   let rejected = 0;
   for (const value of variants(c.args)) {
     const plainOk = c.plain(value);
+    // The reference's validator sees the same values as the floor's and toolroute's: each contender's
+    // validator then enters the timing with the same history (rejected values make property loads
+    // megamorphic), and the reference is held to the same verdicts.
+    check(`${where}: the reference validator agrees with the floor's on ${JSON.stringify(value)}`, c.refValidate(value) === plainOk);
     lastCall.tool = null;
     const r = await c.router.dispatch(c.callWith(value));
     // Non-object arguments are refused before validation (malformed_arguments; a namespace call's null args mean {}).
@@ -392,7 +398,7 @@ export async function benchDispatch(config: BenchConfig, sized: readonly Loaded[
     verdicts,
     notes: [
       'Floor: `JSON.parse` + a plain `new Ajv().compile(schema)` validator + the handler settled as dispatch settles it (`Promise.resolve(handler(args))` for the sync handler, `await` in an async function for the async one). ' +
-        `Before timing, the floor's validator and toolroute's dispatch were checked to accept and reject the same ${agreement.accepted + agreement.rejected} argument values (${agreement.accepted} accepted, ${agreement.rejected} rejected, over all cases), and every rejected value to stay away from the handler.`,
+        `Before timing, the floor's validator, the reference's validator and toolroute's dispatch were checked to accept and reject the same ${agreement.accepted + agreement.rejected} argument values (${agreement.accepted} accepted, ${agreement.rejected} rejected, over all cases), and every rejected value to stay away from the handler.`,
       'Every row is one paired comparison: per round, each contender runs a batch of calls (order rotated), and the ratio is taken within the round; the table shows the median ratio over rounds and its interquartile range, and the median time per call. ' +
         'Reference: `checkToolCall` (+ `isNamespaceCall` + `resolveNamespace` for a namespace call) + the tool\'s handler and ajv validator (`allErrors: true`, compiled once) read from one Map by the tool name + the handler settled the same way; both routers carry the same 2-name blocklist. ' +
           'Every path routes by name: before this round, the flat reference path called a handler and validator bound at setup, so it did no routing at all.',
