@@ -9,8 +9,8 @@
  * gets its own ajv instance, and each instance's code its own function scope
  * so their generated names (`validate0`, `schema0`, …) cannot collide.
  */
-import type { Options as AjvOptions } from 'ajv';
-import { ajvModules } from '../ajv-modules.js';
+import { createRequire } from 'node:module';
+import type { Ajv, Options as AjvOptions } from 'ajv';
 import type { JsonSchema, JsonValue } from '../ir.js';
 import { bug } from '../problems.js';
 import { tsString } from './code.js';
@@ -20,6 +20,34 @@ import { mapSchema } from './schema-walk.js';
 import { withLinearNames } from './ajv-optimize.js';
 import { PROTOTYPE_NAMES } from './prototype-names.js';
 import { FORMATS_SPECIFIER, OwnValidators } from './own-validators.js';
+
+const require = createRequire(import.meta.url);
+
+/** ajv's classes, ajv-formats and the standalone builder. */
+interface AjvModules {
+  readonly Ajv: new (options: AjvOptions) => Ajv;
+  readonly Ajv2020: new (options: AjvOptions) => Ajv;
+  readonly addFormats: (ajv: Ajv) => Ajv;
+  readonly standaloneCode: (ajv: Ajv, refs: Record<string, string>) => string;
+}
+let loaded: AjvModules | undefined;
+
+/**
+ * ajv, loaded on first use: when every schema of a spec is in toolroute's
+ * own subset (own-validators.ts), ajv is not needed at all, and ajv with its
+ * dependencies is about 95 CommonJS files, a visible part of a small
+ * codegen. `require` (ajv is CommonJS) keeps `validatorsModule` synchronous.
+ */
+function ajvModules(): AjvModules {
+  // Each module is CommonJS and sets `module.exports` to its main export with the named and `default` exports on it.
+  loaded ??= {
+    Ajv: (require('ajv') as { Ajv: AjvModules['Ajv'] }).Ajv,
+    Ajv2020: (require('ajv/dist/2020.js') as { Ajv2020: AjvModules['Ajv2020'] }).Ajv2020,
+    addFormats: (require('ajv-formats') as { default: AjvModules['addFormats'] }).default,
+    standaloneCode: (require('ajv/dist/standalone/index.js') as { default: AjvModules['standaloneCode'] }).default,
+  };
+  return loaded;
+}
 
 const AJV_OPTIONS: AjvOptions = {
   // Only the source is used (standaloneCode reads `validate.source`, the code before `process`): the

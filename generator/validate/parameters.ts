@@ -9,8 +9,8 @@
  * invalid_schema (params-invalid-schema, json-problems), parameters_not_object
  * (params-not-object).
  */
+import { createRequire } from 'node:module';
 import type { ErrorObject } from 'ajv';
-import { ajvModules } from '../ajv-modules.js';
 import type { JsonSchema } from '../ir.js';
 import type { LoadedSpec } from '../load.js';
 import { formatPath } from '../problems.js';
@@ -58,12 +58,25 @@ const COMPILE_CHECK = {
   code: { optimize: false, process: () => 'return function unused() { return true; };' },
 } as const;
 const ajvCache = new Map<SchemaDialect | 'compile-check', AjvLike>();
+const require = createRequire(import.meta.url);
+/**
+ * ajv's classes and ajv-formats, loaded on first use. Most specs never need
+ * them here (meta-fast.ts and `compileCannotFail` vouch for ordinary schemas),
+ * and ajv with its dependencies is about 95 CommonJS files: loading them is a visible part of a
+ * small codegen run. `require` (ajv is CommonJS) keeps `ajvFor` synchronous.
+ */
+function ajvModules() {
+  return {
+    Ajv2020: require('ajv/dist/2020.js') as (typeof import('ajv/dist/2020.js'))['default'],
+    AjvDraft7: require('ajv') as (typeof import('ajv'))['default'],
+    addFormats: require('ajv-formats') as (typeof import('ajv-formats'))['default'],
+  };
+}
 /** One ajv per dialect (meta-schema checks, every error) and one for the compile check, created on first use (creating one costs milliseconds). */
 function ajvFor(use: SchemaDialect | 'compile-check'): AjvLike {
   let ajv = ajvCache.get(use);
   if (!ajv) {
-    // Loaded on first use (ajv-modules.ts): most specs never need ajv here.
-    const { Ajv: AjvDraft7, Ajv2020, addFormats } = ajvModules();
+    const { Ajv2020, AjvDraft7, addFormats } = ajvModules();
     const instance = use === 'compile-check' ? new Ajv2020(COMPILE_CHECK)
       : use === '2020-12' ? new Ajv2020({ ...STRICT, allErrors: true }) : new AjvDraft7({ ...STRICT, allErrors: true });
     addFormats(instance);
