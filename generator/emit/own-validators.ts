@@ -167,6 +167,30 @@ function nodeInSubset(node: SchemaNode, applyDefaults: boolean): boolean {
   return true;
 }
 
+/**
+ * Whether a `format` keyword occurs at a schema position of `node`, walking
+ * exactly the keywords the own subset has subschemas under (the ones the
+ * collector descends into): `properties`, `additionalProperties`, `items`,
+ * `not`, `anyOf`, `oneOf`, `allOf`. A key named `format` elsewhere (a
+ * property name, inside `enum`, `const`, `default` or `examples`) is data.
+ *
+ * @example
+ * hasFormatKeyword({ type: 'object', properties: { format: { enum: ['csv'] } } }); // → false
+ * hasFormatKeyword({ anyOf: [{ type: 'string', format: 'date' }] });               // → true
+ */
+export function hasFormatKeyword(node: JsonValue | undefined): boolean {
+  if (!isObject(node)) return false;
+  if (node['format'] !== undefined) return true;
+  const properties = node['properties'];
+  if (isObject(properties)) for (const key of Object.keys(properties)) if (hasFormatKeyword(properties[key])) return true;
+  for (const key of ['additionalProperties', 'items', 'not'] as const) if (hasFormatKeyword(node[key])) return true;
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const list = node[key];
+    if (Array.isArray(list) && list.some((s) => hasFormatKeyword(s))) return true;
+  }
+  return false;
+}
+
 /** The types `items` declares when they are all primitive (ajv's `canOptimize` for uniqueItems), else undefined. */
 function primitiveItemTypes(items: JsonValue | undefined): string[] | undefined {
   if (!isObject(items)) return undefined;
@@ -218,9 +242,12 @@ export class OwnValidators {
     gen.node(schema, 'data', 'break c;');
     const body = gen.out;
     const json = JSON.stringify(schema);
-    // The collector reads ajv-formats' table for any `format`, also one the tight check skipped (an unknown name,
-    // a later anyOf branch): look in the text (a property named "format" only adds an unused import).
-    if (json.includes('"format":')) this.#usesFormats = true;
+    // The collector reads ajv-formats' table for any `format` keyword, also one the tight check skipped (an
+    // unknown name, a later anyOf branch). Found by walking the schema positions the collector visits, not by
+    // searching the text: a property named "format" (common in tool schemas: an export's file format) is no
+    // keyword, and the import it used to add cost every process ~7 ms at start-up (a CommonJS module loaded
+    // from ESM, cjs-module-lexer over ajv-formats' long regular expressions) for a table nothing reads.
+    if (!this.#usesFormats && hasFormatKeyword(schema)) this.#usesFormats = true;
     const text = jsonTextLiteral(json);
     return [
       `let ${name}s;`,
@@ -254,6 +281,8 @@ export class OwnValidators {
       name = `__ownFormat${this.#formats.size}`;
       this.#formats.set(format, name);
       this.#declarations.push(`const ${name} = __ownFormats[${tsString(format)}];`);
+      // Set by the walk in `validator` too; here as well so that no binding can read an undeclared table.
+      this.#usesFormats = true;
     }
     return name;
   }

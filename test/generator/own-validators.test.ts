@@ -20,7 +20,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inOwnSubset } from '../../generator/emit/own-validators.js';
+import { hasFormatKeyword, inOwnSubset } from '../../generator/emit/own-validators.js';
 import { validationSchema } from '../../generator/emit/validation-schema.js';
 import { schemaForAjv, validatorsModule } from '../../generator/emit/validators.js';
 import type { JsonSchema } from '../../generator/ir.js';
@@ -406,6 +406,43 @@ describe('the own emitter', () => {
     expect(inOwnSubset({ type: 'object', properties: { a: { type: 'string' } } }, true)).toBe(true);
     const p = await pair([s, { type: 'object', properties: { a: { type: 'string' } } }], true);
     expect(p.mine).toEqual([false, true]);
+  });
+
+  it('imports ajv-formats only for a `format` keyword at a schema position, not for a property or a value named format', async () => {
+    const FORMATS_IMPORT = /^import __ajvRuntime\d+ from "ajv-formats\/dist\/formats\.js";$/m;
+    // A property named "format", and "format" keys inside values (default, examples, enum, const): data, no keyword.
+    const noKeyword: JsonSchema[] = [
+      { type: 'object', properties: { format: { type: 'string', enum: ['csv', 'json'] } }, required: ['format'] },
+      { type: 'object', properties: { a: { type: 'string', default: 'x', examples: [{ format: 'date' }], description: '"format":' } } },
+      { type: 'object', properties: { format: { type: 'object', properties: { format: { const: 'format' } } } } },
+    ];
+    for (const schema of noKeyword) expect(hasFormatKeyword(schema), JSON.stringify(schema)).toBe(false);
+    const without = await pair(noKeyword);
+    expect(without.mine).toEqual([true, true, true]);
+    expect(without.code).not.toMatch(FORMATS_IMPORT);
+    expect(without.code).not.toContain('const __ownFormats =');
+    // The collector still reports these schemas' errors (it never reads the table without a keyword).
+    const values = [{ format: 'csv' }, { format: 'xml' }, {}, { format: 1 }, { a: 1 }, { a: 'x' }, { format: { format: 'no' } }, { format: { format: 'format' } }, null, []];
+    const mismatches = noKeyword.flatMap((_, i) => values.map((v, k) => compare(without, i, v, `schema ${i} value ${k}`))).filter((m) => m !== undefined);
+    expect(report(mismatches)).toBe('');
+    expect(without.own[0]!({ format: 'xml' })).toBe(false);
+    // A keyword anywhere the collector descends: under items, not, additionalProperties, and in a later
+    // anyOf branch the tight check may never reach.
+    const keyword: JsonSchema[] = [
+      { type: 'object', properties: { a: { anyOf: [{ type: 'number' }, { type: 'string', format: 'date' }] } } },
+      { type: 'object', properties: { a: { type: 'array', items: { type: 'string', format: 'email' } } } },
+      { type: 'object', additionalProperties: { not: { type: 'string', format: 'ipv4' } } },
+      { type: 'object', properties: { a: { allOf: [{ oneOf: [{ format: 'uri' }, { type: 'null' }] }] } } },
+    ];
+    for (const schema of keyword) {
+      expect(hasFormatKeyword(schema), JSON.stringify(schema)).toBe(true);
+      const one = await pair([schema]);
+      expect(one.mine).toEqual([true]);
+      expect(one.code).toMatch(FORMATS_IMPORT);
+      const probesOf = [{ a: '2026-01-01' }, { a: '2026-13-99' }, { a: 3 }, { a: ['x@y.z', 'nope'] }, { b: '1.2.3.4' }, { b: 'host' }, { a: 'http://x' }, { a: 'no uri' }, { a: null }];
+      const found = probesOf.map((v, k) => compare(one, 0, v, `${JSON.stringify(schema)} value ${k}`)).filter((m) => m !== undefined);
+      expect(report(found)).toBe('');
+    }
   });
 
   it('is deterministic: the same schemas give the same bytes', () => {
