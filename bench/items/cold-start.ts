@@ -14,17 +14,18 @@
  * - runtime + handler table (the judged baseline): import the runtime and
  *   build the same handler table from the same list — what an application of
  *   that many tools runs without toolroute's generated folder;
- * - runtime only: import the runtime (the baseline before this round, still
- *   shown, with the full script of before: its handler table built from
- *   `gen.spec.tools`);
+ * - runtime only: import the runtime: the issue's literal baseline, judged
+ *   against the full script with its handler table built from
+ *   `gen.spec.tools` (the application's table counted as start-up);
  * - empty: `node` running an empty module (the floor on this machine).
  *
  * Why the handler table is in the baseline: it is application code (10,000
  * closures put into one object: about 20 ms of the 10,000-tool start-up,
  * measured alone, and none of it toolroute's), and an application with that
  * many tools builds it with or without toolroute; leaving it out of the
- * baseline charged it to toolroute. bench/README.md argues this; the old
- * comparison stays visible as an info row.
+ * baseline charged it to toolroute. bench/README.md argues this; the
+ * issue's literal comparison (against the runtime only, the table counted as
+ * toolroute's start-up) is judged too.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -165,10 +166,14 @@ export function benchColdStart(config: BenchConfig, paths: RepoPaths, jsDir: str
     );
     if (input.judged) verdicts.push(verdict(`cold start at ${n} tools ≤ 1.5× the runtime + the same handler table (compiled JS)`, fmtRatio(r), r <= 1.5));
   }
-  const old = spread(`spec-tools:${last.tools}`);
+  const literal = spread(`spec-tools:${last.tools}`);
   const n = last.tools.toLocaleString('en-US');
+  // The issue's own wording: the whole start-up, the application's handler table included (built from
+  // `gen.spec.tools`, which makes the runtime build the spec's 10,000 tool objects), against a process that
+  // only imports the runtime. Judged beside the row above since session 8.
+  if (last.judged) verdicts.push(verdict(`cold start at ${n} tools ≤ 1.5× a runtime-only process (handler table from \`gen.spec.tools\`, compiled JS)`, fmtRatio(literal.r), literal.r <= 1.5));
   rows.push(
-    [`info: the comparison before this round, ${n} tools: handler table built from \`gen.spec.tools\`, ÷ the runtime only`, `${m(`js:full-spec-tools:${last.tools}`).toFixed(1)} ms`, old.text, `${(m(`js:full-spec-tools:${last.tools}`) - empty).toFixed(1)} ms`],
+    [`compiled JS: import generated ${n}-tool folder + runtime, handler table built from \`gen.spec.tools\`, createRouter, dispatch 1 call, ÷ the runtime only`, `${m(`js:full-spec-tools:${last.tools}`).toFixed(1)} ms`, literal.text, `${(m(`js:full-spec-tools:${last.tools}`) - empty).toFixed(1)} ms`],
     ['compiled JS: import the runtime only', `${rt.toFixed(1)} ms`, '—', `${(rt - empty).toFixed(1)} ms`],
     ['empty node process (floor)', `${empty.toFixed(1)} ms`, '—', '0 ms'],
     [`tsx (info): ${first.tools.toLocaleString('en-US')}-tool folder + runtime + handler table + dispatch`, `${m('tsx:full').toFixed(1)} ms`, spread('tsx').text, `${(m('tsx:full') - empty).toFixed(1)} ms`],
@@ -182,7 +187,7 @@ export function benchColdStart(config: BenchConfig, paths: RepoPaths, jsDir: str
     notes: [
       `${config.spawns} spawn rounds, each running every process once (interleaved); the ratio is taken per round. Wall time from spawn to exit, measured by the parent. ` +
         'The full script and its baseline build the same handler table (one function per tool, names from a plain JSON list beside the scripts): application code an application of that many tools runs either way (bench/README.md, "Cold start"). ' +
-        'The info row is the comparison of before this round: the full script with its handler table built from `gen.spec.tools`, against the bare runtime import.',
+        'The row "÷ the runtime only" is the issue\'s literal comparison: the full script with its handler table built from `gen.spec.tools` (the application code counted as start-up), against the bare runtime import; both comparisons are judged.',
     ],
   };
 }
