@@ -49,7 +49,7 @@ export {
 export { DEFAULT_LIMITS, type CallLimits } from './call-shape.js';
 export { buildPruneMatcher, matchTask } from './matcher.js';
 export { lazyRendered, type RenderSource } from './rendered.js';
-export { unpackSpec, type PackedSpec, type SharedPackedSpec, type UnpackOptions } from './packed-spec.js';
+export { unpackSpec, type LazyParts, type LazyTexts, type PackedSpec, type SharedJson, type SharedPackedSpec, type UnpackOptions } from './packed-spec.js';
 export {
   ANNOUNCEMENT_CHANNELS,
   renderAnnouncements,

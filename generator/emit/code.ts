@@ -70,11 +70,23 @@ export function jsonParseLiteral(value: unknown): string {
  * jsonTextLiteral('{"a":"it\'s"}'); // → `JSON.parse('{"a":"it\\'s"}')`
  */
 export function jsonTextLiteral(text: string): string {
+  return `JSON.parse(${jsonStringLiteral(text)})`;
+}
+
+/**
+ * A single-quoted string literal whose value is JSON text equal to `text`
+ * (for data parsed later, `JSON.parse` of the value): only ASCII in the
+ * source and in the value, non-ASCII written as JSON escapes.
+ *
+ * @example
+ * jsonStringLiteral('["é"]'); // → `'["\\u00e9"]'`
+ */
+export function jsonStringLiteral(text: string): string {
   // Non-ASCII as JSON escapes: one character above U+00FF makes V8 store the whole module
   // source, and the literal, with two bytes per character (megabytes at scale).
   const json = text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const body = json.replace(/[\\'\u2028\u2029]/g, (c) => (c === '\\' ? '\\\\' : c === "'" ? "\\'" : escapeSeparator(c)));
-  return `JSON.parse('${body}')`;
+  return `'${body}'`;
 }
 
 /**

@@ -1,28 +1,31 @@
 /**
  * `spec.gen.ts`: everything the runtime reads, as data — tools, groups,
- * policies, the prune matcher, the neutral tool definitions — shipped as one
- * `JSON.parse('…')` of packed data (runtime/packed-spec.ts: columns, shared
- * tag lists and schemas, derived fields left out) that the runtime's
- * `unpackSpec` turns back into the deeply frozen `GeneratedSpec`, plus the
- * validators, the directory XML and the tool names (names.gen.ts ships them). The per-target forms are not shipped:
- * they are rendered from the neutral definitions on first use. For every spec
- * it writes, `packedSpecText` checks that unpacking gives exactly the bytes of
- * the plain data and of every rendered form; a difference is a bug and
- * nothing is written.
+ * policies, the prune matcher, the neutral tool definitions — shipped as
+ * packed data (runtime/packed-spec.ts: columns, shared tag lists and
+ * schemas, derived fields left out) that the runtime's `unpackSpec` turns
+ * back into the deeply frozen `GeneratedSpec`: one `JSON.parse('…')` of what
+ * creating a router and dispatching read, and one JSON text (a string
+ * literal) per part they never read (descriptions, tags, parameter schemas,
+ * the prune matcher), parsed on first read; plus the validators, the
+ * directory XML and the tool names (names.gen.ts ships them). The per-target
+ * forms are not shipped: they are rendered from the neutral definitions on
+ * first use. For every spec it writes, `packedSpecText` checks that unpacking
+ * gives exactly the bytes of the plain data and of every rendered form; a
+ * difference is a bug and nothing is written.
  */
 import type { IRSpec } from '../ir.js';
 import { RENDER_FORMS, type GeneratedSpec, type GeneratedTool, type RenderedTools } from '../../runtime/contract.js';
 import type { JsonSchema, NeutralTool } from '../../runtime/targets/index.js';
 import { renderForm } from '../../runtime/rendered.js';
 import { cloneSchema } from '../../runtime/targets/schema.js';
-import { unpackSpec, type PackedSpec } from '../../runtime/packed-spec.js';
+import { LAZY_PARTS, PACKED_FORMAT, specColumns, unpackSpec, type LazyParts, type LazyTexts, type PackedSpec, type SharedPackedSpec } from '../../runtime/packed-spec.js';
 import { bug } from '../problems.js';
 import { buildPruneMatcher } from '../../runtime/matcher.js';
 import { renderTool } from '../../runtime/targets/index.js';
 import { anthropicKeyPlan } from '../../runtime/targets/property-keys.js';
 import { nullDecodePlan } from '../../runtime/targets/strict.js';
 import { acceptedDepth } from './arg-bound.js';
-import { jsonTextLiteral, tsString } from './code.js';
+import { jsonStringLiteral, jsonTextLiteral, tsString } from './code.js';
 import { hasAppliedDefault } from './defaults.js';
 import type { EmitContext } from './context.js';
 import type { GeneratedFile } from './file.js';
@@ -100,14 +103,26 @@ function flatTools(ir: IRSpec): { name: string; tags: readonly string[] }[] {
   });
 }
 
+/** The packed data (runtime/packed-spec.ts) before subtree sharing: what `spec.gen.ts` parses at import, and the parts it leaves for first read. */
+export interface Packed {
+  readonly data: PackedSpec;
+  readonly lazy: LazyParts;
+}
+
+/** The packed texts `spec.gen.ts` ships: the JSON text parsed at import, and each lazy part's JSON text. */
+export interface PackedTexts {
+  readonly data: string;
+  readonly lazy: LazyTexts;
+}
+
 /**
  * The packed form of `specData` (runtime/packed-spec.ts), before subtree
  * sharing. Pure.
  *
  * @example
- * packSpec(specData(ctx)).descriptions[0]; // 'Read a file from the workspace'
+ * packSpec(specData(ctx)).lazy.descriptions[0]; // 'Read a file from the workspace'
  */
-export function packSpec(full: SpecData): PackedSpec {
+export function packSpec(full: SpecData): Packed {
   const definitions = full.rendered.neutral.tools as readonly { readonly parameters: JsonSchema }[];
   return packColumns(full, definitions.map((d) => JSON.stringify(d.parameters)), (i) => definitions[i]!.parameters);
 }
@@ -116,7 +131,7 @@ export function packSpec(full: SpecData): PackedSpec {
  * `packSpec` from the plain fields, each tool's schema text (the key schemas
  * are shared by) and the schema to store for the first tool with that text.
  */
-function packColumns(full: Omit<SpecData, 'rendered'> & { rendered: unknown }, paramTexts: readonly string[], schemaOf: (tool: number) => JsonSchema): PackedSpec {
+function packColumns(full: Omit<SpecData, 'rendered'> & { rendered: unknown }, paramTexts: readonly string[], schemaOf: (tool: number) => JsonSchema): Packed {
   const tagIndex = new Map<string, number>();
   const tagLists: (readonly string[])[] = [];
   const schemaIndex = new Map<string, number>();
@@ -136,22 +151,25 @@ function packColumns(full: Omit<SpecData, 'rendered'> & { rendered: unknown }, p
     const rest = Object.entries(t).filter(([key]) => !COLUMN_FIELDS.has(key));
     if (rest.length > 0) extra.push([i, Object.fromEntries(rest)]);
   });
-  // Every plain field in its place (fields added to the contract later ship as they are).
-  const spec = Object.fromEntries(Object.entries(full).map(([key, value]) => [key, key === 'tools' || key === 'rendered' ? null : value]));
+  // Every plain field in its place (fields added to the contract later ship as they are); the matcher is a lazy part.
+  const spec = Object.fromEntries(Object.entries(full).map(([key, value]) => [key, key === 'tools' || key === 'rendered' || key === 'matcher' ? null : value]));
+  const tags = full.tools.map((t) => intern(t.tags, tagIndex, tagLists));
+  const params = paramTexts.map((key, i) => schemaIndex.get(key) ?? intern(schemaOf(i), schemaIndex, schemas, key));
   return {
-    packed: 2,
-    spec: spec as PackedSpec['spec'],
-    descriptions: full.tools.map((t) => t.description),
-    tags: full.tools.map((t) => intern(t.tags, tagIndex, tagLists)),
-    validator: full.tools.map((t) => t.validator),
-    params: paramTexts.map((key, i) => {
-      const known = schemaIndex.get(key);
-      return known ?? intern(schemaOf(i), schemaIndex, schemas, key);
-    }),
-    tagLists,
-    schemas,
-    deferred: full.tools.flatMap((t, i) => (t.deferLoading ? [i] : [])),
-    extra,
+    data: {
+      packed: PACKED_FORMAT,
+      spec: spec as PackedSpec['spec'],
+      validator: full.tools.map((t) => t.validator),
+      deferred: full.tools.flatMap((t, i) => (t.deferLoading ? [i] : [])),
+      extra,
+      matcherFormat: (full.matcher.automaton as { readonly format: string }).format,
+    },
+    lazy: {
+      descriptions: full.tools.map((t) => t.description),
+      tags: { tags, tagLists },
+      params: { params, schemas },
+      matcher: full.matcher,
+    },
   };
 }
 
@@ -159,30 +177,47 @@ function packColumns(full: Omit<SpecData, 'rendered'> & { rendered: unknown }, p
 const COLUMN_FIELDS = new Set(['name', 'description', 'tags', 'deferLoading', 'validator', 'flat', 'namespaces', 'toolkits']);
 
 /**
- * The `JSON.parse('…')` expression `spec.gen.ts` ships: `packSpec` with
- * repeated subtrees shared, after `checkPackedSpec` made sure that unpacking
- * it (as the runtime will, from the JSON text) gives exactly the bytes of the
- * plain data and of every rendered form. A difference is a bug, never a spec
- * problem: nothing is written.
+ * The JSON texts of packed data, each (the data parsed at import, every lazy
+ * part) with its repeated subtrees shared (`shareSubtrees`). Deterministic.
  *
  * @example
- * packedSpecText(ctx); // "JSON.parse('{\"data\":{\"packed\":2,…')"
+ * packedTexts(packSpec(specData(ctx))).lazy.descriptions; // '{"data":["Read a file",…],"pool":[],"refs":[]}'
  */
-export function packedSpecText(ctx: EmitContext): string {
+export function packedTexts(packed: Packed, minLength?: number): PackedTexts {
+  const lazy = Object.fromEntries(LAZY_PARTS.map((k) => [k, JSON.stringify(shareSubtrees(packed.lazy[k], minLength))])) as unknown as LazyTexts;
+  return { data: JSON.stringify(shareSubtrees(packed.data, minLength)), lazy };
+}
+
+/**
+ * The arguments `spec.gen.ts` passes `unpackSpec` for its data: the
+ * `JSON.parse('…')` expression of the packed data and a string literal of
+ * each lazy part's JSON text, after `checkPackedSpec` made sure that
+ * unpacking them (as the runtime will, from the JSON texts) gives exactly the
+ * bytes of the plain data and of every rendered form. A difference is a bug,
+ * never a spec problem: nothing is written.
+ *
+ * @example
+ * packedSpecText(ctx).data; // "JSON.parse('{\"data\":{\"packed\":3,…')"
+ * packedSpecText(ctx).lazy.descriptions; // "'{\"data\":[\"Read a file\",…],\"pool\":[],\"refs\":[]}'"
+ */
+export function packedSpecText(ctx: EmitContext): { readonly data: string; readonly lazy: LazyTexts } {
   // The target forms are not rendered here: the runtime renders them on first use, and
   // `checkPackedSpec` proves it will get the generator's bytes without rendering every tool.
   const full = plainData(ctx, null);
   // The stored schema is the neutral rendering's copy (`renderTool('neutral', …)` clones it), once per distinct text.
-  const shared = shareSubtrees(packColumns(full, ctx.parameterTexts, (i) => cloneSchema(ctx.ir.tools[i]!.parameters)));
-  const text = JSON.stringify(shared);
-  checkPackedSpec(ctx, full, text);
-  return jsonTextLiteral(text);
+  const texts = packedTexts(packColumns(full, ctx.parameterTexts, (i) => cloneSchema(ctx.ir.tools[i]!.parameters)));
+  checkPackedSpec(ctx, full, texts);
+  const lazy = Object.fromEntries(LAZY_PARTS.map((k) => [k, jsonStringLiteral(texts.lazy[k])])) as unknown as LazyTexts;
+  return { data: jsonTextLiteral(texts.data), lazy };
 }
 
 /**
- * Throws a bug unless the packed JSON text `text` unpacks (with the
- * runtime's `unpackSpec`) to exactly what the generator would have shipped
- * plainly: every plain field byte for byte, and every rendered form.
+ * Throws a bug unless the packed JSON texts `texts` (the data parsed at
+ * import and every lazy part, `LazyTexts`) unpack (with the runtime's
+ * `unpackSpec`) to exactly what the generator would have shipped plainly:
+ * every plain field byte for byte (the lazy ones read through the spec, as an
+ * application reads them), the tool columns a router reads instead of
+ * `spec.tools` (`specColumns`) field for field, and every rendered form.
  *
  * Rendered forms, without rendering every tool in every form (five deep
  * copies of every schema at 30,000 tools was most of a codegen's time):
@@ -201,17 +236,31 @@ export function packedSpecText(ctx: EmitContext): string {
  *   groups): every form rendered in full on both sides.
  *
  * @example
- * checkPackedSpec(ctx, data, '{"data":{"packed":2,…},"pool":[],"refs":[]}'); // throws on any difference
+ * checkPackedSpec(ctx, data, packedTexts(packSpec(specData(ctx)))); // throws on any difference
  */
-export function checkPackedSpec(ctx: EmitContext, full: Omit<SpecData, 'rendered'> & { rendered: unknown }, text: string): void {
+export function checkPackedSpec(ctx: EmitContext, full: Omit<SpecData, 'rendered'> & { rendered: unknown }, texts: PackedTexts): void {
   const renderOptions = { openaiStrict: ctx.ir.options.openaiStrict };
   const toolNames = JSON.parse(JSON.stringify(full.tools.map((t) => t.name))) as string[];
-  const unpacked = unpackSpec(JSON.parse(text) as Parameters<typeof unpackSpec>[0], { ...renderOptions, directoryXml: '', validators: [], toolNames });
+  const unpacked = unpackSpec(JSON.parse(texts.data) as SharedPackedSpec, { ...renderOptions, directoryXml: '', validators: [], toolNames }, texts.lazy);
   if (JSON.stringify(Object.keys(unpacked)) !== JSON.stringify([...Object.keys(full), 'directoryXml', 'validators'])) throw bug('the packed spec data unpacks to other fields');
   for (const key of Object.keys(full) as (keyof SpecData)[]) {
     if (key === 'rendered') continue;
     if (JSON.stringify(unpacked[key]) !== JSON.stringify(full[key])) throw bug(`the packed spec data differs from the plain data in \`${key}\``);
   }
+  // What createRouter reads instead of spec.tools: the same values, tool by tool.
+  const columns = specColumns(unpacked);
+  const fromColumns = Array.from({ length: columns.count }, (_, i) => ({
+    name: columns.names[i],
+    description: columns.descriptions[i],
+    tags: columns.tagLists[columns.tags[i]!],
+    deferLoading: columns.deferred[i] === 1,
+    validator: columns.validator[i],
+    flat: columns.flat[i] === 1,
+    namespaces: columns.namespacesOf[i],
+    toolkits: columns.toolkitsOf[i],
+    ...columns.extra?.get(i),
+  }));
+  if (JSON.stringify(fromColumns) !== JSON.stringify(full.tools)) throw bug('the packed spec data\'s tool columns differ from the plain data in `tools`');
   const rendered = unpacked.rendered;
   if (JSON.stringify(Object.keys(rendered)) !== JSON.stringify(RENDER_FORMS)) throw bug('the packed spec data unpacks to other render forms');
   const differs = (form: string, what: string): Error => bug(`rendering ${form} from the packed spec data differs from the generator's own rendering (${what})`);
@@ -431,8 +480,12 @@ export function emitSpec(ctx: EmitContext): GeneratedFile[] {
     ' * tool definitions, and each target form is rendered from them on first use.',
     ' */',
     'export const spec: GeneratedSpec<Registry> = unpackSpec<GeneratedSpec<Registry>>(',
-    `  ${packed},`,
+    `  ${packed.data},`,
     `  { openaiStrict: ${ctx.ir.options.openaiStrict ? 'true' : 'false'}, directoryXml, validators, toolNames: TOOL_NAMES },`,
+    '  // JSON text parsed on first read (descriptions, tags, parameter schemas, the prune matcher): creating a router and dispatching never read them.',
+    '  {',
+    ...LAZY_PARTS.map((k) => `    ${k}: ${packed.lazy[k]},`),
+    '  },',
     ');',
   ].join('\n');
   return [{ path: 'spec.gen.ts', content: `${content}\n` }];

@@ -8,14 +8,15 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { jsdoc, jsonParseLiteral, lineCommentText, pascalCase, propertyKey, shellWord, tsString } from '../../generator/emit/code.js';
+import { jsdoc, jsonParseLiteral, jsonStringLiteral, lineCommentText, pascalCase, propertyKey, shellWord, tsString } from '../../generator/emit/code.js';
+import { toolNamesValue } from '../../generator/emit/names.js';
 // The generator keys distinct validator schemas with the runtime's canonical JSON (one implementation).
 import { canonicalJson } from '../../runtime/cache-key.js';
 import { buildEmitContext } from '../../generator/emit/context.js';
 import { ARTIFACT_KINDS, emit, type GeneratedFile } from '../../generator/emit/index.js';
 import { schemaToType } from '../../generator/emit/arg-types.js';
 import { dialectOf } from '../../generator/emit/validators.js';
-import { packSpec, shareSubtrees, specData } from '../../generator/emit/spec.js';
+import { packedTexts, packSpec, shareSubtrees, specData } from '../../generator/emit/spec.js';
 import { unpackSpec } from '../../runtime/packed-spec.js';
 import { buildIR } from './ir-builder.js';
 import { removeDir, tempDir } from './helpers.js';
@@ -34,6 +35,23 @@ describe('code helpers', () => {
     const back = (0, eval)(literal) as Record<string, unknown>;
     expect(back).toEqual(JSON.parse(JSON.stringify(value)));
     expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+  });
+  it('jsonStringLiteral is a one-line, ASCII-only literal whose value is JSON text of exactly the input', () => {
+    const text = JSON.stringify({ [hostile]: [hostile, { __proto__: hostile }] });
+    const literal = jsonStringLiteral(text);
+    expect(literal).toMatch(/^'[\x20-\x7e]*'$/);
+    const value = (0, eval)(literal) as string;
+    expect(value).toMatch(/^[\x20-\x7e]*$/);
+    expect(JSON.stringify(JSON.parse(value))).toBe(text);
+  });
+  it('toolNamesValue: portable names as one split literal, any other list as JSON, each evaluating to exactly the names', () => {
+    const portable = ['read_file', 'x', '_a-b_9', 'A'.repeat(64)];
+    expect(toolNamesValue(portable)).toBe(`'${portable.join(' ')}'.split(' ')`);
+    expect((0, eval)(toolNamesValue(portable))).toEqual(portable);
+    for (const names of [[], ['a b', 'c'], ['it\'s'], [hostile], ['a', '']]) {
+      expect(toolNamesValue(names)).toMatch(/^JSON\.parse\('/);
+      expect((0, eval)(toolNamesValue(names))).toEqual(names);
+    }
   });
   it('jsdoc never lets text close the comment, and splits every line terminator', () => {
     expect(jsdoc('a */ b')).toBe('/** a *\\/ b */\n');
@@ -209,12 +227,30 @@ describe('dialectOf', () => {
 describe('spec.gen.ts data', () => {
   it('refuses, loudly, packed data of another format and a names list that does not match it', () => {
     const ctx = buildEmitContext(buildIR({ tools: [{ name: 'a' }, { name: 'b' }] }), options);
-    const packed = shareSubtrees(packSpec(specData(ctx))) as Parameters<typeof unpackSpec>[0];
+    const texts = packedTexts(packSpec(specData(ctx)));
+    const packed = JSON.parse(texts.data) as Parameters<typeof unpackSpec>[0];
     const base = { openaiStrict: false, directoryXml: '', validators: [] };
-    expect(unpackSpec(packed, { ...base, toolNames: ['a', 'b'] }).tools.map((t) => t.name)).toEqual(['a', 'b']);
-    expect(() => unpackSpec(packed, { ...base, toolNames: ['a'] })).toThrow(/names\.gen\.ts lists 1 tool names for 2 tools; regenerate/);
+    expect(unpackSpec(packed, { ...base, toolNames: ['a', 'b'] }, texts.lazy).tools.map((t) => t.name)).toEqual(['a', 'b']);
+    expect(() => unpackSpec(packed, { ...base, toolNames: ['a'] }, texts.lazy)).toThrow(/names\.gen\.ts lists 1 tool names for 2 tools; regenerate/);
     const old = { ...packed, data: { ...packed.data, packed: 1 } } as unknown as Parameters<typeof unpackSpec>[0];
-    expect(() => unpackSpec(old, { ...base, toolNames: ['a', 'b'] })).toThrow(/unknown packed spec format 1; regenerate/);
+    expect(() => unpackSpec(old, { ...base, toolNames: ['a', 'b'] }, texts.lazy)).toThrow(/unknown packed spec format 1; regenerate/);
+    const later = { ...packed, data: { ...packed.data, packed: 4 } } as unknown as Parameters<typeof unpackSpec>[0];
+    expect(() => unpackSpec(later, { ...base, toolNames: ['a', 'b'] }, texts.lazy)).toThrow(/unknown packed spec format 4; regenerate/);
+    // Format 3 data without its lazy texts, or with one missing.
+    expect(() => unpackSpec(packed, { ...base, toolNames: ['a', 'b'] })).toThrow(/packed spec format 3 without its lazy parts \(descriptions, tags, params, matcher\); regenerate/);
+    const { matcher: _matcher, ...partial } = texts.lazy;
+    expect(() => unpackSpec(packed, { ...base, toolNames: ['a', 'b'] }, partial as typeof texts.lazy)).toThrow(/without its lazy parts \(matcher\); regenerate/);
+  });
+  it('refuses a folder written in packed format 2 (the previous toolroute\'s) naming the fix', () => {
+    // What the previous toolroute's spec.gen.ts passed unpackSpec for this spec (one JSON text, no lazy texts).
+    const format2 = JSON.parse(
+      '{"data":{"packed":2,"spec":{"formatVersion":1,"hash":"b74d07ed44c1050da0845b6f076e556e4c46aadfee2d03a39dd935455501c086","tools":null,"flat":[0,1],"namespaces":[],"toolkits":[],"policies":{},' +
+        '"matcher":{"always":[0,1],"automaton":{"format":"aho-corasick/1","total":2,"states":1,"edges":[],"fail":[0],"out":[-1],"dict":[-1],"keywordTools":[]}},"validatorDepths":[1],"rendered":null},' +
+        '"descriptions":["Tool a","Tool b"],"tags":[0,0],"validator":[0,0],"params":[0,0],"tagLists":[[]],"schemas":[{"type":"object","properties":{},"additionalProperties":false}],"deferred":[],"extra":[]},"pool":[],"refs":[]}',
+    ) as Parameters<typeof unpackSpec>[0];
+    const call = () => unpackSpec(format2, { openaiStrict: false, directoryXml: '', validators: [], toolNames: ['a', 'b'] });
+    expect(call).toThrow(TypeError);
+    expect(call).toThrow(/packed in format 2 \(written by an older toolroute\); this runtime reads format 3\. Regenerate the folder/);
   });
   it('unpacks every tool\'s group lists exactly, sharing one frozen array per group among its single-group tools', async () => {
     // `b` is in two namespaces and two toolkits, `c` in one of each; `a`, `d` only in the first namespace, `e` in none.

@@ -1,15 +1,17 @@
 /**
- * What `unpackSpec` leaves for first read (the neutral definitions, the
- * loader, freezing the prune matcher) is, once read, exactly the data the
- * generator would have shipped plainly, deeply frozen and the same object on
- * every read; a router built on it prunes, compiles and dispatches with it;
+ * What `unpackSpec` leaves for first read (the lazy parts' JSON texts: the
+ * descriptions, the tags, the parameter schemas, the prune matcher; the
+ * neutral definitions, the loader, `spec.tools`) is, once read, exactly the
+ * data the generator would have shipped plainly, deeply frozen and the same
+ * object on every read; creating a router and dispatching read none of the
+ * lazy texts; a router built on it prunes, compiles and dispatches with it;
  * and a folder whose matcher is of another format fails at import, naming
  * the fix, rather than at the first prune.
  */
 import { describe, expect, it } from 'vitest';
 import { buildEmitContext } from '../../generator/emit/context.js';
-import { packSpec, shareSubtrees, specData } from '../../generator/emit/spec.js';
-import { specColumns, unpackSpec } from '../../runtime/packed-spec.js';
+import { packedTexts, packSpec, specData } from '../../generator/emit/spec.js';
+import { specColumns, unpackSpec, type LazyTexts } from '../../runtime/packed-spec.js';
 import { createRouter } from '../../runtime/index.js';
 import type { GeneratedModule } from '../../runtime/contract.js';
 import { buildIR } from '../generator/ir-builder.js';
@@ -28,10 +30,11 @@ function fixture() {
     toolkits: [{ name: 'Kit', tools: [{ name: 'kit_tool', tags: ['db'] }] }],
   });
   const want = specData(buildEmitContext(ir, options));
-  const packed = shareSubtrees(packSpec(want)) as Parameters<typeof unpackSpec>[0];
-  const unpack = (data = packed) =>
-    unpackSpec(JSON.parse(JSON.stringify(data)), { openaiStrict: false, directoryXml: '<d/>', validators: [], toolNames: want.tools.map((t) => t.name) });
-  return { want, packed, unpack };
+  const texts = packedTexts(packSpec(want));
+  const packed = JSON.parse(texts.data) as Parameters<typeof unpackSpec>[0];
+  const unpack = (data = packed, lazy: LazyTexts = texts.lazy) =>
+    unpackSpec(JSON.parse(JSON.stringify(data)), { openaiStrict: false, directoryXml: '<d/>', validators: [], toolNames: want.tools.map((t) => t.name) }, lazy);
+  return { want, packed, texts, unpack };
 }
 
 function expectDeepFrozen(value: unknown, path = 'value'): void {
@@ -124,11 +127,53 @@ describe('unpackSpec: what is built on first read', () => {
   });
 
   it('a matcher of another format fails at unpack (import), naming the fix', () => {
-    const { packed, unpack } = fixture();
-    const data = JSON.parse(JSON.stringify(packed)) as { data: { spec: { matcher: { automaton: { format: string } } } } };
-    data.data.spec.matcher.automaton.format = 'aho-corasick/0';
+    const { packed, texts, unpack } = fixture();
+    const data = JSON.parse(JSON.stringify(packed)) as { data: { matcherFormat?: string } };
+    data.data.matcherFormat = 'aho-corasick/0';
     expect(() => unpack(data as unknown as typeof packed)).toThrow(/prune matcher .* unknown format; regenerate/);
-    delete (data.data.spec as { matcher?: unknown }).matcher;
+    delete data.data.matcherFormat;
     expect(() => unpack(data as unknown as typeof packed)).toThrow(/regenerate/);
+    // The matcher data itself is checked again on its first read.
+    const other = JSON.parse(texts.lazy.matcher) as { data: { automaton: { format: string } } };
+    other.data.automaton.format = 'aho-corasick/0';
+    const spec = unpack(packed, { ...texts.lazy, matcher: JSON.stringify(other) });
+    expect(() => spec.matcher).toThrow(/prune matcher .* unknown format; regenerate/);
+  });
+
+  it('creating a router and dispatching parse none of the lazy texts; each is parsed on the first read that needs it', async () => {
+    const { texts, want, unpack } = fixture();
+    // Texts that are no JSON: any parse of them throws, so a successful step proves it did not read them.
+    const broken = (keep: readonly (keyof LazyTexts)[]) => Object.fromEntries(Object.entries(texts.lazy).map(([k, v]) => [k, keep.includes(k as keyof LazyTexts) ? v : '{'])) as unknown as LazyTexts;
+    const handlers = { read_file: () => 'r', run_bash: () => 'b', get_time: () => 't', ops_restart: () => 'o', kit_tool: () => 'k' };
+    const spec = unpack(undefined, broken([]));
+    const router = createRouter({ spec } as unknown as GeneratedModule, handlers);
+    expect(await router.dispatch({ name: 'ops', arguments: { action: 'ops_restart', args: { q: 'x' } } })).toMatchObject({ ok: true, result: 'o' });
+    expect(await router.dispatch({ name: 'run_bash', arguments: {} })).toMatchObject({ ok: true, result: 'b' });
+    expect(JSON.stringify([spec.flat, spec.namespaces, spec.toolkits, spec.policies, spec.validatorDepths])).toBe(JSON.stringify([want.flat, want.namespaces, want.toolkits, want.policies, want.validatorDepths]));
+    expect(() => spec.tools).toThrow(SyntaxError);
+    expect(() => spec.matcher).toThrow(SyntaxError);
+    expect(() => spec.rendered.neutral.tools).toThrow(SyntaxError);
+    // spec.tools needs the descriptions and the tags, nothing else; the neutral definitions the descriptions and the schemas.
+    expect(JSON.stringify(unpack(undefined, broken(['descriptions', 'tags'])).tools)).toBe(JSON.stringify(want.tools));
+    expect(JSON.stringify(unpack(undefined, broken(['descriptions', 'params'])).rendered.neutral.tools)).toBe(JSON.stringify(want.rendered.neutral.tools));
+    expect(JSON.stringify(unpack(undefined, broken(['matcher'])).matcher)).toBe(JSON.stringify(want.matcher));
+  });
+
+  it('the lazy parts, once read, are the eager data: same values, same order, deeply frozen, one object per read', () => {
+    const { want, unpack } = fixture();
+    const spec = unpack();
+    const columns = specColumns(spec);
+    expect(Object.getOwnPropertyDescriptor(spec, 'matcher')?.get).toBeTypeOf('function');
+    expect(JSON.stringify(spec)).toBe(JSON.stringify({ ...want, directoryXml: '<d/>', validators: [] }));
+    expect(columns.descriptions).toEqual(want.tools.map((t) => t.description));
+    expect(columns.descriptions).toBe(columns.descriptions);
+    expect(columns.tags.map((k) => columns.tagLists[k])).toEqual(want.tools.map((t) => t.tags));
+    for (const [what, value] of [['descriptions', columns.descriptions], ['tags', columns.tags], ['tagLists', columns.tagLists], ['matcher', spec.matcher], ['neutral', spec.rendered.neutral.tools]] as const) {
+      expectDeepFrozen(value, what);
+    }
+    // The tool objects share the columns' tag lists, and the neutral definitions one schema object per distinct schema.
+    spec.tools.forEach((t, i) => expect(t.tags).toBe(columns.tagLists[columns.tags[i]!]));
+    expect(spec.rendered.neutral.tools[0]).not.toBe(spec.rendered.neutral.tools[3]);
+    expect((spec.rendered.neutral.tools[0] as { parameters: unknown }).parameters).toBe((spec.rendered.neutral.tools[3] as { parameters: unknown }).parameters);
   });
 });
