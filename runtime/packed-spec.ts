@@ -208,7 +208,12 @@ function unshare<T>(shared: SharedJson<T>): T {
   return root['data'] as T;
 }
 
-/** Reads a lazy part on first call: parsed from its text, unshared, deeply frozen, then kept (the text is dropped). */
+/**
+ * Reads a lazy part on first call: parsed from its text, unshared, deeply
+ * frozen, then kept. The text itself lives on as the module's string literal
+ * (V8 keeps it either way), so parsing it later costs no extra memory before
+ * the first read.
+ */
 function lazyPart<K extends keyof LazyParts>(texts: LazyTexts, key: K): () => LazyParts[K] {
   let text: string | undefined = texts[key];
   let value: LazyParts[K] | undefined;
@@ -295,7 +300,6 @@ function marks(count: number, indices: readonly number[]): Uint8Array {
 export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: SharedPackedSpec, options: UnpackOptions, lazy?: LazyTexts): S {
   checkFormat(shared, lazy);
   const p = unshare(shared);
-  const texts = lazy;
   const names = options.toolNames;
   if (!Array.isArray(names) || names.length !== p.validator.length) {
     throw new TypeError(`toolroute: the folder's names.gen.ts lists ${Array.isArray(names) ? names.length : 'no'} tool names for ${p.validator.length} tools; regenerate the folder.`);
@@ -305,10 +309,10 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
   // thousands of numbers at 10,000 tools) is parsed and frozen on first read (`spec.matcher`), which only a prune makes.
   checkMatcher({ automaton: { format: p.matcherFormat } } as unknown as PruneMatcherData);
   for (const part of [p.extra, plain]) deepFreeze(part);
-  const descriptionsOf = lazyPart(texts, 'descriptions');
-  const tagsOf = lazyPart(texts, 'tags');
-  const paramsOf = lazyPart(texts, 'params');
-  const matcherOf = lazyPart(texts, 'matcher');
+  const descriptionsOf = lazyPart(lazy, 'descriptions');
+  const tagsOf = lazyPart(lazy, 'tags');
+  const paramsOf = lazyPart(lazy, 'params');
+  const matcherOf = lazyPart(lazy, 'matcher');
   const count = names.length;
   // Per-tool marks as bytes: one allocation each, read by index (a Set of 10,000 numbers costs more to build than the loop it serves).
   const flat = marks(count, plain.flat);
