@@ -302,7 +302,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   handleTool(call: unknown, options?: DispatchOptions<C>): string | Promise<string> {
     const shape = readCall(call);
     if (this.#catalog.isLibraryTool(shape.name)) return this.dispatch(call, options as DispatchOptions<C> & { context: C }).then(libraryResultText);
-    if (shape.name !== LOAD_TOOLKIT_NAME) return notLibraryText(shape.name, this.#catalog.library.map((t) => this.#catalog.tools[t]!.name));
+    if (shape.name !== LOAD_TOOLKIT_NAME) return notLibraryText(shape.name, this.#catalog.library.map((t) => this.#catalog.toolName(t)));
     const r = this.#resolver.resolve(call, true);
     return r.ok ? this.#invoker.loadToolkit(r.toolkit) : `Error: ${r.reason}`;
   }

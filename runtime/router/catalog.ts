@@ -5,8 +5,11 @@
  *
  * It holds no session state (nothing here changes with the blocklist, a
  * loaded toolkit or an announcement), so every other part of the router reads
- * it as a fixed table: indices into `tools`, `namespaces` and `toolkits` are
- * stable for the router's life, and arrays are only appended to.
+ * it as a fixed table: tool indices (`tool(t)`, below `toolCount`) and
+ * indices into `namespaces` and `toolkits` are stable for the router's life,
+ * and arrays are only appended to. A spec tool's entry (entries.ts) is built
+ * on its first use, so creating a router allocates nothing per tool beyond
+ * the name `Map` and the handler each tool must have.
  * `structureVersion` counts registrations, for the caches that depend on the
  * catalog's shape (the neutral compile, the toolkit suggester).
  *
@@ -22,9 +25,6 @@ import {
   type GeneratedModule,
   type GeneratedSpec,
   type GeneratedTool,
-  type HandlerContext,
-  type KeyDecodePlan,
-  type NullDecodePlan,
   type RegistryShape,
   type ToolDefinition,
   type ValidateFn,
@@ -32,81 +32,38 @@ import {
 import { isPlainObject } from '../call-shape.js';
 import { buildPruneMatcher, checkMatcher } from '../matcher.js';
 import { neutralNamespaceTool, neutralTool, type NeutralToolInput } from '../neutral.js';
-import { renderTool, type JsonSchema, type NeutralTool } from '../targets/index.js';
+import { renderTool, type JsonSchema } from '../targets/index.js';
 import { anthropicKeyPlan } from '../targets/property-keys.js';
-import type { Suggester } from '../suggest.js';
 import { assertKnownNames } from '../suggest.js';
 import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import { deepFreeze } from '../freeze.js';
 import { specColumns, type SpecColumns } from '../packed-spec.js';
 import { planLibraryTools } from './library.js';
-import { ActionIndex } from './lookup.js';
+import { EMPTY_OBJECT_SCHEMA, Entry, Group, type AnyHandler, type GroupEntry, type ToolEntry } from './entries.js';
 
-/** A handler as stored: its argument and context types are erased here and restored by the façade's types. */
-export type AnyHandler = (args: never, ctx: HandlerContext<never>) => unknown;
+export type { AnyHandler, GroupEntry, ToolEntry } from './entries.js';
 
 /** A run-time tool definition with its context type erased (the catalog never calls a handler). */
 export type AnyDynamicTool = DynamicToolDefinition<never>;
 /** A run-time group definition with its context type erased. */
 export type AnyDynamicGroup = DynamicGroupDefinition<never>;
 
-/** One tool: from the spec (`specIndex >= 0`) or registered at run time. */
-export interface ToolEntry {
-  readonly name: string;
-  readonly flat: boolean;
-  /** A library tool (`libraryTools`): callable by name, offered after everything else, never pruned. */
-  readonly library: boolean;
-  /**
-   * Namespace / toolkit indices containing it. Spec tools start with the
-   * spec's own (frozen) arrays; a run-time registration replaces the array
-   * with a longer copy, so read the field each time rather than keeping it.
-   */
-  namespaces: readonly number[];
-  toolkits: readonly number[];
-  readonly validate: ValidateFn | undefined;
-  /** `GeneratedSpec.validatorDepths` of its validator: > 0 lets dispatch skip the argument walk (resolve.ts); 0 for run-time tools. */
-  readonly argsDepth: number;
-  readonly nullDecode: NullDecodePlan | undefined;
-  /** Anthropic wire names of top-level properties → spec names (property-keys.ts); undefined for most tools. */
-  readonly keyDecode: KeyDecodePlan | undefined;
-  /** The validator fills `default`s (spec option `applyDefaults`): validate a copy of the arguments. */
-  readonly fillsDefaults: boolean;
-  readonly handler: AnyHandler | undefined;
-  /** Parameters schema for reasons and signatures. */
-  readonly schema: JsonSchema;
-  readonly description: string;
-  readonly tags: readonly string[];
-  readonly deferLoading: boolean;
-  /** The seed's neutral definition (prune results, extractToolkit). */
-  readonly definition: ToolDefinition;
-  /** Rendered forms: spec tools point into `spec.rendered`; run-time tools render lazily. */
-  readonly specIndex: number;
-  readonly neutral: NeutralTool | undefined;
-}
-
-/** One namespace or toolkit. */
-export interface GroupEntry {
-  readonly name: string;
-  readonly description: string;
-  /** Member tool indices (spec groups: the spec's own frozen array). */
-  readonly tools: readonly number[];
-  /** Member tools by action name, found by length and `===` (lookup.ts; built on first read). */
-  readonly actions: ActionIndex;
-  /** `actions`' keys, listed in rejection reasons (built once, on first read, not per rejected call). */
-  readonly actionList: readonly string[];
-  readonly specIndex: number;
-  readonly neutral: NeutralTool | undefined;
-  /** Closest-action suggestions; built by call resolution on the first unknown action. */
-  suggester?: Suggester;
-}
-
-/** What a callable name refers to. */
-export type Ref = { readonly kind: 'tool' | 'namespace'; readonly index: number } | { readonly kind: 'loader' };
+/**
+ * What a callable name refers to, as one small integer: a tool's index
+ * (`>= 0`), `LOADER_REF` (`load_toolkit`) or `namespaceRef(k)` (`<= -2`).
+ * A number, not a `{ kind, index }` object: at 10,000 tools the objects were
+ * 10,000 allocations at start-up (about 3 ms with the collections they cause).
+ */
+export type Ref = number;
+/** `byName`'s value for `load_toolkit`. */
+export const LOADER_REF = -1;
+/** Namespace `k` as a `Ref`, and back: `-2 - ref` is its own inverse. */
+export const namespaceRef = (k: number): Ref => -2 - k;
+export const refNamespace = namespaceRef;
 
 /** Names owned by the library (reserved in specs, refused in registrations). */
 const RESERVED_NAMES = new Set(['load_toolkit', TOOLKIT_DISPATCHER_NAME, 'context', 'new_context', 'create_memory', 'modify_memory', 'recall_context']);
-const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) });
 /** How run-time tools and groups are rendered (never OpenAI strict: their schemas are not checked for it). */
 export const RENDER_OPTIONS = Object.freeze({ openaiStrict: false });
 
@@ -121,107 +78,10 @@ function depthBound(value: unknown): number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
 }
 
-/** What a run-time tool's entry holds beyond what dispatch reads (a spec tool's come from the spec). */
-interface OwnParts {
-  readonly description: string; readonly tags: readonly string[]; readonly deferLoading: boolean;
-  readonly neutral: NeutralTool; readonly definition: ToolDefinition; readonly schema: JsonSchema;
-}
 
-/**
- * A tool entry as the catalog stores it: one class for spec and run-time
- * tools alike, so the reads on the dispatch path see one shape. Its own
- * fields are what dispatch reads; the rest (description, tags, the neutral
- * definition and its schema) a spec tool reads from the spec's columns and
- * `spec.rendered.neutral.tools` when asked (a prune, a compile, a toolkit
- * listing, a rejection's reason), a run-time tool from its `own` parts (at
- * 10,000 tools, each field less is 80 KB less to allocate at start-up).
- */
-class Entry implements ToolEntry {
-  // Declared, not defined: with ES2022 class fields every field (parameter properties included) is first
-  // defined as `undefined` by the class's field initializer, then assigned by the constructor.
-  declare readonly name: string;
-  declare readonly flat: boolean;
-  declare readonly library: boolean;
-  declare namespaces: readonly number[];
-  declare toolkits: readonly number[];
-  declare readonly validate: ValidateFn | undefined;
-  declare readonly argsDepth: number;
-  declare readonly nullDecode: NullDecodePlan | undefined;
-  declare readonly keyDecode: KeyDecodePlan | undefined;
-  declare readonly fillsDefaults: boolean;
-  declare readonly handler: AnyHandler | undefined;
-  declare readonly specIndex: number;
-  /** A spec tool's spec and its columns (undefined for a run-time tool). */
-  declare private readonly source: GeneratedSpec<RegistryShape> | undefined;
-  declare private readonly columns: SpecColumns | undefined;
-  declare private readonly own: OwnParts | undefined;
+/** `Object.prototype.propertyIsEnumerable`: own and enumerable, in one lookup. */
+const isEnumerable = Object.prototype.propertyIsEnumerable;
 
-  constructor(
-    name: string, flat: boolean, library: boolean, namespaces: readonly number[], toolkits: readonly number[],
-    validate: ValidateFn | undefined, argsDepth: number, nullDecode: NullDecodePlan | undefined, keyDecode: KeyDecodePlan | undefined,
-    fillsDefaults: boolean, handler: AnyHandler | undefined, specIndex: number,
-    source: GeneratedSpec<RegistryShape> | undefined, columns: SpecColumns | undefined, own: OwnParts | undefined,
-  ) {
-    this.name = name;
-    this.flat = flat;
-    this.library = library;
-    this.namespaces = namespaces;
-    this.toolkits = toolkits;
-    this.validate = validate;
-    this.argsDepth = argsDepth;
-    this.nullDecode = nullDecode;
-    this.keyDecode = keyDecode;
-    this.fillsDefaults = fillsDefaults;
-    this.handler = handler;
-    this.specIndex = specIndex;
-    this.source = source;
-    this.columns = columns;
-    this.own = own;
-  }
-
-  get description(): string { return this.own === undefined ? this.columns!.descriptions[this.specIndex]! : this.own.description; }
-  get tags(): readonly string[] { return this.own === undefined ? this.columns!.tagLists[this.columns!.tags[this.specIndex]!]! : this.own.tags; }
-  get deferLoading(): boolean { return this.own === undefined ? this.columns!.deferred[this.specIndex] === 1 : this.own.deferLoading; }
-  get neutral(): NeutralTool | undefined { return this.own?.neutral; }
-  get definition(): ToolDefinition { return this.own === undefined ? (this.source!.rendered.neutral.tools[this.specIndex] as ToolDefinition) : this.own.definition; }
-  get schema(): JsonSchema { return this.own === undefined ? ((this.definition.parameters as JsonSchema | undefined) ?? EMPTY_OBJECT_SCHEMA) : this.own.schema; }
-}
-
-/**
- * One namespace or toolkit of the catalog. Its lookup by action name and its
- * action list are built on first read: only a call into the group (or a
- * rejection naming its actions) needs them, and at 10,000 tools building
- * them for every group was a Map entry per tool at start-up. Member names
- * are read from the catalog's tool entries, whose names never change.
- */
-class Group implements GroupEntry {
-  readonly name: string;
-  readonly description: string;
-  readonly tools: readonly number[];
-  readonly specIndex: number;
-  readonly neutral: NeutralTool | undefined;
-  suggester?: Suggester;
-  readonly #entries: readonly { readonly name: string }[];
-  #actions: ActionIndex | undefined;
-  #actionList: readonly string[] | undefined;
-
-  constructor(name: string, description: string, members: readonly number[], specIndex: number, neutral: NeutralTool | undefined, entries: readonly { readonly name: string }[]) {
-    this.name = name;
-    this.description = description;
-    this.tools = members;
-    this.specIndex = specIndex;
-    this.neutral = neutral;
-    this.#entries = entries;
-  }
-
-  get actions(): ActionIndex {
-    return (this.#actions ??= new ActionIndex(this.tools.map((t): readonly [string, number] => [this.#entries[t]!.name, t])));
-  }
-
-  get actionList(): readonly string[] {
-    return (this.#actionList ??= this.tools.map((t) => this.#entries[t]!.name));
-  }
-}
 
 /** The seed's shorthand (a properties map) or a full schema → a full `type: "object"` schema. */
 function expandParameters(parameters: Readonly<Record<string, unknown>> | undefined): JsonSchema {
@@ -237,11 +97,25 @@ function expandParameters(parameters: Readonly<Record<string, unknown>> | undefi
  *
  * @example
  * const catalog = new Catalog(generated, handlers);
- * catalog.byName.get('read_file'); // → { kind: 'tool', index: 0 }
+ * catalog.byName.get('read_file'); // → 0 (a tool's index)
+ * catalog.tool(0).name; // → 'read_file'
  */
 export class Catalog {
   readonly spec: GeneratedSpec<RegistryShape>;
-  readonly tools: ToolEntry[] = [];
+  /** Tools so far: the spec's (indices below `specCount`), then run-time and library ones. */
+  toolCount = 0;
+  readonly specCount: number;
+  /**
+   * Tool entries by index, built on first use (`tool`): creating a router
+   * builds none for the spec's tools (at 10,000 tools, 10,000 objects of 15
+   * fields were about 7 ms of start-up with the collections they caused).
+   * What start-up must check (each tool's handler) is checked and kept in
+   * `#handlers`; everything else comes from the spec's columns. Run-time tools'
+   * entries are built when registered. Holey until then: a hole reads undefined.
+   */
+  readonly #entries: (Entry | undefined)[];
+  readonly #columns: SpecColumns;
+  readonly #handlers: (AnyHandler | undefined)[];
   readonly namespaces: GroupEntry[] = [];
   readonly toolkits: GroupEntry[] = [];
   /** Every tool, namespace and the loader by exact name. A Map: `__proto__` finds nothing. */
@@ -286,54 +160,49 @@ export class Catalog {
     const columns = specColumns(spec);
     const count = columns.count;
     const toolNames = columns.names;
-    for (let i = 0; i < count; i++) this.byName.set(toolNames[i]!, { kind: 'tool', index: i });
-    // The handler table's keys, walked once: each is a tool's handler or a name that is no tool (a typo, or a
-    // handler for another spec), refused below with the closest tool names. One pass over the keys finds both
-    // (a per-tool own-property test plus a second pass for the leftovers would read the table twice).
-    const handlerOf = new Array<unknown>(count);
-    let unknownNames: string[] | undefined;
-    const keys = Object.keys(handlerTable);
-    for (let j = 0; j < keys.length; j++) {
-      const key = keys[j]!;
-      const ref = this.byName.get(key);
-      if (ref === undefined) (unknownNames ??= []).push(key);
-      else handlerOf[(ref as { index: number }).index] = handlerTable[key];
-    }
-    const missing: string[] = [];
-    const validators = spec.validators;
-    const depths = spec.validatorDepths;
-    const depthOf: number[] = [];
-    for (let v = 0; v < validators.length; v++) depthOf.push(depthBound(depths?.[v]));
-    const { validator, flat, namespacesOf, toolkitsOf, extra } = columns;
+    this.#columns = columns;
+    this.specCount = this.toolCount = count;
+    this.#entries = new Array<Entry | undefined>(count);
+    for (let i = 0; i < count; i++) this.byName.set(toolNames[i]!, i);
+    // Each tool's handler, looked up by its name (a keyed load: the name's hash is cached by the Map above):
+    // it must be an own property, enumerable or not (inherited ones never count). Then every handler key must
+    // be a tool name: when the table has more enumerable keys than tools with an enumerable handler, the
+    // others are refused below. Counting the keys (`Object.keys`) is the one walk of the table; mapping each
+    // key to its tool by the Map was a second one of about 1 ms at 10,000 tools.
+    const handlerOf = new Array<AnyHandler | undefined>(count);
+    let missing: string[] | undefined;
+    let enumerable = 0;
     for (let i = 0; i < count; i++) {
       const name = toolNames[i]!;
-      let handler = handlerOf[i];
-      // Not among the enumerable keys: a non-enumerable own property still counts (inherited ones never do).
-      if (handler === undefined && Object.hasOwn(handlerTable, name)) handler = handlerTable[name];
-      if (typeof handler !== 'function') missing.push(name);
-      const v = validator[i]!;
-      const more = extra?.get(i) as Partial<GeneratedTool> | undefined;
-      this.tools.push(
-        new Entry(name, flat[i] === 1, false, namespacesOf[i]!, toolkitsOf[i]!, validators[v], depthOf[v] ?? 0, more?.nullDecode, more?.keyDecode,
-          more?.fillsDefaults === true, handler as AnyHandler | undefined, i, spec, columns, undefined),
-      );
+      const handler = handlerTable[name];
+      let own = false;
+      if (typeof handler === 'function') {
+        if (isEnumerable.call(handlerTable, name)) {
+          own = true;
+          enumerable++;
+        } else own = Object.hasOwn(handlerTable, name);
+      }
+      if (own) handlerOf[i] = handler as AnyHandler;
+      else (missing ??= []).push(name);
     }
-    if (missing.length > 0) {
+    this.#handlers = handlerOf;
+    if (missing !== undefined) {
       throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
     }
-    if (unknownNames !== undefined) this.#assertHandlerNames(unknownNames);
+    const keys = Object.keys(handlerTable);
+    if (keys.length !== enumerable) this.#assertHandlerNames(keys.filter((key) => !((this.byName.get(key) ?? -1) >= 0)));
     for (let k = 0; k < spec.namespaces.length; k++) {
       const ns = spec.namespaces[k]!;
-      this.namespaces.push(new Group(ns.name, ns.description, ns.tools, k, undefined, this.tools));
+      this.namespaces.push(new Group(ns.name, ns.description, ns.tools, k, undefined, this));
       // A namespace shadows a same-named tool that is not flat (the model sees the namespace).
-      this.byName.set(ns.name, { kind: 'namespace', index: k });
+      this.byName.set(ns.name, namespaceRef(k));
     }
     for (let k = 0; k < spec.toolkits.length; k++) {
       const kit = spec.toolkits[k]!;
-      this.toolkits.push(new Group(kit.name, kit.description, kit.tools, k, undefined, this.tools));
+      this.toolkits.push(new Group(kit.name, kit.description, kit.tools, k, undefined, this));
       this.kitByLower.set(kit.name.toLowerCase(), k);
     }
-    this.byName.set(LOAD_TOOLKIT_NAME, { kind: 'loader' });
+    this.byName.set(LOAD_TOOLKIT_NAME, LOADER_REF);
     for (const t of spec.flat) this.#addFlat(t);
     // The matcher's format is checked now; its tables are built by the first prune (dispatch never needs them).
     // A packed folder's spec (unpackSpec) checked it at import and freezes it on first read: not read here.
@@ -341,14 +210,14 @@ export class Catalog {
     const lower = new Set(spec.toolkits.map((kit) => kit.name.toLowerCase()));
     const planned = planLibraryTools(libraryTools, (name) =>
       name === LOAD_TOOLKIT_NAME || name === TOOLKIT_DISPATCHER_NAME ? 'the router itself'
-      : this.byName.get(name)?.kind === 'namespace' ? 'a namespace of the spec'
+      : (this.byName.get(name) ?? 0) <= -2 ? 'a namespace of the spec'
       : this.byName.has(name) ? 'a tool of the spec'
       : lower.has(name.toLowerCase()) ? 'a toolkit of the spec (names of toolkits are matched ignoring case)'
       : undefined,
     );
     for (const def of planned) {
       const t = this.#addDynamicTool({ ...def, validate: def.validate as ValidateFn, handler: def.handler as AnyDynamicTool['handler'] }, false, true);
-      deepFreeze(this.tools[t]!.definition);
+      deepFreeze(this.tool(t).definition);
       this.library.push(t);
     }
   }
@@ -358,16 +227,54 @@ export class Catalog {
     assertKnownNames(
       'createRouter: handlers',
       names,
-      { has: (name) => this.byName.get(name)?.kind === 'tool' },
-      () => this.spec.tools.map((t) => t.name),
+      { has: (name) => (this.byName.get(name) ?? -1) >= 0 },
+      () => this.#columns.names,
       'Handlers are keyed by tool name; remove the entry or fix its name.',
     );
   }
 
+  /**
+   * Tool `t`'s entry (`0 <= t < toolCount`), built from the spec's columns on
+   * first use and the same object after. The dispatch path reads it per call:
+   * one array read, one compare.
+   */
+  tool(t: number): ToolEntry {
+    return this.#entries[t] ?? this.#specEntry(t);
+  }
+
+  #specEntry(t: number): Entry {
+    if (!(t >= 0 && t < this.specCount)) throw new RangeError(`toolroute: no tool ${t} (internal error)`);
+    const spec = this.spec;
+    const columns = this.#columns;
+    const v = columns.validator[t]!;
+    const more = columns.extra?.get(t) as Partial<GeneratedTool> | undefined;
+    const entry = new Entry(columns.names[t]!, columns.flat[t] === 1, false, columns.namespacesOf[t]!, columns.toolkitsOf[t]!, spec.validators[v],
+      depthBound(spec.validatorDepths?.[v]), more?.nullDecode, more?.keyDecode, more?.fillsDefaults === true, this.#handlers[t], t, spec, columns, undefined);
+    this.#entries[t] = entry;
+    return entry;
+  }
+
+  // What loops over every tool read (the gate's tables, name lists), without building entries. A built
+  // entry is read when there is one: a registration may have replaced its group lists.
+  /** Tool `t`'s name. */
+  toolName(t: number): string { return t < this.specCount ? this.#columns.names[t]! : this.#entries[t]!.name; }
+  /** Whether tool `t` is flat (`flatColumn` holds the spec's tools' flags). */
+  toolFlat(t: number): boolean { return t < this.specCount ? this.#columns.flat[t] === 1 : this.#entries[t]!.flat; }
+  /** Whether tool `t` is a library tool (no spec tool is). */
+  toolLibrary(t: number): boolean { return t >= this.specCount && this.#entries[t]!.library; }
+  /** Tool `t`'s neutral definition (a spec tool's: `spec.rendered.neutral.tools`, built on its first read). */
+  toolDefinition(t: number): ToolDefinition {
+    return t < this.specCount ? (this.spec.rendered.neutral.tools[t] as ToolDefinition) : this.#entries[t]!.definition;
+  }
+  toolNamespaces(t: number): readonly number[] { return this.#entries[t]?.namespaces ?? this.#columns.namespacesOf[t]!; }
+  toolToolkits(t: number): readonly number[] { return this.#entries[t]?.toolkits ?? this.#columns.toolkitsOf[t]!; }
+  /** 1 where spec tool `i` is flat (the spec's own column: do not modify). */
+  get flatColumn(): Uint8Array { return this.#columns.flat; }
+
   /** Whether `name` is a library tool of this router (`libraryTools`; `load_toolkit` is not one of them). */
   isLibraryTool(name: unknown): boolean {
     const ref = typeof name === 'string' ? this.byName.get(name) : undefined;
-    return ref?.kind === 'tool' && this.tools[ref.index]!.library;
+    return ref !== undefined && ref >= 0 && this.toolLibrary(ref);
   }
 
   /** A toolkit's index by name, case-insensitively (the seed's lookup); undefined for anything else. */
@@ -387,12 +294,12 @@ export class Catalog {
    */
   get flatDefinitions(): readonly ToolDefinition[] {
     const definitions = this.#flatDefinitions;
-    for (let p = definitions.length; p < this.flat.length; p++) definitions.push(this.tools[this.flat[p]!]!.definition);
+    for (let p = definitions.length; p < this.flat.length; p++) definitions.push(this.toolDefinition(this.flat[p]!));
     return definitions;
   }
 
   #addFlat(index: number): void {
-    const name = this.tools[index]!.name;
+    const name = this.toolName(index);
     this.flat.push(index);
     this.flatLower.push(name.toLowerCase());
     this.flatNames.push(name);
@@ -408,7 +315,7 @@ export class Catalog {
       this.#addFlat(t);
     }
     this.dynamicMatcher = buildPruneMatcher(
-      this.flat.slice(this.spec.flat.length).map((t) => ({ name: this.tools[t]!.name, tags: this.tools[t]!.tags })),
+      this.flat.slice(this.spec.flat.length).map((t) => ({ name: this.toolName(t), tags: this.tool(t).tags })),
     );
     this.structureVersion++;
   }
@@ -429,7 +336,7 @@ export class Catalog {
         groupNames.add(g.name);
       } else {
         const lower = g.name.toLowerCase();
-        if (this.kitByLower.has(lower) || groupNames.has(lower) || this.library.some((t) => this.tools[t]!.name.toLowerCase() === lower)) {
+        if (this.kitByLower.has(lower) || groupNames.has(lower) || this.library.some((t) => this.toolName(t).toLowerCase() === lower)) {
           throw new TypeError(`${where}: a toolkit named ${JSON.stringify(g.name)} (ignoring case) already exists; pick another.`);
         }
         groupNames.add(lower);
@@ -440,7 +347,7 @@ export class Catalog {
     const plan = this.#planTools(inline, where, kind === 'namespace' ? groupNames : undefined);
     for (const g of groups) {
       for (const m of g.tools) {
-        if (typeof m === 'string' && (!(this.byName.get(m)?.kind === 'tool') || this.isLibraryTool(m))) {
+        if (typeof m === 'string' && (!((this.byName.get(m) ?? -1) >= 0) || this.isLibraryTool(m))) {
           throw new TypeError(`${where}: group ${JSON.stringify(g.name)} refers to ${JSON.stringify(m)}, which is ${this.isLibraryTool(m) ? 'a library tool (library tools are never grouped)' : 'not a tool of this router'}.`);
         }
       }
@@ -450,23 +357,23 @@ export class Catalog {
     for (const g of groups) {
       const members: number[] = [];
       for (const m of g.tools) {
-        const t = typeof m === 'string' ? (this.byName.get(m) as { index: number }).index : created.get(m)!;
+        const t = typeof m === 'string' ? this.byName.get(m)! : created.get(m)!;
         if (!members.includes(t)) members.push(t);
       }
       const list = kind === 'namespace' ? this.namespaces : this.toolkits;
       const index = list.length;
       const inputs: NeutralToolInput[] = members.map((t) => ({
-        name: this.tools[t]!.name,
-        description: this.tools[t]!.description,
-        parameters: this.tools[t]!.schema,
+        name: this.tool(t).name,
+        description: this.tool(t).description,
+        parameters: this.tool(t).schema,
       }));
-      list.push(new Group(g.name, g.description, members, -1, kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined, this.tools));
+      list.push(new Group(g.name, g.description, members, -1, kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined, this));
       for (const t of members) {
-        const entry = this.tools[t]!;
+        const entry = this.tool(t);
         if (kind === 'namespace') entry.namespaces = [...entry.namespaces, index];
         else entry.toolkits = [...entry.toolkits, index];
       }
-      if (kind === 'namespace') this.byName.set(g.name, { kind: 'namespace', index });
+      if (kind === 'namespace') this.byName.set(g.name, namespaceRef(index));
       else this.kitByLower.set(g.name.toLowerCase(), index);
     }
     this.structureVersion++;
@@ -500,15 +407,14 @@ export class Catalog {
   #addDynamicTool(def: AnyDynamicTool, flat: boolean, library = false): number {
     const schema = expandParameters(def.parameters);
     const neutral = neutralTool({ name: def.name, description: def.description, parameters: schema, deferLoading: def.deferLoading === true });
-    const index = this.tools.length;
+    const index = this.toolCount;
     // Run-time tools: wire names for Anthropic rendered here; their own `validate` (one that writes into its
     // argument does so on its own terms, so no `fillsDefaults`); their definition rendered now.
     const definition = renderTool('neutral', neutral, RENDER_OPTIONS) as ToolDefinition;
-    this.tools.push(
-      new Entry(def.name, flat, library, [], [], def.validate, 0, undefined, anthropicKeyPlan(schema), false, def.handler as AnyHandler | undefined, -1,
-        undefined, undefined, { description: def.description, tags: def.tags ? [...def.tags] : [], deferLoading: def.deferLoading === true, neutral, definition, schema }),
-    );
-    this.byName.set(def.name, { kind: 'tool', index });
+    this.#entries[index] = new Entry(def.name, flat, library, [], [], def.validate, 0, undefined, anthropicKeyPlan(schema), false, def.handler as AnyHandler | undefined, -1,
+      undefined, undefined, { description: def.description, tags: def.tags ? [...def.tags] : [], deferLoading: def.deferLoading === true, neutral, definition, schema });
+    this.toolCount = index + 1;
+    this.byName.set(def.name, index);
     return index;
   }
 }

@@ -20,7 +20,7 @@ import type { Announcement } from '../announcements.js';
 import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload } from '../targets/compile.js';
 import { directoryXml as renderDirectoryXml, neutralLoaderTool } from '../neutral.js';
 import { renderTool } from '../targets/index.js';
-import { RENDER_OPTIONS, type Catalog, type GroupEntry, type ToolEntry } from './catalog.js';
+import { LOADER_REF, RENDER_OPTIONS, refNamespace, type Catalog, type GroupEntry, type ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import type { Session } from './session.js';
 import type { NeutralCompileResult, TargetCompileRequest } from './types.js';
@@ -122,13 +122,13 @@ export class Compiler {
     for (const t of this.#offeredFlat()) tools.push(this.#renderTool(t, 'neutral') as ToolDefinition);
     const loader = this.#renderLoader('neutral');
     if (loader !== null) tools.push(loader as ToolDefinition);
-    for (const t of catalog.library) tools.push(catalog.tools[t]!.definition);
+    for (const t of catalog.library) tools.push(catalog.tool(t).definition);
     const directory = catalog.hasDynamicToolkits()
       ? renderDirectoryXml(
           catalog.toolkits.map((kit) => ({
             name: kit.name,
             description: kit.description,
-            tools: kit.tools.map((t) => catalog.tools[t]!.name),
+            tools: kit.tools.map((t) => catalog.toolName(t)),
           })),
         )
       : catalog.spec.directoryXml;
@@ -161,7 +161,7 @@ export class Compiler {
     const catalog = this.#catalog;
     const groupMode = catalog.namespaces.length > 0 || catalog.toolkits.length > 0;
     if (groupMode && catalog.spec.offerUngroupedTools === false) return [];
-    return catalog.flat.filter((t) => catalog.tools[t]!.namespaces.length === 0);
+    return catalog.flat.filter((t) => catalog.toolNamespaces(t).length === 0);
   }
 
   /**
@@ -175,7 +175,7 @@ export class Compiler {
     if (hit?.version === version && hit.mode === mode) return hit;
     const catalog = this.#catalog;
     const names = catalog.namespaces.map((ns) => ns.name);
-    for (const t of this.#offeredFlat()) names.push(catalog.tools[t]!.name);
+    for (const t of this.#offeredFlat()) names.push(catalog.toolName(t));
     const value = this.#buildArrays(target, mode, names, version, '');
     this.#targetCache.set(target, value);
     return value;
@@ -207,14 +207,14 @@ export class Compiler {
     for (const name of names) {
       if (sent.has(name)) continue;
       const ref = catalog.byName.get(name);
-      if (ref?.kind === 'tool') {
-        const entry = catalog.tools[ref.index]!;
+      if (ref !== undefined && ref >= 0) {
+        const entry = catalog.tool(ref);
         if (entry.library) continue; // always offered, at its own place below
         if (!entry.flat) throw new TypeError(this.#notOfferable(entry));
-        (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
-      } else if (ref?.kind === 'namespace') {
-        stable.push(this.#renderGroup(catalog.namespaces[ref.index]!, target));
-      } else if (ref?.kind !== 'loader') {
+        (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref, target));
+      } else if (ref !== undefined && ref <= -2) {
+        stable.push(this.#renderGroup(catalog.namespaces[refNamespace(ref)]!, target));
+      } else if (ref !== LOADER_REF) {
         throw new TypeError(`compile: ${JSON.stringify(name)} in \`tools\` is not a tool or namespace of this router.`);
       }
       sent.add(name);
@@ -234,7 +234,7 @@ export class Compiler {
     const unloaded = mode === 'deferred' ? nativeLoading(target, 'deferred') : undefined;
     for (const k of kits) {
       for (const t of catalog.toolkits[k]!.tools) {
-        const n = catalog.tools[t]!.name;
+        const n = catalog.toolName(t);
         // Never send one name twice (a toolkit tool may also be flat and chosen, or in two toolkits).
         if (sent.has(n)) continue;
         sent.add(n);
@@ -277,7 +277,7 @@ export class Compiler {
     if (hit?.version === version && hit.value.mode === mode) return hit.value;
     const byLower = new Map<string, CatalogToolkit>();
     for (const kit of catalog.toolkits) {
-      byLower.set(kit.name.toLowerCase(), Object.freeze({ name: kit.name, tools: Object.freeze(kit.tools.map((t) => catalog.tools[t]!.name)) }));
+      byLower.set(kit.name.toLowerCase(), Object.freeze({ name: kit.name, tools: Object.freeze(kit.tools.map((t) => catalog.toolName(t))) }));
     }
     let responsesTools: Map<string, ResponsesFunctionTool> | undefined;
     if (mode === 'tool-search') {
@@ -285,7 +285,7 @@ export class Compiler {
       const { loadedTool } = nativeLoading(target, 'tool-search');
       responsesTools = new Map();
       for (const kit of catalog.toolkits) {
-        for (const t of kit.tools) responsesTools.set(catalog.tools[t]!.name, loadedTool(this.#renderTool(t, target) as RenderedToolMap[Target]) as ResponsesFunctionTool);
+        for (const t of kit.tools) responsesTools.set(catalog.toolName(t), loadedTool(this.#renderTool(t, target) as RenderedToolMap[Target]) as ResponsesFunctionTool);
       }
     }
     const value: ToolkitLoadingInput = { mode, catalog: { byLower }, ...(responsesTools ? { responsesTools } : {}) };
@@ -357,15 +357,18 @@ export class Compiler {
     if (name === TOOLKIT_DISPATCHER_NAME) return catalog.toolkits.some((_, k) => toolkitToolOpen(k));
     const ref = catalog.byName.get(name);
     if (ref === undefined) return true;
-    if (ref.kind === 'tool') return !gate.toolBlocked[ref.index];
-    if (ref.kind === 'namespace') return !gate.nsBlocked[ref.index] && catalog.namespaces[ref.index]!.tools.some((t) => !gate.toolBlocked[t]);
+    if (ref >= 0) return !gate.toolBlocked[ref];
+    if (ref !== LOADER_REF) return !gate.nsBlocked[refNamespace(ref)] && catalog.namespaces[refNamespace(ref)]!.tools.some((t) => !gate.toolBlocked[t]);
     return !gate.loaderBlocked() && catalog.toolkits.some((_, k) => !gate.kitBlocked[k]);
   }
 
   #renderTool(t: number, form: Target | 'neutral'): unknown {
-    const entry = this.#catalog.tools[t]!;
-    if (entry.neutral === undefined) return this.#catalog.spec.rendered[form].tools[entry.specIndex];
-    return form === 'neutral' ? entry.definition : renderTool(form, entry.neutral, RENDER_OPTIONS);
+    const catalog = this.#catalog;
+    // A spec tool's forms are the spec's, at its own index (read without building its entry).
+    if (t < catalog.specCount) return catalog.spec.rendered[form].tools[t];
+    const entry = catalog.tool(t);
+    // A run-time tool (every tool from `specCount` on) has its neutral form.
+    return form === 'neutral' ? entry.definition : renderTool(form, entry.neutral!, RENDER_OPTIONS);
   }
 
   /** A library tool rendered for a target: rendered once, frozen, the same object on every compile. */

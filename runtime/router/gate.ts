@@ -8,7 +8,7 @@
  *   blocked namespace or toolkit);
  * - `nsBlocked[k]`, `kitBlocked[k]`: the group itself is blocked;
  * - `direct[t]`: tool `t` is callable by its own name (flat, or in a loaded
- *   toolkit), and `directGroup[t]` the loaded toolkit it is reached through.
+ *   toolkit); `directGroup(t)` names the loaded toolkit it is reached through.
  *
  * The tables are replaced (never patched) when the blocklist changes and
  * rebuilt after a restore or a registration; loading one toolkit patches only
@@ -53,19 +53,18 @@ export function blockableNames(catalog: Catalog): string[] {
  * @example
  * const gate = new Gate(catalog, session);
  * gate.setBlocklist(['delete_file']);
- * gate.toolBlocked[catalog.byName.get('delete_file').index]; // → true
+ * gate.toolBlocked[catalog.byName.get('delete_file')]; // → 1
  */
 export class Gate {
   readonly #catalog: Catalog;
   readonly #session: Session;
-  toolBlocked: boolean[] = [];
+  /** Per tool, 1 where blocked. Bytes, not an array of booleans: at 10,000 tools, 10 KB outside the collected heap instead of 40 KB in it. */
+  toolBlocked = new Uint8Array(0);
   nsBlocked: boolean[] = [];
   kitBlocked: boolean[] = [];
   kitLoaded: boolean[] = [];
-  /** Tool is callable by its own name: flat, a library tool, or in a loaded toolkit. */
-  direct: boolean[] = [];
-  /** For a tool callable through a loaded toolkit (not flat): that toolkit's name, the resolved call's `group`. */
-  directGroup: (string | null)[] = [];
+  /** Per tool, 1 where callable by its own name: flat, a library tool, or in a loaded toolkit. */
+  direct = new Uint8Array(0);
   /** Bumped whenever the callable set changes: a toolkit loads, a restore, any registration (see `recomputeDirect`). */
   loadVersion = 0;
 
@@ -120,7 +119,7 @@ export class Gate {
       throw new ToolCallRejectedError('invalid_arguments', `Unknown toolkit: "${String(name)}". Available: ${available}`);
     }
     this.markLoaded(k);
-    return catalog.toolkits[k]!.tools.map((t) => catalog.tools[t]!.definition);
+    return catalog.toolkits[k]!.tools.map((t) => catalog.toolDefinition(t));
   }
 
   /** Replace the blocklist with a named policy of the spec; an unknown policy throws. */
@@ -157,20 +156,19 @@ export class Gate {
   recomputeBlocked(): void {
     const set = this.#session.blockedSet;
     const catalog = this.#catalog;
-    const tools = catalog.tools;
+    const count = catalog.toolCount;
     // Nothing blocked (every router starts so): every table is all false, built without a lookup per tool.
     if (set.size === 0) {
       this.nsBlocked = new Array<boolean>(catalog.namespaces.length).fill(false);
       this.kitBlocked = new Array<boolean>(catalog.toolkits.length).fill(false);
-      this.toolBlocked = new Array<boolean>(tools.length).fill(false);
+      this.toolBlocked = new Uint8Array(count);
       return;
     }
     const nsBlocked = catalog.namespaces.map((ns) => set.has(ns.name));
     const kitBlocked = catalog.toolkits.map((kit) => set.has(kit.name));
-    const toolBlocked = new Array<boolean>(tools.length);
-    for (let t = 0; t < tools.length; t++) {
-      const entry = tools[t]!;
-      toolBlocked[t] = set.has(entry.name) || anyMarked(entry.namespaces, nsBlocked) || anyMarked(entry.toolkits, kitBlocked);
+    const toolBlocked = new Uint8Array(count);
+    for (let t = 0; t < count; t++) {
+      if (set.has(catalog.toolName(t)) || anyMarked(catalog.toolNamespaces(t), nsBlocked) || anyMarked(catalog.toolToolkits(t), kitBlocked)) toolBlocked[t] = 1;
     }
     this.nsBlocked = nsBlocked;
     this.kitBlocked = kitBlocked;
@@ -179,26 +177,20 @@ export class Gate {
 
   recomputeDirect(): void {
     const catalog = this.#catalog;
-    const tools = catalog.tools;
+    const count = catalog.toolCount;
     const kitLoaded = new Array<boolean>(catalog.toolkits.length).fill(false);
     for (const k of this.#session.loaded) kitLoaded[k] = true;
     this.kitLoaded = kitLoaded;
-    const direct = new Array<boolean>(tools.length);
-    // No toolkit loaded (every router starts so): a tool is callable by name when flat or a library tool, and is reached through no toolkit.
-    if (this.#session.loaded.length === 0) {
-      for (let t = 0; t < tools.length; t++) direct[t] = tools[t]!.flat || tools[t]!.library;
-      this.direct = direct;
-      this.directGroup = new Array<string | null>(tools.length).fill(null);
-    } else {
-      const directGroup = new Array<string | null>(tools.length);
-      for (let t = 0; t < tools.length; t++) {
-        const entry = tools[t]!;
-        direct[t] = entry.flat || entry.library || anyMarked(entry.toolkits, kitLoaded);
-        directGroup[t] = this.#loadedGroupOf(t);
-      }
-      this.direct = direct;
-      this.directGroup = directGroup;
+    const direct = new Uint8Array(count);
+    // No toolkit loaded (every router starts so): a tool is callable by name when flat or a library tool. The spec's
+    // tools are copied from the spec's flat column (no spec tool is a library tool), the others read one by one.
+    const noneLoaded = this.#session.loaded.length === 0;
+    const from = noneLoaded ? catalog.specCount : 0;
+    if (noneLoaded) direct.set(catalog.flatColumn);
+    for (let t = from; t < count; t++) {
+      if (catalog.toolFlat(t) || catalog.toolLibrary(t) || (!noneLoaded && anyMarked(catalog.toolToolkits(t), kitLoaded))) direct[t] = 1;
     }
+    this.direct = direct;
     this.loadVersion++;
   }
 
@@ -207,20 +199,23 @@ export class Gate {
     if (this.kitLoaded[k]) return false;
     this.#session.loaded.push(k);
     this.kitLoaded[k] = true;
-    for (const t of this.#catalog.toolkits[k]!.tools) {
-      this.direct[t] = true;
-      this.directGroup[t] = this.#loadedGroupOf(t);
-    }
+    for (const t of this.#catalog.toolkits[k]!.tools) this.direct[t] = 1;
     this.loadVersion++;
     return true;
   }
 
-  /** The first loaded toolkit (in the tool's own toolkit order) a non-flat tool is reached through; null otherwise. */
-  #loadedGroupOf(t: number): string | null {
-    const entry = this.#catalog.tools[t]!;
-    if (entry.flat) return null;
-    const kits = entry.toolkits;
-    for (let j = 0; j < kits.length; j++) if (this.kitLoaded[kits[j]!]) return this.#catalog.toolkits[kits[j]!]!.name;
+  /**
+   * For a tool callable through a loaded toolkit (not flat): the first loaded
+   * toolkit, in the tool's own toolkit order, it is reached through (the
+   * resolved call's `group`); null otherwise. Computed when asked (a
+   * validation, a rejection): a table of it was one more array per tool at start-up.
+   */
+  directGroup(t: number): string | null {
+    if (this.#session.loaded.length === 0) return null;
+    const catalog = this.#catalog;
+    if (catalog.toolFlat(t)) return null;
+    const kits = catalog.toolToolkits(t);
+    for (let j = 0; j < kits.length; j++) if (this.kitLoaded[kits[j]!]) return catalog.toolkits[kits[j]!]!.name;
     return null;
   }
 }

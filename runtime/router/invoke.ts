@@ -96,7 +96,7 @@ class Context implements HandlerContext<unknown> {
  *
  * @example
  * const invoker = new Invoker(catalog, gate, {});
- * await invoker.invoke(catalog.tools[0], { path: 'a.ts' }, 'call_1', undefined, undefined); // → { ok: true, tool: 'read_file', … }
+ * await invoker.invoke(catalog.tool(0), { path: 'a.ts' }, 'call_1', undefined, undefined); // → { ok: true, tool: 'read_file', … }
  */
 export class Invoker {
   readonly #catalog: Catalog;
@@ -165,7 +165,7 @@ export class Invoker {
     const catalog = this.#catalog;
     const kit = catalog.toolkits[k]!;
     const lines = kit.tools.map((t) => {
-      const entry = catalog.tools[t]!;
+      const entry = catalog.tool(t);
       const doc = compactActionDoc({ name: entry.name, description: entry.description, parameters: entry.schema });
       return this.#gate.toolBlocked[t] ? doc.replace(/^- ([^\n]*)/, '- $1 (currently blocked)') : doc;
     });

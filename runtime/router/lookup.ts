@@ -80,14 +80,14 @@ export class Suggestions {
     if (this.#callable?.version === version) return this.#callable.value;
     const catalog = this.#catalog;
     const names: string[] = [];
-    for (const t of catalog.flat) names.push(catalog.tools[t]!.name);
+    for (const t of catalog.flat) names.push(catalog.toolName(t));
     for (const ns of catalog.namespaces) names.push(ns.name);
     if (catalog.toolkits.length > 0) names.push(LOAD_TOOLKIT_NAME);
-    for (const t of catalog.library) names.push(catalog.tools[t]!.name);
+    for (const t of catalog.library) names.push(catalog.toolName(t));
     const seen = new Set(names);
     for (const k of this.#gate.loadedToolkits()) {
       for (const t of catalog.toolkits[k]!.tools) {
-        const n = catalog.tools[t]!.name;
+        const n = catalog.toolName(t);
         if (!seen.has(n)) {
           seen.add(n);
           names.push(n);

@@ -126,7 +126,7 @@ export class Pruner {
   /** All flat tools, as the seed's `getAllTools` (a fresh array). */
   getAllTools(): ToolDefinition[] {
     const catalog = this.#catalog;
-    return catalog.flat.map((t) => catalog.tools[t]!.definition);
+    return catalog.flat.map((t) => catalog.toolDefinition(t));
   }
 
   #markTask(task: string): Uint8Array {

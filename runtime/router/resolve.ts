@@ -36,7 +36,7 @@ import {
 import { Suggester } from '../suggest.js';
 import { Suggestions } from './lookup.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
-import type { Catalog } from './catalog.js';
+import { LOADER_REF, refNamespace, type Catalog } from './catalog.js';
 import type { Gate } from './gate.js';
 import { covers, DISPATCH_FAST_PATH, FAST_REJECTED, invalidRejection, limitsFirst, passes, reject, ShortPath, type Rejected } from './short-path.js';
 import type { AnyDispatchResult, Invoker } from './invoke.js';
@@ -95,7 +95,7 @@ export interface DispatchCallOptions {
  * @example
  * const resolver = new Resolver(catalog, gate, { maxDepth: 32 });
  * const r = resolver.resolve({ name: 'read_file', arguments: '{"path":"a"}' }, true);
- * if (r.ok) catalog.tools[r.tool].name; // → 'read_file'
+ * if (r.ok) catalog.tool(r.tool).name; // → 'read_file'
  */
 export class Resolver {
   readonly #catalog: Catalog;
@@ -162,14 +162,14 @@ export class Resolver {
     const callId = typeof idValue === 'string' ? idValue : undefined;
     if (DISPATCH_FAST_PATH.enabled && typeof name === 'string' && namespace === undefined && typeof raw === 'string') {
       const ref = this.#catalog.byName.get(name);
-      if (ref !== undefined && ref.kind !== 'loader') {
+      if (ref !== undefined && ref !== LOADER_REF) {
         const short = this.#short;
-        const args = ref.kind === 'tool' ? short.tool(ref.index, name, raw, callId) : short.action(ref.index, name, raw, callId);
+        const args = ref >= 0 ? short.tool(ref, name, raw, callId) : short.action(refNamespace(ref), name, raw, callId);
         if (args !== undefined) {
           // Wraps below 2^30, so the count stays a small integer however long a process runs.
           DISPATCH_FAST_PATH.taken = (DISPATCH_FAST_PATH.taken + 1) & 0x3fffffff;
           if (args === FAST_REJECTED) return rejection(short.rejected!);
-          return invoker.invoke(this.#catalog.tools[short.index]!, args, callId, options?.context, options);
+          return invoker.invoke(this.#catalog.tool(short.index), args, callId, options?.context, options);
         }
       }
     }
@@ -183,7 +183,7 @@ export class Resolver {
     );
     if (!r.ok) return rejection(r);
     if (r.tool < 0) return invoker.dispatchLoader(r.toolkit, r.callId);
-    return invoker.invoke(this.#catalog.tools[r.tool]!, r.args, r.callId, options?.context, options);
+    return invoker.invoke(this.#catalog.tool(r.tool), r.args, r.callId, options?.context, options);
   }
 
   /** `resolve` on a call's fields as readCallInto reads them. */
@@ -193,9 +193,10 @@ export class Resolver {
     if (namespace !== undefined) {
       // OpenAI Responses native namespace: `name` is the action, `arguments` its args.
       const ref = catalog.byName.get(namespace);
-      if (!ref || ref.kind !== 'namespace') return this.#unknownName(namespace, callId);
-      if (gate.nsBlocked[ref.index]) return reject('blocked', blockedReason(namespace), callId);
-      return this.#resolveAction(ref.index, name, rawArguments, '', callId);
+      if (ref === undefined || ref > -2) return this.#unknownName(namespace, callId);
+      const k = refNamespace(ref);
+      if (gate.nsBlocked[k]) return reject('blocked', blockedReason(namespace), callId);
+      return this.#resolveAction(k, name, rawArguments, '', callId);
     }
     if (name === undefined || name === '') {
       return reject('empty_name', emptyNameReason(this.#suggestions.callable().names), callId);
@@ -209,25 +210,26 @@ export class Resolver {
       return this.#unknownName(name, callId);
     }
 
-    if (ref.kind === 'loader') {
+    if (ref === LOADER_REF) {
       if (gate.loaderBlocked()) return reject('blocked', blockedReason(name), callId);
       if (nameOnly) return nameOk(name, 'library', callId);
       return this.#resolveLoader(rawArguments, callId);
     }
-    if (ref.kind === 'namespace') {
-      if (gate.nsBlocked[ref.index]) return reject('blocked', blockedReason(name), callId);
+    if (ref < 0) {
+      const k = refNamespace(ref);
+      if (gate.nsBlocked[k]) return reject('blocked', blockedReason(name), callId);
       if (nameOnly) return nameOk(name, 'namespace', callId);
       // The action (and so its schema's bound) is known only once the text is parsed: the limits
       // walk waits for it (#resolveAction), and any rejection walks first, so its verdict wins as before.
       const deferred = walkDeferred(rawArguments, this.#limits) ? rawArguments : undefined;
       const parsed = readArguments(rawArguments, this.#limits, deferred !== undefined);
       if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-      const r = this.#resolveNamespaceObject(ref.index, parsed, callId, deferred, typeof rawArguments === 'string');
+      const r = this.#resolveNamespaceObject(k, parsed, callId, deferred, typeof rawArguments === 'string');
       return deferred !== undefined && !r.ok ? limitsFirst(r, deferred, name, this.#limits) : r;
     }
 
-    const t = ref.index;
-    const entry = catalog.tools[t]!;
+    const t = ref;
+    const entry = catalog.tool(t);
     if (gate.toolBlocked[t]) return reject('blocked', blockedReason(name), callId);
     if (!gate.direct[t]) {
       if (entry.toolkits.length > 0) {
@@ -240,11 +242,11 @@ export class Resolver {
     }
     if (nameOnly) return nameOk(name, entry.library ? 'library' : 'tool', callId);
     // Where the schema bounds depth and numbers, a valid call needs no limits walk; a rejected one walks first.
-    const deferred = covers(this.#catalog.tools[t]!, 0, this.#limits) && walkDeferred(rawArguments, this.#limits);
+    const deferred = covers(this.#catalog.tool(t), 0, this.#limits) && walkDeferred(rawArguments, this.#limits);
     const parsed = readArguments(rawArguments, this.#limits, deferred);
     if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
     const fresh = typeof rawArguments === 'string';
-    const r = this.#validate(t, parsed, '', entry.flat ? 'flat' : entry.library ? 'library' : 'toolkit', gate.directGroup[t]!, callId, false, fresh);
+    const r = this.#validate(t, parsed, '', entry.flat ? 'flat' : entry.library ? 'library' : 'toolkit', gate.directGroup(t), callId, false, fresh);
     return deferred && !r.ok ? limitsFirst(r, rawArguments as string, name, this.#limits) : r;
   }
 
@@ -255,7 +257,7 @@ export class Resolver {
     if (r.tool < 0) {
       return { tool: LOAD_TOOLKIT_NAME, args: { toolkit_name: this.#catalog.toolkits[r.toolkit]!.name }, via: 'library', group: null };
     }
-    return { tool: this.#catalog.tools[r.tool]!.name, args: r.args, via: r.via, group: r.group };
+    return { tool: this.#catalog.toolName(r.tool), args: r.args, via: r.via, group: r.group };
   }
 
   /**
@@ -327,13 +329,13 @@ export class Resolver {
       else if (form === 2 ? typeof rawArgs === 'object' && !Array.isArray(rawArgs) : isPlainObject(rawArgs)) args = rawArgs as Record<string, unknown>;
       else return reject('malformed_arguments', namespaceArgsReason(ns.name, toolName, jsonKind(rawArgs)), callId);
       // The envelope nests the arguments one level below its root (`{ action, args }`).
-      if (deferred !== undefined && !covers(this.#catalog.tools[t]!, 1, this.#limits)) {
+      if (deferred !== undefined && !covers(this.#catalog.tool(t), 1, this.#limits)) {
         const failure = parsedLimitsProblem(deferred, envelope!, this.#limits);
         if (failure !== undefined) return reject(failure.code, malformedReason(quote(ns.name), failure.problem), callId);
       }
     } else {
       // The OpenAI Responses form: the action is known before its arguments text is parsed.
-      const defer = covers(this.#catalog.tools[t]!, 0, this.#limits) && walkDeferred(rawArgs, this.#limits);
+      const defer = covers(this.#catalog.tool(t), 0, this.#limits) && walkDeferred(rawArgs, this.#limits);
       const parsed = readArguments(rawArgs, this.#limits, defer);
       if (parsed instanceof ArgumentsFailure) {
         return reject(parsed.code, malformedReason(`${quote(ns.name)} action ${quote(toolName)}`, parsed.problem), callId);
@@ -362,9 +364,9 @@ export class Resolver {
     if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(TOOLKIT_DISPATCHER_NAME), parsed.problem), callId);
     const tool = parsed['tool'];
     const ref = typeof tool === 'string' ? catalog.byName.get(tool) : undefined;
-    const t = ref?.kind === 'tool' && catalog.tools[ref.index]!.toolkits.length > 0 ? ref.index : -1;
+    const t = ref !== undefined && ref >= 0 && catalog.toolToolkits(ref).length > 0 ? ref : -1;
     if (t === -1) {
-      const names = catalog.toolkits.flatMap((kit) => kit.tools.map((i) => catalog.tools[i]!.name));
+      const names = catalog.toolkits.flatMap((kit) => kit.tools.map((i) => catalog.toolName(i)));
       const closest = typeof tool === 'string' ? new Suggester(names).closest(tool) : [];
       const what =
         typeof tool === 'string'
@@ -373,7 +375,7 @@ export class Resolver {
       const mean = closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '';
       return reject('unknown_action', `${what}${mean} Toolkit tools: ${listNames(names)}.`, callId);
     }
-    const entry = catalog.tools[t]!;
+    const entry = catalog.tool(t);
     if (gate.toolBlocked[t]) return reject('blocked', blockedReason(entry.name), callId);
     if (!gate.direct[t]) {
       const kit = entry.toolkits.find((k) => !gate.kitBlocked[k]) ?? entry.toolkits[0]!;
@@ -395,7 +397,7 @@ export class Resolver {
         callId,
       );
     }
-    return this.#validate(t, args, '/args', entry.flat ? 'flat' : 'toolkit', gate.directGroup[t]!, callId, true, typeof rawArgs === 'string');
+    return this.#validate(t, args, '/args', entry.flat ? 'flat' : 'toolkit', gate.directGroup(t), callId, true, typeof rawArgs === 'string');
   }
 
   #resolveLoader(rawArgs: unknown, callId: string | undefined): Resolved {
@@ -436,7 +438,7 @@ export class Resolver {
     dispatched = false,
     fresh = false,
   ): Resolved {
-    const entry = this.#catalog.tools[t]!;
+    const entry = this.#catalog.tool(t);
     // Anthropic wire names back to spec names first (most tools have no plan), then strict-mode nulls.
     const named = entry.keyDecode ? (applyKeyDecode(input, entry.keyDecode) as Record<string, unknown>) : input;
     const decoded = entry.nullDecode ? (decodeNulls(named, entry.nullDecode) as Record<string, unknown>) : named;
@@ -455,7 +457,7 @@ export class Resolver {
     const split = /^(.+?)(?:\.|__|\/|:)(.+)$/.exec(name);
     if (split) {
       const ref = this.#catalog.byName.get(split[1]!);
-      if (ref && ref.kind === 'namespace' && this.#action(ref.index, split[2]!) !== undefined) {
+      if (ref !== undefined && ref <= -2 && this.#action(refNamespace(ref), split[2]!) !== undefined) {
         return reject('unknown_tool', unknownToolReason(name, [], [], actionHint(split[2]!, split[1]!)), callId);
       }
     }
@@ -469,7 +471,7 @@ export class Resolver {
   isNamespaceCall(call: unknown): boolean {
     const shape = readCall(call);
     const name = shape.namespace ?? shape.name;
-    return name !== undefined && this.#catalog.byName.get(name)?.kind === 'namespace';
+    return name !== undefined && (this.#catalog.byName.get(name) ?? 0) <= -2;
   }
 
   /**
@@ -484,7 +486,7 @@ export class Resolver {
     const shape = readCall(call);
     const nsName = shape.namespace ?? shape.name;
     const ref = nsName === undefined ? undefined : catalog.byName.get(nsName);
-    if (nsName === undefined || !ref || ref.kind !== 'namespace') {
+    if (nsName === undefined || ref === undefined || ref > -2) {
       const available = catalog.namespaces.map((n) => n.name).join(', ') || '(none)';
       return {
         ok: false,
@@ -495,6 +497,6 @@ export class Resolver {
     const r = this.resolve(call, true);
     if (!r.ok) return { ok: false, code: r.code, reason: r.reason };
     // A copy: the caller may keep or change the args, and checkToolCall hands out the same object.
-    return { ok: true, group: catalog.namespaces[ref.index]!.name, toolName: catalog.tools[r.tool]!.name, args: { ...r.args } };
+    return { ok: true, group: catalog.namespaces[refNamespace(ref)]!.name, toolName: catalog.toolName(r.tool), args: { ...r.args } };
   }
 }

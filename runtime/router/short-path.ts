@@ -113,7 +113,7 @@ export function covers(entry: ToolEntry, extra: number, limits: CallLimits): boo
  * @example
  * const short = new ShortPath(catalog, gate, limits);
  * const args = short.tool(t, 'read_file', '{"path":"a"}', 'call_1');
- * if (args !== undefined && args !== FAST_REJECTED) catalog.tools[short.index].handler(args, ctx);
+ * if (args !== undefined && args !== FAST_REJECTED) catalog.tool(short.index).handler(args, ctx);
  */
 export class ShortPath {
   readonly #catalog: Catalog;
@@ -148,7 +148,7 @@ export class ShortPath {
   /** A flat (or loaded toolkit, or library) tool `t` called by `name` with arguments text `raw`. */
   tool(t: number, name: string, raw: string, callId: string | undefined): Record<string, unknown> | undefined {
     const gate = this.#gate;
-    const entry = this.#catalog.tools[t]!;
+    const entry = this.#catalog.tool(t);
     if (gate.toolBlocked[t] || !gate.direct[t] || entry.keyDecode !== undefined || entry.nullDecode !== undefined || !this.#text(raw)) return undefined;
     let args: Record<string, unknown>;
     try {
@@ -162,7 +162,7 @@ export class ShortPath {
     if (!covered && parsedLimitsProblem(raw, args, limits) !== undefined) return undefined;
     const validate = entry.validate;
     if (validate !== undefined && !passes(validate, args)) {
-      const r = invalidRejection(entry, validate, args, '', entry.flat ? 'flat' : entry.library ? 'library' : 'toolkit', gate.directGroup[t]!, callId, false);
+      const r = invalidRejection(entry, validate, args, '', entry.flat ? 'flat' : entry.library ? 'library' : 'toolkit', gate.directGroup(t), callId, false);
       return this.#reject(covered ? limitsFirst(r, raw, name, limits) : r);
     }
     this.index = t;
@@ -212,7 +212,7 @@ export class ShortPath {
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
     if (t === undefined || gate.toolBlocked[t]) return undefined;
-    const entry = this.#catalog.tools[t]!;
+    const entry = this.#catalog.tool(t);
     if (entry.keyDecode !== undefined || entry.nullDecode !== undefined) return undefined;
     const limits = this.#limits;
     // The envelope nests the arguments one level below its root; where the cheap walk is unsure, the full path decides.
