@@ -280,7 +280,19 @@ const revived = new WeakMap<PruneMatcherData, RevivedMatcher>();
  */
 export function checkMatcher(data: PruneMatcherData): void {
   const a = (data as { automaton?: unknown } | null | undefined)?.automaton as AhoCorasickData | null | undefined;
-  if (!a || a.format !== 'aho-corasick/1') {
+  checkMatcherFormat(a?.format);
+}
+
+/**
+ * Throws like `checkMatcher` unless `format` is the matcher format this
+ * runtime reads: for a packed spec, which ships the matcher's format apart
+ * from its data (the data is parsed on the first prune).
+ *
+ * @example
+ * checkMatcherFormat('aho-corasick/1'); // ok
+ */
+export function checkMatcherFormat(format: unknown): void {
+  if (format !== 'aho-corasick/1') {
     throw new TypeError(
       'toolroute: the prune matcher in this generated folder has an unknown format; regenerate it with the same toolroute version as the runtime.',
     );

@@ -41,7 +41,7 @@
 import type { GeneratedSpec, GeneratedTool, PruneMatcherData, RenderedTools, RenderForm, ValidateFn } from './contract.js';
 import { TARGETS } from './contract.js';
 import { deepFreeze } from './freeze.js';
-import { checkMatcher } from './matcher.js';
+import { checkMatcher, checkMatcherFormat } from './matcher.js';
 import { neutralLoaderTool, neutralNamespaceTool } from './neutral.js';
 import { renderForm } from './rendered.js';
 import { renderTool, type JsonSchema, type RenderOptions } from './targets/index.js';
@@ -307,7 +307,7 @@ export function unpackSpec<S extends GeneratedSpec = GeneratedSpec>(shared: Shar
   const plain = p.spec;
   // The matcher's format is checked now, so a folder of another version fails at import; its data (tens of
   // thousands of numbers at 10,000 tools) is parsed and frozen on first read (`spec.matcher`), which only a prune makes.
-  checkMatcher({ automaton: { format: p.matcherFormat } } as unknown as PruneMatcherData);
+  checkMatcherFormat(p.matcherFormat);
   for (const part of [p.extra, plain]) deepFreeze(part);
   const descriptionsOf = lazyPart(lazy, 'descriptions');
   const tagsOf = lazyPart(lazy, 'tags');

@@ -61,6 +61,10 @@ export const LOADER_REF = -1;
 /** Namespace `k` as a `Ref`, and back: `-2 - ref` is its own inverse. */
 export const namespaceRef = (k: number): Ref => -2 - k;
 export const refNamespace = namespaceRef;
+/** Whether `ref` (a `byName` lookup, maybe absent) is a tool's index. */
+export const isToolRef = (ref: Ref | undefined): ref is number => ref !== undefined && ref >= 0;
+/** Whether `ref` (a `byName` lookup, maybe absent) is a namespace (`namespaceRef`). */
+export const isNamespaceRef = (ref: Ref | undefined): ref is number => ref !== undefined && ref <= -2;
 
 /** Names owned by the library (reserved in specs, refused in registrations). */
 const RESERVED_NAMES = new Set(['load_toolkit', TOOLKIT_DISPATCHER_NAME, 'context', 'new_context', 'create_memory', 'modify_memory', 'recall_context']);
@@ -190,7 +194,7 @@ export class Catalog {
       throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
     }
     const keys = Object.keys(handlerTable);
-    if (keys.length !== enumerable) this.#assertHandlerNames(keys.filter((key) => !((this.byName.get(key) ?? -1) >= 0)));
+    if (keys.length !== enumerable) this.#assertHandlerNames(keys.filter((key) => !isToolRef(this.byName.get(key))));
     for (let k = 0; k < spec.namespaces.length; k++) {
       const ns = spec.namespaces[k]!;
       this.namespaces.push(new Group(ns.name, ns.description, ns.tools, k, undefined, this));
@@ -210,7 +214,7 @@ export class Catalog {
     const lower = new Set(spec.toolkits.map((kit) => kit.name.toLowerCase()));
     const planned = planLibraryTools(libraryTools, (name) =>
       name === LOAD_TOOLKIT_NAME || name === TOOLKIT_DISPATCHER_NAME ? 'the router itself'
-      : (this.byName.get(name) ?? 0) <= -2 ? 'a namespace of the spec'
+      : isNamespaceRef(this.byName.get(name)) ? 'a namespace of the spec'
       : this.byName.has(name) ? 'a tool of the spec'
       : lower.has(name.toLowerCase()) ? 'a toolkit of the spec (names of toolkits are matched ignoring case)'
       : undefined,
@@ -227,7 +231,7 @@ export class Catalog {
     assertKnownNames(
       'createRouter: handlers',
       names,
-      { has: (name) => (this.byName.get(name) ?? -1) >= 0 },
+      { has: (name) => isToolRef(this.byName.get(name)) },
       () => this.#columns.names,
       'Handlers are keyed by tool name; remove the entry or fix its name.',
     );
@@ -274,7 +278,7 @@ export class Catalog {
   /** Whether `name` is a library tool of this router (`libraryTools`; `load_toolkit` is not one of them). */
   isLibraryTool(name: unknown): boolean {
     const ref = typeof name === 'string' ? this.byName.get(name) : undefined;
-    return ref !== undefined && ref >= 0 && this.toolLibrary(ref);
+    return isToolRef(ref) && this.toolLibrary(ref);
   }
 
   /** A toolkit's index by name, case-insensitively (the seed's lookup); undefined for anything else. */
@@ -347,7 +351,7 @@ export class Catalog {
     const plan = this.#planTools(inline, where, kind === 'namespace' ? groupNames : undefined);
     for (const g of groups) {
       for (const m of g.tools) {
-        if (typeof m === 'string' && (!((this.byName.get(m) ?? -1) >= 0) || this.isLibraryTool(m))) {
+        if (typeof m === 'string' && (!isToolRef(this.byName.get(m)) || this.isLibraryTool(m))) {
           throw new TypeError(`${where}: group ${JSON.stringify(g.name)} refers to ${JSON.stringify(m)}, which is ${this.isLibraryTool(m) ? 'a library tool (library tools are never grouped)' : 'not a tool of this router'}.`);
         }
       }

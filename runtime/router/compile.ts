@@ -20,7 +20,7 @@ import type { Announcement } from '../announcements.js';
 import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload } from '../targets/compile.js';
 import { directoryXml as renderDirectoryXml, neutralLoaderTool } from '../neutral.js';
 import { renderTool } from '../targets/index.js';
-import { LOADER_REF, RENDER_OPTIONS, refNamespace, type Catalog, type GroupEntry, type ToolEntry } from './catalog.js';
+import { LOADER_REF, RENDER_OPTIONS, isNamespaceRef, isToolRef, refNamespace, type Catalog, type GroupEntry, type ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import type { Session } from './session.js';
 import type { NeutralCompileResult, TargetCompileRequest } from './types.js';
@@ -207,12 +207,12 @@ export class Compiler {
     for (const name of names) {
       if (sent.has(name)) continue;
       const ref = catalog.byName.get(name);
-      if (ref !== undefined && ref >= 0) {
+      if (isToolRef(ref)) {
         const entry = catalog.tool(ref);
         if (entry.library) continue; // always offered, at its own place below
         if (!entry.flat) throw new TypeError(this.#notOfferable(entry));
         (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref, target));
-      } else if (ref !== undefined && ref <= -2) {
+      } else if (isNamespaceRef(ref)) {
         stable.push(this.#renderGroup(catalog.namespaces[refNamespace(ref)]!, target));
       } else if (ref !== LOADER_REF) {
         throw new TypeError(`compile: ${JSON.stringify(name)} in \`tools\` is not a tool or namespace of this router.`);

@@ -36,7 +36,7 @@ import {
 import { Suggester } from '../suggest.js';
 import { Suggestions } from './lookup.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
-import { LOADER_REF, refNamespace, type Catalog } from './catalog.js';
+import { LOADER_REF, isNamespaceRef, isToolRef, refNamespace, type Catalog } from './catalog.js';
 import type { Gate } from './gate.js';
 import { covers, DISPATCH_FAST_PATH, FAST_REJECTED, invalidRejection, limitsFirst, passes, reject, ShortPath, type Rejected } from './short-path.js';
 import type { AnyDispatchResult, Invoker } from './invoke.js';
@@ -364,7 +364,7 @@ export class Resolver {
     if (parsed instanceof ArgumentsFailure) return reject(parsed.code, malformedReason(quote(TOOLKIT_DISPATCHER_NAME), parsed.problem), callId);
     const tool = parsed['tool'];
     const ref = typeof tool === 'string' ? catalog.byName.get(tool) : undefined;
-    const t = ref !== undefined && ref >= 0 && catalog.toolToolkits(ref).length > 0 ? ref : -1;
+    const t = isToolRef(ref) && catalog.toolToolkits(ref).length > 0 ? ref : -1;
     if (t === -1) {
       const names = catalog.toolkits.flatMap((kit) => kit.tools.map((i) => catalog.toolName(i)));
       const closest = typeof tool === 'string' ? new Suggester(names).closest(tool) : [];
@@ -457,7 +457,7 @@ export class Resolver {
     const split = /^(.+?)(?:\.|__|\/|:)(.+)$/.exec(name);
     if (split) {
       const ref = this.#catalog.byName.get(split[1]!);
-      if (ref !== undefined && ref <= -2 && this.#action(refNamespace(ref), split[2]!) !== undefined) {
+      if (isNamespaceRef(ref) && this.#action(refNamespace(ref), split[2]!) !== undefined) {
         return reject('unknown_tool', unknownToolReason(name, [], [], actionHint(split[2]!, split[1]!)), callId);
       }
     }
@@ -471,7 +471,7 @@ export class Resolver {
   isNamespaceCall(call: unknown): boolean {
     const shape = readCall(call);
     const name = shape.namespace ?? shape.name;
-    return name !== undefined && (this.#catalog.byName.get(name) ?? 0) <= -2;
+    return name !== undefined && isNamespaceRef(this.#catalog.byName.get(name));
   }
 
   /**
