@@ -1,12 +1,13 @@
 /**
- * Every TypeScript code block of README.md and schema/README.md compiles
- * against the built package, as a user would paste it; every YAML block that is
- * a whole spec (it has `version:`) generates without problems.
+ * Every TypeScript code block of the user and contributor documentation
+ * (README.md, docs/*.md, ARCHITECTURE.md, schema/README.md) compiles against
+ * the built package, as a user would paste it; every YAML block that is a
+ * whole spec (it has `version:`) generates without problems.
  *
  * The blocks are extracted here, written as modules of a consumer app (built
  * package in its node_modules, `"type": "module"`, strict NodeNext), and
  * type-checked with tsc. The README's own spec (the first YAML block of
- * README.md) is generated into the app's `generated/`, so the README's
+ * README.md) is generated into the app's `generated/`, so every page's
  * handler and router blocks are checked against the spec the README shows.
  *
  * A block may be marked on the line before its fence:
@@ -17,24 +18,40 @@
  * - `<!-- doc-test: skip <reason> -->`: not compiled. No block needs it today;
  *   the test fails if a skip gives no reason.
  *
- * Values a README assumes you have (your SDK clients, a model id, your system
- * prompt and history) are declared once, in GLOBALS below.
+ * Values a page assumes you have (your SDK clients, a model id, your system
+ * prompt and history, and a router over the README's spec with its handlers)
+ * are declared once, in GLOBALS below; a block that declares its own shadows them.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/index.js';
 import { consumerTsconfig, node, REPO, removeDir, stagePackage, tempDir, TSC, write } from './stage.js';
 
-const DOCS = ['README.md', 'schema/README.md'] as const;
+const DOCS: readonly string[] = [
+  'README.md',
+  'ARCHITECTURE.md',
+  'schema/README.md',
+  ...readdirSync(path.join(REPO, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
-/** What the README's snippets use without defining: the reader's own SDK clients and conversation. */
+/**
+ * What the pages' snippets use without defining: the reader's own SDK clients
+ * and conversation, and the README's router (its spec, its `AppContext`).
+ */
 const GLOBALS = `declare const anthropic: import('@anthropic-ai/sdk').default;
 declare const openai: import('openai').default;
 declare const ai: import('@google/genai').GoogleGenAI;
 declare const model: string;
 declare const system: string;
 declare const messages: import('toolroute/runtime').NeutralMessage[];
+interface AppContext { readonly userId: string }
+declare const generated: typeof import('./generated/index.js');
+declare const handlers: import('./generated/index.js').Handlers<AppContext>;
+declare const router: import('toolroute/runtime').ToolRouter<import('./generated/index.js').Registry, AppContext>;
 `;
 
 interface Block {
@@ -89,8 +106,12 @@ afterAll(() => {
 
 describe('code blocks of the docs', () => {
   it('finds the blocks, and every mark is one the test understands', () => {
-    expect(TS.length).toBeGreaterThanOrEqual(7);
+    expect(TS.length).toBeGreaterThanOrEqual(15);
     expect(SPECS.length).toBeGreaterThanOrEqual(2);
+    // Every page the README links to is checked.
+    for (const doc of ['docs/spec.md', 'docs/router.md', 'docs/providers.md', 'docs/mcp.md', 'docs/ai-sdk.md', 'docs/cli.md', 'docs/performance.md', 'docs/design.md']) {
+      expect(DOCS, doc).toContain(doc);
+    }
     for (const b of ALL) {
       if (b.mark?.kind === 'skip') expect(b.mark.reason, `${b.doc}:${b.line} skip without a reason`).not.toBe('');
       if (b.mark !== null) expect(['ts', 'typescript'], `${b.doc}:${b.line}: doc-test marks apply to TypeScript blocks`).toContain(b.lang);
