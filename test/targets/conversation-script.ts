@@ -1,6 +1,6 @@
 /**
- * The scripted 200-turn conversation of issue 9, shared by the cache-reuse
- * test and the README table: one router per (target, strategy) over
+ * The scripted 200-turn conversation, shared by the cache-reuse
+ * test and the table in docs/providers.md: one router per (target, strategy) over
  * generated/ (namespaces, flat tools, two toolkits with a deferred tool) plus,
  * registered before the first turn, a third toolkit and a deferred flat tool.
  * Every turn the operator and the "model" do something: block / unblock,
@@ -215,7 +215,7 @@ export async function runScript(target: Target, strategy: ToolkitLoadingStrategy
   return { target, strategy, mode, turns, payloads, keys, results, history, warnings, seen };
 }
 
-/** One row of the README table. */
+/** One row of the docs table. */
 export interface ReuseRow {
   readonly target: Target;
   readonly strategy: ToolkitLoadingStrategy;
@@ -245,7 +245,7 @@ export function summarize(run: ScriptRun): ReuseRow {
   };
 }
 
-/** The README table (markdown), rows in target × strategy order. */
+/** The docs table (markdown), rows in target × strategy order. */
 export function reuseTable(rows: readonly ReuseRow[]): string {
   const lines = [
     '| target | strategy (mode) | turns with full reuse | mean reused bytes | mean reusable bytes | bytes not reused, all turns |',
