@@ -12,7 +12,7 @@ import { schemaToType } from '../../generator/emit/arg-types.js';
 import type { JsonSchema } from '../../generator/ir.js';
 
 const D = { type: 'object', properties: { x: { type: 'number', default: 1 } } };
-/** `untyped`: TypeScript cannot say the construct (the type stays wider, README "Argument types"), so `x` is not required there either. */
+/** `untyped`: TypeScript cannot say the construct (the type stays wider, docs/design.md, "Argument types"), so `x` is not required there either. */
 const CASES: { name: string; schema: JsonSchema; instance: unknown; applies: boolean; untyped?: true }[] = [
   { name: 'properties', schema: D, instance: {}, applies: true },
   { name: 'nested properties', schema: { type: 'object', properties: { o: D } }, instance: { o: {} }, applies: true },

@@ -6,7 +6,7 @@
  *
  * - Refused groups are exactly the committed list
  *   (test/fixtures/json-schema-test-suite/refused.json), each with its reason;
- *   every reason is a documented design choice (README, schema/README.md).
+ *   every reason is a documented design choice (docs/design.md, docs/spec.md).
  * - Dispatch: for every accepted group, the verdict of `router.dispatch` on
  *   each case equals the suite's, except the committed format-assertion cases
  *   (toolroute checks the formats it knows; the suite's 2020-12 default is

@@ -1,7 +1,7 @@
 /**
  * The front end's output: the same spec in YAML, JSON and TS normalizes to
  * the same IR and hash; shorthand, `$ref`s, defaults and type names behave as
- * documented in schema/README.md; the example spec is valid.
+ * documented in docs/spec.md; the example spec is valid.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -47,7 +47,7 @@ describe('defaulted properties are required for the handler', () => {
   it('a property named like an Object.prototype member stays optional (never filled)', () => {
     expectTypeOf<EchoArgs['text']>().toEqualTypeOf<string>();
     expectTypeOf<EchoArgs['toString']>().toEqualTypeOf<string | undefined>();
-    // (`{ text: '' } satisfies EchoArgs` fails on the optional `toString` itself, a TypeScript limit the README names.)
+    // (`{ text: '' } satisfies EchoArgs` fails on the optional `toString` itself, a TypeScript limit docs/design.md names.)
     const echo = { text: '' } satisfies Pick<EchoArgs, 'text'>;
     // @ts-expect-error -- `text` is filled, so it is required
     const noText: Pick<EchoArgs, 'text'> = {};
