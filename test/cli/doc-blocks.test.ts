@@ -22,7 +22,7 @@
  * prompt and history, and a router over the README's spec with its handlers)
  * are declared once, in GLOBALS below; a block that declares its own shadows them.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/index.js';
@@ -118,6 +118,26 @@ describe('code blocks of the docs', () => {
     }
     // A continuation needs something to continue.
     for (const doc of DOCS) expect(TS.filter((b) => b.doc === doc)[0]?.mark?.kind, doc).not.toBe('continues');
+  });
+
+  it.each([...DOCS, 'CHANGELOG.md', 'bench/README.md'])('%s links only to files inside the repository, and they exist', (doc) => {
+    // Code blocks hold commands and code, not links.
+    const text = readFileSync(path.join(REPO, doc), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+    const targets = [...text.matchAll(/\]\(([^)\s]+)\)|^\[[^\]]+\]:\s*(\S+)/gm)].map((m) => m[1] ?? m[2] ?? '');
+    for (const target of targets) {
+      if (/^(https?:|mailto:)/.test(target)) continue;
+      const file = target.split('#')[0] ?? '';
+      if (file === '') continue;
+      const resolved = path.resolve(REPO, path.dirname(doc), file);
+      expect(path.relative(REPO, resolved).startsWith('..'), `${doc}: ${target} points outside the repository`).toBe(false);
+      expect(existsSync(resolved), `${doc}: ${target} does not exist`).toBe(true);
+    }
+  });
+
+  it.each([...DOCS, 'bench/README.md'])('%s describes the project, not how it was developed (history goes in CHANGELOG.md)', (doc) => {
+    const text = readFileSync(path.join(REPO, doc), 'utf8');
+    const history = /\b(this|last|previous|earlier|next) (session|round)\b|\bsession \d+|\b(issue|defect) \d+/gi;
+    expect([...text.matchAll(history)].map((m) => m[0]), doc).toEqual([]);
   });
 
   it.each(SPECS.map((b) => [`${b.doc}:${b.line}`, b] as const))('YAML spec %s generates without problems', async (_, block) => {
