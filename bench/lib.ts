@@ -57,8 +57,8 @@ function quantile(sorted: readonly number[], q: number): number {
 
 /**
  * Time `n` calls of `fn`, awaiting each call that returns a promise; ns per
- * call, by the wall clock. (Process CPU time was tried: its granularity on
- * Linux is too coarse for batches of a few milliseconds.)
+ * call, by the wall clock (process CPU time is too coarse on Linux for
+ * batches of a few milliseconds).
  */
 async function batch(fn: () => unknown, n: number): Promise<number> {
   const t0 = process.hrtime.bigint();

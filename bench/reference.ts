@@ -1,10 +1,11 @@
 /**
  * The reference setup: the same spec registered with `@context-chef/core@4.2.1`
- * (the library whose documentation the seed is), the way its docs show.
+ * (the library whose documented behaviour toolroute implements), the way its
+ * docs show.
  *
  * - Flat tools → `chef.registerTools` with their full JSON Schema and tags.
  * - Namespaces → `chef.registerNamespaces`; a namespace tool's `parameters` is
- *   the properties map, which is the form the seed's namespace examples use and
+ *   the properties map, which is the form its documentation's namespace examples use and
  *   the one the reference's `_compileNamespaceTool` reads (it lists each
  *   property's `type` and `description` in the namespace description).
  * - Toolkits → `chef.registerToolkits` with full schemas (what `extractToolkit`

@@ -10,15 +10,16 @@
  *   npm run bench -- --only=peers    # some items: dispatch, peers, prune, heap, cold-start, codegen
  *   npm run bench -- --reuse         # keep generated folders of an earlier run (codegen not measured)
  *   npm run bench -- --tsx           # measure the TS sources through tsx instead of compiled JS
- *   npm run bench -- --runtime=path/to/runtime/index.js   # measure another runtime build (A/B)
+ *   npm run bench -- --runtime=path/to/runtime/index.js   # another runtime build (A/B; in-process items)
  *
  * Pipeline: write the specs the chosen items need, generate each through the
  * compiled CLI (the codegen item measures these runs), compile the runtime
  * and the generated folders with `tsc` (which type-checks them), import them,
  * and for each item check that the compared implementations give the same
  * answers before timing them. A failed check aborts the run (exit 1): a fast
- * wrong answer cannot win. A missed target prints its table and exits 2. Only the public surface is used: `toolroute/runtime`'s
- * index, the generated folders' index and the CLI.
+ * wrong answer cannot win. A missed target prints its table and exits 2.
+ * Only the public surface is used: `toolroute/runtime`'s index, the generated
+ * folders' index and the CLI.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';

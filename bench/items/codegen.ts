@@ -93,8 +93,8 @@ export function codegen(paths: RepoPaths, id: string, tools: number, specFile: s
 }
 
 /**
- * Build the codegen table from measured runs: every run a row, the issue's
- * three sizes judged.
+ * Build the codegen table from measured runs: every run a row, the three
+ * target sizes judged.
  *
  * @example
  * codegenSection(config, runs);

@@ -21,7 +21,7 @@ import { runNode } from '../processes.js';
 import type { NamespaceCall } from '../setup.js';
 import { folderSize } from './codegen.js';
 
-/** The target: the full start at most this many times a runtime-only process. */
+/** The target: the full start at most this many times a runtime-only process. */
 const TARGET = 1.6;
 
 /** One generated folder to start. */

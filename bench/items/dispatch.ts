@@ -19,7 +19,7 @@ import { flatCall, lastCall, namespaceCall, type BenchRouter, type Loaded } from
 
 /** The argument template of the measured tool: nested objects, enums, arrays. */
 export const TEMPLATE = 'search';
-/** The target: dispatch at most this many times the floor. */
+/** The target: dispatch at most this many times the floor. */
 const FLOOR_TARGET = 1.5;
 
 type Shape = 'namespace' | 'flat';

@@ -41,7 +41,7 @@ import { check, fmtNs, fmtPaired, same, timePaired, verdict, type BenchConfig, t
 import { lastCall, type Loaded } from '../setup.js';
 import { dispatchCase, floorValidator, variants, type Call } from './dispatch.js';
 
-/** The issue's target: dispatch at least this many times faster than each peer. */
+/** The target: dispatch at least this many times faster than each peer. */
 const PEER_TARGET = 3;
 
 /** A path's answer to one call, comparable across paths. */
@@ -81,7 +81,7 @@ async function bundle(tmp: string): Promise<AiSdkToolCalls> {
   return (await import(pathToFileURL(out).href)) as AiSdkToolCalls;
 }
 
-/** Per tool: its handler and its validator, compiled on first use (the measured tool's before timing). */
+/** Per tool: its definition, its handler and its validator, compiled on first use (the measured tool's before timing). */
 function toolTable(l: Loaded, handlers: Record<string, (args: unknown) => unknown>) {
   return new Map(
     [...l.ref.defs].map(([name, def]) => {
@@ -91,8 +91,10 @@ function toolTable(l: Loaded, handlers: Record<string, (args: unknown) => unknow
   );
 }
 
+type Table = ReturnType<typeof toolTable>;
+
 /** An MCP server holding every tool of the spec, validating with the floor's validator. */
-function mcpServer(table: ReturnType<typeof toolTable>): Server {
+function mcpServer(table: Table): Server {
   const server = new Server({ name: 'bench', version: '1.0.0' }, { capabilities: { tools: {} } });
   const listed = [...table].map(([name, t]) => ({ name, description: t.def.description, inputSchema: t.def.parameters as { type: 'object' } }));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
@@ -115,12 +117,8 @@ function mcpAnswer(result: unknown): Answer {
   return { ok: true, result: JSON.parse(r.content[0].text as string) as unknown };
 }
 
-/** The four paths for one handler kind, each returning an answer for a call. */
-async function paths(l: Loaded, settle: 'sync' | 'async', tmp: string) {
-  const handlers = settle === 'sync' ? l.handlers : l.asyncHandlers;
-  const table = toolTable(l, handlers);
-  const c = dispatchCase(l, 'flat', settle);
-
+/** The AI SDK path: every tool as `tool({ inputSchema: jsonSchema(schema, { validate }), execute })`. */
+async function aiSdkPath(table: Table, tmp: string): Promise<{ tools: ToolSet; answer: (call: Call) => Promise<Answer> }> {
   const sdk = await aiSdkToolCalls(tmp);
   const tools: ToolSet = {};
   for (const [name, t] of table) {
@@ -138,68 +136,91 @@ async function paths(l: Loaded, settle: 'sync' | 'async', tmp: string) {
   // What generateText passes per tool call when telemetry is off and no callbacks are set.
   const tracer = sdk.getTracer({ isEnabled: false });
   const model = { provider: 'bench', modelId: 'bench' };
-  const aiSdk = async (call: Call): Promise<Answer> => {
+  const answer = async (call: Call): Promise<Answer> => {
     const toolCall = await sdk.parseToolCall({ toolCall: { type: 'tool-call', toolCallId: 'call_1', toolName: call.name, input: call.arguments }, tools, repairToolCall: undefined, system: undefined, messages: [] });
     if (toolCall.invalid) return { ok: false };
     const out = await sdk.executeToolCall({ toolCall, tools, tracer, telemetry: undefined, messages: [], abortSignal: undefined, experimental_context: undefined, stepNumber: 0, model, onToolCallStart: undefined, onToolCallFinish: undefined });
     return out?.type === 'tool-result' ? { ok: true, result: out.output } : { ok: false };
   };
+  return { tools, answer };
+}
 
-  // Server side: JSON-RPC text in, the response object out; calls are sequential, so one pending slot.
-  const rawServer = mcpServer(table);
-  const [rawEnd, rawServerEnd] = InMemoryTransport.createLinkedPair();
+/** The MCP server side: JSON-RPC request text in, the response object out. */
+async function mcpServerPath(table: Table) {
+  const server = mcpServer(table);
+  const [end, serverEnd] = InMemoryTransport.createLinkedPair();
+  // Calls are sequential, so one pending slot is enough.
   let pending: ((m: JSONRPCMessage) => void) | null = null;
-  rawEnd.onmessage = (m) => {
+  end.onmessage = (m) => {
     const p = pending;
     pending = null;
     p?.(m);
   };
-  await rawServer.connect(rawServerEnd);
-  await rawEnd.start();
+  await server.connect(serverEnd);
+  await end.start();
   const requestText = (call: Call) => `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(call.name)},"arguments":${call.arguments}}}`;
-  const sendRaw = (text: string) =>
+  const send = (text: string) =>
     new Promise<JSONRPCMessage>((resolve) => {
       pending = resolve;
-      void rawEnd.send(JSON.parse(text) as JSONRPCMessage);
+      void end.send(JSON.parse(text) as JSONRPCMessage);
     });
-  const mcpRaw = async (call: Call): Promise<Answer> => {
-    const response = await sendRaw(requestText(call));
-    return 'result' in response ? mcpAnswer(response.result) : { ok: false };
+  return {
+    answer: async (call: Call): Promise<Answer> => {
+      const response = await send(requestText(call));
+      return 'result' in response ? mcpAnswer(response.result) : { ok: false };
+    },
+    // The request text is built once, as the other paths get the call's text as is.
+    timed: (call: Call) => {
+      const text = requestText(call);
+      return () => send(text);
+    },
+    close: () => server.close(),
   };
+}
 
-  const clientServer = mcpServer(table);
+/** The MCP client and server: `client.callTool` with the arguments parsed from the model's text. */
+async function mcpClientPath(table: Table) {
+  const server = mcpServer(table);
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'bench-client', version: '1.0.0' });
-  await Promise.all([clientServer.connect(serverEnd), client.connect(clientEnd)]);
-  const mcpClient = async (call: Call): Promise<Answer> => {
-    try {
-      return mcpAnswer(await client.callTool({ name: call.name, arguments: JSON.parse(call.arguments) as Record<string, unknown> }));
-    } catch {
-      return { ok: false };
-    }
+  await Promise.all([server.connect(serverEnd), client.connect(clientEnd)]);
+  const call = (c: Call) => client.callTool({ name: c.name, arguments: JSON.parse(c.arguments) as Record<string, unknown> });
+  return {
+    answer: async (c: Call): Promise<Answer> => {
+      try {
+        return mcpAnswer(await call(c));
+      } catch {
+        // A JSON-RPC error (e.g. arguments that are not an object) is a rejection.
+        return { ok: false };
+      }
+    },
+    timed: (c: Call) => () => call(c),
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
   };
+}
 
+/** Every path for one handler kind: an answer function each (for the checks) and the timed calls. */
+async function paths(l: Loaded, settle: 'sync' | 'async', tmp: string) {
+  const table = toolTable(l, settle === 'sync' ? l.handlers : l.asyncHandlers);
+  const c = dispatchCase(l, 'flat', settle);
+  const ai = await aiSdkPath(table, tmp);
+  const mcpRaw = await mcpServerPath(table);
+  const mcpClient = await mcpClientPath(table);
   const toolroute = async (call: Call): Promise<Answer> => {
     const r = await c.router.dispatch(call);
     return r.ok ? { ok: true, result: r.result } : { ok: false };
   };
-  // The server path's request text is built once, as the other paths get the call's text as is.
-  const rawText = requestText(c.call);
   return {
     c,
-    tools,
-    answers: { toolroute, aiSdk, mcpRaw, mcpClient },
-    timed: {
-      toolroute: c.toolroute,
-      floor: c.floor,
-      aiSdk: () => aiSdk(c.call),
-      mcpRaw: () => sendRaw(rawText),
-      mcpClient: () => client.callTool({ name: c.call.name, arguments: JSON.parse(c.call.arguments) as Record<string, unknown> }),
-    },
+    tools: ai.tools,
+    answers: { toolroute, aiSdk: ai.answer, mcpRaw: mcpRaw.answer, mcpClient: mcpClient.answer },
+    timed: { toolroute: c.toolroute, floor: c.floor, aiSdk: () => ai.answer(c.call), mcpRaw: mcpRaw.timed(c.call), mcpClient: mcpClient.timed(c.call) },
     close: async () => {
-      await client.close();
-      await clientServer.close();
-      await rawServer.close();
+      await mcpClient.close();
+      await mcpRaw.close();
     },
   };
 }

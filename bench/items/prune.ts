@@ -10,7 +10,7 @@ import { fmtNs, fmtPaired, same, timePaired, verdict, type BenchConfig, type Sec
 import type { Loaded } from '../setup.js';
 
 const TASKS = 12;
-/** The target: at least this many times faster than the reference. */
+/** The target: at least this many times faster than the reference. */
 const REFERENCE_TARGET = 10;
 
 /** Checks toolroute against the reference on every task; returns the average kept. */
