@@ -129,8 +129,9 @@ async function runItems(items: readonly Item[], config: BenchConfig, paths: Repo
 
   // Measured code: compiled JS (what ships) unless --tsx asks for the TS sources through tsx.
   progress('compiling the runtime and the generated folders (tsc)');
-  const loadable = [...made.values()].filter((m) => !codegenOnly(m.id));
-  const jsDir = emitJs(paths, loadable.map((m) => genDir(m.id)));
+  // The codegen item alone loads nothing.
+  const loadable = items.every((i) => i === 'codegen') ? [] : [...made.values()].filter((m) => !codegenOnly(m.id));
+  const jsDir = loadable.length > 0 ? emitJs(paths, loadable.map((m) => genDir(m.id))) : join(paths.tmp, 'js');
   const base: CodeSource = argv.includes('--tsx')
     ? { runtimeIndex: join(paths.root, 'runtime', 'index.ts'), genIndex: (g) => join(g, 'index.ts') }
     : { runtimeIndex: join(jsDir, 'runtime', 'index.js'), genIndex: (g) => join(jsPath(paths, jsDir, g), 'index.js') };
