@@ -1,8 +1,8 @@
 /**
  * Compiled JavaScript for the measured code: the runtime and the generated
  * folders, emitted by the project's own `tsc` into bench/.tmp/js (mirroring
- * the repository layout), plus the generated `.js` files (ajv standalone
- * validators) copied beside them.
+ * the repository layout), plus the generated folders' other files (ajv
+ * standalone `.js` validators, data) copied beside them.
  *
  * The benchmarks measure this output rather than the `.ts` sources through
  * tsx, because it is what an application ships, and because tsx's transform
@@ -57,7 +57,8 @@ export function emitJs(paths: RepoPaths, genDirs: readonly string[]): string {
   if (r.status !== 0) throw new BenchCorrectnessError(`emitting JS with tsc failed:\n${(r.stdout + r.stderr).slice(0, 3000)}`);
   for (const genDir of genDirs) {
     const target = jsPath(paths, dir, genDir);
-    for (const f of readdirSync(genDir)) if (f.endsWith('.js') || f.endsWith('.mjs')) copyFileSync(join(genDir, f), join(target, f));
+    // What tsc does not emit from .ts sources (ajv's standalone .js, data files) is copied as is.
+    for (const f of readdirSync(genDir, { withFileTypes: true })) if (f.isFile() && !f.name.endsWith('.ts')) copyFileSync(join(genDir, f.name), join(target, f.name));
   }
   return dir;
 }

@@ -32,9 +32,6 @@ export interface Contender {
   readonly fn: () => unknown;
 }
 
-/** The time per call of each contender, in ns (median over rounds). */
-export type Timings = Record<string, number>;
-
 /** A paired comparison's result for one contender against the baseline. */
 export interface PairedStat {
   /** Median time per call over rounds, ns. */
@@ -60,8 +57,8 @@ function quantile(sorted: readonly number[], q: number): number {
 
 /**
  * Time `n` calls of `fn`, awaiting each call that returns a promise; ns per
- * call, by the wall clock. (Process CPU time was tried: its granularity on
- * Linux is too coarse for batches of a few milliseconds.)
+ * call, by the wall clock (process CPU time is too coarse on Linux for
+ * batches of a few milliseconds).
  */
 async function batch(fn: () => unknown, n: number): Promise<number> {
   const t0 = process.hrtime.bigint();
@@ -126,30 +123,9 @@ export async function timePaired(config: BenchConfig, baseline: string, contende
   return out;
 }
 
-/**
- * Median time per call of each contender, measured paired and interleaved
- * (see `timePaired`; the first contender is the baseline).
- *
- * @example
- * const t = await timeAll(config, [{ name: 'a', fn: () => 1 }, { name: 'b', fn: () => 2 }]);
- */
-export async function timeAll(config: BenchConfig, contenders: readonly Contender[]): Promise<Timings> {
-  const first = contenders[0];
-  if (!first) return {};
-  const paired = await timePaired(config, first.name, contenders);
-  const out: Timings = {};
-  for (const c of contenders) out[c.name] = (paired[c.name] as PairedStat).ns;
-  return out;
-}
-
 /** `1.08× (1.05–1.11)`: a paired ratio with its interquartile spread. */
 export function fmtPaired(s: PairedStat): string {
   return `${fmtRatio(s.ratio)} (${fmtRatio(s.lo).replace('×', '')}–${fmtRatio(s.hi)})`;
-}
-
-/** The same for the inverse ratio (baseline ÷ this): `7.5× (7.1–7.9)`. */
-export function fmtPairedInverse(s: PairedStat): string {
-  return `${fmtRatio(1 / s.ratio)} (${fmtRatio(1 / s.hi).replace('×', '')}–${fmtRatio(1 / s.lo)})`;
 }
 
 /** Format a duration in ns for a table cell. */

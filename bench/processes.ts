@@ -1,7 +1,9 @@
 /**
- * Whole-process measurements: wall time (measured here, high resolution) and
- * peak resident memory (from `/usr/bin/time -v` when the machine has it,
- * otherwise from `process.resourceUsage()` inside the child via a preloaded hook).
+ * Whole-process measurements: wall time (measured here, high resolution), and
+ * CPU time and peak resident memory (from `/usr/bin/time -v` when the machine
+ * has it, otherwise from `process.resourceUsage()` inside the child via a
+ * preloaded hook). CPU time shows the work itself when a shared machine's load
+ * stretches the wall time.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,13 +16,15 @@ export interface ProcessRun {
   readonly wallMs: number;
   /** Peak RSS in KiB; null when it could not be read. */
   readonly maxRssKb: number | null;
+  /** User + system CPU time in ms; null when it could not be read. */
+  readonly cpuMs: number | null;
   readonly status: number | null;
   readonly stdout: string;
   readonly stderr: string;
 }
 
 const TIME = '/usr/bin/time';
-/** How peak memory is read on this machine, for the README. */
+/** How peak memory and CPU time are read on this machine, for the README. */
 export const RSS_SOURCE = existsSync(TIME) ? '/usr/bin/time -v' : 'process.resourceUsage() in the child';
 
 let hookPath: string | null = null;
@@ -31,7 +35,8 @@ function rssHook(): string {
   writeFileSync(
     hookPath,
     "import { writeFileSync } from 'node:fs';\n" +
-      "process.on('exit', () => { const f = process.env.BENCH_RSS_FILE; if (f) writeFileSync(f, String(process.resourceUsage().maxRSS)); });\n",
+      "process.on('exit', () => { const f = process.env.BENCH_RSS_FILE; const u = process.resourceUsage();\n" +
+      "  if (f) writeFileSync(f, JSON.stringify({ maxRssKb: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 })); });\n",
   );
   return hookPath;
 }
@@ -74,15 +79,19 @@ export function runCommand(cmd: string, cmdArgs: readonly string[], opts: { cwd:
   const wallMs = performance.now() - t0;
   let stderr = r.stderr ?? '';
   let maxRssKb: number | null = null;
+  let cpuMs: number | null = null;
   if (viaTime) {
     const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
     maxRssKb = m ? Number(m[1]) : null;
+    const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+    const system = /System time \(seconds\): ([\d.]+)/.exec(stderr);
+    cpuMs = user && system ? (Number(user[1]) + Number(system[1])) * 1000 : null;
     // Strip time's report so callers see only the child's own stderr.
     const at = stderr.lastIndexOf('\tCommand being timed:');
     if (at >= 0) stderr = stderr.slice(0, at);
   } else if (rssFile && existsSync(rssFile)) {
-    maxRssKb = Number(readFileSync(rssFile, 'utf8'));
+    ({ maxRssKb, cpuMs } = JSON.parse(readFileSync(rssFile, 'utf8')) as { maxRssKb: number; cpuMs: number });
   }
   if (r.error) stderr += String(r.error);
-  return { wallMs, maxRssKb, status: r.status, stdout: r.stdout ?? '', stderr };
+  return { wallMs, maxRssKb, cpuMs, status: r.status, stdout: r.stdout ?? '', stderr };
 }

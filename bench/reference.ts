@@ -1,18 +1,18 @@
 /**
  * The reference setup: the same spec registered with `@context-chef/core@4.2.1`
- * (the library whose documentation the seed is), the way its docs show.
+ * (the library whose documented behaviour toolroute implements), the way its
+ * docs show.
  *
  * - Flat tools → `chef.registerTools` with their full JSON Schema and tags.
  * - Namespaces → `chef.registerNamespaces`; a namespace tool's `parameters` is
- *   the properties map, which is the form the seed's namespace examples use and
+ *   the properties map, which is the form its documentation's namespace examples use and
  *   the one the reference's `_compileNamespaceTool` reads (it lists each
  *   property's `type` and `description` in the namespace description).
  * - Toolkits → `chef.registerToolkits` with full schemas (what `extractToolkit`
  *   hands to the next request).
- * - Dispatch validation: an ajv validator per tool, compiled once (on first
- *   use, so setup stays fast; the measured loop only looks it up).
  */
 import { ContextChef, type ToolDefinition } from '@context-chef/core';
+import type { BenchSpec, JsonObject, SpecGroup, SpecTool } from './make-spec.js';
 
 /** The reference's group shape (`ToolGroup`, not exported by the package). */
 interface ToolGroup {
@@ -20,16 +20,12 @@ interface ToolGroup {
   description: string;
   tools: ToolDefinition[];
 }
-import { Ajv, type ValidateFunction } from 'ajv';
-import type { BenchSpec, JsonObject, SpecGroup, SpecTool } from './make-spec.js';
 
-/** What the reference dispatch path needs. */
+/** The registered library, and the spec's tool definitions by name. */
 export interface Reference {
   readonly chef: ContextChef;
   /** Full-schema definitions by tool name. */
   readonly defs: ReadonlyMap<string, SpecTool>;
-  /** The ajv validator of a tool, compiled once. */
-  validator(toolName: string): ValidateFunction;
 }
 
 function toDefinition(tool: SpecTool, parameters: JsonObject): ToolDefinition {
@@ -44,7 +40,7 @@ function toDefinition(tool: SpecTool, parameters: JsonObject): ToolDefinition {
  *
  * @example
  * const ref = makeReference(makeMixedSpec(1000).spec);
- * ref.chef.getPruner().compile();
+ * ref.chef.getPruner().pruneByTask('list the open db tickets');
  */
 export function makeReference(spec: BenchSpec): Reference {
   const defs = new Map<string, SpecTool>();
@@ -78,20 +74,5 @@ export function makeReference(spec: BenchSpec): Reference {
   chef.registerNamespaces((spec.namespaces ?? []).map((g) => group(g, propertiesOf)));
   chef.registerToolkits((spec.toolkits ?? []).map((g) => group(g, (t) => t.parameters)));
 
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  const validators = new Map<string, ValidateFunction>();
-  return {
-    chef,
-    defs,
-    validator(toolName) {
-      let v = validators.get(toolName);
-      if (!v) {
-        const def = defs.get(toolName);
-        if (!def) throw new Error(`bench: reference has no tool ${toolName}`);
-        v = ajv.compile(def.parameters);
-        validators.set(toolName, v);
-      }
-      return v;
-    },
-  };
+  return { chef, defs };
 }

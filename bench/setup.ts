@@ -1,7 +1,9 @@
 /**
  * Turning a bench spec into the things the in-process items compare: the
- * generated module, a toolroute router over it with trivial handlers, and the
- * reference ContextChef registered with the same tools.
+ * generated module, toolroute routers over it with trivial handlers, and the
+ * reference ContextChef registered with the same tools. Only the public
+ * surface is used: `createRouter` from the runtime's index and the generated
+ * folder's `index` (its `TOOL_NAMES`).
  */
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -17,8 +19,6 @@ import { makeReference, type Reference } from './reference.js';
  */
 export interface BenchRouter {
   dispatch(call: { readonly name: string; readonly arguments: string }): Promise<BenchDispatchResult>;
-  compile(): { readonly tools: readonly { readonly name: string }[]; readonly directoryXml: string };
-  compile(options: { readonly target: 'anthropic' | 'openai' | 'openai-responses' | 'gemini'; readonly messages: readonly unknown[]; readonly system?: string }): unknown;
   pruneByTask(task: string): BenchPruneResult;
   setBlockedTools(names: readonly string[]): unknown;
 }
@@ -59,10 +59,13 @@ export function asyncHandlers(toolNames: readonly string[]): Record<string, (arg
   return handlers;
 }
 
+/** A generated folder's index as imported: the module `createRouter` takes, and its name lists. */
+export type GeneratedIndex = GeneratedModule & { readonly TOOL_NAMES: readonly string[] };
+
 /** Everything an item needs for one spec. */
 export interface Loaded {
   readonly made: MadeSpec;
-  readonly gen: GeneratedModule;
+  readonly gen: GeneratedIndex;
   readonly router: BenchRouter;
   readonly handlers: Record<string, (args: unknown) => unknown>;
   /** A second router over the same folder whose handlers are `async`. */
@@ -72,7 +75,7 @@ export interface Loaded {
 }
 
 /** The real router's methods the benchmarks call: a renamed or removed one is a compile error here. */
-export type MeasuredRouterMethods = Pick<ToolRouter<RegistryShape>, 'dispatch' | 'compile' | 'pruneByTask' | 'setBlockedTools'>;
+export type MeasuredRouterMethods = Pick<ToolRouter<RegistryShape>, 'dispatch' | 'pruneByTask' | 'setBlockedTools'>;
 
 /** Where the measured code is loaded from: compiled JS (default) or the TS sources through tsx. */
 export interface CodeSource {
@@ -85,7 +88,7 @@ export interface CodeSource {
 let runtimeModule: Promise<{ createRouter: typeof CreateRouter }> | null = null;
 
 /**
- * Import a generated folder and build both routers.
+ * Import a generated folder and build both routers (sync and async handlers).
  *
  * @example
  * const l = await load(source, makeMixedSpec(1000), 'bench/.tmp/gen/mixed-1000');
@@ -93,10 +96,10 @@ let runtimeModule: Promise<{ createRouter: typeof CreateRouter }> | null = null;
 export async function load(source: CodeSource, made: MadeSpec, genDir: string): Promise<Loaded> {
   runtimeModule ??= import(pathToFileURL(source.runtimeIndex).href) as Promise<{ createRouter: typeof CreateRouter }>;
   const { createRouter } = await runtimeModule;
-  const gen = (await import(pathToFileURL(source.genIndex(genDir)).href)) as GeneratedModule;
-  const handlers = trivialHandlers(gen.spec.tools.map((t) => t.name));
+  const gen = (await import(pathToFileURL(source.genIndex(genDir)).href)) as GeneratedIndex;
+  const handlers = trivialHandlers(gen.TOOL_NAMES);
   const router = createRouter(gen as never, handlers as never) as unknown as BenchRouter;
-  const aHandlers = asyncHandlers(gen.spec.tools.map((t) => t.name));
+  const aHandlers = asyncHandlers(gen.TOOL_NAMES);
   const asyncRouter = createRouter(gen as never, aHandlers as never) as unknown as BenchRouter;
   return { made, gen, router, handlers, asyncRouter, asyncHandlers: aHandlers, ref: makeReference(made.spec) };
 }

@@ -1,6 +1,6 @@
 /**
- * Item 7 — retained heap of the generated module at 10,000 tools against the
- * reference library holding the same tools.
+ * Retained heap of the generated module and its router at 10,000 tools,
+ * against the reference library holding the same tools.
  *
  * Each side runs in its own fresh `node --expose-gc` process and reports
  * `heapUsed` after a full GC, before and after loading the tools:
@@ -48,10 +48,7 @@ function scripts(dir: string, root: string, input: MemoryInput): { toolroute: st
       'const router = createRouter(gen, handlers);\n' +
       'const after = settle();\n' +
       "if (typeof router.dispatch !== 'function') process.exit(3);\n" +
-      "const payload = router.compile({ target: 'anthropic', messages: [{ role: 'user', content: 'hi' }] });\n" +
-      'const compiled = settle();\n' +
-      'if (!payload) process.exit(4);\n' +
-      'process.stdout.write(JSON.stringify({ module: moduleOnly - before, total: after - before, compiled: compiled - before, tools: gen.spec.tools.length }));\n',
+      'process.stdout.write(JSON.stringify({ module: moduleOnly - before, total: after - before, tools: gen.TOOL_NAMES.length }));\n',
   );
   const reference = join(dir, `heap-reference-${input.tools}.mts`);
   writeFileSync(
@@ -70,8 +67,6 @@ function scripts(dir: string, root: string, input: MemoryInput): { toolroute: st
 interface HeapSample {
   readonly module: number;
   readonly total: number;
-  /** After one `compile({ target: 'anthropic' })` (toolroute only). */
-  readonly compiled?: number;
   readonly tools: number;
 }
 
@@ -82,7 +77,7 @@ function sample(args: string[], cwd: string, what: string): HeapSample {
 }
 
 /**
- * Run item 7.
+ * Run the heap item.
  *
  * @example
  * benchMemory(config, root, tmp, { tools: 10000, … });
@@ -101,16 +96,14 @@ export function benchMemory(config: BenchConfig, root: string, tmp: string, inpu
   }
   const mod = median(mine.map((m) => m.module));
   const total = median(mine.map((m) => m.total));
-  const compiled = median(mine.map((m) => m.compiled ?? NaN));
   const ref = median(refs.map((m) => m.total));
   const n = input.tools.toLocaleString('en-US');
   return {
-    title: `7. Retained heap at ${n} tools (fresh process per sample, after GC)`,
+    title: `Retained heap at ${n} tools (fresh process per sample, after GC)`,
     header: ['what', 'heap retained (median)', 'vs reference'],
     rows: [
       [`toolroute: generated ${n}-tool module imported`, fmtBytes(mod), fmtRatio(mod / ref)],
       [`toolroute: module + \`createRouter\``, fmtBytes(total), fmtRatio(total / ref)],
-      [`toolroute (info): and one \`compile({ target: 'anthropic' })\` (renders that target's tools)`, fmtBytes(compiled), fmtRatio(compiled / ref)],
       [`reference: the same ${n} tools registered with \`ContextChef\``, fmtBytes(ref), '1.00×'],
     ],
     verdicts: [verdict(`generated module + router at ${n} tools ≤ ${TARGET}× the reference's heap`, fmtRatio(total / ref), total / ref <= TARGET)],
