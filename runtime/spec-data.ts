@@ -96,11 +96,16 @@ export function specFromData<S extends GeneratedSpec = GeneratedSpec>(
   const toolkitsOf = membership(count, data.toolkits);
   const tools = data.tools.map((t, i): GeneratedTool => Object.freeze({ ...t, flat: isFlat[i] === 1, namespaces: namespacesOf[i]!, toolkits: toolkitsOf[i]! }));
   const options = Object.freeze({ openaiStrict: data.openaiStrict });
-  const neutral: RenderedTools = {
-    tools: data.tools.map(({ name, description, parameters, deferLoading }) => (deferLoading ? { name, description, parameters, deferLoading } : { name, description, parameters })),
-    namespaces: data.namespaces.map((ns) => renderTool('neutral', neutralNamespaceTool(ns, ns.tools.map((t) => data.tools[t]!), ns.encoding), options)),
-    loader: data.toolkits.length === 0 ? null : renderTool('neutral', neutralLoaderTool(data.toolkits.map((k) => k.name)), options),
-  };
+  let namespaces: readonly unknown[] | undefined;
+  const neutral: RenderedTools = Object.freeze({
+    tools: deepFreeze(data.tools.map(({ name, description, parameters, deferLoading }) => (deferLoading ? { name, description, parameters, deferLoading } : { name, description, parameters }))),
+    // Rendered on first read (a compile, a target form): each lists every action's arguments, which
+    // creating a router and dispatching never read.
+    get namespaces() {
+      return (namespaces ??= deepFreeze(data.namespaces.map((ns) => renderTool('neutral', neutralNamespaceTool(ns, ns.tools.map((t) => data.tools[t]!), ns.encoding), options))));
+    },
+    loader: data.toolkits.length === 0 ? null : deepFreeze(renderTool('neutral', neutralLoaderTool(data.toolkits.map((k) => k.name)), options)),
+  });
   return deepFreeze({
     formatVersion: 1,
     hash: data.hash,
