@@ -7,12 +7,27 @@
  * The rule (the reference library's `Pruner.pruneByTask`): a flat tool is
  * kept when the lower-cased task contains its lower-cased name or one of its
  * lower-cased tags; a tool without tags is always kept. Each distinct keyword
- * is tested once per prune, however many tools share it.
+ * is tested once per prune, however many tools share it, and only where the
+ * task has its first code units.
  */
 import type { ToolDefinition } from '../contract.js';
 import type { Catalog } from './catalog.js';
 import { assertKnownNames } from '../suggest.js';
 import type { PruneResult, PruneStrategy } from './types.js';
+
+/** A distinct lower-cased name or tag, and the flat positions it keeps (ascending). */
+interface Keyword {
+  readonly text: string;
+  readonly kept: number[];
+}
+
+/** How many code units of a keyword's start index it (`startKey`); shorter keywords are tested with `includes`. */
+const START = 3;
+
+/** The code units `at` … `at + START - 1` of `text` as one number (exact below 2^53). */
+function startKey(text: string, at: number): number {
+  return (text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1)) * 0x10000 + text.charCodeAt(at + 2);
+}
 
 /** The flat tools as the rule reads them, built on the first prune and again after a registration. */
 interface Keywords {
@@ -20,10 +35,15 @@ interface Keywords {
   readonly version: number;
   /** Flat positions of untagged tools: always kept. */
   readonly always: readonly number[];
-  /** Each distinct lower-cased name or tag → the flat positions it keeps, ascending. */
-  readonly positions: ReadonlyMap<string, readonly number[]>;
+  /** Keywords shorter than `START`. */
+  readonly short: readonly Keyword[];
+  /** The other keywords by `startKey` of their start: only where the task has that start can they occur. */
+  readonly byStart: ReadonlyMap<number, readonly Keyword[]>;
   /** Lower-cased flat names, for allowlists. */
   readonly names: ReadonlySet<string>;
+  /** Per flat position: the tool's neutral definition and its name (a prune result is filled from these). */
+  readonly definitions: readonly ToolDefinition[];
+  readonly flatNames: readonly string[];
 }
 
 /**
@@ -68,30 +88,55 @@ export class Pruner {
     const catalog = this.#catalog;
     if (this.#keywords?.version === catalog.structureVersion) return this.#keywords;
     const always: number[] = [];
-    const positions = new Map<string, number[]>();
-    const names = new Set<string>();
-    catalog.flat.forEach((t, p) => {
-      const entry = catalog.tool(t);
-      const name = entry.name.toLowerCase();
-      names.add(name);
+    const keywords = new Map<string, Keyword>();
+    const entries = catalog.flat.map((t) => catalog.tool(t));
+    entries.forEach((entry, p) => {
       if (entry.tags.length === 0) return void always.push(p);
-      for (const keyword of [name, ...entry.tags.map((tag) => tag.toLowerCase())]) {
-        const list = positions.get(keyword);
-        if (list === undefined) positions.set(keyword, [p]);
-        else if (list[list.length - 1] !== p) list.push(p);
+      for (const text of [entry.name, ...entry.tags].map((word) => word.toLowerCase())) {
+        const keyword = keywords.get(text);
+        if (keyword === undefined) keywords.set(text, { text, kept: [p] });
+        else if (keyword.kept[keyword.kept.length - 1] !== p) keyword.kept.push(p);
       }
     });
-    return (this.#keywords = { version: catalog.structureVersion, always, positions, names });
+    const short: Keyword[] = [];
+    const byStart = new Map<number, Keyword[]>();
+    for (const keyword of keywords.values()) {
+      if (keyword.text.length < START) short.push(keyword);
+      else {
+        const key = startKey(keyword.text, 0);
+        const list = byStart.get(key);
+        if (list === undefined) byStart.set(key, [keyword]);
+        else list.push(keyword);
+      }
+    }
+    return (this.#keywords = {
+      version: catalog.structureVersion,
+      always,
+      short,
+      byStart,
+      names: new Set(entries.map((entry) => entry.name.toLowerCase())),
+      definitions: entries.map((entry) => entry.definition),
+      flatNames: entries.map((entry) => entry.name),
+    });
   }
 
-  /** 1 per flat position the task keeps. */
+  /**
+   * 1 per flat position the task keeps. A keyword is in the task when it
+   * starts at some position of it: each position is looked up by its first
+   * `START` code units, and only the keywords starting with those are compared.
+   */
   #byTask(task: string): Uint8Array {
-    const { always, positions } = this.#index();
+    const { always, short, byStart, definitions } = this.#index();
     const text = (typeof task === 'string' ? task : String(task)).toLowerCase();
-    const keep = new Uint8Array(this.#catalog.flat.length);
+    const keep = new Uint8Array(definitions.length);
+    const mark = (keyword: Keyword): void => {
+      for (const p of keyword.kept) keep[p] = 1;
+    };
     for (const p of always) keep[p] = 1;
-    for (const [keyword, kept] of positions) {
-      if (keyword.length <= text.length && text.includes(keyword)) for (const p of kept) keep[p] = 1;
+    for (const keyword of short) if (text.includes(keyword.text)) mark(keyword);
+    for (let at = 0; at + START <= text.length; at++) {
+      const candidates = byStart.get(startKey(text, at));
+      if (candidates !== undefined) for (const keyword of candidates) if (text.startsWith(keyword.text, at)) mark(keyword);
     }
     return keep;
   }
@@ -118,10 +163,13 @@ export class Pruner {
 
   /** The kept tools' definitions and the removed tools' names, both in flat order. */
   #result(keep: Uint8Array): PruneResult {
-    const catalog = this.#catalog;
+    const { definitions, flatNames } = this.#index();
     const tools: ToolDefinition[] = [];
     const removed: string[] = [];
-    catalog.flat.forEach((t, p) => (keep[p] === 1 ? tools.push(catalog.toolDefinition(t)) : removed.push(catalog.toolName(t))));
-    return { tools, removed, kept: tools.length, total: catalog.flat.length };
+    for (let p = 0; p < keep.length; p++) {
+      if (keep[p] === 1) tools.push(definitions[p]!);
+      else removed.push(flatNames[p]!);
+    }
+    return { tools, removed, kept: tools.length, total: keep.length };
   }
 }
