@@ -90,10 +90,10 @@ describe('pruning', () => {
     expect(names(router.pruneByTask(task))).toEqual(seedRule(base, task).map((i) => base[i]!.name));
     let current = router as unknown as typeof router;
     const all = [...base];
-    for (let round = 0; round < 3; round++) {
+    for (let step = 0; step < 3; step++) {
       const added = [
-        { name: `db_tool_${round}`, tags: ['db'] },
-        { name: `web_tool_${round}`, tags: ['web'] },
+        { name: `db_tool_${step}`, tags: ['db'] },
+        { name: `web_tool_${step}`, tags: ['web'] },
       ];
       current = current.registerTools(added.map((t) => ({ name: t.name, description: 'd', tags: t.tags }))) as unknown as typeof router;
       all.push(...added);
