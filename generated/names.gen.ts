@@ -2,7 +2,7 @@
 import type { NamespaceName, PolicyName, ToolkitName, ToolName } from './types.gen.js';
 
 /** Every tool name, in declaration order. */
-export const TOOL_NAMES = Object.freeze('read_file run_bash get_time write_file delete_file tail_logs get_forecast get_current_weather run_query describe_table'.split(' ')) as readonly ["read_file", "run_bash", "get_time", "write_file", "delete_file", "tail_logs", "get_forecast", "get_current_weather", "run_query", "describe_table"] satisfies readonly ToolName[];
+export const TOOL_NAMES = Object.freeze(["read_file", "run_bash", "get_time", "write_file", "delete_file", "tail_logs", "get_forecast", "get_current_weather", "run_query", "describe_table"] as const) satisfies readonly ToolName[];
 /** Every namespace name, in declaration order. */
 export const NAMESPACE_NAMES = Object.freeze(["file_ops", "terminal"] as const) satisfies readonly NamespaceName[];
 /** Every toolkit name, in declaration order. */

@@ -64,39 +64,39 @@ export interface ToolDefinition {
 }
 
 /**
- * How to turn OpenAI strict-mode nulls back into absent arguments.
- * `optional` lists the properties that were optional before the strict rewrite
- * (their `null` means "absent"); `nested` descends into object-valued
- * properties (and `items` into array elements) that need the same treatment.
- */
-/**
  * Wire name → spec name of top-level properties a target renders renamed
  * (Anthropic's property-key rule, runtime/targets/property-keys.ts); the
  * router turns wire names back before validation.
  */
 export type KeyDecodePlan = Readonly<Record<string, string>>;
 
+/**
+ * How to turn OpenAI strict-mode nulls back into absent arguments.
+ * `optional` lists the properties that were optional before the strict rewrite
+ * (their `null` means "absent"); `nested` descends into object-valued
+ * properties (and `items` into array elements) that need the same treatment.
+ */
 export interface NullDecodePlan {
   readonly optional: readonly string[];
   readonly nested?: Readonly<Record<string, NullDecodePlan>>;
   readonly items?: NullDecodePlan;
 }
 
-/** One tool as the runtime sees it. Indices point into `GeneratedSpec` arrays. */
-export interface GeneratedTool {
+/**
+ * One tool as `spec.gen.ts` writes it. Indices point into `GeneratedSpec`
+ * arrays; what the groups already say (`flat`, `namespaces`, `toolkits`) is
+ * derived by `specFromData`, not written twice.
+ */
+export interface ToolData {
   readonly name: string;
   readonly description: string;
   /** As written in the spec. */
   readonly tags: readonly string[];
   readonly deferLoading: boolean;
+  /** The parameter schema, as the neutral definition (`rendered.neutral`) ships it. */
+  readonly parameters: Readonly<Record<string, unknown>>;
   /** Index into `GeneratedSpec.validators`; identical schemas share one validator. */
   readonly validator: number;
-  /** Offered as a flat tool. */
-  readonly flat: boolean;
-  /** Indices into `GeneratedSpec.namespaces` where this tool is an action. */
-  readonly namespaces: readonly number[];
-  /** Indices into `GeneratedSpec.toolkits` that contain this tool. */
-  readonly toolkits: readonly number[];
   /** Present when the spec asks for OpenAI strict mode and the tool has optional properties. */
   readonly nullDecode?: NullDecodePlan;
   /** Present when a top-level property key breaks Anthropic's rule: its Anthropic rendering uses these wire names. */
@@ -105,9 +105,19 @@ export interface GeneratedTool {
    * Present when the spec sets `applyDefaults` and this tool's validator fills
    * a `default` into the arguments: the router validates a copy, so the
    * caller's arguments object (a history entry, a provider response) is never
-   * changed. Absent for every other tool, which keeps their dispatch copy-free.
+   * changed.
    */
   readonly fillsDefaults?: true;
+}
+
+/** One tool as the runtime sees it: its data plus where the spec offers it. */
+export interface GeneratedTool extends ToolData {
+  /** Offered as a flat tool. */
+  readonly flat: boolean;
+  /** Indices into `GeneratedSpec.namespaces` where this tool is an action. */
+  readonly namespaces: readonly number[];
+  /** Indices into `GeneratedSpec.toolkits` that contain this tool. */
+  readonly toolkits: readonly number[];
 }
 
 export interface GeneratedNamespace {
@@ -123,18 +133,6 @@ export interface GeneratedToolkit {
   readonly description: string;
   /** Indices into `GeneratedSpec.tools`. */
   readonly tools: readonly number[];
-}
-
-/**
- * The prune matcher, built at codegen time by `buildPruneMatcher`
- * (runtime/matcher.ts) and serialized as data, so `pruneByTask` scans the task
- * once instead of testing every tool and tag against it.
- */
-export interface PruneMatcherData {
-  /** Flat positions (indices into `GeneratedSpec.flat`) of untagged tools: always kept. */
-  readonly always: readonly number[];
-  /** The automaton and its outputs; format owned by runtime/matcher.ts. */
-  readonly automaton: unknown;
 }
 
 /**
@@ -179,18 +177,7 @@ export interface GeneratedSpec<R extends RegistryShape = RegistryShape> {
   readonly policies: { readonly [policy: string]: readonly string[] };
   /** The `<available_toolkits>` directory, escaped; '' when there are no toolkits. */
   readonly directoryXml: string;
-  readonly matcher: PruneMatcherData;
   readonly validators: readonly ValidateFn[];
-  /**
-   * Per validator (same index as `validators`): the deepest object/array
-   * nesting of any value it accepts, when its schema proves that bound and
-   * that every number it accepts is finite (the validators are compiled with
-   * ajv's `strictNumbers`); 0 when the schema proves neither. Dispatch skips
-   * the argument walk for depth and finite numbers where the bound is within
-   * `maxDepth` (generator/emit/arg-bound.ts). Absent in folders generated
-   * before it existed: then every call is walked.
-   */
-  readonly validatorDepths?: readonly number[];
   readonly rendered: { readonly [F in RenderForm]: RenderedTools };
   /**
    * The spec's `options.offerUngroupedTools`, present only when false: the
@@ -206,6 +193,24 @@ export interface GeneratedSpec<R extends RegistryShape = RegistryShape> {
   readonly toolkitLoading?: ToolkitLoadingOption;
   /** Phantom: never present at run time; carries the generated types. */
   readonly __registry?: R;
+}
+
+/**
+ * The data a generated `spec.gen.ts` writes, readable and in a stable order;
+ * `specFromData` (runtime/spec-data.ts) turns it into the `GeneratedSpec`.
+ */
+export interface SpecData {
+  readonly formatVersion: 1;
+  readonly hash: string;
+  /** The spec's `options.openaiStrict`: how the target forms are rendered. */
+  readonly openaiStrict: boolean;
+  readonly tools: readonly ToolData[];
+  readonly flat: readonly number[];
+  readonly namespaces: readonly GeneratedNamespace[];
+  readonly toolkits: readonly GeneratedToolkit[];
+  readonly policies: { readonly [policy: string]: readonly string[] };
+  readonly offerUngroupedTools?: false;
+  readonly toolkitLoading?: ToolkitLoadingOption;
 }
 
 /** What `createRouter` accepts: the namespace import of a generated `index.ts`. */

@@ -47,9 +47,7 @@ export {
   type LoaderCall,
 } from './router.js';
 export { DEFAULT_LIMITS, type CallLimits } from './call-shape.js';
-export { buildPruneMatcher, matchTask } from './matcher.js';
-export { lazyRendered, type RenderSource } from './rendered.js';
-export { unpackSpec, type LazyParts, type LazyTexts, type PackedSpec, type SharedJson, type SharedPackedSpec, type UnpackOptions } from './packed-spec.js';
+export { lazyRendered, specFromData, type RenderSource } from './spec-data.js';
 export {
   ANNOUNCEMENT_CHANNELS,
   renderAnnouncements,
@@ -64,15 +62,18 @@ export {
   type CallVia,
   type GeneratedModule,
   type GeneratedSpec,
+  type GeneratedTool,
   type HandlerContext,
   type HandlersOf,
   type RegistryShape,
   type Rejection,
   type RejectionCode,
   type ResolvedCallOf,
+  type SpecData,
   type Target,
   type ToolCallCheckResultOf,
   type ToolDefinition,
+  type ToolData,
   type ToolNameOf,
   type ValidateFn,
 } from './contract.js';

@@ -18,6 +18,7 @@ import { createRouter } from '../../runtime/router.js';
 import { LOAD_TOOLKIT_NAME, TARGETS, type GeneratedModule, type GeneratedSpec, type RegistryShape, type Target } from '../../runtime/contract.js';
 import { buildEmitContext, DEFAULT_RUNTIME_IMPORT } from '../emit/context.js';
 import { specData } from '../emit/spec.js';
+import { specFromData } from '../../runtime/spec-data.js';
 import { loadSpec } from '../load.js';
 import { normalizeSpec } from '../normalize.js';
 import type { Problem } from '../problems.js';
@@ -128,7 +129,7 @@ export async function inspectSpec(specFile: string, options: InspectOptions = {}
   const ir = normalizeSpec(loaded.spec);
   const ctx = buildEmitContext(ir, { specDisplay: loaded.spec.file, outDisplay: '.', runtimeImport: DEFAULT_RUNTIME_IMPORT, version: '0' });
   // The data `spec.gen.ts` holds. Validators are not needed to compile: every call would be valid.
-  const spec: GeneratedSpec = { ...specData(ctx), directoryXml: ctx.directoryXml, validators: ctx.validators.map(() => () => true) };
+  const spec = specFromData(specData(ctx), { directoryXml: ctx.directoryXml, validators: ctx.validators.map(() => () => true) });
   const counter = options.tokenCounter ?? (await loadTokenCounter());
   const targets = (options.targets ?? TARGETS).map((target) => measureTarget({ spec }, target, counter));
   return {

@@ -7,11 +7,9 @@
  * loaded toolkit or an announcement), so every other part of the router reads
  * it as a fixed table: tool indices (`tool(t)`, below `toolCount`) and
  * indices into `namespaces` and `toolkits` are stable for the router's life,
- * and arrays are only appended to. A spec tool's entry (entries.ts) is built
- * on its first use, so creating a router allocates nothing per tool beyond
- * the name `Map` and the handler each tool must have.
- * `structureVersion` counts registrations, for the caches that depend on the
- * catalog's shape (the neutral compile, the toolkit suggester).
+ * and arrays are only appended to. `structureVersion` counts registrations,
+ * for the caches that depend on the catalog's shape (the neutral compile, the
+ * toolkit suggester, the pruner's keywords).
  *
  * Configuration mistakes (a bad generated folder, a missing handler, a
  * registration that collides) throw here, early, with what to fix; a failed
@@ -24,13 +22,11 @@ import {
   LOAD_TOOLKIT_NAME,
   type GeneratedModule,
   type GeneratedSpec,
-  type GeneratedTool,
   type RegistryShape,
   type ToolDefinition,
   type ValidateFn,
 } from '../contract.js';
 import { isPlainObject } from '../call-shape.js';
-import { buildPruneMatcher, checkMatcher } from '../matcher.js';
 import { neutralNamespaceTool, neutralTool, type NeutralToolInput } from '../neutral.js';
 import { renderTool, type JsonSchema } from '../targets/index.js';
 import { anthropicKeyPlan } from '../targets/property-keys.js';
@@ -38,9 +34,8 @@ import { assertKnownNames } from '../suggest.js';
 import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import { deepFreeze } from '../freeze.js';
-import { specColumns, type SpecColumns } from '../packed-spec.js';
 import { planLibraryTools } from './library.js';
-import { EMPTY_OBJECT_SCHEMA, Entry, Group, type AnyHandler, type GroupEntry, type ToolEntry } from './entries.js';
+import { EMPTY_OBJECT_SCHEMA, Group, type AnyHandler, type GroupEntry, type ToolEntry } from './entries.js';
 
 export type { AnyHandler, GroupEntry, ToolEntry } from './entries.js';
 
@@ -71,22 +66,6 @@ const RESERVED_NAMES = new Set(['load_toolkit', TOOLKIT_DISPATCHER_NAME, 'contex
 /** How run-time tools and groups are rendered (never OpenAI strict: their schemas are not checked for it). */
 export const RENDER_OPTIONS = Object.freeze({ openaiStrict: false });
 
-/** Whether `object[key]` is an own accessor (a value computed on first read, which reading would force). */
-function isAccessor(object: object, key: string): boolean {
-  const descriptor = Object.getOwnPropertyDescriptor(object, key);
-  return descriptor !== undefined && descriptor.get !== undefined;
-}
-
-/** A generated depth bound as the resolver reads it: a positive integer, anything else 0 (walk every call). */
-function depthBound(value: unknown): number {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
-}
-
-
-/** `Object.prototype.propertyIsEnumerable`: own and enumerable, in one lookup. */
-const isEnumerable = Object.prototype.propertyIsEnumerable;
-
-
 /** The seed's shorthand (a properties map) or a full schema → a full `type: "object"` schema. */
 function expandParameters(parameters: Readonly<Record<string, unknown>> | undefined): JsonSchema {
   if (parameters === undefined) return EMPTY_OBJECT_SCHEMA;
@@ -109,17 +88,10 @@ export class Catalog {
   /** Tools so far: the spec's (indices below `specCount`), then run-time and library ones. */
   toolCount = 0;
   readonly specCount: number;
-  /**
-   * Tool entries by index, built on first use (`tool`): creating a router
-   * builds none for the spec's tools (at 10,000 tools, 10,000 objects of 15
-   * fields were about 7 ms of start-up with the collections they caused).
-   * What start-up must check (each tool's handler) is checked and kept in
-   * `#handlers`; everything else comes from the spec's columns. Run-time tools'
-   * entries are built when registered. Holey until then: a hole reads undefined.
-   */
-  readonly #entries: (Entry | undefined)[];
-  readonly #columns: SpecColumns;
-  readonly #handlers: (AnyHandler | undefined)[];
+  /** Tool entries by index. */
+  readonly #entries: ToolEntry[] = [];
+  /** 1 where spec tool `i` is flat (read by the gate; do not modify). */
+  readonly flatColumn: Uint8Array;
   readonly namespaces: GroupEntry[] = [];
   readonly toolkits: GroupEntry[] = [];
   /** Every tool, namespace and the loader by exact name. A Map: `__proto__` finds nothing. */
@@ -128,18 +100,6 @@ export class Catalog {
   readonly kitByLower = new Map<string, number>();
   /** Flat tool indices, flat order: the spec's, then run-time ones. */
   readonly flat: number[] = [];
-  /** Lowercased flat names, for allowOnly. */
-  readonly flatLower: string[] = [];
-  /**
-   * Per flat position: the name (and, in `flatDefinitions`, the neutral
-   * definition), so a prune result is filled straight from these (no
-   * per-entry lookups). Grown by `#addFlat`, the only place flat positions
-   * are created, so they never go stale.
-   */
-  readonly flatNames: string[] = [];
-  readonly #flatDefinitions: ToolDefinition[] = [];
-  /** Matcher for run-time flat tools (positions after the spec's). */
-  dynamicMatcher: ReturnType<typeof buildPruneMatcher> | undefined;
   /** Library tool indices, registration order (fixed at creation). */
   readonly library: number[] = [];
   /** Bumped by every registration. */
@@ -156,61 +116,59 @@ export class Catalog {
     }
     this.spec = spec;
     const handlerTable = (handlers ?? {}) as Readonly<Record<string, unknown>>;
-    // Start-up cost grows with the tool count, so the loops below do per tool only what dispatch needs and
-    // share what the spec already holds (frozen): the group lists are the spec's own arrays (a
-    // registration replaces them, never pushes into them), the depth bounds are read once per validator.
-    // A packed spec's tools are read as columns (`spec.tools`, one frozen object per tool, is built on its
-    // first read, which creating a router does not make); any other spec object through `spec.tools`.
-    const columns = specColumns(spec);
-    const count = columns.count;
-    const toolNames = columns.names;
-    this.#columns = columns;
+    const count = spec.tools.length;
     this.specCount = this.toolCount = count;
-    this.#entries = new Array<Entry | undefined>(count);
-    for (let i = 0; i < count; i++) this.byName.set(toolNames[i]!, i);
-    // Each tool's handler, looked up by its name (a keyed load: the name's hash is cached by the Map above):
-    // it must be an own property, enumerable or not (inherited ones never count). Then every handler key must
-    // be a tool name: when the table has more enumerable keys than tools with an enumerable handler, the
-    // others are refused below. Counting the keys (`Object.keys`) is the one walk of the table; mapping each
-    // key to its tool by the Map was a second one of about 1 ms at 10,000 tools.
-    const handlerOf = new Array<AnyHandler | undefined>(count);
-    let missing: string[] | undefined;
-    let enumerable = 0;
-    for (let i = 0; i < count; i++) {
-      const name = toolNames[i]!;
-      const handler = handlerTable[name];
-      let own = false;
-      if (typeof handler === 'function') {
-        if (isEnumerable.call(handlerTable, name)) {
-          own = true;
-          enumerable++;
-        } else own = Object.hasOwn(handlerTable, name);
-      }
-      if (own) handlerOf[i] = handler as AnyHandler;
-      else (missing ??= []).push(name);
-    }
-    this.#handlers = handlerOf;
-    if (missing !== undefined) {
+    this.flatColumn = new Uint8Array(count);
+    const missing: string[] = [];
+    spec.tools.forEach((tool, i) => {
+      // Own properties only, enumerable or not: an inherited function is no handler.
+      const handler = Object.hasOwn(handlerTable, tool.name) ? handlerTable[tool.name] : undefined;
+      if (typeof handler !== 'function') missing.push(tool.name);
+      const definition = spec.rendered.neutral.tools[i] as ToolDefinition;
+      this.#entries.push({
+        name: tool.name,
+        flat: tool.flat,
+        library: false,
+        namespaces: tool.namespaces,
+        toolkits: tool.toolkits,
+        validate: spec.validators[tool.validator],
+        argsDepth: 0,
+        nullDecode: tool.nullDecode,
+        keyDecode: tool.keyDecode,
+        fillsDefaults: tool.fillsDefaults === true,
+        handler: handler as AnyHandler | undefined,
+        schema: (definition.parameters as JsonSchema | undefined) ?? EMPTY_OBJECT_SCHEMA,
+        description: tool.description,
+        tags: tool.tags,
+        deferLoading: tool.deferLoading,
+        definition,
+        specIndex: i,
+        neutral: undefined,
+      });
+      if (tool.flat) this.flatColumn[i] = 1;
+      this.byName.set(tool.name, i);
+    });
+    if (missing.length > 0) {
       throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
     }
-    const keys = Object.keys(handlerTable);
-    if (keys.length !== enumerable) this.#assertHandlerNames(keys.filter((key) => !isToolRef(this.byName.get(key))));
-    for (let k = 0; k < spec.namespaces.length; k++) {
-      const ns = spec.namespaces[k]!;
-      this.namespaces.push(new Group(ns.name, ns.description, ns.tools, k, undefined, this));
+    assertKnownNames(
+      'createRouter: handlers',
+      Object.keys(handlerTable).filter((key) => !isToolRef(this.byName.get(key))),
+      { has: () => false },
+      () => spec.tools.map((t) => t.name),
+      'Handlers are keyed by tool name; remove the entry or fix its name.',
+    );
+    spec.namespaces.forEach((ns, k) => {
+      this.namespaces.push(new Group({ name: ns.name, description: ns.description, tools: ns.tools, specIndex: k, neutral: undefined }, this));
       // A namespace shadows a same-named tool that is not flat (the model sees the namespace).
       this.byName.set(ns.name, namespaceRef(k));
-    }
-    for (let k = 0; k < spec.toolkits.length; k++) {
-      const kit = spec.toolkits[k]!;
-      this.toolkits.push(new Group(kit.name, kit.description, kit.tools, k, undefined, this));
+    });
+    spec.toolkits.forEach((kit, k) => {
+      this.toolkits.push(new Group({ name: kit.name, description: kit.description, tools: kit.tools, specIndex: k, neutral: undefined }, this));
       this.kitByLower.set(kit.name.toLowerCase(), k);
-    }
+    });
     this.byName.set(LOAD_TOOLKIT_NAME, LOADER_REF);
-    for (const t of spec.flat) this.#addFlat(t);
-    // The matcher's format is checked now; its tables are built by the first prune (dispatch never needs them).
-    // A packed folder's spec (unpackSpec) checked it at import and freezes it on first read: not read here.
-    if (!isAccessor(spec, 'matcher')) checkMatcher(spec.matcher);
+    this.flat.push(...spec.flat);
     const lower = new Set(spec.toolkits.map((kit) => kit.name.toLowerCase()));
     const planned = planLibraryTools(libraryTools, (name) =>
       name === LOAD_TOOLKIT_NAME || name === TOOLKIT_DISPATCHER_NAME ? 'the router itself'
@@ -226,54 +184,21 @@ export class Catalog {
     }
   }
 
-  /** Throw naming each handler key that is no tool of the spec (with the closest tool names); `names` are such keys. */
-  #assertHandlerNames(names: readonly string[]): void {
-    assertKnownNames(
-      'createRouter: handlers',
-      names,
-      { has: (name) => isToolRef(this.byName.get(name)) },
-      () => this.#columns.names,
-      'Handlers are keyed by tool name; remove the entry or fix its name.',
-    );
-  }
-
-  /**
-   * Tool `t`'s entry (`0 <= t < toolCount`), built from the spec's columns on
-   * first use and the same object after. The dispatch path reads it per call:
-   * one array read, one compare.
-   */
+  /** Tool `t`'s entry (`0 <= t < toolCount`). */
   tool(t: number): ToolEntry {
-    return this.#entries[t] ?? this.#specEntry(t);
+    return this.#entries[t]!;
   }
 
-  #specEntry(t: number): Entry {
-    if (!(t >= 0 && t < this.specCount)) throw new RangeError(`toolroute: no tool ${t} (internal error)`);
-    const spec = this.spec;
-    const columns = this.#columns;
-    const v = columns.validator[t]!;
-    const more = columns.extra?.get(t) as Partial<GeneratedTool> | undefined;
-    const entry = new Entry(columns.names[t]!, columns.flat[t] === 1, false, columns.namespacesOf[t]!, columns.toolkitsOf[t]!, spec.validators[v],
-      depthBound(spec.validatorDepths?.[v]), more?.nullDecode, more?.keyDecode, more?.fillsDefaults === true, this.#handlers[t], t, spec, columns, undefined);
-    this.#entries[t] = entry;
-    return entry;
-  }
-
-  // What loops over every tool read (the gate's tables, name lists), without building entries. A built
-  // entry is read when there is one: a registration may have replaced its group lists.
   /** Tool `t`'s name. */
-  toolName(t: number): string { return t < this.specCount ? this.#columns.names[t]! : this.#entries[t]!.name; }
-  /** Whether tool `t` is flat (`flatColumn` holds the spec's tools' flags). */
-  toolFlat(t: number): boolean { return t < this.specCount ? this.#columns.flat[t] === 1 : this.#entries[t]!.flat; }
-  /** Whether tool `t` is a library tool (no spec tool is). */
-  toolLibrary(t: number): boolean { return t >= this.specCount && this.#entries[t]!.library; }
-  /** Tool `t`'s neutral definition (a spec tool's: `spec.rendered.neutral.tools`, built on its first read). */
-  toolDefinition(t: number): ToolDefinition {
-    return t < this.specCount ? (this.spec.rendered.neutral.tools[t] as ToolDefinition) : this.#entries[t]!.definition;
-  }
-  toolNamespaces(t: number): readonly number[] { return this.#entries[t]?.namespaces ?? this.#columns.namespacesOf[t]!; }
-  toolToolkits(t: number): readonly number[] { return this.#entries[t]?.toolkits ?? this.#columns.toolkitsOf[t]!; }
-  /** 1 where spec tool `i` is flat (the spec's own column: do not modify). */
-  get flatColumn(): Uint8Array { return this.#columns.flat; }
+  toolName(t: number): string { return this.#entries[t]!.name; }
+  /** Whether tool `t` is flat. */
+  toolFlat(t: number): boolean { return this.#entries[t]!.flat; }
+  /** Whether tool `t` is a library tool. */
+  toolLibrary(t: number): boolean { return this.#entries[t]!.library; }
+  /** Tool `t`'s neutral definition. */
+  toolDefinition(t: number): ToolDefinition { return this.#entries[t]!.definition; }
+  toolNamespaces(t: number): readonly number[] { return this.#entries[t]!.namespaces; }
+  toolToolkits(t: number): readonly number[] { return this.#entries[t]!.toolkits; }
 
   /** Whether `name` is a library tool of this router (`libraryTools`; `load_toolkit` is not one of them). */
   isLibraryTool(name: unknown): boolean {
@@ -291,36 +216,14 @@ export class Catalog {
     return this.toolkits.length > this.spec.toolkits.length;
   }
 
-  /**
-   * The neutral definition per flat position, filled up to the flat count on
-   * read (the first prune reads the spec's definitions, which start-up does
-   * not build); the same array every time, only ever appended to.
-   */
-  get flatDefinitions(): readonly ToolDefinition[] {
-    const definitions = this.#flatDefinitions;
-    for (let p = definitions.length; p < this.flat.length; p++) definitions.push(this.toolDefinition(this.flat[p]!));
-    return definitions;
-  }
-
-  #addFlat(index: number): void {
-    const name = this.toolName(index);
-    this.flat.push(index);
-    this.flatLower.push(name.toLowerCase());
-    this.flatNames.push(name);
-  }
-
   // ---- Run-time registration ---------------------------------------------------
 
   /** `registerTools`: new flat tools. Throws before any change on a bad or colliding definition. */
   registerTools(tools: readonly AnyDynamicTool[]): void {
     const plan = this.#planTools(tools.map((t) => t), 'registerTools');
     for (const def of plan.created) {
-      const t = this.#addDynamicTool(def, true);
-      this.#addFlat(t);
+      this.flat.push(this.#addDynamicTool(def, true));
     }
-    this.dynamicMatcher = buildPruneMatcher(
-      this.flat.slice(this.spec.flat.length).map((t) => ({ name: this.toolName(t), tags: this.tool(t).tags })),
-    );
     this.structureVersion++;
   }
 
@@ -371,7 +274,8 @@ export class Catalog {
         description: this.tool(t).description,
         parameters: this.tool(t).schema,
       }));
-      list.push(new Group(g.name, g.description, members, -1, kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined, this));
+      const neutral = kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined;
+      list.push(new Group({ name: g.name, description: g.description, tools: members, specIndex: -1, neutral }, this));
       for (const t of members) {
         const entry = this.tool(t);
         if (kind === 'namespace') entry.namespaces = [...entry.namespaces, index];
@@ -415,8 +319,26 @@ export class Catalog {
     // Run-time tools: wire names for Anthropic rendered here; their own `validate` (one that writes into its
     // argument does so on its own terms, so no `fillsDefaults`); their definition rendered now.
     const definition = renderTool('neutral', neutral, RENDER_OPTIONS) as ToolDefinition;
-    this.#entries[index] = new Entry(def.name, flat, library, [], [], def.validate, 0, undefined, anthropicKeyPlan(schema), false, def.handler as AnyHandler | undefined, -1,
-      undefined, undefined, { description: def.description, tags: def.tags ? [...def.tags] : [], deferLoading: def.deferLoading === true, neutral, definition, schema });
+    this.#entries[index] = {
+      name: def.name,
+      flat,
+      library,
+      namespaces: [],
+      toolkits: [],
+      validate: def.validate,
+      argsDepth: 0,
+      nullDecode: undefined,
+      keyDecode: anthropicKeyPlan(schema),
+      fillsDefaults: false,
+      handler: def.handler as AnyHandler | undefined,
+      schema,
+      description: def.description,
+      tags: def.tags ? [...def.tags] : [],
+      deferLoading: def.deferLoading === true,
+      definition,
+      specIndex: -1,
+      neutral,
+    };
     this.toolCount = index + 1;
     this.byName.set(def.name, index);
     return index;

@@ -9,15 +9,15 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { jsdoc, jsonParseLiteral, jsonStringLiteral, lineCommentText, pascalCase, propertyKey, shellWord, tsString } from '../../generator/emit/code.js';
-import { toolNamesValue } from '../../generator/emit/names.js';
 // The generator keys distinct validator schemas with the runtime's canonical JSON (one implementation).
 import { canonicalJson } from '../../runtime/cache-key.js';
 import { buildEmitContext } from '../../generator/emit/context.js';
 import { ARTIFACT_KINDS, emit, type GeneratedFile } from '../../generator/emit/index.js';
 import { schemaToType } from '../../generator/emit/arg-types.js';
 import { dialectOf } from '../../generator/emit/validators.js';
-import { packedTexts, packSpec, shareSubtrees, specData } from '../../generator/emit/spec.js';
-import { unpackSpec } from '../../runtime/packed-spec.js';
+import { specData, tsLiteral } from '../../generator/emit/spec.js';
+import { specFromData } from '../../runtime/spec-data.js';
+import type { GeneratedSpec } from '../../runtime/contract.js';
 import { buildIR } from './ir-builder.js';
 import { removeDir, tempDir } from './helpers.js';
 
@@ -44,14 +44,13 @@ describe('code helpers', () => {
     expect(value).toMatch(/^[\x20-\x7e]*$/);
     expect(JSON.stringify(JSON.parse(value))).toBe(text);
   });
-  it('toolNamesValue: portable names as one split literal, any other list as JSON, each evaluating to exactly the names', () => {
-    const portable = ['read_file', 'x', '_a-b_9', 'A'.repeat(64)];
-    expect(toolNamesValue(portable)).toBe(`'${portable.join(' ')}'.split(' ')`);
-    expect((0, eval)(toolNamesValue(portable))).toEqual(portable);
-    for (const names of [[], ['a b', 'c'], ['it\'s'], [hostile], ['a', '']]) {
-      expect(toolNamesValue(names)).toMatch(/^JSON\.parse\('/);
-      expect((0, eval)(toolNamesValue(names))).toEqual(names);
-    }
+  it('tsLiteral evaluates to exactly the JSON value, a __proto__ key as an own key', () => {
+    const value = JSON.parse(JSON.stringify({ [hostile]: [hostile, 1, null, true, [], {}, [{ a: -0.5 }]], n: { 'my-key': 'x', default: 2 } }).replace('"n":', '"__proto__":{"x":1},"n":'));
+    const literal = tsLiteral(value);
+    const back = (0, eval)(`(${literal})`) as Record<string, unknown>;
+    expect(JSON.stringify(back)).toBe(JSON.stringify(value));
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(Object.keys(back)).toContain('__proto__');
   });
   it('jsdoc never lets text close the comment, and splits every line terminator', () => {
     expect(jsdoc('a */ b')).toBe('/** a *\\/ b */\n');
@@ -225,34 +224,14 @@ describe('dialectOf', () => {
 
 
 describe('spec.gen.ts data', () => {
-  it('refuses, loudly, packed data of another format and a names list that does not match it', () => {
+  it('refuses, loudly, spec data of another format version', () => {
     const ctx = buildEmitContext(buildIR({ tools: [{ name: 'a' }, { name: 'b' }] }), options);
-    const texts = packedTexts(packSpec(specData(ctx)));
-    const packed = JSON.parse(texts.data) as Parameters<typeof unpackSpec>[0];
-    const base = { openaiStrict: false, directoryXml: '', validators: [] };
-    expect(unpackSpec(packed, { ...base, toolNames: ['a', 'b'] }, texts.lazy).tools.map((t) => t.name)).toEqual(['a', 'b']);
-    expect(() => unpackSpec(packed, { ...base, toolNames: ['a'] }, texts.lazy)).toThrow(/names\.gen\.ts lists 1 tool names for 2 tools; regenerate/);
-    const old = { ...packed, data: { ...packed.data, packed: 1 } } as unknown as Parameters<typeof unpackSpec>[0];
-    expect(() => unpackSpec(old, { ...base, toolNames: ['a', 'b'] }, texts.lazy)).toThrow(/unknown packed spec format 1; regenerate/);
-    const later = { ...packed, data: { ...packed.data, packed: 4 } } as unknown as Parameters<typeof unpackSpec>[0];
-    expect(() => unpackSpec(later, { ...base, toolNames: ['a', 'b'] }, texts.lazy)).toThrow(/unknown packed spec format 4; regenerate/);
-    // Format 3 data without its lazy texts, or with one missing.
-    expect(() => unpackSpec(packed, { ...base, toolNames: ['a', 'b'] })).toThrow(/packed spec format 3 without its lazy parts \(descriptions, tags, params, matcher\); regenerate/);
-    const { matcher: _matcher, ...partial } = texts.lazy;
-    expect(() => unpackSpec(packed, { ...base, toolNames: ['a', 'b'] }, partial as typeof texts.lazy)).toThrow(/without its lazy parts \(matcher\); regenerate/);
+    const parts = { directoryXml: '', validators: [] };
+    expect(specFromData(specData(ctx), parts).tools.map((t) => t.name)).toEqual(['a', 'b']);
+    const later = { ...specData(ctx), formatVersion: 2 } as unknown as Parameters<typeof specFromData>[0];
+    expect(() => specFromData(later, parts)).toThrow(/format version 2; this runtime reads 1\. Regenerate the folder/);
   });
-  it('refuses a folder written in packed format 2 (the previous toolroute\'s) naming the fix', () => {
-    // What the previous toolroute's spec.gen.ts passed unpackSpec for this spec (one JSON text, no lazy texts).
-    const format2 = JSON.parse(
-      '{"data":{"packed":2,"spec":{"formatVersion":1,"hash":"b74d07ed44c1050da0845b6f076e556e4c46aadfee2d03a39dd935455501c086","tools":null,"flat":[0,1],"namespaces":[],"toolkits":[],"policies":{},' +
-        '"matcher":{"always":[0,1],"automaton":{"format":"aho-corasick/1","total":2,"states":1,"edges":[],"fail":[0],"out":[-1],"dict":[-1],"keywordTools":[]}},"validatorDepths":[1],"rendered":null},' +
-        '"descriptions":["Tool a","Tool b"],"tags":[0,0],"validator":[0,0],"params":[0,0],"tagLists":[[]],"schemas":[{"type":"object","properties":{},"additionalProperties":false}],"deferred":[],"extra":[]},"pool":[],"refs":[]}',
-    ) as Parameters<typeof unpackSpec>[0];
-    const call = () => unpackSpec(format2, { openaiStrict: false, directoryXml: '', validators: [], toolNames: ['a', 'b'] });
-    expect(call).toThrow(TypeError);
-    expect(call).toThrow(/packed in format 2 \(written by an older toolroute\); this runtime reads format 3\. Regenerate the folder/);
-  });
-  it('unpacks every tool\'s group lists exactly, sharing one frozen array per group among its single-group tools', async () => {
+  it('derives every tool\'s group lists exactly, as frozen arrays', async () => {
     // `b` is in two namespaces and two toolkits, `c` in one of each; `a`, `d` only in the first namespace, `e` in none.
     const ir = buildIR({
       tools: [{ name: 'e' }],
@@ -271,49 +250,34 @@ describe('spec.gen.ts data', () => {
     try {
       for (const f of await emit(ir, { ...options, runtimeImport: '../../../runtime/index.js' })) writeFileSync(path.join(dir, f.path), f.content);
       const { spec } = (await import(pathToFileURL(path.join(dir, 'spec.gen.ts')).href)) as { spec: { tools: { name: string; namespaces: number[]; toolkits: number[] }[] } };
-      expect(JSON.stringify(spec.tools)).toBe(JSON.stringify(want.tools));
+      expect(spec.tools.map((t) => t.name)).toEqual(want.tools.map((t) => t.name));
       const tool = (name: string) => spec.tools.find((t) => t.name === name)!;
       expect([tool('e').namespaces, tool('a').namespaces, tool('b').namespaces, tool('c').namespaces]).toEqual([[], [0], [0, 1], [1]]);
       expect([tool('e').toolkits, tool('b').toolkits, tool('c').toolkits]).toEqual([[], [0, 1], [1]]);
-      expect(tool('a').namespaces).toBe(tool('d').namespaces);
       expect(tool('e').namespaces).toBe(tool('a').toolkits);
       for (const t of spec.tools) expect(Object.isFrozen(t.namespaces) && Object.isFrozen(t.toolkits)).toBe(true);
     } finally {
       removeDir(dir);
     }
   });
-  it('stores repeated subtrees once and decodes to exactly the data, __proto__ keys included', async () => {
-    // JSON.parse, not object literals: a literal `__proto__:` would set the prototype instead of a key.
-    const big = JSON.parse(
-      JSON.stringify({ type: 'object', properties: { filters: { type: 'array', items: { type: 'object', properties: { field: { type: 'string', description: 'x'.repeat(150) } } } } } })
-        .replace('"properties":{', `"properties":{"__proto__":{"type":"string","description":"${'a property named __proto__ '.repeat(4)}"},`),
-    );
-    expect(Object.keys(big.properties)).toEqual(['__proto__', 'filters']);
-    const ir = buildIR({
-      tools: [
-        { name: 'a', parameters: JSON.parse(JSON.stringify(big)) },
-        { name: 'b', parameters: { type: 'object', properties: { filters: JSON.parse(JSON.stringify(big.properties.filters)) } } },
-      ],
-      policies: JSON.parse('{"__proto__":["a"]}') as Record<string, string[]>,
-    });
+  it('writes the data readably and reads it back exactly, __proto__ keys included', async () => {
+    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"filters":{"type":"array","items":{"type":"string"}}}}');
+    expect(Object.keys(schema.properties)).toEqual(['__proto__', 'filters']);
+    const ir = buildIR({ tools: [{ name: 'a', parameters: schema }], policies: JSON.parse('{"__proto__":["a"]}') as Record<string, string[]> });
     const ctx = buildEmitContext(ir, { ...options, runtimeImport: '../../../runtime/index.js' });
     const want = specData(ctx);
-    const shared = shareSubtrees(want);
-    expect(shared.pool.length).toBeGreaterThan(0);
-    expect(JSON.stringify(shared).length).toBeLessThan(JSON.stringify(want).length);
     const dir = tempDir('spec-');
     try {
-      for (const f of await emit(ir, { ...options, runtimeImport: '../../../runtime/index.js' })) writeFileSync(path.join(dir, f.path), f.content);
-      const { spec } = (await import(pathToFileURL(path.join(dir, 'spec.gen.ts')).href)) as { spec: Record<string, unknown> };
-      const { validators, directoryXml, ...data } = spec;
-      expect(data).toEqual(want);
-      expect(JSON.stringify(data)).toBe(JSON.stringify(want)); // same key order too
-      expect(Object.getPrototypeOf(spec['policies'])).toBe(Object.prototype);
-      expect(Object.keys(spec['policies'] as object)).toEqual(['__proto__']);
-      const rendered = spec['rendered'] as Record<string, { tools: { parameters?: unknown }[] }>;
-      expect(Object.isFrozen(rendered['neutral']!.tools[1]!.parameters)).toBe(true);
-      expect(typeof validators).toBe('object');
-      expect(directoryXml).toBe('');
+      const files = await emit(ir, { ...options, runtimeImport: '../../../runtime/index.js' });
+      const text = files.find((f) => f.path === 'spec.gen.ts')!.content;
+      expect(text).toContain('["__proto__"]: {');
+      for (const f of files) writeFileSync(path.join(dir, f.path), f.content);
+      const { spec } = (await import(pathToFileURL(path.join(dir, 'spec.gen.ts')).href)) as { spec: GeneratedSpec };
+      expect(JSON.stringify(spec.tools[0]!.parameters)).toBe(JSON.stringify(want.tools[0]!.parameters));
+      expect(Object.getPrototypeOf(spec.policies)).toBe(Object.prototype);
+      expect(Object.keys(spec.policies)).toEqual(['__proto__']);
+      expect(spec.rendered.neutral.tools[0]).toEqual({ name: 'a', description: want.tools[0]!.description, parameters: want.tools[0]!.parameters });
+      expect(Object.isFrozen(spec.tools[0]!.parameters) && Object.isFrozen(spec.rendered.neutral.tools[0])).toBe(true);
     } finally {
       removeDir(dir);
     }

@@ -372,9 +372,9 @@ test('the runtime exports exactly its public API', () => {
   expect(Object.keys(runtime).sort()).toEqual([
     'ANNOUNCEMENT_ANCHOR', 'ANNOUNCEMENT_CHANNELS', 'DEFAULT_LIMITS', 'LOAD_TOOLKIT_NAME', 'REJECTION_CODES', 'TARGETS',
     'TARGET_WARNING_CODES', 'TOOLKIT_DISPATCHER_NAME', 'TOOLKIT_LOADING_STRATEGIES', 'ToolCallRejectedError', 'ToolRouter',
-    'ToolrouteConfigError', 'applyNullDecode', 'buildPruneMatcher', 'cacheBlocks', 'cacheKey', 'cacheReuse', 'compileForTarget',
-    'createRouter', 'fromProvider', 'lazyRendered', 'libraryTool', 'matchTask', 'nullDecodePlan', 'renderAnnouncements', 'renderTool', 'stablePrefixOf',
-    'toolMessage', 'toolkitMode', 'unpackSpec', 'warnOnce',
+    'ToolrouteConfigError', 'applyNullDecode', 'cacheBlocks', 'cacheKey', 'cacheReuse', 'compileForTarget',
+    'createRouter', 'fromProvider', 'lazyRendered', 'libraryTool', 'nullDecodePlan', 'renderAnnouncements', 'renderTool', 'specFromData', 'stablePrefixOf',
+    'toolMessage', 'toolkitMode', 'warnOnce',
   ]);
 });
 

@@ -2,10 +2,8 @@
  * Renderers are pure functions of their input's JSON value: the same bytes
  * for a fresh mutable schema and for a deeply frozen copy parsed from its
  * JSON text, shared by several tools, and the input left as it was. The
- * generator's packed-spec self-check (generator/emit/spec.ts
- * `checkPackedSpec`) rests on this: it compares what every tool is rendered
- * from, and renders each form in full only for a sample, because equal
- * inputs give equal payloads.
+ * runtime rests on this when it renders each target form from the frozen
+ * neutral definitions of a generated spec (runtime/spec-data.ts).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

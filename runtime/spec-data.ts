@@ -1,0 +1,123 @@
+/**
+ * From what a generated `spec.gen.ts` writes (`SpecData`: readable data,
+ * nothing to evaluate) to the deeply frozen `GeneratedSpec` the router reads.
+ *
+ * What the data would otherwise say twice is derived here: each tool's
+ * `flat`, `namespaces` and `toolkits` from the groups, the neutral tool
+ * definitions from the tools, the neutral namespace tools and the loader by
+ * the same functions the generator uses (runtime/neutral.ts). The four target
+ * forms are rendered from the neutral ones on first read, so an application
+ * that talks to one provider never pays for the other three.
+ */
+import { TARGETS, type GeneratedSpec, type GeneratedTool, type RenderedTools, type RenderForm, type SpecData, type Target, type ToolDefinition, type ValidateFn } from './contract.js';
+import { deepFreeze } from './freeze.js';
+import { neutralLoaderTool, neutralNamespaceTool } from './neutral.js';
+import { renderTool, type NeutralTool, type RenderOptions } from './targets/index.js';
+
+/** What lazy rendering reads from a generated spec. */
+export interface RenderSource {
+  readonly rendered: { readonly neutral: RenderedTools };
+}
+
+/** The renderer's input for a neutral definition: the `NeutralTool` it was rendered from. */
+function neutralInput(kind: NeutralTool['kind'], definition: unknown): NeutralTool {
+  const d = definition as ToolDefinition;
+  return { kind, name: d.name, description: d.description, parameters: (d.parameters ?? {}) as NeutralTool['parameters'], deferLoading: d.deferLoading === true };
+}
+
+/**
+ * Render one target form of a spec from its neutral definitions. Pure.
+ *
+ * @example
+ * renderForm(spec, 'anthropic', { openaiStrict: false }).tools[0]; // { name: 'read_file', description: …, input_schema: … }
+ */
+export function renderForm(source: RenderSource, form: Target, options: RenderOptions): RenderedTools {
+  const neutral = source.rendered.neutral;
+  return {
+    tools: neutral.tools.map((t) => renderTool(form, neutralInput('tool', t), options)),
+    namespaces: neutral.namespaces.map((n) => renderTool(form, neutralInput('namespace', n), options)),
+    loader: neutral.loader === null ? null : renderTool(form, neutralInput('loader', neutral.loader), options),
+  };
+}
+
+/**
+ * `spec.rendered`: `neutral` as given, each target form rendered on its first
+ * read, deeply frozen, then kept. The returned object is frozen.
+ *
+ * @example
+ * const rendered = lazyRendered({ rendered: { neutral } }, { openaiStrict: false });
+ * rendered.anthropic.tools; // rendered now, the same array on every later read
+ */
+export function lazyRendered(source: RenderSource, options: RenderOptions): { readonly [F in RenderForm]: RenderedTools } {
+  const out: Record<string, unknown> = { neutral: deepFreeze(source.rendered.neutral) };
+  const frozenOptions = Object.freeze({ ...options });
+  for (const form of TARGETS) {
+    let cached: RenderedTools | undefined;
+    Object.defineProperty(out, form, { enumerable: true, get: () => (cached ??= deepFreeze(renderForm(source, form, frozenOptions))) });
+  }
+  return Object.freeze(out) as { readonly [F in RenderForm]: RenderedTools };
+}
+
+const NO_GROUPS: readonly number[] = Object.freeze([]);
+
+/** Per tool, the indices of the groups listing it, ascending (a tool listed twice in one group: once). */
+function membership(count: number, groups: readonly { readonly tools: readonly number[] }[]): (readonly number[])[] {
+  const out: number[][] = [];
+  groups.forEach((group, k) => {
+    for (const t of group.tools) {
+      const list = (out[t] ??= []);
+      if (list[list.length - 1] !== k) list.push(k);
+    }
+  });
+  return Array.from({ length: count }, (_, t) => (out[t] === undefined ? NO_GROUPS : Object.freeze(out[t])));
+}
+
+/**
+ * The `GeneratedSpec` of a generated folder: `data` (deeply frozen in place)
+ * plus what is derived from it, and the folder's validators and directory.
+ * Called once by the generated `spec.gen.ts`. Throws, naming the fix, on data
+ * of another format version.
+ *
+ * @example
+ * export const spec = specFromData<GeneratedSpec<Registry>>(data, { directoryXml, validators });
+ */
+export function specFromData<S extends GeneratedSpec = GeneratedSpec>(
+  data: SpecData,
+  parts: { readonly directoryXml: string; readonly validators: readonly ValidateFn[] },
+): S {
+  if (data?.formatVersion !== 1) {
+    throw new TypeError(`toolroute: this generated folder's spec data has format version ${String(data?.formatVersion)}; this runtime reads 1. Regenerate the folder (npx toolroute codegen).`);
+  }
+  deepFreeze(data);
+  const count = data.tools.length;
+  const isFlat = new Uint8Array(count);
+  for (const t of data.flat) isFlat[t] = 1;
+  const namespacesOf = membership(count, data.namespaces);
+  const toolkitsOf = membership(count, data.toolkits);
+  const tools = data.tools.map((t, i): GeneratedTool => Object.freeze({ ...t, flat: isFlat[i] === 1, namespaces: namespacesOf[i]!, toolkits: toolkitsOf[i]! }));
+  const options = Object.freeze({ openaiStrict: data.openaiStrict });
+  let namespaces: readonly unknown[] | undefined;
+  const neutral: RenderedTools = Object.freeze({
+    tools: deepFreeze(data.tools.map(({ name, description, parameters, deferLoading }) => (deferLoading ? { name, description, parameters, deferLoading } : { name, description, parameters }))),
+    // Rendered on first read (a compile, a target form): each lists every action's arguments, which
+    // creating a router and dispatching never read.
+    get namespaces() {
+      return (namespaces ??= deepFreeze(data.namespaces.map((ns) => renderTool('neutral', neutralNamespaceTool(ns, ns.tools.map((t) => data.tools[t]!), ns.encoding), options))));
+    },
+    loader: data.toolkits.length === 0 ? null : deepFreeze(renderTool('neutral', neutralLoaderTool(data.toolkits.map((k) => k.name)), options)),
+  });
+  return deepFreeze({
+    formatVersion: 1,
+    hash: data.hash,
+    tools,
+    flat: data.flat,
+    namespaces: data.namespaces,
+    toolkits: data.toolkits,
+    policies: data.policies,
+    directoryXml: parts.directoryXml,
+    validators: parts.validators,
+    rendered: lazyRendered({ rendered: { neutral } }, options),
+    ...(data.offerUngroupedTools === false ? { offerUngroupedTools: false as const } : {}),
+    ...(data.toolkitLoading === undefined ? {} : { toolkitLoading: data.toolkitLoading }),
+  }) as unknown as S;
+}

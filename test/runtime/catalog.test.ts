@@ -1,0 +1,85 @@
+/**
+ * The catalog (runtime/router/catalog.ts): one entry per tool that agrees
+ * with `spec.tools`, names mapped to refs, registrations that replace a
+ * tool's group lists, and a handler table that fails closed.
+ */
+import { describe, expect, test } from 'vitest';
+import { createRouter } from '../../runtime/index.js';
+import { Catalog, LOADER_REF, namespaceRef, refNamespace } from '../../runtime/router/catalog.js';
+import type { GeneratedModule, RegistryShape } from '../../runtime/contract.js';
+import { generated, recordingHandlers } from './helpers.js';
+
+const { TOOL_NAMES, NAMESPACE_NAMES } = generated;
+const module = generated as unknown as GeneratedModule<RegistryShape>;
+
+describe('the catalog', () => {
+  test('every tool has one entry that agrees with spec.tools, and a registration replaces its group lists', () => {
+    const { handlers } = recordingHandlers();
+    const catalog = new Catalog(module, handlers);
+    const tools = module.spec.tools;
+    expect(catalog.toolCount).toBe(tools.length);
+    expect(catalog.specCount).toBe(tools.length);
+    const reads = (t: number) => [catalog.toolName(t), catalog.toolFlat(t), catalog.toolLibrary(t), catalog.toolNamespaces(t), catalog.toolToolkits(t), catalog.toolDefinition(t)];
+    for (let t = 0; t < tools.length; t++) {
+      const spec = tools[t]!;
+      expect(reads(t)).toEqual([spec.name, spec.flat, false, spec.namespaces, spec.toolkits, module.spec.rendered.neutral.tools[t]]);
+      const entry = catalog.tool(t);
+      expect(catalog.tool(t)).toBe(entry);
+      expect(entry).toMatchObject({ name: spec.name, flat: spec.flat, library: false, specIndex: t, description: spec.description, tags: spec.tags, deferLoading: spec.deferLoading });
+      expect(entry.handler).toBe(handlers[spec.name as keyof typeof handlers]);
+      expect(entry.validate).toBe(module.spec.validators[spec.validator]);
+      expect(catalog.byName.get(spec.name)).toBe(t);
+    }
+    // A registration replaces a spec tool's group list; the per-tool reads follow it.
+    const getTime = catalog.byName.get('get_time')!;
+    const readFile = catalog.byName.get('read_file')!;
+    const fresh = new Catalog(module, handlers);
+    fresh.registerGroups([{ name: 'git', description: 'Git', tools: ['get_time'] }], 'namespace');
+    expect(fresh.toolNamespaces(getTime)).toEqual([...tools[getTime]!.namespaces, NAMESPACE_NAMES.length]);
+    expect(fresh.tool(getTime).namespaces).toEqual(fresh.toolNamespaces(getTime));
+    expect(fresh.toolNamespaces(readFile)).toBe(tools[readFile]!.namespaces);
+  });
+
+  test('names map to small-integer refs: tools by index, namespaces below -1, the loader -1', () => {
+    const catalog = new Catalog(module, recordingHandlers().handlers);
+    NAMESPACE_NAMES.forEach((name, k) => {
+      expect(catalog.byName.get(name)).toBe(namespaceRef(k));
+      expect(refNamespace(namespaceRef(k))).toBe(k);
+      expect(namespaceRef(k)).toBeLessThan(-1);
+    });
+    expect(catalog.byName.get('load_toolkit')).toBe(LOADER_REF);
+    expect(catalog.byName.get('__proto__')).toBeUndefined();
+  });
+});
+
+describe('the handler table fails closed', () => {
+  test('an inherited function is no handler, nor is a non-function', () => {
+    const { handlers } = recordingHandlers();
+    const { read_file, ...rest } = handlers;
+    const inherited = Object.assign(Object.create({ read_file }) as object, rest);
+    expect(() => createRouter(generated, inherited as typeof handlers)).toThrow(/^createRouter: no handler for "read_file"\. Pass one function per tool name\.$/);
+    expect(() => createRouter(generated, { ...handlers, run_bash: 'ls' } as never)).toThrow(/^createRouter: no handler for "run_bash"\./);
+    expect(() => createRouter(generated, { ...rest, read_file: undefined } as never)).toThrow(/^createRouter: no handler for "read_file"\./);
+  });
+
+  test('every key that is no tool is refused, namespace names included, with the closest tool names', () => {
+    const { handlers } = recordingHandlers();
+    const table = { ...handlers, file_ops: () => 1, read_fle: () => 2 };
+    expect(() => createRouter(generated, table as typeof handlers)).toThrow(/^createRouter: handlers: unknown names? "file_ops".*"read_fle" \(did you mean "read_file"\?\)/s);
+    // A missing handler is reported first.
+    const { get_time: _, ...missing } = table;
+    expect(() => createRouter(generated, missing as never)).toThrow(/^createRouter: no handler for "get_time"/);
+  });
+
+  test('a non-enumerable own handler, a getter, a null prototype and symbol keys are accepted', async () => {
+    const { handlers, log } = recordingHandlers();
+    const table = Object.assign(Object.create(null) as Record<string | symbol, unknown>, handlers);
+    Object.defineProperty(table, 'get_time', { value: handlers.get_time, enumerable: false });
+    Object.defineProperty(table, 'read_file', { get: () => handlers.read_file, enumerable: true });
+    table[Symbol('meta')] = 'not a handler';
+    const router = createRouter(generated, table as typeof handlers);
+    expect(await router.dispatch({ name: 'get_time', arguments: '{}' })).toMatchObject({ ok: true, tool: 'get_time' });
+    expect(await router.dispatch({ name: 'read_file', arguments: '{"path":"a"}' })).toMatchObject({ ok: true, tool: 'read_file' });
+    expect(log.map((c) => c.tool)).toEqual(['get_time', 'read_file']);
+  });
+});
