@@ -1,7 +1,7 @@
 /**
- * Reading a tool call as the model (through some SDK) produced it.
- *
- * Also the inverse of OpenAI strict mode on the arguments read (`decodeNulls`).
+ * Reading a tool call as the model (through some SDK) produced it: its name,
+ * call id and arguments, the arguments parsed and checked against the
+ * router's limits, and OpenAI strict mode's nulls decoded back.
  *
  * Everything here takes `unknown` and never throws: a call is model input, and
  * model input becomes data (a name, raw arguments, a call id) or a problem
@@ -36,10 +36,7 @@ export interface CallShape {
   readonly name: string | undefined;
   /** The provider's call id, when present and a string. */
   readonly callId: string | undefined;
-  /**
-   * The OpenAI Responses `namespace` field of a call to a native namespace
-   * tool (then `name` is the action); `undefined` otherwise.
-   */
+  /** The OpenAI Responses `namespace` field of a call to a native namespace tool (then `name` is the action). */
   readonly namespace: string | undefined;
   /** Whether the call carries an arguments field at all (name-only checks do not). */
   readonly hasArguments: boolean;
@@ -47,20 +44,9 @@ export interface CallShape {
   readonly rawArguments: unknown;
 }
 
-const EMPTY_SHAPE: CallShape = Object.freeze({
-  name: undefined,
-  callId: undefined,
-  namespace: undefined,
-  hasArguments: false,
-  rawArguments: undefined,
-});
-
-/**
- * The fields a call may carry, read by fixed names (never model-supplied keys,
- * so a plain read is safe). Named reads, not `obj[key]` through a helper: each
- * read site keeps its own inline cache, which is what makes reading a call cheap.
- */
-export interface CallFields {
+/** The fields a call may carry, read by fixed names (never model-supplied keys). */
+interface CallFields {
+  readonly type?: unknown;
   readonly function?: unknown;
   readonly name?: unknown;
   readonly call_id?: unknown;
@@ -72,9 +58,6 @@ export interface CallFields {
   readonly args?: unknown;
 }
 
-/** A `CallShape` the router fills in place (see {@link readCallInto}). */
-export type MutableCallShape = { -readonly [K in keyof CallShape]: CallShape[K] };
-
 /**
  * Read any supported call shape: `{ name, arguments }` (arguments a JSON string
  * or an object), OpenAI Chat `{ id, function: { name, arguments } }`, Anthropic
@@ -83,57 +66,39 @@ export type MutableCallShape = { -readonly [K in keyof CallShape]: CallShape[K] 
  *
  * @example
  * readCall({ id: 'c1', function: { name: 'get_time', arguments: '{}' } });
- * // → { name: 'get_time', callId: 'c1', hasArguments: true, rawArguments: '{}' }
+ * // → { name: 'get_time', callId: 'c1', namespace: undefined, hasArguments: true, rawArguments: '{}' }
  */
 export function readCall(call: unknown): CallShape {
-  if (typeof call !== 'object' || call === null) return EMPTY_SHAPE;
-  const out = { ...EMPTY_SHAPE } as MutableCallShape;
-  readCallInto(call, out);
-  return out;
-}
-
-/**
- * `readCall` into an object the caller owns and reuses, so dispatch reads a
- * call without allocating. Every field of `out` is written. All of the call's
- * fields are read before `out` is touched: a getter on the call that
- * re-enters the router (and refills the same `out`) cannot leave it half
- * written for the outer call. Never throws.
- *
- * @example
- * const scratch = { ...readCall(undefined) };
- * readCallInto({ name: 'get_time', arguments: '{}' }, scratch); // scratch.name === 'get_time'
- */
-export function readCallInto(call: unknown, out: MutableCallShape): void {
   let name: unknown;
-  let idValue: unknown;
+  let id: unknown;
   let namespace: unknown;
   let raw: unknown;
   if (typeof call === 'object' && call !== null) {
     try {
       const c = call as CallFields;
-      const fn = c.function;
-      const source = typeof fn === 'object' && fn !== null ? (fn as CallFields) : c;
+      const source = typeof c.function === 'object' && c.function !== null ? (c.function as CallFields) : c;
       name = source.name;
       // Responses items carry both an item `id` and the `call_id` the output must echo.
-      idValue = c.call_id ?? c.id ?? c.tool_call_id;
+      id = c.call_id ?? c.id ?? c.tool_call_id;
       namespace = c.namespace;
       // Where each SDK puts a call's arguments: generic / OpenAI, Anthropic, Gemini. Read in this order.
       raw = source.arguments;
       if (raw === undefined) raw = source.input;
       if (raw === undefined) raw = source.args;
-      // A Responses client `tool_search_call` (the loader in the `tool-search`
-      // toolkit-loading mode) carries no name: it is the library's load_toolkit.
-      if (name === undefined && (c as { type?: unknown }).type === 'tool_search_call') name = LOAD_TOOLKIT_NAME;
+      // A Responses client `tool_search_call` carries no name: it is the library's load_toolkit.
+      if (name === undefined && c.type === 'tool_search_call') name = LOAD_TOOLKIT_NAME;
     } catch {
       // A throwing getter or a Proxy trap: unreadable, so treat as nameless.
-      name = idValue = namespace = raw = undefined;
+      name = id = namespace = raw = undefined;
     }
   }
-  out.name = typeof name === 'string' ? name : undefined;
-  out.callId = typeof idValue === 'string' ? idValue : undefined;
-  out.namespace = typeof namespace === 'string' && namespace !== '' ? namespace : undefined;
-  out.hasArguments = raw !== undefined;
-  out.rawArguments = raw;
+  return {
+    name: typeof name === 'string' ? name : undefined,
+    callId: typeof id === 'string' ? id : undefined,
+    namespace: typeof namespace === 'string' && namespace !== '' ? namespace : undefined,
+    hasArguments: raw !== undefined,
+    rawArguments: raw,
+  };
 }
 
 /** Why arguments could not be read. */
@@ -158,190 +123,34 @@ export function jsonKind(value: unknown): string {
 }
 
 /**
- * Why raw arguments were refused, as `readArguments` returns it. A class, so
- * `instanceof` tells it from a parsed value: a parsed value is always plain
- * data (Object.prototype or a null prototype), never an instance of this.
- */
-export class ArgumentsFailure {
-  readonly code: RejectionCode = 'malformed_arguments';
-  readonly problem: ArgumentsProblem;
-  constructor(problem: ArgumentsProblem) {
-    this.problem = problem;
-  }
-}
-
-/**
  * Parse raw arguments into a plain object, within limits. A missing value,
  * `null` and an empty or blank string mean "no arguments" (`{}`): providers
- * send those for tools without parameters. Never throws.
+ * send those for tools without parameters. Text and objects get the same
+ * check. Never throws.
  *
  * @example
  * parseArguments('{"path":"a.ts"}', DEFAULT_LIMITS); // → { ok: true, value: { path: 'a.ts' } }
  * parseArguments('[1]', DEFAULT_LIMITS);            // → { ok: false, code: 'malformed_arguments', … }
  */
 export function parseArguments(raw: unknown, limits: CallLimits): ParsedArguments {
-  const value = readArguments(raw, limits);
-  if (value instanceof ArgumentsFailure) return { ok: false, code: value.code, problem: value.problem };
-  return { ok: true, value };
-}
-
-/**
- * `parseArguments` without the result wrapper: the parsed object, or an
- * {@link ArgumentsFailure}. The dispatch hot path uses this form, so a valid
- * call allocates nothing beyond what `JSON.parse` makes. Never throws.
- *
- * @example
- * const v = readArguments('{"path":"a.ts"}', DEFAULT_LIMITS);
- * if (v instanceof ArgumentsFailure) return v.problem;
- */
-export function readArguments(raw: unknown, limits: CallLimits, deferWalk = false): Record<string, unknown> | ArgumentsFailure {
   let value: unknown = raw;
-  if (raw === undefined || raw === null) return {};
+  if (raw === undefined || raw === null) return { ok: true, value: {} };
   if (typeof raw === 'string') {
-    if (raw.length > limits.maxArgumentsLength) {
-      return new ArgumentsFailure({ kind: 'too_long', length: raw.length, limit: limits.maxArgumentsLength });
-    }
-    // Arguments text almost always starts with `{`, which is not blank: skip the trim then.
-    if (raw.charCodeAt(0) !== 0x7b && raw.trim() === '') return {};
+    if (raw.length > limits.maxArgumentsLength) return failed({ kind: 'too_long', length: raw.length, limit: limits.maxArgumentsLength });
+    if (raw.trim() === '') return { ok: true, value: {} };
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      return new ArgumentsFailure({ kind: 'bad_json', detail: error instanceof Error ? error.message : String(error) });
+      return failed({ kind: 'bad_json', detail: error instanceof Error ? error.message : String(error) });
     }
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return new ArgumentsFailure({ kind: 'not_object', got: jsonKind(value) });
-  }
-  // Parsed JSON text gets a cheap depth-and-numbers walk (see
-  // `parsedWithinLimits`); an object handed over by an SDK, or anything the
-  // cheap walk is unsure of, gets the full check. `deferWalk` leaves the walk
-  // of text within `maxNodes` to the caller (`deferredLimitsProblem`).
-  if (typeof raw !== 'string' || (deferWalk ? raw.length > limits.maxNodes : !parsedWithinLimits(raw, value, limits))) {
-    const problem = checkShape(value, limits);
-    if (problem) return new ArgumentsFailure(problem);
-  }
-  return value as Record<string, unknown>;
-}
-
-/**
- * Whether `readArguments(raw, limits, true)` may have left the limits walk
- * out: only for text within `maxNodes` (longer text, and anything not text,
- * is always checked at once).
- *
- * @example
- * walkDeferred('{"a":1}', DEFAULT_LIMITS); // → true
- */
-export function walkDeferred(raw: unknown, limits: CallLimits): raw is string {
-  return typeof raw === 'string' && raw.length <= limits.maxNodes;
-}
-
-/**
- * The limits check `readArguments(raw, limits, true)` left out, on a fresh
- * parse of the same text (the first parse's value may have been changed
- * since, e.g. by a validator filling defaults): the failure plain
- * `readArguments` would have returned, or undefined. Call it only for text
- * `readArguments(…, true)` accepted. Never throws.
- *
- * @example
- * const v = readArguments(text, limits, true);
- * // … later, before rejecting the call for another reason:
- * const failure = deferredLimitsProblem(text, limits); // the walk's verdict wins
- */
-export function deferredLimitsProblem(raw: string, limits: CallLimits): ArgumentsFailure | undefined {
-  const value = readArguments(raw, limits);
-  return value instanceof ArgumentsFailure ? value : undefined;
-}
-
-/**
- * The limits check `readArguments(raw, limits, true)` left out, on the value
- * it returned, while nothing has changed that value yet. Never throws.
- *
- * @example
- * const v = readArguments(text, limits, true);
- * if (!(v instanceof ArgumentsFailure)) parsedLimitsProblem(text, v, limits); // → undefined within limits
- */
-export function parsedLimitsProblem(raw: string, value: object, limits: CallLimits): ArgumentsFailure | undefined {
-  if (parsedWithinLimits(raw, value, limits)) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return failed({ kind: 'not_object', got: jsonKind(value) });
   const problem = checkShape(value, limits);
-  return problem ? new ArgumentsFailure(problem) : undefined;
+  return problem ? failed(problem) : { ok: true, value: value as Record<string, unknown> };
 }
 
-/**
- * The cheap half of `parsedLimitsProblem` for a value parsed from a part of
- * `raw` that sits `depth` levels below the text's root (1: the root itself):
- * true when the value is certain to pass `checkShape` at that depth, false
- * when the cheap walk is unsure (over the limits, or anything it cannot rule
- * out), and the caller must then decide the whole text the full way. The
- * value budget is `raw.length` (the part holds fewer values than the text
- * has characters). Never throws.
- *
- * @example
- * const text = '{"action":"git_log","args":{"limit":3}}';
- * const args = JSON.parse(text.slice(27, -1));
- * parsedPartWithinLimits(text, args, 2, DEFAULT_LIMITS); // → true
- */
-export function parsedPartWithinLimits(raw: string, value: object, depth: number, limits: CallLimits): boolean {
-  if (raw.length > limits.maxNodes || !(limits.maxDepth <= FAST_WALK_MAX_DEPTH)) return false;
-  walkBudget = raw.length;
-  return containerWithin(value, depth, limits.maxDepth);
-}
-
-/**
- * Deepest `maxDepth` the recursive fast walk below is used for; a router
- * configured deeper gets the iterative `checkShape` (no recursion to overflow).
- */
-const FAST_WALK_MAX_DEPTH = 512;
-/** Values the fast walk may still visit (module state: the walk is synchronous and runs no user code). */
-let walkBudget = 0;
-
-/**
- * Whether `value = JSON.parse(raw)` is certain to pass `checkShape`, checked
- * with a much cheaper walk than `checkShape`'s, so dispatch stays close to the
- * bare parse + validate. What makes the cheaper walk enough:
- * - JSON.parse only makes plain data (objects with `Object.prototype`,
- *   arrays, strings, numbers, booleans, null), so no prototype check;
- * - every value takes at least one character of the text, so there are at
- *   most `raw.length` values: within `maxNodes` when `raw.length` is;
- * - keys and strings decode to at most the characters they take in the text,
- *   and the caller already checked `raw.length <= maxArgumentsLength`;
- * - what is left is depth and finite numbers (`1e400` parses to Infinity).
- * The walk reads with `for…in` (no key arrays); should `Object.prototype`
- * carry enumerable properties, `for…in` would also visit those, so the walk
- * gives up after `raw.length` values. Giving up only means `checkShape`
- * decides, exactly as it always did: this can skip the full check, never
- * change its outcome.
- */
-function parsedWithinLimits(raw: string, value: object, limits: CallLimits): boolean {
-  if (raw.length > limits.maxNodes || !(limits.maxDepth <= FAST_WALK_MAX_DEPTH)) return false;
-  walkBudget = raw.length;
-  return containerWithin(value, 1, limits.maxDepth);
-}
-
-/**
- * One container and, recursively, its contents. The per-value test is written
- * out in both loops rather than called: this runs on every dispatch, and the
- * call per value was a measurable part of its cost.
- */
-function containerWithin(container: object, depth: number, maxDepth: number): boolean {
-  if (depth > maxDepth) return false;
-  if (Array.isArray(container)) {
-    for (let i = 0; i < container.length; i++) {
-      if (--walkBudget < 0) return false;
-      const value: unknown = container[i];
-      if (typeof value === 'object') {
-        if (value !== null && !containerWithin(value, depth + 1, maxDepth)) return false;
-      } else if (typeof value === 'number' && !Number.isFinite(value)) return false;
-    }
-    return true;
-  }
-  for (const key in container) {
-    if (--walkBudget < 0) return false;
-    const value = (container as Record<string, unknown>)[key];
-    if (typeof value === 'object') {
-      if (value !== null && !containerWithin(value, depth + 1, maxDepth)) return false;
-    } else if (typeof value === 'number' && !Number.isFinite(value)) return false;
-  }
-  return true;
+function failed(problem: ArgumentsProblem): ParsedArguments {
+  return { ok: false, code: 'malformed_arguments', problem };
 }
 
 /**
@@ -363,11 +172,10 @@ function checkShape(root: object, limits: CallLimits): ArgumentsProblem | undefi
       switch (typeof value) {
         case 'string':
           chars += value.length;
-          if (chars > limits.maxArgumentsLength) {
-            return { kind: 'too_long', length: chars, limit: limits.maxArgumentsLength };
-          }
+          if (chars > limits.maxArgumentsLength) return { kind: 'too_long', length: chars, limit: limits.maxArgumentsLength };
           continue;
         case 'number':
+          // `1e400` parses to Infinity.
           if (!Number.isFinite(value)) return { kind: 'not_json_data', got: String(value) };
           continue;
         case 'boolean':
@@ -387,9 +195,7 @@ function checkShape(root: object, limits: CallLimits): ArgumentsProblem | undefi
         continue;
       }
       const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) {
-        return { kind: 'not_json_data', got: proto?.constructor?.name ?? 'object' };
-      }
+      if (proto !== Object.prototype && proto !== null) return { kind: 'not_json_data', got: proto?.constructor?.name ?? 'object' };
       for (const key of Object.keys(value)) {
         chars += key.length;
         stack.push((value as Record<string, unknown>)[key]);
@@ -455,39 +261,22 @@ export function decodeNulls(value: unknown, plan: NullDecodePlan): unknown {
 }
 
 /**
- * A deep copy of parsed arguments (plain objects and arrays; other values
+ * A deep copy of checked arguments (plain objects and arrays; other values
  * shared), for validators that fill defaults: the router validates the copy,
- * so a history entry the next compile sends again stays byte for byte as the
+ * so an object the caller handed over (an SDK's history entry) stays as the
  * model sent it. Keys are defined, never assigned, so a `__proto__` key stays
- * an own property. Past `maxDepth` levels the value itself is returned: an
- * object the caller passed was limit-checked before (never that deep), so
- * such a value is a fresh parse of text whose limits check comes after
- * validation (`walkDeferred`), and copying it would only risk the stack.
+ * an own property. The arguments were checked against `maxDepth` already, so
+ * the recursion is bounded.
  *
  * @example
- * const copy = cloneArguments(input, 64); // copy.options !== input.options
+ * const copy = cloneArguments(input); // copy.options !== input.options
  */
-export function cloneArguments<T>(value: T, maxDepth: number): T {
-  const copy = (v: unknown, depth: number): unknown => {
-    if (Array.isArray(v)) {
-      if (depth > maxDepth) throw TOO_DEEP;
-      return v.map((item) => copy(item, depth + 1));
-    }
-    if (!isPlainObject(v)) return v;
-    if (depth > maxDepth) throw TOO_DEEP;
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(v)) {
-      Object.defineProperty(out, key, { value: copy(v[key], depth + 1), writable: true, enumerable: true, configurable: true });
-    }
-    return out;
-  };
-  try {
-    return copy(value, 0) as T;
-  } catch (error) {
-    if (error === TOO_DEEP) return value;
-    throw error;
+export function cloneArguments<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item: unknown) => cloneArguments(item)) as T;
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    Object.defineProperty(out, key, { value: cloneArguments(value[key]), writable: true, enumerable: true, configurable: true });
   }
+  return out as T;
 }
-
-/** Thrown (and caught) by `cloneArguments` past `maxDepth`. */
-const TOO_DEEP: unique symbol = Symbol('too deep');

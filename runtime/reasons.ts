@@ -45,6 +45,11 @@ export function blockedReason(name: string): string {
   return `Tool ${quote(name)} is currently blocked.`;
 }
 
+/** A blocked toolkit named in a `load_toolkit` call. */
+export function toolkitBlockedReason(toolkit: string): string {
+  return `Toolkit ${quote(toolkit)} is currently blocked.`;
+}
+
 /** An unknown name, with the closest real names or what can be called. */
 export function unknownToolReason(name: string, closest: readonly string[], available: readonly string[], hint?: string): string {
   const head = `Unknown tool ${quote(name)}.`;
@@ -146,6 +151,24 @@ export function handlerErrorReason(tool: string, error: unknown): string {
     message = '';
   }
   return `Tool ${quote(tool)} failed: ${cut(message, 500) || 'unknown error'}`;
+}
+
+/** A call through the toolkit dispatcher tool naming no toolkit tool (or no tool at all). */
+export function notToolkitToolReason(dispatcher: string, tool: unknown, names: readonly string[], closest: readonly string[]): string {
+  const what =
+    typeof tool === 'string' ? `${quote(tool)} is not a tool of any toolkit.` : `A call to ${quote(dispatcher)} needs "tool" (a string) and "args" (an object).`;
+  const mean = closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '';
+  return `${what}${mean} Toolkit tools: ${listNames(names)}.`;
+}
+
+/** A call through the toolkit dispatcher tool with keys beside `tool` and `args`. */
+export function dispatcherStrayReason(dispatcher: string, stray: readonly string[]): string {
+  return `A call to ${quote(dispatcher)} takes only "tool" and "args"; put ${listNames(stray.map((k) => quote(k)))} inside "args".`;
+}
+
+/** A call through the toolkit dispatcher tool whose `args` is not an object. */
+export function dispatcherArgsReason(dispatcher: string, tool: string, got: string): string {
+  return `Arguments for ${quote(dispatcher)} must be {"tool":${JSON.stringify(tool)},"args":{…}} with "args" a JSON object; got ${got}.`;
 }
 
 /** A toolkit name the loader does not know. */

@@ -11,10 +11,9 @@
  * tool arrays of a payload), library.ts (library-owned tools) and types.ts
  * (the public types, re-exported here).
  *
- * A call costs a few map lookups, one parse and one validation, whatever the
- * number of tools. Model input never throws: every problem in a call becomes
- * a rejection with a code from `REJECTION_CODES` and a reason the model can
- * act on. Programmer errors (a bad generated folder, a missing handler, a
+ * Model input never throws: every problem in a call becomes a rejection with
+ * a code from `REJECTION_CODES` and a reason the model can act on.
+ * Programmer errors (a bad generated folder, a missing handler, a
  * registration that collides) do throw, early, with what to fix.
  */
 import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlersOf, type RegistryShape, type Target, type ToolDefinition, type ToolNameOf } from './contract.js';
@@ -28,7 +27,7 @@ import { Events, type RouterEvents } from './router/events.js';
 import { Gate, type BlocklistOptions } from './router/gate.js';
 import { Invoker } from './router/invoke.js';
 import { Pruner } from './router/prune.js';
-import { NAME_ONLY, Resolver } from './router/resolve.js';
+import { Resolver } from './router/resolve.js';
 import { Session, readSnapshot } from './router/session.js';
 import { libraryResultText, notLibraryText } from './router/library.js';
 import {
@@ -177,7 +176,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   checkToolCall(call: unknown): CheckResult<R, D> | LibraryCheckResult<L> | NameCheckResult<R, D | L> {
     const r = this.#resolver.resolve(call, false);
     if (!r.ok) return { allowed: false, code: r.code, reason: r.reason };
-    if (r.args === NAME_ONLY) return { allowed: true, name: r.group, kind: r.kind } as NameCheckResult<R, D | L>;
+    if (r.kind === 'name') return { allowed: true, name: r.name, kind: r.callable } as NameCheckResult<R, D | L>;
     return { allowed: true, call: this.#resolver.publicCall(r) } as CheckResult<R, D>;
   }
 
@@ -198,17 +197,12 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     call: unknown,
     ...options: undefined extends C ? [options?: DispatchOptions<C>] : [options: DispatchOptions<C> & { readonly context: C }]
   ): Promise<DispatchResult<R, D | L>>;
-  // One plain optional parameter in the implementation: a rest parameter would allocate an array per call.
-  // Not `async`: a handler that returns a plain value (no thenable) resolves the
-  // result at once, without the microtask hop an `await` of a non-promise costs.
-  // Every throw still becomes a rejected promise, never a synchronous exception.
-  dispatch(call: unknown, options?: DispatchOptions<C>): Promise<DispatchResult<R, D | L>> {
-    try {
-      // Resolution hands an accepted call straight to the invoker (resolve.ts `dispatch`).
-      return this.#resolver.dispatch(call, this.#invoker, options) as Promise<DispatchResult<R, D | L>>;
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async dispatch(call: unknown, options?: DispatchOptions<C>): Promise<DispatchResult<R, D | L>> {
+    const r = this.#resolver.resolve(call, true);
+    const { callId } = r;
+    if (!r.ok) return { ok: false, code: r.code, reason: r.reason, callId };
+    if (r.kind === 'load') return { ok: true, tool: LOAD_TOOLKIT_NAME, result: this.#invoker.loadToolkit(r.toolkit), callId };
+    return (await this.#invoker.invoke(this.#catalog.tool(r.tool), r.args, callId, options)) as DispatchResult<R, D | L>;
   }
 
   // ---- Namespaces and toolkits (the seed's two layers) ----------------------
@@ -304,7 +298,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     if (this.#catalog.isLibraryTool(shape.name)) return this.dispatch(call, options as DispatchOptions<C> & { context: C }).then(libraryResultText);
     if (shape.name !== LOAD_TOOLKIT_NAME) return notLibraryText(shape.name, this.#catalog.library.map((t) => this.#catalog.toolName(t)));
     const r = this.#resolver.resolve(call, true);
-    return r.ok ? this.#invoker.loadToolkit(r.toolkit) : `Error: ${r.reason}`;
+    if (!r.ok) return `Error: ${r.reason}`;
+    return r.kind === 'load' ? this.#invoker.loadToolkit(r.toolkit) : notLibraryText(shape.name, []);
   }
 
   // ---- Compile ----------------------------------------------------------------
