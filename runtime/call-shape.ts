@@ -137,10 +137,11 @@ export function parseArguments(raw: unknown, limits: CallLimits): ParsedArgument
   if (raw === undefined || raw === null) return { ok: true, value: {} };
   if (typeof raw === 'string') {
     if (raw.length > limits.maxArgumentsLength) return failed({ kind: 'too_long', length: raw.length, limit: limits.maxArgumentsLength });
-    if (raw.trim() === '') return { ok: true, value: {} };
     try {
       value = JSON.parse(raw);
     } catch (error) {
+      // Blank text is no JSON, and means no arguments.
+      if (raw.trim() === '') return { ok: true, value: {} };
       return failed({ kind: 'bad_json', detail: error instanceof Error ? error.message : String(error) });
     }
   }
@@ -153,57 +154,54 @@ function failed(problem: ArgumentsProblem): ParsedArguments {
   return { ok: false, code: 'malformed_arguments', problem };
 }
 
+/** What a limits walk has used so far. */
+interface Budget {
+  nodes: number;
+  chars: number;
+}
+
 /**
- * Walk a value iteratively (no recursion, so no stack overflow) and check it is
- * JSON data within the depth, size and string-length limits. Parsed JSON is a
- * tree, but an object handed over by an SDK might share or cycle references;
- * the node budget bounds the walk either way.
+ * Check a value is JSON data within the depth, size and string-length limits.
+ * The recursion is no deeper than `maxDepth` (a `maxDepth` beyond what the
+ * engine's stack holds makes such a value "unreadable", never an exception).
+ * Parsed JSON is a tree, but an object handed over by an SDK might share or
+ * cycle references; the value budget bounds the walk either way.
  */
 function checkShape(root: object, limits: CallLimits): ArgumentsProblem | undefined {
-  const stack: unknown[] = [root];
-  const depths: number[] = [1];
-  let nodes = 0;
-  let chars = 0;
+  if (limits.maxNodes < 1) return { kind: 'too_many_values', limit: limits.maxNodes };
   try {
-    while (stack.length > 0) {
-      const value = stack.pop();
-      const depth = depths.pop()!;
-      if (++nodes > limits.maxNodes) return { kind: 'too_many_values', limit: limits.maxNodes };
-      switch (typeof value) {
-        case 'string':
-          chars += value.length;
-          if (chars > limits.maxArgumentsLength) return { kind: 'too_long', length: chars, limit: limits.maxArgumentsLength };
-          continue;
-        case 'number':
-          // `1e400` parses to Infinity.
-          if (!Number.isFinite(value)) return { kind: 'not_json_data', got: String(value) };
-          continue;
-        case 'boolean':
-          continue;
-        case 'object':
-          break;
-        default:
-          return { kind: 'not_json_data', got: typeof value };
-      }
-      if (value === null) continue;
-      if (depth > limits.maxDepth) return { kind: 'too_deep', limit: limits.maxDepth };
-      if (Array.isArray(value)) {
-        for (const item of value) {
-          stack.push(item);
-          depths.push(depth + 1);
-        }
-        continue;
-      }
-      const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) return { kind: 'not_json_data', got: proto?.constructor?.name ?? 'object' };
-      for (const key of Object.keys(value)) {
-        chars += key.length;
-        stack.push((value as Record<string, unknown>)[key]);
-        depths.push(depth + 1);
-      }
-    }
+    return checkContainer(root, 1, limits, { nodes: 1, chars: 0 });
   } catch {
     return { kind: 'not_json_data', got: 'an unreadable object' };
+  }
+}
+
+function checkContainer(container: object, depth: number, limits: CallLimits, used: Budget): ArgumentsProblem | undefined {
+  if (depth > limits.maxDepth) return { kind: 'too_deep', limit: limits.maxDepth };
+  let keys: string[] | undefined;
+  if (!Array.isArray(container)) {
+    const proto = Object.getPrototypeOf(container);
+    if (proto !== Object.prototype && proto !== null) return { kind: 'not_json_data', got: proto?.constructor?.name ?? 'object' };
+    keys = Object.keys(container);
+  }
+  const count = keys ? keys.length : (container as unknown[]).length;
+  for (let i = 0; i < count; i++) {
+    let value: unknown;
+    if (keys) {
+      used.chars += keys[i]!.length;
+      value = (container as Record<string, unknown>)[keys[i]!];
+    } else value = (container as unknown[])[i];
+    if (++used.nodes > limits.maxNodes) return { kind: 'too_many_values', limit: limits.maxNodes };
+    if (typeof value === 'string') {
+      used.chars += value.length;
+      if (used.chars > limits.maxArgumentsLength) return { kind: 'too_long', length: used.chars, limit: limits.maxArgumentsLength };
+    } else if (typeof value === 'number') {
+      // `1e400` parses to Infinity.
+      if (!Number.isFinite(value)) return { kind: 'not_json_data', got: String(value) };
+    } else if (typeof value === 'object' && value !== null) {
+      const problem = checkContainer(value, depth + 1, limits, used);
+      if (problem) return problem;
+    } else if (typeof value !== 'boolean' && value !== null) return { kind: 'not_json_data', got: typeof value };
   }
   return undefined;
 }

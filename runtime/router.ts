@@ -197,12 +197,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     call: unknown,
     ...options: undefined extends C ? [options?: DispatchOptions<C>] : [options: DispatchOptions<C> & { readonly context: C }]
   ): Promise<DispatchResult<R, D | L>>;
-  async dispatch(call: unknown, options?: DispatchOptions<C>): Promise<DispatchResult<R, D | L>> {
-    const r = this.#resolver.resolve(call, true);
-    const { callId } = r;
-    if (!r.ok) return { ok: false, code: r.code, reason: r.reason, callId };
-    if (r.kind === 'load') return { ok: true, tool: LOAD_TOOLKIT_NAME, result: this.#invoker.loadToolkit(r.toolkit), callId };
-    return (await this.#invoker.invoke(this.#catalog.tool(r.tool), r.args, callId, options)) as DispatchResult<R, D | L>;
+  dispatch(call: unknown, options?: DispatchOptions<C>): Promise<DispatchResult<R, D | L>> {
+    return this.#invoker.dispatch(this.#resolver, call, options) as Promise<DispatchResult<R, D | L>>;
   }
 
   // ---- Namespaces and toolkits (the seed's two layers) ----------------------

@@ -10,12 +10,13 @@
  * `ctx.signal`; the hook that decides what the model reads when a handler
  * fails (the original error stays on the result, never in `reason`).
  */
-import type { HandlerContext, RegistryShape } from '../contract.js';
+import { LOAD_TOOLKIT_NAME, type HandlerContext, type RegistryShape } from '../contract.js';
 import { compactActionDoc } from '../neutral.js';
 import { handlerErrorReason, quote } from '../reasons.js';
 import { loadResultHead } from '../toolkit-loading.js';
 import type { Catalog, ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
+import type { Resolver } from './resolve.js';
 import type { DispatchResult } from './types.js';
 
 /** `DispatchResult` with the registry's types erased; the façade restores them. */
@@ -74,7 +75,7 @@ class Context implements HandlerContext<unknown> {
  *
  * @example
  * const invoker = new Invoker(catalog, gate, {});
- * await invoker.invoke(catalog.tool(0), { path: 'a.ts' }, 'call_1', undefined); // → { ok: true, tool: 'read_file', … }
+ * await invoker.dispatch(resolver, { name: 'read_file', arguments: '{"path":"a.ts"}' }, undefined); // → { ok: true, tool: 'read_file', … }
  */
 export class Invoker {
   readonly #catalog: Catalog;
@@ -92,10 +93,16 @@ export class Invoker {
   }
 
   /**
-   * Call `entry`'s handler with validated `args`. Rejects only with
-   * `propagateHandlerErrors` (or for a bad `timeoutMs`, the caller's mistake).
+   * `dispatch`'s whole path: resolve the call, then run its handler with the
+   * validated arguments. Resolves to a rejection for model input; rejects
+   * only with `propagateHandlerErrors` (or for a bad `timeoutMs`, the caller's mistake).
    */
-  async invoke(entry: ToolEntry, args: Record<string, unknown>, callId: string | undefined, options: CallOptions | undefined): Promise<AnyDispatchResult> {
+  async dispatch(resolver: Resolver, call: unknown, options: CallOptions | undefined): Promise<AnyDispatchResult> {
+    const r = resolver.resolve(call, true);
+    const callId = r.callId;
+    if (!r.ok) return { ok: false, code: r.code, reason: r.reason, callId };
+    if (r.kind === 'load') return { ok: true, tool: LOAD_TOOLKIT_NAME, result: this.loadToolkit(r.toolkit), callId };
+    const entry = this.#catalog.tool(r.tool);
     const tool = entry.name;
     const handler = entry.handler as ((args: unknown, ctx: HandlerContext<unknown>) => unknown) | undefined;
     if (!handler) return { ok: false, code: 'handler_error', reason: `Tool ${quote(tool)} has no handler in this application.`, callId, tool };
@@ -104,16 +111,16 @@ export class Invoker {
     const timeoutMs = own !== undefined && own !== 0 ? validTimeout(own, 'dispatch: timeoutMs')! : this.#timeoutMs;
     if (signal?.aborted) return aborted(tool, callId, signal.reason);
     const ctx = new Context(callId, options?.context, signal);
-    let pending: Promise<unknown>;
+    let value: unknown;
     try {
-      // Promise.resolve adopts a thenable as `await` does (reading its `then` once); a throwing `then` rejects.
-      pending = Promise.resolve(handler(args, ctx));
+      value = handler(r.args, ctx);
     } catch (error) {
       return this.#failed(tool, error, callId);
     }
-    if (timeoutMs > 0 || signal !== undefined) return this.#within(pending, tool, callId, ctx, timeoutMs, signal);
+    // Promise.resolve and `await` adopt a thenable alike: its `then` read once, a throwing `then` a rejection.
+    if (timeoutMs > 0 || signal !== undefined) return await this.#within(Promise.resolve(value), tool, callId, ctx, timeoutMs, signal);
     try {
-      return { ok: true, tool, result: await pending, callId };
+      return { ok: true, tool, result: await value, callId };
     } catch (error) {
       return this.#failed(tool, error, callId);
     }
@@ -169,14 +176,19 @@ export class Invoker {
           if (finish()) resolve({ ok: true, tool, result, callId });
         },
         (error: unknown) => {
-          if (finish()) this.#failed(tool, error, callId).then(resolve, reject);
+          if (!finish()) return;
+          try {
+            resolve(this.#failed(tool, error, callId));
+          } catch (thrown) {
+            reject(thrown);
+          }
         },
       );
     });
   }
 
   /** A handler that threw or rejected: `handler_error` (original error kept), or the error itself with `propagateHandlerErrors`. */
-  async #failed(tool: string, error: unknown, callId: string | undefined): Promise<AnyDispatchResult> {
+  #failed(tool: string, error: unknown, callId: string | undefined): AnyDispatchResult {
     if (this.#propagate) throw error;
     return { ok: false, code: 'handler_error', reason: this.#reason(tool, error, callId), callId, tool, error };
   }
