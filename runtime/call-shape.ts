@@ -1,20 +1,17 @@
 /**
- * Reading a tool call as the model (through some SDK) produced it: its name,
- * call id and arguments, the arguments parsed and checked against the
- * router's limits, and OpenAI strict mode's nulls decoded back.
+ * Reading a tool call as the model (through some SDK) produced it: its name, call id and arguments, the arguments
+ * parsed and checked against the router's limits, and OpenAI strict mode's nulls decoded back.
  *
- * Everything here takes `unknown` and never throws: a call is model input, and
- * model input becomes data (a name, raw arguments, a call id) or a problem
- * (a `RejectionCode` with details), never an exception.
+ * Everything here takes `unknown` and never throws: a call is model input, and model input becomes data (a name, raw
+ * arguments, a call id) or a problem (a `RejectionCode` with details), never an exception.
  */
 import { LOAD_TOOLKIT_NAME, type NullDecodePlan, type RejectionCode } from './contract.js';
 
 /** Limits on model-supplied arguments. Every field has a default; see `DEFAULT_LIMITS`. */
 export interface CallLimits {
   /**
-   * Longest arguments JSON string accepted, in UTF-16 code units; also the
-   * budget for the total length of strings inside an arguments object.
-   * Longer input is rejected before `JSON.parse` is attempted.
+   * Longest arguments JSON string accepted, in UTF-16 code units; also the budget for the total length of strings
+   * inside an arguments object. Longer input is rejected before `JSON.parse` is attempted.
    */
   readonly maxArgumentsLength: number;
   /** Deepest nesting of objects and arrays accepted in arguments (root object = 1). */
@@ -44,26 +41,10 @@ export interface CallShape {
   readonly rawArguments: unknown;
 }
 
-/** The fields a call may carry, read by fixed names (never model-supplied keys). */
-interface CallFields {
-  readonly type?: unknown;
-  readonly function?: unknown;
-  readonly name?: unknown;
-  readonly call_id?: unknown;
-  readonly id?: unknown;
-  readonly tool_call_id?: unknown;
-  readonly namespace?: unknown;
-  readonly arguments?: unknown;
-  readonly input?: unknown;
-  readonly args?: unknown;
-}
-
 /**
- * Read any supported call shape: `{ name, arguments }` (arguments a JSON string
- * or an object), OpenAI Chat `{ id, function: { name, arguments } }`, Anthropic
- * `{ id, name, input }`, Gemini `{ id?, name, args }`, OpenAI Responses
- * `{ call_id, name, arguments, namespace? }`. Never throws.
- *
+ * Read any supported call shape: `{ name, arguments }` (arguments a JSON string or an object), OpenAI Chat `{ id,
+ * function: { name, arguments } }`, Anthropic `{ id, name, input }`, Gemini `{ id?, name, args }`, OpenAI Responses `{
+ * call_id, name, arguments, namespace? }`. Never throws.
  * @example
  * readCall({ id: 'c1', function: { name: 'get_time', arguments: '{}' } });
  * // → { name: 'get_time', callId: 'c1', namespace: undefined, hasArguments: true, rawArguments: '{}' }
@@ -75,18 +56,20 @@ export function readCall(call: unknown): CallShape {
   let raw: unknown;
   if (typeof call === 'object' && call !== null) {
     try {
-      const c = call as CallFields;
-      const source = typeof c.function === 'object' && c.function !== null ? (c.function as CallFields) : c;
-      name = source.name;
+      // Fixed field names, never model-supplied keys.
+      const c = call as Record<string, unknown>;
+      const fn = c['function'];
+      const source = typeof fn === 'object' && fn !== null ? (fn as Record<string, unknown>) : c;
+      name = source['name'];
       // Responses items carry both an item `id` and the `call_id` the output must echo.
-      id = c.call_id ?? c.id ?? c.tool_call_id;
-      namespace = c.namespace;
+      id = c['call_id'] ?? c['id'] ?? c['tool_call_id'];
+      namespace = c['namespace'];
       // Where each SDK puts a call's arguments: generic / OpenAI, Anthropic, Gemini. Read in this order.
-      raw = source.arguments;
-      if (raw === undefined) raw = source.input;
-      if (raw === undefined) raw = source.args;
+      raw = source['arguments'];
+      if (raw === undefined) raw = source['input'];
+      if (raw === undefined) raw = source['args'];
       // A Responses client `tool_search_call` carries no name: it is the library's load_toolkit.
-      if (name === undefined && c.type === 'tool_search_call') name = LOAD_TOOLKIT_NAME;
+      if (name === undefined && c['type'] === 'tool_search_call') name = LOAD_TOOLKIT_NAME;
     } catch {
       // A throwing getter or a Proxy trap: unreadable, so treat as nameless.
       name = id = namespace = raw = undefined;
@@ -123,11 +106,9 @@ export function jsonKind(value: unknown): string {
 }
 
 /**
- * Parse raw arguments into a plain object, within limits. A missing value,
- * `null` and an empty or blank string mean "no arguments" (`{}`): providers
- * send those for tools without parameters. Text and objects get the same
- * check. Never throws.
- *
+ * Parse raw arguments into a plain object, within limits. A missing value, `null` and an empty or blank string mean "no
+ * arguments" (`{}`): providers send those for tools without parameters. Text and objects get the same check. Never
+ * throws.
  * @example
  * parseArguments('{"path":"a.ts"}', DEFAULT_LIMITS); // → { ok: true, value: { path: 'a.ts' } }
  * parseArguments('[1]', DEFAULT_LIMITS);            // → { ok: false, code: 'malformed_arguments', … }
@@ -161,11 +142,10 @@ interface Budget {
 }
 
 /**
- * Check a value is JSON data within the depth, size and string-length limits.
- * The recursion is no deeper than `maxDepth` (a `maxDepth` beyond what the
- * engine's stack holds makes such a value "unreadable", never an exception).
- * Parsed JSON is a tree, but an object handed over by an SDK might share or
- * cycle references; the value budget bounds the walk either way.
+ * Check a value is JSON data within the depth, size and string-length limits. The recursion is no deeper than
+ * `maxDepth` (a `maxDepth` beyond what the engine's stack holds makes such a value "unreadable", never an exception).
+ * Parsed JSON is a tree, but an object handed over by an SDK might share or cycle references; the value budget bounds
+ * the walk either way.
  */
 function checkShape(root: object, limits: CallLimits): ArgumentsProblem | undefined {
   if (limits.maxNodes < 1) return { kind: 'too_many_values', limit: limits.maxNodes };
@@ -208,7 +188,6 @@ function checkContainer(container: object, depth: number, limits: CallLimits, us
 
 /**
  * A plain object (own enumerable data, any prototype of Object or null).
- *
  * @example
  * isPlainObject({}); // → true
  * isPlainObject([]); // → false
@@ -220,9 +199,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * Turn OpenAI strict-mode nulls of optional properties back into absent ones.
- * Copies only what changes; never assigns a model-supplied key through `=`.
- *
+ * Turn OpenAI strict-mode nulls of optional properties back into absent ones. Copies only what changes; never assigns a
+ * model-supplied key through `=`.
  * @example
  * decodeNulls({ path: 'a', encoding: null }, { optional: ['encoding'] }); // → { path: 'a' }
  */
@@ -259,13 +237,10 @@ export function decodeNulls(value: unknown, plan: NullDecodePlan): unknown {
 }
 
 /**
- * A deep copy of checked arguments (plain objects and arrays; other values
- * shared), for validators that fill defaults: the router validates the copy,
- * so an object the caller handed over (an SDK's history entry) stays as the
- * model sent it. Keys are defined, never assigned, so a `__proto__` key stays
- * an own property. The arguments were checked against `maxDepth` already, so
- * the recursion is bounded.
- *
+ * A deep copy of checked arguments (plain objects and arrays; other values shared), for validators that fill defaults:
+ * the router validates the copy, so an object the caller handed over (an SDK's history entry) stays as the model sent
+ * it. Keys are defined, never assigned, so a `__proto__` key stays an own property. The arguments were checked against
+ * `maxDepth` already, so the recursion is bounded.
  * @example
  * const copy = cloneArguments(input); // copy.options !== input.options
  */

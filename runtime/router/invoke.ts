@@ -1,14 +1,12 @@
 /**
- * Handler invocation: running an accepted call and settling its outcome into
- * a `DispatchResult`, and the library's own `load_toolkit`.
+ * Handler invocation: running an accepted call and settling its outcome into a `DispatchResult`, and the library's own
+ * `load_toolkit`.
  *
- * A handler's value (or what its promise or thenable resolves to, as `await`
- * adopts it) is the result; a throw or a rejection becomes `handler_error`
- * (or the error itself with `propagateHandlerErrors`). Around a handler that
- * returns a promise: the time limit (`timeoutMs`, code `timeout`) and the
- * caller's `signal` (code `aborted`), both of which abort the handler's
- * `ctx.signal`; the hook that decides what the model reads when a handler
- * fails (the original error stays on the result, never in `reason`).
+ * A handler's value (or what its promise or thenable resolves to, as `await` adopts it) is the result; a throw or a
+ * rejection becomes `handler_error` (or the error itself with `propagateHandlerErrors`). Around a handler that returns
+ * a promise: the time limit (`timeoutMs`, code `timeout`) and the caller's `signal` (code `aborted`), both of which
+ * abort the handler's `ctx.signal`; the hook that decides what the model reads when a handler fails (the original error
+ * stays on the result, never in `reason`).
  */
 import { LOAD_TOOLKIT_NAME, type HandlerContext, type RegistryShape } from '../contract.js';
 import { compactActionDoc } from '../neutral.js';
@@ -17,29 +15,19 @@ import { loadResultHead } from '../toolkit-loading.js';
 import type { Catalog, ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import type { Resolver } from './resolve.js';
-import type { DispatchResult } from './types.js';
+import type { DispatchResult, RouterOptions } from './types.js';
 
 /** `DispatchResult` with the registry's types erased; the façade restores them. */
 export type AnyDispatchResult = DispatchResult<RegistryShape, string>;
 
 /** The router options invocation reads. */
-export interface InvokeOptions {
-  readonly propagateHandlerErrors?: boolean;
-  readonly handlerErrorReason?: (error: unknown, info: { readonly tool: string; readonly callId: string | undefined }) => string;
-  readonly timeoutMs?: number;
-}
-
+export type InvokeOptions = Pick<RouterOptions, 'propagateHandlerErrors' | 'handlerErrorReason' | 'timeoutMs'>;
 /** The per-call options of `dispatch`. */
-export interface CallOptions {
-  readonly context?: unknown;
-  readonly timeoutMs?: number;
-  readonly signal?: AbortSignal;
-}
+export type CallOptions = { readonly context?: unknown; readonly timeoutMs?: number; readonly signal?: AbortSignal };
 
 /**
- * The handler's context. `signal` is created when a handler first reads it
- * (most never do, and an AbortController per call is not free): until the
- * call is given up it is the caller's signal, if any.
+ * The handler's context. `signal` is created when a handler first reads it (most never do, and an AbortController per
+ * call is not free): until the call is given up it is the caller's signal, if any.
  */
 class Context implements HandlerContext<unknown> {
   readonly callId: string | undefined;
@@ -72,7 +60,6 @@ class Context implements HandlerContext<unknown> {
 
 /**
  * Runs accepted calls for one router. Internal.
- *
  * @example
  * const invoker = new Invoker(catalog, gate, {});
  * await invoker.dispatch(resolver, { name: 'read_file', arguments: '{"path":"a.ts"}' }, undefined); // → { ok: true, tool: 'read_file', … }
@@ -93,9 +80,9 @@ export class Invoker {
   }
 
   /**
-   * `dispatch`'s whole path: resolve the call, then run its handler with the
-   * validated arguments. Resolves to a rejection for model input; rejects
-   * only with `propagateHandlerErrors` (or for a bad `timeoutMs`, the caller's mistake).
+   * `dispatch`'s whole path: resolve the call, then run its handler with the validated arguments. Resolves to a
+   * rejection for model input; rejects only with `propagateHandlerErrors` (or for a bad `timeoutMs`, the caller's
+   * mistake).
    */
   async dispatch(resolver: Resolver, call: unknown, options: CallOptions | undefined): Promise<AnyDispatchResult> {
     const r = resolver.resolve(call, true);
@@ -140,9 +127,8 @@ export class Invoker {
   }
 
   /**
-   * `pending` under a time limit and/or a caller's signal: whichever comes
-   * first settles the call; a limit or an abort also aborts `ctx.signal`, so
-   * a handler that listens stops its work. A late outcome is ignored.
+   * `pending` under a time limit and/or a caller's signal: whichever comes first settles the call; a limit or an abort
+   * also aborts `ctx.signal`, so a handler that listens stops its work. A late outcome is ignored.
    */
   #within(pending: Promise<unknown>, tool: string, callId: string | undefined, ctx: Context, timeoutMs: number, signal: AbortSignal | undefined): Promise<AnyDispatchResult> {
     return new Promise<AnyDispatchResult>((resolve, reject) => {

@@ -1,8 +1,7 @@
 /**
- * The name tables call resolution looks things up in beside the catalog's
- * own maps: each group's actions by name (`ActionIndex`) and the
- * closest-name suggesters a rejection quotes (`Suggestions`, built only when
- * a call is rejected, cached per load or registration state).
+ * The name tables call resolution looks things up in beside the catalog's own maps: each group's actions by name
+ * (`ActionIndex`) and the closest-name suggesters a rejection quotes (`Suggestions`, built only when a call is
+ * rejected, cached per load or registration state).
  */
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { Suggester } from '../suggest.js';
@@ -11,7 +10,6 @@ import type { Gate } from './gate.js';
 
 /**
  * A group's member tools by action name. Internal.
- *
  * @example
  * new ActionIndex([['git_log', 4], ['git_push', 7]]).get('git_push'); // → 7
  */
@@ -19,7 +17,6 @@ export class ActionIndex extends Map<string, number> {}
 
 /**
  * The suggesters for one router's rejections. Internal.
- *
  * @example
  * const suggestions = new Suggestions(catalog, gate);
  * suggestions.callable().closest('read_fle'); // → ['read_file']

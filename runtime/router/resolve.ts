@@ -1,16 +1,12 @@
 /**
- * Call resolution: from whatever the model sent (any supported call shape) to
- * either a tool and its validated arguments, a toolkit to load, or a
- * rejection with a code from `REJECTION_CODES` and a reason the model can act
- * on. This is the one place that decides whether a call is valid: a new call
- * rule goes here, its wording in reasons.ts.
+ * Call resolution: from whatever the model sent (any supported call shape) to either a tool and its validated
+ * arguments, a toolkit to load, or a rejection with a code from `REJECTION_CODES` and a reason the model can act on.
+ * This is the one place that decides whether a call is valid: a new call rule goes here, its wording in reasons.ts.
  *
- * Order of checks, per call: read the call (call-shape.ts); resolve the name
- * (empty, a flat tool, a namespace, `load_toolkit`, the toolkit dispatcher,
- * a library or run-time tool, joined namespace names); the gate (blocked, not
- * loaded); parse the arguments within the limits; the action of a namespace;
- * decode wire names and strict-mode nulls; the tool's validator. Model input
- * never throws here.
+ * Order of checks, per call: read the call (call-shape.ts); resolve the name (empty, a flat tool, a namespace,
+ * `load_toolkit`, the toolkit dispatcher, a library or run-time tool, joined namespace names); the gate (blocked, not
+ * loaded); parse the arguments within the limits; the action of a namespace; decode wire names and strict-mode nulls;
+ * the tool's validator. Model input never throws here.
  */
 import { LOAD_TOOLKIT_NAME, type CallVia, type RejectionCode, type ValidateFn } from '../contract.js';
 import { applyKeyDecode } from '../targets/property-keys.js';
@@ -29,51 +25,20 @@ import { Suggestions } from './lookup.js';
 import type { CallableKind, TryNamespaceResolution } from './types.js';
 
 /** A rejected call. */
-export interface Rejected {
-  readonly ok: false;
-  readonly code: RejectionCode;
-  readonly reason: string;
-  readonly callId: string | undefined;
-}
-
+export type Rejected = { readonly ok: false; readonly code: RejectionCode; readonly reason: string; readonly callId: string | undefined };
 /** A call to tool `tool` that passed every check. */
-export interface ToolCall {
-  readonly ok: true;
-  readonly kind: 'call';
-  readonly tool: number;
-  readonly args: Record<string, unknown>;
-  readonly via: CallVia | 'library';
-  readonly group: string | null;
-  readonly callId: string | undefined;
-}
-
+export type ToolCall = {
+  readonly ok: true; readonly kind: 'call'; readonly tool: number; readonly args: Record<string, unknown>;
+  readonly via: CallVia | 'library'; readonly group: string | null; readonly callId: string | undefined;
+};
 /** An accepted `load_toolkit` call of toolkit `toolkit`. */
-export interface LoadCall {
-  readonly ok: true;
-  readonly kind: 'load';
-  readonly toolkit: number;
-  readonly callId: string | undefined;
-}
-
+export type LoadCall = { readonly ok: true; readonly kind: 'load'; readonly toolkit: number; readonly callId: string | undefined };
 /** A name-only check that passed (`checkToolCall({ name })`): no arguments were checked. */
-export interface NameCheck {
-  readonly ok: true;
-  readonly kind: 'name';
-  readonly name: string;
-  readonly callable: CallableKind;
-  readonly callId: string | undefined;
-}
-
+export type NameCheck = { readonly ok: true; readonly kind: 'name'; readonly name: string; readonly callable: CallableKind; readonly callId: string | undefined };
 /** What resolving a call gives. */
 export type Resolved = ToolCall | LoadCall | NameCheck | Rejected;
-
 /** `ResolvedCall` with the registry's types erased; the façade restores them. */
-export interface PublicCall {
-  readonly tool: string;
-  readonly args: Readonly<Record<string, unknown>>;
-  readonly via: CallVia | 'library';
-  readonly group: string | null;
-}
+export type PublicCall = { readonly tool: string; readonly args: Readonly<Record<string, unknown>>; readonly via: CallVia | 'library'; readonly group: string | null };
 
 function reject(code: RejectionCode, reason: string, callId: string | undefined): Rejected {
   return { ok: false, code, reason, callId };
@@ -90,7 +55,6 @@ function passes(validate: ValidateFn, args: Record<string, unknown>): boolean {
 
 /**
  * Resolves calls for one router. Internal.
- *
  * @example
  * const resolver = new Resolver(catalog, gate, { maxDepth: 32 });
  * const r = resolver.resolve({ name: 'read_file', arguments: '{"path":"a"}' }, true);
@@ -115,9 +79,8 @@ export class Resolver {
   }
 
   /**
-   * Resolve a call. `fullCheck` checks the arguments even when the call
-   * carries none (dispatch); otherwise a call with only a name gets the
-   * name-level gate and a `NameCheck`.
+   * Resolve a call. `fullCheck` checks the arguments even when the call carries none (dispatch); otherwise a call with
+   * only a name gets the name-level gate and a `NameCheck`.
    */
   resolve(call: unknown, fullCheck: true): Exclude<Resolved, NameCheck>;
   resolve(call: unknown, fullCheck: boolean): Resolved;
@@ -179,13 +142,11 @@ export class Resolver {
   }
 
   /**
-   * A namespace call's parsed object. The wire format is `{ action, args }`;
-   * models often flatten it, so the rule is: with no `args` key, every key
-   * beside `action` is an argument (`{"action":"git_log","limit":3}` is
-   * `git_log` with `{ limit: 3 }`); with an `args` key, any other key beside
-   * `action` is a mistake, rejected by name, because dropping it would run
-   * the action without it (a commit of everything instead of `paths`).
-   * `fresh`: parsed from text just now (see `#validate`).
+   * A namespace call's parsed object. The wire format is `{ action, args }`; models often flatten it, so the rule is:
+   * with no `args` key, every key beside `action` is an argument (`{"action":"git_log","limit":3}` is `git_log` with `{
+   * limit: 3 }`); with an `args` key, any other key beside `action` is a mistake, rejected by name, because dropping it
+   * would run the action without it (a commit of everything instead of `paths`). `fresh`: parsed from text just now
+   * (see `#validate`).
    */
   #envelope(k: number, parsed: Record<string, unknown>, callId: string | undefined, fresh: boolean): Resolved {
     const ns = this.#catalog.namespaces[k]!;
@@ -220,12 +181,10 @@ export class Resolver {
   }
 
   /**
-   * A call through the dispatcher tool (`{ tool, args }`, toolkit-loading.ts),
-   * checked like a namespace action: the tool must be a toolkit tool
-   * (`unknown_action` with the closest names otherwise), pass the gate and be
-   * loaded; keys besides `tool` and `args` are named in a rejection; its args
-   * are validated with pointers under `/args`. Routed as the toolkit tool
-   * itself (`via: 'toolkit'`, `group`: its loaded toolkit).
+   * A call through the dispatcher tool (`{ tool, args }`, toolkit-loading.ts), checked like a namespace action: the
+   * tool must be a toolkit tool (`unknown_action` with the closest names otherwise), pass the gate and be loaded; keys
+   * besides `tool` and `args` are named in a rejection; its args are validated with pointers under `/args`. Routed as
+   * the toolkit tool itself (`via: 'toolkit'`, `group`: its loaded toolkit).
    */
   #dispatched(raw: unknown, callId: string | undefined): Resolved {
     const catalog = this.#catalog;
@@ -270,10 +229,9 @@ export class Resolver {
   /**
    * Decode Anthropic wire names and strict-mode nulls, then validate.
    *
-   * `fresh`: `input` was parsed from the call's arguments text just now, so
-   * nothing outside this call holds it. A validator that fills defaults may
-   * then fill it in place; any other input (an object an SDK or the caller
-   * handed over) is copied first, because nothing the caller passed may change.
+   * `fresh`: `input` was parsed from the call's arguments text just now, so nothing outside this call holds it. A
+   * validator that fills defaults may then fill it in place; any other input (an object an SDK or the caller handed
+   * over) is copied first, because nothing the caller passed may change.
    */
   #validate(
     t: number,
@@ -328,11 +286,10 @@ export class Resolver {
   }
 
   /**
-   * The seed's `resolveNamespace` without exceptions: the concrete tool and
-   * its arguments, or a rejection. Unlike the seed's, it goes through the same
-   * path as `dispatch` (gate, the namespace key rule, strict-mode null decode,
-   * the validator), so no public method hands a blocked action's arguments,
-   * or arguments with a key silently dropped, to application code.
+   * The seed's `resolveNamespace` without exceptions: the concrete tool and its arguments, or a rejection. Unlike the
+   * seed's, it goes through the same path as `dispatch` (gate, the namespace key rule, strict-mode null decode, the
+   * validator), so no public method hands a blocked action's arguments, or arguments with a key silently dropped, to
+   * application code.
    */
   tryResolveNamespace(call: unknown): TryNamespaceResolution {
     const catalog = this.#catalog;
@@ -354,10 +311,7 @@ function nameCheck(name: string, callable: CallableKind, callId: string | undefi
   return { ok: true, kind: 'name', name, callable, callId };
 }
 
-/**
- * The reason for `args` that `entry`'s validator has just refused. The model
- * retries the namespace (or the dispatcher tool) it called through.
- */
+/** The reason for `args` that `entry`'s validator has just refused. The model retries the namespace (or the dispatcher tool) it called through. */
 function invalid(entry: ToolEntry, validate: ValidateFn, args: Record<string, unknown>, prefix: string, namespace: string | undefined, dispatched: boolean): string {
   const through = namespace ?? (dispatched ? TOOLKIT_DISPATCHER_NAME : undefined);
   const label = through === undefined ? quote(entry.name) : `${quote(through)} ${dispatched ? 'tool' : 'action'} ${quote(entry.name)}`;
