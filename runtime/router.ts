@@ -79,9 +79,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * tools are always kept.
    * @example router.pruneByTask('Read the auth.ts file'); // → { tools: [read_file, get_time], removed: ['run_bash'], kept: 2, total: 3 }
    */
-  pruneByTask(task: string): PruneResult<ToolNameOf<R> | D> {
-    return this.#pruner.pruneByTask(task) as PruneResult<ToolNameOf<R> | D>;
-  }
+  pruneByTask(task: string): PruneResult<ToolNameOf<R> | D> { return this.#pruner.pruneByTask(task) as PruneResult<ToolNameOf<R> | D>; }
 
   /** The seed's `allowOnly`: keep exactly the named flat tools (case-insensitive), e.g. `router.allowOnly(['read_file'])`. */
   allowOnly(names: readonly (ToolNameOf<R> | D)[]): PruneResult<ToolNameOf<R> | D> {
@@ -124,9 +122,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /** The blocklist as set, as a fresh array. */
-  getBlockedTools(): BlockableName<R, D | L>[] {
-    return [...this.#session.blocked] as BlockableName<R, D | L>[];
-  }
+  getBlockedTools(): BlockableName<R, D | L>[] { return [...this.#session.blocked] as BlockableName<R, D | L>[]; }
 
   // ---- Checking and dispatching ----------------------------------------------
 
@@ -171,9 +167,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   // ---- Namespaces and toolkits (the seed's two layers) ----------------------
 
   /** Whether a call targets a namespace tool (any call shape), e.g. `if (router.isNamespaceCall(call)) { … }`. Never throws. */
-  isNamespaceCall(call: unknown): boolean {
-    return this.#resolver.isNamespaceCall(call);
-  }
+  isNamespaceCall(call: unknown): boolean { return this.#resolver.isNamespaceCall(call); }
 
   /**
    * The seed's `resolveNamespace`: the concrete tool and its checked args. Like the seed it THROWS (a
@@ -190,9 +184,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * `resolveNamespace` without exceptions: `{ ok: true, group, toolName, args }` or `{ ok: false, code, reason }`.
    * @example const r = router.tryResolveNamespace(call); if (!r.ok) return r.reason;
    */
-  tryResolveNamespace(call: unknown): TryNamespaceResolution {
-    return this.#resolver.tryResolveNamespace(call);
-  }
+  tryResolveNamespace(call: unknown): TryNamespaceResolution { return this.#resolver.tryResolveNamespace(call); }
 
   /** Whether a call is the library's `load_toolkit` (any call shape), e.g. `if (router.isToolkitLoader(call)) { … }`. */
   isToolkitLoader(call: unknown): boolean { return readCall(call).name === LOAD_TOOLKIT_NAME; }
@@ -202,9 +194,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * marked loaded, as in the seed. Throws like the seed (`ToolCallRejectedError`) on an unknown toolkit.
    * @example const newTools = router.extractToolkit('weather'); // Weather's tools
    */
-  extractToolkit(toolkitName: R['toolkits'] | D | (string & {})): ToolDefinition[] {
-    return this.#gate.extractToolkit(toolkitName);
-  }
+  extractToolkit(toolkitName: R['toolkits'] | D | (string & {})): ToolDefinition[] { return this.#gate.extractToolkit(toolkitName); }
 
   /** Loaded toolkits, canonical names, load order. */
   getLoadedToolkits(): (R['toolkits'] | D)[] { return this.#session.loadedNames(this.#catalog) as (R['toolkits'] | D)[]; }
@@ -215,9 +205,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * Whether the library dispatches this tool itself: `load_toolkit` and the `libraryTools` given to `createRouter`.
    * @example if (router.ownsTool(call.function.name)) content = await router.handleTool({ name, arguments });
    */
-  ownsTool(name: unknown): boolean {
-    return name === LOAD_TOOLKIT_NAME || this.#catalog.isLibraryTool(name);
-  }
+  ownsTool(name: unknown): boolean { return name === LOAD_TOOLKIT_NAME || this.#catalog.isLibraryTool(name); }
 
   /**
    * Run a library-owned call and return the text for its tool result. `load_toolkit` loads the toolkit and lists its
@@ -263,18 +251,14 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * Returns the unsubscribe function.
    * @example router.on('compile:done', ({ toolNames }) => router.syncToolAnnouncements(toolNames));
    */
-  on<E extends keyof RouterEvents>(event: E, listener: RouterEvents[E]): () => void {
-    return this.#events.on(event, listener);
-  }
+  on<E extends keyof RouterEvents>(event: E, listener: RouterEvents[E]): () => void { return this.#events.on(event, listener); }
 
   /**
    * sha256 of what the provider caches before the conversation (tools as sent, `tool_choice`, system), changing exactly
    * when it does; `undefined` for a non-compile object.
    * @example router.cacheKey(router.compile({ target: 'anthropic', system, messages })); // same string while the prefix is stable
    */
-  cacheKey(payload: object): string | undefined {
-    return payloadCacheKey(payload);
-  }
+  cacheKey(payload: object): string | undefined { return payloadCacheKey(payload); }
 
   /** Names of a compile's tools the gate lets through now (`options.allowedTools`; Gemini's `allowedFunctionNames`), e.g. `router.allowedToolNames({ target: 'gemini' })` → `['file_ops', 'load_toolkit', 'call_toolkit_tool']`. */
   allowedToolNames(request: Pick<TargetCompileRequest<R, D>, 'target' | 'tools' | 'options'>): string[] { return this.#compiler.allowedToolNames(request as unknown as AnyTargetCompileRequest); }
@@ -313,9 +297,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * are code and not included.
    * @example const saved = JSON.stringify(router.snapshot());
    */
-  snapshot(): RouterSnapshot {
-    return this.#session.snapshot(this.#catalog);
-  }
+  snapshot(): RouterSnapshot { return this.#session.snapshot(this.#catalog); }
 
   /**
    * Rebuild state from a snapshot, all or nothing and strictly (it decides what is blocked): anything but what
@@ -371,9 +353,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /** The seed's `chef.getPruner()`: the router itself, so the seed's samples run unchanged apart from setup. */
-  getPruner(): this {
-    return this;
-  }
+  getPruner(): this { return this; }
 }
 
 

@@ -31,9 +31,7 @@ export interface RouterEvents {
 export class Events {
   readonly #compileDone: RouterEvents['compile:done'][] = [];
 
-  get hasCompileDone(): boolean {
-    return this.#compileDone.length > 0;
-  }
+  get hasCompileDone(): boolean { return this.#compileDone.length > 0; }
 
   on<E extends keyof RouterEvents>(event: E, listener: RouterEvents[E]): () => void {
     if (event !== 'compile:done') throw new TypeError(`router.on: unknown event ${JSON.stringify(event)}; events: "compile:done".`);

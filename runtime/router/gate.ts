@@ -64,19 +64,11 @@ export class Gate {
    * router does not know unless `allowUnknown` is set. Changes nothing.
    */
   assertBlockable(names: readonly unknown[], allowUnknown: boolean, where: string): void {
-    if (allowUnknown) {
-      assertKnownNames(where, names, { has: () => true }, () => [], '');
-      return;
-    }
+    if (allowUnknown) return assertKnownNames(where, names, { has: () => true }, () => [], '');
     const known = new Set(blockableNames(this.#catalog));
-    assertKnownNames(
-      where,
-      names,
-      known,
-      () => known,
-      'A blocklist names tools, namespaces, toolkits (exact spelling), load_toolkit or library tools. ' +
-        'To block a name that is not registered yet, pass { allowUnknown: true }.',
-    );
+    const hint = 'A blocklist names tools, namespaces, toolkits (exact spelling), load_toolkit or library tools. ' +
+      'To block a name that is not registered yet, pass { allowUnknown: true }.';
+    assertKnownNames(where, names, known, () => known, hint);
   }
 
   /** Replace the blocklist (the session's) and the tables derived from it, after `assertBlockable`: a typo throws and changes nothing. */
@@ -113,19 +105,11 @@ export class Gate {
   }
 
   /** Whether a name is on the blocklist as written (the seed blocks any listed name, known or not). */
-  isListed(name: string): boolean {
-    return this.#session.blockedSet.has(name);
-  }
-
+  isListed(name: string): boolean { return this.#session.blockedSet.has(name); }
   /** Whether `load_toolkit` itself is blocked. */
-  loaderBlocked(): boolean {
-    return this.#session.blockedSet.has(LOAD_TOOLKIT_NAME);
-  }
-
+  loaderBlocked(): boolean { return this.#session.blockedSet.has(LOAD_TOOLKIT_NAME); }
   /** Loaded toolkit indices, load order (the session's list; do not modify). */
-  loadedToolkits(): readonly number[] {
-    return this.#session.loaded;
-  }
+  loadedToolkits(): readonly number[] { return this.#session.loaded; }
 
   /** Rebuild every table: after a restore or a registration. */
   recompute(): void {

@@ -1,14 +1,10 @@
 /**
- * Library-owned tools: the router's own tools beside `load_toolkit` (the seed's memory tools, a `new_context` hand-off,
- * a bridge an integration adds), given to `createRouter` as `libraryTools`. This module owns their registration rules
- * and the text `handleTool` returns for them; the catalog stores them as tool entries (`library: true`), so resolution,
- * the gate, validation and invocation are the application tools' own code paths, and dispatch pays nothing for them.
- *
- * The guarantees, and where they are kept: compile appends them after everything the application chose (after
- * `load_toolkit` and the toolkit dispatcher), in registration order, so pruning never sees them and their position does
- * not move when toolkits load or tools are blocked (compile.ts); their schemas are copied and frozen here, so the bytes
- * cannot change after registration; a definition that is wrong in any way throws a `TypeError` here, before the router
- * exists; nothing in a definition is ignored (an unknown key is refused, not dropped).
+ * Library-owned tools: the router's own tools beside `load_toolkit` (memory tools, a `new_context` hand-off, a bridge
+ * an integration adds), given to `createRouter` as `libraryTools`. This module owns their registration rules and the
+ * text `handleTool` returns for them; the catalog stores them as tool entries (`library: true`), so they resolve, pass
+ * the gate, validate and run as the application's tools do. Compile appends them after everything else, in a fixed
+ * position (compile.ts); their schemas are copied and frozen here; a definition that is wrong in any way (an unknown
+ * key included) throws a `TypeError` here, before the router exists.
  */
 import { LOAD_TOOLKIT_NAME, type HandlerContext, type ValidationError } from '../contract.js';
 import { isPlainObject } from '../call-shape.js';

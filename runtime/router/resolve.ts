@@ -40,9 +40,7 @@ export type Resolved = ToolCall | LoadCall | NameCheck | Rejected;
 /** `ResolvedCall` with the registry's types erased; the façade restores them. */
 export type PublicCall = { readonly tool: string; readonly args: Readonly<Record<string, unknown>>; readonly via: CallVia | 'library'; readonly group: string | null };
 
-function reject(code: RejectionCode, reason: string, callId: string | undefined): Rejected {
-  return { ok: false, code, reason, callId };
-}
+const reject = (code: RejectionCode, reason: string, callId: string | undefined): Rejected => ({ ok: false, code, reason, callId });
 
 /** Whether `validate` accepts `args`; a validator that throws refuses them (model input never makes dispatch throw). */
 function passes(validate: ValidateFn, args: Record<string, unknown>): boolean {
@@ -307,9 +305,7 @@ export class Resolver {
   }
 }
 
-function nameCheck(name: string, callable: CallableKind, callId: string | undefined): NameCheck {
-  return { ok: true, kind: 'name', name, callable, callId };
-}
+const nameCheck = (name: string, callable: CallableKind, callId: string | undefined): NameCheck => ({ ok: true, kind: 'name', name, callable, callId });
 
 /** The reason for `args` that `entry`'s validator has just refused. The model retries the namespace (or the dispatcher tool) it called through. */
 function invalid(entry: ToolEntry, validate: ValidateFn, args: Record<string, unknown>, prefix: string, namespace: string | undefined, dispatched: boolean): string {

@@ -1,13 +1,9 @@
 /**
- * The session state: everything about one conversation that `snapshot()` stores and `restore()` reads back, and nothing
- * else. That is the blocklist as set, the loaded toolkits (in load order), the standing announcements and
- * `syncToolAnnouncements`' previous tool set.
- *
- * Kept apart from the catalog (what exists, the same for every conversation) and from the gate's tables (derived from
- * this state and rebuilt by the gate), so a snapshot is exactly this object's content and reading a snapshot is one
- * place: `readSnapshot`. A snapshot is untrusted input (an older, empty, garbage or hostile object) that decides what
- * is blocked, so it is read strictly: a bad one throws before any state changes, and a missing field never means
- * "nothing blocked".
+ * The session state: everything about one conversation that `snapshot()` stores and `restore()` reads back (the
+ * blocklist as set, the loaded toolkits in load order, the standing announcements, `syncToolAnnouncements`' previous
+ * tool set), apart from the catalog and the gate's derived tables. A snapshot is untrusted input that decides what is
+ * blocked, so `readSnapshot` reads it strictly: a bad one throws before any state changes, and a missing field never
+ * means "nothing blocked".
  */
 import { ANNOUNCEMENT_CHANNELS, AnnouncementStore, type AnnounceOptions, type Announcement, type AnnouncementChannel } from '../announcements.js';
 import type { Catalog } from './catalog.js';
@@ -126,9 +122,7 @@ export class Session {
   }
 
   /** Loaded toolkits' canonical names, load order. */
-  loadedNames(catalog: Catalog): string[] {
-    return this.loaded.map((k) => catalog.toolkits[k]!.name);
-  }
+  loadedNames(catalog: Catalog): string[] { return this.loaded.map((k) => catalog.toolkits[k]!.name); }
 
   /** The state as plain JSON. */
   snapshot(catalog: Catalog): RouterSnapshot {

@@ -130,12 +130,7 @@ export interface DynamicGroupDefinition<C = unknown> {
 }
 
 /** Names `setBlockedTools` accepts: tools, namespaces and toolkits of the spec, run-time ones, and `load_toolkit`. */
-export type BlockableName<R extends RegistryShape, D extends string = never> =
-  | ToolNameOf<R>
-  | R['namespaces']
-  | R['toolkits']
-  | D
-  | typeof LOAD_TOOLKIT_NAME;
+export type BlockableName<R extends RegistryShape, D extends string = never> = ToolNameOf<R> | R['namespaces'] | R['toolkits'] | D | typeof LOAD_TOOLKIT_NAME;
 
 /** A resolved call to a run-time tool: arguments are only known to be a JSON object. */
 export interface DynamicResolvedCall<D extends string> {
@@ -176,11 +171,7 @@ export type CallableKind = 'tool' | 'namespace' | 'library';
 
 /** Name-level check (the call carries only a name, as in the seed's `checkToolCall({ name })`). */
 export type NameCheckResult<R extends RegistryShape, D extends string = never> =
-  | {
-      readonly allowed: true;
-      readonly name: ToolNameOf<R> | R['namespaces'] | D | typeof LOAD_TOOLKIT_NAME;
-      readonly kind: CallableKind;
-    }
+  | { readonly allowed: true; readonly name: ToolNameOf<R> | R['namespaces'] | D | typeof LOAD_TOOLKIT_NAME; readonly kind: CallableKind }
   | CheckRejection;
 
 /** A call with only a name: the seed's `checkToolCall({ name: call.function.name })`. */
@@ -202,12 +193,7 @@ export type CallWithArguments =
 
 /** What `dispatch` resolves to. Never a rejected promise for model input. */
 export type DispatchResult<R extends RegistryShape, D extends string = never> =
-  | {
-      readonly ok: true;
-      readonly tool: ToolNameOf<R> | D | typeof LOAD_TOOLKIT_NAME;
-      readonly result: unknown;
-      readonly callId: string | undefined;
-    }
+  | { readonly ok: true; readonly tool: ToolNameOf<R> | D | typeof LOAD_TOOLKIT_NAME; readonly result: unknown; readonly callId: string | undefined }
   | {
       readonly ok: false;
       readonly code: RejectionCode;
@@ -220,6 +206,7 @@ export type DispatchResult<R extends RegistryShape, D extends string = never> =
       readonly error?: unknown;
     };
 
+/** Per-call options of `dispatch`. */
 export interface DispatchOptions<C> {
   /** Handed to the handler as `ctx.context`. */
   readonly context?: C;
