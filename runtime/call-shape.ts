@@ -1,20 +1,17 @@
 /**
- * Reading a tool call as the model (through some SDK) produced it.
+ * Reading a tool call as the model (through some SDK) produced it: its name, call id and arguments, the arguments
+ * parsed and checked against the router's limits, and OpenAI strict mode's nulls decoded back.
  *
- * Also the inverse of OpenAI strict mode on the arguments read (`decodeNulls`).
- *
- * Everything here takes `unknown` and never throws: a call is model input, and
- * model input becomes data (a name, raw arguments, a call id) or a problem
- * (a `RejectionCode` with details), never an exception.
+ * Everything here takes `unknown` and never throws: a call is model input, and model input becomes data (a name, raw
+ * arguments, a call id) or a problem (a `RejectionCode` with details), never an exception.
  */
 import { LOAD_TOOLKIT_NAME, type NullDecodePlan, type RejectionCode } from './contract.js';
 
 /** Limits on model-supplied arguments. Every field has a default; see `DEFAULT_LIMITS`. */
 export interface CallLimits {
   /**
-   * Longest arguments JSON string accepted, in UTF-16 code units; also the
-   * budget for the total length of strings inside an arguments object.
-   * Longer input is rejected before `JSON.parse` is attempted.
+   * Longest arguments JSON string accepted, in UTF-16 code units; also the budget for the total length of strings
+   * inside an arguments object. Longer input is rejected before `JSON.parse` is attempted.
    */
   readonly maxArgumentsLength: number;
   /** Deepest nesting of objects and arrays accepted in arguments (root object = 1). */
@@ -36,10 +33,7 @@ export interface CallShape {
   readonly name: string | undefined;
   /** The provider's call id, when present and a string. */
   readonly callId: string | undefined;
-  /**
-   * The OpenAI Responses `namespace` field of a call to a native namespace
-   * tool (then `name` is the action); `undefined` otherwise.
-   */
+  /** The OpenAI Responses `namespace` field of a call to a native namespace tool (then `name` is the action). */
   readonly namespace: string | undefined;
   /** Whether the call carries an arguments field at all (name-only checks do not). */
   readonly hasArguments: boolean;
@@ -47,93 +41,47 @@ export interface CallShape {
   readonly rawArguments: unknown;
 }
 
-const EMPTY_SHAPE: CallShape = Object.freeze({
-  name: undefined,
-  callId: undefined,
-  namespace: undefined,
-  hasArguments: false,
-  rawArguments: undefined,
-});
-
 /**
- * The fields a call may carry, read by fixed names (never model-supplied keys,
- * so a plain read is safe). Named reads, not `obj[key]` through a helper: each
- * read site keeps its own inline cache, which is what makes reading a call cheap.
- */
-export interface CallFields {
-  readonly function?: unknown;
-  readonly name?: unknown;
-  readonly call_id?: unknown;
-  readonly id?: unknown;
-  readonly tool_call_id?: unknown;
-  readonly namespace?: unknown;
-  readonly arguments?: unknown;
-  readonly input?: unknown;
-  readonly args?: unknown;
-}
-
-/** A `CallShape` the router fills in place (see {@link readCallInto}). */
-export type MutableCallShape = { -readonly [K in keyof CallShape]: CallShape[K] };
-
-/**
- * Read any supported call shape: `{ name, arguments }` (arguments a JSON string
- * or an object), OpenAI Chat `{ id, function: { name, arguments } }`, Anthropic
- * `{ id, name, input }`, Gemini `{ id?, name, args }`, OpenAI Responses
- * `{ call_id, name, arguments, namespace? }`. Never throws.
- *
+ * Read any supported call shape: `{ name, arguments }` (arguments a JSON string or an object), OpenAI Chat `{ id,
+ * function: { name, arguments } }`, Anthropic `{ id, name, input }`, Gemini `{ id?, name, args }`, OpenAI Responses `{
+ * call_id, name, arguments, namespace? }`. Never throws.
  * @example
  * readCall({ id: 'c1', function: { name: 'get_time', arguments: '{}' } });
- * // → { name: 'get_time', callId: 'c1', hasArguments: true, rawArguments: '{}' }
+ * // → { name: 'get_time', callId: 'c1', namespace: undefined, hasArguments: true, rawArguments: '{}' }
  */
 export function readCall(call: unknown): CallShape {
-  if (typeof call !== 'object' || call === null) return EMPTY_SHAPE;
-  const out = { ...EMPTY_SHAPE } as MutableCallShape;
-  readCallInto(call, out);
-  return out;
-}
-
-/**
- * `readCall` into an object the caller owns and reuses, so dispatch reads a
- * call without allocating. Every field of `out` is written. All of the call's
- * fields are read before `out` is touched: a getter on the call that
- * re-enters the router (and refills the same `out`) cannot leave it half
- * written for the outer call. Never throws.
- *
- * @example
- * const scratch = { ...readCall(undefined) };
- * readCallInto({ name: 'get_time', arguments: '{}' }, scratch); // scratch.name === 'get_time'
- */
-export function readCallInto(call: unknown, out: MutableCallShape): void {
   let name: unknown;
-  let idValue: unknown;
+  let id: unknown;
   let namespace: unknown;
   let raw: unknown;
   if (typeof call === 'object' && call !== null) {
     try {
-      const c = call as CallFields;
-      const fn = c.function;
-      const source = typeof fn === 'object' && fn !== null ? (fn as CallFields) : c;
-      name = source.name;
+      // Fixed field names, never model-supplied keys.
+      const c = call as Record<string, unknown>;
+      const fn = c['function'];
+      const source = typeof fn === 'object' && fn !== null ? (fn as Record<string, unknown>) : c;
+      name = source['name'];
       // Responses items carry both an item `id` and the `call_id` the output must echo.
-      idValue = c.call_id ?? c.id ?? c.tool_call_id;
-      namespace = c.namespace;
+      id = c['call_id'] ?? c['id'] ?? c['tool_call_id'];
+      namespace = c['namespace'];
       // Where each SDK puts a call's arguments: generic / OpenAI, Anthropic, Gemini. Read in this order.
-      raw = source.arguments;
-      if (raw === undefined) raw = source.input;
-      if (raw === undefined) raw = source.args;
-      // A Responses client `tool_search_call` (the loader in the `tool-search`
-      // toolkit-loading mode) carries no name: it is the library's load_toolkit.
-      if (name === undefined && (c as { type?: unknown }).type === 'tool_search_call') name = LOAD_TOOLKIT_NAME;
+      raw = source['arguments'];
+      if (raw === undefined) raw = source['input'];
+      if (raw === undefined) raw = source['args'];
+      // A Responses client `tool_search_call` carries no name: it is the library's load_toolkit.
+      if (name === undefined && c['type'] === 'tool_search_call') name = LOAD_TOOLKIT_NAME;
     } catch {
       // A throwing getter or a Proxy trap: unreadable, so treat as nameless.
-      name = idValue = namespace = raw = undefined;
+      name = id = namespace = raw = undefined;
     }
   }
-  out.name = typeof name === 'string' ? name : undefined;
-  out.callId = typeof idValue === 'string' ? idValue : undefined;
-  out.namespace = typeof namespace === 'string' && namespace !== '' ? namespace : undefined;
-  out.hasArguments = raw !== undefined;
-  out.rawArguments = raw;
+  return {
+    name: typeof name === 'string' ? name : undefined,
+    callId: typeof id === 'string' ? id : undefined,
+    namespace: typeof namespace === 'string' && namespace !== '' ? namespace : undefined,
+    hasArguments: raw !== undefined,
+    rawArguments: raw,
+  };
 }
 
 /** Why arguments could not be read. */
@@ -158,253 +106,88 @@ export function jsonKind(value: unknown): string {
 }
 
 /**
- * Why raw arguments were refused, as `readArguments` returns it. A class, so
- * `instanceof` tells it from a parsed value: a parsed value is always plain
- * data (Object.prototype or a null prototype), never an instance of this.
- */
-export class ArgumentsFailure {
-  readonly code: RejectionCode = 'malformed_arguments';
-  readonly problem: ArgumentsProblem;
-  constructor(problem: ArgumentsProblem) {
-    this.problem = problem;
-  }
-}
-
-/**
- * Parse raw arguments into a plain object, within limits. A missing value,
- * `null` and an empty or blank string mean "no arguments" (`{}`): providers
- * send those for tools without parameters. Never throws.
- *
+ * Parse raw arguments into a plain object, within limits. A missing value, `null` and an empty or blank string mean "no
+ * arguments" (`{}`): providers send those for tools without parameters. Text and objects get the same check. Never
+ * throws.
  * @example
  * parseArguments('{"path":"a.ts"}', DEFAULT_LIMITS); // → { ok: true, value: { path: 'a.ts' } }
  * parseArguments('[1]', DEFAULT_LIMITS);            // → { ok: false, code: 'malformed_arguments', … }
  */
 export function parseArguments(raw: unknown, limits: CallLimits): ParsedArguments {
-  const value = readArguments(raw, limits);
-  if (value instanceof ArgumentsFailure) return { ok: false, code: value.code, problem: value.problem };
-  return { ok: true, value };
-}
-
-/**
- * `parseArguments` without the result wrapper: the parsed object, or an
- * {@link ArgumentsFailure}. The dispatch hot path uses this form, so a valid
- * call allocates nothing beyond what `JSON.parse` makes. Never throws.
- *
- * @example
- * const v = readArguments('{"path":"a.ts"}', DEFAULT_LIMITS);
- * if (v instanceof ArgumentsFailure) return v.problem;
- */
-export function readArguments(raw: unknown, limits: CallLimits, deferWalk = false): Record<string, unknown> | ArgumentsFailure {
   let value: unknown = raw;
-  if (raw === undefined || raw === null) return {};
+  if (raw === undefined || raw === null) return { ok: true, value: {} };
   if (typeof raw === 'string') {
-    if (raw.length > limits.maxArgumentsLength) {
-      return new ArgumentsFailure({ kind: 'too_long', length: raw.length, limit: limits.maxArgumentsLength });
-    }
-    // Arguments text almost always starts with `{`, which is not blank: skip the trim then.
-    if (raw.charCodeAt(0) !== 0x7b && raw.trim() === '') return {};
+    if (raw.length > limits.maxArgumentsLength) return failed({ kind: 'too_long', length: raw.length, limit: limits.maxArgumentsLength });
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      return new ArgumentsFailure({ kind: 'bad_json', detail: error instanceof Error ? error.message : String(error) });
+      // Blank text is no JSON, and means no arguments.
+      if (raw.trim() === '') return { ok: true, value: {} };
+      return failed({ kind: 'bad_json', detail: error instanceof Error ? error.message : String(error) });
     }
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return new ArgumentsFailure({ kind: 'not_object', got: jsonKind(value) });
-  }
-  // Parsed JSON text gets a cheap depth-and-numbers walk (see
-  // `parsedWithinLimits`); an object handed over by an SDK, or anything the
-  // cheap walk is unsure of, gets the full check. `deferWalk` leaves the walk
-  // of text within `maxNodes` to the caller (`deferredLimitsProblem`).
-  if (typeof raw !== 'string' || (deferWalk ? raw.length > limits.maxNodes : !parsedWithinLimits(raw, value, limits))) {
-    const problem = checkShape(value, limits);
-    if (problem) return new ArgumentsFailure(problem);
-  }
-  return value as Record<string, unknown>;
-}
-
-/**
- * Whether `readArguments(raw, limits, true)` may have left the limits walk
- * out: only for text within `maxNodes` (longer text, and anything not text,
- * is always checked at once).
- *
- * @example
- * walkDeferred('{"a":1}', DEFAULT_LIMITS); // → true
- */
-export function walkDeferred(raw: unknown, limits: CallLimits): raw is string {
-  return typeof raw === 'string' && raw.length <= limits.maxNodes;
-}
-
-/**
- * The limits check `readArguments(raw, limits, true)` left out, on a fresh
- * parse of the same text (the first parse's value may have been changed
- * since, e.g. by a validator filling defaults): the failure plain
- * `readArguments` would have returned, or undefined. Call it only for text
- * `readArguments(…, true)` accepted. Never throws.
- *
- * @example
- * const v = readArguments(text, limits, true);
- * // … later, before rejecting the call for another reason:
- * const failure = deferredLimitsProblem(text, limits); // the walk's verdict wins
- */
-export function deferredLimitsProblem(raw: string, limits: CallLimits): ArgumentsFailure | undefined {
-  const value = readArguments(raw, limits);
-  return value instanceof ArgumentsFailure ? value : undefined;
-}
-
-/**
- * The limits check `readArguments(raw, limits, true)` left out, on the value
- * it returned, while nothing has changed that value yet. Never throws.
- *
- * @example
- * const v = readArguments(text, limits, true);
- * if (!(v instanceof ArgumentsFailure)) parsedLimitsProblem(text, v, limits); // → undefined within limits
- */
-export function parsedLimitsProblem(raw: string, value: object, limits: CallLimits): ArgumentsFailure | undefined {
-  if (parsedWithinLimits(raw, value, limits)) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return failed({ kind: 'not_object', got: jsonKind(value) });
   const problem = checkShape(value, limits);
-  return problem ? new ArgumentsFailure(problem) : undefined;
+  return problem ? failed(problem) : { ok: true, value: value as Record<string, unknown> };
+}
+
+function failed(problem: ArgumentsProblem): ParsedArguments {
+  return { ok: false, code: 'malformed_arguments', problem };
+}
+
+/** What a limits walk has used so far. */
+interface Budget {
+  nodes: number;
+  chars: number;
 }
 
 /**
- * The cheap half of `parsedLimitsProblem` for a value parsed from a part of
- * `raw` that sits `depth` levels below the text's root (1: the root itself):
- * true when the value is certain to pass `checkShape` at that depth, false
- * when the cheap walk is unsure (over the limits, or anything it cannot rule
- * out), and the caller must then decide the whole text the full way. The
- * value budget is `raw.length` (the part holds fewer values than the text
- * has characters). Never throws.
- *
- * @example
- * const text = '{"action":"git_log","args":{"limit":3}}';
- * const args = JSON.parse(text.slice(27, -1));
- * parsedPartWithinLimits(text, args, 2, DEFAULT_LIMITS); // → true
- */
-export function parsedPartWithinLimits(raw: string, value: object, depth: number, limits: CallLimits): boolean {
-  if (raw.length > limits.maxNodes || !(limits.maxDepth <= FAST_WALK_MAX_DEPTH)) return false;
-  walkBudget = raw.length;
-  return containerWithin(value, depth, limits.maxDepth);
-}
-
-/**
- * Deepest `maxDepth` the recursive fast walk below is used for; a router
- * configured deeper gets the iterative `checkShape` (no recursion to overflow).
- */
-const FAST_WALK_MAX_DEPTH = 512;
-/** Values the fast walk may still visit (module state: the walk is synchronous and runs no user code). */
-let walkBudget = 0;
-
-/**
- * Whether `value = JSON.parse(raw)` is certain to pass `checkShape`, checked
- * with a much cheaper walk than `checkShape`'s, so dispatch stays close to the
- * bare parse + validate. What makes the cheaper walk enough:
- * - JSON.parse only makes plain data (objects with `Object.prototype`,
- *   arrays, strings, numbers, booleans, null), so no prototype check;
- * - every value takes at least one character of the text, so there are at
- *   most `raw.length` values: within `maxNodes` when `raw.length` is;
- * - keys and strings decode to at most the characters they take in the text,
- *   and the caller already checked `raw.length <= maxArgumentsLength`;
- * - what is left is depth and finite numbers (`1e400` parses to Infinity).
- * The walk reads with `for…in` (no key arrays); should `Object.prototype`
- * carry enumerable properties, `for…in` would also visit those, so the walk
- * gives up after `raw.length` values. Giving up only means `checkShape`
- * decides, exactly as it always did: this can skip the full check, never
- * change its outcome.
- */
-function parsedWithinLimits(raw: string, value: object, limits: CallLimits): boolean {
-  if (raw.length > limits.maxNodes || !(limits.maxDepth <= FAST_WALK_MAX_DEPTH)) return false;
-  walkBudget = raw.length;
-  return containerWithin(value, 1, limits.maxDepth);
-}
-
-/**
- * One container and, recursively, its contents. The per-value test is written
- * out in both loops rather than called: this runs on every dispatch, and the
- * call per value was a measurable part of its cost.
- */
-function containerWithin(container: object, depth: number, maxDepth: number): boolean {
-  if (depth > maxDepth) return false;
-  if (Array.isArray(container)) {
-    for (let i = 0; i < container.length; i++) {
-      if (--walkBudget < 0) return false;
-      const value: unknown = container[i];
-      if (typeof value === 'object') {
-        if (value !== null && !containerWithin(value, depth + 1, maxDepth)) return false;
-      } else if (typeof value === 'number' && !Number.isFinite(value)) return false;
-    }
-    return true;
-  }
-  for (const key in container) {
-    if (--walkBudget < 0) return false;
-    const value = (container as Record<string, unknown>)[key];
-    if (typeof value === 'object') {
-      if (value !== null && !containerWithin(value, depth + 1, maxDepth)) return false;
-    } else if (typeof value === 'number' && !Number.isFinite(value)) return false;
-  }
-  return true;
-}
-
-/**
- * Walk a value iteratively (no recursion, so no stack overflow) and check it is
- * JSON data within the depth, size and string-length limits. Parsed JSON is a
- * tree, but an object handed over by an SDK might share or cycle references;
- * the node budget bounds the walk either way.
+ * Check a value is JSON data within the depth, size and string-length limits. The recursion is no deeper than
+ * `maxDepth` (a `maxDepth` beyond what the engine's stack holds makes such a value "unreadable", never an exception).
+ * Parsed JSON is a tree, but an object handed over by an SDK might share or cycle references; the value budget bounds
+ * the walk either way.
  */
 function checkShape(root: object, limits: CallLimits): ArgumentsProblem | undefined {
-  const stack: unknown[] = [root];
-  const depths: number[] = [1];
-  let nodes = 0;
-  let chars = 0;
+  if (limits.maxNodes < 1) return { kind: 'too_many_values', limit: limits.maxNodes };
   try {
-    while (stack.length > 0) {
-      const value = stack.pop();
-      const depth = depths.pop()!;
-      if (++nodes > limits.maxNodes) return { kind: 'too_many_values', limit: limits.maxNodes };
-      switch (typeof value) {
-        case 'string':
-          chars += value.length;
-          if (chars > limits.maxArgumentsLength) {
-            return { kind: 'too_long', length: chars, limit: limits.maxArgumentsLength };
-          }
-          continue;
-        case 'number':
-          if (!Number.isFinite(value)) return { kind: 'not_json_data', got: String(value) };
-          continue;
-        case 'boolean':
-          continue;
-        case 'object':
-          break;
-        default:
-          return { kind: 'not_json_data', got: typeof value };
-      }
-      if (value === null) continue;
-      if (depth > limits.maxDepth) return { kind: 'too_deep', limit: limits.maxDepth };
-      if (Array.isArray(value)) {
-        for (const item of value) {
-          stack.push(item);
-          depths.push(depth + 1);
-        }
-        continue;
-      }
-      const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) {
-        return { kind: 'not_json_data', got: proto?.constructor?.name ?? 'object' };
-      }
-      for (const key of Object.keys(value)) {
-        chars += key.length;
-        stack.push((value as Record<string, unknown>)[key]);
-        depths.push(depth + 1);
-      }
-    }
+    return checkContainer(root, 1, limits, { nodes: 1, chars: 0 });
   } catch {
     return { kind: 'not_json_data', got: 'an unreadable object' };
+  }
+}
+
+function checkContainer(container: object, depth: number, limits: CallLimits, used: Budget): ArgumentsProblem | undefined {
+  if (depth > limits.maxDepth) return { kind: 'too_deep', limit: limits.maxDepth };
+  let keys: string[] | undefined;
+  if (!Array.isArray(container)) {
+    const proto = Object.getPrototypeOf(container);
+    if (proto !== Object.prototype && proto !== null) return { kind: 'not_json_data', got: proto?.constructor?.name ?? 'object' };
+    keys = Object.keys(container);
+  }
+  const count = keys ? keys.length : (container as unknown[]).length;
+  for (let i = 0; i < count; i++) {
+    let value: unknown;
+    if (keys) {
+      used.chars += keys[i]!.length;
+      value = (container as Record<string, unknown>)[keys[i]!];
+    } else value = (container as unknown[])[i];
+    if (++used.nodes > limits.maxNodes) return { kind: 'too_many_values', limit: limits.maxNodes };
+    if (typeof value === 'string') {
+      used.chars += value.length;
+      if (used.chars > limits.maxArgumentsLength) return { kind: 'too_long', length: used.chars, limit: limits.maxArgumentsLength };
+    } else if (typeof value === 'number') {
+      // `1e400` parses to Infinity.
+      if (!Number.isFinite(value)) return { kind: 'not_json_data', got: String(value) };
+    } else if (typeof value === 'object' && value !== null) {
+      const problem = checkContainer(value, depth + 1, limits, used);
+      if (problem) return problem;
+    } else if (typeof value !== 'boolean' && value !== null) return { kind: 'not_json_data', got: typeof value };
   }
   return undefined;
 }
 
 /**
  * A plain object (own enumerable data, any prototype of Object or null).
- *
  * @example
  * isPlainObject({}); // → true
  * isPlainObject([]); // → false
@@ -416,9 +199,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * Turn OpenAI strict-mode nulls of optional properties back into absent ones.
- * Copies only what changes; never assigns a model-supplied key through `=`.
- *
+ * Turn OpenAI strict-mode nulls of optional properties back into absent ones. Copies only what changes; never assigns a
+ * model-supplied key through `=`.
  * @example
  * decodeNulls({ path: 'a', encoding: null }, { optional: ['encoding'] }); // → { path: 'a' }
  */
@@ -455,39 +237,19 @@ export function decodeNulls(value: unknown, plan: NullDecodePlan): unknown {
 }
 
 /**
- * A deep copy of parsed arguments (plain objects and arrays; other values
- * shared), for validators that fill defaults: the router validates the copy,
- * so a history entry the next compile sends again stays byte for byte as the
- * model sent it. Keys are defined, never assigned, so a `__proto__` key stays
- * an own property. Past `maxDepth` levels the value itself is returned: an
- * object the caller passed was limit-checked before (never that deep), so
- * such a value is a fresh parse of text whose limits check comes after
- * validation (`walkDeferred`), and copying it would only risk the stack.
- *
+ * A deep copy of checked arguments (plain objects and arrays; other values shared), for validators that fill defaults:
+ * the router validates the copy, so an object the caller handed over (an SDK's history entry) stays as the model sent
+ * it. Keys are defined, never assigned, so a `__proto__` key stays an own property. The arguments were checked against
+ * `maxDepth` already, so the recursion is bounded.
  * @example
- * const copy = cloneArguments(input, 64); // copy.options !== input.options
+ * const copy = cloneArguments(input); // copy.options !== input.options
  */
-export function cloneArguments<T>(value: T, maxDepth: number): T {
-  const copy = (v: unknown, depth: number): unknown => {
-    if (Array.isArray(v)) {
-      if (depth > maxDepth) throw TOO_DEEP;
-      return v.map((item) => copy(item, depth + 1));
-    }
-    if (!isPlainObject(v)) return v;
-    if (depth > maxDepth) throw TOO_DEEP;
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(v)) {
-      Object.defineProperty(out, key, { value: copy(v[key], depth + 1), writable: true, enumerable: true, configurable: true });
-    }
-    return out;
-  };
-  try {
-    return copy(value, 0) as T;
-  } catch (error) {
-    if (error === TOO_DEEP) return value;
-    throw error;
+export function cloneArguments<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item: unknown) => cloneArguments(item)) as T;
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    Object.defineProperty(out, key, { value: cloneArguments(value[key]), writable: true, enumerable: true, configurable: true });
   }
+  return out as T;
 }
-
-/** Thrown (and caught) by `cloneArguments` past `maxDepth`. */
-const TOO_DEEP: unique symbol = Symbol('too deep');

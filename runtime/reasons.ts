@@ -1,11 +1,9 @@
 /**
- * Rejection reasons: the text a model reads as the tool result of a rejected
- * call. One place turns every problem (data) into words, so the wording is
- * consistent and each reason says what to do next.
+ * Rejection reasons: the text a model reads as the tool result of a rejected call. One place turns every problem (data)
+ * into words, so the wording is consistent and each reason says what to do next.
  *
- * Model-supplied text (names, actions) is always quoted with JSON.stringify
- * and cut to a bounded length, so a hostile name cannot forge instructions or
- * blow up the reason.
+ * Model-supplied text (names, actions) is always quoted with JSON.stringify and cut to a bounded length, so a hostile
+ * name cannot forge instructions or blow up the reason.
  */
 import type { ValidationError } from './contract.js';
 import { jsonKind, type ArgumentsProblem } from './call-shape.js';
@@ -19,7 +17,6 @@ const MAX_LISTED = 20;
 
 /**
  * Quote model- or spec-supplied text for a reason: JSON string syntax, cut.
- *
  * @example
  * quote('a"b'); // → '"a\\"b"'
  */
@@ -34,16 +31,15 @@ export function listNames(names: readonly string[], limit = MAX_LISTED): string 
   const shown = names.slice(0, limit).join(', ');
   return names.length > limit ? `${shown}, … (${names.length - limit} more)` : shown;
 }
-
 /** The seed's text for a nameless call. */
-export function emptyNameReason(available: readonly string[]): string {
-  return `Tool call rejected: missing or empty tool name. Call one of: ${listNames(available)}.`;
-}
-
+export const emptyNameReason = (available: readonly string[]): string =>
+  `Tool call rejected: missing or empty tool name. Call one of: ${listNames(available)}.`;
 /** The seed's text for a blocked tool (kept verbatim: applications match on it). */
-export function blockedReason(name: string): string {
-  return `Tool ${quote(name)} is currently blocked.`;
-}
+export const blockedReason = (name: string): string =>
+  `Tool ${quote(name)} is currently blocked.`;
+/** A blocked toolkit named in a `load_toolkit` call. */
+export const toolkitBlockedReason = (toolkit: string): string =>
+  `Toolkit ${quote(toolkit)} is currently blocked.`;
 
 /** An unknown name, with the closest real names or what can be called. */
 export function unknownToolReason(name: string, closest: readonly string[], available: readonly string[], hint?: string): string {
@@ -52,11 +48,9 @@ export function unknownToolReason(name: string, closest: readonly string[], avai
   if (closest.length > 0) return `${head} Did you mean: ${closest.join(', ')}?`;
   return `${head} Available tools: ${listNames(available)}.`;
 }
-
 /** A tool that exists only as a namespace action, called by its bare name. */
-export function actionHint(tool: string, namespace: string): string {
-  return `${quote(tool)} is an action of ${quote(namespace)}: call ${namespace} with {"action":${JSON.stringify(tool)},"args":{…}}.`;
-}
+export const actionHint = (tool: string, namespace: string): string =>
+  `${quote(tool)} is an action of ${quote(namespace)}: call ${namespace} with {"action":${JSON.stringify(tool)},"args":{…}}.`;
 
 /** A toolkit tool called before its toolkit was loaded: the exact call to make. */
 export function notLoadedReason(tool: string, toolkit: string): string {
@@ -99,16 +93,13 @@ export function malformedReason(label: string, problem: ArgumentsProblem): strin
       return `${head} must be JSON data; got ${cut(problem.got, 40)}.`;
   }
 }
-
 /** The `args` of a namespace call that is not an object. */
-export function namespaceArgsReason(namespace: string, action: string, got: string): string {
-  return `Arguments for ${quote(namespace)} must be {"action":${JSON.stringify(action)},"args":{…}} with "args" a JSON object; got ${got}.`;
-}
+export const namespaceArgsReason = (namespace: string, action: string, got: string): string =>
+  `Arguments for ${quote(namespace)} must be {"action":${JSON.stringify(action)},"args":{…}} with "args" a JSON object; got ${got}.`;
 
 /**
- * A namespace call with keys beside `action` and `args`: they would be lost,
- * so the call is refused and the model told where they belong.
- *
+ * A namespace call with keys beside `action` and `args`: they would be lost, so the call is refused and the model told
+ * where they belong.
  * @example
  * strayKeysReason('git', 'git_commit', ['paths']);
  * // → 'Keys "paths" of the "git" call are outside "args" …'
@@ -120,22 +111,13 @@ export function strayKeysReason(namespace: string, action: string, stray: readon
     `Put every argument of ${JSON.stringify(action)} inside "args": {"action":${JSON.stringify(action)},"args":{…}}.`
   );
 }
+/** A `load_toolkit` call with keys beside `toolkit_name`: a key the model meant must not vanish without a word. */
+export const loaderStrayReason = (stray: readonly string[]): string =>
+  `load_toolkit takes only "toolkit_name"; remove ${stray.map((k) => JSON.stringify(k)).join(', ')} and call it as {"toolkit_name": "<name>"}.`;
 
 /**
- * A `load_toolkit` call with keys beside `toolkit_name`: the loader takes
- * nothing else, and a key the model meant must not vanish without a word.
- *
- * @example
- * loaderStrayReason(['reason']); // → 'load_toolkit takes only "toolkit_name"; …'
- */
-export function loaderStrayReason(stray: readonly string[]): string {
-  return `load_toolkit takes only "toolkit_name"; remove ${stray.map((k) => JSON.stringify(k)).join(', ')} and call it as {"toolkit_name": "<name>"}.`;
-}
-
-/**
- * A throwing handler, as text the model can read. Never throws itself, whatever
- * was thrown (an object without a string form, a throwing `message` getter), so
- * `dispatch` keeps its promise to resolve.
+ * A throwing handler, as text the model can read. Never throws itself, whatever was thrown (an object without a string
+ * form, a throwing `message` getter), so `dispatch` keeps its promise to resolve.
  */
 export function handlerErrorReason(tool: string, error: unknown): string {
   let message: string;
@@ -148,6 +130,20 @@ export function handlerErrorReason(tool: string, error: unknown): string {
   return `Tool ${quote(tool)} failed: ${cut(message, 500) || 'unknown error'}`;
 }
 
+/** A call through the toolkit dispatcher tool naming no toolkit tool (or no tool at all). */
+export function notToolkitToolReason(dispatcher: string, tool: unknown, names: readonly string[], closest: readonly string[]): string {
+  const what =
+    typeof tool === 'string' ? `${quote(tool)} is not a tool of any toolkit.` : `A call to ${quote(dispatcher)} needs "tool" (a string) and "args" (an object).`;
+  const mean = closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '';
+  return `${what}${mean} Toolkit tools: ${listNames(names)}.`;
+}
+/** A call through the toolkit dispatcher tool with keys beside `tool` and `args`. */
+export const dispatcherStrayReason = (dispatcher: string, stray: readonly string[]): string =>
+  `A call to ${quote(dispatcher)} takes only "tool" and "args"; put ${listNames(stray.map((k) => quote(k)))} inside "args".`;
+/** A call through the toolkit dispatcher tool whose `args` is not an object. */
+export const dispatcherArgsReason = (dispatcher: string, tool: string, got: string): string =>
+  `Arguments for ${quote(dispatcher)} must be {"tool":${JSON.stringify(tool)},"args":{…}} with "args" a JSON object; got ${got}.`;
+
 /** A toolkit name the loader does not know. */
 export function unknownToolkitReason(requested: unknown, available: readonly string[], closest: readonly string[]): string {
   const what =
@@ -158,26 +154,16 @@ export function unknownToolkitReason(requested: unknown, available: readonly str
   return `${what}${mean} Available toolkits: ${listNames(available)}.`;
 }
 
-function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
+const cut = (text: string, max: number): string => text.length > max ? `${text.slice(0, max)}…` : text;
 
 // ---------------------------------------------------------------------------
 // Invalid arguments: ajv errors → one line per failing argument.
 
 type Schema = { readonly [key: string]: unknown };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function unescapePointer(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const unescapePointer = (segment: string): string => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Own-property navigation only: model data must not reach prototypes. */
 function at(root: unknown, segments: readonly string[]): unknown {
@@ -189,10 +175,7 @@ function at(root: unknown, segments: readonly string[]): unknown {
   return node;
 }
 
-function dataAt(data: unknown, pointer: string): unknown {
-  if (pointer === '') return data;
-  return at(data, pointer.slice(1).split('/').map(unescapePointer));
-}
+const dataAt = (data: unknown, pointer: string): unknown => (pointer === '' ? data : at(data, pointer.slice(1).split('/').map(unescapePointer)));
 
 /** The schema an error's keyword belongs to (its `schemaPath` minus the keyword). */
 function parentSchema(schema: Schema | undefined, schemaPath: string): Schema | undefined {
@@ -269,11 +252,9 @@ function line(error: ValidationError, schema: Schema | undefined, data: unknown,
 }
 
 /**
- * Invalid arguments, one line per failing argument by JSON pointer, capped.
- * `schema` (the tool's parameters) lets a line name the expected type of a
- * missing property or the allowed properties; `prefix` is prepended to every
- * pointer (e.g. `/args` for a namespace call).
- *
+ * Invalid arguments, one line per failing argument by JSON pointer, capped. `schema` (the tool's parameters) lets a
+ * line name the expected type of a missing property or the allowed properties; `prefix` is prepended to every pointer
+ * (e.g. `/args` for a namespace call).
  * @example
  * invalidReason('"read_file"', [{ instancePath: '', schemaPath: '#/required', keyword: 'required',
  *   params: { missingProperty: 'path' } }], schema, {}, '', 'read_file');

@@ -1,21 +1,16 @@
 /**
- * The router: the seed's whole tool-management API over a generated folder,
- * typed by the generated names, with validated dispatch.
+ * The router: the seed's whole tool-management API over a generated folder, typed by the generated names, with
+ * validated dispatch.
  *
- * This file is the façade: `ToolRouter` holds one object per concern, built
- * once in `createRouter`, and each public method delegates to one of them.
- * They live in runtime/router/: catalog.ts (what exists, plus run-time
- * registration), session.ts (what `snapshot()` stores), gate.ts (what may be
- * called now), resolve.ts (a call to a tool and validated arguments, or a
- * rejection), invoke.ts (running the handler), prune.ts, compile.ts (the
- * tool arrays of a payload), library.ts (library-owned tools) and types.ts
- * (the public types, re-exported here).
+ * This file is the façade: `ToolRouter` holds one object per concern, built once in `createRouter`, and each public
+ * method delegates to one of them. They live in runtime/router/: catalog.ts (what exists, plus run-time registration),
+ * session.ts (what `snapshot()` stores), gate.ts (what may be called now), resolve.ts (a call to a tool and validated
+ * arguments, or a rejection), invoke.ts (running the handler), prune.ts, compile.ts (the tool arrays of a payload),
+ * library.ts (library-owned tools) and types.ts (the public types, re-exported here).
  *
- * A call costs a few map lookups, one parse and one validation, whatever the
- * number of tools. Model input never throws: every problem in a call becomes
- * a rejection with a code from `REJECTION_CODES` and a reason the model can
- * act on. Programmer errors (a bad generated folder, a missing handler, a
- * registration that collides) do throw, early, with what to fix.
+ * Model input never throws: every problem in a call becomes a rejection with a code from `REJECTION_CODES` and a reason
+ * the model can act on. Programmer errors (a bad generated folder, a missing handler, a registration that collides) do
+ * throw, early, with what to fix.
  */
 import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlersOf, type RegistryShape, type Target, type ToolDefinition, type ToolNameOf } from './contract.js';
 import type { AnnounceOptions, Announcement } from './announcements.js';
@@ -28,16 +23,14 @@ import { Events, type RouterEvents } from './router/events.js';
 import { Gate, type BlocklistOptions } from './router/gate.js';
 import { Invoker } from './router/invoke.js';
 import { Pruner } from './router/prune.js';
-import { NAME_ONLY, Resolver } from './router/resolve.js';
+import { Resolver } from './router/resolve.js';
 import { Session, readSnapshot } from './router/session.js';
 import { libraryResultText, notLibraryText } from './router/library.js';
 import {
-  ToolCallRejectedError,
-  type BlockableName, type CallWithArguments, type CheckResult, type DispatchOptions, type DispatchResult,
-  type DynamicGroupDefinition, type DynamicToolDefinition, type NameCheckResult, type NameOnlyCall,
-  type NamespaceResolution, type NeutralCompileResult, type PruneResult, type PruneStrategy, type RouterOptions,
-  type RouterSnapshot, type TargetCompileRequest, type TryNamespaceResolution, type ContextProbe, type GroupNames,
-  type LibraryCheckResult, type LibraryToolDefinition, type LoaderCall,
+  ToolCallRejectedError, type BlockableName, type CallWithArguments, type CheckResult, type DispatchOptions, type DispatchResult,
+  type DynamicGroupDefinition, type DynamicToolDefinition, type NameCheckResult, type NameOnlyCall, type NamespaceResolution,
+  type NeutralCompileResult, type PruneResult, type PruneStrategy, type RouterOptions, type RouterSnapshot, type TargetCompileRequest,
+  type TryNamespaceResolution, type ContextProbe, type GroupNames, type LibraryCheckResult, type LibraryToolDefinition, type LoaderCall,
 } from './router/types.js';
 
 // The public types live in router/types.ts and are exported from here, unchanged.
@@ -45,19 +38,17 @@ export type { CompileDoneEvent, RouterEvents } from './router/events.js';
 export { ToolCallRejectedError } from './router/types.js';
 export { libraryTool } from './router/library.js';
 export type {
-  LibraryCheckResult, LibraryResolvedCall, LibraryToolDefinition, LibraryToolValidate, LoaderCall,
-  BlocklistOptions, BlockableName, CallableKind, CallWithArguments, CheckRejection, CheckResult, DispatchOptions, DispatchResult,
-  DynamicGroupDefinition, DynamicResolvedCall, DynamicToolDefinition, LoaderResolvedCall, NameCheckResult,
-  NameOnlyCall, NamespaceResolution, NeutralCompileResult, PrunedTool, PruneResult, PruneStrategy, ResolvedCall,
-  RouterOptions, RouterSnapshot, TargetCompileRequest, TryNamespaceResolution,
+  LibraryCheckResult, LibraryResolvedCall, LibraryToolDefinition, LibraryToolValidate, LoaderCall, BlocklistOptions, BlockableName, CallableKind,
+  CallWithArguments, CheckRejection, CheckResult, DispatchOptions, DispatchResult, DynamicGroupDefinition, DynamicResolvedCall,
+  DynamicToolDefinition, LoaderResolvedCall, NameCheckResult, NameOnlyCall, NamespaceResolution, NeutralCompileResult, PrunedTool, PruneResult,
+  PruneStrategy, ResolvedCall, RouterOptions, RouterSnapshot, TargetCompileRequest, TryNamespaceResolution,
 } from './router/types.js';
 
 /**
  * The router over one generated folder. Create it with {@link createRouter}.
  *
- * `R` is the generated registry (names and argument types), `C` the per-dispatch
- * context type, `D` the names registered at run time (grows with the
- * `register*` calls' return type), `L` the library tools' names (`libraryTools`).
+ * `R` is the generated registry (names and argument types), `C` the per-dispatch context type, `D` the names registered
+ * at run time (grows with the `register*` calls' return type), `L` the library tools' names (`libraryTools`).
  */
 export class ToolRouter<R extends RegistryShape, C = unknown, D extends string = never, L extends string = never> {
   readonly #catalog: Catalog;
@@ -84,32 +75,21 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   // ---- Pruning (the seed's flat mode) -------------------------------------
 
   /**
-   * The seed's `pruneByTask`: keep flat tools whose name or any tag occurs in
-   * the task (case-insensitive); untagged tools are always kept.
-   *
-   * @example
-   * router.pruneByTask('Read the auth.ts file'); // → { tools: [read_file, get_time], removed: ['run_bash'], kept: 2, total: 3 }
+   * The seed's `pruneByTask`: keep flat tools whose name or any tag occurs in the task (case-insensitive); untagged
+   * tools are always kept.
+   * @example router.pruneByTask('Read the auth.ts file'); // → { tools: [read_file, get_time], removed: ['run_bash'], kept: 2, total: 3 }
    */
-  pruneByTask(task: string): PruneResult<ToolNameOf<R> | D> {
-    return this.#pruner.pruneByTask(task) as PruneResult<ToolNameOf<R> | D>;
-  }
+  pruneByTask(task: string): PruneResult<ToolNameOf<R> | D> { return this.#pruner.pruneByTask(task) as PruneResult<ToolNameOf<R> | D>; }
 
-  /**
-   * The seed's `allowOnly`: keep exactly the named flat tools (case-insensitive).
-   *
-   * @example
-   * router.allowOnly(['read_file']);
-   */
+  /** The seed's `allowOnly`: keep exactly the named flat tools (case-insensitive), e.g. `router.allowOnly(['read_file'])`. */
   allowOnly(names: readonly (ToolNameOf<R> | D)[]): PruneResult<ToolNameOf<R> | D> {
     return this.#pruner.allowOnly(names) as PruneResult<ToolNameOf<R> | D>;
   }
 
   /**
-   * The seed's `pruneByTaskAndAllowlist`: task match combined with an
-   * allowlist, `union` (default, or the router's `strategy`) or `intersection`.
-   *
-   * @example
-   * router.pruneByTaskAndAllowlist('check the logs', ['get_time'], 'intersection');
+   * The seed's `pruneByTaskAndAllowlist`: task match combined with an allowlist, `union` (default, or the router's
+   * `strategy`) or `intersection`.
+   * @example router.pruneByTaskAndAllowlist('check the logs', ['get_time'], 'intersection');
    */
   pruneByTaskAndAllowlist(task: string, names: readonly (ToolNameOf<R> | D)[], strategy?: PruneStrategy): PruneResult<ToolNameOf<R> | D> {
     return this.#pruner.pruneByTaskAndAllowlist(task, names, strategy) as PruneResult<ToolNameOf<R> | D>;
@@ -120,15 +100,10 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
 
   // ---- Blocklist gate ------------------------------------------------------
   /**
-   * Replace the blocklist (`[]` clears). A tool name blocks the tool however it
-   * is called (flat, as a namespace action, as a loaded toolkit tool); a
-   * namespace or toolkit name blocks the group and all of its tools. Never
-   * changes `compile()` output.
-   *
-   * An unknown name (config files have no types) throws a `TypeError` naming
-   * it and the closest names, changing nothing; `{ allowUnknown: true }` blocks
-   * names not registered yet (the seed's "any listed name").
-   *
+   * Replace the blocklist (`[]` clears). A tool name blocks the tool however it is called; a namespace or toolkit name
+   * blocks the group and all of its tools. Never changes `compile()` output. An unknown name throws a `TypeError`
+   * naming the closest names, changing nothing; `{ allowUnknown: true }` blocks names not registered yet (the seed's
+   * "any listed name").
    * @example
    * router.setBlockedTools(['delete_file', 'tail_logs']);
    * router.setBlockedTools(['git_psh']); // TypeError: … unknown name "git_psh" (did you mean "git_push"?) …
@@ -140,31 +115,21 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     return this;
   }
 
-  /**
-   * Replace the blocklist with a named policy from the spec.
-   *
-   * @example
-   * router.applyPolicy('prod');
-   */
+  /** Replace the blocklist with a named policy from the spec, e.g. `router.applyPolicy('prod')`. */
   applyPolicy(policy: R['policies']): this {
     this.#gate.applyPolicy(policy);
     return this;
   }
 
   /** The blocklist as set, as a fresh array. */
-  getBlockedTools(): BlockableName<R, D | L>[] {
-    return [...this.#session.blocked] as BlockableName<R, D | L>[];
-  }
+  getBlockedTools(): BlockableName<R, D | L>[] { return [...this.#session.blocked] as BlockableName<R, D | L>[]; }
 
   // ---- Checking and dispatching ----------------------------------------------
 
   /**
-   * The dispatch-time gate. With only a name (`checkToolCall({ name })`, the
-   * seed's form) it checks the name: empty, unknown, blocked, not loaded. With
-   * arguments (any supported call shape) it runs the full check that `dispatch`
-   * runs before the handler, and on success returns the resolved call with
-   * typed arguments. Never throws.
-   *
+   * The dispatch-time gate. With only a name (the seed's `checkToolCall({ name })`) it checks the name: empty, unknown,
+   * blocked, not loaded. With arguments (any call shape) it runs `dispatch`'s whole check and returns the resolved call
+   * with typed arguments. Never throws.
    * @example
    * const check = router.checkToolCall({ name: 'delete_file' });
    * if (!check.allowed) history.push({ role: 'tool', tool_call_id: id, content: check.reason });
@@ -177,19 +142,16 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   checkToolCall(call: unknown): CheckResult<R, D> | LibraryCheckResult<L> | NameCheckResult<R, D | L> {
     const r = this.#resolver.resolve(call, false);
     if (!r.ok) return { allowed: false, code: r.code, reason: r.reason };
-    if (r.args === NAME_ONLY) return { allowed: true, name: r.group, kind: r.kind } as NameCheckResult<R, D | L>;
+    if (r.kind === 'name') return { allowed: true, name: r.name, kind: r.callable } as NameCheckResult<R, D | L>;
     return { allowed: true, call: this.#resolver.publicCall(r) } as CheckResult<R, D>;
   }
 
   /**
-   * Gate → parse → validate → route → handler. Accepts `{ name, arguments }`
-   * (a JSON string or an object; absent means `{}`), OpenAI Chat
-   * `{ id, function: { name, arguments } }`, OpenAI Responses
-   * `{ call_id, name, arguments, namespace? }`, Anthropic `{ id, name, input }`
-   * and Gemini `{ id?, name, args }`. `load_toolkit` is handled by the router
-   * (result: the text for the model). Never rejects for model input; a throwing
-   * handler becomes `handler_error` unless `propagateHandlerErrors` is set.
-   *
+   * Gate → parse → validate → route → handler. Accepts `{ name, arguments }` (a JSON string or an object; absent means
+   * `{}`), OpenAI Chat `{ id, function: { name, arguments } }`, OpenAI Responses `{ call_id, name, arguments,
+   * namespace? }`, Anthropic `{ id, name, input }` and Gemini `{ id?, name, args }`. `load_toolkit` is handled by the
+   * router (result: the text for the model). Never rejects for model input; a throwing handler becomes `handler_error`
+   * unless `propagateHandlerErrors` is set.
    * @example
    * const r = await router.dispatch(call, { context: { user } });
    * history.push({ role: 'tool', tool_call_id: r.callId, content: r.ok ? JSON.stringify(r.result) : r.reason });
@@ -198,40 +160,19 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     call: unknown,
     ...options: undefined extends C ? [options?: DispatchOptions<C>] : [options: DispatchOptions<C> & { readonly context: C }]
   ): Promise<DispatchResult<R, D | L>>;
-  // One plain optional parameter in the implementation: a rest parameter would allocate an array per call.
-  // Not `async`: a handler that returns a plain value (no thenable) resolves the
-  // result at once, without the microtask hop an `await` of a non-promise costs.
-  // Every throw still becomes a rejected promise, never a synchronous exception.
   dispatch(call: unknown, options?: DispatchOptions<C>): Promise<DispatchResult<R, D | L>> {
-    try {
-      // Resolution hands an accepted call straight to the invoker (resolve.ts `dispatch`).
-      return this.#resolver.dispatch(call, this.#invoker, options) as Promise<DispatchResult<R, D | L>>;
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return this.#invoker.dispatch(this.#resolver, call, options) as Promise<DispatchResult<R, D | L>>;
   }
 
   // ---- Namespaces and toolkits (the seed's two layers) ----------------------
 
-  /**
-   * Whether a call targets a namespace tool (any call shape). Never throws.
-   *
-   * @example
-   * if (router.isNamespaceCall(call)) { … }
-   */
-  isNamespaceCall(call: unknown): boolean {
-    return this.#resolver.isNamespaceCall(call);
-  }
+  /** Whether a call targets a namespace tool (any call shape), e.g. `if (router.isNamespaceCall(call)) { … }`. Never throws. */
+  isNamespaceCall(call: unknown): boolean { return this.#resolver.isNamespaceCall(call); }
 
   /**
-   * The seed's `resolveNamespace`: the concrete tool and its args. Like the
-   * seed, it does not gate or validate, and it THROWS (a
-   * `ToolCallRejectedError` with `code` and `reason`) on an unknown namespace,
-   * an unknown action or unreadable arguments. Use `tryResolveNamespace`,
-   * `checkToolCall` or `dispatch` to never throw.
-   *
-   * @example
-   * const { toolName, args } = router.resolveNamespace({ name: 'file_ops', arguments: '{"action":"read_file","args":{"path":"a"}}' });
+   * The seed's `resolveNamespace`: the concrete tool and its checked args. Like the seed it THROWS (a
+   * `ToolCallRejectedError` with `code` and `reason`) on a call it cannot resolve; `tryResolveNamespace` never throws.
+   * @example const { toolName, args } = router.resolveNamespace({ name: 'file_ops', arguments: '{"action":"read_file","args":{"path":"a"}}' });
    */
   resolveNamespace(call: unknown): NamespaceResolution {
     const r = this.tryResolveNamespace(call);
@@ -240,33 +181,20 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /**
-   * `resolveNamespace` without exceptions: `{ ok: true, group, toolName, args }`
-   * or `{ ok: false, code, reason }`.
-   *
-   * @example
-   * const r = router.tryResolveNamespace(call);
-   * if (!r.ok) return r.reason;
+   * `resolveNamespace` without exceptions: `{ ok: true, group, toolName, args }` or `{ ok: false, code, reason }`.
+   * @example const r = router.tryResolveNamespace(call); if (!r.ok) return r.reason;
    */
-  tryResolveNamespace(call: unknown): TryNamespaceResolution {
-    return this.#resolver.tryResolveNamespace(call);
-  }
+  tryResolveNamespace(call: unknown): TryNamespaceResolution { return this.#resolver.tryResolveNamespace(call); }
 
   /** Whether a call is the library's `load_toolkit` (any call shape), e.g. `if (router.isToolkitLoader(call)) { … }`. */
   isToolkitLoader(call: unknown): boolean { return readCall(call).name === LOAD_TOOLKIT_NAME; }
 
   /**
-   * The seed's `extractToolkit`: the full definitions of a toolkit's tools
-   * (name matched case-insensitively). It also marks the toolkit loaded, so its
-   * tools pass the gate: in the seed, extracting is how an application loads.
-   * Throws like the seed (`ToolCallRejectedError`, code `invalid_arguments`) on
-   * an unknown toolkit; `handleTool` / `dispatch` never throw.
-   *
-   * @example
-   * const newTools = router.extractToolkit('weather'); // Weather's tools
+   * The seed's `extractToolkit`: the definitions of a toolkit's tools (name matched ignoring case), and the toolkit
+   * marked loaded, as in the seed. Throws like the seed (`ToolCallRejectedError`) on an unknown toolkit.
+   * @example const newTools = router.extractToolkit('weather'); // Weather's tools
    */
-  extractToolkit(toolkitName: R['toolkits'] | D | (string & {})): ToolDefinition[] {
-    return this.#gate.extractToolkit(toolkitName);
-  }
+  extractToolkit(toolkitName: R['toolkits'] | D | (string & {})): ToolDefinition[] { return this.#gate.extractToolkit(toolkitName); }
 
   /** Loaded toolkits, canonical names, load order. */
   getLoadedToolkits(): (R['toolkits'] | D)[] { return this.#session.loadedNames(this.#catalog) as (R['toolkits'] | D)[]; }
@@ -274,28 +202,16 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   // ---- Library-owned tools ----------------------------------------------------
 
   /**
-   * Whether the library dispatches this tool itself: `load_toolkit` and the
-   * `libraryTools` given to `createRouter`.
-   *
-   * @example
-   * if (router.ownsTool(call.function.name)) content = await router.handleTool({ name, arguments });
+   * Whether the library dispatches this tool itself: `load_toolkit` and the `libraryTools` given to `createRouter`.
+   * @example if (router.ownsTool(call.function.name)) content = await router.handleTool({ name, arguments });
    */
-  ownsTool(name: unknown): boolean {
-    return name === LOAD_TOOLKIT_NAME || this.#catalog.isLibraryTool(name);
-  }
+  ownsTool(name: unknown): boolean { return name === LOAD_TOOLKIT_NAME || this.#catalog.isLibraryTool(name); }
 
   /**
-   * Run a library-owned call and return the text to hand back as its tool
-   * result. `load_toolkit` loads the toolkit (its tools become callable and
-   * appear in `compile({ target })`) and lists its tools with signatures: the
-   * text itself. A `libraryTools` tool runs like `dispatch` (gate, validation,
-   * `options` as in `dispatch`): a promise of its handler's text (a
-   * non-string as JSON), so with library tools the type is `string |
-   * Promise<string>`: `await` it. A mistake (blocked, invalid arguments, a
-   * tool this router does not own) comes back as `Error: …` text; model input never throws.
-   *
-   * @example
-   * const content = await router.handleTool({ name: call.function.name, arguments: call.function.arguments });
+   * Run a library-owned call and return the text for its tool result. `load_toolkit` loads the toolkit and lists its
+   * tools with signatures (the text itself). A `libraryTools` tool runs like `dispatch`: a promise of its handler's
+   * text (a non-string as JSON), so `await` it. A mistake comes back as `Error: …` text.
+   * @example const content = await router.handleTool({ name: call.function.name, arguments: call.function.arguments });
    */
   handleTool(call: LoaderCall): string;
   handleTool(call: unknown, options?: DispatchOptions<C>): [L] extends [never] ? string : string | Promise<string>;
@@ -304,25 +220,18 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     if (this.#catalog.isLibraryTool(shape.name)) return this.dispatch(call, options as DispatchOptions<C> & { context: C }).then(libraryResultText);
     if (shape.name !== LOAD_TOOLKIT_NAME) return notLibraryText(shape.name, this.#catalog.library.map((t) => this.#catalog.toolName(t)));
     const r = this.#resolver.resolve(call, true);
-    return r.ok ? this.#invoker.loadToolkit(r.toolkit) : `Error: ${r.reason}`;
+    if (!r.ok) return `Error: ${r.reason}`;
+    return r.kind === 'load' ? this.#invoker.loadToolkit(r.toolkit) : notLibraryText(shape.name, []);
   }
 
   // ---- Compile ----------------------------------------------------------------
 
   /**
-   * Without a target: the seed's `{ tools, directoryXml }`: the namespaces, the flat tools in
-   * no namespace (none with `offerUngroupedTools: false` and groups; the seed lists none), and
-   * `load_toolkit` when there are toolkits (loaded toolkits are not included, as in the seed). With `{ target, system?, messages, tools? }`:
-   * the request fragment for that provider (see runtime/targets/compile.ts), with
-   * the stable tools first, deferred ones after them and loaded toolkits' tools
-   * last. The blocklist never changes the output.
-   *
-   * Arrays are shared, not copied, so a turn's compile does not grow with the
-   * spec: the neutral result (object and `tools`) is frozen and the same
-   * object every call; a target payload's `tools` is the router's frozen,
-   * pre-rendered array whenever nothing is deferred, loaded or searched. Copy
-   * before adding tools (`[...payload.tools, extra]`).
-   *
+   * Without a target: the seed's `{ tools, directoryXml }`: the namespaces, the flat tools in no namespace (none with
+   * `offerUngroupedTools: false` and groups) and `load_toolkit` when there are toolkits. With `{ target, system?,
+   * messages, tools? }`: that provider's request fragment, stable tools first, deferred ones after them, loaded
+   * toolkits' tools last. The blocklist never changes the output. Arrays are shared and frozen: copy before adding
+   * tools (`[...payload.tools, extra]`).
    * @example
    * const { tools, directoryXml } = router.compile();
    * const payload = router.compile({ target: 'anthropic', system, messages });
@@ -331,7 +240,6 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   compile(): NeutralCompileResult;
   compile<T extends Target>(request: TargetCompileRequest<R, D> & { readonly target: T }): TargetPayload<T>;
   compile(request?: TargetCompileRequest<R, D>): NeutralCompileResult | TargetPayload<Target> {
-    // The cached frozen result itself: copying the tools would make compile() grow with the spec.
     const neutral = request === undefined || request.target === undefined;
     const result = neutral ? this.#compiler.neutral() : this.#compiler.target(request as unknown as AnyTargetCompileRequest);
     if (this.#events.hasCompileDone) this.#events.compileDone(neutral ? 'neutral' : request.target, result);
@@ -339,26 +247,18 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /**
-   * Subscribe to `compile:done` (the seed's hook for delta detection; what it
-   * announces lands in the next compile). Returns the unsubscribe function.
-   *
-   * @example
-   * router.on('compile:done', ({ toolNames }) => router.syncToolAnnouncements(toolNames));
+   * Subscribe to `compile:done` (the seed's hook for delta detection; what it announces lands in the next compile).
+   * Returns the unsubscribe function.
+   * @example router.on('compile:done', ({ toolNames }) => router.syncToolAnnouncements(toolNames));
    */
-  on<E extends keyof RouterEvents>(event: E, listener: RouterEvents[E]): () => void {
-    return this.#events.on(event, listener);
-  }
+  on<E extends keyof RouterEvents>(event: E, listener: RouterEvents[E]): () => void { return this.#events.on(event, listener); }
 
   /**
-   * sha256 of what the provider caches before the conversation (tools as sent, `tool_choice`, system), changing exactly when it does; `undefined` for a non-compile object.
-   *
-   * @example
-   * const payload = router.compile({ target: 'anthropic', system, messages });
-   * router.cacheKey(payload); // same string turn after turn while the prefix is stable
+   * sha256 of what the provider caches before the conversation (tools as sent, `tool_choice`, system), changing exactly
+   * when it does; `undefined` for a non-compile object.
+   * @example router.cacheKey(router.compile({ target: 'anthropic', system, messages })); // same string while the prefix is stable
    */
-  cacheKey(payload: object): string | undefined {
-    return payloadCacheKey(payload);
-  }
+  cacheKey(payload: object): string | undefined { return payloadCacheKey(payload); }
 
   /** Names of a compile's tools the gate lets through now (`options.allowedTools`; Gemini's `allowedFunctionNames`), e.g. `router.allowedToolNames({ target: 'gemini' })` → `['file_ops', 'load_toolkit', 'call_toolkit_tool']`. */
   allowedToolNames(request: Pick<TargetCompileRequest<R, D>, 'target' | 'tools' | 'options'>): string[] { return this.#compiler.allowedToolNames(request as unknown as AnyTargetCompileRequest); }
@@ -367,11 +267,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
 
   // ---- Announcements -------------------------------------------------------------
   /**
-   * Upsert a standing announcement (rendered on every target compile until
-   * retracted). Same id keeps its position.
-   *
-   * @example
-   * router.announce('tools:blocked', 'delete_file is disabled in this environment');
+   * Upsert a standing announcement (rendered on every target compile until retracted). Same id keeps its position.
+   * @example router.announce('tools:blocked', 'delete_file is disabled in this environment');
    */
   announce(id: string, content: string, options?: AnnounceOptions): this {
     this.#session.announcements.announce(id, content, options);
@@ -385,12 +282,10 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   getAnnouncements(): Announcement[] { return this.#session.announcements.list(); }
 
   /**
-   * The seed's delta detection, with the previous set kept in the router (and
-   * in snapshots): announces `tools:added` / `tools:removed` for what changed
-   * since the last call and retracts them when nothing did; `channel` as in `announce`.
-   *
-   * @example
-   * router.syncToolAnnouncements(names, { channel: 'user_tail' }); // e.g. Sonnet 5 on the anthropic target
+   * The seed's delta detection, with the previous set kept in the router (and in snapshots): announces `tools:added` /
+   * `tools:removed` for what changed since the last call and retracts them when nothing did; `channel` as in
+   * `announce`.
+   * @example router.syncToolAnnouncements(names, { channel: 'user_tail' });
    */
   syncToolAnnouncements(next: readonly string[], options?: AnnounceOptions): { added: string[]; removed: string[] } {
     return this.#session.syncToolAnnouncements(next, options);
@@ -398,22 +293,16 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
 
   // ---- Snapshot --------------------------------------------------------------------
   /**
-   * All state as plain JSON: blocklist, loaded toolkits, announcements, the
-   * delta-detection set. Run-time registrations are code and not included.
-   *
-   * @example
-   * const saved = JSON.stringify(router.snapshot());
+   * All state as plain JSON: blocklist, loaded toolkits, announcements, the delta-detection set. Run-time registrations
+   * are code and not included.
+   * @example const saved = JSON.stringify(router.snapshot());
    */
-  snapshot(): RouterSnapshot {
-    return this.#session.snapshot(this.#catalog);
-  }
+  snapshot(): RouterSnapshot { return this.#session.snapshot(this.#catalog); }
 
   /**
-   * Rebuild state from a snapshot, all or nothing and strictly (it decides what
-   * is blocked): anything but what `snapshot()` returned throws a `TypeError`
-   * listing every problem and changes nothing; a missing field never means
+   * Rebuild state from a snapshot, all or nothing and strictly (it decides what is blocked): anything but what
+   * `snapshot()` returned throws a `TypeError` listing every problem and changes nothing; a missing field never means
    * "nothing blocked". Only `announcements` may be absent (the seed).
-   *
    * @example
    * router.restore(JSON.parse(saved)); // router.restore({}) throws: not a toolroute router snapshot
    */
@@ -428,11 +317,9 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   // ---- Run-time registration ----------------------------------------------------------
 
   /**
-   * Add flat tools known only at run time (additive; the seed's
-   * `registerTools` replaces). Untyped: their handlers take
-   * `Record<string, unknown>` and are validated only by their own `validate`.
-   * A name that already exists (tool, namespace, library tool) throws.
-   *
+   * Add flat tools known only at run time (additive; the seed's `registerTools` replaces). Untyped: their handlers take
+   * `Record<string, unknown>` and are validated only by their own `validate`. A name that already exists (tool,
+   * namespace, library tool) throws.
    * @example
    * const r2 = router.registerTools([{ name: 'ping', description: 'Ping', handler: () => 'pong' }]);
    */
@@ -443,22 +330,17 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /**
-   * Add namespaces known only at run time. A member may be a new tool
-   * definition or the name of an existing tool.
-   *
-   * @example
-   * router.registerNamespaces([{ name: 'git', description: 'Git', tools: [{ name: 'git_status', description: 'Status' }] }]);
+   * Add namespaces known only at run time. A member may be a new tool definition or the name of an existing tool.
+   * @example router.registerNamespaces([{ name: 'git', description: 'Git', tools: [{ name: 'git_status', description: 'Status' }] }]);
    */
   registerNamespaces<const T extends readonly DynamicGroupDefinition<C>[]>(groups: T): ToolRouter<R, C, D | GroupNames<T>, L> {
     return this.#registerGroups(groups, 'namespace');
   }
 
   /**
-   * Add toolkits known only at run time (listed in the directory, loaded via
-   * `load_toolkit`). A member may be a new tool definition or an existing tool's name.
-   *
-   * @example
-   * router.registerToolkits([{ name: 'Jira', description: 'Issues', tools: [{ name: 'jira_get', description: 'Get an issue' }] }]);
+   * Add toolkits known only at run time (listed in the directory, loaded via `load_toolkit`). A member may be a new
+   * tool definition or an existing tool's name.
+   * @example router.registerToolkits([{ name: 'Jira', description: 'Issues', tools: [{ name: 'jira_get', description: 'Get an issue' }] }]);
    */
   registerToolkits<const T extends readonly DynamicGroupDefinition<C>[]>(groups: T): ToolRouter<R, C, D | GroupNames<T>, L> {
     return this.#registerGroups(groups, 'toolkit');
@@ -470,27 +352,16 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     return this as never;
   }
 
-  // ---- Seed compatibility ----------------------------------------------------------------
-  /**
-   * The seed's `chef.getPruner()`: the router itself, so the seed's samples
-   * run unchanged apart from setup.
-   *
-   * @example
-   * router.getPruner().setBlockedTools(['delete_file']);
-   */
-  getPruner(): this {
-    return this;
-  }
+  /** The seed's `chef.getPruner()`: the router itself, so the seed's samples run unchanged apart from setup. */
+  getPruner(): this { return this; }
 }
 
 
 /**
- * Build the router for a generated folder. The context type is inferred from
- * the handlers (`satisfies Handlers<AgentCtx>`, or one annotated `ctx`); then
- * `dispatch` requires `{ context }`. A handler under a name that is no tool throws.
- * `options.libraryTools` (each built with `libraryTool`) adds the router's own
- * tools; a mistake in one throws a `TypeError` here.
- *
+ * Build the router for a generated folder. The context type is inferred from the handlers (`satisfies
+ * Handlers<AgentCtx>`, or one annotated `ctx`); then `dispatch` requires `{ context }`. A handler under a name that is
+ * no tool throws. `options.libraryTools` (each built with `libraryTool`) adds the router's own tools; a mistake in one
+ * throws a `TypeError` here.
  * @example
  * import * as generated from './generated/index.js';
  * const typed = createRouter(generated, handlers satisfies Handlers<AgentCtx>); // ToolRouter<Registry, AgentCtx>

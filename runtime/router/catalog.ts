@@ -44,22 +44,17 @@ export type AnyDynamicTool = DynamicToolDefinition<never>;
 /** A run-time group definition with its context type erased. */
 export type AnyDynamicGroup = DynamicGroupDefinition<never>;
 
-/**
- * What a callable name refers to, as one small integer: a tool's index
- * (`>= 0`), `LOADER_REF` (`load_toolkit`) or `namespaceRef(k)` (`<= -2`).
- * A number, not a `{ kind, index }` object: at 10,000 tools the objects were
- * 10,000 allocations at start-up (about 3 ms with the collections they cause).
- */
-export type Ref = number;
+/** What a callable name refers to (`Catalog.byName`): a tool or a namespace by index, or `load_toolkit`. */
+export type Ref =
+  | { readonly kind: 'tool'; readonly index: number }
+  | { readonly kind: 'namespace'; readonly index: number }
+  | { readonly kind: 'loader' };
+/** Tool `t` as a `Ref`. */
+export const toolRef = (t: number): Ref => ({ kind: 'tool', index: t });
+/** Namespace `k` as a `Ref`. */
+export const namespaceRef = (k: number): Ref => ({ kind: 'namespace', index: k });
 /** `byName`'s value for `load_toolkit`. */
-export const LOADER_REF = -1;
-/** Namespace `k` as a `Ref`, and back: `-2 - ref` is its own inverse. */
-export const namespaceRef = (k: number): Ref => -2 - k;
-export const refNamespace = namespaceRef;
-/** Whether `ref` (a `byName` lookup, maybe absent) is a tool's index. */
-export const isToolRef = (ref: Ref | undefined): ref is number => ref !== undefined && ref >= 0;
-/** Whether `ref` (a `byName` lookup, maybe absent) is a namespace (`namespaceRef`). */
-export const isNamespaceRef = (ref: Ref | undefined): ref is number => ref !== undefined && ref <= -2;
+export const LOADER_REF: Ref = Object.freeze({ kind: 'loader' });
 
 /** Names owned by the library (reserved in specs, refused in registrations). */
 const RESERVED_NAMES = new Set(['load_toolkit', TOOLKIT_DISPATCHER_NAME, 'context', 'new_context', 'create_memory', 'modify_memory', 'recall_context']);
@@ -80,7 +75,7 @@ function expandParameters(parameters: Readonly<Record<string, unknown>> | undefi
  *
  * @example
  * const catalog = new Catalog(generated, handlers);
- * catalog.byName.get('read_file'); // → 0 (a tool's index)
+ * catalog.byName.get('read_file'); // → { kind: 'tool', index: 0 }
  * catalog.tool(0).name; // → 'read_file'
  */
 export class Catalog {
@@ -90,8 +85,6 @@ export class Catalog {
   readonly specCount: number;
   /** Tool entries by index. */
   readonly #entries: ToolEntry[] = [];
-  /** 1 where spec tool `i` is flat (read by the gate; do not modify). */
-  readonly flatColumn: Uint8Array;
   readonly namespaces: GroupEntry[] = [];
   readonly toolkits: GroupEntry[] = [];
   /** Every tool, namespace and the loader by exact name. A Map: `__proto__` finds nothing. */
@@ -118,7 +111,6 @@ export class Catalog {
     const handlerTable = (handlers ?? {}) as Readonly<Record<string, unknown>>;
     const count = spec.tools.length;
     this.specCount = this.toolCount = count;
-    this.flatColumn = new Uint8Array(count);
     const missing: string[] = [];
     spec.tools.forEach((tool, i) => {
       // Own properties only, enumerable or not: an inherited function is no handler.
@@ -132,7 +124,6 @@ export class Catalog {
         namespaces: tool.namespaces,
         toolkits: tool.toolkits,
         validate: spec.validators[tool.validator],
-        argsDepth: 0,
         nullDecode: tool.nullDecode,
         keyDecode: tool.keyDecode,
         fillsDefaults: tool.fillsDefaults === true,
@@ -145,15 +136,14 @@ export class Catalog {
         specIndex: i,
         neutral: undefined,
       });
-      if (tool.flat) this.flatColumn[i] = 1;
-      this.byName.set(tool.name, i);
+      this.byName.set(tool.name, toolRef(i));
     });
     if (missing.length > 0) {
       throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
     }
     assertKnownNames(
       'createRouter: handlers',
-      Object.keys(handlerTable).filter((key) => !isToolRef(this.byName.get(key))),
+      Object.keys(handlerTable).filter((key) => this.byName.get(key)?.kind !== 'tool'),
       { has: () => false },
       () => spec.tools.map((t) => t.name),
       'Handlers are keyed by tool name; remove the entry or fix its name.',
@@ -172,7 +162,7 @@ export class Catalog {
     const lower = new Set(spec.toolkits.map((kit) => kit.name.toLowerCase()));
     const planned = planLibraryTools(libraryTools, (name) =>
       name === LOAD_TOOLKIT_NAME || name === TOOLKIT_DISPATCHER_NAME ? 'the router itself'
-      : isNamespaceRef(this.byName.get(name)) ? 'a namespace of the spec'
+      : this.byName.get(name)?.kind === 'namespace' ? 'a namespace of the spec'
       : this.byName.has(name) ? 'a tool of the spec'
       : lower.has(name.toLowerCase()) ? 'a toolkit of the spec (names of toolkits are matched ignoring case)'
       : undefined,
@@ -203,7 +193,7 @@ export class Catalog {
   /** Whether `name` is a library tool of this router (`libraryTools`; `load_toolkit` is not one of them). */
   isLibraryTool(name: unknown): boolean {
     const ref = typeof name === 'string' ? this.byName.get(name) : undefined;
-    return isToolRef(ref) && this.toolLibrary(ref);
+    return ref?.kind === 'tool' && this.toolLibrary(ref.index);
   }
 
   /** A toolkit's index by name, case-insensitively (the seed's lookup); undefined for anything else. */
@@ -254,7 +244,7 @@ export class Catalog {
     const plan = this.#planTools(inline, where, kind === 'namespace' ? groupNames : undefined);
     for (const g of groups) {
       for (const m of g.tools) {
-        if (typeof m === 'string' && (!isToolRef(this.byName.get(m)) || this.isLibraryTool(m))) {
+        if (typeof m === 'string' && (this.byName.get(m)?.kind !== 'tool' || this.isLibraryTool(m))) {
           throw new TypeError(`${where}: group ${JSON.stringify(g.name)} refers to ${JSON.stringify(m)}, which is ${this.isLibraryTool(m) ? 'a library tool (library tools are never grouped)' : 'not a tool of this router'}.`);
         }
       }
@@ -264,7 +254,7 @@ export class Catalog {
     for (const g of groups) {
       const members: number[] = [];
       for (const m of g.tools) {
-        const t = typeof m === 'string' ? this.byName.get(m)! : created.get(m)!;
+        const t = typeof m === 'string' ? (this.byName.get(m) as { index: number }).index : created.get(m)!;
         if (!members.includes(t)) members.push(t);
       }
       const list = kind === 'namespace' ? this.namespaces : this.toolkits;
@@ -326,7 +316,6 @@ export class Catalog {
       namespaces: [],
       toolkits: [],
       validate: def.validate,
-      argsDepth: 0,
       nullDecode: undefined,
       keyDecode: anthropicKeyPlan(schema),
       fillsDefaults: false,
@@ -340,7 +329,7 @@ export class Catalog {
       neutral,
     };
     this.toolCount = index + 1;
-    this.byName.set(def.name, index);
+    this.byName.set(def.name, toolRef(index));
     return index;
   }
 }

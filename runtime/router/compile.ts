@@ -20,7 +20,7 @@ import type { Announcement } from '../announcements.js';
 import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload } from '../targets/compile.js';
 import { directoryXml as renderDirectoryXml, neutralLoaderTool } from '../neutral.js';
 import { renderTool } from '../targets/index.js';
-import { LOADER_REF, RENDER_OPTIONS, isNamespaceRef, isToolRef, refNamespace, type Catalog, type GroupEntry, type ToolEntry } from './catalog.js';
+import { RENDER_OPTIONS, type Catalog, type GroupEntry, type ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import type { Session } from './session.js';
 import type { NeutralCompileResult, TargetCompileRequest } from './types.js';
@@ -207,14 +207,14 @@ export class Compiler {
     for (const name of names) {
       if (sent.has(name)) continue;
       const ref = catalog.byName.get(name);
-      if (isToolRef(ref)) {
-        const entry = catalog.tool(ref);
+      if (ref?.kind === 'tool') {
+        const entry = catalog.tool(ref.index);
         if (entry.library) continue; // always offered, at its own place below
         if (!entry.flat) throw new TypeError(this.#notOfferable(entry));
-        (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref, target));
-      } else if (isNamespaceRef(ref)) {
-        stable.push(this.#renderGroup(catalog.namespaces[refNamespace(ref)]!, target));
-      } else if (ref !== LOADER_REF) {
+        (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
+      } else if (ref?.kind === 'namespace') {
+        stable.push(this.#renderGroup(catalog.namespaces[ref.index]!, target));
+      } else if (ref?.kind !== 'loader') {
         throw new TypeError(`compile: ${JSON.stringify(name)} in \`tools\` is not a tool or namespace of this router.`);
       }
       sent.add(name);
@@ -357,8 +357,8 @@ export class Compiler {
     if (name === TOOLKIT_DISPATCHER_NAME) return catalog.toolkits.some((_, k) => toolkitToolOpen(k));
     const ref = catalog.byName.get(name);
     if (ref === undefined) return true;
-    if (ref >= 0) return !gate.toolBlocked[ref];
-    if (ref !== LOADER_REF) return !gate.nsBlocked[refNamespace(ref)] && catalog.namespaces[refNamespace(ref)]!.tools.some((t) => !gate.toolBlocked[t]);
+    if (ref.kind === 'tool') return !gate.toolBlocked[ref.index];
+    if (ref.kind === 'namespace') return !gate.nsBlocked[ref.index] && catalog.namespaces[ref.index]!.tools.some((t) => !gate.toolBlocked[t]);
     return !gate.loaderBlocked() && catalog.toolkits.some((_, k) => !gate.kitBlocked[k]);
   }
 

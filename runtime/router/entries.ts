@@ -25,8 +25,6 @@ export interface ToolEntry {
   namespaces: readonly number[];
   toolkits: readonly number[];
   readonly validate: ValidateFn | undefined;
-  /** A proven bound on the nesting of the arguments its validator accepts; 0 (none known): every call's arguments are walked. */
-  readonly argsDepth: number;
   readonly nullDecode: NullDecodePlan | undefined;
   /** Anthropic wire names of top-level properties → spec names (property-keys.ts); undefined for most tools. */
   readonly keyDecode: KeyDecodePlan | undefined;

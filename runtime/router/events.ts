@@ -1,10 +1,8 @@
 /**
- * Router events: the seed's `compile:done`, where its documentation puts an
- * application's tool-delta detection ("call it in the compile:done handler;
- * announcements made there land in the next compile"). Listeners run
- * synchronously after a compile has built its result, in subscription order;
- * a listener's exception propagates to the `compile` caller (it is the
- * application's own code, not model input).
+ * Router events: the seed's `compile:done`, where its documentation puts an application's tool-delta detection ("call
+ * it in the compile:done handler; announcements made there land in the next compile"). Listeners run synchronously
+ * after a compile has built its result, in subscription order; a listener's exception propagates to the `compile`
+ * caller (it is the application's own code, not model input).
  */
 import type { Target } from '../contract.js';
 
@@ -25,7 +23,6 @@ export interface RouterEvents {
 
 /**
  * Listener lists per event. Internal to the router.
- *
  * @example
  * const events = new Events();
  * const off = events.on('compile:done', (e) => console.log(e.toolNames));
@@ -34,9 +31,7 @@ export interface RouterEvents {
 export class Events {
   readonly #compileDone: RouterEvents['compile:done'][] = [];
 
-  get hasCompileDone(): boolean {
-    return this.#compileDone.length > 0;
-  }
+  get hasCompileDone(): boolean { return this.#compileDone.length > 0; }
 
   on<E extends keyof RouterEvents>(event: E, listener: RouterEvents[E]): () => void {
     if (event !== 'compile:done') throw new TypeError(`router.on: unknown event ${JSON.stringify(event)}; events: "compile:done".`);

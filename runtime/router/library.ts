@@ -1,20 +1,10 @@
 /**
- * Library-owned tools: the router's own tools beside `load_toolkit` (the
- * seed's memory tools, a `new_context` hand-off, a bridge an integration
- * adds), given to `createRouter` as `libraryTools`. This module owns their
- * registration rules and the text `handleTool` returns for them; the catalog
- * stores them as tool entries (`library: true`), so resolution, the gate,
- * validation and invocation are the application tools' own code paths, and
- * dispatch pays nothing for them.
- *
- * The guarantees, and where they are kept: compile appends them after
- * everything the application chose (after `load_toolkit` and the toolkit
- * dispatcher), in registration order, so pruning never sees them and their
- * position does not move when toolkits load or tools are blocked (compile.ts);
- * their schemas are copied and frozen here, so the bytes cannot change after
- * registration; a definition that is wrong in any way throws a `TypeError`
- * here, before the router exists; nothing in a definition is ignored (an
- * unknown key is refused, not dropped).
+ * Library-owned tools: the router's own tools beside `load_toolkit` (memory tools, a `new_context` hand-off, a bridge
+ * an integration adds), given to `createRouter` as `libraryTools`. This module owns their registration rules and the
+ * text `handleTool` returns for them; the catalog stores them as tool entries (`library: true`), so they resolve, pass
+ * the gate, validate and run as the application's tools do. Compile appends them after everything else, in a fixed
+ * position (compile.ts); their schemas are copied and frozen here; a definition that is wrong in any way (an unknown
+ * key included) throws a `TypeError` here, before the router exists.
  */
 import { LOAD_TOOLKIT_NAME, type HandlerContext, type ValidationError } from '../contract.js';
 import { isPlainObject } from '../call-shape.js';
@@ -36,11 +26,9 @@ export interface PlannedLibraryTool {
 }
 
 /**
- * Define one library tool, typed: the handler's `args` are the type the
- * `validate` type guard checks (an `ajv.compile<Args>(schema)` result), or
- * the handler's own annotation; a guard and an annotation that disagree do
- * not compile. Returns the definition unchanged (the checks run in `createRouter`).
- *
+ * Define one library tool, typed: the handler's `args` are the type the `validate` type guard checks (an
+ * `ajv.compile<Args>(schema)` result), or the handler's own annotation; a guard and an annotation that disagree do not
+ * compile. Returns the definition unchanged (the checks run in `createRouter`).
  * @example
  * const remember = libraryTool({
  *   name: 'remember',
@@ -64,14 +52,11 @@ export function libraryTool<const N extends string, V extends LibraryToolValidat
 export type GuardedArgs<V, A> = V extends (data: any, ...rest: any[]) => data is infer G ? G : A;
 
 /**
- * Check `libraryTools` and return the definitions to register, in order.
- * `taken(name)` says what else in the router holds a name (undefined: free).
- * Throws a `TypeError` naming the tool and the fix on any mistake: not an
- * array, a missing or unknown key, a name no target accepts or one already
- * taken (a spec tool, namespace or toolkit, the router's own `load_toolkit` /
- * `call_toolkit_tool`, another library tool), a schema that is not a plain
- * JSON `type: "object"` schema, a `validate` or `handler` that is not a function.
- *
+ * Check `libraryTools` and return the definitions to register, in order. `taken(name)` says what else in the router
+ * holds a name (undefined: free). Throws a `TypeError` naming the tool and the fix on any mistake: not an array, a
+ * missing or unknown key, a name no target accepts or one already taken (a spec tool, namespace or toolkit, the
+ * router's own `load_toolkit` / `call_toolkit_tool`, another library tool), a schema that is not a plain JSON `type:
+ * "object"` schema, a `validate` or `handler` that is not a function.
  * @example
  * planLibraryTools([remember], (name) => (name === 'read_file' ? 'a tool of the spec' : undefined)); // → [{ name: 'remember', … }]
  */
@@ -119,9 +104,8 @@ export function planLibraryTools(definitions: unknown, taken: (name: string) => 
 }
 
 /**
- * A frozen deep copy of a parameters schema, after checking it is plain JSON
- * (objects, arrays, strings, finite numbers, booleans, null: what is sent is
- * what was given) with `type: "object"` at the top, as every target requires.
+ * A frozen deep copy of a parameters schema, after checking it is plain JSON (objects, arrays, strings, finite numbers,
+ * booleans, null: what is sent is what was given) with `type: "object"` at the top, as every target requires.
  */
 function staticSchema(schema: unknown, where: string): Readonly<Record<string, unknown>> {
   if (!isPlainObject(schema) || schema['type'] !== 'object') {
@@ -157,10 +141,8 @@ function staticSchema(schema: unknown, where: string): Readonly<Record<string, u
 }
 
 /**
- * What `handleTool` returns for a library tool's dispatch result: the
- * handler's string as is, any other value as JSON, a rejection as `Error: …`
- * (its reason: the same text `dispatch` gives the model).
- *
+ * What `handleTool` returns for a library tool's dispatch result: the handler's string as is, any other value as JSON,
+ * a rejection as `Error: …` (its reason: the same text `dispatch` gives the model).
  * @example
  * libraryResultText({ ok: true, result: 'Remembered "city".' }); // → 'Remembered "city".'
  * libraryResultText({ ok: false, reason: 'Tool "recall" is currently blocked.' }); // → 'Error: Tool "recall" is currently blocked.'
@@ -177,7 +159,6 @@ export function libraryResultText(r: { readonly ok: true; readonly result: unkno
 
 /**
  * `handleTool`'s answer for a call that is no library tool (the application dispatches it).
- *
  * @example
  * notLibraryText('read_file', ['remember']); // → 'Error: "read_file" is not a library tool; library tools: load_toolkit, remember. Dispatch it with router.dispatch.'
  */
@@ -187,11 +168,9 @@ export function notLibraryText(name: string | undefined, library: readonly strin
 }
 
 /**
- * The `errors` of a validator the application wrote (library and run-time
- * tools), reduced to entries the reason builder can read: a malformed
- * `errors`, or a getter that throws, must not make a model's bad call throw.
- * Generated validators' errors do not come through here.
- *
+ * The `errors` of a validator the application wrote (library and run-time tools), reduced to entries the reason builder
+ * can read: a malformed `errors`, or a getter that throws, must not make a model's bad call throw. Generated
+ * validators' errors do not come through here.
  * @example
  * readableErrors({ errors: [{ instancePath: '/k', schemaPath: '#/type', keyword: 'type', params: {} }, 'oops'] }); // → the first entry only
  */

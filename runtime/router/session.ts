@@ -1,16 +1,9 @@
 /**
- * The session state: everything about one conversation that `snapshot()`
- * stores and `restore()` reads back, and nothing else. That is the blocklist
- * as set, the loaded toolkits (in load order), the standing announcements and
- * `syncToolAnnouncements`' previous tool set.
- *
- * Kept apart from the catalog (what exists, the same for every conversation)
- * and from the gate's tables (derived from this state and rebuilt by the
- * gate), so a snapshot is exactly this object's content and reading a
- * snapshot is one place: `readSnapshot`. A snapshot is untrusted input (an
- * older, empty, garbage or hostile object) that decides what is blocked, so
- * it is read strictly: a bad one throws before any state changes, and a
- * missing field never means "nothing blocked".
+ * The session state: everything about one conversation that `snapshot()` stores and `restore()` reads back (the
+ * blocklist as set, the loaded toolkits in load order, the standing announcements, `syncToolAnnouncements`' previous
+ * tool set), apart from the catalog and the gate's derived tables. A snapshot is untrusted input that decides what is
+ * blocked, so `readSnapshot` reads it strictly: a bad one throws before any state changes, and a missing field never
+ * means "nothing blocked".
  */
 import { ANNOUNCEMENT_CHANNELS, AnnouncementStore, type AnnounceOptions, type Announcement, type AnnouncementChannel } from '../announcements.js';
 import type { Catalog } from './catalog.js';
@@ -30,13 +23,10 @@ export interface SnapshotFields {
 }
 
 /**
- * Read an untrusted snapshot, strictly: a snapshot decides what is blocked,
- * so anything it does not say clearly is an error, never "nothing blocked".
- * Throws a `TypeError` listing every problem (not a snapshot of this format,
- * a missing `blocked` or `loaded`, a field of the wrong type, an unreadable
- * object). `announcements` and `announcedTools` may be absent (the seed: a
- * snapshot from before announcements restores an empty set).
- *
+ * Read an untrusted snapshot, strictly: a snapshot decides what is blocked, so anything it does not say clearly is an
+ * error, never "nothing blocked". Throws a `TypeError` listing every problem (not a snapshot of this format, a missing
+ * `blocked` or `loaded`, a field of the wrong type, an unreadable object). `announcements` and `announcedTools` may be
+ * absent (the seed: a snapshot from before announcements restores an empty set).
  * @example
  * readSnapshot(JSON.parse(saved)).blocked; // → ['delete_file']
  * readSnapshot({}); // TypeError: restore: not a toolroute router snapshot …
@@ -105,10 +95,8 @@ function readAnnouncements(value: unknown, problems: string[]): Announcement[] {
 }
 
 /**
- * One router's session state. Internal to the router; the gate owns the
- * tables derived from `blockedSet` and `loaded` and must be told when they
- * change (the façade does that).
- *
+ * One router's session state. Internal to the router; the gate owns the tables derived from `blockedSet` and `loaded`
+ * and must be told when they change (the façade does that).
  * @example
  * const session = new Session();
  * session.setBlocked(['delete_file']);
@@ -134,9 +122,7 @@ export class Session {
   }
 
   /** Loaded toolkits' canonical names, load order. */
-  loadedNames(catalog: Catalog): string[] {
-    return this.loaded.map((k) => catalog.toolkits[k]!.name);
-  }
+  loadedNames(catalog: Catalog): string[] { return this.loaded.map((k) => catalog.toolkits[k]!.name); }
 
   /** The state as plain JSON. */
   snapshot(catalog: Catalog): RouterSnapshot {
@@ -152,10 +138,9 @@ export class Session {
   }
 
   /**
-   * Replace the state with a read snapshot, all or nothing: every loaded
-   * toolkit must exist in this router (matched case-insensitively), else it
-   * throws before anything changes. The blocklist's names are checked by the
-   * gate's rule before this is called. The gate must recompute afterwards.
+   * Replace the state with a read snapshot, all or nothing: every loaded toolkit must exist in this router (matched
+   * case-insensitively), else it throws before anything changes. The blocklist's names are checked by the gate's rule
+   * before this is called. The gate must recompute afterwards.
    */
   restore(fields: SnapshotFields, catalog: Catalog): void {
     const loaded: number[] = [];
@@ -177,10 +162,7 @@ export class Session {
     this.announcedTools = new Set(fields.announcedTools);
   }
 
-  /**
-   * The seed's delta detection: announce `tools:added` / `tools:removed` for
-   * what changed since the last call, retract them when nothing did.
-   */
+  /** The seed's delta detection: announce `tools:added` / `tools:removed` for what changed since the last call, retract them when nothing did. */
   syncToolAnnouncements(next: readonly string[], options?: AnnounceOptions): { added: string[]; removed: string[] } {
     const previous = this.announcedTools;
     const nextSet = new Set(next);

@@ -1,25 +1,12 @@
 /**
- * The router's public types: what `createRouter` takes and what every
- * `ToolRouter` method returns. Defined here, next to the modules that build
- * them, and re-exported unchanged by runtime/router.ts (the façade) and
- * runtime/index.ts; nothing in this file has behaviour except
- * `ToolCallRejectedError`, the one exception class the seed-compatible
+ * The router's public types: what `createRouter` takes and what every `ToolRouter` method returns. Defined here, next
+ * to the modules that build them, and re-exported unchanged by runtime/router.ts (the façade) and runtime/index.ts;
+ * nothing in this file has behaviour except `ToolCallRejectedError`, the one exception class the seed-compatible
  * helpers throw.
  */
 import type {
-  AbortSignalOf,
-  CallVia,
-  HandlerContext,
-  LOAD_TOOLKIT_NAME,
-  RegistryShape,
-  Rejection,
-  RejectionCode,
-  ResolvedCallOf,
-  Target,
-  ToolCallCheckResultOf,
-  ToolDefinition,
-  ToolNameOf,
-  ValidateFn,
+  AbortSignalOf, CallVia, HandlerContext, LOAD_TOOLKIT_NAME, RegistryShape, Rejection, RejectionCode, ResolvedCallOf, Target, ToolCallCheckResultOf,
+  ToolDefinition, ToolNameOf, ValidateFn,
 } from '../contract.js';
 import type { Announcement } from '../announcements.js';
 import type { CallLimits } from '../call-shape.js';
@@ -36,11 +23,9 @@ export interface PrunedTool<N extends string = string> extends ToolDefinition {
 }
 
 /**
- * The seed's prune result: kept tools (neutral definitions, flat order),
- * removed names, counts. `N` is the router's tool names (the generated
- * `ToolName`, plus names registered at run time), so `tools[].name` and
- * `removed` combine with namespace names without casts.
- *
+ * The seed's prune result: kept tools (neutral definitions, flat order), removed names, counts. `N` is the router's
+ * tool names (the generated `ToolName`, plus names registered at run time), so `tools[].name` and `removed` combine
+ * with namespace names without casts.
  * @example
  * const { tools, removed } = router.pruneByTask('read the file');
  * router.compile({ target: 'anthropic', messages, tools: [...tools.map((t) => t.name), 'file_ops'] });
@@ -60,13 +45,10 @@ export interface RouterOptions extends Partial<CallLimits> {
   /** Rethrow a handler's exception from `dispatch` instead of returning `handler_error`. Default false. */
   readonly propagateHandlerErrors?: boolean;
   /**
-   * The text the model sees when a handler throws or rejects (the `reason` of
-   * a `handler_error`). The default is `Tool "x" failed: <message>`; a raw
-   * message can carry paths, hosts or secrets, so production agents usually
-   * redact here. The original error stays on the result's `error`, never in
-   * `reason` unless this returns it. A hook that throws falls back to
-   * `Tool "x" failed.`
-   *
+   * The text the model sees when a handler throws or rejects (the `reason` of a `handler_error`). The default is `Tool
+   * "x" failed: <message>`; a raw message can carry paths, hosts or secrets, so production agents usually redact here.
+   * The original error stays on the result's `error`, never in `reason` unless this returns it. A hook that throws
+   * falls back to `Tool "x" failed.`
    * @example
    * createRouter(generated, handlers, { handlerErrorReason: (_error, { tool }) => `${tool} failed; try again later.` });
    */
@@ -74,13 +56,11 @@ export interface RouterOptions extends Partial<CallLimits> {
   /** Default time limit of every handler call, in milliseconds (`dispatch`'s `timeoutMs` overrides it). None by default. */
   readonly timeoutMs?: number;
   /**
-   * How a loaded toolkit reaches the model per target (runtime/toolkit-loading.ts):
-   * `native` (default: Anthropic deferred tools + `tool_reference`, Responses
-   * client `tool_search`, Chat and Gemini the dispatcher tool), `dispatcher`, or
-   * `append` (loaded tools appended to `tools`: each load costs the cache of
-   * everything after the tools). One strategy, or one per target. Default:
-   * the spec's `options.toolkitLoading`, else `native`; this option replaces
-   * the spec's whole (it is not merged per target).
+   * How a loaded toolkit reaches the model per target (runtime/toolkit-loading.ts): `native` (default: Anthropic
+   * deferred tools + `tool_reference`, Responses client `tool_search`, Chat and Gemini the dispatcher tool),
+   * `dispatcher`, or `append` (loaded tools appended to `tools`: each load costs the cache of everything after the
+   * tools). One strategy, or one per target. Default: the spec's `options.toolkitLoading`, else `native`; this option
+   * replaces the spec's whole (it is not merged per target).
    */
   readonly toolkitLoading?: ToolkitLoadingOption;
 }
@@ -96,26 +76,22 @@ export interface DynamicToolDefinition<C = unknown> {
   /** Runs on `dispatch`; without one, a dispatched call comes back as `handler_error`. */
   readonly handler?: (args: Record<string, unknown>, ctx: HandlerContext<C>) => unknown;
   /**
-   * Argument check, ajv-compatible: returns true when valid, else false with
-   * `validate.errors` set (an `ajv.compile(schema)` result fits). Without one,
-   * any JSON object is accepted: no schema is compiled at run time.
+   * Argument check, ajv-compatible: returns true when valid, else false with `validate.errors` set (an
+   * `ajv.compile(schema)` result fits). Without one, any JSON object is accepted: no schema is compiled at run time.
    */
   readonly validate?: ValidateFn;
 }
 
 /**
- * The argument check of a library tool (`validate`): ajv's contract, returns
- * true when valid, else false with `errors` set. A type guard
- * (`ajv.compile<Args>(schema)` is one) types the handler's arguments.
+ * The argument check of a library tool (`validate`): ajv's contract, returns true when valid, else false with `errors`
+ * set. A type guard (`ajv.compile<Args>(schema)` is one) types the handler's arguments.
  */
 export type LibraryToolValidate<A> = ((data: unknown) => data is A) | ValidateFn;
 
 /**
- * A library-owned tool (`createRouter`'s `libraryTools`; build one with
- * `libraryTool`): offered after the application's tools on every compile,
- * never pruned, in a fixed position; dispatched by `ownsTool` / `handleTool`
- * and by `dispatch` / `checkToolCall`, through the same gate and limits.
- * Every key is required and no other key is accepted.
+ * A library-owned tool (`createRouter`'s `libraryTools`; build one with `libraryTool`): offered after the application's
+ * tools on every compile, never pruned, in a fixed position; dispatched by `ownsTool` / `handleTool` and by `dispatch`
+ * / `checkToolCall`, through the same gate and limits. Every key is required and no other key is accepted.
  */
 export interface LibraryToolDefinition<A = Record<string, unknown>, C = unknown, N extends string = string> {
   /** A name every target accepts (`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`), taken by nothing else in the router. */
@@ -154,12 +130,7 @@ export interface DynamicGroupDefinition<C = unknown> {
 }
 
 /** Names `setBlockedTools` accepts: tools, namespaces and toolkits of the spec, run-time ones, and `load_toolkit`. */
-export type BlockableName<R extends RegistryShape, D extends string = never> =
-  | ToolNameOf<R>
-  | R['namespaces']
-  | R['toolkits']
-  | D
-  | typeof LOAD_TOOLKIT_NAME;
+export type BlockableName<R extends RegistryShape, D extends string = never> = ToolNameOf<R> | R['namespaces'] | R['toolkits'] | D | typeof LOAD_TOOLKIT_NAME;
 
 /** A resolved call to a run-time tool: arguments are only known to be a JSON object. */
 export interface DynamicResolvedCall<D extends string> {
@@ -179,11 +150,9 @@ export interface LoaderResolvedCall {
 }
 
 /**
- * Every call `checkToolCall` can resolve. Narrow on `tool` for typed
- * arguments. Without run-time registrations it is exactly the generated
- * `ResolvedToolCall` (`ResolvedCallOf<R>`, with `load_toolkit` when the spec
- * has toolkits); registrations add their tools and, for run-time toolkits,
- * a `load_toolkit` whose `toolkit_name` is any string.
+ * Every call `checkToolCall` can resolve. Narrow on `tool` for typed arguments. Without run-time registrations it is
+ * exactly the generated `ResolvedToolCall` (`ResolvedCallOf<R>`, with `load_toolkit` when the spec has toolkits);
+ * registrations add their tools and, for run-time toolkits, a `load_toolkit` whose `toolkit_name` is any string.
  */
 export type ResolvedCall<R extends RegistryShape, D extends string = never> =
   | ResolvedCallOf<R>
@@ -202,11 +171,7 @@ export type CallableKind = 'tool' | 'namespace' | 'library';
 
 /** Name-level check (the call carries only a name, as in the seed's `checkToolCall({ name })`). */
 export type NameCheckResult<R extends RegistryShape, D extends string = never> =
-  | {
-      readonly allowed: true;
-      readonly name: ToolNameOf<R> | R['namespaces'] | D | typeof LOAD_TOOLKIT_NAME;
-      readonly kind: CallableKind;
-    }
+  | { readonly allowed: true; readonly name: ToolNameOf<R> | R['namespaces'] | D | typeof LOAD_TOOLKIT_NAME; readonly kind: CallableKind }
   | CheckRejection;
 
 /** A call with only a name: the seed's `checkToolCall({ name: call.function.name })`. */
@@ -228,12 +193,7 @@ export type CallWithArguments =
 
 /** What `dispatch` resolves to. Never a rejected promise for model input. */
 export type DispatchResult<R extends RegistryShape, D extends string = never> =
-  | {
-      readonly ok: true;
-      readonly tool: ToolNameOf<R> | D | typeof LOAD_TOOLKIT_NAME;
-      readonly result: unknown;
-      readonly callId: string | undefined;
-    }
+  | { readonly ok: true; readonly tool: ToolNameOf<R> | D | typeof LOAD_TOOLKIT_NAME; readonly result: unknown; readonly callId: string | undefined }
   | {
       readonly ok: false;
       readonly code: RejectionCode;
@@ -246,6 +206,7 @@ export type DispatchResult<R extends RegistryShape, D extends string = never> =
       readonly error?: unknown;
     };
 
+/** Per-call options of `dispatch`. */
 export interface DispatchOptions<C> {
   /** Handed to the handler as `ctx.context`. */
   readonly context?: C;
@@ -280,9 +241,8 @@ export class ToolCallRejectedError extends Error {
 }
 
 /**
- * `compile()` without a target: the seed's provider-neutral result. The object
- * and its `tools` array are frozen and shared by every call until the router's
- * structure changes (a registration): a turn's compile is a lookup, not a copy.
+ * `compile()` without a target: the seed's provider-neutral result. The object and its `tools` array are frozen and
+ * shared by every call until the router's structure changes (a registration): a turn's compile is a lookup, not a copy.
  * Copy `tools` (`[...tools]`) to add to it.
  */
 export interface NeutralCompileResult {
@@ -296,10 +256,9 @@ export interface TargetCompileRequest<R extends RegistryShape, D extends string 
   readonly system?: string;
   readonly messages: TargetCompileInput['messages'];
   /**
-   * Narrow the stable tools: a prune result, or names of flat tools and namespaces
-   * (a namespace action or a toolkit tool throws: the model could not call it by
-   * that name). Default: the namespaces, then the flat tools in no namespace (none when the
-   * spec sets `offerUngroupedTools: false` and has namespaces or toolkits), in that order.
+   * Narrow the stable tools: a prune result, or names of flat tools and namespaces (a namespace action or a toolkit
+   * tool throws: the model could not call it by that name). Default: the namespaces, then the flat tools in no
+   * namespace (none when the spec sets `offerUngroupedTools: false` and has namespaces or toolkits), in that order.
    * `load_toolkit` is always added when there are toolkits (library tools are never pruned).
    */
   readonly tools?: { readonly tools: readonly ToolDefinition[] } | readonly (ToolNameOf<R> | R['namespaces'] | D)[];

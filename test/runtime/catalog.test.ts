@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createRouter } from '../../runtime/index.js';
-import { Catalog, LOADER_REF, namespaceRef, refNamespace } from '../../runtime/router/catalog.js';
+import { Catalog } from '../../runtime/router/catalog.js';
 import type { GeneratedModule, RegistryShape } from '../../runtime/contract.js';
 import { generated, recordingHandlers } from './helpers.js';
 
@@ -28,11 +28,11 @@ describe('the catalog', () => {
       expect(entry).toMatchObject({ name: spec.name, flat: spec.flat, library: false, specIndex: t, description: spec.description, tags: spec.tags, deferLoading: spec.deferLoading });
       expect(entry.handler).toBe(handlers[spec.name as keyof typeof handlers]);
       expect(entry.validate).toBe(module.spec.validators[spec.validator]);
-      expect(catalog.byName.get(spec.name)).toBe(t);
+      expect(catalog.byName.get(spec.name)).toEqual({ kind: 'tool', index: t });
     }
     // A registration replaces a spec tool's group list; the per-tool reads follow it.
-    const getTime = catalog.byName.get('get_time')!;
-    const readFile = catalog.byName.get('read_file')!;
+    const getTime = tools.findIndex((tool) => tool.name === 'get_time');
+    const readFile = tools.findIndex((tool) => tool.name === 'read_file');
     const fresh = new Catalog(module, handlers);
     fresh.registerGroups([{ name: 'git', description: 'Git', tools: ['get_time'] }], 'namespace');
     expect(fresh.toolNamespaces(getTime)).toEqual([...tools[getTime]!.namespaces, NAMESPACE_NAMES.length]);
@@ -40,14 +40,10 @@ describe('the catalog', () => {
     expect(fresh.toolNamespaces(readFile)).toBe(tools[readFile]!.namespaces);
   });
 
-  test('names map to small-integer refs: tools by index, namespaces below -1, the loader -1', () => {
+  test('names map to records: tools and namespaces by index, and the loader', () => {
     const catalog = new Catalog(module, recordingHandlers().handlers);
-    NAMESPACE_NAMES.forEach((name, k) => {
-      expect(catalog.byName.get(name)).toBe(namespaceRef(k));
-      expect(refNamespace(namespaceRef(k))).toBe(k);
-      expect(namespaceRef(k)).toBeLessThan(-1);
-    });
-    expect(catalog.byName.get('load_toolkit')).toBe(LOADER_REF);
+    NAMESPACE_NAMES.forEach((name, k) => expect(catalog.byName.get(name)).toEqual({ kind: 'namespace', index: k }));
+    expect(catalog.byName.get('load_toolkit')).toEqual({ kind: 'loader' });
     expect(catalog.byName.get('__proto__')).toBeUndefined();
   });
 });

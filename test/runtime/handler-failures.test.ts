@@ -1,6 +1,5 @@
 /**
- * Handler failures keep their information without leaking it (issue 11 rule
- * 8): the rejection names the tool and carries the original error (never
+ * Handler failures keep their information without leaking it: the rejection names the tool and carries the original error (never
  * sent to the model), a hook decides the model-visible text, and every call
  * gets an AbortSignal that a time limit or the caller's own signal aborts.
  */

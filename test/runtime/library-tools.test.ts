@@ -1,5 +1,5 @@
 /**
- * Library-owned tools (issue 11, rule 11): `createRouter(…, { libraryTools })`
+ * Library-owned tools: `createRouter(…, { libraryTools })`
  * gives the router tools of its own with the guarantees `load_toolkit` has —
  * offered after everything the application chose and never pruned,
  * dispatched by `ownsTool` / `handleTool` and by `dispatch` / `checkToolCall`

@@ -1,6 +1,6 @@
 /**
  * Nothing the model sends is dropped silently, and no public path hands a
- * blocked tool's arguments to application code (issue 11, rules 1 and 4).
+ * blocked tool's arguments to application code.
  *
  * The property: for every call shape the runtime accepts and every route
  * (flat, namespace in the wire form, namespace flattened, loaded toolkit,

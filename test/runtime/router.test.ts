@@ -337,7 +337,7 @@ describe('compile for a target', () => {
   const names = (payload: unknown) => ((payload as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
 
   test('stable namespaces and loader first, loaded toolkit tools appended in load order', () => {
-    // The `append` toolkit-loading strategy (issue 9 made native loading the default).
+    // The `append` toolkit-loading strategy (native loading is the default).
     const { router } = exampleRouter({ toolkitLoading: 'append' });
     // Namespaces, then the flat tool in no namespace (get_time), then the loader.
     expect(names(router.compile({ target: 'anthropic', messages }))).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit']);
@@ -351,7 +351,7 @@ describe('compile for a target', () => {
   });
 
   test('`tools` narrows the stable set to a prune result or names; the loader always stays', () => {
-    // The `append` toolkit-loading strategy (issue 9 made native loading the default).
+    // The `append` toolkit-loading strategy (native loading is the default).
     const { router } = exampleRouter({ toolkitLoading: 'append' });
     const pruned = router.pruneByTask('read the file');
     expect(names(router.compile({ target: 'openai-responses', messages, tools: pruned }))).toEqual(['read_file', 'get_time', 'load_toolkit']);
@@ -378,7 +378,7 @@ test('the runtime exports exactly its public API', () => {
   ]);
 });
 
-describe('review of issues 3 and 4: gaps closed', () => {
+describe('gate, loading and compile edge cases', () => {
   test('dispatch accepts every SDK call shape, with arguments as a JSON string or an object', async () => {
     const args = { path: 'a.ts', encoding: 'utf8' };
     const shapes: Array<[string, unknown]> = [
@@ -524,7 +524,7 @@ describe('review of issues 3 and 4: gaps closed', () => {
   });
 
   test('deferLoading becomes defer_loading on Anthropic and Responses only, after load_toolkit', () => {
-    // The `append` toolkit-loading strategy (issue 9 made native loading the default).
+    // The `append` toolkit-loading strategy (native loading is the default).
     const { router } = exampleRouter({ toolkitLoading: 'append' });
     router.handleTool(call('load_toolkit', { toolkit_name: 'Weather' }));
     const messages = [{ role: 'user' as const, content: 'hi' }];
@@ -539,7 +539,7 @@ describe('review of issues 3 and 4: gaps closed', () => {
   });
 });
 
-describe('compile:done and the sync channel (issue 11 rule 12)', () => {
+describe('compile:done and the sync channel', () => {
   test('compile:done fires after each compile with the payload and its tool names; announcements made there land in the next compile', () => {
     const { router } = exampleRouter();
     const seen: { target: string; toolNames: readonly string[] }[] = [];
