@@ -15,7 +15,6 @@ import { canonicalJson } from '../../runtime/cache-key.js';
 import { buildEmitContext } from '../../generator/emit/context.js';
 import { ARTIFACT_KINDS, emit, type GeneratedFile } from '../../generator/emit/index.js';
 import { schemaToType } from '../../generator/emit/arg-types.js';
-import { dialectOf } from '../../generator/emit/validators.js';
 import { packedTexts, packSpec, shareSubtrees, specData } from '../../generator/emit/spec.js';
 import { unpackSpec } from '../../runtime/packed-spec.js';
 import { buildIR } from './ir-builder.js';
@@ -214,15 +213,6 @@ describe('validators of many distinct schemas', () => {
     }
   });
 });
-
-describe('dialectOf', () => {
-  it('uses draft-07 code unless a 2020-only keyword appears anywhere', () => {
-    expect(dialectOf({ type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } })).toBe('draft07');
-    expect(dialectOf({ type: 'object', properties: { a: { type: 'array', prefixItems: [{ type: 'string' }] } } })).toBe('draft2020');
-    expect(dialectOf({ type: 'object', properties: { prefixItems: { type: 'string' } } })).toBe('draft07');
-  });
-});
-
 
 describe('spec.gen.ts data', () => {
   it('refuses, loudly, packed data of another format and a names list that does not match it', () => {
