@@ -17,7 +17,7 @@ import { bug, formatPath, formatProblem } from './problems.js';
 import type { Problem } from './problems.js';
 import { expandToolParameters } from './validate/parameters.js';
 import { toolEntries } from './validate/references.js';
-import { checkSpecWithoutZod } from './validate/rules.js';
+import { checkSpec } from './validate.js';
 import { setOwn } from './validate/context.js';
 import { TARGETS, type Target } from '../runtime/contract.js';
 import type { ToolkitLoadingOption, ToolkitLoadingStrategy } from '../runtime/toolkit-loading.js';
@@ -195,7 +195,7 @@ export type BuildResult = { ok: true; ir: IRSpec } | { ok: false; problems: Prob
 export async function buildIR(file: string, options: { cwd?: string } = {}): Promise<BuildResult> {
   const loaded = await loadSpec(file, options);
   if (!loaded.ok) return loaded;
-  const { problems } = checkSpecWithoutZod(loaded.spec) ?? (await import('./validate.js')).checkSpec(loaded.spec);
+  const { problems } = checkSpec(loaded.spec);
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, ir: normalizeSpec(loaded.spec) };
 }
