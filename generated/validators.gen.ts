@@ -16,6 +16,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.path === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
@@ -27,6 +28,7 @@ vErrors.push(err0);
 }
 errors++;
 }
+const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "path") || (key0 === "encoding")) || (key0 === "max_bytes"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
@@ -40,7 +42,9 @@ errors++;
 }
 }
 if(data.path !== undefined){
-if(typeof data.path !== "string"){
+let data0 = data.path;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
@@ -50,9 +54,12 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
 }
 if(data.encoding !== undefined){
 let data1 = data.encoding;
+const _errs4 = errors;
 if(typeof data1 !== "string"){
 const err3 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -63,6 +70,8 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs5 = errors;
+const vSchema0 = schema0.properties.encoding.enum;
 if(!((data1 === "utf8") || (data1 === "base64"))){
 const err4 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema0.properties.encoding.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
@@ -73,9 +82,11 @@ vErrors.push(err4);
 }
 errors++;
 }
+var valid0 = _errs4 === errors;
 }
 if(data.max_bytes !== undefined){
 let data2 = data.max_bytes;
+const _errs6 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err5 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -86,6 +97,7 @@ vErrors.push(err5);
 }
 errors++;
 }
+const _errs7 = errors;
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 1 || isNaN(data2)){
 const err6 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
@@ -98,6 +110,7 @@ vErrors.push(err6);
 errors++;
 }
 }
+var valid0 = _errs6 === errors;
 }
 }
 else {
@@ -128,6 +141,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.command === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
@@ -139,6 +153,7 @@ vErrors.push(err0);
 }
 errors++;
 }
+const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "command") || (key0 === "timeout_ms")) || (key0 === "cwd"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
@@ -152,7 +167,9 @@ errors++;
 }
 }
 if(data.command !== undefined){
-if(typeof data.command !== "string"){
+let data0 = data.command;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
@@ -162,9 +179,12 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
 }
 if(data.timeout_ms !== undefined){
 let data1 = data.timeout_ms;
+const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err3 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -175,6 +195,7 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs5 = errors;
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 600000 || isNaN(data1)){
 const err4 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
@@ -197,9 +218,12 @@ vErrors.push(err5);
 errors++;
 }
 }
+var valid0 = _errs4 === errors;
 }
 if(data.cwd !== undefined){
-if(typeof data.cwd !== "string"){
+let data2 = data.cwd;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
 const err6 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
@@ -209,6 +233,8 @@ vErrors.push(err6);
 }
 errors++;
 }
+const _errs7 = errors;
+var valid0 = _errs6 === errors;
 }
 }
 else {
@@ -239,7 +265,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "timezone")){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
@@ -253,7 +281,9 @@ errors++;
 }
 }
 if(data.timezone !== undefined){
-if(typeof data.timezone !== "string"){
+let data0 = data.timezone;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
@@ -263,6 +293,8 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
 }
 }
 else {
@@ -293,6 +325,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.path === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
@@ -314,6 +347,7 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "path") || (key0 === "content")) || (key0 === "mode"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
@@ -327,7 +361,9 @@ errors++;
 }
 }
 if(data.path !== undefined){
-if(typeof data.path !== "string"){
+let data0 = data.path;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
 const err3 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
@@ -337,9 +373,13 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
 }
 if(data.content !== undefined){
-if(typeof data.content !== "string"){
+let data1 = data.content;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
 const err4 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
@@ -349,9 +389,12 @@ vErrors.push(err4);
 }
 errors++;
 }
+const _errs5 = errors;
+var valid0 = _errs4 === errors;
 }
 if(data.mode !== undefined){
 let data2 = data.mode;
+const _errs6 = errors;
 if(typeof data2 !== "string"){
 const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -362,6 +405,8 @@ vErrors.push(err5);
 }
 errors++;
 }
+const _errs7 = errors;
+const vSchema0 = schema3.properties.mode.enum;
 if(!((data2 === "overwrite") || (data2 === "append"))){
 const err6 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema3.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
@@ -372,6 +417,7 @@ vErrors.push(err6);
 }
 errors++;
 }
+var valid0 = _errs6 === errors;
 }
 }
 else {
@@ -402,6 +448,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.path === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
@@ -413,6 +460,7 @@ vErrors.push(err0);
 }
 errors++;
 }
+const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "path") || (key0 === "recursive"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
@@ -426,7 +474,9 @@ errors++;
 }
 }
 if(data.path !== undefined){
-if(typeof data.path !== "string"){
+let data0 = data.path;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
@@ -436,9 +486,13 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
 }
 if(data.recursive !== undefined){
-if(typeof data.recursive !== "boolean"){
+let data1 = data.recursive;
+const _errs4 = errors;
+if(typeof data1 !== "boolean"){
 const err3 = {instancePath:instancePath+"/recursive",schemaPath:"#/properties/recursive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err3];
@@ -448,6 +502,8 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs5 = errors;
+var valid0 = _errs4 === errors;
 }
 }
 else {
@@ -478,6 +534,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.service === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'"};
@@ -489,6 +546,7 @@ vErrors.push(err0);
 }
 errors++;
 }
+const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "service") || (key0 === "lines"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
@@ -502,7 +560,9 @@ errors++;
 }
 }
 if(data.service !== undefined){
-if(typeof data.service !== "string"){
+let data0 = data.service;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
@@ -512,9 +572,12 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
 }
 if(data.lines !== undefined){
 let data1 = data.lines;
+const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err3 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -525,6 +588,7 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs5 = errors;
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 1000 || isNaN(data1)){
 const err4 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
@@ -547,6 +611,7 @@ vErrors.push(err5);
 errors++;
 }
 }
+var valid0 = _errs4 === errors;
 }
 }
 else {
@@ -577,6 +642,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.city === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
@@ -588,6 +654,7 @@ vErrors.push(err0);
 }
 errors++;
 }
+const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "city") || (key0 === "days")) || (key0 === "units"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
@@ -601,7 +668,9 @@ errors++;
 }
 }
 if(data.city !== undefined){
-if(typeof data.city !== "string"){
+let data0 = data.city;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
@@ -611,9 +680,12 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
 }
 if(data.days !== undefined){
 let data1 = data.days;
+const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err3 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -624,6 +696,7 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs5 = errors;
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 14 || isNaN(data1)){
 const err4 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 14},message:"must be <= 14"};
@@ -646,9 +719,11 @@ vErrors.push(err5);
 errors++;
 }
 }
+var valid0 = _errs4 === errors;
 }
 if(data.units !== undefined){
 let data2 = data.units;
+const _errs6 = errors;
 if(typeof data2 !== "string"){
 const err6 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -659,6 +734,8 @@ vErrors.push(err6);
 }
 errors++;
 }
+const _errs7 = errors;
+const vSchema0 = schema6.properties.units.enum;
 if(!((data2 === "metric") || (data2 === "imperial"))){
 const err7 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/enum",keyword:"enum",params:{allowedValues: schema6.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
@@ -669,6 +746,7 @@ vErrors.push(err7);
 }
 errors++;
 }
+var valid0 = _errs6 === errors;
 }
 }
 else {
@@ -699,6 +777,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.city === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
@@ -710,6 +789,7 @@ vErrors.push(err0);
 }
 errors++;
 }
+const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "city")){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
@@ -723,7 +803,9 @@ errors++;
 }
 }
 if(data.city !== undefined){
-if(typeof data.city !== "string"){
+let data0 = data.city;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
@@ -733,6 +815,8 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
 }
 }
 else {
@@ -763,6 +847,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sql === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sql"},message:"must have required property '"+"sql"+"'"};
@@ -774,6 +859,7 @@ vErrors.push(err0);
 }
 errors++;
 }
+const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "sql") || (key0 === "params")) || (key0 === "limit"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
@@ -787,7 +873,9 @@ errors++;
 }
 }
 if(data.sql !== undefined){
-if(typeof data.sql !== "string"){
+let data0 = data.sql;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/sql",schemaPath:"#/properties/sql/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
@@ -797,13 +885,19 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
 }
 if(data.params !== undefined){
 let data1 = data.params;
+const _errs4 = errors;
+const _errs5 = errors;
 if(Array.isArray(data1)){
+let valid2 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
+const _errs6 = errors;
 if((((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))) && (typeof data2 !== "boolean")) && (data2 !== null)){
 const err3 = {instancePath:instancePath+"/params/" + i0,schemaPath:"#/properties/params/items/type",keyword:"type",params:{type: schema8.properties.params.items.type},message:"must be string,number,boolean,null"};
 if(vErrors === null){
@@ -813,6 +907,11 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
+const _errs7 = errors;
+var valid1 = _errs6 === errors;
+if(!valid1){
+valid2 = false;
 }
 }
 }
@@ -826,9 +925,11 @@ vErrors.push(err4);
 }
 errors++;
 }
+var valid0 = _errs4 === errors;
 }
 if(data.limit !== undefined){
 let data3 = data.limit;
+const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -839,6 +940,7 @@ vErrors.push(err5);
 }
 errors++;
 }
+const _errs9 = errors;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 10000 || isNaN(data3)){
 const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
@@ -861,6 +963,7 @@ vErrors.push(err7);
 errors++;
 }
 }
+var valid0 = _errs8 === errors;
 }
 }
 else {
@@ -891,6 +994,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.table === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "table"},message:"must have required property '"+"table"+"'"};
@@ -902,6 +1006,7 @@ vErrors.push(err0);
 }
 errors++;
 }
+const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "table") || (key0 === "schema"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
@@ -915,7 +1020,9 @@ errors++;
 }
 }
 if(data.table !== undefined){
-if(typeof data.table !== "string"){
+let data0 = data.table;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/table",schemaPath:"#/properties/table/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
@@ -925,9 +1032,13 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
 }
 if(data.schema !== undefined){
-if(typeof data.schema !== "string"){
+let data1 = data.schema;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
 const err3 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
@@ -937,6 +1048,8 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs5 = errors;
+var valid0 = _errs4 === errors;
 }
 }
 else {
