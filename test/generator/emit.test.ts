@@ -114,7 +114,7 @@ describe('emit', () => {
       { name: 'read_file', parameters: shared },
       { name: 'stat_file', parameters: reordered },
       { name: 'tool', description: 'Named so its type would be ToolArgs' },
-      // `if`/`then` is outside toolroute's own validator subset (own-validators.ts): this schema is ajv's code, the others toolroute's.
+      // A format (ajv-formats), a length (ajv's ucs2length) and if/then: ajv's runtime imports in the module.
       { name: 'when', parameters: { type: 'object', properties: { at: { type: 'string', format: 'date-time' }, s: { type: 'string', minLength: 2, if: { const: '' }, then: false } } } },
     ],
     namespaces: [{ name: 'registry', tools: [{ name: 'read_file' }] }],
