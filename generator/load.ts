@@ -5,19 +5,16 @@
  *
  * - YAML is parsed by the `yaml` package keeping node ranges, for its
  *   messages and positions.
- * - JSON is checked by a scanner of our own so JSON-only syntax rules
- *   (no trailing commas, no comments) hold and errors get a line and column,
- *   then parsed by `JSON.parse`; only JSON nested too deep to scan goes the `yaml` way.
+ * - JSON is read by `JSON.parse` after a scanner (load/json.ts) that holds
+ *   JSON's own rules (the `yaml` package would accept trailing commas and
+ *   comments) and finds duplicate keys; positions come from an index built
+ *   only when a problem needs one, since machine-written JSON specs are the
+ *   big ones (a `yaml` Document of a 30,000-tool spec costs seconds and
+ *   gigabytes). JSON nested too deep to scan goes the `yaml` way.
  * - Duplicate keys are an error with both positions, never "last one wins".
- * - TypeScript specs are imported with tsx; their zod `parameters` become JSON
- *   Schema here. A TS spec has no source positions: its problems point at the
- *   file's 1:1 and carry the spec path.
- *
- * This file is the entry point and the spec types; the rest is in
- * generator/load/: yaml.ts (the `yaml` Document: syntax errors, duplicate
- * keys, positions), json.ts (JSON
- * scanner, fast path and position index), typescript.ts (TS specs and zod),
- * common.ts (shared helpers).
+ * - TypeScript specs are imported with tsx (load/typescript.ts); their zod
+ *   `parameters` become JSON Schema. Their problems point at 1:1 and carry
+ *   the spec path.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
