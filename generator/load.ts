@@ -9,8 +9,8 @@
  *   JSON's own rules (the `yaml` package would accept trailing commas and
  *   comments) and finds duplicate keys; positions come from an index built
  *   only when a problem needs one, since machine-written JSON specs are the
- *   big ones (a `yaml` Document of a 30,000-tool spec costs seconds and
- *   gigabytes). JSON nested too deep to scan goes the `yaml` way.
+ *   big ones (a `yaml` Document with ranges costs many times `JSON.parse`
+ *   in time and memory). JSON nested too deep to scan goes the `yaml` way.
  * - Duplicate keys are an error with both positions, never "last one wins".
  * - TypeScript specs are imported with tsx (load/typescript.ts); their zod
  *   `parameters` become JSON Schema. Their problems point at 1:1 and carry
