@@ -217,12 +217,10 @@ export function schemaForAjv(schema: JsonSchema, applyDefaults = false): JsonSch
  * validate10;` lines become plain constants, returned by the enclosing scope.
  */
 function esmCode(code: string, imports: Map<string, string>): string {
-  const lines = code.split('\n').flatMap((line) => {
-    if (!line.startsWith('const ') && !line.startsWith('export ') && line !== '"use strict";') return [line];
-    if (line === '"use strict";') return [];
-    const required = /^const ([\w$]+) = require\("([^"\\]+)"\)(.*);$/.exec(line);
-    if (required !== null) {
-      const [, local, specifier = '', rest] = required;
+  const out = code
+    .replace(/^"use strict";\n/, '')
+    .replace(/^export const /gm, 'const ')
+    .replace(/^const ([\w$]+) = require\("([^"\\]+)"\)(.*);$/gm, (_line, local: string, specifier: string, rest: string) => {
       const file = /\.[cm]?js$/.test(specifier) ? specifier : `${specifier}.js`;
       let binding = imports.get(file);
       if (binding === undefined) {
@@ -231,11 +229,8 @@ function esmCode(code: string, imports: Map<string, string>): string {
       }
       // Node's default import of a CommonJS module marked `__esModule` is `module.exports` (so
       // `.default` is the function); bundlers and vitest unwrap it to the function already.
-      return [rest === '.default' ? `const ${local} = ${binding}.default ?? ${binding};` : `const ${local} = ${binding}${rest};`];
-    }
-    return [line.startsWith('export const ') ? line.slice('export '.length) : line];
-  });
-  const out = lines.join('\n');
+      return rest === '.default' ? `const ${local} = ${binding}.default ?? ${binding};` : `const ${local} = ${binding}${rest};`;
+    });
   // String literals in ajv's code escape `"`, so an unescaped `require("` can only be code left unconverted.
   if (/(^|[^\w$.\\])require\("/m.test(out)) throw bug('ajv standalone code kept a require() call');
   return out;
