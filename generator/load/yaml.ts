@@ -71,7 +71,10 @@ export function loadYamlDocument(text: string, display: string, format: 'yaml' |
  */
 export function findDuplicateKeys(doc: Document, file: string, at: (offset: number) => { line: number; column: number }, problems: Problem[]): void {
   const { isMap, isPair, isScalar, isSeq } = yaml();
-  const walk = (node: unknown, p: (string | number)[]): void => {
+  // The path is a chain of parents, made into an array only for a duplicate: specs have many keys.
+  type Chain = { readonly up: Chain; readonly seg: string | number } | null;
+  const pathOf = (c: Chain): (string | number)[] => (c === null ? [] : [...pathOf(c.up), c.seg]);
+  const walk = (node: unknown, p: Chain): void => {
     if (isMap(node)) {
       const seen = new Map<string, number>();
       for (const pair of node.items) {
@@ -85,17 +88,17 @@ export function findDuplicateKeys(doc: Document, file: string, at: (offset: numb
               code: 'duplicate_key',
               message: `the key ${JSON.stringify(key)} is written twice in this mapping (first at line ${at(first).line}${at(first).line === at(keyStart).line ? `, column ${at(first).column}` : ''}).`,
               hint: 'Keep one of them: YAML and JSON would silently use only the last one.',
-              file, ...at(keyStart), path: formatPath([...p, key]),
+              file, ...at(keyStart), path: formatPath([...pathOf(p), key]),
             });
           } else seen.set(key, keyStart);
         }
-        walk(pair.value, key === undefined ? p : [...p, key]);
+        walk(pair.value, key === undefined ? p : { up: p, seg: key });
       }
     } else if (isSeq(node)) {
-      node.items.forEach((item, i) => walk(item, [...p, i]));
+      node.items.forEach((item, i) => walk(item, { up: p, seg: i }));
     }
   };
-  walk(doc.contents, []);
+  walk(doc.contents, null);
 }
 
 /**
