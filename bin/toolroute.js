@@ -64,7 +64,7 @@ function chooseMode() {
  * installs none of them): name the missing ones and the command that installs them, instead of
  * failing on the first import. Resolved from this file, as the CLI's own imports would be.
  */
-const GENERATOR_PACKAGES = ['yaml', 'js-yaml', 'zod', 'tsx', 'esbuild'];
+const GENERATOR_PACKAGES = ['yaml', 'zod', 'tsx', 'esbuild'];
 const missing = GENERATOR_PACKAGES.filter((name) => {
   try {
     import.meta.resolve(name === 'tsx' ? 'tsx/esm/api' : name);
@@ -77,7 +77,7 @@ if (missing.length > 0) {
   process.stderr.write(
     `toolroute: the code generator needs ${missing.join(', ')}, which a runtime-only install leaves out.\n` +
       'Install the generator\'s packages as dev dependencies:\n' +
-      '  npm install --save-dev tsx yaml js-yaml zod esbuild\n',
+      '  npm install --save-dev tsx yaml zod esbuild\n',
   );
   process.exit(2);
 }

@@ -2,412 +2,1073 @@
 // @ts-nocheck
 import type { ValidateFn } from "toolroute/runtime";
 
-const __ajvPush = (vErrors, err) => {
-if (vErrors === null) return [err];
-vErrors.push(err);
-return vErrors;
-};
-const __ajvError = (vErrors, instancePath, schemaPath, keyword, params, message) => __ajvPush(vErrors, {instancePath, schemaPath, keyword, params, message});
-const __ajvUcs2length = (str) => {
-const len = str.length;
-let length = 0;
-let pos = 0;
-let value;
-while (pos < len) {
-length++;
-value = str.charCodeAt(pos++);
-if (value >= 0xd800 && value <= 0xdbff && pos < len) {
-value = str.charCodeAt(pos);
-if ((value & 0xfc00) === 0xdc00) pos++;
-}
-}
-return length;
-};
-const __ownLength = (E) => E === null ? 0 : E.length;
-// ajv's resetErrorsCount: drop the errors a passing anyOf/oneOf branch search added.
-const __ownReset = (E, n) => {
-if (E === null) return E;
-if (n === 0) return null;
-E.length = n;
-return E;
-};
-const __ownRegExps = new Map();
-const __ownRegExp = (pattern) => {
-let re = __ownRegExps.get(pattern);
-if (re === undefined) {
-re = new RegExp(pattern, "u");
-__ownRegExps.set(pattern, re);
-}
-return re;
-};
-// dataType.ts checkDataType with strictNumbers.
-const __ownIs = (t, d) => t === "object" ? d !== null && typeof d == "object" && !Array.isArray(d) : t === "array" ? Array.isArray(d) : t === "null" ? d === null : t === "number" ? typeof d == "number" && isFinite(d) : t === "integer" ? typeof d == "number" && !(d % 1) && !isNaN(d) && isFinite(d) : typeof d == t;
-// dataType.ts reportTypeError: params.type is the schema's type value, the message its text ("string,null").
-const __ownTypeError = (E, s, ip, sp) => __ajvError(E, ip, sp + "/type", "type", {type: s.type}, "must be " + s.type);
-const __ownPointer = (key) => key.replace(/~/g, "~0").replace(/\//g, "~1");
-// format/format.ts: unknown formats are ignored (strict off), true formats check nothing, a format checks only data of its own type.
-const __ownFormat = (E, name, type, d, ip, sp) => {
-if (!Object.prototype.hasOwnProperty.call(__ownFormats, name)) return E;
-const f = __ownFormats[name];
-if (f === true) return E;
-const def = typeof f == "object" && !(f instanceof RegExp);
-if ((def ? f.type || "string" : "string") !== type) return E;
-const fn = def ? f.validate : f;
-const ok = typeof fn == "function" ? (def ? f.validate(d) : f(d)) : (def ? f.validate.test(d) : f.test(d));
-return ok ? E : __ajvError(E, ip, sp + "/format", "format", {format: name}, "must match format \"" + name + "\"");
-};
-function __ownCollect(s, d, ip, sp, E) {
-if (s === true) return E;
-if (s === false) return __ajvError(E, ip, sp + "/false schema", "false schema", {}, "boolean schema is false");
-const t = s.type;
-const T = t === undefined ? [] : typeof t == "string" ? [t] : t;
-const num = s.maximum !== undefined || s.minimum !== undefined || s.exclusiveMaximum !== undefined || s.exclusiveMinimum !== undefined || s.multipleOf !== undefined || s.format !== undefined;
-const str = s.maxLength !== undefined || s.minLength !== undefined || s.pattern !== undefined || s.format !== undefined;
-const arr = s.maxItems !== undefined || s.minItems !== undefined || s.uniqueItems !== undefined || s.items !== undefined;
-const obj = s.maxProperties !== undefined || s.minProperties !== undefined || s.required !== undefined || s.additionalProperties !== undefined || s.properties !== undefined;
-const one = T.length === 1 ? T[0] : undefined;
-// validate/dataType.ts coerceAndCheckDataType: type first, unless one group type whose keywords are present reports it.
-const inGroup = one === "number" ? num : one === "string" ? str : one === "array" ? arr : one === "object" ? obj : false;
-if (T.length > 0 && !inGroup && !T.some((x) => __ownIs(x, d))) E = __ownTypeError(E, s, ip, sp);
-// validation/const.ts, enum.ts (primitive values: ===).
-if (s.const !== undefined && s.const !== d) E = __ajvError(E, ip, sp + "/const", "const", {allowedValue: s.const}, "must be equal to constant");
-if (s.enum !== undefined && s.enum.indexOf(d) < 0) E = __ajvError(E, ip, sp + "/enum", "enum", {allowedValues: s.enum}, "must be equal to one of the allowed values");
-// applicator/not.ts: the subschema's own errors are dropped; passing it is the error.
-if (s.not !== undefined) {
-const n = __ownLength(E);
-E = __ownCollect(s.not, d, ip, sp + "/not", E);
-const passed = __ownLength(E) === n;
-E = __ownReset(E, n);
-if (passed) E = __ajvError(E, ip, sp + "/not", "not", {}, "must NOT be valid");
-}
-// vocabularies/code.ts validateUnion: branches until one passes; its failures are dropped when one does.
-if (s.anyOf !== undefined) {
-const n = __ownLength(E);
-let valid = false;
-for (let i = 0; i < s.anyOf.length && !valid; i++) {
-const m = __ownLength(E);
-E = __ownCollect(s.anyOf[i], d, ip, sp + "/anyOf/" + i, E);
-valid = __ownLength(E) === m;
-}
-E = valid ? __ownReset(E, n) : __ajvError(E, ip, sp + "/anyOf", "anyOf", {}, "must match a schema in anyOf");
-}
-// applicator/oneOf.ts: stops at the second passing branch; passingSchemas is null, or the two that passed.
-if (s.oneOf !== undefined) {
-const n = __ownLength(E);
-let valid = false;
-let passing = null;
-for (let i = 0; i < s.oneOf.length; i++) {
-const m = __ownLength(E);
-E = __ownCollect(s.oneOf[i], d, ip, sp + "/oneOf/" + i, E);
-if (__ownLength(E) !== m) continue;
-if (valid) {
-valid = false;
-passing = [passing, i];
-break;
-}
-valid = true;
-passing = i;
-}
-E = valid ? __ownReset(E, n) : __ajvError(E, ip, sp + "/oneOf", "oneOf", {passingSchemas: passing}, "must match exactly one schema in oneOf");
-}
-// applicator/allOf.ts: every subschema's errors, in order, none of its own.
-if (s.allOf !== undefined) for (let i = 0; i < s.allOf.length; i++) E = __ownCollect(s.allOf[i], d, ip, sp + "/allOf/" + i, E);
-// validation/limitNumber.ts, multipleOf.ts, format.
-if (num) {
-if (typeof d == "number" && isFinite(d)) {
-if (s.maximum !== undefined && (d > s.maximum || isNaN(d))) E = __ajvError(E, ip, sp + "/maximum", "maximum", {comparison: "<=", limit: s.maximum}, "must be <= " + s.maximum);
-if (s.minimum !== undefined && (d < s.minimum || isNaN(d))) E = __ajvError(E, ip, sp + "/minimum", "minimum", {comparison: ">=", limit: s.minimum}, "must be >= " + s.minimum);
-if (s.exclusiveMaximum !== undefined && (d >= s.exclusiveMaximum || isNaN(d))) E = __ajvError(E, ip, sp + "/exclusiveMaximum", "exclusiveMaximum", {comparison: "<", limit: s.exclusiveMaximum}, "must be < " + s.exclusiveMaximum);
-if (s.exclusiveMinimum !== undefined && (d <= s.exclusiveMinimum || isNaN(d))) E = __ajvError(E, ip, sp + "/exclusiveMinimum", "exclusiveMinimum", {comparison: ">", limit: s.exclusiveMinimum}, "must be > " + s.exclusiveMinimum);
-if (s.multipleOf !== undefined && (s.multipleOf === 0 || d / s.multipleOf !== parseInt(d / s.multipleOf))) E = __ajvError(E, ip, sp + "/multipleOf", "multipleOf", {multipleOf: s.multipleOf}, "must be multiple of " + s.multipleOf);
-if (s.format !== undefined) E = __ownFormat(E, s.format, "number", d, ip, sp);
-} else if (one === "number") E = __ownTypeError(E, s, ip, sp);
-}
-// validation/limitLength.ts (code points), pattern.ts, format.
-if (str) {
-if (typeof d == "string") {
-if (s.maxLength !== undefined && __ajvUcs2length(d) > s.maxLength) E = __ajvError(E, ip, sp + "/maxLength", "maxLength", {limit: s.maxLength}, "must NOT have more than " + s.maxLength + " characters");
-if (s.minLength !== undefined && __ajvUcs2length(d) < s.minLength) E = __ajvError(E, ip, sp + "/minLength", "minLength", {limit: s.minLength}, "must NOT have fewer than " + s.minLength + " characters");
-if (s.pattern !== undefined && !__ownRegExp(s.pattern).test(d)) E = __ajvError(E, ip, sp + "/pattern", "pattern", {pattern: s.pattern}, "must match pattern \"" + s.pattern + "\"");
-if (s.format !== undefined) E = __ownFormat(E, s.format, "string", d, ip, sp);
-} else if (one === "string") E = __ownTypeError(E, s, ip, sp);
-}
-// validation/limitItems.ts, applicator/items.ts.
-if (arr) {
-if (Array.isArray(d)) {
-if (s.maxItems !== undefined && d.length > s.maxItems) E = __ajvError(E, ip, sp + "/maxItems", "maxItems", {limit: s.maxItems}, "must NOT have more than " + s.maxItems + " items");
-if (s.minItems !== undefined && d.length < s.minItems) E = __ajvError(E, ip, sp + "/minItems", "minItems", {limit: s.minItems}, "must NOT have fewer than " + s.minItems + " items");
-if (s.items !== undefined) {
-const len = d.length;
-for (let i = 0; i < len; i++) E = __ownCollect(s.items, d[i], ip + "/" + i, sp + "/items", E);
-}
-// validation/uniqueItems.ts loopN, after items (items.ts registers itself before it), items of primitive types only: the first duplicate from the end, one error.
-if (s.uniqueItems === true && d.length > 1) {
-const IT = typeof s.items.type == "string" ? [s.items.type] : s.items.type;
-const seen = {};
-for (let i = d.length; i--;) {
-let x = d[i];
-if (!IT.some((y) => __ownIs(y, x))) continue;
-if (IT.length > 1 && typeof x == "string") x += "_";
-if (typeof seen[x] == "number") {
-const j = seen[x];
-E = __ajvError(E, ip, sp + "/uniqueItems", "uniqueItems", {i: i, j: j}, "must NOT have duplicate items (items ## " + j + " and " + i + " are identical)");
-break;
-}
-seen[x] = i;
-}
-}
-} else if (one === "array") E = __ownTypeError(E, s, ip, sp);
-}
-// validation/required.ts, applicator/additionalProperties.ts (for-in, as ajv without ownProperties), properties.ts.
-if (obj) {
-if (d && typeof d == "object" && !Array.isArray(d)) {
-const P = s.properties;
-// validation/limitProperties.ts
-if (s.maxProperties !== undefined && Object.keys(d).length > s.maxProperties) E = __ajvError(E, ip, sp + "/maxProperties", "maxProperties", {limit: s.maxProperties}, "must NOT have more than " + s.maxProperties + " properties");
-if (s.minProperties !== undefined && Object.keys(d).length < s.minProperties) E = __ajvError(E, ip, sp + "/minProperties", "minProperties", {limit: s.minProperties}, "must NOT have fewer than " + s.minProperties + " properties");
-if (s.required !== undefined) for (const p of s.required) if (d[p] === undefined) E = __ajvError(E, ip, sp + "/required", "required", {missingProperty: p}, "must have required property '" + p + "'");
-const ap = s.additionalProperties;
-if (ap !== undefined && ap !== true) {
-for (const k in d) {
-if (P !== undefined && Object.prototype.hasOwnProperty.call(P, k)) continue;
-if (ap === false) E = __ajvError(E, ip, sp + "/additionalProperties", "additionalProperties", {additionalProperty: k}, "must NOT have additional properties");
-else E = __ownCollect(ap, d[k], ip + "/" + __ownPointer(k), sp + "/additionalProperties", E);
-}
-}
-if (P !== undefined) {
-for (const p of Object.keys(P)) {
-const x = d[p];
-if (x !== undefined) E = __ownCollect(P[p], x, ip + "/" + __ownPointer(p), sp + "/properties/" + encodeURIComponent(__ownPointer(p)), E);
-}
-}
-} else if (one === "object") E = __ownTypeError(E, s, ip, sp);
-}
-return E;
-}
-const __ownReject = (validate, data, schema) => {
-const errors = __ownCollect(schema, data, "", "#", null);
-validate.errors = errors;
-return errors === null;
-};
-let o0s;
-function o0(data) {
-c: {
-if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
-const x0 = data.path;
-if (x0 === undefined) break c;
-if (!(typeof x0 === "string")) break c;
-const x1 = data.encoding;
-if (x1 !== undefined) {
-if (!(typeof x1 === "string")) break c;
-if (x1 !== "utf8" && x1 !== "base64") break c;
-}
-const x2 = data.max_bytes;
-if (x2 !== undefined) {
-if (!(Number.isInteger(x2))) break c;
-if (x2 < 1) break c;
-}
-for (const k3 in data) {
-if (!(k3 === "path" || k3 === "encoding" || k3 === "max_bytes")) break c;
-}
-o0.errors = null;
-return true;
-}
-return __ownReject(o0, data, o0s ??= JSON.parse('{"type":"object","properties":{"path":{"type":"string"},"encoding":{"type":"string","enum":["utf8","base64"]},"max_bytes":{"type":"integer","minimum":1}},"additionalProperties":false,"required":["path"]}'));
-}
-let o1s;
-function o1(data) {
-c: {
-if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
-const x0 = data.command;
-if (x0 === undefined) break c;
-if (!(typeof x0 === "string")) break c;
-const x1 = data.timeout_ms;
-if (x1 !== undefined) {
-if (!(Number.isInteger(x1))) break c;
-if (x1 > 600000) break c;
-if (x1 < 1) break c;
-}
-const x2 = data.cwd;
-if (x2 !== undefined) {
-if (!(typeof x2 === "string")) break c;
-}
-for (const k3 in data) {
-if (!(k3 === "command" || k3 === "timeout_ms" || k3 === "cwd")) break c;
-}
-o1.errors = null;
-return true;
-}
-return __ownReject(o1, data, o1s ??= JSON.parse('{"type":"object","properties":{"command":{"type":"string"},"timeout_ms":{"type":"integer","minimum":1,"maximum":600000},"cwd":{"type":"string"}},"additionalProperties":false,"required":["command"]}'));
-}
-let o2s;
-function o2(data) {
-c: {
-if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
-const x0 = data.timezone;
-if (x0 !== undefined) {
-if (!(typeof x0 === "string")) break c;
-}
-for (const k1 in data) {
-if (!(k1 === "timezone")) break c;
-}
-o2.errors = null;
-return true;
-}
-return __ownReject(o2, data, o2s ??= JSON.parse('{"type":"object","properties":{"timezone":{"type":"string"}},"additionalProperties":false}'));
-}
-let o3s;
-function o3(data) {
-c: {
-if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
-const x0 = data.path;
-if (x0 === undefined) break c;
-if (!(typeof x0 === "string")) break c;
-const x1 = data.content;
-if (x1 === undefined) break c;
-if (!(typeof x1 === "string")) break c;
-const x2 = data.mode;
-if (x2 !== undefined) {
-if (!(typeof x2 === "string")) break c;
-if (x2 !== "overwrite" && x2 !== "append") break c;
-}
-for (const k3 in data) {
-if (!(k3 === "path" || k3 === "content" || k3 === "mode")) break c;
-}
-o3.errors = null;
-return true;
-}
-return __ownReject(o3, data, o3s ??= JSON.parse('{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"},"mode":{"type":"string","enum":["overwrite","append"]}},"additionalProperties":false,"required":["path","content"]}'));
-}
-let o4s;
-function o4(data) {
-c: {
-if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
-const x0 = data.path;
-if (x0 === undefined) break c;
-if (!(typeof x0 === "string")) break c;
-const x1 = data.recursive;
-if (x1 !== undefined) {
-if (!(typeof x1 === "boolean")) break c;
-}
-for (const k2 in data) {
-if (!(k2 === "path" || k2 === "recursive")) break c;
-}
-o4.errors = null;
-return true;
-}
-return __ownReject(o4, data, o4s ??= JSON.parse('{"type":"object","properties":{"path":{"type":"string"},"recursive":{"type":"boolean"}},"additionalProperties":false,"required":["path"]}'));
-}
-let o5s;
-function o5(data) {
-c: {
-if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
-const x0 = data.service;
-if (x0 === undefined) break c;
-if (!(typeof x0 === "string")) break c;
-const x1 = data.lines;
-if (x1 !== undefined) {
-if (!(Number.isInteger(x1))) break c;
-if (x1 > 1000) break c;
-if (x1 < 1) break c;
-}
-for (const k2 in data) {
-if (!(k2 === "service" || k2 === "lines")) break c;
-}
-o5.errors = null;
-return true;
-}
-return __ownReject(o5, data, o5s ??= JSON.parse('{"type":"object","properties":{"service":{"type":"string"},"lines":{"type":"integer","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["service"]}'));
-}
-let o6s;
-function o6(data) {
-c: {
-if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
-const x0 = data.city;
-if (x0 === undefined) break c;
-if (!(typeof x0 === "string")) break c;
-const x1 = data.days;
-if (x1 !== undefined) {
-if (!(Number.isInteger(x1))) break c;
-if (x1 > 14) break c;
-if (x1 < 1) break c;
-}
-const x2 = data.units;
-if (x2 !== undefined) {
-if (!(typeof x2 === "string")) break c;
-if (x2 !== "metric" && x2 !== "imperial") break c;
-}
-for (const k3 in data) {
-if (!(k3 === "city" || k3 === "days" || k3 === "units")) break c;
-}
-o6.errors = null;
-return true;
-}
-return __ownReject(o6, data, o6s ??= JSON.parse('{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","minimum":1,"maximum":14},"units":{"type":"string","enum":["metric","imperial"]}},"additionalProperties":false,"required":["city"]}'));
-}
-let o7s;
-function o7(data) {
-c: {
-if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
-const x0 = data.city;
-if (x0 === undefined) break c;
-if (!(typeof x0 === "string")) break c;
-for (const k1 in data) {
-if (!(k1 === "city")) break c;
-}
-o7.errors = null;
-return true;
-}
-return __ownReject(o7, data, o7s ??= JSON.parse('{"type":"object","properties":{"city":{"type":"string"}},"additionalProperties":false,"required":["city"]}'));
-}
-let o8s;
-function o8(data) {
-c: {
-if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
-const x0 = data.sql;
-if (x0 === undefined) break c;
-if (!(typeof x0 === "string")) break c;
-const x1 = data.params;
-if (x1 !== undefined) {
-if (!(Array.isArray(x1))) break c;
-for (let i2 = 0; i2 < x1.length; i2++) {
-const x3 = x1[i2];
-if (!(typeof x3 === "string" || Number.isFinite(x3) || typeof x3 === "boolean" || x3 === null)) break c;
-}
-}
-const x4 = data.limit;
-if (x4 !== undefined) {
-if (!(Number.isInteger(x4))) break c;
-if (x4 > 10000) break c;
-if (x4 < 1) break c;
-}
-for (const k5 in data) {
-if (!(k5 === "sql" || k5 === "params" || k5 === "limit")) break c;
-}
-o8.errors = null;
-return true;
-}
-return __ownReject(o8, data, o8s ??= JSON.parse('{"type":"object","properties":{"sql":{"type":"string"},"params":{"type":"array","items":{"type":["string","number","boolean","null"]}},"limit":{"type":"integer","minimum":1,"maximum":10000}},"additionalProperties":false,"required":["sql"]}'));
-}
-let o9s;
-function o9(data) {
-c: {
-if (!((typeof data === "object" && data !== null && !Array.isArray(data)))) break c;
-const x0 = data.table;
-if (x0 === undefined) break c;
-if (!(typeof x0 === "string")) break c;
-const x1 = data.schema;
-if (x1 !== undefined) {
-if (!(typeof x1 === "string")) break c;
-}
-for (const k2 in data) {
-if (!(k2 === "table" || k2 === "schema")) break c;
-}
-o9.errors = null;
-return true;
-}
-return __ownReject(o9, data, o9s ??= JSON.parse('{"type":"object","properties":{"table":{"type":"string"},"schema":{"type":"string"}},"additionalProperties":false,"required":["table"]}'));
-}
+const plain1 = (() => {
+const v0 = validate0;
+const schema0 = {"type":"object","properties":{"path":{"type":"string"},"encoding":{"type":"string","enum":["utf8","base64"]},"max_bytes":{"type":"integer","minimum":1}},"additionalProperties":false,"required":["path"]};
 
-/** One validator per distinct argument schema (toolroute's own or ajv's standalone code); `spec.tools[i].validator` indexes this array. */
-export const validators: readonly ValidateFn[] = Object.freeze([o0, o1, o2, o3, o4, o5, o6, o7, o8, o9]);
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate0.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.path === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "path") || (key0 === "encoding")) || (key0 === "max_bytes"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.path !== undefined){
+let data0 = data.path;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
+}
+if(data.encoding !== undefined){
+let data1 = data.encoding;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const _errs5 = errors;
+const vSchema0 = schema0.properties.encoding.enum;
+if(!((data1 === "utf8") || (data1 === "base64"))){
+const err4 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema0.properties.encoding.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var valid0 = _errs4 === errors;
+}
+if(data.max_bytes !== undefined){
+let data2 = data.max_bytes;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const _errs7 = errors;
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err6 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+var valid0 = _errs6 === errors;
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate0.errors = vErrors;
+return errors === 0;
+}
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v1 = validate1;
+const schema1 = {"type":"object","properties":{"command":{"type":"string"},"timeout_ms":{"type":"integer","minimum":1,"maximum":600000},"cwd":{"type":"string"}},"additionalProperties":false,"required":["command"]};
+
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate1.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.command === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "command") || (key0 === "timeout_ms")) || (key0 === "cwd"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.command !== undefined){
+let data0 = data.command;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
+}
+if(data.timeout_ms !== undefined){
+let data1 = data.timeout_ms;
+const _errs4 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const _errs5 = errors;
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 600000 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var valid0 = _errs4 === errors;
+}
+if(data.cwd !== undefined){
+let data2 = data.cwd;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const _errs7 = errors;
+var valid0 = _errs6 === errors;
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v2 = validate2;
+const schema2 = {"type":"object","properties":{"timezone":{"type":"string"}},"additionalProperties":false};
+
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate2.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "timezone")){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.timezone !== undefined){
+let data0 = data.timezone;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate2.errors = vErrors;
+return errors === 0;
+}
+validate2.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v3 = validate3;
+const schema3 = {"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"},"mode":{"type":"string","enum":["overwrite","append"]}},"additionalProperties":false,"required":["path","content"]};
+
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate3.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.path === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.content === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "path") || (key0 === "content")) || (key0 === "mode"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.path !== undefined){
+let data0 = data.path;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
+}
+if(data.content !== undefined){
+let data1 = data.content;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+const _errs5 = errors;
+var valid0 = _errs4 === errors;
+}
+if(data.mode !== undefined){
+let data2 = data.mode;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const _errs7 = errors;
+const vSchema0 = schema3.properties.mode.enum;
+if(!((data2 === "overwrite") || (data2 === "append"))){
+const err6 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema3.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid0 = _errs6 === errors;
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate3.errors = vErrors;
+return errors === 0;
+}
+validate3.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v4 = validate4;
+const schema4 = {"type":"object","properties":{"path":{"type":"string"},"recursive":{"type":"boolean"}},"additionalProperties":false,"required":["path"]};
+
+function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate4.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.path === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "path") || (key0 === "recursive"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.path !== undefined){
+let data0 = data.path;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
+}
+if(data.recursive !== undefined){
+let data1 = data.recursive;
+const _errs4 = errors;
+if(typeof data1 !== "boolean"){
+const err3 = {instancePath:instancePath+"/recursive",schemaPath:"#/properties/recursive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const _errs5 = errors;
+var valid0 = _errs4 === errors;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate4.errors = vErrors;
+return errors === 0;
+}
+validate4.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v5 = validate5;
+const schema5 = {"type":"object","properties":{"service":{"type":"string"},"lines":{"type":"integer","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["service"]};
+
+function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate5.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.service === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "service") || (key0 === "lines"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.service !== undefined){
+let data0 = data.service;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
+}
+if(data.lines !== undefined){
+let data1 = data.lines;
+const _errs4 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const _errs5 = errors;
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 1000 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var valid0 = _errs4 === errors;
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate5.errors = vErrors;
+return errors === 0;
+}
+validate5.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v6 = validate6;
+const schema6 = {"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","minimum":1,"maximum":14},"units":{"type":"string","enum":["metric","imperial"]}},"additionalProperties":false,"required":["city"]};
+
+function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate6.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.city === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "city") || (key0 === "days")) || (key0 === "units"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.city !== undefined){
+let data0 = data.city;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
+}
+if(data.days !== undefined){
+let data1 = data.days;
+const _errs4 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const _errs5 = errors;
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 14 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 14},message:"must be <= 14"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var valid0 = _errs4 === errors;
+}
+if(data.units !== undefined){
+let data2 = data.units;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const _errs7 = errors;
+const vSchema0 = schema6.properties.units.enum;
+if(!((data2 === "metric") || (data2 === "imperial"))){
+const err7 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/enum",keyword:"enum",params:{allowedValues: schema6.properties.units.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid0 = _errs6 === errors;
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate6.errors = vErrors;
+return errors === 0;
+}
+validate6.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v7 = validate7;
+const schema7 = {"type":"object","properties":{"city":{"type":"string"}},"additionalProperties":false,"required":["city"]};
+
+function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate7.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.city === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "city")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.city !== undefined){
+let data0 = data.city;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate7.errors = vErrors;
+return errors === 0;
+}
+validate7.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v8 = validate8;
+const schema8 = {"type":"object","properties":{"sql":{"type":"string"},"params":{"type":"array","items":{"type":["string","number","boolean","null"]}},"limit":{"type":"integer","minimum":1,"maximum":10000}},"additionalProperties":false,"required":["sql"]};
+
+function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate8.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sql === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sql"},message:"must have required property '"+"sql"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "sql") || (key0 === "params")) || (key0 === "limit"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.sql !== undefined){
+let data0 = data.sql;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/sql",schemaPath:"#/properties/sql/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
+}
+if(data.params !== undefined){
+let data1 = data.params;
+const _errs4 = errors;
+const _errs5 = errors;
+if(Array.isArray(data1)){
+let valid2 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if((((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))) && (typeof data2 !== "boolean")) && (data2 !== null)){
+const err3 = {instancePath:instancePath+"/params/" + i0,schemaPath:"#/properties/params/items/type",keyword:"type",params:{type: schema8.properties.params.items.type},message:"must be string,number,boolean,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const _errs7 = errors;
+var valid1 = _errs6 === errors;
+if(!valid1){
+valid2 = false;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var valid0 = _errs4 === errors;
+}
+if(data.limit !== undefined){
+let data3 = data.limit;
+const _errs8 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const _errs9 = errors;
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 10000 || isNaN(data3)){
+const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data3 < 1 || isNaN(data3)){
+const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var valid0 = _errs8 === errors;
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate8.errors = vErrors;
+return errors === 0;
+}
+validate8.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v9 = validate9;
+const schema9 = {"type":"object","properties":{"table":{"type":"string"},"schema":{"type":"string"}},"additionalProperties":false,"required":["table"]};
+
+function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate9.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.table === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "table"},message:"must have required property '"+"table"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "table") || (key0 === "schema"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.table !== undefined){
+let data0 = data.table;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/table",schemaPath:"#/properties/table/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
+}
+if(data.schema !== undefined){
+let data1 = data.schema;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const _errs5 = errors;
+var valid0 = _errs4 === errors;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate9.errors = vErrors;
+return errors === 0;
+}
+validate9.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+return { v0, v1, v2, v3, v4, v5, v6, v7, v8, v9 };
+})();
+
+/** One validator per distinct argument schema (ajv standalone code); `spec.tools[i].validator` indexes this array. */
+export const validators: readonly ValidateFn[] = Object.freeze([plain1.v0, plain1.v1, plain1.v2, plain1.v3, plain1.v4, plain1.v5, plain1.v6, plain1.v7, plain1.v8, plain1.v9]);

@@ -11,7 +11,7 @@ import { isEsmScope } from './emit/package-json.js';
 import { loadSpec } from './load.js';
 import { normalizeSpec } from './normalize.js';
 import { formatProblem, type Problem } from './problems.js';
-import { checkSpecWithoutZod } from './validate/rules.js';
+import { checkSpec } from './validate.js';
 import { formatOutputProblem, OUTPUT_PROBLEM_CODES, writeOutput, type FileStatus, type OutputProblem, type WriterFs } from './write.js';
 
 export { DEFAULT_RUNTIME_IMPORT, type GeneratedFile } from './emit/index.js';
@@ -126,8 +126,7 @@ export async function generate(specFile: string, options: GenerateOptions): Prom
   if (!loaded.ok) return result(false, { problems: loaded.problems, specDisplay: loaded.problems[0]?.file ?? specFile });
   const specDisplay = loaded.spec.file;
 
-  // zod (validate.js's shape pass) is loaded only for a spec whose shape the plain walk cannot vouch for: it words those problems.
-  const { problems, warnings } = await timer.step('validate', async () => checkSpecWithoutZod(loaded.spec) ?? (await import('./validate.js')).checkSpec(loaded.spec));
+  const { problems, warnings } = await timer.step('validate', () => checkSpec(loaded.spec));
   if (problems.length > 0) return result(false, { problems, warnings, specDisplay });
 
   const ir = await timer.step('normalize', () => normalizeSpec(loaded.spec));

@@ -144,7 +144,7 @@ export async function initProject(folder: string): Promise<InitResult> {
   written.push(INIT_FILES.packageJson);
   const deps = { ...(pkg?.['dependencies'] as object | undefined), ...(pkg?.['devDependencies'] as object | undefined) };
   if (!Object.hasOwn(deps, 'toolroute')) {
-    notes.push('Install toolroute, and the code generator\'s packages as dev dependencies: npm install toolroute && npm install --save-dev tsx yaml js-yaml zod esbuild');
+    notes.push('Install toolroute, and the code generator\'s packages as dev dependencies: npm install toolroute && npm install --save-dev tsx yaml zod esbuild');
   }
 
   if ((await readText(at(INIT_FILES.tsconfig))) === undefined) {

@@ -42,7 +42,7 @@ export interface IROptions {
   readonly openaiStrict: boolean;
   /**
    * Offer the flat tools that are in no namespace in the default tool set,
-   * after the namespaces (issue 11, rule 7). Default true. With false, a spec
+   * after the namespaces. Default true. With false, a spec
    * with namespaces or toolkits offers only those by default, and codegen
    * warns (`unreachable_tool`) about each tool that then reaches no model.
    */
@@ -56,7 +56,7 @@ export interface IROptions {
   /**
    * Validators fill JSON Schema `default`s into the arguments (ajv
    * `useDefaults`), and the argument types make those properties required
-   * for the handler (issue 11, rule 9; which defaults apply: emit/defaults.ts).
+   * for the handler (which defaults apply: emit/defaults.ts).
    * Default false.
    */
   readonly applyDefaults: boolean;

@@ -3,23 +3,18 @@
  * map a spec path back to a line and column, so every later problem can say
  * where it is.
  *
- * - YAML is read by js-yaml's event parser when it reads the text exactly as
- *   the `yaml` package does (load/yaml-fast.ts), positions from the same
- *   events; anything else (syntax errors, duplicate keys, tags, aliases) is
- *   parsed with `yaml` keeping node ranges, for its messages and positions.
- * - JSON is checked by a scanner of our own so JSON-only syntax rules
- *   (no trailing commas, no comments) hold and errors get a line and column,
- *   then parsed by `JSON.parse`; only JSON nested too deep to scan goes the `yaml` way.
+ * - YAML is parsed by the `yaml` package keeping node ranges, for its
+ *   messages and positions.
+ * - JSON is read by `JSON.parse` after a scanner (load/json.ts) that holds
+ *   JSON's own rules (the `yaml` package would accept trailing commas and
+ *   comments) and finds duplicate keys; positions come from an index built
+ *   only when a problem needs one, since machine-written JSON specs are the
+ *   big ones (a `yaml` Document with ranges costs many times `JSON.parse`
+ *   in time and memory). JSON nested too deep to scan goes the `yaml` way.
  * - Duplicate keys are an error with both positions, never "last one wins".
- * - TypeScript specs are imported with tsx; their zod `parameters` become JSON
- *   Schema here. A TS spec has no source positions: its problems point at the
- *   file's 1:1 and carry the spec path.
- *
- * This file is the entry point and the spec types; the rest is in
- * generator/load/: yaml-fast.ts (the js-yaml fast path), yaml.ts (the `yaml`
- * Document path: syntax errors, duplicate keys, positions), json.ts (JSON
- * scanner, fast path and position index), typescript.ts (TS specs and zod),
- * common.ts (shared helpers).
+ * - TypeScript specs are imported with tsx (load/typescript.ts); their zod
+ *   `parameters` become JSON Schema. Their problems point at 1:1 and carry
+ *   the spec path.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,8 +22,7 @@ import type { Problem } from './problems.js';
 import { errorCode, fail, positionOf } from './load/common.js';
 import { loadJson, scanJson } from './load/json.js';
 import { loadTs } from './load/typescript.js';
-import { loadFastYaml, loadYamlDocument } from './load/yaml.js';
-import { parseYamlFast } from './load/yaml-fast.js';
+import { loadYamlDocument } from './load/yaml.js';
 
 export { jsonSyntaxError } from './load/json.js';
 export { isZodSchema } from './load/typescript.js';
@@ -120,11 +114,6 @@ export function loadText(text: string, display: string, format: 'yaml' | 'json')
     // index of our own are an order of magnitude faster than building a YAML document with ranges.
     // Only JSON nested too deep to scan goes the YAML way below.
     if (scan.complete) return loadJson(text, display, scan.duplicates);
-  } else {
-    // YAML the fast parser reads exactly as the `yaml` package would (the common case); anything
-    // else (a syntax error, a duplicate key, a tag, an alias…) goes the `yaml` way for today's messages.
-    const fast = parseYamlFast(text);
-    if (fast) return loadFastYaml(text, display, fast);
   }
   return loadYamlDocument(text, display, format);
 }

@@ -17,8 +17,9 @@ import { bug, formatPath, formatProblem } from './problems.js';
 import type { Problem } from './problems.js';
 import { expandToolParameters } from './validate/parameters.js';
 import { toolEntries } from './validate/references.js';
-import { checkSpecWithoutZod } from './validate/rules.js';
+import { checkSpec } from './validate.js';
 import { setOwn } from './validate/context.js';
+import { SUBSCHEMA_KEYWORDS } from './validate/schema-keywords.js';
 import { TARGETS, type Target } from '../runtime/contract.js';
 import type { ToolkitLoadingOption, ToolkitLoadingStrategy } from '../runtime/toolkit-loading.js';
 
@@ -195,7 +196,7 @@ export type BuildResult = { ok: true; ir: IRSpec } | { ok: false; problems: Prob
 export async function buildIR(file: string, options: { cwd?: string } = {}): Promise<BuildResult> {
   const loaded = await loadSpec(file, options);
   if (!loaded.ok) return loaded;
-  const { problems } = checkSpecWithoutZod(loaded.spec) ?? (await import('./validate.js')).checkSpec(loaded.spec);
+  const { problems } = checkSpec(loaded.spec);
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, ir: normalizeSpec(loaded.spec) };
 }
@@ -260,9 +261,7 @@ const KEYWORD_ORDER = [
   'contentEncoding', 'contentMediaType', 'contentSchema', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly',
 ];
 const RANK = new Map(KEYWORD_ORDER.map((k, i) => [k, i]));
-const SUBSCHEMA = new Set(['items', 'contains', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'not', 'if', 'then', 'else', 'contentSchema']);
-const SUBSCHEMA_LIST = new Set(['prefixItems', 'allOf', 'anyOf', 'oneOf']);
-const SUBSCHEMA_MAP = new Set(['properties', 'patternProperties', 'dependentSchemas']);
+const { one: SUBSCHEMA, list: SUBSCHEMA_LIST, map: SUBSCHEMA_MAP } = SUBSCHEMA_KEYWORDS;
 
 /** A normalized (2020-12, inlined) schema with canonical keyword order and `required` in property order. */
 function canonicalSchema(node: JsonValue): JsonValue {

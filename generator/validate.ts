@@ -6,9 +6,8 @@
  * generator/validate/ next to the error codes it reports (and the fixtures in
  * test/fixtures/invalid/ that pin them):
  *   - context.ts         — `Context` (collects positioned problems) and shared readers;
- *   - shape.ts           — pass 1: the zod shape (unknown keys, missing keys, types, version),
- *                          run only where shape-fast.ts's plain walk cannot vouch for the spec;
- *   - rules.ts           — passes 2 and 3 in order, and the whole check without zod;
+ *   - shape.ts           — pass 1: the zod shape (unknown keys, missing keys, types, version);
+ *   - rules.ts           — passes 2 and 3 in order;
  *   - names.ts           — tool/namespace/toolkit names, descriptions, tags, one definition
  *                          per name, name collisions, empty groups;
  *   - references.ts      — the tool lists and their by-name entries;
@@ -25,14 +24,14 @@
  * what is validated is exactly what gets normalized.
  */
 import type { LoadedSpec } from './load.js';
-import type { Problem } from './problems.js';
-import { runChecks, type CheckedSpec } from './validate/rules.js';
+import { sortProblems, type Problem } from './problems.js';
+import { Context } from './validate/context.js';
+import { checkRules } from './validate/rules.js';
 import { checkShape } from './validate/shape.js';
 
 export { contentKey, expandParameters, expandToolParameters, isShorthand } from './validate/parameters.js';
 export type { ExpandedParameters } from './validate/parameters.js';
 export { toolEntries } from './validate/references.js';
-export { checkSpecWithoutZod, type CheckedSpec } from './validate/rules.js';
 export type { GroupRef, ToolEntry } from './validate/references.js';
 export { SCHEMA_DIALECTS } from './validate/schema-keywords.js';
 export type { SchemaDialect, SchemaProblem } from './validate/schema-keywords.js';
@@ -49,6 +48,12 @@ export function validateSpec(spec: LoadedSpec): Problem[] {
   return checkSpec(spec).problems;
 }
 
+/** What `checkSpec` returns: problems and warnings, each in source order. */
+export interface CheckedSpec {
+  readonly problems: Problem[];
+  readonly warnings: Problem[];
+}
+
 /**
  * `validateSpec` plus the warnings: problems that do not stop generation
  * (each with `severity: 'warning'`), also in source order.
@@ -58,7 +63,9 @@ export function validateSpec(spec: LoadedSpec): Problem[] {
  * // warnings: [{ code: 'unknown_format', severity: 'warning', … }] for `format: json`
  */
 export function checkSpec(spec: LoadedSpec): CheckedSpec {
-  // The zod pass runs only where the plain shape walk cannot vouch for the spec (validate/shape-fast.ts).
-  return runChecks(spec, checkShape);
+  const ctx = new Context(spec);
+  checkShape(ctx);
+  checkRules(ctx);
+  return { problems: sortProblems(ctx.unique()), warnings: sortProblems(ctx.unique('warnings')) };
 }
 

@@ -1,18 +1,10 @@
 /**
  * `toolroute codegen --watch`: regenerate on every change of the spec and, for
- * a TypeScript spec, of every local file it imports.
- *
- * Each run is an ordinary `generate`: a bad edit prints its problems and
- * writes nothing (the writer is atomic, so the folder keeps the last good
- * output, never a partial one); the next good edit regenerates. Runs never
- * overlap: changes during a run queue one more run.
- *
- * What is watched: the folder of each watched file (not the file itself, so
- * editors that save by writing a new file and renaming it over the old one
- * are seen), filtered by file name. A TypeScript spec's imports are found by
- * esbuild (the bundler tsx uses) without running the module: every local file
- * it reaches, packages excluded. They are recomputed after each run, so a new
- * import is watched from the next run on.
+ * a TypeScript spec, of every local file it imports (found by esbuild without
+ * running the module, recomputed after each run). Each run is an ordinary,
+ * atomic `generate`, so a bad edit keeps the last good output; runs never
+ * overlap. Folders are watched, not files, so editors that save by renaming
+ * a new file over the old one are seen.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';

@@ -1,24 +1,13 @@
 /**
- * What a schema alone proves about the values its validator accepts: that
- * every number in them is finite and that their objects and arrays nest at
- * most so deep. The runtime's argument limits (call-shape.ts) walk every
- * parsed argument value for exactly those two things — too deep a nesting,
- * and `1e999` (JSON.parse turns it into Infinity) — before the validator runs.
- * Where the schema already rules both out, the walk can only agree with the
- * validator on a valid call, so dispatch skips it there and walks only when
- * the call is rejected (to keep the rejection code it gives today).
+ * What a schema alone proves about the values its validator accepts: every
+ * number finite and objects and arrays nested at most so deep — the two
+ * things the runtime's argument limits (call-shape.ts) walk for. Where the
+ * schema proves both, dispatch walks only a rejected call.
  *
- * The analysis is conservative: it reads only the keywords that bound a
- * value's shape (`type`, `enum`, `const`, `properties`, `patternProperties`,
- * `additionalProperties`, `items`, `prefixItems`, `allOf`, `anyOf`, `oneOf`)
- * and ignores every other one, which is sound because a keyword can only
- * narrow what a schema accepts. Anything it cannot bound (an untyped or open
- * subschema, `true`, an object without `additionalProperties`, an array
- * without `items`) makes the whole schema unbounded, and the walk runs as
- * before. Numbers are finite only because the validators are compiled with
- * ajv's `strictNumbers` (`type: "number"` / `"integer"` then reject Infinity
- * and NaN); `default` values count as accepted values (a validator that fills
- * defaults puts them into the arguments).
+ * Conservative: only keywords that bound a value's shape are read (another
+ * keyword can only narrow what is accepted); anything unbounded makes the
+ * whole schema unbounded. Numbers are finite because the validators use
+ * ajv's `strictNumbers`; `default` values count as accepted values.
  */
 import type { JsonSchema, JsonValue } from '../ir.js';
 

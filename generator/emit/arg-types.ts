@@ -3,40 +3,16 @@
  *
  * The rule: the type accepts every value the validator accepts, and is
  * exactly as narrow wherever TypeScript can say it. What TypeScript cannot
- * say (numeric ranges, string lengths and patterns, `not`, `uniqueItems`,
- * `contains`, `propertyNames`, `dependentSchemas`, `oneOf`'s "exactly one",
- * `if` failing) widens the type, never narrows it: a narrower type would make
- * a call the validator accepts fail to type-check.
+ * say (ranges, lengths, patterns, `not`, `uniqueItems`, `contains`, `oneOf`'s
+ * "exactly one", …) widens the type, never narrows it: a narrower type would
+ * make a call the validator accepts fail to type-check. An object's index
+ * signature includes the declared property types, because TypeScript
+ * requires every property to fit it.
  *
- * How keywords map (schemas are the IR's: draft 2020-12, refs inlined):
- *   - `true`/`{}` → `unknown`; `false` → `never`;
- *   - `const`/`enum` → literal types (objects and arrays as literal shapes),
- *     filtered by `type`;
- *   - `type` → one branch per JSON type (`integer` is `number`); no `type`
- *     means every JSON type: the object and array branches take the
- *     object/array keywords, the others are `string | number | boolean | null`;
- *   - objects: `properties` (optional unless `required`), `required` names
- *     without a property schema, and an index signature unless the object is
- *     closed (`additionalProperties: false`, or `unevaluatedProperties: false`
- *     with nothing but applicators that add their own members). The index type
- *     is the union of what extra keys may hold (`additionalProperties`, every
- *     `patternProperties` schema) and of the declared property types, because
- *     TypeScript requires every property to fit the index signature;
- *   - arrays: `prefixItems` → a tuple whose elements past `minItems` are
- *     optional, `items` its rest element (`items: false` closes it);
- *   - `allOf` → intersection; `anyOf`/`oneOf` → union; `if`/`then`/`else` →
- *     `(if & then) | else`; each intersected with the schema's own type.
- *
- * With the spec option `applyDefaults` the type is what the handler receives
- * after the validator filled the defaults: a property whose `default` ajv
- * applies (in `properties` of an object reached outside
- * `anyOf`/`oneOf`/`not`/`if`/`contains`/`propertyNames`) is required. Which
- * subschemas those are is emit/defaults.ts `fillsDefaultsIn`, asked at each
- * step down, the rule `hasAppliedDefault` walks too.
- *
- * Spec text never becomes code: property names and literals are printed with
- * `tsString`/`propertyKey`, descriptions with `jsdoc`; keywords such as
- * `title` or `tsType` are ignored.
+ * With `applyDefaults` a property whose `default` ajv applies is required
+ * (which ones: emit/defaults.ts `fillsDefaultsIn`). Spec text never becomes
+ * code: names and literals go through `tsString`/`propertyKey`, descriptions
+ * through `jsdoc`.
  */
 import type { JsonSchema, JsonValue } from '../ir.js';
 import { jsdoc, propertyKey, tsString } from './code.js';

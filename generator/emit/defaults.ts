@@ -1,6 +1,6 @@
 /**
  * Which JSON Schema `default`s the validators apply under the spec option
- * `applyDefaults` (issue 11, rule 9), written down once for the two places
+ * `applyDefaults`, written down once for the two places
  * that must agree with ajv: the argument types (a defaulted property is
  * required for the handler, arg-types.ts) and the per-tool flag that makes
  * the runtime copy the arguments before validating (spec.ts).

@@ -1,17 +1,9 @@
 /**
  * `package.json` in the output folder, `{ "type": "module" }`, written only
- * when the folder would otherwise not be an ES module scope.
- *
- * Every generated file is an ES module (`import`/`export`). Node and
- * TypeScript (`module: NodeNext`) decide a `.ts`/`.js` file's format from the
- * nearest package.json: in a package without `"type": "module"` they would
- * treat the folder as CommonJS, and tsc fails (TS1287/TS1295 under
- * `verbatimModuleSyntax`) and Node fails at import. A package.json inside the
- * folder makes it an ESM scope of its own, whatever the application's package
- * says. Inside an ESM package it is not written: there it would change
- * nothing but hide the package from self-references (`import … from
- * "<own name>/…"` resolves through the nearest package.json), and the output
- * stays as it always was.
+ * when the folder would otherwise not be an ES module scope: Node and tsc
+ * (`module: NodeNext`) take a file's format from the nearest package.json, and
+ * every generated file is an ES module. Inside an ESM package it is not
+ * written, where it would only hide the package from self-references.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

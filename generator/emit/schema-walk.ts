@@ -5,25 +5,9 @@
  * rewritten everywhere without touching spec data that looks like a keyword.
  */
 import type { JsonSchema, JsonValue } from '../ir.js';
+import { SUBSCHEMA_KEYWORDS } from '../validate/schema-keywords.js';
 
-/** Keywords whose value is one subschema. */
-const ONE = new Set([
-  'additionalItems',
-  'additionalProperties',
-  'contains',
-  'not',
-  'if',
-  'then',
-  'else',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'contentSchema',
-]);
-/** Keywords whose value is a list of subschemas. */
-const LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-/** Keywords whose value maps names to subschemas (`dependencies` may also map to a string list). */
-const MAP = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas', 'dependencies']);
+const { one: ONE, list: LIST, map: MAP } = SUBSCHEMA_KEYWORDS;
 
 /**
  * A copy of `schema` where every schema node, deepest first, went through

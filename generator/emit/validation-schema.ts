@@ -1,19 +1,9 @@
 /**
- * A schema as its validator sees it: the annotation keywords, which ajv
- * compiles to no code at all, removed at every schema position. Two tools
- * whose schemas differ only in what the model reads (a `description` of the
- * arguments, a property's `title`, `examples`) validate the same values with
- * the same errors, so they share one validator: ajv's code generation, most
- * of a codegen, runs once for them, and validators.gen.ts (parsed at every
- * start) holds it once. Their argument types stay apart (types.gen.ts keeps
- * each description in its doc comments).
- *
- * Removed: `title`, `description`, `examples`, `$comment`, `deprecated`,
- * `readOnly`, `writeOnly` (JSON Schema's meta-data and core annotation
- * keywords; ajv validates none of them and reports none in an error), and
- * `default` unless the spec fills defaults (`applyDefaults`: then ajv's
- * `useDefaults` writes it). Everything else is kept as written, unknown
- * keywords and the content keywords included.
+ * A schema as its validator sees it: annotation keywords (`title`,
+ * `description`, `examples`, `$comment`, `deprecated`, `readOnly`,
+ * `writeOnly`, and `default` unless `applyDefaults`) removed at every schema
+ * position. ajv compiles them to no code, so two tools whose schemas differ
+ * only there share one validator; their argument types stay apart.
  */
 import type { JsonSchema } from '../ir.js';
 import { mapSchema } from './schema-walk.js';

@@ -1,21 +1,10 @@
 /**
  * `toolroute import mcp`: an MCP server's `tools/list` becomes (part of) a spec.
- *
- * Two halves. `buildMcpImport` is pure: published tools + the saved spec text
- * (if any) + options → the new spec text, the notes of every fix, and the
- * problems that keep it from being written. `importMcp` connects (stdio or
- * Streamable HTTP, through integrations/mcp/connect.ts), lists every page of
- * tools, and writes the file atomically or, with `check`, compares it.
- *
- * What the spec keeps of each tool: its name (prefixed when several sources
- * share one spec), its description and input schema as published, and its
- * annotations as tags (`read-only`, `destructive`, `idempotent`, `open-world`,
- * MCP's defaults applied) plus two policies per server (`<group>_readonly`,
- * `<group>_nondestructive`). Every change the generator needs is written into
- * the file as a comment next to the tool (and returned as a note): nothing is
- * fixed silently. The import itself is recorded in one header comment line,
- * `# toolroute-import-mcp: {…}`, so a re-import replaces exactly this server's
- * tools and `--check` knows the options used.
+ * `buildMcpImport` is pure (tools + saved text + options → new text, notes,
+ * problems); `importMcp` connects, lists every page, and writes or checks.
+ * Each tool keeps its name (prefixed when sources share a spec), description,
+ * input schema, and annotations as tags, plus two policies per server. Every
+ * fix is written as a comment next to the tool: nothing is fixed silently.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -27,27 +16,9 @@ import { groupNameOf, specToolName } from '../../integrations/mcp/names.js';
 import { loadText } from '../load.js';
 import { formatProblem, type Problem } from '../problems.js';
 import { validateSpec } from '../validate.js';
+import { compareImport, isPlainRecord, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord, type ToolEntry } from './records.js';
 
-/** How the imported tools are offered: flat tools, one namespace, or one toolkit. */
-export const IMPORT_MODES = ['flat', 'namespace', 'toolkit'] as const;
-export type ImportMode = (typeof IMPORT_MODES)[number];
-
-/** The header line that records one import (one per server in the spec). */
-export const RECORD_PREFIX = 'toolroute-import-mcp: ';
-
-/** What the spec records about one import. */
-export interface ImportRecord {
-  /** The group: namespace / toolkit name, policy prefix; the key of this server in the spec. */
-  readonly name: string;
-  readonly as: ImportMode;
-  readonly prefix: string;
-  /** `name version` from the server's `initialize`, informational. */
-  readonly server: string;
-  /** The spec names of the imported tools, in the server's order. */
-  readonly tools: readonly string[];
-  /** The policies this import wrote. */
-  readonly policies: readonly string[];
-}
+export { compareImport, IMPORT_MODES, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord } from './records.js';
 
 export interface McpImportOptions {
   /** Default `namespace`. */
@@ -77,16 +48,6 @@ export interface McpImportBuild {
   readonly problems: readonly string[];
 }
 
-/** The tool entry the import writes, as data (what `--check` compares). */
-interface ToolEntry {
-  name: string;
-  description: string;
-  tags: string[];
-  parameters: Record<string, unknown>;
-  /** The server's `outputSchema`, when it declares one: types the result. */
-  returns?: Record<string, unknown>;
-}
-
 const EMPTY_PARAMETERS = { type: 'object', properties: {} } as const;
 
 /** MCP annotations with the protocol's defaults applied, as tags. */
@@ -102,32 +63,6 @@ export function annotationTags(annotations: Tool['annotations']): string[] {
   if (idempotent) tags.push('idempotent');
   if (openWorld) tags.push('open-world');
   return tags;
-}
-
-/** Reads every import record from a spec's header comment. */
-export function readRecords(doc: Document | undefined): ImportRecord[] {
-  const comment = doc?.commentBefore ?? '';
-  const records: ImportRecord[] = [];
-  for (const line of comment.split('\n')) {
-    const text = line.trim();
-    if (!text.startsWith(RECORD_PREFIX)) continue;
-    try {
-      const value = JSON.parse(text.slice(RECORD_PREFIX.length)) as Partial<ImportRecord>;
-      if (typeof value.name === 'string' && (IMPORT_MODES as readonly string[]).includes(value.as as string) && typeof value.prefix === 'string' && Array.isArray(value.tools)) {
-        records.push({
-          name: value.name,
-          as: value.as as ImportMode,
-          prefix: value.prefix,
-          server: typeof value.server === 'string' ? value.server : '',
-          tools: value.tools.filter((t): t is string => typeof t === 'string'),
-          policies: Array.isArray(value.policies) ? value.policies.filter((t): t is string => typeof t === 'string') : [],
-        });
-      }
-    } catch {
-      // Not a record (hand-edited): left as an ordinary comment.
-    }
-  }
-  return records;
 }
 
 /**
@@ -255,10 +190,6 @@ export function buildMcpImport(
 
 function recordOf(r: Omit<ImportRecord, 'tools' | 'policies'>, entries: readonly { entry: ToolEntry }[]): ImportRecord {
   return { ...r, tools: entries.map((e) => e.entry.name), policies: [`${r.name}_readonly`, `${r.name}_nondestructive`] };
-}
-
-function isPlainRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Whether the saved spec holds anything besides this server's previous import (other servers, local tools). */
@@ -416,67 +347,6 @@ function importedIndex(
   const i = m ? Number(m[1]) : -1;
   return i >= 0 && i < count ? i : undefined;
 }
-
-// ---------------------------------------------------------------------------
-// Check: the saved spec against the live server
-
-/** One drifted tool. */
-export interface ImportDrift {
-  readonly tool: string;
-  readonly change: 'added on the server' | 'removed from the server' | 'changed';
-  /** For `changed`: which fields differ. */
-  readonly fields?: readonly string[];
-}
-
-/**
- * Compares the saved spec with a fresh import: per tool, what the server now
- * publishes against what the spec holds (name, description, parameters, tags).
- *
- * @example
- * const drift = compareImport(savedText, freshText, 'filesystem'); // [] when in sync
- */
-export function compareImport(savedText: string, freshText: string, name: string): ImportDrift[] {
-  const saved = importedEntries(parseDocument(savedText), name);
-  const fresh = importedEntries(parseDocument(freshText), name);
-  const drift: ImportDrift[] = [];
-  for (const [tool, entry] of fresh) {
-    const old = saved.get(tool);
-    if (!old) {
-      drift.push({ tool, change: 'added on the server' });
-      continue;
-    }
-    const fields = (['description', 'parameters', 'returns', 'tags'] as const).filter((f) => JSON.stringify(old[f] ?? null) !== JSON.stringify(entry[f] ?? null));
-    if (fields.length > 0) drift.push({ tool, change: 'changed', fields });
-  }
-  for (const tool of saved.keys()) if (!fresh.has(tool)) drift.push({ tool, change: 'removed from the server' });
-  return drift;
-}
-
-/** The tool entries one import wrote, by spec name (found through its record). */
-function importedEntries(doc: Document, name: string): Map<string, Partial<ToolEntry>> {
-  const record = readRecords(doc).find((r) => r.name === name);
-  const out = new Map<string, Partial<ToolEntry>>();
-  if (!record) return out;
-  const wanted = new Set(record.tools);
-  const spec = doc.toJS() as Record<string, unknown> | null;
-  if (!isPlainRecord(spec)) return out;
-  const lists: unknown[][] = [];
-  if (Array.isArray(spec['tools'])) lists.push(spec['tools']);
-  for (const key of ['namespaces', 'toolkits']) {
-    if (Array.isArray(spec[key])) for (const g of spec[key]) if (isPlainRecord(g) && g['name'] === name && Array.isArray(g['tools'])) lists.push(g['tools']);
-  }
-  for (const list of lists) {
-    for (const e of list) {
-      if (isPlainRecord(e) && typeof e['name'] === 'string' && wanted.has(e['name'])) out.set(e['name'], e as Partial<ToolEntry>);
-    }
-  }
-  // A recorded tool that was deleted from the file by hand counts as drift too.
-  for (const t of record.tools) if (!out.has(t)) out.set(t, { name: t, description: '(missing from the saved spec)' });
-  return out;
-}
-
-// ---------------------------------------------------------------------------
-// Connect, list, write / check
 
 export interface ImportMcpRequest extends McpImportOptions {
   /** The spec file to write (YAML). */

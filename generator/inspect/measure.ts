@@ -1,17 +1,10 @@
 /**
  * `toolroute inspect`: what the model sees, per target, measured on the real
- * runtime. The spec goes through the generator's own pipeline (load →
- * validate → normalize → emit context → the runtime data `spec.gen.ts`
- * holds), a router is created on that data, and every number comes from what
- * `router.compile({ target })` returns: before any toolkit is loaded, and
- * after each `load_toolkit` call the model could make, in spec order
- * (cumulative, as a conversation would load them).
- *
- * Bytes are UTF-8 bytes of the JSON the SDK sends for the tools array (and of
- * the directory XML appended to the system prompt). Tokens: see ./tokens.ts.
- * Not counted: the provider's own tool-use preamble (Anthropic adds a system
- * prompt when tools are present; OpenAI renders tools into its own format
- * before tokenizing), which no client can see.
+ * runtime: the spec goes through the generator's pipeline, a router is made
+ * on that data, and every number comes from `router.compile({ target })`,
+ * before any toolkit is loaded and after each `load_toolkit` in spec order.
+ * Bytes are UTF-8 bytes of the tools JSON (and of the directory XML); the
+ * provider's own tool-use preamble, which no client sees, is not counted.
  */
 import { escapeXml } from '../../runtime/announcements.js';
 import { createRouter } from '../../runtime/router.js';

@@ -1,10 +1,8 @@
 /**
- * YAML specs through the `yaml` package (every YAML text the fast path in
- * yaml-fast.ts declines, and JSON nested too deep for the JSON scanner): a
- * Document with node ranges, its first syntax error, duplicate keys with both
- * positions, the value, and source offsets of a spec path for `locate`. And the
- * result of a text the fast path read, whose `locate` asks a `yaml` Document
- * (parsed on first need) only where the fast path's events cannot say.
+ * YAML specs (and JSON nested too deep for the JSON scanner) through the
+ * `yaml` package: a Document with node ranges, its first syntax error,
+ * duplicate keys with both positions, the value, and source offsets of a spec
+ * path for `locate`.
  * Error codes (fixtures in test/fixtures/invalid/): syntax_error (yaml-syntax),
  * duplicate_key (duplicate-key).
  */
@@ -13,14 +11,9 @@ import type { Document, Node as YamlNode } from 'yaml';
 import type { LoadResult, SpecPath } from '../load.js';
 import { formatPath } from '../problems.js';
 import type { Problem } from '../problems.js';
-import { fail, linePos, lineStarts, sentence } from './common.js';
-import type { FastYaml } from './yaml-fast.js';
+import { fail, sentence } from './common.js';
 
-/**
- * The `yaml` package, loaded on first use: a spec the fast path reads whole never needs it,
- * and loading it costs start-up time. (Its Node entry is CommonJS, so this is the same module
- * instance an `import 'yaml'` elsewhere gets.)
- */
+/** The `yaml` package, loaded on first use: a JSON or TypeScript spec does not need it. */
 let yamlModule: typeof import('yaml') | undefined;
 const yaml = (): typeof import('yaml') => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
@@ -30,7 +23,7 @@ function parse(text: string, lineCounter?: import('yaml').LineCounter): Document
 }
 
 /**
- * Today's YAML path, whole: parse with `yaml`, report the first syntax error or
+ * Parse with `yaml`, report the first syntax error or
  * every duplicate key, else the value (aliases bounded) and `locate` on the Document.
  *
  * @example
@@ -71,24 +64,6 @@ export function loadYamlDocument(text: string, display: string, format: 'yaml' |
 }
 
 /**
- * A YAML text the fast path read: its value, and `locate` from the fast path's
- * positions, or from a `yaml` Document parsed the first time they cannot say.
- *
- * @example
- * const fast = parseYamlFast('a: 1\n');
- * if (fast) loadFastYaml('a: 1\n', 'spec.yaml', fast); // { ok: true, spec: { value: { a: 1 }, … } }
- */
-export function loadFastYaml(text: string, display: string, fast: FastYaml): LoadResult {
-  let lines: number[] | undefined;
-  let doc: Document | undefined;
-  const locate = (p: SpecPath, mode: 'value' | 'key' = 'value') => {
-    const offset = fast.offset(p, mode) ?? locateOffset((doc ??= parse(text)), p, mode);
-    return offset === undefined ? { line: 1, column: 1 } : linePos((lines ??= lineStarts(text)), offset);
-  };
-  return { ok: true, spec: { file: display, format: 'yaml', value: fast.value, locate } };
-}
-
-/**
  * Reports every key written twice in one mapping, at the second one, naming the first.
  *
  * @example
@@ -96,7 +71,10 @@ export function loadFastYaml(text: string, display: string, fast: FastYaml): Loa
  */
 export function findDuplicateKeys(doc: Document, file: string, at: (offset: number) => { line: number; column: number }, problems: Problem[]): void {
   const { isMap, isPair, isScalar, isSeq } = yaml();
-  const walk = (node: unknown, p: (string | number)[]): void => {
+  // The path is a chain of parents, made into an array only for a duplicate: specs have many keys.
+  type Chain = { readonly up: Chain; readonly seg: string | number } | null;
+  const pathOf = (c: Chain): (string | number)[] => (c === null ? [] : [...pathOf(c.up), c.seg]);
+  const walk = (node: unknown, p: Chain): void => {
     if (isMap(node)) {
       const seen = new Map<string, number>();
       for (const pair of node.items) {
@@ -110,17 +88,17 @@ export function findDuplicateKeys(doc: Document, file: string, at: (offset: numb
               code: 'duplicate_key',
               message: `the key ${JSON.stringify(key)} is written twice in this mapping (first at line ${at(first).line}${at(first).line === at(keyStart).line ? `, column ${at(first).column}` : ''}).`,
               hint: 'Keep one of them: YAML and JSON would silently use only the last one.',
-              file, ...at(keyStart), path: formatPath([...p, key]),
+              file, ...at(keyStart), path: formatPath([...pathOf(p), key]),
             });
           } else seen.set(key, keyStart);
         }
-        walk(pair.value, key === undefined ? p : [...p, key]);
+        walk(pair.value, key === undefined ? p : { up: p, seg: key });
       }
     } else if (isSeq(node)) {
-      node.items.forEach((item, i) => walk(item, [...p, i]));
+      node.items.forEach((item, i) => walk(item, { up: p, seg: i }));
     }
   };
-  walk(doc.contents, []);
+  walk(doc.contents, null);
 }
 
 /**

@@ -19,7 +19,6 @@ import { DIALECT_URIS, knownKeywords } from './schema-keywords.js';
 import type { SchemaDialect, SchemaProblem } from './schema-keywords.js';
 import { inlineSchema, pointerToPath } from './schema-refs.js';
 import { checkEngineLimits } from './schema-engine.js';
-import { metaSchemaAccepts } from './meta-fast.js';
 import { walkSchema } from './schema-rules.js';
 
 type AjvLike = {
@@ -59,12 +58,7 @@ const COMPILE_CHECK = {
 } as const;
 const ajvCache = new Map<SchemaDialect | 'compile-check', AjvLike>();
 const require = createRequire(import.meta.url);
-/**
- * ajv's classes and ajv-formats, loaded on first use. Most specs never need
- * them here (meta-fast.ts and `compileCannotFail` vouch for ordinary schemas),
- * and ajv with its dependencies is about 95 CommonJS files: loading them is a visible part of a
- * small codegen run. `require` (ajv is CommonJS) keeps `ajvFor` synchronous.
- */
+/** ajv's classes and ajv-formats (CommonJS: `require` keeps `ajvFor` synchronous). */
 function ajvModules() {
   return {
     Ajv2020: require('ajv/dist/2020.js') as (typeof import('ajv/dist/2020.js'))['default'],
@@ -170,9 +164,8 @@ export function expandParameters(parameters: Record<string, unknown>): ExpandedP
   for (const p of found) (p.severity === 'warning' ? warnings : problems).push(p);
 
   // The meta-schema catches the rest (a keyword with a value of the wrong type, a negative maxLength…).
-  // ajv's check (which compiles the meta-schema on first use) runs only where the plain walk cannot vouch.
-  const ajv = metaSchemaAccepts(full, dialect) ? undefined : ajvFor(dialect);
-  if (ajv !== undefined && ajv.validateSchema(full) !== true) {
+  const ajv = ajvFor(dialect);
+  if (ajv.validateSchema(full) !== true) {
     const reported = problems.map((p) => formatPath(p.path));
     const byPath = new Map<string, ErrorObject[]>();
     for (const e of ajv.errors ?? []) byPath.set(e.instancePath, [...(byPath.get(e.instancePath) ?? []), e]);
@@ -229,7 +222,7 @@ function dialectOfSchema(full: Record<string, unknown>): SchemaDialect | undefin
  * The strict compile check of a normalized (2020-12) schema: throws what ajv
  * throws. With `skipProvable`, ajv's compile is skipped where
  * `compileCannotFail` proves it succeeds (the front end's largest cost; the
- * emitted validators are compiled again, apart); the meta-schema check always runs (without ajv where meta-fast.ts vouches).
+ * emitted validators are compiled again, apart); the meta-schema check always runs.
  *
  * @example
  * strictCompileCheck({ type: 'object', properties: { a: { pattern: '(' } } }); // throws: Invalid regular expression…
@@ -237,10 +230,8 @@ function dialectOfSchema(full: Record<string, unknown>): SchemaDialect | undefin
 export function strictCompileCheck(schema: JsonSchema, options: { skipProvable?: boolean } = {}): void {
   // What ajv's compile does first (and the stubbed instance cannot): the inlined form against the
   // 2020-12 meta-schema — a `$ref` may have pulled in data (an enum value, an example) as a schema.
-  if (!metaSchemaAccepts(schema, '2020-12')) {
-    const meta = ajvFor('2020-12');
-    if (meta.validateSchema(schema) !== true) throw new Error(`schema is invalid: ${meta.errorsText(meta.errors)}`);
-  }
+  const meta = ajvFor('2020-12');
+  if (meta.validateSchema(schema) !== true) throw new Error(`schema is invalid: ${meta.errorsText(meta.errors)}`);
   if (options.skipProvable === true && compileCannotFail(schema)) return;
   const ajv2020 = ajvFor('compile-check');
   try {

@@ -1,53 +1,19 @@
-/**
- * The spec rules after the shape (passes 2 and 3 of validate.ts), and the
- * whole check for a spec whose shape needs no zod: everything here loads
- * without zod, so `generate` runs a valid spec's checks without it (shape-fast.ts).
- */
-import type { LoadedSpec } from '../load.js';
-import { sortProblems } from '../problems.js';
-import type { Problem } from '../problems.js';
-import { Context, isRecord } from './context.js';
+/** The spec rules after the shape: passes 2 and 3 of validate.ts. */
+import { type Context, isRecord } from './context.js';
 import { checkDefinedOnce, checkDescription, checkGroups, checkName, checkTags } from './names.js';
 import { expandToolParameters } from './parameters.js';
 import { checkPolicies, checkReach } from './policies.js';
 import { checkUnfilledDefaults } from './defaults.js';
 import { checkReferences, toolEntries } from './references.js';
 import type { ToolEntry } from './references.js';
-import { specShapeIsValid } from './shape-fast.js';
-
-/** What `checkSpec` returns: problems and warnings, each in source order. */
-export interface CheckedSpec {
-  readonly problems: Problem[];
-  readonly warnings: Problem[];
-}
 
 /**
- * The checks of `checkSpec` with `shape` as pass 1 (validate.ts passes the zod shape check).
+ * Pass 2 and 3: the spec rules, in an order that keeps problems at one position in a fixed order.
  *
  * @example
- * runChecks(loaded.spec, checkShape); // { problems: [], warnings: [] }
+ * checkRules(ctx); // adds positioned problems to ctx
  */
-export function runChecks(spec: LoadedSpec, shape: (ctx: Context) => void): CheckedSpec {
-  const ctx = new Context(spec);
-  if (!specShapeIsValid(spec.value)) shape(ctx);
-  checkRules(ctx);
-  return { problems: sortProblems(ctx.unique()), warnings: sortProblems(ctx.unique('warnings')) };
-}
-
-/**
- * `checkSpec(spec)` when the spec's shape is certainly valid (no zod needed),
- * else undefined: then `checkSpec` (validate.ts, which loads zod) words the
- * shape problems.
- *
- * @example
- * const checked = checkSpecWithoutZod(loaded.spec) ?? (await import('./validate.js')).checkSpec(loaded.spec);
- */
-export function checkSpecWithoutZod(spec: LoadedSpec): CheckedSpec | undefined {
-  return specShapeIsValid(spec.value) ? runChecks(spec, () => {}) : undefined;
-}
-
-/** Pass 2 and 3: the spec rules, in an order that keeps problems at one position in a fixed order. */
-function checkRules(ctx: Context): void {
+export function checkRules(ctx: Context): void {
   const root = ctx.spec.value;
   if (!isRecord(root)) return;
   const entries = toolEntries(root);

@@ -13,15 +13,13 @@
  */
 import type { JsonValue } from '../ir.js';
 import { listAt } from './context.js';
-import type { SchemaProblem } from './schema-keywords.js';
+import { SUBSCHEMA_KEYWORDS, type SchemaProblem } from './schema-keywords.js';
 
 /** Keywords whose subschemas apply to the same instance as their parent (in place). */
 const IN_PLACE_ONE = ['not', 'if', 'then', 'else'];
 const IN_PLACE_LIST = ['allOf', 'anyOf', 'oneOf'];
 const BRANCHING = new Set(['anyOf', 'oneOf', 'if', 'then', 'else']);
-const SUBSCHEMA_ONE = ['additionalProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema', 'items'];
-const SUBSCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const SUBSCHEMA_MAP = ['properties', 'patternProperties', 'dependentSchemas'];
+const { one: SUBSCHEMA_ONE, list: SUBSCHEMA_LIST, map: SUBSCHEMA_MAP } = SUBSCHEMA_KEYWORDS;
 
 const isRecord = (v: unknown): v is Record<string, JsonValue> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const trivial = (v: JsonValue | undefined) => v === undefined || v === true || (isRecord(v) && Object.keys(v).length === 0);

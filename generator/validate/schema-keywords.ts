@@ -62,6 +62,16 @@ const KNOWN_KEYWORDS: Readonly<Record<SchemaDialect, ReadonlySet<string>>> = {
 export const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(KEYWORDS.schema);
 export const SCHEMA_LIST_KEYWORDS: ReadonlySet<string> = new Set(KEYWORDS.schemaList);
 export const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(KEYWORDS.schemaMap);
+/**
+ * Every keyword holding subschemas in either dialect, for walks over any
+ * schema form: one subschema (or draft-07's `items` list), a list, a map
+ * (draft-07's `dependencies` may map to a name list instead).
+ */
+export const SUBSCHEMA_KEYWORDS = {
+  one: new Set([...KEYWORDS.schema, 'items', 'additionalItems']),
+  list: SCHEMA_LIST_KEYWORDS,
+  map: new Set([...KEYWORDS.schemaMap, 'dependencies']),
+} as const;
 
 export function knownKeywords(dialect: SchemaDialect): ReadonlySet<string> {
   return KNOWN_KEYWORDS[dialect];

@@ -34,7 +34,7 @@ const NPM_ENV: NodeJS.ProcessEnv = (() => {
   delete env['TOOLROUTE_CLI'];
   return env;
 })();
-const GENERATOR_PACKAGES = ['tsx', 'esbuild', 'json-schema-to-typescript', 'prettier', 'zod', 'yaml', 'js-yaml'];
+const GENERATOR_PACKAGES = ['tsx', 'esbuild', 'json-schema-to-typescript', 'prettier', 'zod', 'yaml'];
 const PINNED = (name: string) => (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[name];
 
 let base = '';
@@ -105,7 +105,7 @@ describe('npm pack output', () => {
     expect(pkg['engines']).toEqual({ node: '>=20.10' });
     expect(Object.keys(pkg['dependencies'] as object).sort()).toEqual(['ajv', 'ajv-formats']);
     const peers = pkg['peerDependenciesMeta'] as Record<string, { optional: boolean }>;
-    for (const name of ['tsx', 'esbuild', 'zod', 'yaml', 'js-yaml']) {
+    for (const name of ['tsx', 'esbuild', 'zod', 'yaml']) {
       expect(peers[name], name).toEqual({ optional: true });
       // The repo itself runs the generator: each is pinned as a dev dependency.
       expect(PINNED(name), name).toMatch(/^\d+\.\d+\.\d+$/);
@@ -164,13 +164,13 @@ export const result = [ok, bad.ok];
     // The CLI is there, and says what to install rather than crashing on a missing import.
     const cli = run(process.execPath, ['node_modules/toolroute/bin/toolroute.js', 'codegen', 'tools.spec.yaml', '--out', 'gen'], dir);
     expect(cli.code).toBe(2);
-    expect(cli.stderr).toContain('the code generator needs yaml, js-yaml, zod, tsx, esbuild');
-    expect(cli.stderr).toContain('npm install --save-dev tsx yaml js-yaml zod esbuild');
+    expect(cli.stderr).toContain('the code generator needs yaml, zod, tsx, esbuild');
+    expect(cli.stderr).toContain('npm install --save-dev tsx yaml zod esbuild');
   }, 300_000);
 
   it('with the generator packages as dev dependencies: codegen works for YAML and TypeScript specs', () => {
     const dir = app('codegen-app', {});
-    const dev = ['tsx', 'yaml', 'js-yaml', 'zod', 'esbuild'].map((n) => `${n}@${PINNED(n)}`);
+    const dev = ['tsx', 'yaml', 'zod', 'esbuild'].map((n) => `${n}@${PINNED(n)}`);
     npm(['install', '--prefer-offline', tarball], dir);
     npm(['install', '--prefer-offline', '--save-dev', ...dev], dir);
     const nm = path.join(dir, 'node_modules');

@@ -1,0 +1,123 @@
+/**
+ * The import's records and drift check: which tools one import wrote (a
+ * `# toolroute-import-mcp: {…}` header comment line per server) and what a
+ * live server now publishes differently.
+ */
+import { parseDocument, type Document } from 'yaml';
+
+/** How the imported tools are offered: flat tools, one namespace, or one toolkit. */
+export const IMPORT_MODES = ['flat', 'namespace', 'toolkit'] as const;
+export type ImportMode = (typeof IMPORT_MODES)[number];
+
+/** The header line that records one import (one per server in the spec). */
+export const RECORD_PREFIX = 'toolroute-import-mcp: ';
+
+/** What the spec records about one import. */
+export interface ImportRecord {
+  /** The group: namespace / toolkit name, policy prefix; the key of this server in the spec. */
+  readonly name: string;
+  readonly as: ImportMode;
+  readonly prefix: string;
+  /** `name version` from the server's `initialize`, informational. */
+  readonly server: string;
+  /** The spec names of the imported tools, in the server's order. */
+  readonly tools: readonly string[];
+  /** The policies this import wrote. */
+  readonly policies: readonly string[];
+}
+
+/** The tool entry the import writes, as data (what `--check` compares). */
+export interface ToolEntry {
+  name: string;
+  description: string;
+  tags: string[];
+  parameters: Record<string, unknown>;
+  /** The server's `outputSchema`, when it declares one: types the result. */
+  returns?: Record<string, unknown>;
+}
+
+/** Reads every import record from a spec's header comment. */
+export function readRecords(doc: Document | undefined): ImportRecord[] {
+  const comment = doc?.commentBefore ?? '';
+  const records: ImportRecord[] = [];
+  for (const line of comment.split('\n')) {
+    const text = line.trim();
+    if (!text.startsWith(RECORD_PREFIX)) continue;
+    try {
+      const value = JSON.parse(text.slice(RECORD_PREFIX.length)) as Partial<ImportRecord>;
+      if (typeof value.name === 'string' && (IMPORT_MODES as readonly string[]).includes(value.as as string) && typeof value.prefix === 'string' && Array.isArray(value.tools)) {
+        records.push({
+          name: value.name,
+          as: value.as as ImportMode,
+          prefix: value.prefix,
+          server: typeof value.server === 'string' ? value.server : '',
+          tools: value.tools.filter((t): t is string => typeof t === 'string'),
+          policies: Array.isArray(value.policies) ? value.policies.filter((t): t is string => typeof t === 'string') : [],
+        });
+      }
+    } catch {
+      // Not a record (hand-edited): left as an ordinary comment.
+    }
+  }
+  return records;
+}
+
+/** A plain object (not null, not an array). */
+export function isPlainRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** One drifted tool. */
+export interface ImportDrift {
+  readonly tool: string;
+  readonly change: 'added on the server' | 'removed from the server' | 'changed';
+  /** For `changed`: which fields differ. */
+  readonly fields?: readonly string[];
+}
+
+/**
+ * Compares the saved spec with a fresh import: per tool, what the server now
+ * publishes against what the spec holds (name, description, parameters, tags).
+ *
+ * @example
+ * const drift = compareImport(savedText, freshText, 'filesystem'); // [] when in sync
+ */
+export function compareImport(savedText: string, freshText: string, name: string): ImportDrift[] {
+  const saved = importedEntries(parseDocument(savedText), name);
+  const fresh = importedEntries(parseDocument(freshText), name);
+  const drift: ImportDrift[] = [];
+  for (const [tool, entry] of fresh) {
+    const old = saved.get(tool);
+    if (!old) {
+      drift.push({ tool, change: 'added on the server' });
+      continue;
+    }
+    const fields = (['description', 'parameters', 'returns', 'tags'] as const).filter((f) => JSON.stringify(old[f] ?? null) !== JSON.stringify(entry[f] ?? null));
+    if (fields.length > 0) drift.push({ tool, change: 'changed', fields });
+  }
+  for (const tool of saved.keys()) if (!fresh.has(tool)) drift.push({ tool, change: 'removed from the server' });
+  return drift;
+}
+
+/** The tool entries one import wrote, by spec name (found through its record). */
+function importedEntries(doc: Document, name: string): Map<string, Partial<ToolEntry>> {
+  const record = readRecords(doc).find((r) => r.name === name);
+  const out = new Map<string, Partial<ToolEntry>>();
+  if (!record) return out;
+  const wanted = new Set(record.tools);
+  const spec = doc.toJS() as Record<string, unknown> | null;
+  if (!isPlainRecord(spec)) return out;
+  const lists: unknown[][] = [];
+  if (Array.isArray(spec['tools'])) lists.push(spec['tools']);
+  for (const key of ['namespaces', 'toolkits']) {
+    if (Array.isArray(spec[key])) for (const g of spec[key]) if (isPlainRecord(g) && g['name'] === name && Array.isArray(g['tools'])) lists.push(g['tools']);
+  }
+  for (const list of lists) {
+    for (const e of list) {
+      if (isPlainRecord(e) && typeof e['name'] === 'string' && wanted.has(e['name'])) out.set(e['name'], e as Partial<ToolEntry>);
+    }
+  }
+  // A recorded tool that was deleted from the file by hand counts as drift too.
+  for (const t of record.tools) if (!out.has(t)) out.set(t, { name: t, description: '(missing from the saved spec)' });
+  return out;
+}
