@@ -42,8 +42,7 @@ const AJV_OPTIONS: AjvOptions = {
   // grows with every distinct schema, for code about a tenth shorter.
   code: { source: true, esm: true, lines: true, optimize: false, process: () => 'return function unused() { return true; };' },
   allErrors: true,
-  // `type: "number"` / `"integer"` reject Infinity and NaN, so a schema can prove the numbers it
-  // accepts finite and dispatch may skip its walk for them (see arg-bound.ts).
+  // `type: "number"` / `"integer"` reject Infinity and NaN (which JSON cannot carry back to the model).
   strictNumbers: true,
   // The front end already reports unknown keywords and formats with positions, and already
   // validated every schema against its meta-schema.
