@@ -1,0 +1,100 @@
+/**
+ * What the Agents SDK's runner lets an application change per model call,
+ * used to put toolroute's texts where the model reads them:
+ *
+ * - `callModelInputFilter`: standing announcements at the tail of each
+ *   request (never into the run's history), and the reason of a rejected
+ *   toolkit load after its empty `tool_search_output` (a `tool_search_output`
+ *   carries tools, not text), as toolroute's Responses compile writes it.
+ * - `toolErrorFormatter`: a call to a tool the run does not offer gets the
+ *   router's reason (`checkToolCall`) instead of the SDK's message.
+ */
+import type { AgentInputItem, CallModelInputFilter, ToolErrorFormatter } from '@openai/agents';
+import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, type Announcement } from '../../runtime/index.js';
+
+/** What the filter and the formatter need of a router. */
+export interface InputRouter {
+  getAnnouncements(): Announcement[];
+  checkToolCall(call: { readonly name: string; readonly namespace?: string }): { readonly allowed: boolean; readonly reason?: string };
+}
+
+/** The call id of a tool search item, wherever the SDK keeps it. */
+export function searchCallId(item: { readonly call_id?: string | null; readonly callId?: string | null; readonly providerData?: Record<string, unknown> | undefined; readonly id?: string | undefined }): string | undefined {
+  const fromData = item.providerData?.['call_id'];
+  return item.call_id ?? item.callId ?? (typeof fromData === 'string' ? fromData : undefined) ?? item.id;
+}
+
+/**
+ * The per-call input filter: the run's items as the SDK built them, each
+ * rejected load followed by its reason, then the announcement tail. Items it
+ * added to an earlier request are dropped first, so a session that stores
+ * what the model saw never accumulates copies.
+ *
+ * @example
+ * const filter = inputFilter(router, new Map([['ts_1', 'Toolkit "Database" is currently blocked.']]));
+ * // [..., tool_search_output(ts_1), { role: 'system', content: 'load_toolkit: Toolkit "Database" is currently blocked.' }, <announcements>]
+ */
+export function inputFilter(router: InputRouter, rejections: ReadonlyMap<string, string>): CallModelInputFilter {
+  const added = new Set<string>();
+  return ({ modelData }) => {
+    const input: AgentInputItem[] = [];
+    for (const item of modelData.input) {
+      if (added.has(JSON.stringify(item))) continue;
+      input.push(item);
+      if (item.type !== 'tool_search_output') continue;
+      const id = searchCallId(item);
+      const reason = id === undefined ? undefined : rejections.get(id);
+      if (reason !== undefined) input.push(remember(added, { role: 'system', content: `${LOAD_TOOLKIT_NAME}: ${reason}` }));
+    }
+    for (const message of announcementMessages(router.getAnnouncements())) input.push(remember(added, message));
+    return { ...modelData, input };
+  };
+}
+
+function remember(added: Set<string>, item: AgentInputItem): AgentInputItem {
+  added.add(JSON.stringify(item));
+  return item;
+}
+
+/**
+ * Standing announcements as tail messages: one per channel in use, `system`
+ * last (nearest the model's turn); `auto` is the user tail, as toolroute's
+ * Responses compile places it.
+ *
+ * @example
+ * announcementMessages([{ id: 'env', content: 'Demo server.', channel: 'auto' }]);
+ * // → [{ role: 'user', content: '<announcements>…\n\nAbove is the current system state. …' }]
+ */
+export function announcementMessages(list: readonly Announcement[]): AgentInputItem[] {
+  if (list.length === 0) return [];
+  const system = list.filter((a) => a.channel === 'system');
+  const user = list.filter((a) => a.channel !== 'system');
+  const out: AgentInputItem[] = [];
+  if (user.length > 0) out.push({ role: 'user', content: `${renderAnnouncements(user)}\n${ANNOUNCEMENT_ANCHOR}` });
+  if (system.length > 0) out.push({ role: 'system', content: renderAnnouncements(system) });
+  return out;
+}
+
+/**
+ * The SDK's message for a call to a tool the run does not have (with
+ * `toolNotFoundBehavior: 'return_error_to_model'`) replaced by the router's
+ * reason: an unknown name with the closest ones, a toolkit tool before its
+ * load with the `load_toolkit` call to make, a blocked tool. A name the
+ * router would accept but this run does not offer gets the list of what it
+ * offers.
+ *
+ * @example
+ * await formatter({ kind: 'tool_not_found', toolName: 'get_forecast', … });
+ * // → 'Tool "get_forecast" belongs to toolkit "Weather", which is not loaded. Call load_toolkit …'
+ */
+export function notFoundFormatter(router: InputRouter, offered: readonly string[]): ToolErrorFormatter {
+  return ({ kind, toolName }) => {
+    if (kind !== 'tool_not_found') return undefined;
+    // A namespaced call arrives qualified (`namespace.name`).
+    const dot = toolName.lastIndexOf('.');
+    const call = dot > 0 ? { name: toolName.slice(dot + 1), namespace: toolName.slice(0, dot) } : { name: toolName };
+    const check = router.checkToolCall(call);
+    if (check.allowed === false && typeof check.reason === 'string') return check.reason;
+    return `Tool "${toolName}" is not offered in this run. Call one of: ${offered.join(', ')}.`;
+  };
+}
