@@ -3,9 +3,11 @@
  * used to put toolroute's texts where the model reads them:
  *
  * - `callModelInputFilter`: standing announcements at the tail of each
- *   request (never into the run's history), and the reason of a rejected
+ *   request (never into the run's history); the reason of a rejected
  *   toolkit load after its empty `tool_search_output` (a `tool_search_output`
- *   carries tools, not text), as toolroute's Responses compile writes it.
+ *   carries tools, not text), as toolroute's Responses compile writes it;
+ *   and the router's reason in place of the SDK's message for a call whose
+ *   arguments are not JSON (the SDK answers those without invoking the tool).
  * - `toolErrorFormatter`: a call to a tool the run does not offer gets the
  *   router's reason (`checkToolCall`) instead of the SDK's message.
  */
@@ -15,7 +17,7 @@ import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, type Annou
 /** What the filter and the formatter need of a router. */
 export interface InputRouter {
   getAnnouncements(): Announcement[];
-  checkToolCall(call: { readonly name: string; readonly namespace?: string }): { readonly allowed: boolean; readonly reason?: string };
+  checkToolCall(call: { readonly name: string; readonly namespace?: string; readonly arguments?: string }): { readonly allowed: boolean; readonly reason?: string };
 }
 
 /** The call id of a tool search item, wherever the SDK keeps it. */
@@ -37,18 +39,35 @@ export function searchCallId(item: { readonly call_id?: string | null; readonly 
 export function inputFilter(router: InputRouter, rejections: ReadonlyMap<string, string>): CallModelInputFilter {
   const added = new Set<string>();
   return ({ modelData }) => {
+    const unparsed = new Map<string, string>();
+    for (const item of modelData.input) {
+      if (item.type !== 'function_call' || parses(item.arguments)) continue;
+      const check = router.checkToolCall({ name: item.name, arguments: item.arguments, ...(item.namespace === undefined ? {} : { namespace: item.namespace }) });
+      if (check.allowed === false && typeof check.reason === 'string') unparsed.set(item.callId, check.reason);
+    }
     const input: AgentInputItem[] = [];
     for (const item of modelData.input) {
       if (added.has(JSON.stringify(item))) continue;
-      input.push(item);
+      const reason = item.type === 'function_call_result' ? unparsed.get(item.callId) : undefined;
+      input.push(reason === undefined || item.type !== 'function_call_result' ? item : { ...item, output: { type: 'text' as const, text: reason } });
       if (item.type !== 'tool_search_output') continue;
       const id = searchCallId(item);
-      const reason = id === undefined ? undefined : rejections.get(id);
-      if (reason !== undefined) input.push(remember(added, { role: 'system', content: `${LOAD_TOOLKIT_NAME}: ${reason}` }));
+      const loadReason = id === undefined ? undefined : rejections.get(id);
+      if (loadReason !== undefined) input.push(remember(added, { role: 'system', content: `${LOAD_TOOLKIT_NAME}: ${loadReason}` }));
     }
     for (const message of announcementMessages(router.getAnnouncements())) input.push(remember(added, message));
     return { ...modelData, input };
   };
+}
+
+/** Whether the SDK could parse these arguments (it answers the others itself). */
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function remember(added: Set<string>, item: AgentInputItem): AgentInputItem {

@@ -4,7 +4,7 @@
  * should read — the handler's result as text, or the router's reason
  * verbatim when the call is rejected.
  */
-import type { FunctionTool, RunContext } from '@openai/agents';
+import { tool, type FunctionTool, type RunContext } from '@openai/agents';
 import type { ToolDefinition } from '../../runtime/index.js';
 
 /** A call as `dispatch` reads it: a Responses function call (`namespace` for a namespace member). */
@@ -23,6 +23,9 @@ export interface Route {
   readonly name: string;
   readonly namespace?: string;
 }
+
+/** A JSON Schema as `tool()` types a non-strict one (the router's schemas pass as they are). */
+type NonStrictSchema = { type: 'object'; properties: Record<string, Record<string, unknown>>; required: string[]; additionalProperties: true };
 
 /** The schema the SDK sends when a tool has none: an object with any keys. */
 const ANY_OBJECT = Object.freeze({ type: 'object', properties: {} });
@@ -43,11 +46,15 @@ export function outputText(r: { ok: true; result: unknown } | { ok: false; reaso
 }
 
 /**
- * One Agents SDK function tool over `dispatch`. `strict: false`: the model's
- * arguments reach the router unchanged, which validates them and words the
- * reasons. `errorFunction: null`: an exception from `dispatch` (only with
- * the router's `propagateHandlerErrors`) fails the run instead of becoming
- * the SDK's generic message.
+ * One Agents SDK function tool over `dispatch`. Made with the SDK's `tool()`
+ * so that `needsApproval: false` is its static policy (a hand-written
+ * `async () => false` is a dynamic one, which holds a call with unparseable
+ * arguments for manual approval), then given an `invoke` that takes the raw
+ * argument text. `strict: false`: the model's arguments reach the router
+ * unchanged, which validates them and words the reasons. `errorFunction:
+ * null`: an exception from `dispatch` (only with the router's
+ * `propagateHandlerErrors`) fails the run instead of becoming the SDK's
+ * generic message.
  *
  * @example
  * const t = functionTool(def, { name: 'get_time' }, dispatch, { deferLoading: false, enabled: () => true });
@@ -58,24 +65,29 @@ export function functionTool<C>(
   route: Route,
   dispatch: Dispatch<C>,
   extra: { readonly deferLoading: boolean; readonly enabled: () => boolean },
-): FunctionTool<C> {
-  const tool: FunctionTool<C> = {
-    type: 'function',
+): FunctionTool<C, NonStrictSchema, string> {
+  const made = tool<NonStrictSchema, C, string>({
     name: def.name,
     description: def.description,
     // A copy: the router's definitions are frozen, and the SDK may normalize what it is given.
-    parameters: structuredClone((def.parameters ?? ANY_OBJECT) as FunctionTool<C>['parameters']),
+    parameters: structuredClone((def.parameters ?? ANY_OBJECT) as NonStrictSchema),
     strict: false,
+    execute: () => {
+      throw new Error('unreachable: invoke is replaced below');
+    },
+    errorFunction: null,
+    needsApproval: false,
+    isEnabled: () => extra.enabled(),
+    ...(extra.deferLoading ? { deferLoading: true } : {}),
+  });
+  const out: FunctionTool<C, NonStrictSchema, string> = {
+    ...made,
     invoke: async (runContext: RunContext<C>, input: string, details) => {
       const call: AgentsCall = { call_id: details?.toolCall?.callId, name: route.name, arguments: input, ...(route.namespace === undefined ? {} : { namespace: route.namespace }) };
       return outputText(await dispatch(call, runContext.context));
     },
-    errorFunction: null,
-    needsApproval: async () => false,
-    isEnabled: async () => extra.enabled(),
   };
-  if (extra.deferLoading) tool.deferLoading = true;
-  return tool;
+  return out;
 }
 
 /** The toolkit names the loader offers (its `toolkit_name` enum). */
