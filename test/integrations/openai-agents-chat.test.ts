@@ -1,0 +1,133 @@
+/**
+ * `toOpenAiAgents` on Chat Completions (namespaces as the `{ action, args }`
+ * tool, toolkits through `load_toolkit` and `call_toolkit_tool`), with the
+ * router's `append` strategy on Responses, and its option checks. The SDK's
+ * Runner drives a scripted model on 127.0.0.1; assertions read the request
+ * bodies the SDK sent.
+ */
+import { Agent, Runner, setTracingDisabled } from '@openai/agents';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemoRouter } from '../../examples/mcp-server.js';
+import * as generated from '../../generated/index.js';
+import * as flatOnly from '../fixtures/flat-only/expected/index.js';
+import { createRouter, type ToolRouter } from '../../runtime/index.js';
+import type { Handlers, Registry } from '../../generated/index.js';
+import { toOpenAiAgents } from '../../integrations/openai-agents/index.js';
+import { call, startScriptedOpenAi, text, type ScriptedOpenAi, type TurnItem } from './openai-agents-model.js';
+
+setTracingDisabled(true);
+
+type Item = Record<string, unknown>;
+const messages = (body: Item) => body['messages'] as Item[];
+/** Tool message contents of a Chat request, by call id. */
+const toolResults = (body: Item) => new Map(messages(body).flatMap((m) => (m['role'] === 'tool' ? [[m['tool_call_id'], m['content']] as const] : [])));
+const names = (body: Item) => ((body['tools'] ?? []) as Item[]).map((t) => String(t['name'] ?? (t['function'] as Item | undefined)?.['name'] ?? t['type']));
+
+async function runScript(api: 'responses' | 'chat', router: ToolRouter<Registry>, script: readonly (readonly TurnItem[])[]) {
+  const model: ScriptedOpenAi = await startScriptedOpenAi(api, script);
+  const settings = toOpenAiAgents(router, { api, generated, instructions: 'Be brief.' });
+  const agent = new Agent({ name: 'assistant', model: 'gpt-test', ...settings.agent });
+  const result = await new Runner({ modelProvider: model.provider, tracingDisabled: true }).run(agent, 'Plan a walk in Lisbon.', { ...settings.run, maxTurns: 10 });
+  return { settings, result, bodies: model.requests.map((r) => r.body), close: () => model.close() };
+}
+
+describe('toOpenAiAgents on Chat Completions', () => {
+  const router = createDemoRouter();
+  router.setBlockedTools(['delete_file', 'Database']);
+  const reference = createDemoRouter();
+  reference.setBlockedTools(['delete_file', 'Database']);
+  const reasonOf = async (c: object) => ((await reference.dispatch(c)) as { reason?: string }).reason;
+  let run: Awaited<ReturnType<typeof runScript>>;
+  beforeAll(async () => {
+    run = await runScript('chat', router, [
+      [call('c1', 'file_ops', { action: 'write_file', args: { path: 'plan.md', content: 'walk' } }), call('c2', 'file_ops', { action: 'delete_file', args: { path: 'plan.md' } })],
+      [call('c3', 'load_toolkit', { toolkit_name: 'Database' }), call('c4', 'get_forecast', { city: 'Lisbon' })],
+      [call('c5', 'load_toolkit', { toolkit_name: 'Weather' })],
+      [call('c6', 'call_toolkit_tool', { tool: 'get_forecast', args: { city: 'Lisbon' } }), call('c7', 'call_toolkit_tool', { tool: 'get_forecast', args: { city: 7 } })],
+      [text('Sunny.')],
+    ]);
+  });
+  afterAll(() => run.close());
+
+  it('sends the namespace tools, load_toolkit and call_toolkit_tool, the same on every request', () => {
+    expect(run.settings.toolkitLoading).toBe('dispatcher');
+    expect(run.bodies).toHaveLength(5);
+    expect(names(run.bodies[0]!)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit', 'call_toolkit_tool']);
+    for (const body of run.bodies) expect(JSON.stringify(body['tools'])).toBe(JSON.stringify(run.bodies[0]!['tools']));
+    const fileOps = (run.bodies[0]!['tools'] as { function: { parameters: { properties: Item } } }[])[0]!;
+    expect(Object.keys(fileOps.function.parameters.properties)).toEqual(['action', 'args']);
+    expect(run.result.finalOutput).toBe('Sunny.');
+  });
+
+  it('the system prompt carries the directory; each request ends with the announcement, once', () => {
+    for (const body of run.bodies) {
+      const all = messages(body);
+      expect(all[0]).toEqual({ role: 'system', content: `Be brief.\n\n${generated.directoryXml}` });
+      expect(all.filter((m) => JSON.stringify(m).includes('<announcements>'))).toHaveLength(1);
+      expect(String(all.at(-1)!['content'])).toContain('This is a demo server');
+    }
+  });
+
+  it('namespace calls, blocked calls and loads, and the dispatcher: outputs as the router wrote them', async () => {
+    const first = toolResults(run.bodies[1]!);
+    expect(first.get('c1')).toBe('{"path":"plan.md","bytes":4}');
+    expect(first.get('c2')).toBe('Tool "delete_file" is currently blocked.');
+    const second = toolResults(run.bodies[2]!);
+    expect(second.get('c3')).toBe(await reasonOf({ name: 'load_toolkit', arguments: { toolkit_name: 'Database' } }));
+    expect(second.get('c3')).toBe('Toolkit "Database" is currently blocked.');
+    expect(second.get('c4')).toBe(await reasonOf({ name: 'get_forecast', arguments: { city: 'Lisbon' } }));
+    expect(String(toolResults(run.bodies[3]!).get('c5'))).toMatch(/^Toolkit "Weather" loaded\. These tools can be called now:\n- get_forecast/);
+    const last = toolResults(run.bodies[4]!);
+    expect(last.get('c6')).toBe('{"city":"Lisbon","days":3,"forecast":"sunny"}');
+    await reference.dispatch({ name: 'load_toolkit', arguments: { toolkit_name: 'Weather' } });
+    expect(last.get('c7')).toBe(await reasonOf({ name: 'call_toolkit_tool', arguments: { tool: 'get_forecast', args: { city: 7 } } }));
+    expect(last.get('c7')).toContain('/args/city');
+  });
+});
+
+describe("toOpenAiAgents with the router's append strategy", () => {
+  it('a toolkit load enables its tools at the end of the list on the next request', async () => {
+    const appending = createRouter(generated, demoHandlers, { toolkitLoading: 'append' });
+    const run = await runScript('responses', appending, [[call('c1', 'load_toolkit', { toolkit_name: 'Weather' })], [call('c2', 'get_forecast', { city: 'Porto' })], [text('Done.')]]);
+    try {
+      expect(run.settings.toolkitLoading).toBe('append');
+      expect(names(run.bodies[0]!)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit']);
+      expect(names(run.bodies[1]!)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit', 'get_forecast', 'get_current_weather']);
+      const out = (run.bodies[2]!['input'] as Item[]).find((i) => i['type'] === 'function_call_output' && i['call_id'] === 'c2');
+      expect(out?.['output']).toBe('{"city":"Porto","days":3,"forecast":"sunny"}');
+    } finally {
+      await run.close();
+    }
+  });
+});
+
+describe('toOpenAiAgents options', () => {
+  const router = createDemoRouter();
+  it('fails loudly on a configuration mistake', () => {
+    expect(() => toOpenAiAgents(router)).toThrow(/namespace "file_ops" is sent as a toolNamespace\(\) group.*Pass `generated`/);
+    expect(() => toOpenAiAgents(router, { generated: flatOnly as never })).toThrow(/not the generated folder this router was created from/);
+    expect(() => toOpenAiAgents(router, { generated, api: 'chats' as never })).toThrow(/api "chats" is not an API/);
+    expect(() => toOpenAiAgents(router, { generated, tools: ['write_file'] })).toThrow(/"write_file" in `tools` is not a flat tool or namespace/);
+  });
+
+  it('chooses the stable tools like compile: names, or a task pruning the flat ones', () => {
+    const only = toOpenAiAgents(router, { api: 'chat', tools: ['get_time', 'read_file'] });
+    expect(only.agent.tools.map((t) => t.name)).toEqual(['get_time', 'read_file', 'load_toolkit', 'call_toolkit_tool']);
+    const pruned = toOpenAiAgents(router, { api: 'chat', tools: ['read_file', 'run_bash', 'get_time'], task: 'read the file' });
+    expect(pruned.agent.tools.map((t) => t.name)).toEqual(['read_file', 'get_time', 'load_toolkit', 'call_toolkit_tool']);
+  });
+});
+
+/** Handlers for a router with other options than the demo's. */
+const demoHandlers = {
+  read_file: () => '',
+  run_bash: () => '',
+  get_time: () => '2026-12-01T12:00:00.000Z',
+  write_file: ({ path }) => ({ path }),
+  delete_file: () => ({ deleted: true }),
+  tail_logs: () => '',
+  get_forecast: ({ city, days }) => ({ city, days: days ?? 3, forecast: 'sunny' }),
+  get_current_weather: ({ city }) => ({ city }),
+  run_query: () => ({ rows: [] }),
+  describe_table: () => ({ columns: [] }),
+} satisfies Handlers;
