@@ -8,6 +8,7 @@
 import { Agent, Runner, setTracingDisabled } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoRouter } from '../../examples/mcp-server.js';
+import { runOpenAiAgent } from '../../examples/openai-agents.js';
 import * as generated from '../../generated/index.js';
 import * as flatOnly from '../fixtures/flat-only/expected/index.js';
 import { createRouter, type ToolRouter } from '../../runtime/index.js';
@@ -98,6 +99,34 @@ describe("toOpenAiAgents with the router's append strategy", () => {
     } finally {
       await run.close();
     }
+  });
+});
+
+describe('examples/openai-agents.ts', () => {
+  it('runs to the final text; the model reads each reason, the load and the loaded tool result', async () => {
+    const { text, turns, toolsIdentical } = await runOpenAiAgent();
+    expect(text).toBe('Lisbon: sunny for the next two days.');
+    expect(toolsIdentical).toBe(true);
+    expect(turns[0]!.tools).toEqual([
+      'file_ops.read_file',
+      'file_ops.write_file',
+      'file_ops.delete_file',
+      'terminal.run_bash',
+      'terminal.tail_logs',
+      'get_time',
+      'tool_search',
+      'get_forecast',
+      'get_current_weather',
+      'run_query',
+      'describe_table',
+    ]);
+    expect(turns.map((t) => t.results.map((r) => r.value.split('\n')[0]))).toEqual([
+      [],
+      ['{"path":"plan.md","bytes":17}', 'Invalid arguments for "file_ops" action "write_file":'],
+      ['Tool "get_forecast" belongs to toolkit "Weather", which is not loaded. Call load_toolkit with {"toolkit_name":"Weather"} first, then call get_forecast again.'],
+      ['loaded: get_forecast, get_current_weather'],
+      ['{"city":"Lisbon","days":2,"forecast":"sunny"}'],
+    ]);
   });
 });
 
