@@ -123,28 +123,30 @@ export function toOpenAiAgents<R extends RegistryShape, C = unknown, D extends s
 
   const always = () => true;
   const tools: Tool<C>[] = [];
+  // The names the model sees, for the "not offered" message: namespace members qualified, the tool search as itself.
+  const offeredNames: string[] = [];
+  const add = (def: ToolDefinition, extra: { deferLoading?: boolean; enabled?: () => boolean } = {}) => {
+    tools.push(functionTool(def, { name: def.name }, dispatch, { deferLoading: extra.deferLoading ?? false, enabled: extra.enabled ?? always }));
+    offeredNames.push(def.name);
+  };
   for (const t of stable) {
     const members = api === 'responses' && !flatNames.has(t.name) ? namespaceMembers(options.generated, router, t.name) : undefined;
     if (members === undefined) {
-      tools.push(functionTool(t, { name: t.name }, dispatch, { deferLoading: false, enabled: always }));
-    } else {
-      const group = members.tools.map((m) => functionTool(m, { name: m.name, namespace: t.name }, dispatch, { deferLoading: false, enabled: always }));
-      tools.push(...toolNamespace({ name: t.name, description: members.description, tools: group }));
+      add(t);
+      continue;
     }
+    const group = members.tools.map((m) => functionTool(m, { name: m.name, namespace: t.name }, dispatch, { deferLoading: false, enabled: always }));
+    tools.push(...toolNamespace({ name: t.name, description: members.description, tools: group }));
+    offeredNames.push(...members.tools.map((m) => `${t.name}.${m.name}`));
   }
 
   const rejections = new Map<string, string>();
   const mode = loader === undefined ? undefined : toolkitModeOf(router, api);
   if (loader !== undefined && mode !== undefined) {
-    const kits = toolkitsOf(router, loader);
-    const loaded = (kit: string) => router.getLoadedToolkits().some((k) => k.toLowerCase() === kit.toLowerCase());
-    const kitTools = new Map(
-      kits.map((kit) => [
-        kit.name,
-        kit.tools.map((t) => functionTool(t, { name: t.name }, dispatch, { deferLoading: mode.mode === 'tool-search', enabled: mode.mode === 'append' ? () => loaded(kit.name) : always })),
-      ]),
-    );
     if (mode.mode === 'tool-search') {
+      const kits = toolkitsOf(router, loader);
+      // Built once: the executor answers every load of a toolkit with these same objects, which the agent also carries, deferred.
+      const kitTools = new Map(kits.map((kit) => [kit.name, kit.tools.map((t) => functionTool(t, { name: t.name }, dispatch, { deferLoading: true, enabled: always }))]));
       tools.push(
         toolSearchTool<C>({
           execution: 'client',
@@ -166,25 +168,31 @@ export function toOpenAiAgents<R extends RegistryShape, C = unknown, D extends s
           },
         }),
       );
+      offeredNames.push('tool_search');
+      for (const t of library) add(t);
+      for (const group of kitTools.values()) {
+        tools.push(...group);
+        offeredNames.push(...group.map((t) => t.name));
+      }
     } else {
-      tools.push(functionTool(loader, { name: LOAD_TOOLKIT_NAME }, dispatch, { deferLoading: false, enabled: always }));
-      if (mode.mode === 'dispatcher' && mode.dispatcher !== undefined) {
-        tools.push(functionTool(mode.dispatcher, { name: TOOLKIT_DISPATCHER_NAME }, dispatch, { deferLoading: false, enabled: always }));
+      add(loader);
+      if (mode.dispatcher !== undefined) add(mode.dispatcher);
+      for (const t of library) add(t);
+      if (mode.mode === 'append') {
+        const loaded = (kit: string) => router.getLoadedToolkits().some((k) => k.toLowerCase() === kit.toLowerCase());
+        for (const kit of toolkitsOf(router, loader)) for (const t of kit.tools) add(t, { enabled: () => loaded(kit.name) });
       }
     }
-    for (const t of library) tools.push(functionTool(t, { name: t.name }, dispatch, { deferLoading: false, enabled: always }));
-    if (mode.mode !== 'dispatcher') for (const group of kitTools.values()) tools.push(...group);
   } else {
-    for (const t of library) tools.push(functionTool(t, { name: t.name }, dispatch, { deferLoading: false, enabled: always }));
+    for (const t of library) add(t);
   }
 
-  const names = tools.map((t) => (t.type === 'function' ? t.name : LOAD_TOOLKIT_NAME));
   const instructions = [options.instructions, compiled.directoryXml].filter((t): t is string => typeof t === 'string' && t !== '').join('\n\n');
   return {
     agent: { instructions, tools },
     run: {
       callModelInputFilter: inputFilter(router as never, rejections),
-      toolErrorFormatter: notFoundFormatter(router as never, [...new Set(names)]),
+      toolErrorFormatter: notFoundFormatter(router as never, [...new Set(offeredNames)]),
       toolNotFoundBehavior: 'return_error_to_model',
     },
     toolkitLoading: mode?.mode,

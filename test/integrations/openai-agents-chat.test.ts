@@ -9,6 +9,7 @@ import { Agent, Runner, setTracingDisabled } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoRouter } from '../../examples/mcp-server.js';
 import { runOpenAiAgent } from '../../examples/openai-agents.js';
+import { memoryTools } from '../../examples/memory-tools.js';
 import * as generated from '../../generated/index.js';
 import * as flatOnly from '../fixtures/flat-only/expected/index.js';
 import { createRouter, type ToolRouter } from '../../runtime/index.js';
@@ -127,6 +128,23 @@ describe('examples/openai-agents.ts', () => {
       ['loaded: get_forecast, get_current_weather'],
       ['{"city":"Lisbon","days":2,"forecast":"sunny"}'],
     ]);
+  });
+});
+
+describe('library tools and names the run does not offer', () => {
+  it('library tools follow the loader and run through dispatch; a flat tool offered only in its namespace is named as offered', async () => {
+    const store = new Map<string, string>();
+    const router = createRouter(generated, demoHandlers, { libraryTools: memoryTools(store) });
+    const run = await runScript('responses', router as never, [[call('c1', 'remember', { key: 'walk', value: 'Lisbon' }), call('c2', 'read_file', { path: 'a' })], [text('Done.')]]);
+    try {
+      expect(names(run.bodies[0]!)).toEqual(['file_ops', 'terminal', 'get_time', 'tool_search', 'remember', 'recall', 'get_forecast', 'get_current_weather', 'run_query', 'describe_table']);
+      expect([...store]).toEqual([['walk', 'Lisbon']]);
+      const out = new Map((run.bodies[1]!['input'] as Item[]).flatMap((i) => (i['type'] === 'function_call_output' ? [[i['call_id'], i['output']] as const] : [])));
+      expect(out.get('c1')).toBe('Remembered "walk".');
+      expect(out.get('c2')).toMatch(/^Tool "read_file" is not offered in this run\. Call one of: file_ops\.read_file, file_ops\.write_file, .*, tool_search, remember, recall, get_forecast/);
+    } finally {
+      await run.close();
+    }
   });
 });
 
