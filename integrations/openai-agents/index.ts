@@ -26,7 +26,9 @@
  * - `run.toolNotFoundBehavior` and `run.toolErrorFormatter`: a call to a tool
  *   the run does not have reaches the model with the router's reason.
  * - `run.callModelInputFilter`: standing announcements at the tail of each
- *   request, and a rejected toolkit load's reason after its tool search output.
+ *   request, a rejected toolkit load's reason after its tool search output,
+ *   and the router's reason for a call whose arguments are not JSON (which
+ *   the SDK answers itself, without invoking the tool).
  */
 import { toolNamespace, toolSearchTool, type CallModelInputFilter, type Tool, type ToolErrorFormatter } from '@openai/agents';
 import { LOAD_TOOLKIT_NAME, TOOLKIT_DISPATCHER_NAME, type DispatchOptions, type GeneratedModule, type RegistryShape, type ToolDefinition, type ToolRouter } from '../../runtime/index.js';
@@ -102,13 +104,13 @@ export function toOpenAiAgents<R extends RegistryShape, C = unknown, D extends s
   const compiled = router.compile();
   const loader = compiled.tools.find((t) => t.name === LOAD_TOOLKIT_NAME);
   const library = compiled.tools.filter((t) => t.name !== LOAD_TOOLKIT_NAME && router.ownsTool(t.name));
-  const offered = compiled.tools.filter((t) => t.name !== LOAD_TOOLKIT_NAME && !library.includes(t));
+  const defaults = compiled.tools.filter((t) => t.name !== LOAD_TOOLKIT_NAME && !library.includes(t));
   const flat = router.getAllTools();
   const flatNames = new Set(flat.map((t) => t.name));
-  const byName = new Map<string, ToolDefinition>([...flat, ...offered].map((t) => [t.name, t]));
+  const byName = new Map<string, ToolDefinition>([...flat, ...defaults].map((t) => [t.name, t]));
 
   // The stable choice, as `compile` makes it.
-  let stable: ToolDefinition[] = offered;
+  let stable: ToolDefinition[] = defaults;
   if (options.tools !== undefined) {
     stable = options.tools.map((name) => {
       const t = byName.get(name);
