@@ -28,16 +28,16 @@ export function searchCallId(item: { readonly call_id?: string | null; readonly 
 
 /**
  * The per-call input filter: the run's items as the SDK built them, each
- * rejected load followed by its reason, then the announcement tail. Items it
- * added to an earlier request are dropped first, so a session that stores
- * what the model saw never accumulates copies.
+ * rejected load followed by its reason (once), then the announcement tail.
+ * Announcement messages already in the input (a session stores what the
+ * model saw) are dropped first, recognized by the block toolroute renders,
+ * so the tail is the current set, once, whichever filter wrote the old ones.
  *
  * @example
  * const filter = inputFilter(router, new Map([['ts_1', 'Toolkit "Database" is currently blocked.']]));
  * // [..., tool_search_output(ts_1), { role: 'system', content: 'load_toolkit: Toolkit "Database" is currently blocked.' }, <announcements>]
  */
 export function inputFilter(router: InputRouter, rejections: ReadonlyMap<string, string>): CallModelInputFilter {
-  const added = new Set<string>();
   return ({ modelData }) => {
     const unparsed = new Map<string, string>();
     for (const item of modelData.input) {
@@ -46,18 +46,27 @@ export function inputFilter(router: InputRouter, rejections: ReadonlyMap<string,
       if (check.allowed === false && typeof check.reason === 'string') unparsed.set(item.callId, check.reason);
     }
     const input: AgentInputItem[] = [];
-    for (const item of modelData.input) {
-      if (added.has(JSON.stringify(item))) continue;
+    modelData.input.forEach((item, i) => {
+      if (isAnnouncementMessage(item)) return;
       const reason = item.type === 'function_call_result' ? unparsed.get(item.callId) : undefined;
       input.push(reason === undefined || item.type !== 'function_call_result' ? item : { ...item, output: { type: 'text' as const, text: reason } });
-      if (item.type !== 'tool_search_output') continue;
+      if (item.type !== 'tool_search_output') return;
       const id = searchCallId(item);
       const loadReason = id === undefined ? undefined : rejections.get(id);
-      if (loadReason !== undefined) input.push(remember(added, { role: 'system', content: `${LOAD_TOOLKIT_NAME}: ${loadReason}` }));
-    }
-    for (const message of announcementMessages(router.getAnnouncements())) input.push(remember(added, message));
+      if (loadReason === undefined) return;
+      const message: AgentInputItem = { role: 'system', content: `${LOAD_TOOLKIT_NAME}: ${loadReason}` };
+      // A session may already hold it right there.
+      const next = modelData.input[i + 1];
+      if (next === undefined || !('role' in next) || next.role !== 'system' || next.content !== message.content) input.push(message);
+    });
+    input.push(...announcementMessages(router.getAnnouncements()));
     return { ...modelData, input };
   };
+}
+
+/** A message holding an announcements block as toolroute renders it. */
+function isAnnouncementMessage(item: AgentInputItem): boolean {
+  return 'role' in item && (item.role === 'user' || item.role === 'system') && typeof item.content === 'string' && item.content.startsWith('<announcements>\n');
 }
 
 /** Whether the SDK could parse these arguments (it answers the others itself). */
@@ -68,11 +77,6 @@ function parses(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-function remember(added: Set<string>, item: AgentInputItem): AgentInputItem {
-  added.add(JSON.stringify(item));
-  return item;
 }
 
 /**

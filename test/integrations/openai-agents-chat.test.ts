@@ -5,7 +5,7 @@
  * Runner drives a scripted model on 127.0.0.1; assertions read the request
  * bodies the SDK sent.
  */
-import { Agent, Runner, setTracingDisabled } from '@openai/agents';
+import { Agent, MemorySession, Runner, setTracingDisabled } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoRouter } from '../../examples/mcp-server.js';
 import { runOpenAiAgent } from '../../examples/openai-agents.js';
@@ -144,6 +144,29 @@ describe('library tools and names the run does not offer', () => {
       expect(out.get('c2')).toMatch(/^Tool "read_file" is not offered in this run\. Call one of: file_ops\.read_file, file_ops\.write_file, .*, tool_search, remember, recall, get_forecast/);
     } finally {
       await run.close();
+    }
+  });
+});
+
+describe('announcements with a session', () => {
+  it('a session stores what the model saw; the next run still sends the current announcements once, at the tail', async () => {
+    const model = await startScriptedOpenAi('responses', [[call('c1', 'get_time', {})], [text('Noon.')], [text('Still noon.')]]);
+    try {
+      const router = createDemoRouter();
+      const session = new MemorySession();
+      const runner = new Runner({ modelProvider: model.provider, tracingDisabled: true });
+      // A settings object per run, as a server that builds them per request would.
+      for (const question of ['What time is it?', 'And now?']) {
+        const settings = toOpenAiAgents(router, { generated });
+        await runner.run(new Agent({ name: 'assistant', model: 'gpt-test', ...settings.agent }), question, { ...settings.run, session });
+      }
+      const stored = JSON.stringify(await session.getItems());
+      expect(stored).toContain('<announcements>');
+      const last = model.requests.at(-1)!.body['input'] as Item[];
+      expect(last.filter((i) => JSON.stringify(i).includes('<announcements>'))).toHaveLength(1);
+      expect(String(last.at(-1)!['content'])).toContain('This is a demo server');
+    } finally {
+      await model.close();
     }
   });
 });
