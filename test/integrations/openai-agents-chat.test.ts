@@ -5,7 +5,7 @@
  * Runner drives a scripted model on 127.0.0.1; assertions read the request
  * bodies the SDK sent.
  */
-import { Agent, MemorySession, Runner, setTracingDisabled } from '@openai/agents';
+import { Agent, MemorySession, Runner, setTracingDisabled, type AgentOutputItem, type Model, type ModelRequest, type StreamEvent } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoRouter } from '../../examples/mcp-server.js';
 import { runOpenAiAgent } from '../../examples/openai-agents.js';
@@ -168,6 +168,34 @@ describe('announcements with a session', () => {
     } finally {
       await model.close();
     }
+  });
+});
+
+describe('a streamed run', () => {
+  it('dispatches the calls and sends the reasons and the tool search load as in a run without streaming', async () => {
+    const fc = (callId: string, name: string, args: string, namespace?: string): AgentOutputItem => ({ type: 'function_call', callId, name, arguments: args, status: 'completed', ...(namespace === undefined ? {} : { namespace }) });
+    const turns: AgentOutputItem[][] = [
+      [fc('c1', 'write_file', '{"path":"a.md"}', 'file_ops'), { type: 'tool_search_call', id: 'ts_s1', callId: 's1', execution: 'client', arguments: { toolkit_name: 'Weather' }, status: 'completed' }],
+      [fc('c2', 'get_forecast', '{"city":"Oslo"}')],
+      [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Sunny.' }] }],
+    ];
+    const requests: ModelRequest[] = [];
+    const model: Model = {
+      getResponse: () => Promise.reject(new Error('streamed run only')),
+      async *getStreamedResponse(request): AsyncIterable<StreamEvent> {
+        requests.push(request);
+        const output = turns[requests.length - 1] ?? [];
+        yield { type: 'response_done', response: { id: `r${requests.length}`, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, output: output as never } };
+      },
+    };
+    const settings = toOpenAiAgents(createDemoRouter(), { generated });
+    const stream = await new Runner({ tracingDisabled: true }).run(new Agent({ name: 'assistant', model, ...settings.agent }), 'Hi', { ...settings.run, stream: true });
+    await stream.completed;
+    expect(stream.finalOutput).toBe('Sunny.');
+    const results = (r: ModelRequest) => (r.input as Item[]).flatMap((i) => (i['type'] === 'function_call_result' ? [(i['output'] as { text: string }).text] : i['type'] === 'tool_search_output' ? [(i['tools'] as Item[]).map((t) => t['name']).join(',')] : []));
+    // The SDK puts the tool search's items before the function results.
+    expect(results(requests[1]!)).toEqual(['get_forecast,get_current_weather', expect.stringContaining('/content: missing')]);
+    expect(results(requests[2]!).at(-1)).toBe('{"city":"Oslo","days":3,"forecast":"sunny"}');
   });
 });
 
