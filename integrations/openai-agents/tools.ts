@@ -27,7 +27,7 @@ export interface Route {
 /** A JSON Schema as `tool()` types a non-strict one (the router's schemas pass as they are). */
 type NonStrictSchema = { type: 'object'; properties: Record<string, Record<string, unknown>>; required: string[]; additionalProperties: true };
 
-/** The schema the SDK sends when a tool has none: an object with any keys. */
+/** The schema of a tool defined without parameters: an object with any keys. */
 const ANY_OBJECT = Object.freeze({ type: 'object', properties: {} });
 
 /**
