@@ -34,6 +34,7 @@ it('the runtime, the root entry and the generator load neither SDK', () => {
     const packages = reachablePackages(entry);
     expect(packages.has('@modelcontextprotocol/sdk'), entry).toBe(false);
     expect(packages.has('ai'), entry).toBe(false);
+    expect(packages.has('@openai/agents'), entry).toBe(false);
   }
   // The CLI reaches the importer only through a dynamic import.
   expect(readFileSync(path.join(REPO, 'generator/cli.ts'), 'utf8')).toContain("await import('./import/cli.js')");
@@ -47,4 +48,11 @@ it('toolroute/mcp loads the MCP SDK and not the AI SDK; toolroute/ai-sdk the rev
   const aiSdk = reachablePackages('integrations/ai-sdk/index.ts');
   expect(aiSdk.has('ai')).toBe(true);
   expect(aiSdk.has('@modelcontextprotocol/sdk')).toBe(false);
+  expect(mcp.has('@openai/agents') || aiSdk.has('@openai/agents')).toBe(false);
+});
+
+it('toolroute/openai-agents loads the Agents SDK and neither of the other SDKs', () => {
+  const agents = reachablePackages('integrations/openai-agents/index.ts');
+  expect(agents.has('@openai/agents')).toBe(true);
+  expect(agents.has('ai') || agents.has('@modelcontextprotocol/sdk')).toBe(false);
 });

@@ -27,13 +27,14 @@ test('package.json maps every entry point to its source (in this repo) and its b
     files: string[];
     scripts: Record<string, string>;
   };
-  expect(Object.keys(pkg.exports)).toEqual(['.', './runtime', './generator', './mcp', './ai-sdk', './package.json']);
+  expect(Object.keys(pkg.exports)).toEqual(['.', './runtime', './generator', './mcp', './ai-sdk', './openai-agents', './package.json']);
   const entries = {
     '.': 'index',
     './runtime': 'runtime/index',
     './generator': 'generator/index',
     './mcp': 'integrations/mcp/index',
     './ai-sdk': 'integrations/ai-sdk/index',
+    './openai-agents': 'integrations/openai-agents/index',
   } as const;
   for (const [key, file] of Object.entries(entries)) {
     const entry = pkg.exports[key];

@@ -1,0 +1,123 @@
+/**
+ * What the Agents SDK's runner lets an application change per model call,
+ * used to put toolroute's texts where the model reads them:
+ *
+ * - `callModelInputFilter`: standing announcements at the tail of each
+ *   request (never into the run's history); the reason of a rejected
+ *   toolkit load after its empty `tool_search_output` (a `tool_search_output`
+ *   carries tools, not text), as toolroute's Responses compile writes it;
+ *   and the router's reason in place of the SDK's message for a call whose
+ *   arguments are not JSON (the SDK answers those without invoking the tool).
+ * - `toolErrorFormatter`: a call to a tool the run does not offer gets the
+ *   router's reason (`checkToolCall`) instead of the SDK's message.
+ */
+import type { AgentInputItem, CallModelInputFilter, ToolErrorFormatter } from '@openai/agents';
+import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, type Announcement } from '../../runtime/index.js';
+
+/** What the filter and the formatter need of a router. */
+export interface InputRouter {
+  getAnnouncements(): Announcement[];
+  checkToolCall(call: { readonly name: string; readonly namespace?: string; readonly arguments?: string }): { readonly allowed: boolean; readonly reason?: string };
+}
+
+/** The call id of a tool search item, wherever the SDK keeps it. */
+export function searchCallId(item: { readonly call_id?: string | null; readonly callId?: string | null; readonly providerData?: Record<string, unknown> | undefined; readonly id?: string | undefined }): string | undefined {
+  const fromData = item.providerData?.['call_id'];
+  return item.call_id ?? item.callId ?? (typeof fromData === 'string' ? fromData : undefined) ?? item.id;
+}
+
+/**
+ * The per-call input filter: the run's items as the SDK built them, each
+ * rejected load followed by its reason (once), then the announcement tail.
+ * Announcement messages already in the input (a session stores what the
+ * model saw) are dropped first, recognized by the block toolroute renders,
+ * so the tail is the current set, once, whichever filter wrote the old ones.
+ *
+ * @example
+ * const filter = inputFilter(router, new Map([['ts_1', 'Toolkit "Database" is currently blocked.']]));
+ * // [..., tool_search_output(ts_1), { role: 'system', content: 'load_toolkit: Toolkit "Database" is currently blocked.' }, <announcements>]
+ */
+export function inputFilter(router: InputRouter, rejections: ReadonlyMap<string, string>): CallModelInputFilter {
+  return ({ modelData }) => {
+    const unparsed = new Map<string, string>();
+    for (const item of modelData.input) {
+      if (item.type !== 'function_call' || parses(item.arguments)) continue;
+      const check = router.checkToolCall({ name: item.name, arguments: item.arguments, ...(item.namespace === undefined ? {} : { namespace: item.namespace }) });
+      if (check.allowed === false && typeof check.reason === 'string') unparsed.set(item.callId, check.reason);
+    }
+    const input: AgentInputItem[] = [];
+    modelData.input.forEach((item, i) => {
+      if (isAnnouncementMessage(item)) return;
+      const reason = item.type === 'function_call_result' ? unparsed.get(item.callId) : undefined;
+      input.push(reason === undefined || item.type !== 'function_call_result' ? item : { ...item, output: { type: 'text' as const, text: reason } });
+      if (item.type !== 'tool_search_output') return;
+      const id = searchCallId(item);
+      const loadReason = id === undefined ? undefined : rejections.get(id);
+      if (loadReason === undefined) return;
+      const message: AgentInputItem = { role: 'system', content: `${LOAD_TOOLKIT_NAME}: ${loadReason}` };
+      // A session may already hold it right there.
+      const next = modelData.input[i + 1];
+      if (next === undefined || !('role' in next) || next.role !== 'system' || next.content !== message.content) input.push(message);
+    });
+    input.push(...announcementMessages(router.getAnnouncements()));
+    return { ...modelData, input };
+  };
+}
+
+/** A message holding an announcements block as toolroute renders it. */
+function isAnnouncementMessage(item: AgentInputItem): boolean {
+  return 'role' in item && (item.role === 'user' || item.role === 'system') && typeof item.content === 'string' && item.content.startsWith('<announcements>\n');
+}
+
+/** Whether the SDK could parse these arguments (it answers the others itself). */
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Standing announcements as tail messages: one per channel in use, `system`
+ * last (nearest the model's turn); `auto` is the user tail, as toolroute's
+ * Responses compile places it.
+ *
+ * @example
+ * announcementMessages([{ id: 'env', content: 'Demo server.', channel: 'auto' }]);
+ * // → [{ role: 'user', content: '<announcements>…\n\nAbove is the current system state. …' }]
+ */
+export function announcementMessages(list: readonly Announcement[]): AgentInputItem[] {
+  if (list.length === 0) return [];
+  const system = list.filter((a) => a.channel === 'system');
+  const user = list.filter((a) => a.channel !== 'system');
+  const out: AgentInputItem[] = [];
+  if (user.length > 0) out.push({ role: 'user', content: `${renderAnnouncements(user)}\n${ANNOUNCEMENT_ANCHOR}` });
+  if (system.length > 0) out.push({ role: 'system', content: renderAnnouncements(system) });
+  return out;
+}
+
+/**
+ * The SDK's message for a call to a tool the run does not have (with
+ * `toolNotFoundBehavior: 'return_error_to_model'`) replaced by the router's
+ * reason: an unknown name with the closest ones, a toolkit tool before its
+ * load with the `load_toolkit` call to make, a blocked tool. A name the
+ * router would accept but this run does not offer gets the list of what it
+ * offers.
+ *
+ * @example
+ * await formatter({ kind: 'tool_not_found', toolName: 'get_forecast', … });
+ * // → 'Tool "get_forecast" belongs to toolkit "Weather", which is not loaded. Call load_toolkit …'
+ */
+export function notFoundFormatter(router: InputRouter, offered: readonly string[]): ToolErrorFormatter {
+  return ({ kind, toolName }) => {
+    if (kind !== 'tool_not_found') return undefined;
+    // A namespaced call arrives qualified (`namespace.name`).
+    const dot = toolName.lastIndexOf('.');
+    const call = dot > 0 ? { name: toolName.slice(dot + 1), namespace: toolName.slice(0, dot) } : { name: toolName };
+    const check = router.checkToolCall(call);
+    if (check.allowed === false && typeof check.reason === 'string') return check.reason;
+    return `Tool "${toolName}" is not offered in this run. Call one of: ${offered.join(', ')}.`;
+  };
+}
