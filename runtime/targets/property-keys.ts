@@ -1,42 +1,21 @@
 /**
- * Anthropic's property-key rule, met by renaming instead of refusing.
- *
- * Anthropic answers HTTP 400 for the whole request —
- * `tools.N.custom.input_schema.properties: Property keys should match pattern
- * '^[a-zA-Z0-9_.-]{1,64}$'` — when one tool's top-level property key has any
- * other character (`año_vehiculo`, `filter[id]`, `$top`, `@odata.type`) or more
- * than 64 of them. The rule is not in the SDK types or the API reference; it
- * is the API's own error text, reported identically across clients (the path
- * it names is the top-level `input_schema.properties`; no report shows nested
- * keys refused, so nested keys are left as written).
- *
- * At codegen, such a tool's Anthropic rendering gets wire names that fit
- * (accents dropped, other characters `_`, at most 64, never equal to another
- * key of the same object) and the tool carries a key decode (wire → spec
- * name) that the router applies before validation, as it applies strict-mode
- * null decoding. Every other target keeps the spec's names; their calls carry
- * spec names, which the decode leaves alone (a wire name never equals a spec
- * name of the same object).
+ * Anthropic answers 400 for a whole request when one tool's top-level
+ * property key breaks `^[a-zA-Z0-9_.-]{1,64}$` (`año_vehiculo`, `filter[id]`,
+ * `$top`; the API's own error text, not in the SDK types). Such a tool's
+ * Anthropic rendering gets wire names that fit, and its key decode maps them
+ * back at dispatch, before validation. Other targets keep the spec's names,
+ * which the decode leaves alone (a wire name never equals a spec name of the
+ * same object). Nested keys are left as written (no report shows them refused).
  */
+import type { KeyDecodePlan } from '../contract.js';
+import { fnv1a } from './replay.js';
+
+export type { KeyDecodePlan };
 
 /** Anthropic's pattern for `input_schema.properties` keys. */
 export const ANTHROPIC_PROPERTY_KEY = /^[a-zA-Z0-9_.-]{1,64}$/;
 
-import type { KeyDecodePlan } from '../contract.js';
-
-export type { KeyDecodePlan };
-
 type Schema = Readonly<Record<string, unknown>>;
-
-/** 8 hex digits of FNV-1a over UTF-16 code units: a short, stable disambiguator (not security). */
-function fnv8(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
-}
 
 function readable(key: string): string {
   const plain = key
@@ -64,12 +43,12 @@ export function anthropicKeyPlan(parameters: Schema): KeyDecodePlan | undefined 
   const plan: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const key of bad) {
     let wire = readable(key);
-    if (wire.length > 64 || taken.has(wire)) wire = `${wire.slice(0, 55)}_${fnv8(key)}`;
+    if (wire.length > 64 || taken.has(wire)) wire = `${wire.slice(0, 55)}_${fnv1a(key)}`;
     for (let n = 2; taken.has(wire); n++) wire = `${wire.slice(0, 60 - String(n).length)}_${n}`;
     taken.add(wire);
     plan[wire] = key;
   }
-  // A plain object with own keys only (JSON round-trips it into spec.gen.ts).
+  // A plain object with own keys only (serialized into the generated spec).
   return Object.fromEntries(Object.entries(plan));
 }
 
