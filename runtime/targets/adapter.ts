@@ -83,6 +83,8 @@ export interface TargetAdapter<T extends Target> {
   readonly announcements: AnnouncementPlacement;
   /** The tool-search tool for `options.toolSearch` (one frozen constant per choice), or undefined when the target has none. */
   readonly searchTool: ((option: 'regex' | 'bm25' | true) => TargetToolMap[T]) | undefined;
+  /** The tools a compiled payload sends, in order. */
+  sentTools(payload: ProviderItem): readonly unknown[];
   /** The sent tools the provider caches before the conversation, in order (Anthropic leaves deferred tools out). */
   cachedTools(tools: readonly unknown[]): readonly unknown[];
   /** A compiled payload cut into cache blocks, in the provider's cache order (runtime/cache-reuse.ts). */

@@ -46,6 +46,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   announcements: Object.freeze({ auto: 'system', withoutTail: 'hoist' }),
   searchTool: (option) => (option === 'bm25' ? SEARCH_BM25 : SEARCH_REGEX),
   // "Deferred tools are not included in the system-prompt prefix."
+  sentTools: (p) => list(p['tools']),
   cachedTools: (tools) => tools.filter((t) => !isMarkedDeferred(t)),
   cacheBlocks(p, add) {
     list(p['tools']).forEach((t, i) => {

@@ -42,6 +42,7 @@ export const gemini: TargetAdapter<'gemini'> = {
   systemMessages: 'all',
   announcements: Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' }),
   searchTool: undefined,
+  sentTools: (p) => list(isRecord(p['config']) ? p['config']['tools'] : undefined).flatMap((t) => list((t as { functionDeclarations?: unknown } | null)?.functionDeclarations)),
   cachedTools: (tools) => tools,
   cacheBlocks(p, add) {
     const config = isRecord(p['config']) ? p['config'] : {};

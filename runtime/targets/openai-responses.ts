@@ -45,6 +45,7 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
   announcements: Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' }),
   searchTool: () => SEARCH,
   // A deferred function still shows its name and description at the start of the request.
+  sentTools: (p) => list(p['tools']),
   cachedTools: (tools) => tools,
   cacheBlocks(p, add) {
     flatCacheBlocks(p, add, 'instructions');

@@ -58,6 +58,7 @@ export const openai: TargetAdapter<'openai'> = {
   systemMessages: 'leading',
   announcements: Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' }),
   searchTool: undefined,
+  sentTools: (p) => list(p['tools']),
   cachedTools: (tools) => tools,
   cacheBlocks(p, add) {
     flatCacheBlocks(p, add);
