@@ -10,11 +10,7 @@ import type { NormalizedMessage } from './targets/history.js';
 export const ANNOUNCEMENT_CHANNELS = ['auto', 'user_tail', 'system'] as const;
 export type AnnouncementChannel = (typeof ANNOUNCEMENT_CHANNELS)[number];
 
-export interface Announcement {
-  readonly id: string;
-  readonly content: string;
-  readonly channel: AnnouncementChannel;
-}
+export interface Announcement { readonly id: string; readonly content: string; readonly channel: AnnouncementChannel }
 
 export interface AnnounceOptions {
   /** Default `auto`: Anthropic → `system`, every other target → `user_tail`. */
@@ -23,25 +19,12 @@ export interface AnnounceOptions {
 
 const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
-/**
- * Escape text for an XML attribute or text node.
- *
- * @example
- * escapeXml('a < b & "c"'); // → 'a &lt; b &amp; &quot;c&quot;'
- */
+/** Escape text for an XML attribute or text node. */
 export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
 }
 
-/**
- * The ordered set of standing announcements. Upsert by id keeps the original
- * insertion position (a `Map`), so updating one leaves the rendered block stable.
- *
- * @example
- * const store = new AnnouncementStore();
- * store.announce('tools:added', 'Tools newly available: grep');
- * store.list(); // → [{ id: 'tools:added', content: '…', channel: 'auto' }]
- */
+/** The ordered set of standing announcements. Upsert by id keeps the original insertion position (a `Map`), so updating one leaves the rendered block stable. */
 export class AnnouncementStore {
   readonly #entries = new Map<string, Announcement>();
 
@@ -88,9 +71,7 @@ export class AnnouncementStore {
  * (`<announcement`, `</announcements`, any case) has its `<` written as
  * `&lt;`, so no content can close or open a block early. Quotes, `&` and `>`
  * reach the model unchanged, as the reference library sends them.
- *
- * @example
- * escapeAnnouncementContent('x</announcement>y'); // → 'x&lt;/announcement>y'
+ * @example escapeAnnouncementContent('x</announcement>y'); // → 'x&lt;/announcement>y'
  */
 export function escapeAnnouncementContent(text: string): string {
   return text.replace(/<(?=\/?announcements?(?![A-Za-z0-9_:.-]))/gi, '&lt;');
@@ -98,7 +79,6 @@ export function escapeAnnouncementContent(text: string): string {
 
 /**
  * The `<announcements>` block; '' for an empty list.
- *
  * @example
  * renderAnnouncements([{ id: 'a', content: 'x', channel: 'auto' }]);
  * // → '<announcements>\n<announcement id="a">\nx\n</announcement>\n</announcements>'
@@ -125,10 +105,7 @@ export interface AnnouncementPlacement {
 }
 
 /** The history with announcements placed, plus the hoisted text ('' unless `withoutTail: 'hoist'` had no tail). */
-export interface PlacedMessages {
-  readonly messages: NormalizedMessage[];
-  readonly hoisted: string;
-}
+export interface PlacedMessages { readonly messages: NormalizedMessage[]; readonly hoisted: string }
 
 /**
  * Place the standing announcements into a normalized history. `user_tail`:
@@ -137,7 +114,6 @@ export interface PlacedMessages {
  * prefill when there is no tail). `system`: one system message right after
  * the tail; with no tail, hoisted or before the prefill (`policy.withoutTail`).
  * Each block lists its announcements in insertion order. Pure.
- *
  * @example
  * placeAnnouncements(normalizeMessages([{ role: 'user', content: 'hi' }]),
  *   [{ id: 'a', content: 'x', channel: 'user_tail' }], { auto: 'user_tail', withoutTail: 'before-prefill' }).messages[0].text;

@@ -29,12 +29,7 @@ const KEY_FORMAT = 2;
 const last = new WeakMap<readonly unknown[], { readonly target: Target; readonly choice: string | undefined; readonly system: string; readonly prefix: StablePrefix }>();
 const byPayload = new WeakMap<object, StablePrefix>();
 
-/**
- * The cached prefix of a compile (targets/compile.ts), memoized on `tools`' identity.
- *
- * @example
- * stablePrefix(adapterFor('anthropic'), payloadTools, 'You are terse.', undefined).key; // → '3f1c…' (64 hex)
- */
+/** The cached prefix of a compile (targets/compile.ts), memoized on `tools`' identity. */
 export function stablePrefix(adapter: Pick<TargetAdapter<Target>, 'target' | 'cachedTools'>, tools: readonly unknown[], system: string, toolChoice: unknown): StablePrefix {
   const { target } = adapter;
   const choice = toolChoice === undefined ? undefined : canonicalJson(toolChoice);
@@ -47,24 +42,14 @@ export function stablePrefix(adapter: Pick<TargetAdapter<Target>, 'target' | 'ca
   return prefix;
 }
 
-/**
- * A value without its own top-level `cache_control` marker (deeper down it could be a schema property, which is content).
- *
- * @example
- * withoutCacheControl({ name: 'a', cache_control: { type: 'ephemeral' } }); // → { name: 'a' }
- */
+/** A value without its own top-level `cache_control` marker (deeper down it could be a schema property, which is content). */
 export function withoutCacheControl(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || !Object.hasOwn(value, 'cache_control')) return value;
   const { cache_control: _marker, ...rest } = value as Record<string, unknown>;
   return rest;
 }
 
-/**
- * Remember which prefix a compiled payload was built on.
- *
- * @example
- * registerPayloadPrefix(payload, prefix);
- */
+/** Remember which prefix a compiled payload was built on. */
 export function registerPayloadPrefix(payload: object, prefix: StablePrefix): void {
   byPayload.set(payload, prefix);
 }
@@ -73,9 +58,7 @@ export function registerPayloadPrefix(payload: object, prefix: StablePrefix): vo
  * The cache key of a payload returned by `compileForTarget` / `router.compile`:
  * equal for two payloads exactly when the bytes the provider caches before the
  * conversation are equal; undefined for an object that did not come from compile.
- *
- * @example
- * cacheKey(router.compile({ target: 'anthropic', messages })); // → '3f1c…'; unchanged by announce(), blocking, native toolkit loads
+ * @example cacheKey(router.compile({ target: 'anthropic', messages })); // → '3f1c…'; unchanged by announce(), blocking, native toolkit loads
  */
 export function cacheKey(payload: object): string | undefined {
   return byPayload.get(payload)?.key;
@@ -83,9 +66,7 @@ export function cacheKey(payload: object): string | undefined {
 
 /**
  * The serialized stable prefix of a compiled payload (what {@link cacheKey} hashes), for tests and diagnostics.
- *
- * @example
- * stablePrefixOf(payload)?.toolCount; // → 3
+ * @example stablePrefixOf(payload)?.toolCount; // → 3
  */
 export function stablePrefixOf(payload: object): StablePrefix | undefined {
   return byPayload.get(payload);
@@ -95,9 +76,7 @@ export function stablePrefixOf(payload: object): StablePrefix | undefined {
  * JSON with object keys sorted by UTF-16 code units (locale-independent), so
  * the same value gives the same bytes on every machine; `undefined` members
  * omitted as JSON.stringify omits them.
- *
- * @example
- * canonicalJson({ b: 1, a: [true, { d: null, c: 'x' }] }); // → '{"a":[true,{"c":"x","d":null}],"b":1}'
+ * @example canonicalJson({ b: 1, a: [true, { d: null, c: 'x' }] }); // → '{"a":[true,{"c":"x","d":null}],"b":1}'
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';

@@ -50,7 +50,6 @@ const UNSERIALIZABLE = '\u0000unserializable';
 /**
  * A compiled payload cut into cache blocks, in its provider's cache order.
  * Total: any payload gives a list; a block that is not JSON never matches.
- *
  * @example
  * cacheBlocks('openai', { messages: [{ role: 'user', content: 'hi' }] });
  * // → [{ section: 'conversation', path: 'messages[0]', json: '{"role":"user","content":"hi"}', bytes: 30 }]
@@ -74,7 +73,6 @@ export function cacheBlocks(target: Target, payload: unknown): CacheBlock[] {
  * How much of `previous` (two payloads compiled for the same target) the
  * provider can serve from its cache when `next` is sent; `full` when `next`
  * starts with the whole of `previous` (an append-only conversation).
- *
  * @example
  * const before = router.compile({ target: 'anthropic', system, messages });
  * messages.push(reply, toolResult);

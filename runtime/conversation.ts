@@ -32,13 +32,7 @@ export interface AnthropicResponse {
 }
 
 /** A `ContentBlock` of an Anthropic `Message`: read by `type`, kept whole. */
-export interface AnthropicResponseBlock {
-  readonly type: string;
-  readonly text?: string;
-  readonly id?: string;
-  readonly name?: string;
-  readonly input?: unknown;
-}
+export interface AnthropicResponseBlock { readonly type: string; readonly text?: string; readonly id?: string; readonly name?: string; readonly input?: unknown }
 
 /** `openai` `ChatCompletionMessage` (`completion.choices[0].message`). */
 export interface OpenAIChatResponseMessage {
@@ -54,32 +48,19 @@ export type OpenAIChatResponseToolCall =
   | { readonly id: string; readonly type: 'custom'; readonly custom: { readonly name: string; readonly input: string } };
 
 /** `openai` `ChatCompletion` (what `client.chat.completions.create` resolves to, non-streaming). */
-export interface OpenAIChatResponse {
-  readonly object: 'chat.completion';
-  readonly choices: readonly { readonly message: OpenAIChatResponseMessage }[];
-}
+export interface OpenAIChatResponse { readonly object: 'chat.completion'; readonly choices: readonly { readonly message: OpenAIChatResponseMessage }[] }
 
 /** `openai` `Response` (what `client.responses.create` resolves to, non-streaming). */
-export interface ResponsesResponse {
-  readonly object: 'response';
-  readonly output: readonly ResponsesOutputItem[];
-}
+export interface ResponsesResponse { readonly object: 'response'; readonly output: readonly ResponsesOutputItem[] }
 
 /** A `ResponseOutputItem`: read by `type`, kept whole. */
-export interface ResponsesOutputItem {
-  readonly type: string;
-}
+export interface ResponsesOutputItem { readonly type: string }
 
 /** `@google/genai` `GenerateContentResponse` (what `ai.models.generateContent` resolves to). */
-export interface GeminiResponse {
-  readonly candidates?: readonly GeminiResponseCandidate[];
-  readonly responseId?: string;
-}
+export interface GeminiResponse { readonly candidates?: readonly GeminiResponseCandidate[]; readonly responseId?: string }
 
 /** A `Candidate`: only `content` is read. */
-export interface GeminiResponseCandidate {
-  readonly content?: { readonly role?: string; readonly parts?: readonly GeminiResponsePart[] };
-}
+export interface GeminiResponseCandidate { readonly content?: { readonly role?: string; readonly parts?: readonly GeminiResponsePart[] } }
 
 /** A `Part`: read by its fields, kept whole. */
 export interface GeminiResponsePart {
@@ -106,7 +87,6 @@ export interface ProviderResponseMap {
  * holds the response's own objects, so keep it unmodified (or persist the
  * history as JSON). A Gemini call without an `id` gets a stable neutral one
  * (`gemini_call_<n>_<hash>`) that is never sent to Gemini.
- *
  * @example
  * const response = await anthropic.messages.create({ model, max_tokens: 1024, ...router.compile({ target: 'anthropic', messages }) });
  * const [reply] = fromProvider('anthropic', response);
@@ -129,7 +109,6 @@ export type ToolCallLike = NeutralToolCall | { readonly id: string; readonly nam
  * The neutral `tool` message for a dispatch result: the result as text (a
  * string as is, else JSON; `undefined` as ''), or the rejection's reason with
  * `is_error: true`. Carries the tool's `name` (Gemini needs it).
- *
  * @example
  * const result = await router.dispatch(call);
  * history.push(toolMessage(call, result));

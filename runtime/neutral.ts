@@ -19,17 +19,10 @@ export interface NeutralToolInput {
 }
 
 /** What the neutral builders need of a namespace or toolkit. */
-export interface NeutralGroupInput {
-  readonly name: string;
-  readonly description: string;
-}
+export interface NeutralGroupInput { readonly name: string; readonly description: string }
 
 /** A toolkit as listed in the directory: its tools by name. */
-export interface DirectoryToolkit {
-  readonly name: string;
-  readonly description: string;
-  readonly tools: readonly string[];
-}
+export interface DirectoryToolkit { readonly name: string; readonly description: string; readonly tools: readonly string[] }
 
 /**
  * How a namespace tool carries its actions' arguments. `compact` (default):
@@ -50,13 +43,7 @@ const ACTION_DESCRIPTION = 'The specific tool to invoke within this group.';
 const COMPACT_ARGS_DESCRIPTION = 'Arguments for the selected action. See action descriptions above.';
 const SCHEMA_ARGS_DESCRIPTION = 'Arguments for the selected action: the schema whose description names it.';
 
-/**
- * A spec tool as a neutral definition.
- *
- * @example
- * neutralTool({ name: 'get_time', description: 'Get timestamp', parameters: { type: 'object', properties: {} } });
- * // → { kind: 'tool', name: 'get_time', description: 'Get timestamp', parameters: {…}, deferLoading: false }
- */
+/** A spec tool as a neutral definition. */
 export function neutralTool(tool: NeutralToolInput): NeutralTool {
   return {
     kind: 'tool',
@@ -67,15 +54,7 @@ export function neutralTool(tool: NeutralToolInput): NeutralTool {
   };
 }
 
-/**
- * A namespace as one stable tool routed by `action`, in the given encoding.
- *
- * @example
- * neutralNamespaceTool({ name: 'file_ops', description: 'File system operations' },
- *   [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object',
- *      properties: { path: { type: 'string' } }, required: ['path'] } }], 'compact');
- * // description: 'File system operations\n\nAvailable actions:\n- read_file: Read a file\n  path: string'
- */
+/** A namespace as one stable tool routed by `action`, in the given encoding. */
 export function neutralNamespaceTool(
   ns: NeutralGroupInput,
   actions: readonly NeutralToolInput[],
@@ -112,13 +91,7 @@ export function neutralNamespaceTool(
   };
 }
 
-/**
- * The `load_toolkit` tool: `toolkit_name` is an enum of the toolkit names.
- *
- * @example
- * neutralLoaderTool(['Weather', 'Database']).parameters;
- * // → { type: 'object', properties: { toolkit_name: { type: 'string', enum: ['Weather', 'Database'], … } }, required: ['toolkit_name'] }
- */
+/** The `load_toolkit` tool: `toolkit_name` is an enum of the toolkit names. */
 export function neutralLoaderTool(toolkitNames: readonly string[]): NeutralTool {
   return {
     kind: 'loader',
@@ -135,14 +108,7 @@ export function neutralLoaderTool(toolkitNames: readonly string[]): NeutralTool 
   };
 }
 
-/**
- * The `<available_toolkits>` directory for the system prompt; '' without
- * toolkits. Everything is XML-escaped (spec text must never become markup).
- *
- * @example
- * directoryXml([{ name: 'Weather', description: 'Forecasts & alerts', tools: ['get_forecast'] }]);
- * // → '<available_toolkits>\n  <toolkit name="Weather" tools="get_forecast">Forecasts &amp; alerts</toolkit>\n</available_toolkits>'
- */
+/** The `<available_toolkits>` directory for the system prompt; '' without toolkits. Everything is XML-escaped (spec text must never become markup). */
 export function directoryXml(toolkits: readonly DirectoryToolkit[]): string {
   if (toolkits.length === 0) return '';
   const lines = toolkits.map(
@@ -152,16 +118,7 @@ export function directoryXml(toolkits: readonly DirectoryToolkit[]): string {
   return `<available_toolkits>\n${lines.join('\n')}\n</available_toolkits>`;
 }
 
-/**
- * One action of a compact namespace: `- name: description`, then one line
- * per argument, `  arg?: type - description` (enums as literal unions, nested
- * values in a compact TS-like form).
- *
- * @example
- * compactActionDoc({ name: 'delete_file', description: 'Delete a file', parameters: { type: 'object',
- *   properties: { path: { type: 'string' }, recursive: { type: 'boolean', description: 'Whole tree' } }, required: ['path'] } });
- * // → '- delete_file: Delete a file\n  path: string\n  recursive?: boolean - Whole tree'
- */
+/** One action of a compact namespace: `- name: description`, then one line per argument, `  arg?: type - description` (enums as literal unions, nested values in a compact TS-like form). */
 export function compactActionDoc(tool: NeutralToolInput): string {
   return `- ${tool.name}: ${tool.description}${compactArgumentLines(tool.parameters)}`;
 }
@@ -174,7 +131,6 @@ const ALIAS_MIN_LENGTH = 28;
  * type of {@link ALIAS_MIN_LENGTH}+ characters used more than once is written
  * once under `Types:` as `T1 = …`; an action whose argument lines equal an
  * earlier action's ends with `(args as <earlier>)` instead of repeating them.
- *
  * @example
  * compactActionDocs([getUser, getTeam]);
  * // → ['- get_user: Get a user\n  id: string', '- get_team: Get a team (args as get_user)']
@@ -186,7 +142,6 @@ export function compactActionDocs(actions: readonly NeutralToolInput[]): string[
   // Names in order of first use, so the output is deterministic and reads top-down.
   const alias = new Map<string, string>();
   for (const [type, count] of uses) if (count > 1) alias.set(type, `T${alias.size + 1}`);
-
   const firstWithArgs = new Map<string, string>();
   const docs = actions.map((action, i) => {
     const args = rows[i]!.map((arg) => `\n  ${arg.head}: ${alias.get(arg.type) ?? arg.type}${arg.tail}`).join('');
@@ -223,13 +178,7 @@ function compactArgumentLines(parameters: JsonSchema): string {
   return argumentRows(parameters).map((arg) => `\n  ${arg.head}: ${arg.type}${arg.tail}`).join('');
 }
 
-/**
- * A schema as a compact TS-like type: `string`, `'a'|'b'`, `integer[]`,
- * `{path: string, n?: number}`; `any` for what it cannot say briefly.
- *
- * @example
- * compactType({ type: 'array', items: { type: ['string', 'null'] } }); // → '(string|null)[]'
- */
+/** A schema as a compact TS-like type: `string`, `'a'|'b'`, `integer[]`, `{path: string, n?: number}`; `any` for what it cannot say briefly. */
 export function compactType(schema: unknown): string {
   if (!isRecord(schema)) return schema === false ? 'never' : 'any';
   if ('const' in schema) return literal(schema['const']);

@@ -34,14 +34,7 @@ export type ToolkitMode = 'deferred' | 'tool-search' | 'dispatcher' | 'append';
 /** The library-owned tool through which loaded toolkit tools are called in `dispatcher` mode. */
 export const TOOLKIT_DISPATCHER_NAME = 'call_toolkit_tool';
 
-/**
- * What the option means for one target whose native mode is `native`; a
- * `TypeError` for a value that is not a strategy (a misspelt one fails loudly).
- *
- * @example
- * resolveToolkitMode('deferred', 'anthropic', 'native');             // → 'deferred'
- * resolveToolkitMode('dispatcher', 'openai', { anthropic: 'append' }); // → 'dispatcher'
- */
+/** What the option means for one target whose native mode is `native`; a `TypeError` for a value that is not a strategy (a misspelt one fails loudly). */
 export function resolveToolkitMode(native: ToolkitMode, target: Target, option: ToolkitLoadingOption | undefined): ToolkitMode {
   const strategy = typeof option === 'string' || option === undefined ? option : option[target];
   if (strategy === undefined || strategy === 'native') return native;
@@ -51,12 +44,7 @@ export function resolveToolkitMode(native: ToolkitMode, target: Target, option: 
   );
 }
 
-/**
- * Check a `toolkitLoading` option once, up front (router creation).
- *
- * @example
- * assertToolkitLoadingOption({ openai: 'append' }); // ok; { openai: 'apend' } throws
- */
+/** Check a `toolkitLoading` option once, up front (router creation). */
 export function assertToolkitLoadingOption(option: unknown): asserts option is ToolkitLoadingOption | undefined {
   if (option === undefined || typeof option === 'string') {
     for (const target of TARGETS) resolveToolkitMode('append', target, option as ToolkitLoadingOption | undefined);
@@ -73,23 +61,13 @@ export function assertToolkitLoadingOption(option: unknown): asserts option is T
   }
 }
 
-/**
- * The first line of a successful `load_toolkit` result, by which compile
- * recognizes a successful load in the history: the router writes it with this.
- *
- * @example
- * loadResultHead('Weather', true);  // → 'Toolkit "Weather" loaded.'
- * loadResultHead('Weather', false); // → 'Toolkit "Weather" is already loaded.'
- */
+/** The first line of a successful `load_toolkit` result, by which compile recognizes a successful load in the history: the router writes it with this. */
 export function loadResultHead(toolkit: string, fresh: boolean): string {
   return fresh ? `Toolkit ${quote(toolkit)} loaded.` : `Toolkit ${quote(toolkit)} is already loaded.`;
 }
 
 /** A toolkit as compile needs it: its canonical name and its tools' names, in order. */
-export interface CatalogToolkit {
-  readonly name: string;
-  readonly tools: readonly string[];
-}
+export interface CatalogToolkit { readonly name: string; readonly tools: readonly string[] }
 
 /** The toolkits of a router, looked up as `load_toolkit` does (case-insensitive). */
 export interface ToolkitCatalog {
@@ -115,9 +93,7 @@ export interface LoadCall {
  * The `load_toolkit` calls of a history by call id, each with the toolkit its
  * result reports as loaded: the result text (or the JSON string it holds)
  * starts with {@link loadResultHead} for the toolkit the call names.
- *
- * @example
- * loadCalls(normalized, catalog).get('call_1')?.toolkit?.name; // → 'Weather'
+ * @example loadCalls(normalized, catalog).get('call_1')?.toolkit?.name; // → 'Weather'
  */
 export function loadCalls(messages: readonly NormalizedMessage[], catalog: ToolkitCatalog): Map<string, LoadCall> {
   const requested = new Map<string, CatalogToolkit | undefined>();

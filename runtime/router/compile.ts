@@ -34,14 +34,7 @@ interface TargetArrays {
 /** A compile request with the registry's name types erased. */
 export type AnyTargetCompileRequest = TargetCompileRequest<never, string>;
 
-/**
- * Compiles for one router. Internal.
- *
- * @example
- * const compiler = new Compiler(catalog, gate, session);
- * compiler.neutral().tools; // the same frozen array every call
- * compiler.target({ target: 'anthropic', messages: [] }).tools;
- */
+/** Compiles for one router. Internal. */
 export class Compiler {
   readonly #catalog: Catalog;
   readonly #gate: Gate;
@@ -103,10 +96,7 @@ export class Compiler {
     return result;
   }
 
-  /**
-   * `router.allowedToolNames`: the names of a compile's tools the gate lets
-   * through now (what `options.allowedTools` lists; Gemini's `allowedFunctionNames`).
-   */
+  /** `router.allowedToolNames`: the names of a compile's tools the gate lets through now (what `options.allowedTools` lists; Gemini's `allowedFunctionNames`). */
   allowedToolNames(request: Pick<AnyTargetCompileRequest, 'target' | 'tools' | 'options'>): string[] {
     return this.#allowedNames(request.target, this.#arraysFor(request));
   }
@@ -297,13 +287,7 @@ export class Compiler {
   }
 }
 
-/**
- * The native toolkit-loading forms of `target` for `mode`, from its adapter;
- * a mismatch is a broken adapter: fail loudly rather than send a tool in the wrong form.
- *
- * @example
- * nativeLoading('anthropic', 'deferred').unloadedTool(tool).defer_loading; // → true
- */
+/** The native toolkit-loading forms of `target` for `mode`, from its adapter; a mismatch is a broken adapter: fail loudly rather than send a tool in the wrong form. */
 function nativeLoading<M extends 'deferred' | 'tool-search'>(target: Target, mode: M): Extract<NativeToolkitLoading<Target>, { readonly native: M }> {
   const loading = adapterFor(target).toolkitLoading;
   if (loading.native !== mode) throw new TypeError(`[toolroute] toolkit loading: target ${target} is in ${mode} mode but its adapter's native mode is ${loading.native}.`);

@@ -36,12 +36,7 @@ export interface RenderOptions {
 export type Warn = (code: TargetWarningCode, message: string) => void;
 
 /** What the converted history is on each target. */
-export interface TargetMessagesMap {
-  anthropic: AnthropicConversion;
-  openai: OpenAIChatMessage[];
-  'openai-responses': ResponsesInputItem[];
-  gemini: GeminiContent[];
-}
+export interface TargetMessagesMap { anthropic: AnthropicConversion; openai: OpenAIChatMessage[]; 'openai-responses': ResponsesInputItem[]; gemini: GeminiContent[] }
 
 /** Options of {@link TargetAdapter.convertMessages}; each target reads the ones it has. */
 export interface ConvertOptions {
@@ -89,10 +84,7 @@ export interface TargetAdapter<T extends Target> {
   cachedTools(tools: readonly unknown[]): readonly unknown[];
   /** A compiled payload cut into cache blocks, in the provider's cache order (runtime/cache-reuse.ts). */
   cacheBlocks(payload: ProviderItem, add: BlockSink): void;
-  /**
-   * `options.allowedTools`: the `tool_choice` that restricts the model to
-   * `names` (`search`: a tool-search tool among them), or why the target cannot.
-   */
+  /** `options.allowedTools`: the `tool_choice` that restricts the model to `names` (`search`: a tool-search tool among them), or why the target cannot. */
   readonly allowedTools: { readonly choice: (names: readonly string[], search: boolean) => unknown } | { readonly unsupported: string };
   /** The placed, normalized history in the target's message shape. Total: never throws. */
   convertMessages(messages: readonly NormalizedMessage[], options: ConvertOptions): TargetMessagesMap[T];
@@ -112,9 +104,7 @@ export interface TargetAdapter<T extends Target> {
  * What `native` toolkit loading is on one target. A `deferred` or
  * `tool-search` target must supply that mode's tool forms (pure, memoized per
  * source object and frozen, so the router's arrays keep their identity).
- *
- * @example
- * const loading: NativeToolkitLoading<'anthropic'> = { native: 'deferred', unloadedTool: (tool) => ({ ...tool, defer_loading: true }) };
+ * @example const loading: NativeToolkitLoading<'anthropic'> = { native: 'deferred', unloadedTool: (tool) => ({ ...tool, defer_loading: true }) };
  */
 export type NativeToolkitLoading<T extends Target> =
   | { readonly native: 'dispatcher' | 'append' }
@@ -134,44 +124,23 @@ export type NativeToolkitLoading<T extends Target> =
 /** The table type: one adapter per target, each typed by its own name. */
 export type TargetAdapterTable = { readonly [T in Target]: TargetAdapter<T> };
 
-/**
- * The `name` field of a rendered tool (every target but Chat Completions).
- *
- * @example
- * namedTool({ name: 'get_time', input_schema: { type: 'object' } }); // → 'get_time'
- */
+/** The `name` field of a rendered tool (every target but Chat Completions). */
 export function namedTool(tool: unknown): string | undefined {
   const name = typeof tool === 'object' && tool !== null ? (tool as { name?: unknown }).name : undefined;
   return typeof name === 'string' ? name : undefined;
 }
 
-/**
- * Whether a rendered tool is deferred on the wire (`defer_loading: true`: Anthropic and Responses).
- *
- * @example
- * isMarkedDeferred({ name: 'get_forecast', defer_loading: true }); // → true
- */
+/** Whether a rendered tool is deferred on the wire (`defer_loading: true`: Anthropic and Responses). */
 export function isMarkedDeferred(tool: unknown): boolean {
   return typeof tool === 'object' && tool !== null && (tool as { defer_loading?: unknown }).defer_loading === true;
 }
 
-/**
- * The entries of an array (anything else gives []).
- *
- * @example
- * list('x'); // → []
- */
+/** The entries of an array (anything else gives []). */
 export function list(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-/**
- * The leading cache blocks of a payload whose sections are flat fields (both
- * OpenAI targets): one block per tool, `tool_choice`, then the system field.
- *
- * @example
- * flatCacheBlocks(payload, add, 'instructions');
- */
+/** The leading cache blocks of a payload whose sections are flat fields (both OpenAI targets): one block per tool, `tool_choice`, then the system field. */
 export function flatCacheBlocks(p: ProviderItem, add: BlockSink, system?: string): void {
   list(p['tools']).forEach((t, i) => add('tools', `tools[${i}]`, t));
   if (p['tool_choice'] !== undefined) add('tool_choice', 'tool_choice', p['tool_choice']);

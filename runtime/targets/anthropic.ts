@@ -4,11 +4,12 @@
  * the payload with its cache breakpoints, and the request rules Anthropic
  * answers with a 400, checked before anything is sent.
  */
+import { withoutCacheControl } from '../cache-key.js';
 import { loadCalls, type ToolkitCatalog } from '../toolkit-loading.js';
 import { isMarkedDeferred, list, namedTool, type NeutralTool, type PayloadContext, type TargetAdapter, type Warn } from './adapter.js';
 import type { CacheBreakpoint } from './compile.js';
 import { ToolrouteConfigError } from './errors.js';
-import { argumentsObject, isRecord, type NeutralMessage, type NormalizedMessage, type ProviderItem } from './history.js';
+import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { anthropicKeyPlan, anthropicSchema } from './property-keys.js';
 import { objectSchema } from './schema.js';
@@ -29,14 +30,7 @@ function renderAnthropic(tool: NeutralTool): AnthropicTool {
 const SEARCH_REGEX: AnthropicToolSearchTool = Object.freeze({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
 const SEARCH_BM25: AnthropicToolSearchTool = Object.freeze({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
 
-/**
- * The Anthropic adapter.
- *
- * @example
- * anthropic.render({ kind: 'tool', name: 'get_time', description: 'Get timestamp',
- *   parameters: { type: 'object', properties: {} }, deferLoading: false }, { openaiStrict: false });
- * // → { name: 'get_time', description: 'Get timestamp', input_schema: { type: 'object', properties: {} } }
- */
+/** The Anthropic adapter. */
 export const anthropic: TargetAdapter<'anthropic'> = {
   target: 'anthropic',
   render: renderAnthropic,
@@ -45,8 +39,8 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   // Sonnet 5 has no mid-conversation system messages: announce with `user_tail` explicitly there.
   announcements: Object.freeze({ auto: 'system', withoutTail: 'hoist' }),
   searchTool: (option) => (option === 'bm25' ? SEARCH_BM25 : SEARCH_REGEX),
-  // "Deferred tools are not included in the system-prompt prefix."
   sentTools: (p) => list(p['tools']),
+  // "Deferred tools are not included in the system-prompt prefix."
   cachedTools: (tools) => tools.filter((t) => !isMarkedDeferred(t)),
   cacheBlocks(p, add) {
     list(p['tools']).forEach((t, i) => {
@@ -62,7 +56,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
       const role = (m as { role?: unknown } | null)?.role;
       const content = (m as { content?: unknown } | null)?.content;
       if (typeof content === 'string') add('conversation', `messages[${i}].content`, { role, block: { type: 'text', text: content } });
-      else list(content).forEach((b, j) => add('conversation', `messages[${i}].content[${j}]`, { role, block: withoutMarker(b) }));
+      else list(content).forEach((b, j) => add('conversation', `messages[${i}].content[${j}]`, { role, block: withoutCacheControl(b) }));
     });
   },
   allowedTools: { unsupported: 'Anthropic has no allowed-tools restriction (tool_choice is auto, any, tool or none); the gate enforces the blocklist alone.' },
@@ -72,24 +66,11 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   readResponse: (response) => {
     const content = isRecord(response) ? items(response['content']) : [];
     const { text, calls } = readItems(content, classifyAnthropicBlock);
-    return [assistantMessage(text, calls, { target: 'anthropic', content })] as NeutralMessage[];
+    return [assistantMessage(text, calls, { target: 'anthropic', content })];
   },
 };
 
-/** A block without its own `cache_control` marker (a breakpoint, not content). */
-function withoutMarker(block: unknown): unknown {
-  if (!isRecord(block) || !Object.hasOwn(block, 'cache_control')) return block;
-  const { cache_control: _marker, ...rest } = block;
-  return rest;
-}
-
-/**
- * How an Anthropic content block reads: `text` is text, `tool_use` a call, everything else (thinking, server tools) state.
- *
- * @example
- * classifyAnthropicBlock({ type: 'tool_use', id: 't1', name: 'get_time', input: {} });
- * // → { kind: 'call', id: 't1', name: 'get_time', arguments: '{}' }
- */
+/** How an Anthropic content block reads: `text` is text, `tool_use` a call, everything else (thinking, server tools) state. */
 export function classifyAnthropicBlock(block: ProviderItem): ItemClass {
   if (block['type'] === 'text') return { kind: 'text', text: str(block['text']) };
   if (block['type'] === 'tool_use') return { kind: 'call', id: str(block['id']), name: str(block['name']), arguments: argumentsText(block['input']) };
@@ -117,7 +98,6 @@ interface AnthropicTurn {
  * mid-conversation `system` messages; an assistant message with Anthropic
  * state sends its kept blocks (thinking first, as received). `breakpoints`
  * are caller message indices whose last block gets `cache_control`.
- *
  * @example
  * toAnthropicMessages(normalizeMessages([{ role: 'user', content: 'hi' }])).messages;
  * // → [{ role: 'user', content: 'hi' }]
@@ -141,7 +121,6 @@ export function toAnthropicMessages(messages: readonly NormalizedMessage[], brea
       turns.push({ role: 'assistant', blocks: blocks.map((block) => ({ block, src: m.src })), replayed: kept.length > 0 });
     }
   }
-
   const unplacedBreakpoints: number[] = [];
   for (const src of breakpoints) {
     const turn = turns.findLast((t) => t.blocks.some((b) => b.src === src));
@@ -149,7 +128,6 @@ export function toAnthropicMessages(messages: readonly NormalizedMessage[], brea
     if (entry === undefined) unplacedBreakpoints.push(src);
     else entry.block = { ...entry.block, cache_control: { type: 'ephemeral' } };
   }
-
   const out = turns.map((turn) => {
     const only = turn.blocks[0]?.block;
     // A lone plain text block is sent as a string: the smallest form, and the seed's.
@@ -187,7 +165,6 @@ function anthropicPayload({ input, options, systemText, placed, searchTool: sear
     if (placed.hoisted !== '') blocks.push({ type: 'text', text: placed.hoisted });
     system = blocks;
   }
-
   const converted = toAnthropicMessages(placed.messages, breakpoints.messages);
   if (converted.unplacedBreakpoints.length > 0) {
     throw new ToolrouteConfigError(
@@ -301,10 +278,7 @@ function checkAnthropicRules(facts: ToolFacts, toolCount: number, system: Anthro
   }
 }
 
-/**
- * Warn when an `<announcements>` block sits at or before the last breakpoint:
- * announcements change between turns, so the cached prefix would be rewritten.
- */
+/** Warn when an `<announcements>` block sits at or before the last breakpoint: announcements change between turns, so the cached prefix would be rewritten. */
 function auditCachePlacement(system: AnthropicPayload['system'], messages: AnthropicPayload['messages'], warn: Warn): void {
   const segments: Array<{ location: string; text: string; breakpoint: boolean }> = [];
   if (typeof system === 'string') segments.push({ location: 'system', text: system, breakpoint: false });
@@ -332,12 +306,7 @@ function auditCachePlacement(system: AnthropicPayload['system'], messages: Anthr
 
 const deferredMemo = new WeakMap<object, AnthropicTool>();
 
-/**
- * An Anthropic tool with `defer_loading: true`, memoized and frozen per source (the router's arrays keep their identity).
- *
- * @example
- * asDeferred({ name: 'get_forecast', input_schema: { type: 'object' } }).defer_loading; // → true
- */
+/** An Anthropic tool with `defer_loading: true`, memoized and frozen per source (the router's arrays keep their identity). */
 export function asDeferred(tool: AnthropicTool): AnthropicTool {
   if (tool.defer_loading === true) return tool;
   let hit = deferredMemo.get(tool);
@@ -351,7 +320,6 @@ export function asDeferred(tool: AnthropicTool): AnthropicTool {
  * (a reference to a tool not in `tools` is a 400). Anthropic expands each
  * reference in place; the cached prefix is untouched. Returns `messages`
  * itself when nothing answers a load.
- *
  * @example
  * withToolReferences(messages, normalized, catalog, new Set(['get_forecast']));
  * // tool_result content → [{ type: 'text', text: 'Toolkit "Weather" loaded. …' }, { type: 'tool_reference', tool_name: 'get_forecast' }]

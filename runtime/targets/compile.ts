@@ -1,20 +1,10 @@
 /**
  * `compileForTarget`: the per-target request compile, one pipeline for every
- * target; the per-target steps are the target's adapter's. It returns
- * exactly what is spread into the target's SDK call:
- *
- * | target             | returns                                                | spread into                      |
- * | ------------------ | ------------------------------------------------------ | -------------------------------- |
- * | `anthropic`        | `{ system?, messages, tools? }`                        | `client.messages.create`         |
- * | `openai`           | `{ messages, tools? }`                                 | `client.chat.completions.create` |
- * | `openai-responses` | `{ instructions?, input, tools? }`                     | `client.responses.create`        |
- * | `gemini`           | `{ contents, config: { systemInstruction?, tools? } }` | `ai.models.generateContent`      |
- *
- * The pipeline: normalize the history, split off the system text, drop
- * another target's provider state, place announcements, assemble the tools
- * (search tool, stable, deferred, loaded: appended, never inserted), register
- * the cache key, then the adapter's payload. Pure apart from `onWarning`;
- * never mutates its input; identical input gives identical bytes.
+ * target (normalize, system text, foreign provider state dropped,
+ * announcements placed, tools assembled, cache key, the adapter's payload).
+ * Returns what is spread into the SDK call: Anthropic `{ system?, messages,
+ * tools? }`, Chat `{ messages, tools? }`, Responses `{ instructions?, input,
+ * tools? }`, Gemini `{ contents, config }`. Pure apart from `onWarning`.
  */
 import { placeAnnouncements, type Announcement } from '../announcements.js';
 import { registerPayloadPrefix, stablePrefix } from '../cache-key.js';
@@ -30,45 +20,27 @@ export { ToolrouteConfigError } from './errors.js';
 export { ANNOUNCEMENT_ANCHOR, placeAnnouncements, type PlacedMessages } from '../announcements.js';
 export type { TargetPayload } from './types.js';
 
-/** Where to put Anthropic `cache_control` breakpoints (other targets cache automatically and ignore this). */
-export type CacheBreakpoint =
-  /** The end of the stable tool prefix (the last non-deferred stable tool). */
-  | 'tools'
-  /** The stable system text (caller's system + directory), as its own block. */
-  | 'system'
-  /** The last block of the caller's `messages[message]`. */
-  | { readonly message: number };
+/**
+ * Anthropic `cache_control` breakpoints (other targets cache automatically): `tools` the last non-deferred
+ * stable tool, `system` the stable system text, `{ message: i }` the last block of the caller's `messages[i]`.
+ */
+export type CacheBreakpoint = 'tools' | 'system' | { readonly message: number };
 
 /** Codes of the warnings compile can emit, so a sink can dedupe or filter them. */
 export const TARGET_WARNING_CODES = [
-  'anthropic-announcement-hoist',
-  'anthropic-deferred-without-search',
-  'tool-search-unsupported',
-  'duplicate-tool-name',
-  'cache-audit',
-  'provider-state-dropped',
-  'allowed-tools-unsupported',
+  'anthropic-announcement-hoist', 'anthropic-deferred-without-search', 'tool-search-unsupported', 'duplicate-tool-name', 'cache-audit',
+  'provider-state-dropped', 'allowed-tools-unsupported'
 ] as const;
 export type TargetWarningCode = (typeof TARGET_WARNING_CODES)[number];
 
 export interface TargetCompileOptions {
-  /**
-   * Add the target's tool-search tool: Anthropic `tool_search_tool_regex_20251119`
-   * (`true` or `'regex'`) or `tool_search_tool_bm25_20251119` (`'bm25'`);
-   * Responses `{ type: 'tool_search' }`. Chat Completions and Gemini have none: ignored with a warning.
-   */
+  /** Add the target's tool-search tool (Anthropic regex for `true`, or bm25; Responses `tool_search`); ignored with a warning where there is none. */
   readonly toolSearch?: 'regex' | 'bm25' | boolean;
   /** Warn (code `cache-audit`) when an `<announcements>` block sits at or before the last Anthropic cache breakpoint. */
   readonly cacheAudit?: boolean;
   /** Anthropic cache breakpoints to add; at most 4 in a request, counting any already on rendered tools. */
   readonly cacheBreakpoints?: readonly CacheBreakpoint[];
-  /**
-   * Also let the provider enforce the blocklist (router compile; opt-in): a
-   * `tool_choice` of type `allowed_tools` listing the request's tools the gate
-   * lets through now (Chat Completions, Responses; part of the cache key).
-   * Other targets warn `allowed-tools-unsupported` and send nothing. The
-   * dispatch gate stays the authority either way.
-   */
+  /** Router compile: let the provider enforce the blocklist too (`allowed_tools` tool_choice, part of the cache key) where the target can; the gate stays the authority. */
   readonly allowedTools?: boolean;
   /** Role of the inline system-channel item on Responses. Default `system`. */
   readonly responsesSystemRole?: 'system' | 'developer';
@@ -84,11 +56,7 @@ export interface TargetCompileInput {
   readonly messages: readonly NeutralMessage[];
   /** Chosen tools rendered for the target, in order: the cacheable prefix. Pass the same frozen array while the choice is unchanged (the cache key is memoized on it). */
   readonly stable: readonly unknown[];
-  /**
-   * Chosen tools with `deferLoading`, rendered: sent after `stable`, before
-   * `loaded`. (A deferred tool left in `stable` is recognized by
-   * `defer_loading: true` where the wire has the flag.)
-   */
+  /** Chosen tools with `deferLoading`, rendered: sent after `stable`, before `loaded`. */
   readonly deferred?: readonly unknown[];
   /** Toolkit tools rendered for the target, appended last (loaded ones in `append` mode; every one, deferred, in `deferred` mode). */
   readonly loaded: readonly unknown[];
@@ -104,12 +72,8 @@ export interface TargetCompileInput {
 }
 
 /**
- * Compile one request for one target. Throws {@link ToolrouteConfigError}
- * only for configuration the provider would reject with a 400 (Anthropic:
- * every tool deferred, a deferred search tool, `cache_control` on a deferred
- * tool, more than 4 breakpoints; a breakpoint that names nothing; more tools
- * than Chat Completions takes). Model output in the history never throws.
- *
+ * Compile one request for one target. Throws {@link ToolrouteConfigError} only for configuration the
+ * provider would reject with a 400; model output in the history never throws.
  * @example
  * const payload = compileForTarget({ target: 'anthropic', system: 'Be brief.',
  *   messages: [{ role: 'user', content: 'hi' }], stable: spec.rendered.anthropic.namespaces,
@@ -120,7 +84,6 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
   const adapter = adapterFor(input.target) as TargetAdapter<Target>;
   const options = input.options ?? {};
   const warn: Warn = (code, message) => options.onWarning?.(`[toolroute] ${message}`, code);
-
   const { systemText, conversation } = splitSystem(input, adapter.systemMessages);
   const placed = placeAnnouncements(dropForeignState(conversation, adapter.target, warn), input.announcements, adapter.announcements);
   if (placed.hoisted !== '') {
@@ -132,7 +95,6 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
         'breakpoint on a message now covers the announcement text).',
     );
   }
-
   let search: unknown;
   if (options.toolSearch !== undefined && options.toolSearch !== false) {
     if (adapter.searchTool !== undefined) search = adapter.searchTool(options.toolSearch);
@@ -146,9 +108,7 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
 }
 
 /**
- * Wrap a warning sink so each code is reported once (audit findings once per
- * message). Pass one `seen` set to several wrappers to dedupe across them.
- *
+ * Wrap a warning sink so each code is reported once (audit findings once per message); share `seen` to dedupe across wrappers.
  * @example
  * const onWarning = warnOnce((message) => logger.warn(message));
  * compileForTarget({ …, options: { onWarning } });
@@ -162,11 +122,7 @@ export function warnOnce(sink: (message: string, code: TargetWarningCode) => voi
   };
 }
 
-/**
- * Caller's `system`, the history's system messages that join the top-level
- * prompt (leading ones everywhere, all where the adapter says `all`), then
- * the directory, joined by blank lines.
- */
+/** Caller's `system`, the system messages that join it (leading ones, or all), then the directory. */
 function splitSystem(input: TargetCompileInput, joining: 'all' | 'leading'): { systemText: string; conversation: NormalizedMessage[] } {
   const parts: string[] = typeof input.system === 'string' && input.system !== '' ? [input.system] : [];
   const conversation: NormalizedMessage[] = [];
@@ -180,11 +136,7 @@ function splitSystem(input: TargetCompileInput, joining: 'all' | 'leading'): { s
   return { systemText: parts.join('\n\n'), conversation };
 }
 
-/**
- * The messages without provider state `target` cannot use (another target's,
- * or a `provider` field toolroute did not write): their text and calls are
- * kept, one warning names the first and the count.
- */
+/** The messages without provider state `target` cannot use (their text and calls kept), with one warning. */
 function dropForeignState(messages: NormalizedMessage[], target: Target, warn: Warn): NormalizedMessage[] {
   const foreign = messages.filter((m) => m.state !== undefined && m.state?.target !== target);
   const first = foreign[0];
@@ -202,16 +154,10 @@ function dropForeignState(messages: NormalizedMessage[], target: Target, warn: W
 
 const NONE: readonly unknown[] = Object.freeze([]);
 
-// The last assembly per frozen stable array: the router passes the same frozen
-// arrays turn after turn, so the assembled array, and the cache key memoized
-// on it, keep their identity.
+// The last assembly per frozen stable array: the router passes the same arrays turn after turn, so the cache key memoized on the result stays a lookup.
 const assembled = new WeakMap<readonly unknown[], { readonly target: Target; readonly parts: readonly unknown[]; readonly tools: readonly unknown[] }>();
 
-/**
- * The request's tools: search tool, stable, then deferred and loaded ones
- * whose name is not already sent (warned). Just the stable tools: the stable
- * array itself when frozen, a copy otherwise.
- */
+/** Search tool, stable, then deferred and loaded ones whose name is not already sent; just the stable array when that is all. */
 function assembleTools(adapter: TargetAdapter<Target>, search: unknown, input: TargetCompileInput, warn: Warn): readonly TargetToolMap[Target][] {
   const { stable, deferred = NONE, loaded } = input;
   const frozen = Object.isFrozen(stable);

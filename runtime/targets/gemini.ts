@@ -29,12 +29,7 @@ function geminiPayload({ systemText, placed, tools }: PayloadContext<'gemini'>):
 /** The prefix of the neutral ids made up for calls Gemini sent without one (never sent back to Gemini). */
 const MADE_UP_ID = 'gemini_call_';
 
-/**
- * The Gemini adapter.
- *
- * @example
- * gemini.render(tool, { openaiStrict: false }); // → { name, description, parametersJsonSchema? }
- */
+/** The Gemini adapter. */
 export const gemini: TargetAdapter<'gemini'> = {
   target: 'gemini',
   render: renderGemini,
@@ -79,13 +74,7 @@ export const gemini: TargetAdapter<'gemini'> = {
   },
 };
 
-/**
- * How a Gemini part reads: `functionCall` is a call, non-thought text is text, the rest is state.
- *
- * @example
- * classifyGeminiPart({ functionCall: { name: 'get_time', args: {} }, thoughtSignature: 'Cv…' });
- * // → { kind: 'call', id: '', name: 'get_time', arguments: '{}' }
- */
+/** How a Gemini part reads: `functionCall` is a call, non-thought text is text, the rest is state. */
 export function classifyGeminiPart(part: ProviderItem): ItemClass {
   const fc = part['functionCall'];
   if (isRecord(fc)) return { kind: 'call', id: str(fc['id']), name: str(fc['name']), arguments: argumentsText(fc['args']) };
@@ -114,7 +103,6 @@ const REPLAY: ReplayCodec<GeminiPart> & { text: (text: string) => GeminiPart } =
  * key as `{ output }`, a failure as `{ error }`); Gemini state replayed as
  * received; system messages as user text. Same-role contents are merged, so
  * parallel results answer their calls in one turn.
- *
  * @example
  * toGeminiContents(normalizeMessages([{ role: 'user', content: 'hi' }]));
  * // → [{ role: 'user', parts: [{ text: 'hi' }] }]

@@ -9,11 +9,7 @@
  */
 
 /** A tool call as the neutral history carries it (OpenAI Chat's shape). */
-export interface NeutralToolCall {
-  readonly id: string;
-  readonly type?: 'function';
-  readonly function: { readonly name: string; readonly arguments: string };
-}
+export interface NeutralToolCall { readonly id: string; readonly type?: 'function'; readonly function: { readonly name: string; readonly arguments: string } }
 
 /** One message of the provider-neutral history. */
 export interface NeutralMessage {
@@ -79,13 +75,7 @@ const ROLE_ALIASES: Readonly<Record<string, NormalizedMessage['role']>> = {
 /** Reads a provider-native entry into messages (native.ts), or undefined for a neutral one. */
 export type NativeReader = (entry: Record<string, unknown>, index: number, entries: readonly unknown[]) => { readonly messages: NormalizedMessage[]; readonly consumed: number } | undefined;
 
-/**
- * A caller's history, normalized. Any input gives a list; nothing is mutated.
- *
- * @example
- * normalizeMessages([{ role: 'user', content: 'hi' }]);
- * // → [{ role: 'user', text: 'hi', calls: [], callId: '', name: '', src: 0 }]
- */
+/** A caller's history, normalized. Any input gives a list; nothing is mutated. */
 export function normalizeMessages(messages: unknown, readNative?: NativeReader): NormalizedMessage[] {
   if (!Array.isArray(messages)) return [];
   const out: NormalizedMessage[] = [];
@@ -103,12 +93,7 @@ export function normalizeMessages(messages: unknown, readNative?: NativeReader):
   return out;
 }
 
-/**
- * One neutral entry, normalized; `src` is its index in the caller's history.
- *
- * @example
- * normalizeOne({ role: 'tool', tool_call_id: 'c1', content: 'no', is_error: true }, 3).isError; // → true
- */
+/** One neutral entry, normalized; `src` is its index in the caller's history. */
 export function normalizeOne(record: Record<string, unknown>, src: number): NormalizedMessage {
   const role = ROLE_ALIASES[typeof record['role'] === 'string' ? record['role'] : ''] ?? 'user';
   const message: { -readonly [K in keyof NormalizedMessage]: NormalizedMessage[K] } = {
@@ -136,12 +121,7 @@ function readState(value: unknown): ProviderState | null {
   return Array.isArray(data) && data.every(isRecord) ? (value as ProviderState) : null;
 }
 
-/**
- * The text of a message's content: a string as is, text parts joined by newlines, null → '', else JSON.
- *
- * @example
- * textOf([{ type: 'text', text: 'a' }, 'b']); // → 'a\nb'
- */
+/** The text of a message's content: a string as is, text parts joined by newlines, null → '', else JSON. */
 export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (content === null || content === undefined) return '';
@@ -177,13 +157,7 @@ function stringOf(value: unknown): string {
   return '';
 }
 
-/**
- * `JSON.stringify` that never throws: undefined for a value JSON cannot write.
- *
- * @example
- * jsonText({ a: 1 }); // → '{"a":1}'
- * jsonText(10n);      // → undefined
- */
+/** `JSON.stringify` that never throws: undefined for a value JSON cannot write. */
 export function jsonText(value: unknown): string | undefined {
   try {
     return JSON.stringify(value);
@@ -192,23 +166,12 @@ export function jsonText(value: unknown): string | undefined {
   }
 }
 
-/**
- * A JSON object (not null, not an array).
- *
- * @example
- * isRecord([1]); // → false
- */
+/** A JSON object (not null, not an array). */
 export function isRecord(value: unknown): value is ProviderItem {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * Tool-call arguments as a JSON object for the targets that need one; `{}` for anything else.
- *
- * @example
- * argumentsObject('{"path":"a.ts"}'); // → { path: 'a.ts' }
- * argumentsObject('{"path":');        // → {}
- */
+/** Tool-call arguments as a JSON object for the targets that need one; `{}` for anything else. */
 export function argumentsObject(raw: string): { [key: string]: unknown } {
   if (raw.trim() === '') return {};
   try {

@@ -27,12 +27,7 @@ export type { JsonSchema, NativeToolkitLoading, NeutralTool, RenderOptions, Targ
 /** The one table of targets; `satisfies` makes a missing target or member a compile error. Frozen: shared by every router. */
 export const TARGET_ADAPTERS = Object.freeze({ anthropic, openai, 'openai-responses': openaiResponses, gemini } satisfies TargetAdapterTable);
 
-/**
- * The adapter of a target; a `TypeError` naming the valid targets for anything else.
- *
- * @example
- * adapterFor('gemini').render(tool, { openaiStrict: false }); // → { name, description, parametersJsonSchema? }
- */
+/** The adapter of a target; a `TypeError` naming the valid targets for anything else. */
 export function adapterFor<T extends Target>(target: T): TargetAdapter<T> {
   if (!Object.hasOwn(TARGET_ADAPTERS, target)) {
     throw new TypeError(`[toolroute] unknown target ${JSON.stringify(target)}; expected one of ${TARGETS.map((t) => `'${t}'`).join(', ')}`);
@@ -44,7 +39,6 @@ export function adapterFor<T extends Target>(target: T): TargetAdapter<T> {
  * One tool rendered for one form: `neutral` is the seed's `ToolDefinition`,
  * a target its adapter's wire shape. Pure; output keys in a fixed order.
  * `openaiStrict` affects only the two OpenAI forms (strict.ts).
- *
  * @example
  * renderTool('anthropic', { kind: 'tool', name: 'get_time', description: 'Get timestamp',
  *   parameters: { type: 'object', properties: {} }, deferLoading: false }, { openaiStrict: false });
@@ -61,7 +55,6 @@ export function renderTool(form: RenderForm, tool: NeutralTool, options: RenderO
 
 /**
  * What a `toolkitLoading` option means on a target (its adapter's `native` mode for `native`).
- *
  * @example
  * toolkitMode('anthropic', 'native');             // → 'deferred'
  * toolkitMode('openai', { anthropic: 'append' }); // → 'dispatcher'
@@ -72,12 +65,7 @@ export function toolkitMode(target: Target, option: ToolkitLoadingOption | undef
 
 const dispatcherMemo = new Map<Target, unknown>();
 
-/**
- * The toolkit dispatcher tool (`call_toolkit_tool`) rendered for a target: one frozen object per target.
- *
- * @example
- * dispatcherTool('openai'); // → { type: 'function', function: { name: 'call_toolkit_tool', … } }
- */
+/** The toolkit dispatcher tool (`call_toolkit_tool`) rendered for a target: one frozen object per target. */
 export function dispatcherTool(target: Target): unknown {
   if (!dispatcherMemo.has(target)) dispatcherMemo.set(target, deepFreeze(renderTool(target, DISPATCHER_TOOL, { openaiStrict: false })));
   return dispatcherMemo.get(target);

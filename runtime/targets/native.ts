@@ -19,17 +19,8 @@ type NativeRead = { readonly messages: NormalizedMessage[]; readonly consumed: n
 
 /** Anthropic content block types that only an assistant turn carries (the model's output). */
 const ANTHROPIC_OUTPUT = new Set([
-  'tool_use',
-  'thinking',
-  'redacted_thinking',
-  'server_tool_use',
-  'web_search_tool_result',
-  'web_fetch_tool_result',
-  'code_execution_tool_result',
-  'bash_code_execution_tool_result',
-  'text_editor_code_execution_tool_result',
-  'tool_search_tool_result',
-  'container_upload',
+  'tool_use', 'thinking', 'redacted_thinking', 'server_tool_use', 'web_search_tool_result', 'web_fetch_tool_result', 'code_execution_tool_result',
+  'bash_code_execution_tool_result', 'text_editor_code_execution_tool_result', 'tool_search_tool_result', 'container_upload'
 ]);
 
 /** Text part types: their text is read, nothing else is in them. */
@@ -106,7 +97,6 @@ const valueText = (value: unknown): string => (typeof value === 'string' ? value
  * One provider-native history entry read, or `undefined` for a neutral one.
  * `consumed` is how many entries it read (consecutive Responses output items
  * are one assistant turn). Throws for a native part the neutral history cannot carry.
- *
  * @example
  * readNativeEntry({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] }, 0, entries);
  * // → { messages: [{ role: 'tool', callId: 't1', text: 'ok', … }], consumed: 1 }

@@ -31,12 +31,7 @@ function responsesPayload({ input, options, systemText, placed, tools }: Payload
   return out;
 }
 
-/**
- * The OpenAI Responses adapter.
- *
- * @example
- * openaiResponses.render(tool, { openaiStrict: false }); // → { type: 'function', name, description, parameters, strict: false }
- */
+/** The OpenAI Responses adapter. */
 export const openaiResponses: TargetAdapter<'openai-responses'> = {
   target: 'openai-responses',
   render: renderResponses,
@@ -71,7 +66,6 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
  * How a Responses output item reads: a `message` is text (its `output_text`
  * parts), a `function_call` a call, a client-executed `tool_search_call` a
  * `load_toolkit` call (toolkit loading over tool search); the rest is state.
- *
  * @example
  * classifyResponsesItem({ type: 'function_call', id: 'fc_1', call_id: 'c1', name: 'get_time', arguments: '{}' });
  * // → { kind: 'call', id: 'c1', name: 'get_time', arguments: '{}' }
@@ -101,7 +95,6 @@ const REPLAY: ReplayCodec<ResponsesInputItem> & { text: (text: string) => Respon
  * Input items for `client.responses.create`: easy input messages,
  * `function_call` / `function_call_output` items (a failure is its text), system
  * messages inline with `systemRole`; Responses state replayed as received.
- *
  * @example
  * toResponsesInput(normalizeMessages([{ role: 'assistant', content: null,
  *   tool_calls: [{ id: 'c1', function: { name: 'get_time', arguments: '{}' } }] }]));
@@ -118,14 +111,7 @@ export function toResponsesInput(messages: readonly NormalizedMessage[], systemR
 
 const searchLoaderMemo = new WeakMap<object, ResponsesToolSearchTool>();
 
-/**
- * The loader as a client-executed `tool_search` tool with its description and
- * parameters, memoized and frozen per loader object.
- *
- * @example
- * toolSearchLoader(spec.rendered['openai-responses'].loader);
- * // → { type: 'tool_search', execution: 'client', description: 'Load a toolkit …', parameters: { type: 'object', … } }
- */
+/** The loader as a client-executed `tool_search` tool with its description and parameters, memoized and frozen per loader object. */
 export function toolSearchLoader(loader: ResponsesFunctionTool): ResponsesToolSearchTool {
   let hit = searchLoaderMemo.get(loader);
   if (hit === undefined) {
@@ -137,12 +123,7 @@ export function toolSearchLoader(loader: ResponsesFunctionTool): ResponsesToolSe
 
 const loadedFormMemo = new WeakMap<object, ResponsesFunctionTool>();
 
-/**
- * A function tool as a `tool_search_output` carries it: loaded, so without `defer_loading`. Memoized per source.
- *
- * @example
- * loadedForm({ type: 'function', name: 'get_forecast', parameters: null, strict: false, defer_loading: true }).defer_loading; // → undefined
- */
+/** A function tool as a `tool_search_output` carries it: loaded, so without `defer_loading`. Memoized per source. */
 export function loadedForm(tool: ResponsesFunctionTool): ResponsesFunctionTool {
   if (tool.defer_loading === undefined) return tool;
   let hit = loadedFormMemo.get(tool);
@@ -160,7 +141,6 @@ export function loadedForm(tool: ResponsesFunctionTool): ResponsesFunctionTool {
  * for an error result, followed by a `developer` message with the error
  * text). A `function_call` the model made keeps its `function_call_output`.
  * Returns `items` itself when there are no load calls.
- *
  * @example
  * asToolSearchItems(items, normalized, { mode: 'tool-search', catalog, responsesTools });
  * // [{ type: 'tool_search_call', call_id: 'c1', arguments: { toolkit_name: 'Weather' }, execution: 'client', status: 'completed' },

@@ -20,9 +20,7 @@ function renderChat(tool: NeutralTool, options: RenderOptions): OpenAIChatTool {
   return { type: 'function', function: fn };
 }
 
-/**
- * Chat Completions answers 400 `array_above_max_length` above 128 tools (not in the SDK types, so checked here).
- */
+/** Chat Completions answers 400 `array_above_max_length` above 128 tools (not in the SDK types, so checked here). */
 export const OPENAI_CHAT_MAX_TOOLS = 128;
 
 function chatPayload({ input, systemText, placed, tools }: PayloadContext<'openai'>): OpenAIChatPayload {
@@ -42,12 +40,7 @@ function chatPayload({ input, systemText, placed, tools }: PayloadContext<'opena
   return out;
 }
 
-/**
- * The OpenAI Chat Completions adapter.
- *
- * @example
- * openai.render(tool, { openaiStrict: false }); // → { type: 'function', function: { name, description, parameters } }
- */
+/** The OpenAI Chat Completions adapter. */
 export const openai: TargetAdapter<'openai'> = {
   target: 'openai',
   render: renderChat,
@@ -82,13 +75,7 @@ export const openai: TargetAdapter<'openai'> = {
   },
 };
 
-/**
- * How a Chat Completions tool call reads: a function call is a call; a custom tool call is state, replayed in its place.
- *
- * @example
- * classifyChatToolCall({ id: 'c1', type: 'function', function: { name: 'get_time', arguments: '{}' } });
- * // → { kind: 'call', id: 'c1', name: 'get_time', arguments: '{}' }
- */
+/** How a Chat Completions tool call reads: a function call is a call; a custom tool call is state, replayed in its place. */
 export function classifyChatToolCall(call: ProviderItem): ItemClass {
   const fn = call['function'];
   if (call['type'] === 'custom' || !isRecord(fn)) return OTHER;
@@ -117,14 +104,7 @@ function replayAssistant(m: NormalizedMessage, message: ProviderItem): OpenAICha
   return out;
 }
 
-/**
- * Messages for `client.chat.completions.create`. A tool-calling turn carries
- * `content: null`; a failed tool result is its text (Chat has no flag).
- *
- * @example
- * toOpenAIChatMessages(normalizeMessages([{ role: 'tool', tool_call_id: 'c1', content: 'ok' }]));
- * // → [{ role: 'tool', tool_call_id: 'c1', content: 'ok' }]
- */
+/** Messages for `client.chat.completions.create`. A tool-calling turn carries `content: null`; a failed tool result is its text (Chat has no flag). */
 export function toOpenAIChatMessages(messages: readonly NormalizedMessage[]): OpenAIChatMessage[] {
   return messages.map((m): OpenAIChatMessage => {
     if (m.role === 'tool') return { role: 'tool', tool_call_id: m.callId, content: m.text };

@@ -25,14 +25,7 @@ function readable(key: string): string {
   return plain === '' ? '_' : plain;
 }
 
-/**
- * Wire names for the top-level property keys Anthropic refuses; `undefined`
- * when every key fits (the common case: nothing changes). Deterministic.
- *
- * @example
- * anthropicKeyPlan({ type: 'object', properties: { 'año': {}, 'filter[id]': {}, ok: {} } });
- * // → { ano: 'año', filter_id_: 'filter[id]' }
- */
+/** Wire names for the top-level property keys Anthropic refuses; `undefined` when every key fits (the common case: nothing changes). Deterministic. */
 export function anthropicKeyPlan(parameters: Schema): KeyDecodePlan | undefined {
   const properties = parameters['properties'];
   if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return undefined;
@@ -52,14 +45,7 @@ export function anthropicKeyPlan(parameters: Schema): KeyDecodePlan | undefined 
   return Object.fromEntries(Object.entries(plan));
 }
 
-/**
- * The schema as Anthropic gets it: top-level `properties` and `required`
- * under their wire names (order kept). Returns `parameters` itself without a plan.
- *
- * @example
- * anthropicSchema({ type: 'object', properties: { 'año': { type: 'integer' } }, required: ['año'] }, { ano: 'año' });
- * // → { type: 'object', properties: { ano: { type: 'integer' } }, required: ['ano'] }
- */
+/** The schema as Anthropic gets it: top-level `properties` and `required` under their wire names (order kept). Returns `parameters` itself without a plan. */
 export function anthropicSchema(parameters: Schema, plan: KeyDecodePlan | undefined): Schema {
   if (plan === undefined) return parameters;
   const wireOf = new Map(Object.entries(plan).map(([wire, key]) => [key, wire]));
@@ -82,9 +68,7 @@ export function anthropicSchema(parameters: Schema, plan: KeyDecodePlan | undefi
  * Pure and total: never throws, never mutates `value`, returns `value` itself
  * when no wire name is present. A wire name sent together with its spec name
  * is left as it is (the validator or the handler sees both; nothing is dropped).
- *
- * @example
- * applyKeyDecode({ ano: 1982, ok: true }, { ano: 'año' }); // → { 'año': 1982, ok: true }
+ * @example applyKeyDecode({ ano: 1982, ok: true }, { ano: 'año' }); // → { 'año': 1982, ok: true }
  */
 export function applyKeyDecode(value: unknown, plan: KeyDecodePlan | undefined): unknown {
   if (plan === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) return value;

@@ -6,54 +6,28 @@
  */
 import { isRecord, jsonText, type NeutralMessage, type NeutralToolCall, type NormalizedCall, type NormalizedMessage, type ProviderItem, type ProviderState } from './history.js';
 
-/**
- * The neutral assistant message for a provider turn (`content` null when it only calls tools).
- *
- * @example
- * assistantMessage('Hi', [], { target: 'gemini', parts: [{ text: 'Hi' }] });
- * // → { role: 'assistant', content: 'Hi', provider: { target: 'gemini', parts: [{ text: 'Hi' }] } }
- */
+/** The neutral assistant message for a provider turn (`content` null when it only calls tools). */
 export function assistantMessage(text: string, calls: NeutralToolCall[], provider: ProviderState): NeutralMessage {
   if (calls.length === 0) return { role: 'assistant', content: text, provider };
   return { role: 'assistant', content: text === '' ? null : text, tool_calls: calls, provider };
 }
 
-/**
- * A neutral tool call (what `dispatch` takes).
- *
- * @example
- * neutralCall('c1', 'get_time', '{}'); // → { id: 'c1', type: 'function', function: { name: 'get_time', arguments: '{}' } }
- */
+/** A neutral tool call (what `dispatch` takes). */
 export const neutralCall = (id: string, name: string, args: string): NeutralToolCall => ({ id, type: 'function', function: { name, arguments: args } });
 
-/**
- * A string field, or '' for anything else.
- *
- * @example
- * str(5); // → ''
- */
+/** A string field, or '' for anything else. */
 export function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-/**
- * Arguments as a JSON text: a string as sent, anything else as JSON (`{}` when absent or not encodable).
- *
- * @example
- * argumentsText({ city: 'Lisbon' }); // → '{"city":"Lisbon"}'
- */
+/** Arguments as a JSON text: a string as sent, anything else as JSON (`{}` when absent or not encodable). */
 export function argumentsText(value: unknown, keepString = false): string {
   if (keepString && typeof value === 'string') return value;
   if (value === undefined || value === null) return '{}';
   return jsonText(value) ?? '{}';
 }
 
-/**
- * FNV-1a of a text over UTF-16 code units, 8 hex digits: a short stable tag, not a security hash.
- *
- * @example
- * fnv1a('a'); // → 'e40c292c'
- */
+/** FNV-1a of a text over UTF-16 code units, 8 hex digits: a short stable tag, not a security hash. */
 export function fnv1a(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
@@ -63,12 +37,7 @@ export function fnv1a(text: string): string {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-/**
- * The object entries of an array (anything else gives []).
- *
- * @example
- * items([{ a: 1 }, null, 2]); // → [{ a: 1 }]
- */
+/** The object entries of an array (anything else gives []). */
 export function items(value: unknown): ProviderItem[] {
   return Array.isArray(value) ? value.filter(isRecord) : [];
 }
@@ -81,12 +50,7 @@ export type ItemClass =
 
 export const OTHER: ItemClass = { kind: 'other' };
 
-/**
- * The text (joined by `separator`) and the calls of a provider output.
- *
- * @example
- * readItems([{ type: 'text', text: 'Hi' }], classifyAnthropicBlock); // → { text: 'Hi', calls: [] }
- */
+/** The text (joined by `separator`) and the calls of a provider output. */
 export function readItems(list: readonly ProviderItem[], classify: (item: ProviderItem) => ItemClass, separator = ''): { text: string; calls: NeutralToolCall[] } {
   const texts: string[] = [];
   const calls: NeutralToolCall[] = [];
@@ -117,9 +81,7 @@ export interface ReplayCodec<O> {
  * (rebuilt in their place) or removed; added calls are appended. Unchanged
  * items are the very objects received, so their JSON is what the provider sent.
  * With nothing kept, this is the turn built fresh: its text, then its calls.
- *
- * @example
- * replayItems(state.content, 'Hi', [], anthropicCodec); // → the kept blocks
+ * @example replayItems(state.content, 'Hi', [], anthropicCodec); // → the kept blocks
  */
 export function replayItems<O>(kept: readonly ProviderItem[], text: string, calls: readonly NormalizedCall[], codec: ReplayCodec<O>): (ProviderItem | O)[] {
   const classes = kept.map(codec.classify);
@@ -157,13 +119,7 @@ export function replayItems<O>(kept: readonly ProviderItem[], text: string, call
   return out;
 }
 
-/**
- * An assistant turn as items: its kept state replayed when there is any,
- * else built fresh (a text item unless the turn only calls tools, then the calls).
- *
- * @example
- * assistantItems(message, [], anthropicCodec); // → [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', … }]
- */
+/** An assistant turn as items: its kept state replayed when there is any, else built fresh (a text item unless the turn only calls tools, then the calls). */
 export function assistantItems<O>(m: NormalizedMessage, kept: readonly ProviderItem[] | undefined, codec: ReplayCodec<O> & { readonly text: (text: string) => O }): (ProviderItem | O)[] {
   if (kept !== undefined && kept.length > 0) return replayItems(kept, m.text, m.calls, codec);
   const out: O[] = m.text !== '' || m.calls.length === 0 ? [codec.text(m.text)] : [];

@@ -1,7 +1,4 @@
-/**
- * JSON helpers of the renderers. Pure: the input is never mutated, key order
- * is kept, `__proto__` keys stay keys.
- */
+/** JSON helpers of the renderers. Pure: the input is never mutated, key order is kept, `__proto__` keys stay keys. */
 import { isRecord } from './history.js';
 import type { JsonObject } from './types.js';
 
@@ -10,47 +7,27 @@ export { isRecord };
 /** A JSON Schema object. */
 export type JsonSchema = { readonly [key: string]: unknown };
 
-/**
- * A copy of the schema as providers want it: `$schema` (a document annotation) dropped at the root.
- *
- * @example
- * providerSchema({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' }); // → { type: 'object' }
- */
+/** A copy of the schema as providers want it: `$schema` (a document annotation) dropped at the root. */
 export function providerSchema(schema: JsonSchema): JsonObject {
   const copy = cloneSchema(schema);
   delete copy['$schema'];
   return copy;
 }
 
-/**
- * The provider copy with `type: "object"` first (Anthropic's type demands it).
- *
- * @example
- * objectSchema({ properties: {} }); // → { type: 'object', properties: {} }
- */
+/** The provider copy with `type: "object"` first (Anthropic's type demands it). */
 export function objectSchema(schema: JsonSchema): { type: 'object'; [key: string]: unknown } {
   const copy = providerSchema(schema);
   if (copy['type'] === 'object') return copy as { type: 'object'; [key: string]: unknown };
   return Object.fromEntries([['type', 'object'], ...Object.entries(copy).filter(([k]) => k !== 'type')]) as { type: 'object'; [key: string]: unknown };
 }
 
-/**
- * A deep copy of a schema object ({} for anything that is not an object).
- *
- * @example
- * cloneSchema({ type: 'object' }); // → a new { type: 'object' }
- */
+/** A deep copy of a schema object ({} for anything that is not an object). */
 export function cloneSchema(schema: JsonSchema): JsonObject {
   const copy = cloneJson(schema);
   return isRecord(copy) ? (copy as JsonObject) : {};
 }
 
-/**
- * Deep copy of a JSON value, key order kept; non-JSON leaves dropped as JSON.stringify drops them.
- *
- * @example
- * cloneJson({ a: [1, Infinity], f: () => 1 }); // → { a: [1, null] }
- */
+/** Deep copy of a JSON value, key order kept; non-JSON leaves dropped as JSON.stringify drops them. */
 export function cloneJson(value: unknown): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;

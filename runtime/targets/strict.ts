@@ -45,7 +45,6 @@ const STRICT_AS_TEXT = ['default', 'minLength', 'maxLength', 'uniqueItems', 'min
  * `oneOf` read as `anyOf`; constraints strict mode rejects moved into the
  * description (`Default: "utf8"`). What strict mode cannot express (`$ref`,
  * `allOf`, open maps, untyped values, tuples) gives `{ ok: false, reason, path }`.
- *
  * @example
  * toOpenAIStrictSchema({ type: 'object', properties: { a: { type: 'string' } } });
  * // → { ok: true, plan: { optional: ['a'] }, schema: { type: 'object',
@@ -66,9 +65,7 @@ export function toOpenAIStrictSchema(parameters: JsonSchema, options: StrictSche
  * without `openaiStrict`): the strict rewrite, or the schema as-is with
  * `strict: false` when strict mode cannot express it. A namespace's `args`
  * members are its actions' schemas, decoded by the action's plan after routing.
- *
- * @example
- * openaiParameters(tool, { openaiStrict: false }); // → { parameters: { type: 'object', … }, strict: undefined }
+ * @example openaiParameters(tool, { openaiStrict: false }); // → { parameters: { type: 'object', … }, strict: undefined }
  */
 export function openaiParameters(tool: NeutralTool, options: RenderOptions): { parameters: JsonObject; strict: boolean | undefined } {
   const result = options.openaiStrict ? toOpenAIStrictSchema(tool.parameters, { anyOfDecodedElsewhere: tool.kind === 'namespace' }) : undefined;
@@ -80,7 +77,6 @@ export function openaiParameters(tool: NeutralTool, options: RenderOptions): { p
  * tool rendered with OpenAI strict mode; `undefined` when there is nothing to
  * decode or the schema is sent non-strict. Descends into object properties
  * (`nested`) and array elements (`items`).
- *
  * @example
  * nullDecodePlan({ type: 'object', properties: { path: { type: 'string' },
  *   opts: { type: 'object', properties: { depth: { type: 'integer' } } } }, required: ['path'] });
@@ -98,9 +94,7 @@ const MAX_DECODE_DEPTH = 64;
  * Pure and total: never throws (any input, any plan), never mutates `value`
  * (changed containers are copied, untouched ones shared), keeps `__proto__`
  * keys as plain data. Returns `value` itself when nothing changes.
- *
- * @example
- * applyNullDecode({ path: 'a', encoding: null }, { optional: ['encoding'] }); // → { path: 'a' }
+ * @example applyNullDecode({ path: 'a', encoding: null }, { optional: ['encoding'] }); // → { path: 'a' }
  */
 export function applyNullDecode(value: unknown, plan: NullDecodePlan | undefined): unknown {
   if (plan === undefined) return value;
@@ -168,12 +162,10 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
   const isObject = root || types.includes('object') || (types.length === 0 && isRecord(schema['properties']));
   const isArray = types.includes('array') || (types.length === 0 && Object.hasOwn(schema, 'items'));
   const alternatives = Object.hasOwn(schema, 'anyOf') ? schema['anyOf'] : schema['oneOf'];
-
   if (types.length === 0 && !isObject && !isArray && alternatives === undefined
     && !Object.hasOwn(schema, 'enum') && !Object.hasOwn(schema, 'const')) {
     return unsupported(path, 'a value without `type`, `enum`, `const` or `anyOf` has no strict-mode form');
   }
-
   for (const key of Object.keys(schema)) {
     const value = schema[key];
     if (key === 'properties' || key === 'required' || key === 'additionalProperties' || key === 'items') continue;
@@ -187,7 +179,6 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
     }
     // Anything else ($schema, $id, title, $comment, vendor keys…) is annotation: dropped.
   }
-
   if (Array.isArray(alternatives)) {
     const members: JsonObject[] = [];
     for (let i = 0; i < alternatives.length; i++) {
@@ -202,7 +193,6 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
   } else if (alternatives !== undefined) {
     return unsupported(path, '`anyOf` must be an array');
   }
-
   if (isObject) {
     const additional = schema['additionalProperties'];
     if (additional !== undefined && additional !== false) {
@@ -236,7 +226,6 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
     out['required'] = names;
     out['additionalProperties'] = false;
   }
-
   if (isArray) {
     const items = schema['items'];
     if (!isRecord(items)) {
@@ -250,7 +239,6 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
       plan.items = element.plan;
     }
   }
-
   if (notes.length > 0) {
     const own = typeof out['description'] === 'string' ? (out['description'] as string) : '';
     out['description'] = own === '' ? notes.join('\n') : `${own}\n${notes.join('\n')}`;

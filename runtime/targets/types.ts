@@ -12,22 +12,12 @@ import type { Target, ToolDefinition } from '../contract.js';
 /** A JSON Schema object as sent to a provider. */
 export type JsonObject = { [key: string]: unknown };
 
-// ─── Anthropic (@anthropic-ai/sdk `messages`) ────────────────────────────────
-
 /** `CacheControlEphemeral`. */
-export interface AnthropicCacheControl {
-  type: 'ephemeral';
-  ttl?: '5m' | '1h';
-}
+export interface AnthropicCacheControl { type: 'ephemeral'; ttl?: '5m' | '1h' }
 type Cached = { cache_control?: AnthropicCacheControl | null };
 
 /** `Tool`. */
-export interface AnthropicTool extends Cached {
-  name: string;
-  description?: string;
-  input_schema: { type: 'object'; [key: string]: unknown };
-  defer_loading?: boolean;
-}
+export interface AnthropicTool extends Cached { name: string; description?: string; input_schema: { type: 'object'; [key: string]: unknown }; defer_loading?: boolean }
 
 /** `ToolSearchToolRegex20251119` / `ToolSearchToolBm25_20251119`. */
 export type AnthropicToolSearchTool =
@@ -37,24 +27,13 @@ export type AnthropicToolSearchTool =
 export type AnthropicToolUnion = AnthropicTool | AnthropicToolSearchTool;
 
 /** `TextBlockParam`. */
-export interface AnthropicTextBlock extends Cached {
-  type: 'text';
-  text: string;
-}
+export interface AnthropicTextBlock extends Cached { type: 'text'; text: string }
 
 /** `ToolUseBlockParam`. */
-export interface AnthropicToolUseBlock extends Cached {
-  type: 'tool_use';
-  id: string;
-  name: string;
-  input: { [key: string]: unknown };
-}
+export interface AnthropicToolUseBlock extends Cached { type: 'tool_use'; id: string; name: string; input: { [key: string]: unknown } }
 
 /** `ToolReferenceBlockParam`: inside a `tool_result`, makes a deferred tool's definition visible from there on. */
-export interface AnthropicToolReferenceBlock {
-  type: 'tool_reference';
-  tool_name: string;
-}
+export interface AnthropicToolReferenceBlock { type: 'tool_reference'; tool_name: string }
 
 /** `ToolResultBlockParam`: text, or text then `tool_reference` blocks (a `load_toolkit` result in the `deferred` mode). */
 export interface AnthropicToolResultBlock extends Cached {
@@ -65,25 +44,13 @@ export interface AnthropicToolResultBlock extends Cached {
 }
 
 /** `ThinkingBlockParam`: sent back exactly as received. */
-export interface AnthropicThinkingBlock extends Cached {
-  type: 'thinking';
-  thinking: string;
-  signature: string;
-}
+export interface AnthropicThinkingBlock extends Cached { type: 'thinking'; thinking: string; signature: string }
 
 /** `RedactedThinkingBlockParam`: opaque, sent back unchanged. */
-export interface AnthropicRedactedThinkingBlock extends Cached {
-  type: 'redacted_thinking';
-  data: string;
-}
+export interface AnthropicRedactedThinkingBlock extends Cached { type: 'redacted_thinking'; data: string }
 
 /** `ServerToolUseBlockParam` for the tool-search tools toolroute adds. */
-export interface AnthropicServerToolUseBlock extends Cached {
-  type: 'server_tool_use';
-  id: string;
-  name: 'tool_search_tool_regex' | 'tool_search_tool_bm25';
-  input: unknown;
-}
+export interface AnthropicServerToolUseBlock extends Cached { type: 'server_tool_use'; id: string; name: 'tool_search_tool_regex' | 'tool_search_tool_bm25'; input: unknown }
 
 /** `ToolSearchToolResultBlockParam`. */
 export interface AnthropicToolSearchResultBlock extends Cached {
@@ -95,13 +62,7 @@ export interface AnthropicToolSearchResultBlock extends Cached {
 }
 
 /** A block of an assistant turn: built, or kept by `fromProvider` and replayed (other server tools' blocks too, typed by the SDK). */
-export type AnthropicAssistantBlock =
-  | AnthropicTextBlock
-  | AnthropicToolUseBlock
-  | AnthropicThinkingBlock
-  | AnthropicRedactedThinkingBlock
-  | AnthropicServerToolUseBlock
-  | AnthropicToolSearchResultBlock;
+export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicToolUseBlock | AnthropicThinkingBlock | AnthropicRedactedThinkingBlock | AnthropicServerToolUseBlock | AnthropicToolSearchResultBlock;
 
 /** `UserMessageParam | AssistantMessageParam | SystemMessageParam` (the last one: mid-conversation). */
 export type AnthropicMessage =
@@ -117,33 +78,16 @@ export interface AnthropicConversion {
 }
 
 /** Spread into `client.messages.create({ model, max_tokens, ...payload })`. */
-export interface AnthropicPayload {
-  system?: string | AnthropicTextBlock[];
-  messages: AnthropicMessage[];
-  tools?: AnthropicToolUnion[];
-}
-
-// ─── OpenAI Chat Completions (openai `chat.completions`) ─────────────────────
+export interface AnthropicPayload { system?: string | AnthropicTextBlock[]; messages: AnthropicMessage[]; tools?: AnthropicToolUnion[] }
 
 /** `ChatCompletionFunctionTool` (with `FunctionDefinition`). */
-export interface OpenAIChatTool {
-  type: 'function';
-  function: { name: string; description?: string; parameters?: JsonObject; strict?: boolean | null };
-}
+export interface OpenAIChatTool { type: 'function'; function: { name: string; description?: string; parameters?: JsonObject; strict?: boolean | null } }
 
 /** `ChatCompletionMessageFunctionToolCall`. */
-export interface OpenAIChatToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
+export interface OpenAIChatToolCall { id: string; type: 'function'; function: { name: string; arguments: string } }
 
 /** `ChatCompletionMessageCustomToolCall`: kept from a response and replayed. */
-export interface OpenAIChatCustomToolCall {
-  id: string;
-  type: 'custom';
-  custom: { name: string; input: string };
-}
+export interface OpenAIChatCustomToolCall { id: string; type: 'custom'; custom: { name: string; input: string } }
 
 /** `ChatCompletionMessageParam` (the members the neutral history maps to). */
 export type OpenAIChatMessage =
@@ -160,12 +104,7 @@ export interface OpenAIChatPayload {
 }
 
 /** `ChatCompletionAllowedToolChoice`: the model may call only these of `tools`. */
-export interface OpenAIChatAllowedTools {
-  type: 'allowed_tools';
-  allowed_tools: { mode: 'auto'; tools: { type: 'function'; function: { name: string } }[] };
-}
-
-// ─── OpenAI Responses (openai `responses`) ───────────────────────────────────
+export interface OpenAIChatAllowedTools { type: 'allowed_tools'; allowed_tools: { mode: 'auto'; tools: { type: 'function'; function: { name: string } }[] } }
 
 /** `FunctionTool`: `parameters` and `strict` are required keys (either may be null). */
 export interface ResponsesFunctionTool {
@@ -178,27 +117,14 @@ export interface ResponsesFunctionTool {
 }
 
 /** `ToolSearchTool`: hosted, or client-executed (the loader in the `tool-search` toolkit-loading mode). */
-export interface ResponsesToolSearchTool {
-  type: 'tool_search';
-  execution?: 'server' | 'client';
-  description?: string | null;
-  parameters?: unknown;
-}
+export interface ResponsesToolSearchTool { type: 'tool_search'; execution?: 'server' | 'client'; description?: string | null; parameters?: unknown }
 
 export type ResponsesTool = ResponsesFunctionTool | ResponsesToolSearchTool;
 
 type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 
 /** `ResponseFunctionToolCall`: built from the history, or replayed with its item `id`, `namespace` and `status`. */
-export interface ResponsesFunctionCallItem {
-  type: 'function_call';
-  call_id: string;
-  name: string;
-  arguments: string;
-  id?: string;
-  namespace?: string;
-  status?: ItemStatus;
-}
+export interface ResponsesFunctionCallItem { type: 'function_call'; call_id: string; name: string; arguments: string; id?: string; namespace?: string; status?: ItemStatus }
 
 /** `ResponseReasoningItem`: replayed as received. */
 export interface ResponsesReasoningItem {
@@ -234,23 +160,13 @@ export interface ResponsesToolSearchCallItem {
 }
 
 /** `ResponseToolSearchOutputItemParam`: the answer to a client-executed tool search. */
-export interface ResponsesToolSearchOutputItem {
-  type: 'tool_search_output';
-  call_id: string;
-  execution: 'client';
-  status: 'completed';
-  tools: ResponsesTool[];
-}
+export interface ResponsesToolSearchOutputItem { type: 'tool_search_output'; call_id: string; execution: 'client'; status: 'completed'; tools: ResponsesTool[] }
 
 /** `ResponseInputItem` members the history maps to (hosted tools' items are replayed too, typed by the SDK). */
 export type ResponsesInputItem =
   | { role: 'user' | 'assistant' | 'system' | 'developer'; content: string }
-  | ResponsesFunctionCallItem
   | { type: 'function_call_output'; call_id: string; output: string }
-  | ResponsesReasoningItem
-  | ResponsesOutputMessageItem
-  | ResponsesToolSearchCallItem
-  | ResponsesToolSearchOutputItem;
+  | ResponsesFunctionCallItem | ResponsesReasoningItem | ResponsesOutputMessageItem | ResponsesToolSearchCallItem | ResponsesToolSearchOutputItem;
 
 /** Spread into `client.responses.create({ model, ...payload })`. */
 export interface ResponsesPayload {
@@ -262,20 +178,10 @@ export interface ResponsesPayload {
 }
 
 /** `ToolChoiceAllowed` (not nested as on Chat). */
-export interface ResponsesAllowedTools {
-  type: 'allowed_tools';
-  mode: 'auto';
-  tools: ({ type: 'function'; name: string } | { type: 'tool_search' })[];
-}
-
-// ─── Gemini (@google/genai) ──────────────────────────────────────────────────
+export interface ResponsesAllowedTools { type: 'allowed_tools'; mode: 'auto'; tools: ({ type: 'function'; name: string } | { type: 'tool_search' })[] }
 
 /** `FunctionDeclaration` with `parametersJsonSchema` (sent untouched by the SDK), never `parameters`. */
-export interface GeminiFunctionDeclaration {
-  name: string;
-  description?: string;
-  parametersJsonSchema?: JsonObject;
-}
+export interface GeminiFunctionDeclaration { name: string; description?: string; parametersJsonSchema?: JsonObject }
 
 /** `Part` members the history maps to; `thought` and `thoughtSignature` are replayed on the part they came on. */
 export type GeminiPart =
@@ -284,37 +190,19 @@ export type GeminiPart =
   | { functionResponse: { id?: string; name: string; response: { [key: string]: unknown } } };
 
 /** `Content`: the role is `user` or `model` (a `system` role is a 400). */
-export interface GeminiContent {
-  role: 'user' | 'model';
-  parts: GeminiPart[];
-}
+export interface GeminiContent { role: 'user' | 'model'; parts: GeminiPart[] }
 
 /** Spread into `ai.models.generateContent({ model, ...payload })`. */
-export interface GeminiPayload {
-  contents: GeminiContent[];
-  config: { systemInstruction?: string; tools?: { functionDeclarations: GeminiFunctionDeclaration[] }[] };
-}
-
-// ─── Maps by target / form ───────────────────────────────────────────────────
+export interface GeminiPayload { contents: GeminiContent[]; config: { systemInstruction?: string; tools?: { functionDeclarations: GeminiFunctionDeclaration[] }[] } }
 
 /** What `compile({ target })` returns for each target. */
-export interface TargetPayloadMap {
-  anthropic: AnthropicPayload;
-  openai: OpenAIChatPayload;
-  'openai-responses': ResponsesPayload;
-  gemini: GeminiPayload;
-}
+export interface TargetPayloadMap { anthropic: AnthropicPayload; openai: OpenAIChatPayload; 'openai-responses': ResponsesPayload; gemini: GeminiPayload }
 
 /** The request fragment for target `T`. */
 export type TargetPayload<T extends Target> = TargetPayloadMap[T];
 
 /** One entry of the `tools` a target's payload carries (Gemini: of its `functionDeclarations`). */
-export interface TargetToolMap {
-  anthropic: AnthropicToolUnion;
-  openai: OpenAIChatTool;
-  'openai-responses': ResponsesTool;
-  gemini: GeminiFunctionDeclaration;
-}
+export interface TargetToolMap { anthropic: AnthropicToolUnion; openai: OpenAIChatTool; 'openai-responses': ResponsesTool; gemini: GeminiFunctionDeclaration }
 
 /** What `renderTool(form, …)` returns for each render form. */
 export interface RenderedToolMap {

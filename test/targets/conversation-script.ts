@@ -1,5 +1,5 @@
 /**
- * The scripted 200-turn conversation of issue 9, shared by the cache-reuse
+ * The scripted 200-turn conversation shared by the cache-reuse
  * test and the README table: one router per (target, strategy) over
  * generated/ (namespaces, flat tools, two toolkits with a deferred tool) plus,
  * registered before the first turn, a third toolkit and a deferred flat tool.
