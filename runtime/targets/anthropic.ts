@@ -145,10 +145,7 @@ function anthropicPayload({ input, options, systemText, placed, searchTool: sear
     const prefixLength = Math.min((search === undefined ? 0 : 1) + input.stable.length, tools.length);
     const at = tools.slice(0, prefixLength).findLastIndex((t) => !isMarkedDeferred(t));
     if (at === -1) {
-      throw new ToolrouteConfigError(
-        'cache-breakpoint-target',
-        "cacheBreakpoints has 'tools' but the stable prefix holds no non-deferred tool to carry it. Fix: drop 'tools' from cacheBreakpoints, or offer at least one non-deferred tool.",
-      );
+      throw new ToolrouteConfigError('cache-breakpoint-target', "cacheBreakpoints has 'tools' but the stable prefix holds no non-deferred tool to carry it. Fix: drop 'tools' from cacheBreakpoints, or offer at least one non-deferred tool.");
     }
     (tools as AnthropicToolUnion[])[at] = { ...tools[at]!, cache_control: { type: 'ephemeral' } };
   }
@@ -167,10 +164,7 @@ function anthropicPayload({ input, options, systemText, placed, searchTool: sear
   }
   const converted = toAnthropicMessages(placed.messages, breakpoints.messages);
   if (converted.unplacedBreakpoints.length > 0) {
-    throw new ToolrouteConfigError(
-      'cache-breakpoint-target',
-      `cacheBreakpoints names messages[${converted.unplacedBreakpoints.join('], messages[')}], which is a system message; system messages join the top-level system prompt on Anthropic. Fix: use the 'system' breakpoint instead.`,
-    );
+    throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints names messages[${converted.unplacedBreakpoints.join('], messages[')}], which is a system message; system messages join the top-level system prompt on Anthropic. Fix: use the 'system' breakpoint instead.`);
   }
   const facts = toolFacts(tools);
   const deferredMode = input.toolkits?.mode === 'deferred';
@@ -194,10 +188,7 @@ function readBreakpoints(breakpoints: readonly CacheBreakpoint[] | undefined, me
     else if (bp === 'system') out.system = true;
     else if (typeof bp === 'object' && bp !== null && Number.isInteger(bp.message) && bp.message >= 0 && bp.message < messageCount) out.messages.add(bp.message);
     else {
-      throw new ToolrouteConfigError(
-        'cache-breakpoint-target',
-        `cacheBreakpoints entry ${JSON.stringify(bp)} names nothing: use 'tools', 'system' or { message: i } with 0 <= i < ${messageCount} (an index into the messages passed to compile).`,
-      );
+      throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints entry ${JSON.stringify(bp)} names nothing: use 'tools', 'system' or { message: i } with 0 <= i < ${messageCount} (an index into the messages passed to compile).`);
     }
   }
   return out;
@@ -251,30 +242,18 @@ function toolFacts(tools: readonly AnthropicToolUnion[]): ToolFacts {
 function checkAnthropicRules(facts: ToolFacts, toolCount: number, system: AnthropicPayload['system'], messages: AnthropicPayload['messages']): void {
   const problem = facts.firstProblem;
   if (problem?.code === 'anthropic-search-tool-deferred') {
-    throw new ToolrouteConfigError(
-      'anthropic-search-tool-deferred',
-      `the tool-search tool '${problem.name}' has defer_loading: true; Anthropic requires the search tool itself to be loaded. Fix: remove defer_loading from it.`,
-    );
+    throw new ToolrouteConfigError('anthropic-search-tool-deferred', `the tool-search tool '${problem.name}' has defer_loading: true; Anthropic requires the search tool itself to be loaded. Fix: remove defer_loading from it.`);
   }
   if (problem?.code === 'anthropic-deferred-cache-control') {
-    throw new ToolrouteConfigError(
-      'anthropic-deferred-cache-control',
-      `tool '${problem.name}' has both defer_loading: true and cache_control; deferred tools cannot use prompt caching. Fix: remove cache_control from it (put breakpoints on non-deferred tools, e.g. cacheBreakpoints: ['tools']).`,
-    );
+    throw new ToolrouteConfigError('anthropic-deferred-cache-control', `tool '${problem.name}' has both defer_loading: true and cache_control; deferred tools cannot use prompt caching. Fix: remove cache_control from it (put breakpoints on non-deferred tools, e.g. cacheBreakpoints: ['tools']).`);
   }
   if (facts.allDeferred) {
-    throw new ToolrouteConfigError(
-      'anthropic-all-tools-deferred',
-      `all ${toolCount} tools have defer_loading: true; Anthropic requires at least one non-deferred tool. Fix: pass options.toolSearch (the search tool is never deferred), or mark at least one tool without deferLoading in the spec.`,
-    );
+    throw new ToolrouteConfigError('anthropic-all-tools-deferred', `all ${toolCount} tools have defer_loading: true; Anthropic requires at least one non-deferred tool. Fix: pass options.toolSearch (the search tool is never deferred), or mark at least one tool without deferLoading in the spec.`);
   }
   const marked = (blocks: unknown): number => list(blocks).filter((b) => (b as { cache_control?: unknown }).cache_control != null).length;
   const count = facts.cacheControls + marked(system) + messages.reduce((n, m) => n + marked(m.content), 0);
   if (count > MAX_BREAKPOINTS) {
-    throw new ToolrouteConfigError(
-      'anthropic-too-many-breakpoints',
-      `the request carries ${count} cache_control breakpoints; Anthropic allows at most ${MAX_BREAKPOINTS}. Fix: pass fewer cacheBreakpoints (rendered tools may carry their own cache_control, which count too).`,
-    );
+    throw new ToolrouteConfigError('anthropic-too-many-breakpoints', `the request carries ${count} cache_control breakpoints; Anthropic allows at most ${MAX_BREAKPOINTS}. Fix: pass fewer cacheBreakpoints (rendered tools may carry their own cache_control, which count too).`);
   }
 }
 
