@@ -11,30 +11,23 @@ import type { Target, ToolDefinition } from '../contract.js';
 
 /** A JSON Schema object as sent to a provider. */
 export type JsonObject = { [key: string]: unknown };
-
 /** `CacheControlEphemeral`. */
 export interface AnthropicCacheControl { type: 'ephemeral'; ttl?: '5m' | '1h' }
 type Cached = { cache_control?: AnthropicCacheControl | null };
-
 /** `Tool`. */
 export interface AnthropicTool extends Cached { name: string; description?: string; input_schema: { type: 'object'; [key: string]: unknown }; defer_loading?: boolean }
-
 /** `ToolSearchToolRegex20251119` / `ToolSearchToolBm25_20251119`. */
 export type AnthropicToolSearchTool =
   | ({ type: 'tool_search_tool_regex_20251119'; name: 'tool_search_tool_regex' } & Cached)
   | ({ type: 'tool_search_tool_bm25_20251119'; name: 'tool_search_tool_bm25' } & Cached);
 
 export type AnthropicToolUnion = AnthropicTool | AnthropicToolSearchTool;
-
 /** `TextBlockParam`. */
 export interface AnthropicTextBlock extends Cached { type: 'text'; text: string }
-
 /** `ToolUseBlockParam`. */
 export interface AnthropicToolUseBlock extends Cached { type: 'tool_use'; id: string; name: string; input: { [key: string]: unknown } }
-
 /** `ToolReferenceBlockParam`: inside a `tool_result`, makes a deferred tool's definition visible from there on. */
 export interface AnthropicToolReferenceBlock { type: 'tool_reference'; tool_name: string }
-
 /** `ToolResultBlockParam`: text, or text then `tool_reference` blocks (a `load_toolkit` result in the `deferred` mode). */
 export interface AnthropicToolResultBlock extends Cached {
   type: 'tool_result';
@@ -45,13 +38,10 @@ export interface AnthropicToolResultBlock extends Cached {
 
 /** `ThinkingBlockParam`: sent back exactly as received. */
 export interface AnthropicThinkingBlock extends Cached { type: 'thinking'; thinking: string; signature: string }
-
 /** `RedactedThinkingBlockParam`: opaque, sent back unchanged. */
 export interface AnthropicRedactedThinkingBlock extends Cached { type: 'redacted_thinking'; data: string }
-
 /** `ServerToolUseBlockParam` for the tool-search tools toolroute adds. */
 export interface AnthropicServerToolUseBlock extends Cached { type: 'server_tool_use'; id: string; name: 'tool_search_tool_regex' | 'tool_search_tool_bm25'; input: unknown }
-
 /** `ToolSearchToolResultBlockParam`. */
 export interface AnthropicToolSearchResultBlock extends Cached {
   type: 'tool_search_tool_result';
@@ -63,7 +53,6 @@ export interface AnthropicToolSearchResultBlock extends Cached {
 
 /** A block of an assistant turn: built, or kept by `fromProvider` and replayed (other server tools' blocks too, typed by the SDK). */
 export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicToolUseBlock | AnthropicThinkingBlock | AnthropicRedactedThinkingBlock | AnthropicServerToolUseBlock | AnthropicToolSearchResultBlock;
-
 /** `UserMessageParam | AssistantMessageParam | SystemMessageParam` (the last one: mid-conversation). */
 export type AnthropicMessage =
   | { role: 'user'; content: string | (AnthropicTextBlock | AnthropicToolResultBlock)[] }
@@ -79,16 +68,12 @@ export interface AnthropicConversion {
 
 /** Spread into `client.messages.create({ model, max_tokens, ...payload })`. */
 export interface AnthropicPayload { system?: string | AnthropicTextBlock[]; messages: AnthropicMessage[]; tools?: AnthropicToolUnion[] }
-
 /** `ChatCompletionFunctionTool` (with `FunctionDefinition`). */
 export interface OpenAIChatTool { type: 'function'; function: { name: string; description?: string; parameters?: JsonObject; strict?: boolean | null } }
-
 /** `ChatCompletionMessageFunctionToolCall`. */
 export interface OpenAIChatToolCall { id: string; type: 'function'; function: { name: string; arguments: string } }
-
 /** `ChatCompletionMessageCustomToolCall`: kept from a response and replayed. */
 export interface OpenAIChatCustomToolCall { id: string; type: 'custom'; custom: { name: string; input: string } }
-
 /** `ChatCompletionMessageParam` (the members the neutral history maps to). */
 export type OpenAIChatMessage =
   | { role: 'system' | 'developer' | 'user'; content: string }
@@ -105,7 +90,6 @@ export interface OpenAIChatPayload {
 
 /** `ChatCompletionAllowedToolChoice`: the model may call only these of `tools`. */
 export interface OpenAIChatAllowedTools { type: 'allowed_tools'; allowed_tools: { mode: 'auto'; tools: { type: 'function'; function: { name: string } }[] } }
-
 /** `FunctionTool`: `parameters` and `strict` are required keys (either may be null). */
 export interface ResponsesFunctionTool {
   type: 'function';
@@ -122,10 +106,8 @@ export interface ResponsesToolSearchTool { type: 'tool_search'; execution?: 'ser
 export type ResponsesTool = ResponsesFunctionTool | ResponsesToolSearchTool;
 
 type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
-
 /** `ResponseFunctionToolCall`: built from the history, or replayed with its item `id`, `namespace` and `status`. */
 export interface ResponsesFunctionCallItem { type: 'function_call'; call_id: string; name: string; arguments: string; id?: string; namespace?: string; status?: ItemStatus }
-
 /** `ResponseReasoningItem`: replayed as received. */
 export interface ResponsesReasoningItem {
   type: 'reasoning';
@@ -161,7 +143,6 @@ export interface ResponsesToolSearchCallItem {
 
 /** `ResponseToolSearchOutputItemParam`: the answer to a client-executed tool search. */
 export interface ResponsesToolSearchOutputItem { type: 'tool_search_output'; call_id: string; execution: 'client'; status: 'completed'; tools: ResponsesTool[] }
-
 /** `ResponseInputItem` members the history maps to (hosted tools' items are replayed too, typed by the SDK). */
 export type ResponsesInputItem =
   | { role: 'user' | 'assistant' | 'system' | 'developer'; content: string }
@@ -179,10 +160,8 @@ export interface ResponsesPayload {
 
 /** `ToolChoiceAllowed` (not nested as on Chat). */
 export interface ResponsesAllowedTools { type: 'allowed_tools'; mode: 'auto'; tools: ({ type: 'function'; name: string } | { type: 'tool_search' })[] }
-
 /** `FunctionDeclaration` with `parametersJsonSchema` (sent untouched by the SDK), never `parameters`. */
 export interface GeminiFunctionDeclaration { name: string; description?: string; parametersJsonSchema?: JsonObject }
-
 /** `Part` members the history maps to; `thought` and `thoughtSignature` are replayed on the part they came on. */
 export type GeminiPart =
   | { text: string; thought?: boolean; thoughtSignature?: string }
@@ -191,19 +170,14 @@ export type GeminiPart =
 
 /** `Content`: the role is `user` or `model` (a `system` role is a 400). */
 export interface GeminiContent { role: 'user' | 'model'; parts: GeminiPart[] }
-
 /** Spread into `ai.models.generateContent({ model, ...payload })`. */
 export interface GeminiPayload { contents: GeminiContent[]; config: { systemInstruction?: string; tools?: { functionDeclarations: GeminiFunctionDeclaration[] }[] } }
-
 /** What `compile({ target })` returns for each target. */
 export interface TargetPayloadMap { anthropic: AnthropicPayload; openai: OpenAIChatPayload; 'openai-responses': ResponsesPayload; gemini: GeminiPayload }
-
 /** The request fragment for target `T`. */
 export type TargetPayload<T extends Target> = TargetPayloadMap[T];
-
 /** One entry of the `tools` a target's payload carries (Gemini: of its `functionDeclarations`). */
 export interface TargetToolMap { anthropic: AnthropicToolUnion; openai: OpenAIChatTool; 'openai-responses': ResponsesTool; gemini: GeminiFunctionDeclaration }
-
 /** What `renderTool(form, …)` returns for each render form. */
 export interface RenderedToolMap {
   neutral: ToolDefinition;
