@@ -1,68 +1,41 @@
 /**
  * Announcements: standing statements about what changed in the model's
- * capabilities, re-rendered on every compile until retracted (the seed's
- * "state, not event"). Never written into the caller's history.
+ * capabilities, re-rendered on every compile until retracted ("state, not
+ * event"), and placed at the conversation's tail, never written into the
+ * caller's history.
  */
+import type { NormalizedMessage } from './targets/history.js';
 
 /** Where an announcement is delivered. `auto` routes by target at compile time. */
 export const ANNOUNCEMENT_CHANNELS = ['auto', 'user_tail', 'system'] as const;
 export type AnnouncementChannel = (typeof ANNOUNCEMENT_CHANNELS)[number];
 
-export interface Announcement {
-  readonly id: string;
-  readonly content: string;
-  readonly channel: AnnouncementChannel;
-}
+export interface Announcement { readonly id: string; readonly content: string; readonly channel: AnnouncementChannel }
 
 export interface AnnounceOptions {
   /** Default `auto`: Anthropic → `system`, every other target → `user_tail`. */
   readonly channel?: AnnouncementChannel;
 }
 
-const XML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&apos;',
-};
+const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
-/**
- * Escape text for an XML attribute or text node.
- *
- * @example
- * escapeXml('a < b & "c"'); // → 'a &lt; b &amp; &quot;c&quot;'
- */
+/** Escape text for an XML attribute or text node. */
 export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
 }
 
-/**
- * The ordered set of standing announcements. Upsert by id keeps the original
- * insertion position, so updating one leaves the rendered block stable.
- *
- * @example
- * const store = new AnnouncementStore();
- * store.announce('tools:added', 'Tools newly available: grep');
- * store.list(); // → [{ id: 'tools:added', content: '…', channel: 'auto' }]
- */
+/** The ordered set of standing announcements. Upsert by id keeps the original insertion position (a `Map`), so updating one leaves the rendered block stable. */
 export class AnnouncementStore {
-  // A Map keeps insertion order and `set` on an existing key keeps its position:
-  // exactly the seed's upsert semantics.
   readonly #entries = new Map<string, Announcement>();
-  #version = 0;
 
   /** Upsert by id; a new id goes last, an existing one keeps its position. */
   announce(id: string, content: string, options?: AnnounceOptions): void {
     this.#entries.set(id, { id, content, channel: options?.channel ?? 'auto' });
-    this.#version++;
   }
 
   /** Remove one; true when something was removed. */
   retract(id: string): boolean {
-    const removed = this.#entries.delete(id);
-    if (removed) this.#version++;
-    return removed;
+    return this.#entries.delete(id);
   }
 
   /** Copies, in insertion order. */
@@ -70,22 +43,7 @@ export class AnnouncementStore {
     return [...this.#entries.values()].map((a) => ({ ...a }));
   }
 
-  /** The live entries without copying, for compile (read-only by contract). */
-  entries(): Iterable<Announcement> {
-    return this.#entries.values();
-  }
-
-  get size(): number {
-    return this.#entries.size;
-  }
-
-  /** Bumped on every change, so compile can memoize renders between changes. */
-  get version(): number {
-    return this.#version;
-  }
-
   clear(): void {
-    if (this.#entries.size > 0) this.#version++;
     this.#entries.clear();
   }
 
@@ -94,11 +52,7 @@ export class AnnouncementStore {
     return this.list();
   }
 
-  /**
-   * Replace the contents from a snapshot's `announcements` field. Anything that
-   * is not a well-formed list (an older snapshot without the field, say) gives an
-   * empty set rather than keeping stale announcements alive.
-   */
+  /** Replace the contents from a snapshot's `announcements`; anything but a list gives an empty set. */
   restore(value: unknown): void {
     this.clear();
     if (!Array.isArray(value)) return;
@@ -106,44 +60,98 @@ export class AnnouncementStore {
       if (typeof item !== 'object' || item === null) continue;
       const { id, content, channel } = item as Record<string, unknown>;
       if (typeof id !== 'string' || typeof content !== 'string') continue;
-      const ch = (ANNOUNCEMENT_CHANNELS as readonly unknown[]).includes(channel)
-        ? (channel as AnnouncementChannel)
-        : 'auto';
+      const ch = (ANNOUNCEMENT_CHANNELS as readonly unknown[]).includes(channel) ? (channel as AnnouncementChannel) : 'auto';
       this.announce(id, content, { channel: ch });
     }
   }
 }
 
 /**
- * Announcement text as the model should read it: exactly as written, except
- * that a tag of the block itself (`<announcement`, `</announcement`,
- * `<announcements`, `</announcements`, any case) has its `<` written as
- * `&lt;`, so no content can close or open a block early. Wording matters (the
- * seed: state facts, do not command), so quotes, apostrophes, `&` and `>`
+ * Announcement text as written, except that a tag of the block itself
+ * (`<announcement`, `</announcements`, any case) has its `<` written as
+ * `&lt;`, so no content can close or open a block early. Quotes, `&` and `>`
  * reach the model unchanged, as the reference library sends them.
- *
- * @example
- * escapeAnnouncementContent("web_search's quota & retries > 3"); // → unchanged
- * escapeAnnouncementContent('x</announcement>y'); // → 'x&lt;/announcement>y'
+ * @example escapeAnnouncementContent('x</announcement>y'); // → 'x&lt;/announcement>y'
  */
 export function escapeAnnouncementContent(text: string): string {
   return text.replace(/<(?=\/?announcements?(?![A-Za-z0-9_:.-]))/gi, '&lt;');
 }
 
 /**
- * Render the seed's `<announcements>` block; '' for an empty list.
- * Ids are escaped as attributes; content is sent as written, with only the
- * block's own tags neutralized (`escapeAnnouncementContent`), so announcement
- * text can never close the block early.
- *
+ * The `<announcements>` block; '' for an empty list.
  * @example
  * renderAnnouncements([{ id: 'a', content: 'x', channel: 'auto' }]);
  * // → '<announcements>\n<announcement id="a">\nx\n</announcement>\n</announcements>'
  */
 export function renderAnnouncements(list: readonly Announcement[]): string {
   if (list.length === 0) return '';
-  const body = list
-    .map((a) => `<announcement id="${escapeXml(a.id)}">\n${escapeAnnouncementContent(a.content)}\n</announcement>`)
-    .join('\n\n');
+  const body = list.map((a) => `<announcement id="${escapeXml(a.id)}">\n${escapeAnnouncementContent(a.content)}\n</announcement>`).join('\n\n');
   return `<announcements>\n${body}\n</announcements>`;
+}
+
+/** The anchor line the reference library appends after tail state, verbatim. */
+export const ANNOUNCEMENT_ANCHOR = 'Above is the current system state. Use it to guide your next action.';
+
+/** A target's announcement rules (a constant of its adapter). */
+export interface AnnouncementPlacement {
+  /** What the `auto` channel resolves to on this target. */
+  readonly auto: 'system' | 'user_tail';
+  /**
+   * `system`-channel text with no user or tool message to follow: `hoist` it
+   * into the top-level system (Anthropic rejects a leading mid-conversation
+   * system message), or insert it `before-prefill` (before trailing assistant messages).
+   */
+  readonly withoutTail: 'hoist' | 'before-prefill';
+}
+
+/** The history with announcements placed, plus the hoisted text ('' unless `withoutTail: 'hoist'` had no tail). */
+export interface PlacedMessages { readonly messages: NormalizedMessage[]; readonly hoisted: string }
+
+/**
+ * Place the standing announcements into a normalized history. `user_tail`:
+ * one block plus {@link ANNOUNCEMENT_ANCHOR}, appended to the tail user
+ * message, else a new user message after the tail tool result (or before any
+ * prefill when there is no tail). `system`: one system message right after
+ * the tail; with no tail, hoisted or before the prefill (`policy.withoutTail`).
+ * Each block lists its announcements in insertion order. Pure.
+ * @example
+ * placeAnnouncements(normalizeMessages([{ role: 'user', content: 'hi' }]),
+ *   [{ id: 'a', content: 'x', channel: 'user_tail' }], { auto: 'user_tail', withoutTail: 'before-prefill' }).messages[0].text;
+ * // → 'hi\n\n<announcements>\n<announcement id="a">\nx\n</announcement>\n</announcements>\n\nAbove is the current system state. Use it to guide your next action.'
+ */
+export function placeAnnouncements(messages: readonly NormalizedMessage[], announcements: readonly Announcement[], policy: AnnouncementPlacement): PlacedMessages {
+  const out = [...messages];
+  const on = (channel: 'system' | 'user_tail') => announcements.filter((a) => (a.channel === 'auto' ? policy.auto : a.channel) === channel);
+  const tailList = on('user_tail');
+  if (tailList.length > 0) {
+    const stitch = `${renderAnnouncements(tailList)}\n\n${ANNOUNCEMENT_ANCHOR}`;
+    const tail = lastTail(out);
+    const tailMessage = out[tail];
+    if (tailMessage?.role === 'user') out[tail] = { ...tailMessage, text: tailMessage.text === '' ? stitch : `${tailMessage.text}\n\n${stitch}` };
+    else out.splice(tail === -1 ? beforePrefill(out) : tail + 1, 0, injected('user', stitch));
+  }
+  const systemList = on('system');
+  if (systemList.length === 0) return { messages: out, hoisted: '' };
+  const xml = renderAnnouncements(systemList);
+  const tail = lastTail(out);
+  if (tail !== -1) out.splice(tail + 1, 0, injected('system', xml));
+  else if (policy.withoutTail === 'hoist') return { messages: out, hoisted: xml };
+  else out.splice(beforePrefill(out), 0, injected('system', xml));
+  return { messages: out, hoisted: '' };
+}
+
+function injected(role: 'user' | 'system', text: string): NormalizedMessage {
+  return { role, text, calls: [], callId: '', name: '', src: -1 };
+}
+
+/** Index of the last user or tool message; -1 when there is none. */
+function lastTail(messages: readonly NormalizedMessage[]): number {
+  return messages.findLastIndex((m) => m.role === 'user' || m.role === 'tool');
+}
+
+/** Insertion point before any trailing assistant messages (a prefill). */
+function beforePrefill(messages: readonly NormalizedMessage[]): number {
+  let at = messages.length;
+  while (at > 0 && messages[at - 1]!.role === 'assistant') at--;
+  return at;
 }

@@ -1,18 +1,13 @@
 /**
  * The seed's provider-neutral tool definitions: a spec tool, a namespace tool
- * (one stable tool per group, routed by `action`), the `load_toolkit` loader,
- * and the `<available_toolkits>` directory XML.
- *
- * Pure functions of their arguments, no generator imports: the generator calls
- * them at codegen time and the runtime calls them for tools registered at run
- * time, so both produce the same bytes for the same tools.
- *
- * Namespace calls keep the reference library's wire format
- * `{ action: string, args: object }` (context-chef `Pruner._compileNamespaceTool`
- * / `resolveNamespace`), so the seed's samples work unchanged.
+ * (one stable tool per group, routed by `action` in the reference library's
+ * `{ action, args }` wire format), the `load_toolkit` loader, and the
+ * `<available_toolkits>` directory. Pure: the generator calls them at codegen
+ * and the runtime for run-time registrations, so both give the same bytes.
  */
 import { escapeXml } from './announcements.js';
 import type { JsonSchema, NeutralTool } from './targets/adapter.js';
+import { isRecord } from './targets/history.js';
 
 /** What the neutral builders need of a tool (an IR tool or a run-time registration fits). */
 export interface NeutralToolInput {
@@ -24,35 +19,19 @@ export interface NeutralToolInput {
 }
 
 /** What the neutral builders need of a namespace or toolkit. */
-export interface NeutralGroupInput {
-  readonly name: string;
-  readonly description: string;
-}
+export interface NeutralGroupInput { readonly name: string; readonly description: string }
 
 /** A toolkit as listed in the directory: its tools by name. */
-export interface DirectoryToolkit {
-  readonly name: string;
-  readonly description: string;
-  readonly tools: readonly string[];
-}
+export interface DirectoryToolkit { readonly name: string; readonly description: string; readonly tools: readonly string[] }
 
 /**
- * How a namespace tool carries its actions' arguments.
- *
- * - `compact` (default): parameters are `{ action: enum, args: object }` and the
- *   description lists every action with one line per argument stating its
- *   type, requiredness and enum, e.g.
- *   `- write_file: Write to a file` / `  path: string - Where to write` /
- *   `  mode?: 'overwrite'|'append'`. Smallest payload (no larger than the
- *   reference library's, which drops requiredness and enums), but constraints
- *   such as `minimum` or `pattern` and nested descriptions are not shown, and
- *   the provider cannot constrain decoding of `args`: the runtime validator is
- *   the only check.
- * - `schema`: `args` is `{ anyOf: [ one real schema per action ] }`, each
- *   member described with its action. Larger, but every argument's schema
- *   (constraints, nested descriptions) reaches the model and providers can
- *   constrain decoding. The root stays a plain object because Anthropic and
- *   OpenAI reject a root `anyOf`.
+ * How a namespace tool carries its actions' arguments. `compact` (default):
+ * `{ action: enum, args: object }`, the description listing each action with
+ * one line per argument (type, requiredness, enum); smallest, but constraints
+ * such as `minimum` are not shown and only the runtime validator checks
+ * `args`. `schema`: `args` is `{ anyOf: [one schema per action] }`; larger,
+ * but providers can constrain decoding (the root stays a plain object: a root
+ * `anyOf` is rejected).
  */
 export type NamespaceEncoding = 'compact' | 'schema';
 
@@ -64,13 +43,7 @@ const ACTION_DESCRIPTION = 'The specific tool to invoke within this group.';
 const COMPACT_ARGS_DESCRIPTION = 'Arguments for the selected action. See action descriptions above.';
 const SCHEMA_ARGS_DESCRIPTION = 'Arguments for the selected action: the schema whose description names it.';
 
-/**
- * A spec tool as a neutral definition.
- *
- * @example
- * neutralTool({ name: 'get_time', description: 'Get timestamp', parameters: { type: 'object', properties: {} } });
- * // → { kind: 'tool', name: 'get_time', description: 'Get timestamp', parameters: {…}, deferLoading: false }
- */
+/** A spec tool as a neutral definition. */
 export function neutralTool(tool: NeutralToolInput): NeutralTool {
   return {
     kind: 'tool',
@@ -81,15 +54,7 @@ export function neutralTool(tool: NeutralToolInput): NeutralTool {
   };
 }
 
-/**
- * A namespace as one stable tool routed by `action`, in the given encoding.
- *
- * @example
- * neutralNamespaceTool({ name: 'file_ops', description: 'File system operations' },
- *   [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object',
- *      properties: { path: { type: 'string' } }, required: ['path'] } }], 'compact');
- * // description: 'File system operations\n\nAvailable actions:\n- read_file: Read a file\n  path: string'
- */
+/** A namespace as one stable tool routed by `action`, in the given encoding. */
 export function neutralNamespaceTool(
   ns: NeutralGroupInput,
   actions: readonly NeutralToolInput[],
@@ -126,13 +91,7 @@ export function neutralNamespaceTool(
   };
 }
 
-/**
- * The `load_toolkit` tool: `toolkit_name` is an enum of the toolkit names.
- *
- * @example
- * neutralLoaderTool(['Weather', 'Database']).parameters;
- * // → { type: 'object', properties: { toolkit_name: { type: 'string', enum: ['Weather', 'Database'], … } }, required: ['toolkit_name'] }
- */
+/** The `load_toolkit` tool: `toolkit_name` is an enum of the toolkit names. */
 export function neutralLoaderTool(toolkitNames: readonly string[]): NeutralTool {
   return {
     kind: 'loader',
@@ -149,15 +108,7 @@ export function neutralLoaderTool(toolkitNames: readonly string[]): NeutralTool 
   };
 }
 
-/**
- * The `<available_toolkits>` directory for the system prompt; '' when there
- * are no toolkits. Every attribute and text is XML-escaped (the reference
- * library does not escape; spec text must never become markup).
- *
- * @example
- * directoryXml([{ name: 'Weather', description: 'Forecasts & alerts', tools: ['get_forecast'] }]);
- * // → '<available_toolkits>\n  <toolkit name="Weather" tools="get_forecast">Forecasts &amp; alerts</toolkit>\n</available_toolkits>'
- */
+/** The `<available_toolkits>` directory for the system prompt; '' without toolkits. Everything is XML-escaped (spec text must never become markup). */
 export function directoryXml(toolkits: readonly DirectoryToolkit[]): string {
   if (toolkits.length === 0) return '';
   const lines = toolkits.map(
@@ -167,19 +118,7 @@ export function directoryXml(toolkits: readonly DirectoryToolkit[]): string {
   return `<available_toolkits>\n${lines.join('\n')}\n</available_toolkits>`;
 }
 
-/**
- * One action of a compact namespace: `- name: description`, then one line per
- * argument, `  arg: type` (`arg?:` when optional; enums as literal unions;
- * nested objects and arrays in a compact TS-like form), followed by
- * ` - description` when the argument has one. One line per argument names
- * each argument once, which keeps the whole tool no larger than the
- * reference library's (which drops requiredness and enums).
- *
- * @example
- * compactActionDoc({ name: 'delete_file', description: 'Delete a file', parameters: { type: 'object',
- *   properties: { path: { type: 'string' }, recursive: { type: 'boolean', description: 'Whole tree' } }, required: ['path'] } });
- * // → '- delete_file: Delete a file\n  path: string\n  recursive?: boolean - Whole tree'
- */
+/** One action of a compact namespace: `- name: description`, then one line per argument, `  arg?: type - description` (enums as literal unions, nested values in a compact TS-like form). */
 export function compactActionDoc(tool: NeutralToolInput): string {
   return `- ${tool.name}: ${tool.description}${compactArgumentLines(tool.parameters)}`;
 }
@@ -188,17 +127,10 @@ export function compactActionDoc(tool: NeutralToolInput): string {
 const ALIAS_MIN_LENGTH = 28;
 
 /**
- * The compact docs of a namespace's actions, as lines of its description.
- *
- * Two savings keep the namespace tool small without dropping anything the
- * model needs. An argument type of {@link ALIAS_MIN_LENGTH}+ characters used
- * more than once in the namespace (a shared `patch: {…}` object, say) is
- * written once under `Types:` as `T1 = …` and referred to as `T1`. An action
- * whose argument lines are identical to an earlier action's ends its line
- * with `(args as <earlier>)` (`args` is the parameter's name) instead of repeating them: namespaces often
- * group tools of one shape (get_x / get_y by id), and the repeat is pure
- * prompt cost. Every argument's type, requiredness and enum is still stated.
- *
+ * The compact docs of a namespace's actions, as lines of its description. A
+ * type of {@link ALIAS_MIN_LENGTH}+ characters used more than once is written
+ * once under `Types:` as `T1 = …`; an action whose argument lines equal an
+ * earlier action's ends with `(args as <earlier>)` instead of repeating them.
  * @example
  * compactActionDocs([getUser, getTeam]);
  * // → ['- get_user: Get a user\n  id: string', '- get_team: Get a team (args as get_user)']
@@ -210,7 +142,6 @@ export function compactActionDocs(actions: readonly NeutralToolInput[]): string[
   // Names in order of first use, so the output is deterministic and reads top-down.
   const alias = new Map<string, string>();
   for (const [type, count] of uses) if (count > 1) alias.set(type, `T${alias.size + 1}`);
-
   const firstWithArgs = new Map<string, string>();
   const docs = actions.map((action, i) => {
     const args = rows[i]!.map((arg) => `\n  ${arg.head}: ${alias.get(arg.type) ?? arg.type}${arg.tail}`).join('');
@@ -244,18 +175,10 @@ function argumentRows(parameters: JsonSchema): ArgumentRow[] {
 
 /** `\n  arg?: type - description` per argument of an object schema; '' when it has none. */
 function compactArgumentLines(parameters: JsonSchema): string {
-  return argumentRows(parameters)
-    .map((arg) => `\n  ${arg.head}: ${arg.type}${arg.tail}`)
-    .join('');
+  return argumentRows(parameters).map((arg) => `\n  ${arg.head}: ${arg.type}${arg.tail}`).join('');
 }
 
-/**
- * A schema as a compact TS-like type: `string`, `'a'|'b'`, `integer[]`,
- * `{path: string, n?: number}`; `any` for what it cannot say briefly.
- *
- * @example
- * compactType({ type: 'array', items: { type: ['string', 'null'] } }); // → '(string|null)[]'
- */
+/** A schema as a compact TS-like type: `string`, `'a'|'b'`, `integer[]`, `{path: string, n?: number}`; `any` for what it cannot say briefly. */
 export function compactType(schema: unknown): string {
   if (!isRecord(schema)) return schema === false ? 'never' : 'any';
   if ('const' in schema) return literal(schema['const']);
@@ -305,10 +228,7 @@ function wrap(type: string): string {
   return type;
 }
 
-/**
- * A literal as the model reads it: single-quoted when that needs no escape
- * (a double quote costs two bytes once the description is JSON), else JSON.
- */
+/** A literal single-quoted when that needs no escape (a double quote costs two bytes once in JSON), else JSON. */
 function literal(value: unknown): string {
   if (typeof value === 'string' && /^[^'\\\u0000-\u001f\u2028\u2029]*$/.test(value)) return `'${value}'`;
   return value === undefined ? 'undefined' : JSON.stringify(value);
@@ -332,8 +252,4 @@ function requiredOf(schema: unknown): ReadonlySet<string> {
 function actionArgsSchema(tool: NeutralToolInput): JsonSchema {
   const own = typeof tool.parameters['description'] === 'string' ? `: ${tool.parameters['description']}` : '';
   return { ...tool.parameters, description: `Arguments of ${tool.name}${own}` };
-}
-
-function isRecord(value: unknown): value is { readonly [key: string]: unknown } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

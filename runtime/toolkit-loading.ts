@@ -1,32 +1,20 @@
 /**
- * How a loaded toolkit reaches the model on each target without changing what
- * the provider has cached: the request stays append-only.
+ * How a loaded toolkit reaches the model without changing what the provider
+ * has cached. Appending its tools to `tools` (`append`, the reference
+ * library's behaviour) rewrites everything after the tools, the whole
+ * conversation included. `native` (the default) uses the target's own way,
+ * which its adapter names (`toolkitLoading.native`) and renders:
  *
- * Every provider caches a request as a prefix, tools first. Appending a loaded
- * toolkit's tools to `tools` (the `append` strategy, the reference library's
- * behaviour) puts them before the system prompt and the whole conversation in
- * that order, so every load re-processes everything after the tools. The
- * `native` strategy (default) uses each provider's own way to add tools
- * mid-conversation, or a stable stand-in where none exists:
+ * | target             | `native` means | what is sent |
+ * | ------------------ | -------------- | ------------ |
+ * | `anthropic`        | `deferred`     | every toolkit tool from the first turn with `defer_loading: true`; a load's `tool_result` carries one `tool_reference` per tool |
+ * | `openai-responses` | `tool-search`  | the loader as a client-executed `tool_search`; a load is answered by a `tool_search_output` carrying the toolkit's tools |
+ * | `openai`, `gemini` | `dispatcher`   | one stable tool, {@link TOOLKIT_DISPATCHER_NAME}, through which loaded toolkits' tools are called |
  *
- * Each target's adapter says what `native` means there (`toolkitLoading.native`
- * in runtime/targets/<target>.ts) and renders the loads in its own module:
- *
- * | target             | `native` means   | what is sent                                                                                   |
- * | ------------------ | ---------------- | ---------------------------------------------------------------------------------------------- |
- * | `anthropic`        | `deferred`       | every toolkit tool in `tools` from the first turn with `defer_loading: true` (kept out of the cached prefix by Anthropic); the `tool_result` answering `load_toolkit` carries one `tool_reference` block per tool |
- * | `openai-responses` | `tool-search`    | the loader is a client-executed `tool_search` tool; the model's `tool_search_call` is answered by a `tool_search_output` item carrying the toolkit's tools |
- * | `openai`, `gemini` | `dispatcher`     | no deferral exists: one stable tool, {@link TOOLKIT_DISPATCHER_NAME}, through which a loaded toolkit's tools are called |
- *
- * `dispatcher` can be chosen on every target; `append` keeps the old
- * behaviour (each load costs the reuse of everything after the tools).
- *
- * The application's loop stays target-neutral: it pushes the text of
- * `load_toolkit` (from `dispatch` or `handleTool`) into the neutral history
- * like any tool result, and compile renders that result natively. Rendering is
- * a pure function of the history and the catalog, never of the current
- * state, so a turn never rewrites an earlier one (a toolkit blocked later
- * keeps its earlier `tool_reference` blocks; the gate rejects its calls).
+ * The application's loop stays target-neutral: the text of `load_toolkit` goes
+ * into the history like any tool result, and compile renders it natively, as
+ * a pure function of the history and the catalog (a turn never rewrites an
+ * earlier one).
  */
 import { LOAD_TOOLKIT_NAME, TARGETS, type Target } from './contract.js';
 import { quote } from './reasons.js';
@@ -46,39 +34,17 @@ export type ToolkitMode = 'deferred' | 'tool-search' | 'dispatcher' | 'append';
 /** The library-owned tool through which loaded toolkit tools are called in `dispatcher` mode. */
 export const TOOLKIT_DISPATCHER_NAME = 'call_toolkit_tool';
 
-/**
- * What the option means for one target whose `native` mode is `native`
- * (targets/index.ts `toolkitMode` reads it from the target's adapter). Throws
- * a `TypeError` for a value that is not a strategy: a misspelt strategy must
- * fail loudly, not fall back.
- *
- * @example
- * resolveToolkitMode('deferred', 'anthropic', 'native');             // → 'deferred'
- * resolveToolkitMode('dispatcher', 'openai', { anthropic: 'append' }); // → 'dispatcher'
- */
+/** What the option means for one target whose native mode is `native`; a `TypeError` for a value that is not a strategy (a misspelt one fails loudly). */
 export function resolveToolkitMode(native: ToolkitMode, target: Target, option: ToolkitLoadingOption | undefined): ToolkitMode {
   const strategy = typeof option === 'string' || option === undefined ? option : option[target];
-  switch (strategy) {
-    case undefined:
-    case 'native':
-      return native;
-    case 'dispatcher':
-      return 'dispatcher';
-    case 'append':
-      return 'append';
-    default:
-      throw new TypeError(
-        `toolkitLoading: ${JSON.stringify(strategy)} is not a strategy; use one of ${TOOLKIT_LOADING_STRATEGIES.map((s) => `'${s}'`).join(', ')} (or an object of them per target).`,
-      );
-  }
+  if (strategy === undefined || strategy === 'native') return native;
+  if (strategy === 'dispatcher' || strategy === 'append') return strategy;
+  throw new TypeError(
+    `toolkitLoading: ${JSON.stringify(strategy)} is not a strategy; use one of ${TOOLKIT_LOADING_STRATEGIES.map((s) => `'${s}'`).join(', ')} (or an object of them per target).`,
+  );
 }
 
-/**
- * Check a `toolkitLoading` option once, up front (router creation).
- *
- * @example
- * assertToolkitLoadingOption({ openai: 'append' }); // ok; { openai: 'apend' } throws
- */
+/** Check a `toolkitLoading` option once, up front (router creation). */
 export function assertToolkitLoadingOption(option: unknown): asserts option is ToolkitLoadingOption | undefined {
   if (option === undefined || typeof option === 'string') {
     for (const target of TARGETS) resolveToolkitMode('append', target, option as ToolkitLoadingOption | undefined);
@@ -95,26 +61,13 @@ export function assertToolkitLoadingOption(option: unknown): asserts option is T
   }
 }
 
-// ─── The load result text ────────────────────────────────────────────────────
-
-/**
- * The first line of a successful `load_toolkit` result. Compile recognizes a
- * successful load in the history by it (and renders the native form only
- * then), so the router writes it with this function and nothing else does.
- *
- * @example
- * loadResultHead('Weather', true);  // → 'Toolkit "Weather" loaded.'
- * loadResultHead('Weather', false); // → 'Toolkit "Weather" is already loaded.'
- */
+/** The first line of a successful `load_toolkit` result, by which compile recognizes a successful load in the history: the router writes it with this. */
 export function loadResultHead(toolkit: string, fresh: boolean): string {
   return fresh ? `Toolkit ${quote(toolkit)} loaded.` : `Toolkit ${quote(toolkit)} is already loaded.`;
 }
 
 /** A toolkit as compile needs it: its canonical name and its tools' names, in order. */
-export interface CatalogToolkit {
-  readonly name: string;
-  readonly tools: readonly string[];
-}
+export interface CatalogToolkit { readonly name: string; readonly tools: readonly string[] }
 
 /** The toolkits of a router, looked up as `load_toolkit` does (case-insensitive). */
 export interface ToolkitCatalog {
@@ -126,10 +79,7 @@ export interface ToolkitCatalog {
 export interface ToolkitLoadingInput {
   readonly mode: ToolkitMode;
   readonly catalog: ToolkitCatalog;
-  /**
-   * `tool-search` mode: every toolkit tool rendered for Responses, loaded form
-   * (no `defer_loading`), by name; what a `tool_search_output` carries.
-   */
+  /** `tool-search` mode: every toolkit tool in its loaded form, by name (what a `tool_search_output` carries). */
   readonly responsesTools?: ReadonlyMap<string, ResponsesFunctionTool>;
 }
 
@@ -141,13 +91,9 @@ export interface LoadCall {
 
 /**
  * The `load_toolkit` calls of a history by call id, each with the toolkit its
- * result reports as loaded (undefined for an error result or a missing one).
- * A result is a success when its text (or the JSON string it holds, as
- * `JSON.stringify(dispatchResult.result)` writes it) starts with
- * {@link loadResultHead} for the toolkit the call names.
- *
- * @example
- * loadCalls(normalized, catalog).get('call_1')?.toolkit?.name; // → 'Weather'
+ * result reports as loaded: the result text (or the JSON string it holds)
+ * starts with {@link loadResultHead} for the toolkit the call names.
+ * @example loadCalls(normalized, catalog).get('call_1')?.toolkit?.name; // → 'Weather'
  */
 export function loadCalls(messages: readonly NormalizedMessage[], catalog: ToolkitCatalog): Map<string, LoadCall> {
   const requested = new Map<string, CatalogToolkit | undefined>();
@@ -183,13 +129,7 @@ function resultText(text: string): string {
   }
 }
 
-// ─── OpenAI Chat, Gemini (and any target): the dispatcher tool ────────────────
-
-/**
- * The dispatcher tool, provider-neutral: `{ tool, args }`, called like a
- * namespace `{ action, args }`. Its text never changes with the catalog, so it
- * is one constant per target from the first turn.
- */
+/** The dispatcher tool, provider-neutral: `{ tool, args }`; its text never changes with the catalog. */
 export const DISPATCHER_TOOL: NeutralTool = Object.freeze({
   kind: 'loader',
   name: TOOLKIT_DISPATCHER_NAME,

@@ -8,6 +8,7 @@
  */
 import { escapeXml } from '../../runtime/announcements.js';
 import { createRouter } from '../../runtime/router.js';
+import { adapterFor } from '../../runtime/targets/index.js';
 import { LOAD_TOOLKIT_NAME, TARGETS, type GeneratedModule, type GeneratedSpec, type RegistryShape, type Target } from '../../runtime/contract.js';
 import { buildEmitContext, DEFAULT_RUNTIME_IMPORT } from '../emit/context.js';
 import { specData } from '../emit/spec.js';
@@ -236,17 +237,14 @@ function measureTarget(generated: GeneratedModule, target: Target, counter: Toke
   return { target, tokens: counter.method(target), states, groups, items: all, largest, notOffered };
 }
 
-/** The tools array of a target payload (Gemini nests it in `config.tools[].functionDeclarations`). */
+/** The tools a target payload sends. */
 function toolEntries(target: Target, payload: unknown): readonly Record<string, unknown>[] {
-  const p = payload as { tools?: readonly Record<string, unknown>[]; config?: { tools?: readonly { functionDeclarations?: readonly Record<string, unknown>[] }[] } };
-  if (target === 'gemini') return (p.config?.tools ?? []).flatMap((t) => t.functionDeclarations ?? []);
-  return p.tools ?? [];
+  return adapterFor(target).sentTools(payload as Record<string, unknown>) as readonly Record<string, unknown>[];
 }
 
-/** The name the model calls an entry by (OpenAI Chat nests it under `function`). */
+/** The name the model calls an entry by (its type for a tool without one, such as a search tool). */
 function entryName(target: Target, entry: Record<string, unknown>): string {
-  const fn = entry['function'] as { name?: unknown } | undefined;
-  const name = target === 'openai' && fn !== undefined ? fn.name : (entry['name'] ?? entry['type']);
+  const name = adapterFor(target).toolName(entry) ?? entry['type'];
   return typeof name === 'string' ? name : '';
 }
 

@@ -45,7 +45,7 @@
  * - `system`: your system prompt with the toolkit directory appended.
  */
 import { jsonSchema, tool, type ModelMessage, type PrepareStepFunction, type Tool, type ToolCallRepairFunction, type ToolSet } from 'ai';
-import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
+import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, toolkitMode, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
 // Within the package: the dispatcher's definition and the load result's first line, as the router writes them.
 import { DISPATCHER_TOOL, loadResultHead, TOOLKIT_DISPATCHER_NAME } from '../../runtime/toolkit-loading.js';
 
@@ -151,7 +151,7 @@ export function aiSdkToolkitMode(toolkitLoading: AiSdkToolkitLoading | undefined
       if (target === undefined) {
         throw new TypeError("toAiSdk: toolkitLoading 'native' needs `target` (the provider behind the model): 'anthropic', 'openai', 'openai-responses' or 'gemini'.");
       }
-      return target === 'anthropic' ? 'deferred' : 'dispatcher';
+      return toolkitMode(target, 'native') === 'deferred' ? 'deferred' : 'dispatcher';
     default:
       throw new TypeError(`toAiSdk: toolkitLoading ${JSON.stringify(toolkitLoading)} is not a strategy; use 'dispatcher', 'native' or 'append'.`);
   }

@@ -1,46 +1,23 @@
 /**
- * The one interface every target implements. A target is one module
- * (anthropic.ts, openai.ts, openai-responses.ts, gemini.ts) exporting one
- * `TargetAdapter<'its-name'>`, and one entry in the table in index.ts, typed so
- * that a target without an adapter, or an adapter without a member, does not
- * compile.
- *
- * What the shared code does with an adapter:
- * - rendering (index.ts `renderTool`): a spec tool, a namespace tool and the
- *   `load_toolkit` loader, each from its neutral definition, at codegen (the
- *   generator serializes the result) and at run time (run-time registrations);
- * - reading responses (runtime/conversation.ts `fromProvider`): the
- *   adapter's {@link TargetAdapter.readResponse}; what it keeps is replayed by
- *   its {@link TargetAdapter.convertMessages} (shared rule: replay.ts);
- * - compile (compile.ts `compileForTarget`): the pipeline is shared, the
- *   per-target facts and steps are read from here: which system messages join
- *   the top-level prompt, where announcements go, the search tool, how a
- *   rendered tool is named, the cached prefix, and the payload itself (which
- *   converts the placed history with {@link TargetAdapter.convertMessages}).
- * - toolkit loading (toolkit-loading.ts): what the `native` strategy means on
- *   the target; the target's module renders a load in that mode.
+ * The one interface every target implements: one module per target exports
+ * one `TargetAdapter<'its-name'>`, listed in index.ts. The shared code
+ * (rendering, compile, reading responses, cache keys and reuse, toolkit
+ * loading, the router's compile) asks the adapter; nothing outside this
+ * folder branches on a target's name.
  */
-import type { StablePrefix } from '../cache-key.js';
+import type { AnnouncementPlacement, PlacedMessages } from '../announcements.js';
+import type { CacheBlock } from '../cache-reuse.js';
 import type { Target } from '../contract.js';
-import type { NeutralMessage, NormalizedMessage } from './history.js';
-import type { AnnouncementPlacement, PlacedMessages } from './placement.js';
+import type { NeutralMessage, NormalizedMessage, ProviderItem } from './history.js';
 import type { JsonSchema } from './schema.js';
 import type { TargetCompileInput, TargetCompileOptions, TargetWarningCode } from './compile.js';
-import type {
-  AnthropicConversion,
-  GeminiContent,
-  OpenAIChatMessage,
-  RenderedToolMap,
-  ResponsesInputItem,
-  TargetPayloadMap,
-  TargetToolMap,
-} from './types.js';
+import type { AnthropicConversion, GeminiContent, OpenAIChatMessage, RenderedToolMap, ResponsesInputItem, TargetPayloadMap, TargetToolMap } from './types.js';
 
 export type { JsonSchema } from './schema.js';
 
 /** A tool as the model sees it, before any target's rules are applied. */
 export interface NeutralTool {
-  /** What this definition is: a spec tool, a namespace tool, or `load_toolkit`. */
+  /** A spec tool, a namespace tool, or `load_toolkit`. */
   readonly kind: 'tool' | 'namespace' | 'loader';
   readonly name: string;
   readonly description: string;
@@ -55,25 +32,17 @@ export interface RenderOptions {
   readonly openaiStrict: boolean;
 }
 
-/** One renderer: a neutral definition in, the target's wire shape out. Pure; never mutates its input. */
-export type ToolRenderer<T extends Target> = (tool: NeutralTool, options: RenderOptions) => RenderedToolMap[T];
-
 /** Emits one warning (compile prefixes `[toolroute] ` and calls `options.onWarning`). */
 export type Warn = (code: TargetWarningCode, message: string) => void;
 
 /** What the converted history is on each target. */
-export interface TargetMessagesMap {
-  anthropic: AnthropicConversion;
-  openai: OpenAIChatMessage[];
-  'openai-responses': ResponsesInputItem[];
-  gemini: GeminiContent[];
-}
+export interface TargetMessagesMap { anthropic: AnthropicConversion; openai: OpenAIChatMessage[]; 'openai-responses': ResponsesInputItem[]; gemini: GeminiContent[] }
 
 /** Options of {@link TargetAdapter.convertMessages}; each target reads the ones it has. */
 export interface ConvertOptions {
   /** Anthropic: caller message indices (`src`) whose last block gets `cache_control`. */
   readonly cacheBreakpoints?: ReadonlySet<number>;
-  /** Responses: role of inline (positional) system messages. Default `system`. */
+  /** Responses: role of inline system messages. Default `system`. */
   readonly systemRole?: 'system' | 'developer';
 }
 
@@ -81,148 +50,99 @@ export interface ConvertOptions {
 export interface PayloadContext<T extends Target> {
   readonly input: TargetCompileInput;
   readonly options: TargetCompileOptions;
-  /** Caller's system, joined system messages and directory: the stable system text ('' for none). */
+  /** Caller's system, joined system messages and directory ('' for none). */
   readonly systemText: string;
   /** The history with announcements placed (system messages that joined `systemText` removed). */
   readonly placed: PlacedMessages;
-  /** The search tool the target returned for `options.toolSearch`, or undefined. */
+  /** The search tool for `options.toolSearch`, or undefined. */
   readonly searchTool: unknown;
-  /**
-   * The request's tools in order (search tool, stable, deferred, loaded). May be
-   * the caller's frozen `stable` array itself: copy before changing it.
-   */
+  /** The request's tools in order (search tool, stable, deferred, loaded); may be frozen: copy before changing. */
   readonly tools: readonly TargetToolMap[T][];
   readonly warn: Warn;
 }
 
-/**
- * One target. Every member is required, so a new member is a compile error in
- * every target module until each says what it does.
- */
+/** Receives one cache block (runtime/cache-reuse.ts) in the provider's cache order. */
+export type BlockSink = (section: CacheBlock['section'], path: string, value: unknown) => void;
+
+/** One target. Every member is required, so a new member is a compile error until each target says what it does. */
 export interface TargetAdapter<T extends Target> {
   /** The target name; equal to this adapter's key in the table. */
   readonly target: T;
-
-  // ─── Rendering ─────────────────────────────────────────────────────────────
-
-  /** A spec tool (`kind: 'tool'`). */
-  readonly renderTool: ToolRenderer<T>;
-  /** A namespace tool (`kind: 'namespace'`: one stable tool per group, routed by `action`). */
-  readonly renderNamespace: ToolRenderer<T>;
-  /** The `load_toolkit` loader (`kind: 'loader'`). */
-  readonly renderLoader: ToolRenderer<T>;
+  /** A spec tool, namespace tool or loader in the target's wire shape. Pure; never mutates its input. */
+  render(tool: NeutralTool, options: RenderOptions): RenderedToolMap[T];
   /** The name a rendered tool is called by (for duplicate detection), or undefined for a non-tool. */
   toolName(tool: unknown): string | undefined;
-
-  // ─── Compile ───────────────────────────────────────────────────────────────
-
-  /**
-   * Which of the history's system messages join the top-level system text:
-   * `all`, or `leading` (later ones keep their place in the conversation).
-   */
+  /** Which history system messages join the top-level system text: `all`, or `leading` (later ones keep their place). */
   readonly systemMessages: 'all' | 'leading';
   /** Where announcements go on this target. */
   readonly announcements: AnnouncementPlacement;
-  /**
-   * The tool-search tool for `options.toolSearch` (called only when it is set
-   * and not false), or `undefined` when the target has none (compile then
-   * warns `tool-search-unsupported`). Return one frozen constant per choice:
-   * the cache-key memo recognizes it by identity.
-   */
+  /** The tool-search tool for `options.toolSearch` (one frozen constant per choice), or undefined when the target has none. */
   readonly searchTool: ((option: 'regex' | 'bm25' | true) => TargetToolMap[T]) | undefined;
-  /**
-   * The prefix the cache key hashes: what this target's provider caches
-   * before the conversation — the request's tools as sent (the adapter leaves
-   * out what its provider keeps out of its prefix), the system text as sent,
-   * the tool choice. Memoized (runtime/cache-key.ts), so a turn with an
-   * unchanged tools array costs a map lookup.
-   */
-  cachePrefix(tools: readonly unknown[], systemText: string, toolChoice: unknown): StablePrefix;
+  /** The tools a compiled payload sends, in order. */
+  sentTools(payload: ProviderItem): readonly unknown[];
+  /** The sent tools the provider caches before the conversation, in order (Anthropic leaves deferred tools out). */
+  cachedTools(tools: readonly unknown[]): readonly unknown[];
+  /** A compiled payload cut into cache blocks, in the provider's cache order (runtime/cache-reuse.ts). */
+  cacheBlocks(payload: ProviderItem, add: BlockSink): void;
+  /** `options.allowedTools`: the `tool_choice` that restricts the model to `names` (`search`: a tool-search tool among them), or why the target cannot. */
+  readonly allowedTools: { readonly choice: (names: readonly string[], search: boolean) => unknown } | { readonly unsupported: string };
   /** The placed, normalized history in the target's message shape. Total: never throws. */
   convertMessages(messages: readonly NormalizedMessage[], options: ConvertOptions): TargetMessagesMap[T];
-  /**
-   * The request fragment spread into the target's SDK call. May throw
-   * `ToolrouteConfigError` for a request the provider would reject (never for model output).
-   */
+  /** The request fragment spread into the SDK call. May throw `ToolrouteConfigError` for a request the provider would reject. */
   buildPayload(context: PayloadContext<T>): TargetPayloadMap[T];
-
-  // ─── Reading responses back ────────────────────────────────────────────────
-
   /**
-   * The neutral history entries for one response of this target's SDK
-   * (`fromProvider(target, response)`, typed per target in
-   * runtime/conversation.ts): the text, the tool calls, and the provider's
-   * whole output as opaque `provider` state, which {@link convertMessages}
-   * replays unchanged for an assistant message carrying it. Total: any input
-   * gives a list, nothing is mutated or copied (the state holds the
-   * response's own objects).
+   * The neutral history entries for one response of the target's SDK: text,
+   * tool calls, and the whole output as `provider` state for
+   * {@link convertMessages} to replay. Total; nothing is mutated or copied.
    */
   readResponse(response: unknown): NeutralMessage[];
-
-  // ─── Toolkit loading ───────────────────────────────────────────────────────
-
-  /**
-   * Native toolkit loading (runtime/toolkit-loading.ts): what the `native`
-   * strategy means on this target — `deferred` (Anthropic `defer_loading` +
-   * `tool_reference` results), `tool-search` (a Responses client-executed
-   * `tool_search`), or `dispatcher` where the provider has no deferral — and
-   * the tool forms that mode needs, which the router (runtime/router/compile.ts)
-   * puts in the request's tools. The rendering of a load's result in that mode
-   * lives in the target's module and runs in {@link buildPayload}.
-   */
+  /** What the `native` toolkit-loading strategy means here, and the tool forms that mode needs (runtime/toolkit-loading.ts). */
   readonly toolkitLoading: NativeToolkitLoading<T>;
 }
 
 /**
- * What `native` toolkit loading is on one target, and the tool forms its mode
- * needs. A union on `native`: a target whose native mode is `deferred` or
- * `tool-search` must supply that mode's forms (a missing one is a compile
- * error), and a `dispatcher` target has none (the dispatcher tool is shared,
- * runtime/targets/index.ts `dispatcherTool`). Every form is pure, memoized per
- * source object and frozen, so the router's tools arrays, and the cache key
- * memoized on them, keep their identity turn after turn.
- *
- * @example
- * const loading: NativeToolkitLoading<'anthropic'> = { native: 'deferred', unloadedTool: (tool) => ({ ...tool, defer_loading: true }) };
+ * What `native` toolkit loading is on one target. A `deferred` or
+ * `tool-search` target must supply that mode's tool forms (pure, memoized per
+ * source object and frozen, so the router's arrays keep their identity).
+ * @example const loading: NativeToolkitLoading<'anthropic'> = { native: 'deferred', unloadedTool: (tool) => ({ ...tool, defer_loading: true }) };
  */
 export type NativeToolkitLoading<T extends Target> =
   | { readonly native: 'dispatcher' | 'append' }
   | {
       readonly native: 'deferred';
-      /**
-       * A toolkit tool as the request sends it before any load: every toolkit
-       * tool is in the tools from the first turn, in this form, and a load
-       * only references it (Anthropic: `defer_loading: true`).
-       */
+      /** A toolkit tool as sent from the first turn, before any load (Anthropic: `defer_loading: true`). */
       unloadedTool(tool: RenderedToolMap[T]): RenderedToolMap[T];
     }
   | {
       readonly native: 'tool-search';
-      /**
-       * The `load_toolkit` loader as the request sends it in place of the
-       * rendered function (Responses: a client-executed `tool_search` tool
-       * with the loader's description and parameters).
-       */
+      /** The loader as sent in place of the rendered function (Responses: a client-executed `tool_search`). */
       loaderTool(loader: RenderedToolMap[T]): TargetToolMap[T];
-      /**
-       * A toolkit tool as a load's result carries it to the model (Responses:
-       * the function in a `tool_search_output`, without `defer_loading`).
-       */
+      /** A toolkit tool as a load's result carries it (Responses: in a `tool_search_output`). */
       loadedTool(tool: RenderedToolMap[T]): RenderedToolMap[T];
     };
 
 /** The table type: one adapter per target, each typed by its own name. */
 export type TargetAdapterTable = { readonly [T in Target]: TargetAdapter<T> };
 
-/**
- * The `name` field of a rendered tool, the naming of every target whose tools
- * carry their name at the top level (all but Chat Completions).
- *
- * @example
- * namedTool({ name: 'get_time', input_schema: { type: 'object' } }); // → 'get_time'
- */
+/** The `name` field of a rendered tool (every target but Chat Completions). */
 export function namedTool(tool: unknown): string | undefined {
-  if (typeof tool !== 'object' || tool === null) return undefined;
-  const name = (tool as { name?: unknown }).name;
+  const name = typeof tool === 'object' && tool !== null ? (tool as { name?: unknown }).name : undefined;
   return typeof name === 'string' ? name : undefined;
+}
+
+/** Whether a rendered tool is deferred on the wire (`defer_loading: true`: Anthropic and Responses). */
+export function isMarkedDeferred(tool: unknown): boolean {
+  return typeof tool === 'object' && tool !== null && (tool as { defer_loading?: unknown }).defer_loading === true;
+}
+
+/** The entries of an array (anything else gives []). */
+export function list(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** The leading cache blocks of a payload whose sections are flat fields (both OpenAI targets): one block per tool, `tool_choice`, then the system field. */
+export function flatCacheBlocks(p: ProviderItem, add: BlockSink, system?: string): void {
+  list(p['tools']).forEach((t, i) => add('tools', `tools[${i}]`, t));
+  if (p['tool_choice'] !== undefined) add('tool_choice', 'tool_choice', p['tool_choice']);
+  if (system !== undefined && p[system] !== undefined) add('system', system, p[system]);
 }

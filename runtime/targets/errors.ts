@@ -1,26 +1,13 @@
-/**
- * Configuration errors of the per-target compile: the request would be
- * rejected by the provider (an HTTP 400) and the cause is the program or its
- * options, never model output. Model input never throws; this does, early,
- * with the rule and the fix in the message.
- */
-
-/** The provider rules compile checks before sending anything. */
+/** The provider rules compile checks before sending anything: the provider would answer 400, and the cause is configuration, never model output. */
 export const CONFIG_RULES = [
-  'anthropic-all-tools-deferred',
-  'anthropic-search-tool-deferred',
-  'anthropic-deferred-cache-control',
-  'anthropic-too-many-breakpoints',
-  'cache-breakpoint-target',
-  'native-history-entry',
-  'openai-too-many-tools',
+  'anthropic-all-tools-deferred', 'anthropic-search-tool-deferred', 'anthropic-deferred-cache-control', 'anthropic-too-many-breakpoints',
+  'cache-breakpoint-target', 'native-history-entry', 'openai-too-many-tools'
 ] as const;
 export type ConfigRule = (typeof CONFIG_RULES)[number];
 
 /**
- * A request that the provider would reject, caught at compile time.
- * `rule` is stable for programs to branch on; `message` says what, where and how to fix it.
- *
+ * A request that the provider would reject, caught at compile time. `rule` is
+ * stable for programs to branch on; `message` says what, where and how to fix it.
  * @example
  * try { compileForTarget(input); } catch (e) {
  *   if (e instanceof ToolrouteConfigError && e.rule === 'anthropic-all-tools-deferred') { … }

@@ -1,33 +1,23 @@
 /**
- * Gemini (`ai.models.generateContent` in @google/genai): the tool rendering,
- * the history as `contents`, and the payload `{ contents, config: {
- * systemInstruction?, tools? } }`.
- *
- * Wire facts: `FunctionDeclaration` `{ name, description,
- * parametersJsonSchema? }`. The JSON Schema field is sent untouched by the
- * SDK, unlike `parameters`, which the SDK rewrites in place and which rejects
- * common keywords (`additionalProperties`, `const`, non-string enums); it is
- * omitted when the tool takes no arguments. No tool search; no system role
- * in `contents` (positional system messages become user text).
+ * Gemini (`ai.models.generateContent` in @google/genai): `FunctionDeclaration`
+ * with `parametersJsonSchema` (sent untouched by the SDK, unlike `parameters`,
+ * which it rewrites and which rejects common keywords; omitted for a tool
+ * without arguments), the history as `contents` (no system role there:
+ * system messages become user text), and the payload `{ contents, config }`.
  */
-import { stablePrefix } from '../cache-key.js';
-import { namedTool, type NeutralTool, type PayloadContext, type TargetAdapter } from './adapter.js';
-import { argumentsObject, type NeutralMessage, type NormalizedMessage, type ProviderItem } from './history.js';
-import { argumentsText, assistantMessage, fnv1a, isRecord, items, neutralCall, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
-import { hasProperties, objectSchema } from './schema.js';
+import { list, namedTool, type NeutralTool, type PayloadContext, type TargetAdapter } from './adapter.js';
+import { argumentsObject, isRecord, type NormalizedCall, type NormalizedMessage, type ProviderItem } from './history.js';
+import { argumentsText, assistantItems, assistantMessage, fnv1a, items, neutralCall, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
+import { objectSchema } from './schema.js';
 import type { GeminiContent, GeminiFunctionDeclaration, GeminiPart, GeminiPayload } from './types.js';
 
-// ─── Rendering ───────────────────────────────────────────────────────────────
-
-/** `FunctionDeclaration`; the same for tools, namespaces and the loader. */
 function renderGemini(tool: NeutralTool): GeminiFunctionDeclaration {
   const out: GeminiFunctionDeclaration = { name: tool.name, description: tool.description };
   const schema = objectSchema(tool.parameters);
-  if (hasProperties(schema)) out.parametersJsonSchema = schema;
+  const properties = schema['properties'];
+  if (isRecord(properties) && Object.keys(properties).length > 0) out.parametersJsonSchema = schema;
   return out;
 }
-
-// ─── Payload ─────────────────────────────────────────────────────────────────
 
 function geminiPayload({ systemText, placed, tools }: PayloadContext<'gemini'>): GeminiPayload {
   const config: GeminiPayload['config'] = {};
@@ -36,39 +26,55 @@ function geminiPayload({ systemText, placed, tools }: PayloadContext<'gemini'>):
   return { contents: toGeminiContents(placed.messages), config };
 }
 
-/**
- * The Gemini adapter.
- *
- * @example
- * gemini.renderTool(tool, { openaiStrict: false }); // → { name, description, parametersJsonSchema? }
- */
+/** The prefix of the neutral ids made up for calls Gemini sent without one (never sent back to Gemini). */
+const MADE_UP_ID = 'gemini_call_';
+
+/** The Gemini adapter. */
 export const gemini: TargetAdapter<'gemini'> = {
   target: 'gemini',
-  renderTool: renderGemini,
-  renderNamespace: renderGemini,
-  renderLoader: renderGemini,
+  render: renderGemini,
   toolName: namedTool,
   systemMessages: 'all',
   announcements: Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' }),
   searchTool: undefined,
-  cachePrefix: (tools, systemText, toolChoice) => stablePrefix('gemini', tools, systemText, toolChoice),
+  sentTools: (p) => list(isRecord(p['config']) ? p['config']['tools'] : undefined).flatMap((t) => list((t as { functionDeclarations?: unknown } | null)?.functionDeclarations)),
+  cachedTools: (tools) => tools,
+  cacheBlocks(p, add) {
+    const config = isRecord(p['config']) ? p['config'] : {};
+    list(config['tools']).forEach((tool, i) => {
+      const declarations = (tool as { functionDeclarations?: unknown } | null)?.functionDeclarations;
+      if (Array.isArray(declarations)) declarations.forEach((d, j) => add('tools', `config.tools[${i}].functionDeclarations[${j}]`, d));
+      else add('tools', `config.tools[${i}]`, tool);
+    });
+    if (config['toolConfig'] !== undefined) add('tool_choice', 'config.toolConfig', config['toolConfig']);
+    if (config['systemInstruction'] !== undefined) add('system', 'config.systemInstruction', config['systemInstruction']);
+    // One block per part: consecutive same-role contents are merged, so parts are what a later turn appends.
+    list(p['contents']).forEach((c, i) => {
+      const role = (c as { role?: unknown } | null)?.role;
+      list((c as { parts?: unknown } | null)?.parts).forEach((part, j) => add('conversation', `contents[${i}].parts[${j}]`, { role, part }));
+    });
+  },
+  allowedTools: {
+    unsupported:
+      "Gemini's functionCallingConfig.mode is the SDK enum FunctionCallingConfigMode; set config.toolConfig = { functionCallingConfig: { mode: FunctionCallingConfigMode.VALIDATED, allowedFunctionNames: router.allowedToolNames({ target: 'gemini' }) } } yourself. Nothing was added.",
+  },
   toolkitLoading: Object.freeze({ native: 'dispatcher' as const }),
   convertMessages: (messages) => toGeminiContents(messages),
   buildPayload: geminiPayload,
-  readResponse: readGeminiResponse,
+  readResponse: (response) => {
+    // The first candidate. A call without an `id` gets a stable neutral one, so its result pairs with it.
+    const candidate: unknown = isRecord(response) && Array.isArray(response['candidates']) ? response['candidates'][0] : undefined;
+    const content = isRecord(candidate) ? candidate['content'] : undefined;
+    if (!isRecord(content)) return [];
+    const parts = items(content['parts']);
+    const { text, calls } = readItems(parts, classifyGeminiPart);
+    const hash = calls.some((c) => c.id === '') ? fnv1a(argumentsText(parts)) : '';
+    const named = calls.map((c, i) => (c.id !== '' ? c : neutralCall(`${MADE_UP_ID}${i}_${hash}`, c.function.name, c.function.arguments)));
+    return [assistantMessage(text, named, { target: 'gemini', parts })];
+  },
 };
 
-// ─── Reading responses ───────────────────────────────────────────────────────
-
-/**
- * How a Gemini part reads: a `functionCall` part is a call (id '' when Gemini
- * sent none), a text part that is not a thought is text, everything else
- * (thought parts, a bare thoughtSignature, code execution…) is state.
- *
- * @example
- * classifyGeminiPart({ functionCall: { name: 'get_time', args: {} }, thoughtSignature: 'Cv…' });
- * // → { kind: 'call', id: '', name: 'get_time', arguments: '{}' }
- */
+/** How a Gemini part reads: `functionCall` is a call, non-thought text is text, the rest is state. */
 export function classifyGeminiPart(part: ProviderItem): ItemClass {
   const fc = part['functionCall'];
   if (isRecord(fc)) return { kind: 'call', id: str(fc['id']), name: str(fc['name']), arguments: argumentsText(fc['args']) };
@@ -76,37 +82,10 @@ export function classifyGeminiPart(part: ProviderItem): ItemClass {
   return OTHER;
 }
 
-/** The prefix of the neutral ids made up for calls Gemini sent without one. */
-const MADE_UP_ID = 'gemini_call_';
-
-/**
- * `GenerateContentResponse` → one assistant message from the first
- * candidate (none without one): non-thought text joined, functionCall → calls,
- * the parts kept whole. A call without an `id` gets a neutral one,
- * `gemini_call_<index>_<hash of the parts>` (stable for the same response),
- * so its result pairs with it; compile never sends it to Gemini.
- */
-function readGeminiResponse(response: unknown): NeutralMessage[] {
-  if (!isRecord(response) || !Array.isArray(response['candidates'])) return [];
-  const candidate: unknown = response['candidates'][0];
-  const content = isRecord(candidate) ? candidate['content'] : undefined;
-  if (!isRecord(content)) return [];
-  const parts = items(content['parts']);
-  const { text, calls } = readItems(parts, classifyGeminiPart);
-  let hash = '';
-  const named = calls.map((c, i) => {
-    if (c.id !== '') return c;
-    if (hash === '') hash = fnv1a(argumentsText(parts));
-    return neutralCall(`${MADE_UP_ID}${i}_${hash}`, c.function.name, c.function.arguments);
-  });
-  return [assistantMessage(text, named, { target: 'gemini', parts })];
-}
-
-/** Rebuilds what the application changed: a text part, a functionCall part (keeping the thoughtSignature it replaces). */
-const REPLAY: ReplayCodec<GeminiPart> = {
+const REPLAY: ReplayCodec<GeminiPart> & { text: (text: string) => GeminiPart } = {
   classify: classifyGeminiPart,
   text: (text) => ({ text }),
-  call: (c, raw) => {
+  call: (c: NormalizedCall, raw) => {
     const call: { id?: string; name: string; args: { [key: string]: unknown } } = { name: c.name, args: argumentsObject(c.arguments) };
     if (c.id !== '' && !c.id.startsWith(MADE_UP_ID)) call.id = c.id;
     const part: GeminiPart = { functionCall: call };
@@ -117,21 +96,13 @@ const REPLAY: ReplayCodec<GeminiPart> = {
   wireId: (neutralId) => neutralId.startsWith(MADE_UP_ID),
 };
 
-// ─── Messages ────────────────────────────────────────────────────────────────
-
 /**
- * Contents for `ai.models.generateContent`: assistant turns as `model` with
- * `functionCall` parts; tool results as `functionResponse` parts in a user
- * turn (the function name looked up from the call id; `response` is always an
- * object: a JSON-object result as is, anything else wrapped as `{ result }`,
- * a result with its own `error` key as `{ output }`, and a tool message
- * flagged `is_error` as `{ error: text }`, Gemini's convention); an assistant
- * message with Gemini `provider` state sends its kept parts as received
- * (thought parts, thoughtSignature on its functionCall part; replay.ts);
- * positional system messages as user text (Gemini has no system role in
- * contents). Consecutive same-role contents are merged, so parallel results
- * answer their calls in one turn.
- *
+ * Contents for `ai.models.generateContent`: assistant turns as `model`; tool
+ * results as `functionResponse` parts (name looked up by call id; `response`
+ * an object: a JSON object as is, else `{ result }`, one with its own `error`
+ * key as `{ output }`, a failure as `{ error }`); Gemini state replayed as
+ * received; system messages as user text. Same-role contents are merged, so
+ * parallel results answer their calls in one turn.
  * @example
  * toGeminiContents(normalizeMessages([{ role: 'user', content: 'hi' }]));
  * // → [{ role: 'user', parts: [{ text: 'hi' }] }]
@@ -147,31 +118,16 @@ export function toGeminiContents(messages: readonly NormalizedMessage[]): Gemini
     else contents.push({ role, parts });
   };
   for (const m of messages) {
-    if (m.role === 'assistant' && m.state?.target === 'gemini' && m.state.parts.length > 0) {
-      // The kept parts as received: thought parts, thoughtSignature on the part it came on.
+    if (m.role === 'assistant') {
+      const kept = m.state?.target === 'gemini' ? m.state.parts : undefined;
       for (const c of m.calls) {
-        nameById.set(c.id, c.name);
+        if (c.id !== '' || (kept?.length ?? 0) > 0) nameById.set(c.id, c.name);
         if (c.id.startsWith(MADE_UP_ID)) unsent.add(c.id);
       }
-      push('model', replayItems(m.state.parts, m.text, m.calls, REPLAY) as GeminiPart[]);
-    } else if (m.role === 'assistant') {
-      const parts: GeminiPart[] = [];
-      if (m.text !== '' || m.calls.length === 0) parts.push({ text: m.text });
-      for (const c of m.calls) {
-        if (c.id !== '') nameById.set(c.id, c.name);
-        const call: { id?: string; name: string; args: { [key: string]: unknown } } = { name: c.name, args: argumentsObject(c.arguments) };
-        if (c.id.startsWith(MADE_UP_ID)) unsent.add(c.id);
-        else if (c.id !== '') call.id = c.id;
-        parts.push({ functionCall: call });
-      }
-      push('model', parts);
+      push('model', assistantItems(m, kept, REPLAY) as GeminiPart[]);
     } else if (m.role === 'tool') {
       const name = nameById.get(m.callId) ?? (m.name !== '' ? m.name : m.callId !== '' ? m.callId : 'unknown');
-      // Gemini's convention (FunctionResponse.response): an `error` key for a failure, the output otherwise.
-      const response: { id?: string; name: string; response: { [key: string]: unknown } } = {
-        name,
-        response: m.isError ? { error: m.text } : responseObject(m.text),
-      };
+      const response: { id?: string; name: string; response: { [key: string]: unknown } } = { name, response: m.isError ? { error: m.text } : responseObject(m.text) };
       if (m.callId !== '' && !unsent.has(m.callId)) response.id = m.callId;
       push('user', [{ functionResponse: response }]);
     } else {
@@ -184,10 +140,8 @@ export function toGeminiContents(messages: readonly NormalizedMessage[]): Gemini
 function responseObject(text: string): { [key: string]: unknown } {
   try {
     const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-      // A successful result with its own `error` key would read as a failure: wrap it as the output.
-      return Object.hasOwn(parsed, 'error') ? { output: parsed } : (parsed as { [key: string]: unknown });
-    }
+    // A successful result with its own `error` key would read as a failure: wrap it as the output.
+    if (isRecord(parsed)) return Object.hasOwn(parsed, 'error') ? { output: parsed } : (parsed as { [key: string]: unknown });
     return { result: parsed };
   } catch {
     return { result: text };

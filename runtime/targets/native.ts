@@ -1,61 +1,32 @@
 /**
- * Provider-native entries in the neutral history: accepted when toolroute can
- * read them, rejected with a clear error when it cannot, never dropped.
- *
- * An application that builds part of its history in a provider's own shape
- * (pasting `response.content` as an Anthropic assistant message, a Gemini
- * `{ role: 'model', parts }` content, Responses output items, an Anthropic
- * `tool_result` block array) gets what `fromProvider` and `toolMessage`
- * would have given it:
- *
- * | native entry | read as |
- * | --- | --- |
- * | Anthropic assistant `content` with `tool_use` / `thinking` / `redacted_thinking` / server-tool blocks | an assistant message with Anthropic state |
- * | Anthropic user `content` with `tool_result` blocks (and text) | tool messages (`is_error` kept), then the text as a user message |
- * | Gemini `{ role: 'model', parts }` | an assistant message with Gemini state |
- * | Gemini `{ role: 'user', parts }` with text / `functionResponse` parts | user text and tool messages (`response.error` → `is_error`) |
- * | Responses output items (`function_call`, `reasoning`, assistant `message`, `tool_search_call`…), consecutive ones together | one assistant message with Responses state |
- * | Responses `function_call_output` | a tool message |
- *
- * What the neutral history cannot carry to every target — images, documents,
- * audio, files, refusal parts, tool results with non-text content — throws a
- * `ToolrouteConfigError` (`native-history-entry`) naming the entry and the
- * part. Malformed parts (a `{ type: 'image_url' }` with no image) are not
- * native entries; they degrade as the rest of the history does (history.ts).
+ * Provider-native entries in the neutral history (an Anthropic block array, a
+ * Gemini `{ role, parts }` content, Responses items, `tool_result` blocks):
+ * read as `fromProvider` and `toolMessage` would have written them, or
+ * rejected with `ToolrouteConfigError` (`native-history-entry`) when the
+ * neutral history cannot carry a part to every target (images, documents,
+ * audio, files, refusals, non-text tool results). Never dropped. Malformed
+ * parts are not native; they degrade as the rest of the history does.
  */
 import { ToolrouteConfigError } from './errors.js';
-import { normalizeOne, textOf, type NeutralMessage, type NormalizedMessage } from './history.js';
+import { isRecord, jsonText, normalizeOne, textOf, type NeutralMessage, type NormalizedMessage } from './history.js';
 import { anthropic } from './anthropic.js';
 import { gemini } from './gemini.js';
 import { openaiResponses } from './openai-responses.js';
-import { isRecord, items, str } from './replay.js';
+import { items, str } from './replay.js';
 
 type Entry = Record<string, unknown>;
 type NativeRead = { readonly messages: NormalizedMessage[]; readonly consumed: number };
 
 /** Anthropic content block types that only an assistant turn carries (the model's output). */
 const ANTHROPIC_OUTPUT = new Set([
-  'tool_use',
-  'thinking',
-  'redacted_thinking',
-  'server_tool_use',
-  'web_search_tool_result',
-  'web_fetch_tool_result',
-  'code_execution_tool_result',
-  'bash_code_execution_tool_result',
-  'text_editor_code_execution_tool_result',
-  'tool_search_tool_result',
-  'container_upload',
+  'tool_use', 'thinking', 'redacted_thinking', 'server_tool_use', 'web_search_tool_result', 'web_fetch_tool_result', 'code_execution_tool_result',
+  'bash_code_execution_tool_result', 'text_editor_code_execution_tool_result', 'tool_search_tool_result', 'container_upload'
 ]);
 
 /** Text part types: their text is read, nothing else is in them. */
 const TEXT_PARTS = new Set(['text', 'input_text', 'output_text']);
 
-/**
- * A native part the neutral history cannot carry, as `'<type>'`, or
- * undefined. Recognized by type *and* payload: a part without its payload is
- * malformed, not native.
- */
+/** A native part the neutral history cannot carry, described; recognized by type and payload (without its payload it is malformed, not native). */
 function unsupportedPart(part: Entry): string | undefined {
   const type = part['type'];
   switch (type) {
@@ -120,23 +91,12 @@ function resultText(content: unknown): string | undefined {
   return textOf(content);
 }
 
-function jsonText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? '';
-  } catch {
-    return '';
-  }
-}
+const valueText = (value: unknown): string => (typeof value === 'string' ? value : (jsonText(value) ?? ''));
 
 /**
- * Read one provider-native history entry (see the module comment), or
- * `undefined` for an entry that is neutral (or plain garbage, which the
- * neutral reading degrades). `consumed` is how many entries it read
- * (consecutive Responses output items form one assistant turn). Throws
- * `ToolrouteConfigError` (`native-history-entry`) for a native part the
- * neutral history cannot carry.
- *
+ * One provider-native history entry read, or `undefined` for a neutral one.
+ * `consumed` is how many entries it read (consecutive Responses output items
+ * are one assistant turn). Throws for a native part the neutral history cannot carry.
  * @example
  * readNativeEntry({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] }, 0, entries);
  * // → { messages: [{ role: 'tool', callId: 't1', text: 'ok', … }], consumed: 1 }
@@ -206,12 +166,12 @@ function readGeminiContent(entry: Entry, index: number): NativeRead {
       const response = fr['response'];
       const record: Entry = { role: 'tool', tool_call_id: str(fr['id']), name: str(fr['name']) };
       if (isRecord(response) && Object.hasOwn(response, 'error')) {
-        record['content'] = jsonText(response['error']);
+        record['content'] = valueText(response['error']);
         record['is_error'] = true;
       } else if (isRecord(response) && Object.keys(response).length === 1 && (Object.hasOwn(response, 'result') || Object.hasOwn(response, 'output'))) {
-        record['content'] = jsonText(response['result'] ?? response['output']);
+        record['content'] = valueText(response['result'] ?? response['output']);
       } else {
-        record['content'] = jsonText(response ?? {});
+        record['content'] = valueText(response ?? {});
       }
       out.push(normalizeOne(record, index));
     } else if (typeof part['text'] === 'string' && part['thought'] !== true) {

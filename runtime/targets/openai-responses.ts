@@ -1,120 +1,85 @@
 /**
- * OpenAI Responses (`client.responses.create`): the tool rendering (with the
- * optional strict rewrite, strict.ts), the history as input items, and the
- * payload `{ instructions?, input, tools? }`.
- *
- * Wire facts: `FunctionTool` `{ type, name, description, parameters, strict,
- * defer_loading? }`, where `strict` is always present because Responses treats
- * an omitted `strict` as true; tool search is `{ type: 'tool_search' }`.
+ * OpenAI Responses (`client.responses.create`): `FunctionTool` with `strict`
+ * always written (Responses treats an omitted `strict` as true), tool search
+ * `{ type: 'tool_search' }`, the history as input items, and the payload
+ * `{ instructions?, input, tools? }`.
  */
-import { stablePrefix } from '../cache-key.js';
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
-import { namedTool, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
-import { argumentsObject, type NeutralMessage, type NormalizedMessage, type ProviderItem } from './history.js';
-import { argumentsText, assistantMessage, isRecord, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
-import { providerSchema } from './schema.js';
-import { strictModeFor, toOpenAIStrictSchema } from './strict.js';
-import type { ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesTool, ResponsesToolSearchTool } from './types.js';
 import { loadCalls, type ToolkitLoadingInput } from '../toolkit-loading.js';
+import { flatCacheBlocks, list, namedTool, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
+import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
+import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
+import { openaiParameters } from './strict.js';
+import type { ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesTool, ResponsesToolSearchTool } from './types.js';
 
-// ─── Rendering ───────────────────────────────────────────────────────────────
-
-/** `FunctionTool`; the same strict handling as Chat Completions, `strict` always written. */
 function renderResponses(tool: NeutralTool, options: RenderOptions): ResponsesFunctionTool {
-  const strict = options.openaiStrict ? toOpenAIStrictSchema(tool.parameters, strictModeFor(tool)) : undefined;
-  const out: ResponsesFunctionTool = {
-    type: 'function',
-    name: tool.name,
-    description: tool.description,
-    parameters: strict?.ok ? strict.schema : providerSchema(tool.parameters),
-    // Explicit false when not strict: Responses validates strictly when `strict` is omitted or
-    // null, which would reject every schema that is not already strict-shaped.
-    strict: strict?.ok ?? false,
-  };
+  const { parameters, strict } = openaiParameters(tool, options);
+  const out: ResponsesFunctionTool = { type: 'function', name: tool.name, description: tool.description, parameters, strict: strict ?? false };
   if (tool.deferLoading) out.defer_loading = true;
   return out;
 }
 
-// A constant, one identity, so the cache-key memo recognizes it without serializing it.
 const SEARCH: ResponsesToolSearchTool = Object.freeze({ type: 'tool_search' });
-
-// ─── Payload ─────────────────────────────────────────────────────────────────
 
 function responsesPayload({ input, options, systemText, placed, tools }: PayloadContext<'openai-responses'>): ResponsesPayload {
   let items = toResponsesInput(placed.messages, options.responsesSystemRole);
   if (input.toolkits?.mode === 'tool-search') items = asToolSearchItems(items, placed.messages, input.toolkits);
-  const out: ResponsesPayload = { input: items };
-  if (systemText !== '') out.instructions = systemText;
+  // Key order: instructions, input, tools — the order the docs write them.
+  const out: ResponsesPayload = systemText === '' ? { input: items } : { instructions: systemText, input: items };
   if (tools.length > 0) out.tools = tools as ResponsesTool[];
   if (input.toolChoice !== undefined) out.tool_choice = input.toolChoice as ResponsesPayload['tool_choice'];
-  // Key order: instructions, input, tools — the order the docs write them.
-  return systemText === '' ? out : { instructions: out.instructions, ...out };
+  return out;
 }
 
-/**
- * The OpenAI Responses adapter.
- *
- * @example
- * openaiResponses.renderTool(tool, { openaiStrict: false }); // → { type: 'function', name, description, parameters, strict: false }
- */
+/** The OpenAI Responses adapter. */
 export const openaiResponses: TargetAdapter<'openai-responses'> = {
   target: 'openai-responses',
-  renderTool: renderResponses,
-  renderNamespace: renderResponses,
-  renderLoader: renderResponses,
+  render: renderResponses,
   toolName: namedTool,
   systemMessages: 'all',
   announcements: Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' }),
   searchTool: () => SEARCH,
-  cachePrefix: (tools, systemText, toolChoice) => stablePrefix('openai-responses', tools, systemText, toolChoice),
+  // A deferred function still shows its name and description at the start of the request.
+  sentTools: (p) => list(p['tools']),
+  cachedTools: (tools) => tools,
+  cacheBlocks(p, add) {
+    flatCacheBlocks(p, add, 'instructions');
+    const input = p['input'];
+    if (typeof input === 'string') add('conversation', 'input', { role: 'user', content: input });
+    else list(input).forEach((item, i) => add('conversation', `input[${i}]`, item));
+  },
+  allowedTools: {
+    choice: (names, search) => ({ type: 'allowed_tools', mode: 'auto', tools: [...names.map((name) => ({ type: 'function', name })), ...(search ? [{ type: 'tool_search' }] : [])] }),
+  },
   toolkitLoading: Object.freeze({ native: 'tool-search' as const, loaderTool: toolSearchLoader, loadedTool: loadedForm }),
   convertMessages: (messages, options) => toResponsesInput(messages, options.systemRole),
   buildPayload: responsesPayload,
-  readResponse: readResponsesResponse,
+  readResponse: (response) => {
+    const output = isRecord(response) ? items(response['output']) : [];
+    if (output.length === 0) return [];
+    const { text, calls } = readItems(output, classifyResponsesItem, '\n');
+    return [assistantMessage(text, calls, { target: 'openai-responses', output })];
+  },
 };
 
-// ─── Reading responses ───────────────────────────────────────────────────────
-
 /**
- * How a Responses output item reads: an assistant `message` item is text
- * (its `output_text` parts joined), a `function_call` item is a call
- * (`call_id` is the call's id), a client-executed `tool_search_call` is a
- * `load_toolkit` call (toolkit loading over tool search), everything else
- * (reasoning, server tool searches, hosted tool calls) is state.
- *
+ * How a Responses output item reads: a `message` is text (its `output_text`
+ * parts), a `function_call` a call, a client-executed `tool_search_call` a
+ * `load_toolkit` call (toolkit loading over tool search); the rest is state.
  * @example
  * classifyResponsesItem({ type: 'function_call', id: 'fc_1', call_id: 'c1', name: 'get_time', arguments: '{}' });
  * // → { kind: 'call', id: 'c1', name: 'get_time', arguments: '{}' }
  */
 export function classifyResponsesItem(item: ProviderItem): ItemClass {
   if (item['type'] === 'message') {
-    let text = '';
-    for (const part of items(item['content'])) if (part['type'] === 'output_text') text += str(part['text']);
-    return { kind: 'text', text };
+    return { kind: 'text', text: items(item['content']).map((part) => (part['type'] === 'output_text' ? str(part['text']) : '')).join('') };
   }
-  if (item['type'] === 'function_call') {
-    const args = item['arguments'];
-    return { kind: 'call', id: str(item['call_id']), name: str(item['name']), arguments: typeof args === 'string' ? args : argumentsText(args) };
-  }
-  // A client-executed tool search is the application's to answer: with toolkit loading over
-  // tool search, that is the loader (`load_toolkit`), dispatched like any call.
-  if (item['type'] === 'tool_search_call' && item['execution'] === 'client') {
-    const args = item['arguments'];
-    return { kind: 'call', id: str(item['call_id']), name: LOAD_TOOLKIT_NAME, arguments: typeof args === 'string' ? args : argumentsText(args) };
-  }
-  return OTHER;
+  const search = item['type'] === 'tool_search_call' && item['execution'] === 'client';
+  if (item['type'] !== 'function_call' && !search) return OTHER;
+  return { kind: 'call', id: str(item['call_id']), name: search ? LOAD_TOOLKIT_NAME : str(item['name']), arguments: argumentsText(item['arguments'], true) };
 }
 
-/** `Response` → one assistant message (none for an empty output): message texts joined by newlines, `output` kept whole. */
-function readResponsesResponse(response: unknown): NeutralMessage[] {
-  const output = isRecord(response) ? items(response['output']) : [];
-  if (output.length === 0) return [];
-  const { text, calls } = readItems(output, classifyResponsesItem, '\n');
-  return [assistantMessage(text, calls, { target: 'openai-responses', output })];
-}
-
-/** Rebuilds what the application changed: an easy assistant message, a function_call (its `namespace` kept). */
-const REPLAY: ReplayCodec<ResponsesInputItem> = {
+const REPLAY: ReplayCodec<ResponsesInputItem> & { text: (text: string) => ResponsesInputItem } = {
   classify: classifyResponsesItem,
   separator: '\n',
   text: (text) => ({ role: 'assistant', content: text }),
@@ -126,64 +91,31 @@ const REPLAY: ReplayCodec<ResponsesInputItem> = {
   },
 };
 
-// ─── Messages ────────────────────────────────────────────────────────────────
-
 /**
- * Input items for `client.responses.create`: messages as easy input messages,
- * tool calls as `function_call` items (`call_id`, raw `arguments`), tool
- * results as `function_call_output` items (a failure is its text: Responses
- * has no flag); positional system messages stay inline with `systemRole`. An
- * assistant message with Responses `provider` state sends its kept output
- * items as received (reasoning with encrypted_content, item ids; replay.ts).
- *
+ * Input items for `client.responses.create`: easy input messages,
+ * `function_call` / `function_call_output` items (a failure is its text), system
+ * messages inline with `systemRole`; Responses state replayed as received.
  * @example
  * toResponsesInput(normalizeMessages([{ role: 'assistant', content: null,
  *   tool_calls: [{ id: 'c1', function: { name: 'get_time', arguments: '{}' } }] }]));
  * // → [{ type: 'function_call', call_id: 'c1', name: 'get_time', arguments: '{}' }]
  */
-export function toResponsesInput(
-  messages: readonly NormalizedMessage[],
-  systemRole: 'system' | 'developer' = 'system',
-): ResponsesInputItem[] {
-  const items: ResponsesInputItem[] = [];
-  for (const m of messages) {
-    if (m.role === 'system') items.push({ role: systemRole, content: m.text });
-    else if (m.role === 'user') items.push({ role: 'user', content: m.text });
-    else if (m.role === 'tool') items.push({ type: 'function_call_output', call_id: m.callId, output: m.text });
-    else if (m.state?.target === 'openai-responses' && m.state.output.length > 0) {
-      // The kept output items as received (reasoning with encrypted_content, item ids), in order.
-      for (const item of replayItems(m.state.output, m.text, m.calls, REPLAY)) items.push(item as ResponsesInputItem);
-    } else {
-      if (m.text !== '' || m.calls.length === 0) items.push({ role: 'assistant', content: m.text });
-      for (const c of m.calls) items.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments });
-    }
-  }
-  return items;
+export function toResponsesInput(messages: readonly NormalizedMessage[], systemRole: 'system' | 'developer' = 'system'): ResponsesInputItem[] {
+  return messages.flatMap((m): ResponsesInputItem[] => {
+    if (m.role === 'system') return [{ role: systemRole, content: m.text }];
+    if (m.role === 'user') return [{ role: 'user', content: m.text }];
+    if (m.role === 'tool') return [{ type: 'function_call_output', call_id: m.callId, output: m.text }];
+    return assistantItems(m, m.state?.target === 'openai-responses' ? m.state.output : undefined, REPLAY) as ResponsesInputItem[];
+  });
 }
-
-// ─── Native toolkit loading: a client-executed tool_search ───────────────────
 
 const searchLoaderMemo = new WeakMap<object, ResponsesToolSearchTool>();
 
-/**
- * The loader as a client-executed Responses `tool_search` tool: the loader's
- * description (which points the model at the directory in the instructions)
- * and its parameters (`toolkit_name`, an enum of the toolkits). Memoized and
- * frozen per loader object.
- *
- * @example
- * toolSearchLoader(spec.rendered['openai-responses'].loader);
- * // → { type: 'tool_search', execution: 'client', description: 'Load a toolkit …', parameters: { type: 'object', … } }
- */
+/** The loader as a client-executed `tool_search` tool with its description and parameters, memoized and frozen per loader object. */
 export function toolSearchLoader(loader: ResponsesFunctionTool): ResponsesToolSearchTool {
   let hit = searchLoaderMemo.get(loader);
   if (hit === undefined) {
-    hit = Object.freeze({
-      type: 'tool_search',
-      execution: 'client',
-      description: loader.description ?? null,
-      parameters: loader.parameters,
-    }) as ResponsesToolSearchTool;
+    hit = Object.freeze({ type: 'tool_search', execution: 'client', description: loader.description ?? null, parameters: loader.parameters }) as ResponsesToolSearchTool;
     searchLoaderMemo.set(loader, hit);
   }
   return hit;
@@ -191,70 +123,44 @@ export function toolSearchLoader(loader: ResponsesFunctionTool): ResponsesToolSe
 
 const loadedFormMemo = new WeakMap<object, ResponsesFunctionTool>();
 
-/**
- * A Responses function tool as a `tool_search_output` carries it: loaded, so
- * without `defer_loading`. Memoized per source.
- *
- * @example
- * loadedForm({ type: 'function', name: 'get_forecast', parameters: null, strict: false, defer_loading: true }).defer_loading; // → undefined
- */
+/** A function tool as a `tool_search_output` carries it: loaded, so without `defer_loading`. Memoized per source. */
 export function loadedForm(tool: ResponsesFunctionTool): ResponsesFunctionTool {
   if (tool.defer_loading === undefined) return tool;
   let hit = loadedFormMemo.get(tool);
   if (hit === undefined) {
     const { defer_loading: _deferred, ...rest } = tool;
-    hit = Object.freeze(rest);
-    loadedFormMemo.set(tool, hit);
+    loadedFormMemo.set(tool, (hit = Object.freeze(rest)));
   }
   return hit;
 }
 
 /**
- * Render `load_toolkit` calls and their results as Responses tool-search
- * items: each `function_call` named `load_toolkit` becomes a client
- * `tool_search_call` (its arguments as an object), and its output a
- * `tool_search_output` carrying the toolkit's tools. An error result (unknown
- * or blocked toolkit) has no tools to carry: an empty `tool_search_output`
- * follows the call, then a `developer` message with the error text, so the
- * model still reads why. Returns `items` itself when there are no load calls.
- *
+ * `load_toolkit` calls and results as tool-search items: a neutral
+ * `load_toolkit` call becomes a client `tool_search_call`, and a search
+ * call's result a `tool_search_output` carrying the toolkit's tools (empty
+ * for an error result, followed by a `developer` message with the error
+ * text). A `function_call` the model made keeps its `function_call_output`.
+ * Returns `items` itself when there are no load calls.
  * @example
  * asToolSearchItems(items, normalized, { mode: 'tool-search', catalog, responsesTools });
  * // [{ type: 'tool_search_call', call_id: 'c1', arguments: { toolkit_name: 'Weather' }, execution: 'client', status: 'completed' },
  * //  { type: 'tool_search_output', call_id: 'c1', execution: 'client', status: 'completed', tools: [getForecast, …] }]
  */
-export function asToolSearchItems(
-  items: ResponsesInputItem[],
-  normalized: readonly NormalizedMessage[],
-  loading: ToolkitLoadingInput,
-): ResponsesInputItem[] {
+export function asToolSearchItems(items: ResponsesInputItem[], normalized: readonly NormalizedMessage[], loading: ToolkitLoadingInput): ResponsesInputItem[] {
   const loads = loadCalls(normalized, loading.catalog);
   if (loads.size === 0) return items;
-  // Each call is answered in the form it was made: a tool_search_call the model
-  // made (replayed as received) or that compile writes for a neutral
-  // load_toolkit call gets a tool_search_output; a function_call the model made
-  // (replayed with its item id) keeps its function_call_output.
   const searches = new Set<string>();
-  const out: ResponsesInputItem[] = [];
-  for (const item of items) {
-    if ('type' in item && item.type === 'function_call' && item.name === LOAD_TOOLKIT_NAME && item.id === undefined && loads.has(item.call_id)) {
-      out.push({ type: 'tool_search_call', call_id: item.call_id, arguments: argumentsObject(item.arguments), execution: 'client', status: 'completed' });
+  return items.flatMap((item): ResponsesInputItem[] => {
+    if (!('type' in item)) return [item];
+    if (item.type === 'function_call' && item.name === LOAD_TOOLKIT_NAME && item.id === undefined && loads.has(item.call_id)) {
       searches.add(item.call_id);
-      continue;
+      return [{ type: 'tool_search_call', call_id: item.call_id, arguments: argumentsObject(item.arguments), execution: 'client', status: 'completed' }];
     }
-    if ('type' in item && item.type === 'tool_search_call' && typeof item.call_id === 'string' && item.execution === 'client') searches.add(item.call_id);
-    if ('type' in item && item.type === 'function_call_output' && searches.has(item.call_id)) {
-      const kit = loads.get(item.call_id)!.toolkit;
-      const tools: ResponsesTool[] = [];
-      for (const name of kit?.tools ?? []) {
-        const tool = loading.responsesTools?.get(name);
-        if (tool !== undefined) tools.push(tool);
-      }
-      out.push({ type: 'tool_search_output', call_id: item.call_id, execution: 'client', status: 'completed', tools });
-      if (kit === undefined) out.push({ role: 'developer', content: `${LOAD_TOOLKIT_NAME}: ${item.output}` });
-      continue;
-    }
-    out.push(item);
-  }
-  return out;
+    if (item.type === 'tool_search_call' && typeof item.call_id === 'string' && item.execution === 'client') searches.add(item.call_id);
+    if (item.type !== 'function_call_output' || !searches.has(item.call_id)) return [item];
+    const kit = loads.get(item.call_id)!.toolkit;
+    const tools = (kit?.tools ?? []).flatMap((name) => loading.responsesTools?.get(name) ?? []);
+    const output: ResponsesInputItem = { type: 'tool_search_output', call_id: item.call_id, execution: 'client', status: 'completed', tools };
+    return kit === undefined ? [output, { role: 'developer', content: `${LOAD_TOOLKIT_NAME}: ${item.output}` }] : [output];
+  });
 }

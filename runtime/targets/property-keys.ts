@@ -1,42 +1,21 @@
 /**
- * Anthropic's property-key rule, met by renaming instead of refusing.
- *
- * Anthropic answers HTTP 400 for the whole request —
- * `tools.N.custom.input_schema.properties: Property keys should match pattern
- * '^[a-zA-Z0-9_.-]{1,64}$'` — when one tool's top-level property key has any
- * other character (`año_vehiculo`, `filter[id]`, `$top`, `@odata.type`) or more
- * than 64 of them. The rule is not in the SDK types or the API reference; it
- * is the API's own error text, reported identically across clients (the path
- * it names is the top-level `input_schema.properties`; no report shows nested
- * keys refused, so nested keys are left as written).
- *
- * At codegen, such a tool's Anthropic rendering gets wire names that fit
- * (accents dropped, other characters `_`, at most 64, never equal to another
- * key of the same object) and the tool carries a key decode (wire → spec
- * name) that the router applies before validation, as it applies strict-mode
- * null decoding. Every other target keeps the spec's names; their calls carry
- * spec names, which the decode leaves alone (a wire name never equals a spec
- * name of the same object).
+ * Anthropic answers 400 for a whole request when one tool's top-level
+ * property key breaks `^[a-zA-Z0-9_.-]{1,64}$` (`año_vehiculo`, `filter[id]`,
+ * `$top`; the API's own error text, not in the SDK types). Such a tool's
+ * Anthropic rendering gets wire names that fit, and its key decode maps them
+ * back at dispatch, before validation. Other targets keep the spec's names,
+ * which the decode leaves alone (a wire name never equals a spec name of the
+ * same object). Nested keys are left as written (no report shows them refused).
  */
+import type { KeyDecodePlan } from '../contract.js';
+import { fnv1a } from './replay.js';
+
+export type { KeyDecodePlan };
 
 /** Anthropic's pattern for `input_schema.properties` keys. */
 export const ANTHROPIC_PROPERTY_KEY = /^[a-zA-Z0-9_.-]{1,64}$/;
 
-import type { KeyDecodePlan } from '../contract.js';
-
-export type { KeyDecodePlan };
-
 type Schema = Readonly<Record<string, unknown>>;
-
-/** 8 hex digits of FNV-1a over UTF-16 code units: a short, stable disambiguator (not security). */
-function fnv8(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
-}
 
 function readable(key: string): string {
   const plain = key
@@ -46,14 +25,7 @@ function readable(key: string): string {
   return plain === '' ? '_' : plain;
 }
 
-/**
- * Wire names for the top-level property keys Anthropic refuses; `undefined`
- * when every key fits (the common case: nothing changes). Deterministic.
- *
- * @example
- * anthropicKeyPlan({ type: 'object', properties: { 'año': {}, 'filter[id]': {}, ok: {} } });
- * // → { ano: 'año', filter_id_: 'filter[id]' }
- */
+/** Wire names for the top-level property keys Anthropic refuses; `undefined` when every key fits (the common case: nothing changes). Deterministic. */
 export function anthropicKeyPlan(parameters: Schema): KeyDecodePlan | undefined {
   const properties = parameters['properties'];
   if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return undefined;
@@ -64,23 +36,16 @@ export function anthropicKeyPlan(parameters: Schema): KeyDecodePlan | undefined 
   const plan: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const key of bad) {
     let wire = readable(key);
-    if (wire.length > 64 || taken.has(wire)) wire = `${wire.slice(0, 55)}_${fnv8(key)}`;
+    if (wire.length > 64 || taken.has(wire)) wire = `${wire.slice(0, 55)}_${fnv1a(key)}`;
     for (let n = 2; taken.has(wire); n++) wire = `${wire.slice(0, 60 - String(n).length)}_${n}`;
     taken.add(wire);
     plan[wire] = key;
   }
-  // A plain object with own keys only (JSON round-trips it into spec.gen.ts).
+  // A plain object with own keys only (serialized into the generated spec).
   return Object.fromEntries(Object.entries(plan));
 }
 
-/**
- * The schema as Anthropic gets it: top-level `properties` and `required`
- * under their wire names (order kept). Returns `parameters` itself without a plan.
- *
- * @example
- * anthropicSchema({ type: 'object', properties: { 'año': { type: 'integer' } }, required: ['año'] }, { ano: 'año' });
- * // → { type: 'object', properties: { ano: { type: 'integer' } }, required: ['ano'] }
- */
+/** The schema as Anthropic gets it: top-level `properties` and `required` under their wire names (order kept). Returns `parameters` itself without a plan. */
 export function anthropicSchema(parameters: Schema, plan: KeyDecodePlan | undefined): Schema {
   if (plan === undefined) return parameters;
   const wireOf = new Map(Object.entries(plan).map(([wire, key]) => [key, wire]));
@@ -103,9 +68,7 @@ export function anthropicSchema(parameters: Schema, plan: KeyDecodePlan | undefi
  * Pure and total: never throws, never mutates `value`, returns `value` itself
  * when no wire name is present. A wire name sent together with its spec name
  * is left as it is (the validator or the handler sees both; nothing is dropped).
- *
- * @example
- * applyKeyDecode({ ano: 1982, ok: true }, { ano: 'año' }); // → { 'año': 1982, ok: true }
+ * @example applyKeyDecode({ ano: 1982, ok: true }, { ano: 'año' }); // → { 'año': 1982, ok: true }
  */
 export function applyKeyDecode(value: unknown, plan: KeyDecodePlan | undefined): unknown {
   if (plan === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) return value;

@@ -1,78 +1,33 @@
 /**
- * Reading a provider's output into the neutral history, and replaying it:
- * the shared half of every target's `readResponse` and of the assistant
- * branch of its `convertMessages`. A target supplies how to classify one of
- * its items (text, a tool call, or state it does not read) and how to rebuild
- * text and calls; this module does the rest the same way for every target.
+ * The shared half of every target's `readResponse` and of the assistant
+ * branch of its `convertMessages`: a target says how to classify one of its
+ * items and how to rebuild text and calls; reading and replaying are the same
+ * everywhere.
  */
-import type { NeutralMessage, NeutralToolCall, ProviderItem, ProviderState } from './history.js';
+import { isRecord, jsonText, type NeutralMessage, type NeutralToolCall, type NormalizedCall, type NormalizedMessage, type ProviderItem, type ProviderState } from './history.js';
 
-/**
- * The neutral assistant message for a provider turn: `content` is the text
- * (`null` when the turn only calls tools, OpenAI's shape), `tool_calls` only
- * when there are calls, `provider` the kept output.
- *
- * @example
- * assistantMessage('Hi', [], { target: 'gemini', parts: [{ text: 'Hi' }] });
- * // → { role: 'assistant', content: 'Hi', provider: { target: 'gemini', parts: [{ text: 'Hi' }] } }
- */
+/** The neutral assistant message for a provider turn (`content` null when it only calls tools). */
 export function assistantMessage(text: string, calls: NeutralToolCall[], provider: ProviderState): NeutralMessage {
-  // Key order: role, content, tool_calls, provider (the order the history is read in).
   if (calls.length === 0) return { role: 'assistant', content: text, provider };
   return { role: 'assistant', content: text === '' ? null : text, tool_calls: calls, provider };
 }
 
-/**
- * A neutral tool call (OpenAI Chat's shape, what `dispatch` takes).
- *
- * @example
- * neutralCall('c1', 'get_time', '{}'); // → { id: 'c1', type: 'function', function: { name: 'get_time', arguments: '{}' } }
- */
+/** A neutral tool call (what `dispatch` takes). */
 export const neutralCall = (id: string, name: string, args: string): NeutralToolCall => ({ id, type: 'function', function: { name, arguments: args } });
 
-/**
- * A JSON object (not null, not an array).
- *
- * @example
- * isRecord({ type: 'text' }); // → true
- * isRecord([1]);              // → false
- */
-export function isRecord(value: unknown): value is ProviderItem {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * A string field, or '' for anything else.
- *
- * @example
- * str(5); // → ''
- */
+/** A string field, or '' for anything else. */
 export function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-/**
- * JSON text of a parsed arguments object; `{}` when absent or not encodable; never throws.
- *
- * @example
- * argumentsText({ city: 'Lisbon' }); // → '{"city":"Lisbon"}'
- * argumentsText(10n);                // → '{}'
- */
-export function argumentsText(value: unknown): string {
+/** Arguments as a JSON text: a string as sent, anything else as JSON (`{}` when absent or not encodable). */
+export function argumentsText(value: unknown, keepString = false): string {
+  if (keepString && typeof value === 'string') return value;
   if (value === undefined || value === null) return '{}';
-  try {
-    return JSON.stringify(value) ?? '{}';
-  } catch {
-    return '{}';
-  }
+  return jsonText(value) ?? '{}';
 }
 
-/**
- * FNV-1a of a text, 8 hex digits: a short stable tag, not a security hash.
- *
- * @example
- * fnv1a('a'); // → 'e40c292c'
- */
+/** FNV-1a of a text over UTF-16 code units, 8 hex digits: a short stable tag, not a security hash. */
 export function fnv1a(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
@@ -82,17 +37,10 @@ export function fnv1a(text: string): string {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-/**
- * The object entries of an array (anything else gives []).
- *
- * @example
- * items([{ a: 1 }, null, 2]); // → [{ a: 1 }]
- */
+/** The object entries of an array (anything else gives []). */
 export function items(value: unknown): ProviderItem[] {
   return Array.isArray(value) ? value.filter(isRecord) : [];
 }
-
-// ─── Reading and replaying items ─────────────────────────────────────────────
 
 /** What a provider item is to the neutral history: text, a tool call, or state it does not read. */
 export type ItemClass =
@@ -100,15 +48,9 @@ export type ItemClass =
   | { readonly kind: 'call'; readonly id: string; readonly name: string; readonly arguments: string }
   | { readonly kind: 'other' };
 
-/** The class of an item the neutral history does not read (kept as state). */
 export const OTHER: ItemClass = { kind: 'other' };
 
-/**
- * The text (joined by `separator`) and the calls of a provider output.
- *
- * @example
- * readItems([{ type: 'text', text: 'Hi' }], classifyAnthropicBlock); // → { text: 'Hi', calls: [] }
- */
+/** The text (joined by `separator`) and the calls of a provider output. */
 export function readItems(list: readonly ProviderItem[], classify: (item: ProviderItem) => ItemClass, separator = ''): { text: string; calls: NeutralToolCall[] } {
   const texts: string[] = [];
   const calls: NeutralToolCall[] = [];
@@ -120,13 +62,6 @@ export function readItems(list: readonly ProviderItem[], classify: (item: Provid
   return { text: texts.join(separator), calls };
 }
 
-/** A call as compile reads it from the neutral history. */
-export interface ReplayCall {
-  readonly id: string;
-  readonly name: string;
-  readonly arguments: string;
-}
-
 /** How one target rebuilds what the application changed, for {@link replayItems}. */
 export interface ReplayCodec<O> {
   readonly classify: (item: ProviderItem) => ItemClass;
@@ -134,36 +69,23 @@ export interface ReplayCodec<O> {
   readonly separator?: string;
   /** A text item for changed text; absent when the target carries text outside the items (Chat's `content`). */
   readonly text?: (text: string) => O;
-  /** A call rebuilt from the neutral history; `raw` is the item it replaces (to keep what it can, e.g. a thought signature). */
-  readonly call: (call: ReplayCall, raw: ProviderItem | undefined) => O;
+  /** A call rebuilt from the neutral history; `raw` is the item it replaces (to keep e.g. a thought signature). */
+  readonly call: (call: NormalizedCall, raw: ProviderItem | undefined) => O;
   /** A neutral call id the provider never saw (Gemini calls without an id): compared as ''. */
   readonly wireId?: (neutralId: string, raw: ProviderItem) => boolean;
 }
 
 /**
- * Replay a provider's kept output for a neutral assistant message: every item
- * as received, in order, except text and calls the application changed since
- * (those are rebuilt from the neutral `text` / `calls` in their place) or
- * removed; calls it added are appended. Unchanged state comes back as the
- * very objects received, so their JSON is byte for byte what the provider sent.
- *
- * @example
- * replayItems(state.content, 'Hi', [], anthropicCodec); // → the kept blocks
+ * A provider's kept output replayed for a neutral assistant message: every
+ * item as received, in order, except text and calls the application changed
+ * (rebuilt in their place) or removed; added calls are appended. Unchanged
+ * items are the very objects received, so their JSON is what the provider sent.
+ * With nothing kept, this is the turn built fresh: its text, then its calls.
+ * @example replayItems(state.content, 'Hi', [], anthropicCodec); // → the kept blocks
  */
-export function replayItems<O>(
-  kept: readonly ProviderItem[],
-  text: string,
-  calls: readonly ReplayCall[],
-  codec: ReplayCodec<O>,
-): (ProviderItem | O)[] {
+export function replayItems<O>(kept: readonly ProviderItem[], text: string, calls: readonly NormalizedCall[], codec: ReplayCodec<O>): (ProviderItem | O)[] {
   const classes = kept.map(codec.classify);
-  let keptText = '';
-  let textItems = 0;
-  for (const c of classes) {
-    if (c.kind !== 'text') continue;
-    keptText = textItems === 0 ? c.text : keptText + (codec.separator ?? '') + c.text;
-    textItems++;
-  }
+  const keptText = classes.flatMap((c) => (c.kind === 'text' ? [c.text] : [])).join(codec.separator ?? '');
   const textSame = keptText === text;
   const out: (ProviderItem | O)[] = [];
   const makeText = codec.text;
@@ -182,7 +104,7 @@ export function replayItems<O>(
       const call = calls[next++];
       if (call === undefined) continue; // removed by the application
       if (!textPlaced) {
-        // Changed text with no text item to stand in for: before the first call, as a fresh turn would have it.
+        // Changed text with no text item to stand in for: before the first call, as a fresh turn has it.
         out.push(makeText!(text));
         textPlaced = true;
       }
@@ -197,3 +119,10 @@ export function replayItems<O>(
   return out;
 }
 
+/** An assistant turn as items: its kept state replayed when there is any, else built fresh (a text item unless the turn only calls tools, then the calls). */
+export function assistantItems<O>(m: NormalizedMessage, kept: readonly ProviderItem[] | undefined, codec: ReplayCodec<O> & { readonly text: (text: string) => O }): (ProviderItem | O)[] {
+  if (kept !== undefined && kept.length > 0) return replayItems(kept, m.text, m.calls, codec);
+  const out: O[] = m.text !== '' || m.calls.length === 0 ? [codec.text(m.text)] : [];
+  for (const call of m.calls) out.push(codec.call(call, undefined));
+  return out;
+}

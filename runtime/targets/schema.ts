@@ -1,90 +1,42 @@
-/**
- * Shared JSON helpers of the per-target renderers: the provider copy of a
- * tool's parameter schema and the deep JSON copy they are built from. Pure:
- * the input is never mutated, key order is kept, `__proto__` keys stay keys.
- */
+/** JSON helpers of the renderers. Pure: the input is never mutated, key order is kept, `__proto__` keys stay keys. */
+import { isRecord } from './history.js';
 import type { JsonObject } from './types.js';
+
+export { isRecord };
 
 /** A JSON Schema object. */
 export type JsonSchema = { readonly [key: string]: unknown };
 
-/**
- * A copy of the schema as providers want it: `$schema` (a document annotation) dropped at the root.
- *
- * @example
- * providerSchema({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' }); // → { type: 'object' }
- */
+/** A copy of the schema as providers want it: `$schema` (a document annotation) dropped at the root. */
 export function providerSchema(schema: JsonSchema): JsonObject {
   const copy = cloneSchema(schema);
   delete copy['$schema'];
   return copy;
 }
 
-/**
- * The provider copy with `type: "object"` guaranteed first (Anthropic's type demands it).
- *
- * @example
- * objectSchema({ properties: {} }); // → { type: 'object', properties: {} }
- */
+/** The provider copy with `type: "object"` first (Anthropic's type demands it). */
 export function objectSchema(schema: JsonSchema): { type: 'object'; [key: string]: unknown } {
   const copy = providerSchema(schema);
   if (copy['type'] === 'object') return copy as { type: 'object'; [key: string]: unknown };
-  return Object.fromEntries([['type', 'object'], ...Object.entries(copy).filter(([k]) => k !== 'type')]) as {
-    type: 'object';
-    [key: string]: unknown;
-  };
+  return Object.fromEntries([['type', 'object'], ...Object.entries(copy).filter(([k]) => k !== 'type')]) as { type: 'object'; [key: string]: unknown };
 }
 
-/**
- * Whether an object schema declares at least one property.
- *
- * @example
- * hasProperties({ type: 'object', properties: {} }); // → false
- */
-export function hasProperties(schema: JsonObject): boolean {
-  const props = schema['properties'];
-  return isRecord(props) && Object.keys(props).length > 0;
-}
-
-/**
- * A deep copy of a schema object ({} for anything that is not an object).
- *
- * @example
- * cloneSchema({ type: 'object' }); // → a new { type: 'object' }
- */
+/** A deep copy of a schema object ({} for anything that is not an object). */
 export function cloneSchema(schema: JsonSchema): JsonObject {
   const copy = cloneJson(schema);
   return isRecord(copy) ? (copy as JsonObject) : {};
 }
 
-/**
- * Deep copy of a JSON value, key order kept. Non-JSON leaves are dropped like
- * JSON.stringify would; `__proto__` keys stay own data properties.
- *
- * @example
- * cloneJson({ a: [1, Infinity], f: () => 1 }); // → { a: [1, null] }
- */
+/** Deep copy of a JSON value, key order kept; non-JSON leaves dropped as JSON.stringify drops them. */
 export function cloneJson(value: unknown): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (Array.isArray(value)) return value.map((v) => cloneJson(v) ?? null);
-  if (typeof value === 'object') {
-    const entries: Array<[string, unknown]> = [];
-    for (const key of Object.keys(value)) {
-      const v = cloneJson((value as Record<string, unknown>)[key]);
-      if (v !== undefined) entries.push([key, v]);
-    }
-    return Object.fromEntries(entries);
+  if (typeof value !== 'object') return undefined;
+  const entries: Array<[string, unknown]> = [];
+  for (const key of Object.keys(value)) {
+    const v = cloneJson((value as Record<string, unknown>)[key]);
+    if (v !== undefined) entries.push([key, v]);
   }
-  return undefined;
-}
-
-/**
- * A plain (non-array) object.
- *
- * @example
- * isRecord([]); // → false
- */
-export function isRecord(value: unknown): value is { readonly [key: string]: unknown } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return Object.fromEntries(entries);
 }

@@ -1,14 +1,13 @@
 /**
- * The OpenAI strict-mode schema rewrite and its inverse, the null decode.
- * Shared by the two OpenAI targets (openai.ts, openai-responses.ts), by the
- * generator (the `nullDecode` plan of every tool, at codegen) and by the
- * router (decoding a strict call's `null`s back into absent arguments).
- *
- * Pure: no state, the input is never mutated. Keyword lists are from
- * /work/shared/providers.md §2 (OpenAI Structured Outputs, "Supported keywords").
+ * The OpenAI strict-mode schema rewrite and its inverse, the null decode:
+ * used by both OpenAI renderers, the generator (each tool's `nullDecode`
+ * plan) and the router (a strict call's `null`s back into absent arguments).
+ * Pure; keyword lists from OpenAI Structured Outputs, "Supported keywords".
  */
 import type { NullDecodePlan } from '../contract.js';
-import { cloneJson, isRecord, objectSchema, type JsonSchema } from './schema.js';
+import type { NeutralTool, RenderOptions } from './adapter.js';
+import { jsonText } from './history.js';
+import { cloneJson, isRecord, objectSchema, providerSchema, type JsonSchema } from './schema.js';
 import type { JsonObject } from './types.js';
 
 /** The outcome of the strict rewrite: the schema, or why strict mode cannot express it. */
@@ -18,15 +17,10 @@ export type StrictSchemaResult =
 
 /** Options of {@link toOpenAIStrictSchema}. */
 export interface StrictSchemaOptions {
-  /**
-   * Accept optional properties inside `anyOf` members. Only sound when something
-   * else decodes their nulls: namespace tools, whose `args` members are the
-   * actions' own schemas, decoded by the action tool's plan after routing.
-   */
+  /** Accept optional properties inside `anyOf` members: only sound when something else decodes their nulls (namespace `args`). */
   readonly anyOfDecodedElsewhere?: boolean;
 }
 
-// Keywords OpenAI Structured Outputs accepts (providers.md §2, "Supported keywords").
 const STRICT_KEEP = new Set([
   'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'anyOf',
   'description', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
@@ -45,19 +39,12 @@ const STRICT_UNSUPPORTED = [
 const STRICT_AS_TEXT = ['default', 'minLength', 'maxLength', 'uniqueItems', 'minProperties', 'maxProperties', 'examples', 'format'];
 
 /**
- * Rewrite a tool's parameter schema for OpenAI strict mode: every object
- * closed (`additionalProperties: false`) with every property in `required`;
- * optional properties made nullable (`type: [T, "null"]` for a primitive type,
- * else `anyOf: [T, { type: "null" }]`); `oneOf` read as `anyOf`; `default` and
- * other constraints strict mode rejects moved into the description text
- * (`Default: "utf8"`). Returns the null decode plan with it. A schema strict
- * mode cannot express (`$ref`, `allOf`, open maps, free-form objects, untyped
- * values, tuples) gives `{ ok: false, reason, path }`: render it non-strict.
- *
- * An optional property whose own schema already admits `null` is not made
- * nullable and not decoded: its `null` is a legitimate value, so the model's
- * `null` is kept (the absent/null distinction is the one thing lost).
- *
+ * A tool's parameter schema for OpenAI strict mode, with its null decode
+ * plan: every object closed with every property required; optional ones made
+ * nullable (unless their schema already admits `null`: that `null` is kept);
+ * `oneOf` read as `anyOf`; constraints strict mode rejects moved into the
+ * description (`Default: "utf8"`). What strict mode cannot express (`$ref`,
+ * `allOf`, open maps, untyped values, tuples) gives `{ ok: false, reason, path }`.
  * @example
  * toOpenAIStrictSchema({ type: 'object', properties: { a: { type: 'string' } } });
  * // → { ok: true, plan: { optional: ['a'] }, schema: { type: 'object',
@@ -66,9 +53,7 @@ const STRICT_AS_TEXT = ['default', 'minLength', 'maxLength', 'uniqueItems', 'min
 export function toOpenAIStrictSchema(parameters: JsonSchema, options: StrictSchemaOptions = {}): StrictSchemaResult {
   try {
     // The root is an object whatever the schema says (a tool's arguments are always an object).
-    const out = strictNode(objectSchema(parameters), '', true, options);
-    if (!out.ok) return out;
-    return { ok: true, schema: out.schema, plan: out.plan };
+    return strictNode(objectSchema(parameters), '', true, options);
   } catch (error) {
     // Only reachable for pathological input (a cyclic or exotic object): fall back to non-strict.
     return { ok: false, reason: `the schema could not be read (${String(error)})`, path: '' };
@@ -76,11 +61,22 @@ export function toOpenAIStrictSchema(parameters: JsonSchema, options: StrictSche
 }
 
 /**
+ * The parameters an OpenAI target sends and its `strict` flag (undefined
+ * without `openaiStrict`): the strict rewrite, or the schema as-is with
+ * `strict: false` when strict mode cannot express it. A namespace's `args`
+ * members are its actions' schemas, decoded by the action's plan after routing.
+ * @example openaiParameters(tool, { openaiStrict: false }); // → { parameters: { type: 'object', … }, strict: undefined }
+ */
+export function openaiParameters(tool: NeutralTool, options: RenderOptions): { parameters: JsonObject; strict: boolean | undefined } {
+  const result = options.openaiStrict ? toOpenAIStrictSchema(tool.parameters, { anyOfDecodedElsewhere: tool.kind === 'namespace' }) : undefined;
+  return { parameters: result?.ok ? result.schema : providerSchema(tool.parameters), strict: result?.ok };
+}
+
+/**
  * Which properties' `null`s the router turns back into absent arguments for a
  * tool rendered with OpenAI strict mode; `undefined` when there is nothing to
  * decode or the schema is sent non-strict. Descends into object properties
  * (`nested`) and array elements (`items`).
- *
  * @example
  * nullDecodePlan({ type: 'object', properties: { path: { type: 'string' },
  *   opts: { type: 'object', properties: { depth: { type: 'integer' } } } }, required: ['path'] });
@@ -98,9 +94,7 @@ const MAX_DECODE_DEPTH = 64;
  * Pure and total: never throws (any input, any plan), never mutates `value`
  * (changed containers are copied, untouched ones shared), keeps `__proto__`
  * keys as plain data. Returns `value` itself when nothing changes.
- *
- * @example
- * applyNullDecode({ path: 'a', encoding: null }, { optional: ['encoding'] }); // → { path: 'a' }
+ * @example applyNullDecode({ path: 'a', encoding: null }, { optional: ['encoding'] }); // → { path: 'a' }
  */
 export function applyNullDecode(value: unknown, plan: NullDecodePlan | undefined): unknown {
   if (plan === undefined) return value;
@@ -152,15 +146,11 @@ function decodeNode(value: unknown, plan: unknown, depth: number): unknown {
   );
 }
 
-type StrictNode =
-  | { readonly ok: true; readonly schema: JsonObject; readonly plan: NullDecodePlan | undefined }
-  | { readonly ok: false; readonly reason: string; readonly path: string };
-
-function unsupported(path: string, reason: string): StrictNode {
+function unsupported(path: string, reason: string): StrictSchemaResult {
   return { ok: false, reason, path };
 }
 
-function strictNode(schema: unknown, path: string, root: boolean, options: StrictSchemaOptions): StrictNode {
+function strictNode(schema: unknown, path: string, root: boolean, options: StrictSchemaOptions): StrictSchemaResult {
   if (!isRecord(schema)) return unsupported(path, 'a boolean or non-object schema has no strict-mode form');
   for (const keyword of STRICT_UNSUPPORTED) {
     if (Object.hasOwn(schema, keyword)) return unsupported(path, `\`${keyword}\` is not supported in strict mode`);
@@ -172,12 +162,10 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
   const isObject = root || types.includes('object') || (types.length === 0 && isRecord(schema['properties']));
   const isArray = types.includes('array') || (types.length === 0 && Object.hasOwn(schema, 'items'));
   const alternatives = Object.hasOwn(schema, 'anyOf') ? schema['anyOf'] : schema['oneOf'];
-
   if (types.length === 0 && !isObject && !isArray && alternatives === undefined
     && !Object.hasOwn(schema, 'enum') && !Object.hasOwn(schema, 'const')) {
     return unsupported(path, 'a value without `type`, `enum`, `const` or `anyOf` has no strict-mode form');
   }
-
   for (const key of Object.keys(schema)) {
     const value = schema[key];
     if (key === 'properties' || key === 'required' || key === 'additionalProperties' || key === 'items') continue;
@@ -185,13 +173,12 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
     if (key === 'format' && typeof value === 'string' && STRICT_FORMATS.has(value)) {
       out[key] = value;
     } else if (STRICT_AS_TEXT.includes(key)) {
-      notes.push(`${key === 'default' ? 'Default' : key}: ${safeJson(value)}`);
+      notes.push(`${key === 'default' ? 'Default' : key}: ${jsonText(value) ?? String(value)}`);
     } else if (STRICT_KEEP.has(key)) {
       out[key] = cloneJson(value);
     }
     // Anything else ($schema, $id, title, $comment, vendor keys…) is annotation: dropped.
   }
-
   if (Array.isArray(alternatives)) {
     const members: JsonObject[] = [];
     for (let i = 0; i < alternatives.length; i++) {
@@ -206,7 +193,6 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
   } else if (alternatives !== undefined) {
     return unsupported(path, '`anyOf` must be an array');
   }
-
   if (isObject) {
     const additional = schema['additionalProperties'];
     if (additional !== undefined && additional !== false) {
@@ -240,7 +226,6 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
     out['required'] = names;
     out['additionalProperties'] = false;
   }
-
   if (isArray) {
     const items = schema['items'];
     if (!isRecord(items)) {
@@ -254,7 +239,6 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
       plan.items = element.plan;
     }
   }
-
   if (notes.length > 0) {
     const own = typeof out['description'] === 'string' ? (out['description'] as string) : '';
     out['description'] = own === '' ? notes.join('\n') : `${own}\n${notes.join('\n')}`;
@@ -268,13 +252,9 @@ interface MutablePlan {
   items?: NullDecodePlan;
 }
 
-function finishPlan(plan: MutablePlan): NullDecodePlan {
-  const out: { optional: string[]; nested?: Record<string, NullDecodePlan>; items?: NullDecodePlan } = {
-    optional: plan.optional ?? [],
-  };
-  if (plan.nested !== undefined) out.nested = plan.nested;
-  if (plan.items !== undefined) out.items = plan.items;
-  return out;
+/** The plan with `optional` first and always present. */
+function finishPlan({ optional = [], ...rest }: MutablePlan): NullDecodePlan {
+  return { optional, ...rest };
 }
 
 const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
@@ -283,15 +263,9 @@ const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
 function nullable(schema: JsonObject): JsonObject {
   const type = schema['type'];
   const constrained = Object.hasOwn(schema, 'enum') || Object.hasOwn(schema, 'const') || Object.hasOwn(schema, 'anyOf');
-  if (!constrained && typeof type === 'string' && PRIMITIVE_TYPES.has(type)) {
-    return replaceKey(schema, 'type', [type, 'null']);
-  }
-  if (!constrained && Array.isArray(type) && type.every((t) => typeof t === 'string' && PRIMITIVE_TYPES.has(t))) {
-    return replaceKey(schema, 'type', [...type, 'null']);
-  }
-  if (!Object.hasOwn(schema, 'type') && Array.isArray(schema['anyOf'])) {
-    return replaceKey(schema, 'anyOf', [...(schema['anyOf'] as unknown[]), { type: 'null' }]);
-  }
+  if (!constrained && typeof type === 'string' && PRIMITIVE_TYPES.has(type)) return replaceKey(schema, 'type', [type, 'null']);
+  if (!constrained && Array.isArray(type) && type.every((t) => typeof t === 'string' && PRIMITIVE_TYPES.has(t))) return replaceKey(schema, 'type', [...type, 'null']);
+  if (!Object.hasOwn(schema, 'type') && Array.isArray(schema['anyOf'])) return replaceKey(schema, 'anyOf', [...(schema['anyOf'] as unknown[]), { type: 'null' }]);
   return { anyOf: [schema, { type: 'null' }] };
 }
 
@@ -313,19 +287,6 @@ function admitsNull(schema: unknown): boolean {
   if (Array.isArray(all) && !all.every(admitsNull)) return false;
   return true;
 }
-
-/**
- * How a tool's kind bears on the strict rewrite: a namespace tool's `args`
- * members are its actions' own schemas, decoded by the action's plan after routing.
- *
- * @example
- * strictModeFor({ kind: 'namespace' }); // → { anyOfDecodedElsewhere: true }
- */
-export function strictModeFor(tool: { readonly kind: 'tool' | 'namespace' | 'loader' }): StrictSchemaOptions {
-  return { anyOfDecodedElsewhere: tool.kind === 'namespace' };
-}
-
-// ─── Helpers ─────────────────────────────────────────────────────────────────
 
 function replaceKey(schema: JsonObject, key: string, value: unknown): JsonObject {
   return Object.fromEntries(Object.keys(schema).map((k) => [k, k === key ? value : schema[k]]));
@@ -350,10 +311,3 @@ function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}

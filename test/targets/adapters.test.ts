@@ -82,13 +82,11 @@ describe('every adapter', () => {
       expect(adapter.toolName({ name: 1, function: { name: 2 } })).toBeUndefined();
     });
 
-    it(`${target}: renderTool(form, …) is the adapter's renderer for the tool's kind`, () => {
-      const ns = { ...readFile, kind: 'namespace' as const };
-      const loader = { ...getForecast, kind: 'loader' as const };
+    it(`${target}: renderTool(form, …) is the adapter's renderer, for every kind of tool`, () => {
       const options = { openaiStrict: true };
-      expect(renderTool(target, readFile, options)).toEqual(adapter.renderTool(readFile, options));
-      expect(renderTool(target, ns, options)).toEqual(adapter.renderNamespace(ns, options));
-      expect(renderTool(target, loader, options)).toEqual(adapter.renderLoader(loader, options));
+      for (const tool of [readFile, { ...readFile, kind: 'namespace' as const }, { ...getForecast, kind: 'loader' as const }]) {
+        expect(renderTool(target, tool, options)).toEqual(adapter.render(tool, options));
+      }
     });
 
     it(`${target}: convertMessages is what compile puts in the payload`, () => {
@@ -112,16 +110,16 @@ describe('every adapter', () => {
       expect(['system', 'user_tail']).toContain(adapter.announcements.auto);
       expect(['hoist', 'before-prefill']).toContain(adapter.announcements.withoutTail);
       expect(['all', 'leading']).toContain(adapter.systemMessages);
-      // Native toolkit loading (issue 9): every adapter says what `native` means there.
+      // Every adapter says what `native` toolkit loading means there.
       expect(['deferred', 'tool-search', 'dispatcher']).toContain(adapter.toolkitLoading.native);
-      // Reading responses back is a required member now (fromProvider); any input gives a list.
+      // Reading responses back (fromProvider): any input gives a list.
       expect(typeof adapter.readResponse).toBe('function');
       expect(adapter.readResponse(undefined)).toEqual(expect.any(Array));
     });
   }
 
   it('native toolkit loading: the forms the router sends are memoized, frozen and do what the mode means', () => {
-    const tool = anthropic.renderTool({ ...readFile, kind: 'tool' }, { openaiStrict: false });
+    const tool = anthropic.render({ ...readFile, kind: 'tool' }, { openaiStrict: false });
     const loading = adapterFor('anthropic').toolkitLoading;
     expect(loading.native).toBe('deferred');
     if (loading.native !== 'deferred') return;
@@ -134,12 +132,12 @@ describe('every adapter', () => {
     const responses = adapterFor('openai-responses').toolkitLoading;
     expect(responses.native).toBe('tool-search');
     if (responses.native !== 'tool-search') return;
-    const deferredFn = openaiResponses.renderTool({ ...readFile, kind: 'tool', deferLoading: true }, { openaiStrict: false });
+    const deferredFn = openaiResponses.render({ ...readFile, kind: 'tool', deferLoading: true }, { openaiStrict: false });
     expect(deferredFn.defer_loading).toBe(true);
     const loaded = responses.loadedTool(deferredFn);
     expect(loaded).toEqual(Object.fromEntries(Object.entries(deferredFn).filter(([k]) => k !== 'defer_loading')));
     expect(responses.loadedTool(deferredFn)).toBe(loaded);
-    const loader = openaiResponses.renderLoader({ ...getForecast, kind: 'loader' }, { openaiStrict: false });
+    const loader = openaiResponses.render({ ...getForecast, kind: 'loader' }, { openaiStrict: false });
     expect(responses.loaderTool(loader)).toEqual({ type: 'tool_search', execution: 'client', description: loader.description, parameters: loader.parameters });
     expect(responses.loaderTool(loader)).toBe(responses.loaderTool(loader));
     // The dispatcher targets have no forms of their own.

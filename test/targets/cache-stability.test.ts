@@ -10,9 +10,8 @@
  * each target:
  *
  * - router.cacheKey(payload) changes exactly when the bytes the provider caches
- *   before the conversation change (issue 9: this test used to assert that the
- *   key never changes, which was wrong — appended tools are sent before the
- *   system prompt, and Chat/Gemini send deferred tools in full);
+ *   before the conversation change (appended tools are sent before the system
+ *   prompt, and Chat/Gemini send deferred tools in full);
  * - the payload's tools are exactly: search tool, the stable tools, then the
  *   deferred ones chosen, then loaded toolkits' tools in load order — loaded
  *   tools only ever after the stable tools, never inserted among them;

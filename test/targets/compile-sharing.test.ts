@@ -47,7 +47,7 @@ describe('router.compile shares frozen arrays', () => {
   });
 
   test('loading a toolkit appends its tools; the shared prefix is unchanged', () => {
-    // The `append` toolkit-loading strategy (issue 9 made native loading the default).
+    // The `append` toolkit-loading strategy (native loading is the default).
     const { router } = exampleRouter({ toolkitLoading: 'append' });
     const first = router.compile({ target: 'anthropic', messages }) as { tools: { name: string }[] };
     const prefix = first.tools.map((t) => t.name);

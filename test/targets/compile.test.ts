@@ -108,8 +108,7 @@ describe('cache key', () => {
     expect(cacheKey(compileForTarget(input('anthropic', { options: { toolSearch: true } })))).not.toBe(cacheKey(compileForTarget(input('anthropic'))));
   });
 
-  // Issue 9: the key used to leave out loaded tools, and deferred tools that
-  // Chat and Gemini send in full. It now follows the bytes the provider caches.
+  // The key follows the bytes the provider caches: loaded tools, and deferred tools Chat and Gemini send in full, count.
   it('follows the cached bytes: tools as sent (Anthropic drops deferred ones), system as sent; never announcements at the tail or messages', () => {
     for (const target of TARGET_LIST) {
       const stable = rendered(target, [readFile, getTime]);

@@ -1,6 +1,6 @@
 /**
  * Library-owned tools keep the prompt cache, proved on the bytes each real
- * SDK client sends (issue 11, rule 11). A router with two library tools
+ * SDK client sends. A router with two library tools
  * (examples/memory-tools.ts) goes through scripted turns that block and
  * unblock tools (the library tools among them), load toolkits (through
  * `dispatch` in several call shapes, and `handleTool`), unload them

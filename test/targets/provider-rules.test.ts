@@ -1,5 +1,5 @@
 /**
- * Provider rules that real schemas hit (issue 10, defect 7), end to end from
+ * Provider rules that real schemas hit, end to end from
  * a spec through codegen, the router and the official SDK clients:
  *
  * - Anthropic refuses the whole request when a top-level property key does

@@ -86,7 +86,7 @@ describe('the type check can fail', () => {
     const chatTool: ChatCompletionTool = {
       type: 'function',
       function: { name: 'x', parameters: { type: 'object' } },
-      // @ts-expect-error Chat Completions has no defer_loading (providers.md §2).
+      // @ts-expect-error Chat Completions has no defer_loading.
       defer_loading: true,
     };
 

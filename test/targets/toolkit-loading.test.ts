@@ -229,8 +229,10 @@ describe('provider-side blocklist (options.allowedTools, opt-in)', () => {
     // The gate still answers for the blocked action inside an allowed namespace.
     expect(await router.dispatch({ name: 'file_ops', arguments: { action: 'delete_file', args: { path: 'a' } } })).toMatchObject({ code: 'blocked' });
     expect(router.allowedToolNames({ target: 'gemini' })).toEqual(['file_ops', 'get_time']);
-    // The same blocklist gives the same object: the key memo keeps working.
-    expect(chat().tool_choice).toBe(blocked.tool_choice);
+    // The same blocklist gives the same tool_choice and the same key.
+    const again = chat();
+    expect(again.tool_choice).toEqual(blocked.tool_choice);
+    expect(router.cacheKey(again)).toBe(router.cacheKey(blocked));
   });
 
   test('Anthropic has none and Gemini needs the SDK enum: a warning, nothing sent', () => {
