@@ -94,15 +94,22 @@ export function specFromData<S extends GeneratedSpec = GeneratedSpec>(
   for (const t of data.flat) isFlat[t] = 1;
   const namespacesOf = membership(count, data.namespaces);
   const toolkitsOf = membership(count, data.toolkits);
-  const tools = data.tools.map((t, i): GeneratedTool => Object.freeze({ ...t, flat: isFlat[i] === 1, namespaces: namespacesOf[i]!, toolkits: toolkitsOf[i]! }));
+  // One object per tool, built in one step: re-spreading an object whose `parameters` was overwritten
+  // makes V8 deprecate its shape per object (about 20× slower at 10,000 tools).
+  const tools = data.tools.map((t, i): GeneratedTool => {
+    if (!Object.hasOwn(data.schemas, t.parameters)) {
+      throw new TypeError(`toolroute: this generated folder's spec data names the schema ${JSON.stringify(t.parameters)} for tool ${JSON.stringify(t.name)} but does not define it. Regenerate the folder (npx toolroute codegen).`);
+    }
+    return Object.freeze({ ...t, parameters: data.schemas[t.parameters]!, flat: isFlat[i] === 1, namespaces: namespacesOf[i]!, toolkits: toolkitsOf[i]! });
+  });
   const options = Object.freeze({ openaiStrict: data.openaiStrict });
   let namespaces: readonly unknown[] | undefined;
   const neutral: RenderedTools = Object.freeze({
-    tools: deepFreeze(data.tools.map(({ name, description, parameters, deferLoading }) => (deferLoading ? { name, description, parameters, deferLoading } : { name, description, parameters }))),
+    tools: deepFreeze(tools.map(({ name, description, parameters, deferLoading }) => (deferLoading ? { name, description, parameters, deferLoading } : { name, description, parameters }))),
     // Rendered on first read (a compile, a target form): each lists every action's arguments, which
     // creating a router and dispatching never read.
     get namespaces() {
-      return (namespaces ??= deepFreeze(data.namespaces.map((ns) => renderTool('neutral', neutralNamespaceTool(ns, ns.tools.map((t) => data.tools[t]!), ns.encoding), options))));
+      return (namespaces ??= deepFreeze(data.namespaces.map((ns) => renderTool('neutral', neutralNamespaceTool(ns, ns.tools.map((t) => tools[t]!), ns.encoding), options))));
     },
     loader: data.toolkits.length === 0 ? null : deepFreeze(renderTool('neutral', neutralLoaderTool(data.toolkits.map((k) => k.name)), options)),
   });
