@@ -227,12 +227,14 @@ describe('dialectOf', () => {
 
 
 describe('spec.gen.ts data', () => {
-  it('refuses, loudly, spec data of another format version', () => {
+  it('refuses, loudly, spec data of another format version or naming a schema it does not define', () => {
     const ctx = buildEmitContext(buildIR({ tools: [{ name: 'a' }, { name: 'b' }] }), options);
     const parts = { directoryXml: '', validators: [] };
     expect(specFromData(specData(ctx), parts).tools.map((t) => t.name)).toEqual(['a', 'b']);
     const later = { ...specData(ctx), formatVersion: 2 } as unknown as Parameters<typeof specFromData>[0];
     expect(() => specFromData(later, parts)).toThrow(/format version 2; this runtime reads 1\. Regenerate the folder/);
+    const unnamed = { ...specData(ctx), schemas: {} };
+    expect(() => specFromData(unnamed, parts)).toThrow(/names the schema "AArgs" for tool "a" but does not define it\. Regenerate the folder/);
   });
   it('derives every tool\'s group lists exactly, as frozen arrays', async () => {
     // `b` is in two namespaces and two toolkits, `c` in one of each; `a`, `d` only in the first namespace, `e` in none.
@@ -276,10 +278,11 @@ describe('spec.gen.ts data', () => {
       expect(text).toContain('"__proto__": {');
       for (const f of files) writeFileSync(path.join(dir, f.path), f.content);
       const { spec } = (await import(pathToFileURL(path.join(dir, 'spec.gen.ts')).href)) as { spec: GeneratedSpec };
-      expect(JSON.stringify(spec.tools[0]!.parameters)).toBe(JSON.stringify(want.tools[0]!.parameters));
+      const parameters = want.schemas[want.tools[0]!.parameters];
+      expect(JSON.stringify(spec.tools[0]!.parameters)).toBe(JSON.stringify(parameters));
       expect(Object.getPrototypeOf(spec.policies)).toBe(Object.prototype);
       expect(Object.keys(spec.policies)).toEqual(['__proto__']);
-      expect(spec.rendered.neutral.tools[0]).toEqual({ name: 'a', description: want.tools[0]!.description, parameters: want.tools[0]!.parameters });
+      expect(spec.rendered.neutral.tools[0]).toEqual({ name: 'a', description: want.tools[0]!.description, parameters });
       expect(Object.isFrozen(spec.tools[0]!.parameters) && Object.isFrozen(spec.rendered.neutral.tools[0])).toBe(true);
     } finally {
       removeDir(dir);
