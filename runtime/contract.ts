@@ -83,9 +83,9 @@ export interface NullDecodePlan {
 }
 
 /**
- * One tool as `spec.gen.ts` writes it. Indices point into `GeneratedSpec`
- * arrays; what the groups already say (`flat`, `namespaces`, `toolkits`) is
- * derived by `specFromData`, not written twice.
+ * One tool's data. Indices point into `GeneratedSpec` arrays; what the groups
+ * already say (`flat`, `namespaces`, `toolkits`) is derived by `specFromData`,
+ * not written twice.
  */
 export interface ToolData {
   readonly name: string;
@@ -108,6 +108,11 @@ export interface ToolData {
    * changed.
    */
   readonly fillsDefaults?: true;
+}
+
+/** One tool as `spec.gen.ts` writes it: its parameter schema by name, a key of `SpecData.schemas`. */
+export interface SpecToolData extends Omit<ToolData, 'parameters'> {
+  readonly parameters: string;
 }
 
 /** One tool as the runtime sees it: its data plus where the spec offers it. */
@@ -204,7 +209,9 @@ export interface SpecData {
   readonly hash: string;
   /** The spec's `options.openaiStrict`: how the target forms are rendered. */
   readonly openaiStrict: boolean;
-  readonly tools: readonly ToolData[];
+  /** Each distinct parameter schema once, by name; tools that share a schema share its object. */
+  readonly schemas: { readonly [name: string]: ToolData['parameters'] };
+  readonly tools: readonly SpecToolData[];
   readonly flat: readonly number[];
   readonly namespaces: readonly GeneratedNamespace[];
   readonly toolkits: readonly GeneratedToolkit[];

@@ -70,6 +70,7 @@ export {
   type RejectionCode,
   type ResolvedCallOf,
   type SpecData,
+  type SpecToolData,
   type Target,
   type ToolCallCheckResultOf,
   type ToolDefinition,

@@ -14,7 +14,7 @@ import { canonicalJson } from '../../runtime/cache-key.js';
 import { buildEmitContext } from '../../generator/emit/context.js';
 import { ARTIFACT_KINDS, emit, type GeneratedFile } from '../../generator/emit/index.js';
 import { schemaToType } from '../../generator/emit/arg-types.js';
-import { specData, tsLiteral } from '../../generator/emit/spec.js';
+import { jsonLines, rawTemplateBody, specData } from '../../generator/emit/spec.js';
 import { specFromData } from '../../runtime/spec-data.js';
 import type { GeneratedSpec } from '../../runtime/contract.js';
 import { buildIR } from './ir-builder.js';
@@ -43,13 +43,16 @@ describe('code helpers', () => {
     expect(value).toMatch(/^[\x20-\x7e]*$/);
     expect(JSON.stringify(JSON.parse(value))).toBe(text);
   });
-  it('tsLiteral evaluates to exactly the JSON value, a __proto__ key as an own key', () => {
-    const value = JSON.parse(JSON.stringify({ [hostile]: [hostile, 1, null, true, [], {}, [{ a: -0.5 }]], n: { 'my-key': 'x', default: 2 } }).replace('"n":', '"__proto__":{"x":1},"n":'));
-    const literal = tsLiteral(value);
-    const back = (0, eval)(`(${literal})`) as Record<string, unknown>;
+  it('jsonLines in a String.raw template parses back to exactly the JSON value, a __proto__ key as an own key', () => {
+    const tricky = [hostile, '\\`', '\\${', '$${{', '`${`', '\\\\u0060'];
+    const value = JSON.parse(JSON.stringify({ [hostile]: [...tricky, 1, null, true, [], {}, [{ a: -0.5 }]], n: { 'my-key': 'x', default: 2 } }).replace('"n":', '"__proto__":{"x":1},"n":'));
+    const body = rawTemplateBody(jsonLines(value));
+    expect(body).not.toMatch(/`|\$\{|[\u2028\u2029]/);
+    const back = JSON.parse((0, eval)(`String.raw\`${body}\``) as string) as Record<string, unknown>;
     expect(JSON.stringify(back)).toBe(JSON.stringify(value));
     expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
     expect(Object.keys(back)).toContain('__proto__');
+    expect(jsonLines({ tags: ['a', 'b'], n: { x: 1 } })).toBe('{\n  "tags": ["a", "b"],\n  "n": {\n    "x": 1\n  }\n}');
   });
   it('jsdoc never lets text close the comment, and splits every line terminator', () => {
     expect(jsdoc('a */ b')).toBe('/** a *\\/ b */\n');
@@ -209,12 +212,14 @@ describe('validators of many distinct schemas', () => {
 });
 
 describe('spec.gen.ts data', () => {
-  it('refuses, loudly, spec data of another format version', () => {
+  it('refuses, loudly, spec data of another format version or naming a schema it does not define', () => {
     const ctx = buildEmitContext(buildIR({ tools: [{ name: 'a' }, { name: 'b' }] }), options);
     const parts = { directoryXml: '', validators: [] };
     expect(specFromData(specData(ctx), parts).tools.map((t) => t.name)).toEqual(['a', 'b']);
     const later = { ...specData(ctx), formatVersion: 2 } as unknown as Parameters<typeof specFromData>[0];
     expect(() => specFromData(later, parts)).toThrow(/format version 2; this runtime reads 1\. Regenerate the folder/);
+    const unnamed = { ...specData(ctx), schemas: {} };
+    expect(() => specFromData(unnamed, parts)).toThrow(/names the schema "AArgs" for tool "a" but does not define it\. Regenerate the folder/);
   });
   it('derives every tool\'s group lists exactly, as frozen arrays', async () => {
     // `b` is in two namespaces and two toolkits, `c` in one of each; `a`, `d` only in the first namespace, `e` in none.
@@ -255,13 +260,14 @@ describe('spec.gen.ts data', () => {
     try {
       const files = await emit(ir, { ...options, runtimeImport: '../../../runtime/index.js' });
       const text = files.find((f) => f.path === 'spec.gen.ts')!.content;
-      expect(text).toContain('["__proto__"]: {');
+      expect(text).toContain('"__proto__": {');
       for (const f of files) writeFileSync(path.join(dir, f.path), f.content);
       const { spec } = (await import(pathToFileURL(path.join(dir, 'spec.gen.ts')).href)) as { spec: GeneratedSpec };
-      expect(JSON.stringify(spec.tools[0]!.parameters)).toBe(JSON.stringify(want.tools[0]!.parameters));
+      const parameters = want.schemas[want.tools[0]!.parameters];
+      expect(JSON.stringify(spec.tools[0]!.parameters)).toBe(JSON.stringify(parameters));
       expect(Object.getPrototypeOf(spec.policies)).toBe(Object.prototype);
       expect(Object.keys(spec.policies)).toEqual(['__proto__']);
-      expect(spec.rendered.neutral.tools[0]).toEqual({ name: 'a', description: want.tools[0]!.description, parameters: want.tools[0]!.parameters });
+      expect(spec.rendered.neutral.tools[0]).toEqual({ name: 'a', description: want.tools[0]!.description, parameters });
       expect(Object.isFrozen(spec.tools[0]!.parameters) && Object.isFrozen(spec.rendered.neutral.tools[0])).toBe(true);
     } finally {
       removeDir(dir);
