@@ -269,7 +269,8 @@ async function peers(l: Loaded, c: Case): Promise<{ aiSdk: () => Promise<unknown
     const parsed = raw.trim() === '' ? null : await safeParseJSON({ text: raw, schema });
     if (!parsed || !parsed.success) throw new Error('invalid');
     let output: unknown;
-    for await (const part of executeTool({ execute: t.execute as never, input: parsed.value, options: { toolCallId: 'call_1', messages: [] } })) {
+    // provider-utils 4 (AI SDK 6) takes `execute`, 5 (AI SDK 7) `tool` and a `context` option: both given, for either.
+    for await (const part of executeTool({ tool: t, execute: t.execute, input: parsed.value, options: { toolCallId: 'call_1', messages: [], context: undefined } } as never) as AsyncIterable<{ type: string; output: unknown }>) {
       if (part.type === 'final') output = part.output;
     }
     return output;
