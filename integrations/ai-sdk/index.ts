@@ -1,6 +1,6 @@
 /**
- * toolroute/ai-sdk: a router as the tools of the Vercel AI SDK (`ai` 6, an
- * optional peer dependency), for `generateText` / `streamText`.
+ * toolroute/ai-sdk: a router as the tools of the Vercel AI SDK (`ai` 6 or 7,
+ * an optional peer dependency), for `generateText` / `streamText`.
  *
  * `toAiSdk(router, options)` returns settings to spread into the call:
  *
@@ -29,21 +29,23 @@
  *   - `append`: a toolkit's tools become active on the step after its load,
  *     appended at the end (the tool prefix is kept, the cached system prompt
  *     and history behind it are not).
- * - `experimental_repairToolCall` and `prepareStep` together put toolroute's
- *   reasons where the AI SDK would send its own: calls the AI SDK refuses
- *   before any `execute` (an unknown or not-yet-loaded tool, arguments that
- *   are not JSON) are checked with `router.checkToolCall`, and their tool
- *   results carry the router's reason instead of the AI SDK's message. With
- *   the dispatcher, a loaded toolkit tool called by its own name is repaired
- *   into the `call_toolkit_tool` call it stands for. Arguments that are JSON
- *   reach `dispatch`, whose rejection (invalid arguments, blocked, unknown
- *   action) is thrown from `execute`, which the AI SDK sends to the model as
- *   the error text.
+ * - `repairToolCall` (AI SDK 7; `experimental_repairToolCall` on 6) and
+ *   `prepareStep` together put toolroute's reasons where the AI SDK would
+ *   send its own: calls the AI SDK refuses before any `execute` (an unknown
+ *   or not-yet-loaded tool, arguments that are not JSON) are checked with
+ *   `router.checkToolCall`, and their tool results carry the router's reason
+ *   instead of the AI SDK's message. With the dispatcher, a loaded toolkit
+ *   tool called by its own name is repaired into the `call_toolkit_tool`
+ *   call it stands for. Arguments that are JSON reach `dispatch`, whose
+ *   rejection (invalid arguments, blocked, unknown action) is the output of
+ *   `execute`, a {@link ToolRejectedError}, sent as the reason's text.
  * - Standing announcements are added at the tail of each step's prompt
  *   (never to your history), on their channel: a trailing system message for
  *   `system`, a user message at the end otherwise.
- * - `system`: your system prompt with the toolkit directory appended.
+ * - `instructions` (AI SDK 7; `system` on 6): your system prompt with the
+ *   toolkit directory appended.
  */
+import { createRequire } from 'node:module';
 import { jsonSchema, tool, type ModelMessage, type PrepareStepFunction, type Tool, type ToolCallRepairFunction, type ToolSet } from 'ai';
 import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, toolkitMode, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
 // Within the package: the dispatcher's definition and the load result's first line, as the router writes them.
@@ -67,7 +69,7 @@ export interface AiSdkRouter {
 }
 
 export interface ToAiSdkOptions<C = unknown> {
-  /** Your system prompt; `system` in the result is it plus the toolkit directory. */
+  /** Your system prompt; `instructions` (or `system`) in the result is it plus the toolkit directory. */
   readonly system?: string;
   /**
    * The stable tools, as names of flat tools and namespaces (like `compile`'s
@@ -78,7 +80,10 @@ export interface ToAiSdkOptions<C = unknown> {
   readonly tools?: readonly string[];
   /** Prune the flat tools of the choice by this task (`router.pruneByTask`), once for the run. */
   readonly task?: string;
-  /** The `context` handed to handlers; default: the call's `experimental_context`. */
+  /**
+   * The `context` handed to handlers. Default: the tool's `context` on AI SDK
+   * 7 (`toolsContext[toolName]`), the call's `experimental_context` on 6.
+   */
   readonly context?: C;
   /**
    * How a loaded toolkit's tools reach the model (default `'dispatcher'`):
@@ -90,7 +95,12 @@ export interface ToAiSdkOptions<C = unknown> {
    * prompt and conversation on the next step.
    */
   readonly toolkitLoading?: AiSdkToolkitLoading;
-  /** The provider behind the model, for `toolkitLoading: 'native'`. */
+  /**
+   * The provider behind the model: needed for `toolkitLoading: 'native'`.
+   * With `'anthropic'`, a rejection is sent as an error result (the reason
+   * as the text of a `tool_result` with `is_error`); without it, as the
+   * tool's text, as every provider package sends that verbatim.
+   */
   readonly target?: Target;
 }
 
@@ -99,18 +109,35 @@ export type AiSdkToolkitLoading = 'dispatcher' | 'native' | 'append';
 /** What a strategy means for one run: the provider's deferral, the dispatcher tool, or appended tools. */
 export type AiSdkToolkitMode = 'deferred' | 'dispatcher' | 'append';
 
-/** What to spread into `generateText` / `streamText`. */
+/**
+ * What to spread into `generateText` / `streamText`. The installed AI SDK's
+ * names: AI SDK 7 gets `instructions` and `repairToolCall`, AI SDK 6 `system`
+ * and `experimental_repairToolCall` (7 keeps those only as deprecated aliases).
+ */
 export interface AiSdkSettings {
   readonly tools: ToolSet;
   readonly activeTools: string[];
   readonly prepareStep: PrepareStepFunction<ToolSet>;
-  readonly experimental_repairToolCall: ToolCallRepairFunction<ToolSet>;
+  /** AI SDK 7. */
+  readonly repairToolCall?: ToolCallRepairFunction<ToolSet>;
+  /** AI SDK 6. */
+  readonly experimental_repairToolCall?: ToolCallRepairFunction<ToolSet>;
   /** Announcements on the `system` channel are trailing system messages. */
   readonly allowSystemInMessages: true;
-  readonly system: string;
+  /** AI SDK 7: your system prompt and the toolkit directory. */
+  readonly instructions?: string;
+  /** AI SDK 6: your system prompt and the toolkit directory. */
+  readonly system?: string;
 }
 
-/** A call the router rejected: thrown from `execute`, so its message (the reason) is what the model reads. */
+/**
+ * A call the router rejected: the output of the tool's `execute` (not
+ * thrown), sent to the model as the reason's text. Thrown, the AI SDK would
+ * send it as an error text, which provider packages rewrite (`@ai-sdk/provider`
+ * 4 prefixes the class name, `@ai-sdk/openai` 4 wraps it in `{"error": …}`).
+ * In `result.toolResults` its `code` and `message` (the reason) are there to
+ * read; it serializes as `{ code, reason }`.
+ */
 export class ToolRejectedError extends Error {
   override readonly name = 'ToolRejectedError';
   readonly code: string;
@@ -118,7 +145,13 @@ export class ToolRejectedError extends Error {
     super(reason);
     this.code = code;
   }
+  toJSON(): { code: string; reason: string } {
+    return { code: this.code, reason: this.message };
+  }
 }
+
+/** The installed AI SDK's major version: it decides the names of two settings (see {@link AiSdkSettings}). */
+const AI_SDK_MAJOR = Number((createRequire(import.meta.url)('ai/package.json') as { version: string }).version.split('.')[0]);
 
 /**
  * What `toolkitLoading` (with `target`) means through the AI SDK. `native` is
@@ -208,28 +241,31 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
   }
 
   const rejections = new Map<string, string>();
-  const execute = (name: string): Tool['execute'] => async (input, { toolCallId, experimental_context }) => {
-    const context = options.context ?? experimental_context;
-    const r = await router.dispatch({ id: toolCallId, name, arguments: input } as never, { context } as never);
-    if (!r.ok) throw new ToolRejectedError(r.code, r.reason);
-    return r.result;
+  const rejected = rejectionOutput(options.target);
+  const execute = (name: string): Tool['execute'] => async (input, call) => {
+    // AI SDK 7 hands the tool its `context` (from `toolsContext`), AI SDK 6 the call's `experimental_context`.
+    const { context: own, experimental_context } = call as { context?: unknown; experimental_context?: unknown };
+    const context = options.context ?? own ?? experimental_context;
+    const r = await router.dispatch({ id: call.toolCallId, name, arguments: input } as never, { context } as never);
+    return r.ok ? r.result : new ToolRejectedError(r.code, r.reason);
   };
   const tools: ToolSet = {};
   const order: string[] = [];
-  const add = (t: ToolDefinition, extra?: Pick<Tool, 'providerOptions' | 'toModelOutput'>) => {
+  const add = (t: ToolDefinition, deferred?: { providerOptions: Tool['providerOptions'] }, success = defaultOutput) => {
     if (Object.hasOwn(tools, t.name)) return;
     order.push(t.name);
     tools[t.name] = tool({
       description: t.description,
       inputSchema: jsonSchema((t.parameters ?? { type: 'object', properties: {} }) as never, { validate: ACCEPT_ALL }),
       execute: execute(t.name),
-      ...extra,
+      toModelOutput: ({ output }: { output: unknown }) => (output instanceof ToolRejectedError ? rejected(output.message) : success(output)),
+      ...deferred,
     } as Tool);
   };
   for (const t of stable) add(t);
   const kitTools = new Set(kits.flatMap((kit) => kit.tools.map((t) => t.name)));
   if (loader) {
-    add(loader, mode === 'deferred' ? { toModelOutput: withToolReferences(kits) } : undefined);
+    add(loader, undefined, mode === 'deferred' ? withToolReferences(kits) : defaultOutput);
     if (mode === 'dispatcher') {
       // A copy: the runtime's constant is frozen, and providers may build on the schema they are given.
       add({ name: DISPATCHER_TOOL.name, description: DISPATCHER_TOOL.description, parameters: structuredClone(DISPATCHER_TOOL.parameters) } as ToolDefinition);
@@ -259,7 +295,7 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
     return order.filter((n) => on.has(n));
   };
 
-  const experimental_repairToolCall: ToolCallRepairFunction<ToolSet> = async ({ toolCall }) => {
+  const repairToolCall: ToolCallRepairFunction<ToolSet> = async ({ toolCall }) => {
     // The AI SDK refused the call before `execute` (no such active tool, or input that is not JSON).
     const check = router.checkToolCall({ name: toolCall.toolName, arguments: toolCall.input } as never);
     if (check.allowed === true && mode === 'dispatcher' && kitTools.has(toolCall.toolName)) {
@@ -276,14 +312,39 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
     return null;
   };
 
+  // AI SDK 7 carries a step's `messages` override into the next step's `messages`: the tail
+  // added last step is taken out (these very objects) before this step's is added, so each
+  // request ends with exactly one. AI SDK 6 never hands it back.
+  const tails = new WeakSet<ModelMessage>();
   const prepareStep: PrepareStepFunction<ToolSet> = ({ messages }) => {
-    const rewritten = messages.map((m) => withReasons(m, rejections));
+    const rewritten = messages.filter((m) => !tails.has(m)).map((m) => withReasons(m, rejections, rejected));
     const tail = announcementMessages(router.getAnnouncements());
-    return { activeTools: active(), messages: tail.length > 0 ? [...rewritten, ...tail] : rewritten };
+    for (const m of tail) tails.add(m);
+    return { activeTools: active(), messages: [...rewritten, ...tail] };
   };
 
   const system = [options.system, compiled.directoryXml].filter((t): t is string => typeof t === 'string' && t !== '').join('\n\n');
-  return { tools, activeTools: active(), prepareStep, experimental_repairToolCall, allowSystemInMessages: true, system };
+  const named = AI_SDK_MAJOR >= 7 ? { instructions: system, repairToolCall } : { system, experimental_repairToolCall: repairToolCall };
+  return { tools, activeTools: active(), prepareStep, allowSystemInMessages: true, ...named };
+}
+
+type ToolOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>;
+
+/** What the AI SDK sends for a tool's output when the tool has no `toModelOutput`. */
+function defaultOutput(output: unknown): ToolOutput {
+  if (typeof output === 'string') return { type: 'text', value: output };
+  const json = JSON.stringify(output);
+  return { type: 'json', value: json === undefined ? null : (JSON.parse(json) as never) };
+}
+
+/**
+ * How a reason is sent: the tool's text, which every provider package sends
+ * verbatim; for Anthropic an error result, which `@ai-sdk/anthropic` sends
+ * verbatim as a `tool_result` with `is_error` (OpenAI's packages wrap error
+ * results as `{"error": …}`).
+ */
+function rejectionOutput(target: Target | undefined): (reason: string) => ToolOutput {
+  return target === 'anthropic' ? (value) => ({ type: 'error-text', value }) : (value) => ({ type: 'text', value });
 }
 
 /** The JSON object a tool call's input text holds, or undefined. */
@@ -302,10 +363,10 @@ function jsonObject(input: string): Record<string, unknown> | undefined {
  * and one Anthropic `tool_reference` per tool of that toolkit, which
  * `@ai-sdk/anthropic` sends as `{ type: 'tool_reference', tool_name }` blocks
  * in the `tool_result`. Any other text goes as plain text (a rejection never
- * gets here: `execute` throws it).
+ * gets here: it has its own output).
  */
-function withToolReferences(kits: readonly { name: string; tools: readonly ToolDefinition[] }[]): NonNullable<Tool['toModelOutput']> {
-  return ({ output }) => {
+function withToolReferences(kits: readonly { name: string; tools: readonly ToolDefinition[] }[]): (output: unknown) => ToolOutput {
+  return (output) => {
     const text = typeof output === 'string' ? output : JSON.stringify(output);
     const kit = kits.find((k) => text.startsWith(loadResultHead(k.name, true)) || text.startsWith(loadResultHead(k.name, false)));
     if (kit === undefined) return { type: 'text', value: text };
@@ -327,15 +388,17 @@ function toolkitNamesOf(loader: ToolDefinition | undefined): string[] {
 }
 
 /** A tool message whose results answer calls the AI SDK refused gets toolroute's reasons in their place. */
-function withReasons(message: ModelMessage, rejections: ReadonlyMap<string, string>): ModelMessage {
+function withReasons(message: ModelMessage, rejections: ReadonlyMap<string, string>, rejected: (reason: string) => ToolOutput): ModelMessage {
   if (message.role !== 'tool' || rejections.size === 0) return message;
   let changed = false;
   const content = message.content.map((part) => {
     if (part.type !== 'tool-result') return part;
     const reason = rejections.get(part.toolCallId);
-    if (reason === undefined || (part.output.type === 'error-text' && part.output.value === reason)) return part;
+    if (reason === undefined) return part;
+    const output = rejected(reason);
+    if (JSON.stringify(part.output) === JSON.stringify(output)) return part;
     changed = true;
-    return { ...part, output: { type: 'error-text' as const, value: reason } };
+    return { ...part, output };
   });
   return changed ? { ...message, content } : message;
 }

@@ -6,6 +6,7 @@
  * byte for byte in the position the provider requires, and that failed calls
  * are flagged the way each provider reads a failure.
  */
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../runtime/contract.js';
 import { runLoop, type LoopRun } from './loop.js';
@@ -159,6 +160,9 @@ describe('openai responses: reasoning items (encrypted_content) and item ids com
   });
 });
 
+/** The Gemini API version the installed `@google/genai` calls by default: `v1` from its 3.x line, `v1beta` before. */
+const GEMINI_API = Number((JSON.parse(readFileSync(new URL('../../node_modules/@google/genai/package.json', import.meta.url), 'utf8')) as { version: string }).version.split('.')[0]) >= 3 ? 'v1' : 'v1beta';
+
 describe('gemini: thought parts and thoughtSignature come back on the part they came on; failures as { error }', () => {
   let run: LoopRun;
   beforeAll(async () => {
@@ -167,7 +171,7 @@ describe('gemini: thought parts and thoughtSignature come back on the part they 
 
   it('runs nine turns through @google/genai over HTTP', () => {
     expectCommon(run);
-    expect(run.requests.every((r) => r.path === '/v1beta/models/gemini-test:generateContent')).toBe(true);
+    expect(run.requests.every((r) => r.path === `/${GEMINI_API}/models/gemini-test:generateContent`)).toBe(true);
   });
 
   it("every earlier model turn is sent back with the candidate's parts, signatures on the first functionCall part", () => {

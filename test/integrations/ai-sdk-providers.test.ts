@@ -1,9 +1,10 @@
 /**
  * `toAiSdk` through the AI SDK's real provider packages (`@ai-sdk/anthropic`
- * 3.0.140 for the Messages API, `@ai-sdk/openai` 3.0.139 for Chat Completions
- * and Responses), with a fake `fetch` that records every request body and
- * answers with a scripted provider response. What is asserted is the bytes a
- * provider would receive, step by step:
+ * for the Messages API, `@ai-sdk/openai` for Chat Completions and Responses:
+ * 3.x with AI SDK 6, 4.x with AI SDK 7, whichever is installed), with a fake
+ * `fetch` that records every request body and answers with a scripted
+ * provider response. What is asserted is the bytes a provider would receive,
+ * step by step:
  *
  * - `dispatcher` and Anthropic `native`: the `tools` JSON is identical on every
  *   step, and `cacheReuse` finds each request to start with the whole previous
@@ -12,15 +13,17 @@
  *   from the first request and the load's `tool_result` carries
  *   `tool_reference` blocks naming them;
  * - `append`: the `tools` JSON changes on the step after the load, and
- *   `cacheReuse` reports the break (so the checks above can fail).
+ *   `cacheReuse` reports the break (so the checks above can fail);
+ * - a rejection's reason is the tool result's text, byte for byte (no
+ *   `{"error": …}` wrapping, no error class name), and the standing
+ *   announcement is in each request once, at its end.
  *
- * The standing demo announcement is retracted: it is a volatile tail by design
- * (tested in ai-sdk.test.ts), and would make every step a partial reuse.
+ * In the cache runs the standing demo announcement is retracted: it is a
+ * volatile tail by design, and would make every step a partial reuse.
  */
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { generateText, stepCountIs } from 'ai';
+import { generateText, stepCountIs, type LanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createDemoRouter } from '../../examples/mcp-server.js';
 import { toAiSdk, type AiSdkToolkitLoading } from '../../integrations/ai-sdk/index.js';
@@ -87,9 +90,9 @@ interface Recorded {
   readonly text: string;
 }
 
-/** Runs the script through the real provider package; the fake fetch records what would go over the wire. */
-async function run(provider: Provider, toolkitLoading: AiSdkToolkitLoading, loadedCall: string): Promise<Recorded> {
-  const steps = script(loadedCall);
+/** Runs a script through the real provider package; the fake fetch records what would go over the wire. */
+async function run(provider: Provider, toolkitLoading: AiSdkToolkitLoading, loadedCall: string, options: { steps?: Step[]; announcement?: boolean } = {}): Promise<Recorded> {
+  const steps = options.steps ?? script(loadedCall);
   const bodies: Record<string, unknown>[] = [];
   const urls: string[] = [];
   const betas: (string | null)[] = [];
@@ -100,12 +103,12 @@ async function run(provider: Provider, toolkitLoading: AiSdkToolkitLoading, load
     const step = steps[bodies.length - 1] ?? { text: 'no more' };
     return new Response(JSON.stringify(responseBody(provider, step, bodies.length)), { status: 200, headers: { 'content-type': 'application/json' } });
   };
-  let model: LanguageModelV3;
+  let model: LanguageModel;
   if (provider === 'anthropic') model = createAnthropic({ apiKey: 'test-key', fetch })('claude-sonnet-4-5');
   else if (provider === 'openai') model = createOpenAI({ apiKey: 'test-key', fetch }).chat('gpt-5');
   else model = createOpenAI({ apiKey: 'test-key', fetch }).responses('gpt-5');
   const router = createDemoRouter();
-  router.retractAnnouncement('env');
+  if (options.announcement !== true) router.retractAnnouncement('env');
   const target: Target = provider;
   const result = await generateText({
     model,
@@ -119,13 +122,15 @@ async function run(provider: Provider, toolkitLoading: AiSdkToolkitLoading, load
 const toolsJson = (r: Recorded) => r.bodies.map((b) => JSON.stringify(b['tools']));
 const toolNames = (body: Record<string, unknown>) =>
   (body['tools'] as { name?: string; function?: { name: string } }[]).map((t) => t.name ?? t.function?.name);
-/** The tool results the model read in the last request, as text, by call id (each provider's format). */
+/** The tool results the model read in the last request, as text, by call id (each provider's format; Anthropic's blocks as JSON). */
 function lastResults(provider: Provider, body: Record<string, unknown>): Map<string, string> {
   const out = new Map<string, string>();
   if (provider === 'anthropic') {
     for (const m of body['messages'] as { content: unknown }[]) {
       if (!Array.isArray(m.content)) continue;
-      for (const b of m.content as { type: string; tool_use_id?: string; content?: unknown }[]) if (b.type === 'tool_result') out.set(b.tool_use_id!, JSON.stringify(b.content));
+      for (const b of m.content as { type: string; tool_use_id?: string; content?: unknown }[]) {
+        if (b.type === 'tool_result') out.set(b.tool_use_id!, typeof b.content === 'string' ? b.content : JSON.stringify(b.content));
+      }
     }
   } else if (provider === 'openai') {
     for (const m of body['messages'] as { role: string; tool_call_id?: string; content?: unknown }[]) if (m.role === 'tool') out.set(m.tool_call_id!, String(m.content));
@@ -160,9 +165,9 @@ describe('toAiSdk through the real provider packages: the request bodies', () =>
         const reuse = cacheReuse(c.provider, r.bodies[i - 1]!, r.bodies[i]!);
         expect(reuse.full, `request ${i} reuses request ${i - 1} (first mismatch: ${reuse.firstMismatch?.path})`).toBe(true);
       }
-      // The loaded toolkit's tool ran on the third step, its result in the fourth request; the early call was refused with the reason.
+      // The loaded toolkit's tool ran on the third step, its result in the fourth request; the early call was refused with the reason, verbatim.
       const results = lastResults(c.provider, r.bodies[3]!);
-      expect(results.get('c2')).toContain('which is not loaded. Call load_toolkit');
+      expect(results.get('c2')).toBe('Tool "get_forecast" belongs to toolkit "Weather", which is not loaded. Call load_toolkit with {"toolkit_name":"Weather"} first, then call get_forecast again.');
       expect(results.get('c4')).toContain('sunny');
     });
   }
@@ -198,6 +203,45 @@ describe('toAiSdk through the real provider packages: the request bodies', () =>
       expect(broken.reusedBlocks).toBe(4);
       expect(broken.firstMismatch?.section).not.toBe('tools');
       expect(lastResults(provider, r.bodies[3]!).get('c4')).toContain('sunny');
+    });
+  }
+
+  for (const provider of ['anthropic', 'openai', 'openai-responses'] as const) {
+    it(`${provider}: the model reads each rejection's reason verbatim, and the announcement once at the end of every request`, async () => {
+      const steps: Step[] = [
+        {
+          calls: [
+            { id: 'r1', name: 'read_fil', input: { path: 'a.md' } },
+            { id: 'r2', name: 'file_ops', input: { action: 'write_file', args: { path: 7 } } },
+          ],
+        },
+        { calls: [{ id: 'r3', name: 'get_time', input: {} }] },
+        { text: 'Done.' },
+      ];
+      const r = await run(provider, 'dispatcher', 'call_toolkit_tool', { steps, announcement: true });
+      expect(r.bodies).toHaveLength(3);
+      const router = createDemoRouter();
+      const invalid = await router.dispatch({ name: 'file_ops', arguments: { action: 'write_file', args: { path: 7 } } });
+      expect(invalid.ok).toBe(false);
+      const results = lastResults(provider, r.bodies[2]!);
+      // Refused before execute (through the repair hook) and refused by dispatch (a reason over several lines, with quotes).
+      const unknown = router.checkToolCall({ name: 'read_fil', arguments: '{"path":"a.md"}' });
+      expect(results.get('r1')).toBe(!unknown.allowed && unknown.reason);
+      expect(results.get('r1')).toMatch(/^Unknown tool "read_fil"/);
+      expect(results.get('r2')).toBe(!invalid.ok && invalid.reason);
+      expect(results.get('r2')).toContain('\n');
+      if (provider === 'anthropic') {
+        // With target 'anthropic' a rejection is an error result: the reason as the text of a tool_result with is_error.
+        const blocks = (r.bodies[2]!['messages'] as { content: unknown }[]).flatMap((m) => (Array.isArray(m.content) ? (m.content as { type: string; tool_use_id?: string; is_error?: boolean }[]) : []));
+        expect(blocks.filter((b) => b.type === 'tool_result').map((b) => [b.tool_use_id, b.is_error])).toEqual([['r1', true], ['r2', true], ['r3', undefined]]);
+      }
+      // The standing announcement: in every request once, in its last message.
+      for (const body of r.bodies) {
+        const json = JSON.stringify(body);
+        expect(json.split('<announcement id=\\"env\\">').length - 1).toBe(1);
+        const messages = (body['messages'] ?? body['input']) as unknown[];
+        expect(JSON.stringify(messages.at(-1))).toContain('<announcement id=\\"env\\">');
+      }
     });
   }
 });

@@ -1,22 +1,43 @@
 /**
  * `toAiSdk` with the AI SDK's own mock language model (`ai/test`) over a
  * multi-step `generateText` run and a `streamText` run: tool calls
- * dispatched, every rejection code's reason reaching the model (in the next
- * step's prompt, where the AI SDK would have put its own message), a toolkit
- * loaded on one step and used on a later one, announcements at the tail of
- * every prompt and never in the history, and the recorded tool lists stable in
+ * dispatched, every rejection code's reason reaching the model as the tool's
+ * text (in the next step's prompt, where the AI SDK would have put its own
+ * message), a toolkit loaded on one step and used on a later one, exactly one
+ * announcement tail at the end of every prompt and never in the history, the
+ * caller's context reaching handlers, and the recorded tool lists stable in
  * order (each step's list starts with the previous step's, byte for byte).
+ * The same expectations hold on AI SDK 6 and 7; where the two name a setting
+ * differently, the test reads the installed major.
  */
-import { generateText, stepCountIs, streamText, type ModelMessage } from 'ai';
+import { createRequire } from 'node:module';
+import { generateText, stepCountIs, streamText, type ModelMessage, type StepResult, type ToolSet } from 'ai';
 import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
 import type { LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { createRouter } from '../../runtime/index.js';
 import * as flatOnly from '../fixtures/flat-only/expected/index.js';
 import { createDemoRouter } from '../../examples/mcp-server.js';
-import { aiSdkToolkitMode, toAiSdk } from '../../integrations/ai-sdk/index.js';
+import { aiSdkToolkitMode, toAiSdk, ToolRejectedError } from '../../integrations/ai-sdk/index.js';
 import { memoryTools } from '../../examples/memory-tools.js';
 import { generated, recordingHandlers } from '../runtime/helpers.js';
+
+/** The installed AI SDK's major (6 or 7). */
+const AI_MAJOR = Number((createRequire(import.meta.url)('ai/package.json') as { version: string }).version.split('.')[0]);
+
+/** A rejection as the model reads it: the reason, verbatim, as the tool's text. */
+function reasonOf(seen: ReadonlyMap<string, { type: string; value: unknown }>, id: string): string {
+  const out = seen.get(id);
+  expect(out?.type, `${id} is the reason as text`).toBe('text');
+  return out!.value as string;
+}
+
+/** The rejection codes of the calls `dispatch` refused, by call id, from the run's tool results. */
+function rejectedCodes(steps: readonly StepResult<ToolSet>[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of steps) for (const r of s.toolResults) if (r.output instanceof ToolRejectedError) out.set(r.toolCallId, r.output.code);
+  return out;
+}
 
 const USAGE = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
 const call = (id: string, toolName: string, input: unknown): LanguageModelV3Content => ({
@@ -87,11 +108,7 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     // Every call's result, as the model read it on the following step.
     const seen = new Map<string, { type: string; value: unknown }>();
     for (const c of calls) for (const [id, out] of results(c.prompt)) seen.set(id, out);
-    const errorText = (id: string) => {
-      const out = seen.get(id);
-      expect(out?.type, `${id} is an error result`).toBe('error-text');
-      return out!.value as string;
-    };
+    const errorText = (id: string) => reasonOf(seen, id);
     expect(seen.get('c1')).toEqual({ type: 'json', value: { path: 'notes.md', bytes: 5 } });
     expect(errorText('c2')).toMatch(/^Unknown tool "read_fil"\. Did you mean: read_file/); // unknown_tool
     expect(errorText('c3')).toContain('belongs to toolkit "Weather", which is not loaded. Call load_toolkit with {"toolkit_name":"Weather"} first'); // not_loaded
@@ -104,10 +121,12 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     expect(seen.get('c10')).toEqual({ type: 'json', value: { city: 'Lisbon', days: 2, forecast: 'sunny' } });
     // A flat tool the router would accept but this run does not offer: the AI SDK cannot run it, and the model is told why.
     expect(errorText('c11')).toBe('Tool "read_file" is not offered in this step. Call one of: file_ops, terminal, get_time, load_toolkit, get_forecast, get_current_weather.');
-    // None of the AI SDK's own messages reached the model.
-    for (const [, out] of seen) expect(String(out.value)).not.toMatch(/Model tried to call unavailable tool|Invalid input for tool/);
+    // None of the AI SDK's own messages reached the model, nor an error class name.
+    for (const [, out] of seen) expect(String(out.value)).not.toMatch(/Model tried to call unavailable tool|Invalid input for tool|Error:/);
+    // The calls dispatch refused are ToolRejectedError outputs with the router's code; the others never ran.
+    expect(rejectedCodes(result.steps)).toEqual(new Map([['c5', 'invalid_arguments'], ['c7', 'blocked'], ['c8', 'unknown_action']]));
 
-    // The standing announcement ends every prompt, and never enters the history.
+    // The standing announcement ends every prompt, exactly once, and never enters the history.
     for (const c of calls) {
       const last = c.prompt[c.prompt.length - 1]!;
       expect(last.role).toBe('user');
@@ -136,10 +155,39 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     expect(settings.activeTools).toEqual(['get_time', 'file_ops', 'load_toolkit', 'call_toolkit_tool']);
     expect(() => toAiSdk(router, { tools: ['write_file'] })).toThrow(/not a flat tool or namespace/);
 
-    const { model, calls } = scriptedModel();
-    await generateText({ model, ...settings, prompt: 'Hi', stopWhen: stepCountIs(1) });
-    const last = calls[0]!.prompt[calls[0]!.prompt.length - 1]!;
-    expect(last).toEqual({ role: 'system', content: '<announcements>\n<announcement id="policy">\ndelete_file is blocked in production.\n</announcement>\n</announcements>' });
+    // Three steps; the announcement changes before the third: each prompt ends with the current one, once.
+    const { model, calls } = modelOf([[call('a1', 'get_time', {})], [call('a2', 'get_time', {})], [{ type: 'text', text: 'noon' }]]);
+    const result = await generateText({ model, ...settings, prompt: 'Hi', stopWhen: stepCountIs(4), prepareStep: (step) => {
+      if (step.stepNumber === 2) router.announce('policy', 'delete_file is allowed again.', { channel: 'system' });
+      return settings.prepareStep(step);
+    } });
+    const tail = (text: string) => ({ role: 'system', content: `<announcements>\n<announcement id="policy">\n${text}\n</announcement>\n</announcements>` });
+    expect(calls.map((c) => c.prompt.at(-1))).toEqual([tail('delete_file is blocked in production.'), tail('delete_file is blocked in production.'), tail('delete_file is allowed again.')]);
+    for (const c of calls) expect(c.prompt.filter((m) => JSON.stringify(m.content).includes('<announcements>'))).toHaveLength(1);
+    expect(JSON.stringify(result.response.messages)).not.toContain('<announcements>');
+  });
+
+  it("gives handlers the caller's context: the tool's `context` on AI SDK 7 (toolsContext), `experimental_context` on 6", async () => {
+    const { handlers, log } = recordingHandlers();
+    const router = createRouter(generated, handlers);
+    const settings = toAiSdk(router, { tools: ['get_time'] });
+    const ctx = { user: 'ana' };
+    const { model } = modelOf([[call('x1', 'get_time', {})], [{ type: 'text', text: 'done' }]]);
+    const perVersion = AI_MAJOR >= 7 ? { toolsContext: { get_time: ctx } } : { experimental_context: ctx };
+    await generateText({ model, ...settings, ...perVersion, prompt: 'Time?', stopWhen: stepCountIs(3) } as Parameters<typeof generateText>[0]);
+    expect(log).toEqual([{ tool: 'get_time', args: {}, callId: 'x1', context: ctx }]);
+    // `context` in the options wins over the call's.
+    const fixed = toAiSdk(router, { tools: ['get_time'], context: { user: 'fixed' } });
+    await generateText({ model: modelOf([[call('x2', 'get_time', {})], [{ type: 'text', text: 'done' }]]).model, ...fixed, ...perVersion, prompt: 'Time?', stopWhen: stepCountIs(3) } as Parameters<typeof generateText>[0]);
+    expect(log[1]).toMatchObject({ callId: 'x2', context: { user: 'fixed' } });
+  });
+
+  it('names the system prompt and the repair hook as the installed AI SDK does: instructions and repairToolCall on 7, system and experimental_repairToolCall on 6', () => {
+    const settings = toAiSdk(createDemoRouter(), { system: 'Be brief.' });
+    const keys = Object.keys(settings).sort();
+    const named = AI_MAJOR >= 7 ? ['instructions', 'repairToolCall'] : ['experimental_repairToolCall', 'system'];
+    expect(keys).toEqual(['activeTools', 'allowSystemInMessages', 'prepareStep', 'tools', ...named].sort());
+    expect(AI_MAJOR >= 7 ? settings.instructions : settings.system).toMatch(/^Be brief\.\n\n<available_toolkits>/);
   });
 
   it('library tools come after the loader whatever the choice, always active, executed through dispatch', async () => {
@@ -152,9 +200,15 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     expect(Object.keys(append.tools).slice(0, 4)).toEqual(['get_time', 'load_toolkit', 'remember', 'recall']);
     expect(append.activeTools).toEqual(['get_time', 'load_toolkit', 'remember', 'recall']);
     expect(Object.keys(toAiSdk(router).tools).slice(0, 7)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit', 'call_toolkit_tool', 'remember', 'recall']);
-    const result = await settings.tools['remember']!.execute!({ key: 'k', value: 'v' }, { toolCallId: 't1', messages: [] });
-    expect(result).toBe('Remembered "k".');
+    // Called directly, as the AI SDK calls it (AI SDK 7 adds the tool's `context`).
+    const execute = (name: string, input: unknown) => (settings.tools[name]!.execute as (input: unknown, options: object) => Promise<unknown>)(input, { toolCallId: 't1', messages: [], context: undefined });
+    expect(await execute('remember', { key: 'k', value: 'v' })).toBe('Remembered "k".');
     expect([...store]).toEqual([['k', 'v']]);
+    // A rejection is returned, not thrown: the model reads its reason as the tool's text.
+    const rejected = await execute('remember', { key: 'k' });
+    expect(rejected).toBeInstanceOf(ToolRejectedError);
+    expect(rejected).toMatchObject({ code: 'invalid_arguments', message: expect.stringMatching(/^Invalid arguments for "remember"/) });
+    expect(JSON.parse(JSON.stringify(rejected))).toEqual({ code: 'invalid_arguments', reason: (rejected as Error).message });
   });
 
   it('prunes flat tools by task, once for the run', () => {
@@ -192,7 +246,12 @@ describe('toAiSdk with streamText', () => {
     expect(await stream.text).toBe('It is noon.');
     const second = results(prompts[1]!.prompt);
     expect(second.get('s1')).toEqual({ type: 'text', value: '2026-12-01T12:00:00.000Z' });
-    expect(second.get('s2')).toMatchObject({ type: 'error-text', value: expect.stringContaining('Call load_toolkit with {"toolkit_name":"Weather"} first') });
+    expect(second.get('s2')).toMatchObject({ type: 'text', value: expect.stringContaining('Call load_toolkit with {"toolkit_name":"Weather"} first') });
+    // The standing announcement: once at the end of each prompt, never in the history.
+    for (const p of prompts) {
+      expect(JSON.stringify(p.prompt.at(-1))).toContain('<announcement id=\\"env\\">');
+      expect(p.prompt.filter((m) => JSON.stringify(m.content).includes('<announcements>'))).toHaveLength(1);
+    }
     const history: ModelMessage[] = (await stream.response).messages;
     expect(JSON.stringify(history)).not.toContain('<announcements>');
   });
@@ -260,11 +319,7 @@ describe('toAiSdk toolkit loading: dispatcher (default)', () => {
     expect(dispatcher.inputSchema.required).toEqual(['tool', 'args']);
 
     const seen = seenResults(calls);
-    const errorText = (id: string) => {
-      const out = seen.get(id);
-      expect(out?.type, `${id} is an error result`).toBe('error-text');
-      return out!.value as string;
-    };
+    const errorText = (id: string) => reasonOf(seen, id);
     expect(seen.get('d1')).toEqual({ type: 'json', value: { path: 'notes.md', bytes: 2 } });
     expect(errorText('d2')).toBe('Tool "get_forecast" belongs to toolkit "Weather", which is not loaded. Call load_toolkit with {"toolkit_name":"Weather"} first, then call get_forecast again.'); // not_loaded
     // The load's text lists the tools and their arguments: all the model needs for the dispatcher.
@@ -279,7 +334,8 @@ describe('toAiSdk toolkit loading: dispatcher (default)', () => {
     expect(seen.get('d10')).toEqual({ type: 'json', value: { city: 'Faro', days: 1, forecast: 'sunny' } });
     const assistant = calls[3]!.prompt.filter((m) => m.role === 'assistant').flatMap((m) => (typeof m.content === 'string' ? [] : m.content));
     expect(assistant.find((p) => p.type === 'tool-call' && p.toolCallId === 'd10')).toMatchObject({ toolName: 'call_toolkit_tool', input: { tool: 'get_forecast', args: { city: 'Faro', days: 1 } } });
-    for (const [, out] of seen) expect(String(out.value)).not.toMatch(/Model tried to call unavailable tool|Invalid input for tool/);
+    for (const [, out] of seen) expect(String(out.value)).not.toMatch(/Model tried to call unavailable tool|Invalid input for tool|Error:/);
+    expect(rejectedCodes(result.steps)).toEqual(new Map([['d2', 'not_loaded'], ['d4', 'unknown_action'], ['d6', 'invalid_arguments'], ['d7', 'blocked'], ['d9', 'invalid_arguments']]));
     expect(router.getLoadedToolkits()).toEqual(['Weather']);
   });
 
@@ -305,7 +361,7 @@ describe('toAiSdk toolkit loading: dispatcher (default)', () => {
     expect(json[2]).not.toBe(json[1]);
     expect(calls[2]!.tools!.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit', 'get_forecast', 'get_current_weather']);
     // No dispatcher with append: a call to it is refused, with the reason.
-    expect(seenResults(calls).get('d5')).toMatchObject({ type: 'error-text', value: expect.stringContaining('Tool "call_toolkit_tool" is not offered in this step.') });
+    expect(seenResults(calls).get('d5')).toMatchObject({ type: 'text', value: expect.stringContaining('Tool "call_toolkit_tool" is not offered in this step.') });
   });
 
   it('fails closed on a strategy or target that does not exist, and on native without a target', () => {
@@ -329,7 +385,7 @@ describe('toAiSdk toolkit loading: dispatcher (default)', () => {
 });
 
 describe('toAiSdk toolkit loading: native on Anthropic (deferred)', () => {
-  it('sends every toolkit tool deferred from the first step, answers the load with tool references, keeps the tools identical', async () => {
+  it('sends every toolkit tool deferred from the first step, answers the load with tool references, keeps the tools identical; rejections are error results', async () => {
     const router = createDemoRouter();
     const script: LanguageModelV3Content[][] = [
       [call('n1', 'get_forecast', { city: 'Lisbon' })],

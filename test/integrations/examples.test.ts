@@ -56,9 +56,9 @@ describe('examples/ai-sdk-agent.ts', () => {
       }
       expect(steps[1]!.results).toEqual([
         { id: '1', type: 'json', value: '{"path":"plan.md","bytes":17}' },
-        { id: '2', type: 'error-text', value: expect.stringMatching(/^Unknown tool "weather_lookup"\./) },
+        { id: '2', type: 'text', value: expect.stringMatching(/^Unknown tool "weather_lookup"\./) },
       ]);
-      expect(steps[2]!.results[0]).toMatchObject({ type: 'error-text', value: expect.stringContaining('Call load_toolkit with {"toolkit_name":"Weather"} first') });
+      expect(steps[2]!.results[0]).toMatchObject({ type: 'text', value: expect.stringContaining('Call load_toolkit with {"toolkit_name":"Weather"} first') });
       expect(steps[4]!.results[0]).toEqual({ id: '5', type: 'json', value: '{"city":"Lisbon","days":2,"forecast":"sunny"}' });
     }
   });
