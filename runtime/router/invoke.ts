@@ -12,7 +12,7 @@ import { LOAD_TOOLKIT_NAME, type HandlerContext, type RegistryShape } from '../c
 import { compactActionDoc } from '../neutral.js';
 import { handlerErrorReason, quote } from '../reasons.js';
 import { loadResultHead } from '../toolkit-loading.js';
-import type { Catalog, ToolEntry } from './catalog.js';
+import type { Catalog } from './catalog.js';
 import type { Gate } from './gate.js';
 import type { Resolver } from './resolve.js';
 import type { DispatchResult, RouterOptions } from './types.js';
