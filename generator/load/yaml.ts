@@ -1,5 +1,5 @@
 /**
- * YAML specs (and JSON nested too deep for the JSON scanner) through the
+ * YAML specs (and JSON with duplicate keys) through the
  * `yaml` package: a Document with node ranges, its first syntax error,
  * duplicate keys with both positions, the value, and source offsets of a spec
  * path for `locate`.
