@@ -1,12 +1,7 @@
 /**
- * Normalize a validated spec into the IR (`generator/ir.ts`): every default
- * filled in, every reference resolved, every name checked, one JSON Schema
- * dialect, and a content hash that does not depend on the spec's form or path.
- *
- * Determinism lives here: tools in order of first definition over the fixed
- * section order (flat `tools`, then namespaces, then toolkits), groups and
- * policies in declaration order, schema keywords in one canonical order (the
- * order of properties is kept: it is the order the model reads them in).
+ * A validated spec → the IR: defaults filled in, references resolved, one JSON Schema dialect, and
+ * a content hash. Deterministic: tools in order of first definition, groups in declaration order,
+ * schema keywords in one canonical order (property order kept: the model reads it).
  */
 import { createHash } from 'node:crypto';
 import { NAMESPACE_ENCODINGS } from './ir.js';

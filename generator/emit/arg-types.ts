@@ -1,18 +1,7 @@
 /**
- * JSON Schema → TypeScript type, for the argument types in `types.gen.ts`.
- *
- * The rule: the type accepts every value the validator accepts, and is
- * exactly as narrow wherever TypeScript can say it. What TypeScript cannot
- * say (ranges, lengths, patterns, `not`, `uniqueItems`, `contains`, `oneOf`'s
- * "exactly one", …) widens the type, never narrows it: a narrower type would
- * make a call the validator accepts fail to type-check. An object's index
- * signature includes the declared property types, because TypeScript
- * requires every property to fit it.
- *
- * With `applyDefaults` a property whose `default` ajv applies is required
- * (which ones: emit/defaults.ts `fillsDefaultsIn`). Spec text never becomes
- * code: names and literals go through `tsString`/`propertyKey`, descriptions
- * through `jsdoc`.
+ * JSON Schema → TypeScript type, for the argument types in `types.gen.ts`. The type accepts every
+ * value the validator accepts: what TypeScript cannot say (ranges, patterns, `not`, `oneOf`'s
+ * "exactly one", …) widens the type, never narrows it. Spec text never becomes code unescaped.
  */
 import type { JsonSchema, JsonValue } from '../ir.js';
 import { jsdoc, propertyKey, tsString } from './code.js';

@@ -1,27 +1,10 @@
 /**
- * Which JSON Schema `default`s the validators apply under the spec option
- * `applyDefaults`, written down once for the two places
- * that must agree with ajv: the argument types (a defaulted property is
- * required for the handler, arg-types.ts) and the per-tool flag that makes
- * the runtime copy the arguments before validating (spec.ts).
- *
- * ajv's `useDefaults` (ajv/lib/compile/validate/defaults.ts) assigns
- * `properties[key].default` to an object the validator reaches when the key
- * is `undefined` there, and nowhere else:
- *   - not inside `anyOf`, `oneOf`, `not`, `if`, `contains` or
- *     `propertyNames` (ajv's "composite rule": a branch that may fail must not
- *     change the data) — `allOf`, `then`, `else`, `items`, `prefixItems`,
- *     `additionalProperties`, `patternProperties`, `dependentSchemas` and
- *     `unevaluated*` subschemas do apply theirs (`then` / `else` only beside an `if`);
- *   - not a `default` of the parameters object itself, nor of a tuple
- *     position (`prefixItems`; ajv only fills draft-07 array `items`, which
- *     the IR never has);
- *   - not for a property named like an `Object.prototype` member
- *     (`toString`, `constructor`, …): ajv's test `data.toString === undefined`
- *     is false on every object, so the default never lands; nor for
- *     `__proto__` (ajv sees it through `patternProperties`, validators.ts).
- *     Codegen says so: `unfilledDefaults` below lists them and
- *     validate/defaults.ts warns `default_not_applied` at each.
+ * Which `default`s the validators apply under `applyDefaults`, written once for the two places
+ * that must agree with ajv's `useDefaults`: the argument types (a defaulted property is required
+ * for the handler) and the per-tool flag that makes the runtime copy the arguments first.
+ * ajv fills `properties[key].default` only outside its "composite rule" branches (`anyOf`, `oneOf`,
+ * `not`, `if`, `contains`, `propertyNames`), never for the root or a tuple position, and never for a
+ * property named like an `Object.prototype` member (`data.toString === undefined` is always false).
  */
 import type { JsonValue } from '../ir.js';
 import { resolvePointer } from '../validate/schema-refs.js';

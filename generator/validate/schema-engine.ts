@@ -1,15 +1,7 @@
 /**
- * Schemas the validator engine would get wrong: valid JSON Schema that ajv 8
- * (which compiles toolroute's validators) evaluates differently from the
- * specification, found on the inlined schema. toolroute refuses these rather
- * than validate arguments by rules other than the ones written. All three
- * concern `unevaluatedItems` / `unevaluatedProperties`, which depend on what
- * the neighbouring in-place applicators evaluated, and ajv misses:
- *   - items matched by `contains`;
- *   - what an `if` evaluated when it has no `then` or no `else`;
- *   - items evaluated by `items` inside an `anyOf`, `oneOf` or `if` branch.
- * (Each is a failing case of the JSON Schema Test Suite under plain ajv; the
- * suite test pins them.) Error code: unsupported_schema_keyword.
+ * Valid JSON Schema that ajv 8 evaluates differently from the specification, refused rather than
+ * validated by other rules than the ones written (unsupported_schema_keyword). All concern
+ * `unevaluated*` after `contains`, an `if` without `then`/`else`, or `items` inside a branch.
  */
 import type { JsonValue } from '../ir.js';
 import { listAt } from './context.js';
