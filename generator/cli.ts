@@ -1,10 +1,6 @@
 /**
- * The toolroute command line. The only code in toolroute that prints: it maps
- * arguments to `generate`'s options, and the result to text and an exit code
- * (0 ok, 1 problems or stale output, 2 usage error).
- *
- * Run with `node bin/toolroute.js …` (installed as `toolroute`) or
- * `tsx generator/cli.ts …`.
+ * The toolroute command line, the only code that prints: arguments → `generate`'s options, the
+ * result → text and an exit code (0 ok, 1 problems or stale output, 2 usage error).
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -1,10 +1,6 @@
 /**
- * The normalized intermediate representation (IR) of a spec.
- *
- * Emitters see only this: every default filled in, every reference resolved,
- * every name checked. The loose user-written shape lives in `schema/`.
- * Order everywhere is declaration order in the spec, which is what makes the
- * output deterministic without sorting user content.
+ * The normalized intermediate representation of a spec, all the emitters see: defaults filled in,
+ * references resolved, in declaration order (what makes the output deterministic without sorting).
  */
 import type { ToolkitLoadingOption } from '../runtime/toolkit-loading.js';
 

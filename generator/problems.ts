@@ -1,10 +1,4 @@
-/**
- * Problems in a spec, as data first and text in one place (`formatProblem`).
- *
- * A `Problem` is a user mistake: it names the file, line, column and spec path,
- * says what is wrong (`message`) and how to fix it (`hint`). Internal bugs are
- * plain `Error`s created with `bug()`, so the two never get mixed up.
- */
+/** Problems in a spec, as data, formatted in one place. Bugs of toolroute itself are plain `Error`s from `bug()`. */
 
 /**
  * Every kind of problem the front end reports. Closed: a new kind is added

@@ -1,9 +1,4 @@
-/**
- * Small, pure helpers every emitter uses to turn data into code text. Spec
- * text reaches generated code only through these functions, so escaping lives
- * in one place: string literals via `tsString`, comments via `jsdoc`, data via
- * `jsonParseLiteral`.
- */
+/** Data → code text. Spec text reaches generated code only through these, so escaping lives here. */
 
 /** LS and PS are line terminators for some tools and old engines; always written escaped. */
 const LINE_SEPARATORS = /[\u2028\u2029]/g;

@@ -1,9 +1,4 @@
-/**
- * `validators.gen.ts`: ajv's standalone code, one validator per distinct
- * argument schema, and one frozen array `validators` that
- * `spec.tools[i].validator` indexes. The runtime compiles no schema and
- * evaluates no string: the validators are plain functions in a module.
- */
+/** `validators.gen.ts`: ajv's standalone code, one validator per distinct argument schema. */
 import { createRequire } from 'node:module';
 import type { Ajv, Options as AjvOptions } from 'ajv';
 import type { JsonSchema, JsonValue } from '../ir.js';

@@ -1,13 +1,7 @@
 /**
- * A tool's `parameters`, end to end: the shorthand form or a full JSON Schema,
- * its dialect, the keyword rules (schema-rules.ts), the dialect's meta-schema,
- * `$ref` inlining (schema-refs.ts), "arguments are an object", and ajv's
- * strict compile of the normalized form; plus the per-spec cache that lets
- * validate and normalize share one expansion per distinct schema. Error codes
- * (fixtures in test/fixtures/invalid/): invalid_shorthand
- * (params-shorthand-bad), unsupported_schema_dialect (unsupported-dialect),
- * invalid_schema (params-invalid-schema, json-problems), parameters_not_object
- * (params-not-object).
+ * A tool's `parameters` end to end: shorthand or JSON Schema, dialect, keyword rules, meta-schema,
+ * `$ref` inlining, "arguments are an object" and ajv's strict compile; plus the per-spec cache that
+ * lets validate and normalize share one expansion per distinct schema.
  */
 import { createRequire } from 'node:module';
 import type { ErrorObject } from 'ajv';
