@@ -11,34 +11,18 @@ import { resolvePointer } from '../validate/schema-refs.js';
 import { PROTOTYPE_NAMES } from './prototype-names.js';
 
 /**
- * The subschemas ajv fills defaults in, by keyword, and the shape of each
- * keyword's value: one subschema, a list of them, or a map of them. This is
- * the one statement of ajv's rule: `hasAppliedDefault` below walks it, and
- * the argument types (arg-types.ts) ask `fillsDefaultsIn` before typing a
- * subschema as filled. Every keyword not listed fills nothing: `anyOf`,
- * `oneOf`, `not`, `if`, `contains` and `propertyNames` are ajv's composite
- * rules (a branch that may fail must not change the data), and anything
- * else (`contentSchema`, unknown keywords) is not a subschema ajv validates
- * in place.
+ * The subschemas ajv fills defaults in, by keyword, with the shape of the keyword's value: the one
+ * statement of ajv's rule. A keyword not listed fills nothing (a composite rule, or no subschema
+ * ajv validates in place).
  */
 const FILLED_INSIDE: ReadonlyMap<string, 'one' | 'list' | 'map'> = new Map([
-  ['properties', 'map'],
-  ['patternProperties', 'map'],
-  ['dependentSchemas', 'map'],
-  ['allOf', 'list'],
-  ['prefixItems', 'list'],
-  ['items', 'one'],
-  ['additionalProperties', 'one'],
-  ['unevaluatedProperties', 'one'],
-  ['unevaluatedItems', 'one'],
-  ['then', 'one'],
-  ['else', 'one'],
+  ['properties', 'map'], ['patternProperties', 'map'], ['dependentSchemas', 'map'], ['allOf', 'list'], ['prefixItems', 'list'],
+  ['items', 'one'], ['additionalProperties', 'one'], ['unevaluatedProperties', 'one'], ['unevaluatedItems', 'one'], ['then', 'one'], ['else', 'one'],
 ]);
 
 /**
- * Whether ajv fills defaults inside the subschema(s) of `keyword` of
- * `schema` (a schema it fills defaults in). `then` / `else` count only beside
- * an `if`: ajv runs them only from `if`.
+ * Whether ajv fills defaults inside the subschema(s) of `keyword` of `schema`; `then` / `else` only
+ * beside an `if` (ajv runs them only from `if`).
  *
  * @example
  * fillsDefaultsIn('allOf', { allOf: [] });          // true
@@ -53,8 +37,7 @@ export function fillsDefaultsIn(keyword: string, schema: Readonly<Record<string,
 const isRecord = (v: unknown): v is Record<string, JsonValue> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Whether ajv fills this property's default (given that its object is
- * reached outside any composite rule).
+ * Whether ajv fills this property's default (its object reached outside any composite rule).
  *
  * @example
  * defaultApplies('limit', { type: 'integer', default: 10 }); // true
@@ -65,8 +48,7 @@ export function defaultApplies(key: string, property: JsonValue): boolean {
 }
 
 /**
- * Whether a parameters schema has a default the validator applies (so a
- * validation may write into the arguments).
+ * Whether a parameters schema has a default the validator applies (it may write into the arguments).
  *
  * @example
  * hasAppliedDefault({ type: 'object', properties: { n: { default: 1 } } });           // true
@@ -107,12 +89,9 @@ const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'])
 const SCHEMA_MAP = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies']);
 
 /**
- * Every `default` of a property named like an `Object.prototype` member in a
- * parameters schema as written (local `$ref`s followed to their target,
- * `$defs` nobody refers to left out, as ajv's copy leaves them out): the
- * defaults `schemaForAjv` removes under `applyDefaults` (validators.ts), so
- * codegen can say which ones are never filled (`default_not_applied`).
- * Each is listed once, at the place it is written, in walk order.
+ * Every `default` of a property named like an `Object.prototype` member in a parameters schema as
+ * written (local `$ref`s followed, unreferenced `$defs` left out), once each where it is written:
+ * the defaults `schemaForAjv` removes under `applyDefaults`, reported as `default_not_applied`.
  *
  * @example
  * unfilledDefaults({ type: 'object', properties: { toString: { type: 'string', default: 'x' } } });
