@@ -73,10 +73,7 @@ export interface IRTool {
   readonly parameters: JsonSchema;
   /** Whether the user wrote any `parameters` at all (absent = takes no arguments). */
   readonly hasParameters: boolean;
-  /**
-   * The result schema (`returns`), normalized like `parameters`; absent when the
-   * spec gives none (absent, not undefined, so specs without it hash as before).
-   */
+  /** The result schema (`returns`), normalized like `parameters`; absent (not undefined) when the spec gives none, so the hash ignores it. */
   readonly returns?: JsonSchema;
   /** A unique, valid TS identifier for the argument type, e.g. `ReadFileArgs`. */
   readonly typeName: string;

@@ -229,11 +229,8 @@ function intersection(members: readonly T[]): T {
 }
 
 /**
- * `types` without repeats (equal when they print the same), first occurrence
- * kept. A single type is returned as it is: printing it only to compare it
- * with nothing made every nesting level print its whole subtree again (each
- * schema level is a one-member union and a one-member intersection), which
- * was most of the type emitter's time on nested schemas.
+ * `types` without repeats (equal when they print the same), first occurrence kept. A single type is
+ * not printed: each nesting level would print its whole subtree again.
  */
 function distinct(types: T[]): T[] {
   if (types.length < 2) return types;
