@@ -7,6 +7,9 @@ import type { ToolkitLoadingOption } from '../runtime/toolkit-loading.js';
 /** A JSON value as it appears in a spec (schemas, enum values, defaults). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
+/** Whether a JSON value is an object (not an array, not null). */
+export const isJsonObject = (v: unknown): v is Record<string, JsonValue> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /**
  * A JSON Schema object. In the IR always draft 2020-12 form without `$schema`
  * (draft-07 input is converted by normalize), so one Ajv2020 compiles them all.

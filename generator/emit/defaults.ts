@@ -6,7 +6,7 @@
  * `not`, `if`, `contains`, `propertyNames`), never for the root or a tuple position, and never for a
  * property named like an `Object.prototype` member (`data.toString === undefined` is always false).
  */
-import type { JsonValue } from '../ir.js';
+import { isJsonObject, type JsonValue } from '../ir.js';
 import { resolvePointer } from '../validate/schema-refs.js';
 import { PROTOTYPE_NAMES } from './prototype-names.js';
 
@@ -34,8 +34,6 @@ export function fillsDefaultsIn(keyword: string, schema: Readonly<Record<string,
   return (keyword !== 'then' && keyword !== 'else') || 'if' in schema;
 }
 
-const isRecord = (v: unknown): v is Record<string, JsonValue> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * Whether ajv fills this property's default (its object reached outside any composite rule).
  *
@@ -44,7 +42,7 @@ const isRecord = (v: unknown): v is Record<string, JsonValue> => typeof v === 'o
  * defaultApplies('toString', { default: 'x' });              // false
  */
 export function defaultApplies(key: string, property: JsonValue): boolean {
-  return isRecord(property) && 'default' in property && !PROTOTYPE_NAMES.has(key);
+  return isJsonObject(property) && 'default' in property && !PROTOTYPE_NAMES.has(key);
 }
 
 /**
@@ -55,8 +53,8 @@ export function defaultApplies(key: string, property: JsonValue): boolean {
  * hasAppliedDefault({ anyOf: [{ type: 'object', properties: { n: { default: 1 } } }] }); // false
  */
 export function hasAppliedDefault(schema: JsonValue): boolean {
-  if (!isRecord(schema)) return false;
-  if (isRecord(schema.properties)) {
+  if (!isJsonObject(schema)) return false;
+  if (isJsonObject(schema.properties)) {
     for (const [key, sub] of Object.entries(schema.properties)) {
       if (defaultApplies(key, sub)) return true;
     }
@@ -67,7 +65,7 @@ export function hasAppliedDefault(schema: JsonValue): boolean {
     if (shape === 'list') {
       if (Array.isArray(value) && value.some(hasAppliedDefault)) return true;
     } else if (shape === 'map') {
-      if (isRecord(value) && Object.values(value).some(hasAppliedDefault)) return true;
+      if (isJsonObject(value) && Object.values(value).some(hasAppliedDefault)) return true;
     } else if (hasAppliedDefault(value)) return true;
   }
   return false;
@@ -103,13 +101,13 @@ export function unfilledDefaults(schema: JsonValue): UnfilledDefault[] {
   const visited = new Set<JsonValue>();
   const walk = (node: JsonValue | undefined, path: (string | number)[]): void => {
     // A schema reached twice (two refs to one definition) is reported once; a ref cycle ends here.
-    if (!isRecord(node) || visited.has(node)) return;
+    if (!isJsonObject(node) || visited.has(node)) return;
     visited.add(node);
     for (const [keyword, value] of Object.entries(node)) {
       const here = [...path, keyword];
-      if (keyword === 'properties' && isRecord(value)) {
+      if (keyword === 'properties' && isJsonObject(value)) {
         for (const [key, sub] of Object.entries(value)) {
-          if (!PROTOTYPE_NAMES.has(key) || !isRecord(sub) || !('default' in sub)) continue;
+          if (!PROTOTYPE_NAMES.has(key) || !isJsonObject(sub) || !('default' in sub)) continue;
           const at = [...here, key, 'default'];
           const id = JSON.stringify(at);
           if (!seen.has(id)) {
@@ -124,7 +122,7 @@ export function unfilledDefaults(schema: JsonValue): UnfilledDefault[] {
         if (target !== undefined) walk(target.target as JsonValue | undefined, target.path);
       } else if (Array.isArray(value) && SCHEMA_LIST.has(keyword)) {
         value.forEach((sub, i) => walk(sub, [...here, i]));
-      } else if (isRecord(value) && SCHEMA_MAP.has(keyword)) {
+      } else if (isJsonObject(value) && SCHEMA_MAP.has(keyword)) {
         for (const [key, sub] of Object.entries(value)) walk(sub, [...here, key]);
       } else if (ONE_SCHEMA.has(keyword)) {
         walk(value, here);
