@@ -1,10 +1,6 @@
 /**
- * The toolroute command line. The only code in toolroute that prints: it maps
- * arguments to `generate`'s options, and the result to text and an exit code
- * (0 ok, 1 problems or stale output, 2 usage error).
- *
- * Run with `node bin/toolroute.js …` (installed as `toolroute`) or
- * `tsx generator/cli.ts …`.
+ * The toolroute command line, the only code that prints: arguments → `generate`'s options, the
+ * result → text and an exit code (0 ok, 1 problems or stale output, 2 usage error).
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -194,13 +190,9 @@ function report(result: GenerateResult, check: boolean, io: CliIO, verbose: bool
 const NAMES_LISTED = 10;
 
 /**
- * The warnings as the CLI prints them. A spec can warn once per tool (1,000
- * flat tools and `offerUngroupedTools: false`), which would bury everything
- * else: of a code with more than `WARNINGS_SHOWN_PER_CODE + 1` warnings only
- * the first `WARNINGS_SHOWN_PER_CODE` print in full, and one line after them
- * counts and names the rest (by `subject`, else spec path) and points at
- * `--verbose`, which prints every one. The structured result
- * (`generate(…).warnings`) always holds every warning; this is only the text.
+ * The warnings as the CLI prints them. A spec can warn once per tool, which would bury everything
+ * else: past `WARNINGS_SHOWN_PER_CODE + 1` of one code, one line counts and names the rest and points
+ * at `--verbose`. `generate(…).warnings` always holds every warning.
  *
  * @example
  * formatWarnings(result.warnings, false);

@@ -1,11 +1,6 @@
 /**
- * `defineSpec` for specs written in TypeScript: the same spec as the YAML
- * form, type-checked as you write it, with zod schemas allowed for
- * `parameters`. The generator imports the module (default export or `spec`)
- * and converts zod schemas with `z.toJSONSchema(schema, { io: 'input' })`.
- *
- * TS specs have no source positions: problems in them point at the file's 1:1
- * and name the spec path (e.g. `namespaces[0].tools[1].parameters`).
+ * `defineSpec` for specs written in TypeScript: the YAML form, type-checked, with zod schemas allowed
+ * for `parameters`. TS specs have no source positions: their problems point at 1:1 with the spec path.
  */
 import type { z } from 'zod';
 import type { SpecShape, ToolShape } from '../schema/spec-schema.js';

@@ -1,9 +1,4 @@
-/**
- * toolroute's generator: one function whose body is the pipeline
- * load → validate → normalize → emit → write. Each step is its own module,
- * takes data and returns data, and none of them prints; the CLI only maps
- * arguments to `generate`'s options and the result to text and an exit code.
- */
+/** toolroute's generator: load → validate → normalize → emit → write, each step data in, data out. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { emit, regenerateCommand, DEFAULT_RUNTIME_IMPORT, type GeneratedFile } from './emit/index.js';

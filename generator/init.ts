@@ -1,14 +1,6 @@
 /**
- * `toolroute init [folder]`: a starting point in an (empty or existing)
- * project — a starter spec with the `$schema` line editors use, a handlers
- * file that compiles once the folder is generated, a `codegen` script in
- * package.json, and a tsconfig.json when there is none.
- *
- * It never overwrites: when the spec or the handlers file exists, or
- * package.json already has a `codegen` script, it lists every conflict and
- * writes nothing. An existing package.json keeps its key order and
- * indentation; only `scripts.codegen` is added. An existing tsconfig.json is
- * left alone.
+ * `toolroute init [folder]`: a starter spec, a handlers file, a `codegen` script and a tsconfig.json
+ * when there is none. It never overwrites: any conflict is listed and nothing is written.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';

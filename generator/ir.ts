@@ -1,15 +1,14 @@
 /**
- * The normalized intermediate representation (IR) of a spec.
- *
- * Emitters see only this: every default filled in, every reference resolved,
- * every name checked. The loose user-written shape lives in `schema/`.
- * Order everywhere is declaration order in the spec, which is what makes the
- * output deterministic without sorting user content.
+ * The normalized intermediate representation of a spec, all the emitters see: defaults filled in,
+ * references resolved, in declaration order (what makes the output deterministic without sorting).
  */
 import type { ToolkitLoadingOption } from '../runtime/toolkit-loading.js';
 
 /** A JSON value as it appears in a spec (schemas, enum values, defaults). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** Whether a JSON value is an object (not an array, not null). */
+export const isJsonObject = (v: unknown): v is Record<string, JsonValue> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A JSON Schema object. In the IR always draft 2020-12 form without `$schema`
@@ -77,10 +76,7 @@ export interface IRTool {
   readonly parameters: JsonSchema;
   /** Whether the user wrote any `parameters` at all (absent = takes no arguments). */
   readonly hasParameters: boolean;
-  /**
-   * The result schema (`returns`), normalized like `parameters`; absent when the
-   * spec gives none (absent, not undefined, so specs without it hash as before).
-   */
+  /** The result schema (`returns`), normalized like `parameters`; absent (not undefined) when the spec gives none, so the hash ignores it. */
   readonly returns?: JsonSchema;
   /** A unique, valid TS identifier for the argument type, e.g. `ReadFileArgs`. */
   readonly typeName: string;

@@ -1,26 +1,13 @@
 /**
- * Load a spec file (YAML, JSON or TypeScript) into a plain value plus a way to
- * map a spec path back to a line and column, so every later problem can say
- * where it is.
- *
- * - YAML is parsed by the `yaml` package keeping node ranges, for its
- *   messages and positions.
- * - JSON is read by `JSON.parse` after a scanner (load/json.ts) that holds
- *   JSON's own rules (the `yaml` package would accept trailing commas and
- *   comments) and finds duplicate keys; positions come from an index built
- *   only when a problem needs one, since machine-written JSON specs are the
- *   big ones (a `yaml` Document with ranges costs many times `JSON.parse`
- *   in time and memory). JSON nested too deep to scan goes the `yaml` way.
- * - Duplicate keys are an error with both positions, never "last one wins".
- * - TypeScript specs are imported with tsx (load/typescript.ts); their zod
- *   `parameters` become JSON Schema. Their problems point at 1:1 and carry
- *   the spec path.
+ * Load a spec file (YAML, JSON or TypeScript) into a plain value plus a way to map a spec path back
+ * to a line and column, so every later problem can say where it is. Duplicate keys are an error
+ * with both positions, never "last one wins".
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem } from './problems.js';
-import { errorCode, fail, positionOf } from './load/common.js';
-import { loadJson, scanJson } from './load/json.js';
+import { errorCode, fail } from './load/common.js';
+import { loadJson } from './load/json.js';
 import { loadTs } from './load/typescript.js';
 import { loadYamlDocument } from './load/yaml.js';
 
@@ -99,23 +86,7 @@ export async function loadSpec(file: string, options: { cwd?: string } = {}): Pr
  */
 export function loadText(text: string, display: string, format: 'yaml' | 'json'): LoadResult {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a BOM is not content
-
-  if (format === 'json') {
-    // JSON.parse's messages differ between Node versions and often carry no position; check the syntax ourselves.
-    const scan = scanJson(text);
-    if (scan.error) {
-      return {
-        ok: false,
-        problems: [{ code: 'syntax_error', message: `invalid JSON: ${scan.error.message}.`, hint: 'Fix the JSON syntax (no trailing commas, no comments, keys in double quotes).',
-          file: display, ...positionOf(text, scan.error.offset), path: '' }],
-      };
-    }
-    // Valid JSON (the common case for big, machine-written specs): the native parser and a position
-    // index of our own are an order of magnitude faster than building a YAML document with ranges.
-    // Only JSON nested too deep to scan goes the YAML way below.
-    if (scan.complete) return loadJson(text, display, scan.duplicates);
-  }
-  return loadYamlDocument(text, display, format);
+  return format === 'json' ? loadJson(text, display) : loadYamlDocument(text, display, format);
 }
 
 /** The display form of a spec path: relative to cwd, POSIX separators. */

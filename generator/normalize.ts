@@ -1,12 +1,7 @@
 /**
- * Normalize a validated spec into the IR (`generator/ir.ts`): every default
- * filled in, every reference resolved, every name checked, one JSON Schema
- * dialect, and a content hash that does not depend on the spec's form or path.
- *
- * Determinism lives here: tools in order of first definition over the fixed
- * section order (flat `tools`, then namespaces, then toolkits), groups and
- * policies in declaration order, schema keywords in one canonical order (the
- * order of properties is kept: it is the order the model reads them in).
+ * A validated spec → the IR: defaults filled in, references resolved, one JSON Schema dialect, and
+ * a content hash. Deterministic: tools in order of first definition, groups in declaration order,
+ * schema keywords in one canonical order (property order kept: the model reads it).
  */
 import { createHash } from 'node:crypto';
 import { NAMESPACE_ENCODINGS } from './ir.js';
@@ -173,8 +168,7 @@ export function normalizeSpec(spec: LoadedSpec): IRSpec {
 }
 
 /**
- * A tool's IR `parameters` from its expanded schema (`expandParameters`), or
- * the no-arguments schema when the tool has none.
+ * A tool's IR `parameters` from its expanded schema, or the no-arguments schema.
  *
  * @example
  * normalizedParameters(undefined); // → { type: 'object', properties: {}, additionalProperties: false }
@@ -208,8 +202,7 @@ export const formatProblems = (problems: readonly Problem[]): string => problems
 // Type names
 
 /**
- * PascalCase of a tool name + `Args`, as a valid TS identifier:
- * `read_file` → `ReadFileArgs`, `get-HTTP-status` → `GetHTTPStatusArgs`.
+ * PascalCase of a tool name + `Args`, as a valid TS identifier.
  *
  * @example
  * typeNameBase('read_file'); // 'ReadFileArgs'
@@ -246,10 +239,8 @@ export function uniqueTypeNames(toolNames: readonly string[]): string[] {
 // Canonical form and hash
 
 /**
- * Keyword order of a normalized schema object. Keyword order means nothing to
- * JSON Schema, so fixing it makes the same schema written in YAML, JSON or zod
- * produce the same IR and the same bytes downstream. Name maps (`properties`
- * and the like) keep the user's order: that is the order the model reads.
+ * Keyword order of a normalized schema object, so one schema written in YAML, JSON or zod gives the
+ * same bytes. Name maps (`properties`, …) keep the user's order: the order the model reads.
  */
 const KEYWORD_ORDER = [
   'type', 'title', 'description', '$comment', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength',
@@ -303,21 +294,15 @@ function canonicalToolkitLoading(option: ToolkitLoadingOption): ToolkitLoadingOp
   return out;
 }
 
-/**
- * The options as the hash sees them: an option added after the hash existed
- * counts only when it is not its default, so a spec that does not use it
- * keeps its hash (and so the bytes of its generated folder).
- */
+/** The options as the hash sees them: a later option counts only when not its default, so old hashes hold. */
 function hashedOptions(options: IROptions): Record<string, unknown> {
   const { offerUngroupedTools, applyDefaults, ...rest } = options;
   return { ...rest, ...(offerUngroupedTools ? {} : { offerUngroupedTools }), ...(applyDefaults ? { applyDefaults } : {}) };
 }
 
 /**
- * sha256 (hex) of the IR without sources and file: fixed field order, schema
- * keywords in canonical order, user maps in declaration order. Unlike sorting
- * every key, this keeps the order of properties and policies in the hash,
- * since that order changes the generated output.
+ * sha256 (hex) of the IR without sources and file, user maps in declaration order (that order
+ * changes the generated output, so it is hashed).
  *
  * @example
  * specHash(irWithoutHash); // '3f1c…' (64 hex digits)

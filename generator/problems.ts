@@ -1,58 +1,19 @@
-/**
- * Problems in a spec, as data first and text in one place (`formatProblem`).
- *
- * A `Problem` is a user mistake: it names the file, line, column and spec path,
- * says what is wrong (`message`) and how to fix it (`hint`). Internal bugs are
- * plain `Error`s created with `bug()`, so the two never get mixed up.
- */
+/** Problems in a spec, as data, formatted in one place. Bugs of toolroute itself are plain `Error`s from `bug()`. */
 
-/**
- * Every kind of problem the front end reports. Closed: a new kind is added
- * here, documented in schema/README.md, and covered by a fixture.
- */
+/** Every kind of problem the front end reports: a new kind is added here, in schema/README.md and a fixture. */
 export const PROBLEM_CODES = [
   // Reading the file
-  'file_not_found',
-  'unsupported_file_type',
-  'syntax_error',
-  'duplicate_key',
-  'ts_load_failed',
-  'ts_no_spec_export',
-  'zod_conversion_failed',
+  'file_not_found', 'unsupported_file_type', 'syntax_error', 'duplicate_key', 'ts_load_failed', 'ts_no_spec_export', 'zod_conversion_failed',
   // Shape
-  'unknown_key',
-  'missing_key',
-  'wrong_type',
-  'invalid_value',
-  'unsupported_version',
-  'empty_description',
-  'empty_tag',
+  'unknown_key', 'missing_key', 'wrong_type', 'invalid_value', 'unsupported_version', 'empty_description', 'empty_tag',
   // Names and references
-  'invalid_name',
-  'empty_name',
-  'reserved_name',
-  'name_collision',
-  'duplicate_tool',
-  'duplicate_entry',
-  'unknown_tool',
-  'unknown_policy_target',
-  'empty_group',
-  'no_tools',
-  'all_tools_deferred',
+  'invalid_name', 'empty_name', 'reserved_name', 'name_collision', 'duplicate_tool', 'duplicate_entry', 'unknown_tool',
+  'unknown_policy_target', 'empty_group', 'no_tools', 'all_tools_deferred',
   // A warning: `offerUngroupedTools: false` leaves a tool in no namespace, no toolkit and not offered.
   'unreachable_tool',
   // Parameters (JSON Schema)
-  'parameters_not_object',
-  'invalid_shorthand',
-  'invalid_schema',
-  'unknown_schema_keyword',
-  'unsupported_schema_dialect',
-  'unsupported_schema_keyword',
-  'unknown_format',
-  'required_not_in_properties',
-  'unresolved_ref',
-  'remote_ref',
-  'recursive_ref',
+  'parameters_not_object', 'invalid_shorthand', 'invalid_schema', 'unknown_schema_keyword', 'unsupported_schema_dialect',
+  'unsupported_schema_keyword', 'unknown_format', 'required_not_in_properties', 'unresolved_ref', 'remote_ref', 'recursive_ref',
   // A warning: `applyDefaults: true` cannot fill a default of a property named like an `Object.prototype` member.
   'default_not_applied',
 ] as const;
@@ -71,17 +32,9 @@ export interface Problem {
   column: number;
   /** Spec path, e.g. `namespaces[1].tools[0].parameters.properties.n.type`; empty for the whole file. */
   path: string;
-  /**
-   * `'warning'` for something worth a look that does not stop generation (an
-   * unknown `format`, which JSON Schema 2020-12 treats as an annotation);
-   * absent for an error.
-   */
+  /** `'warning'` for something worth a look that does not stop generation; absent for an error. */
   severity?: 'warning';
-  /**
-   * The one name the problem is about, where a name says it better than the
-   * path (the tool of an `unreachable_tool`): the CLI lists these when it
-   * folds many warnings of one code into a line. Absent for most problems.
-   */
+  /** The name the problem is about, listed when the CLI folds many warnings of one code into a line. */
   subject?: string;
 }
 
@@ -129,8 +82,7 @@ export function bug(what: string): Error {
 }
 
 /**
- * Formats a spec path from its segments: `namespaces[1].tools[0].parameters`.
- * Keys that are not identifiers are quoted: `properties["my-key"]`.
+ * Formats a spec path from its segments; keys that are not identifiers are quoted.
  *
  * @example
  * formatPath(['tools', 0, 'parameters', 'properties', 'a b']); // 'tools[0].parameters.properties["a b"]'
@@ -146,8 +98,7 @@ export function formatPath(path: readonly (string | number)[]): string {
 }
 
 /**
- * Sorts problems into source order (line, then column), keeping the order in
- * which they were found for problems at the same place (stable sort).
+ * Sorts problems into source order, stable for problems at the same place.
  *
  * @example
  * sortProblems(problems)[0].line; // the earliest line
@@ -181,8 +132,7 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The candidates closest to `word` (case-insensitive equality first, then
- * edit distance up to about a third of the word), best first, at most `max`.
+ * The candidates closest to `word` (case-insensitive, edit distance up to a third of it), best first.
  *
  * @example
  * closest('namespace', ['name', 'namespaces', 'tools']); // ['namespaces']

@@ -1,10 +1,7 @@
 /**
- * `toolroute codegen --watch`: regenerate on every change of the spec and, for
- * a TypeScript spec, of every local file it imports (found by esbuild without
- * running the module, recomputed after each run). Each run is an ordinary,
- * atomic `generate`, so a bad edit keeps the last good output; runs never
- * overlap. Folders are watched, not files, so editors that save by renaming
- * a new file over the old one are seen.
+ * `toolroute codegen --watch`: regenerate on every change of the spec and of the local files a TS spec
+ * imports. Each run is an atomic `generate`, so a bad edit keeps the last good output. Folders are
+ * watched, not files: editors that save by renaming are seen.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';

@@ -1,15 +1,7 @@
 /**
- * The back end's second half: generated files → the output folder.
- *
- * - Atomic: every file is first written to a temp folder next to the output
- *   folder, then renamed into place; if anything fails, the renames done so
- *   far are undone, so a failed run leaves the folder exactly as it was.
- * - Never touches what it did not generate: a file is toolroute's when the
- *   previous `manifest.json` lists it or it starts with the generated header.
- *   A same-named file that is neither is a problem, and nothing is written.
- * - Removes files it generated before that are no longer produced.
- * - Check mode writes nothing and reports every stale, missing or extra file.
- * - Unchanged files are not rewritten (their mtimes stay, watchers stay calm).
+ * Generated files → the output folder, atomically (a temp folder, then renames, undone on failure).
+ * A file is toolroute's when the previous manifest lists it or it starts with the generated header;
+ * nothing else is ever touched. Check mode writes nothing; unchanged files keep their mtimes.
  */
 import * as nodeFs from 'node:fs/promises';
 import path from 'node:path';

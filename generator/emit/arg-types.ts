@@ -1,20 +1,9 @@
 /**
- * JSON Schema → TypeScript type, for the argument types in `types.gen.ts`.
- *
- * The rule: the type accepts every value the validator accepts, and is
- * exactly as narrow wherever TypeScript can say it. What TypeScript cannot
- * say (ranges, lengths, patterns, `not`, `uniqueItems`, `contains`, `oneOf`'s
- * "exactly one", …) widens the type, never narrows it: a narrower type would
- * make a call the validator accepts fail to type-check. An object's index
- * signature includes the declared property types, because TypeScript
- * requires every property to fit it.
- *
- * With `applyDefaults` a property whose `default` ajv applies is required
- * (which ones: emit/defaults.ts `fillsDefaultsIn`). Spec text never becomes
- * code: names and literals go through `tsString`/`propertyKey`, descriptions
- * through `jsdoc`.
+ * JSON Schema → TypeScript type, for the argument types in `types.gen.ts`. The type accepts every
+ * value the validator accepts: what TypeScript cannot say (ranges, patterns, `not`, `oneOf`'s
+ * "exactly one", …) widens the type, never narrows it. Spec text never becomes code unescaped.
  */
-import type { JsonSchema, JsonValue } from '../ir.js';
+import { isJsonObject, type JsonSchema, type JsonValue } from '../ir.js';
 import { jsdoc, propertyKey, tsString } from './code.js';
 import { defaultApplies, fillsDefaultsIn } from './defaults.js';
 
@@ -51,8 +40,6 @@ const ARRAY_KEYWORDS = ['prefixItems', 'items', 'unevaluatedItems'];
 /** In-place applicators whose members add properties the intersection declares (so `unevaluatedProperties: false` may still close). */
 const IN_PLACE = ['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else'];
 
-const isRecord = (v: unknown): v is Record<string, JsonValue> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * The TypeScript type of the values a schema accepts, printed at `indent`
  * (the indentation of the line it starts on).
@@ -83,7 +70,7 @@ export function isObjectLiteralType(schema: JsonValue): boolean {
 function typeOf(schema: JsonValue | undefined, d: boolean): T {
   if (schema === undefined || schema === true) return UNKNOWN;
   if (schema === false) return NEVER;
-  if (!isRecord(schema)) return UNKNOWN;
+  if (!isJsonObject(schema)) return UNKNOWN;
   const mine = own(schema, d);
   // Most schema nodes have no in-place applicator: their type is their own, which is never an
   // intersection, so `intersection([mine])` would return it as it is — without the arrays and closures.
@@ -134,7 +121,7 @@ function hasType(v: JsonValue, t: JsonType): boolean {
     case 'array':
       return Array.isArray(v);
     case 'object':
-      return isRecord(v);
+      return isJsonObject(v);
     case 'integer':
       return typeof v === 'number' && Number.isInteger(v);
     default:
@@ -144,15 +131,15 @@ function hasType(v: JsonValue, t: JsonType): boolean {
 
 function objectType(s: Record<string, JsonValue>, d: boolean): T {
   const typeOfIn = (keyword: string) => (v: JsonValue | undefined) => typeOf(v, d && fillsDefaultsIn(keyword, s));
-  const props = isRecord(s.properties) ? s.properties : {};
+  const props = isJsonObject(s.properties) ? s.properties : {};
   const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : []);
-  const patterns = isRecord(s.patternProperties) ? Object.values(s.patternProperties) : [];
+  const patterns = isJsonObject(s.patternProperties) ? Object.values(s.patternProperties) : [];
   const ap = s.additionalProperties;
   const up = s.unevaluatedProperties;
 
   // What a key not listed under `properties` may hold, or undefined when no such key is allowed.
   let extra: T[] | undefined;
-  const open = (v: JsonValue | undefined) => v === undefined || v === true || (isRecord(v) && Object.keys(v).length === 0);
+  const open = (v: JsonValue | undefined) => v === undefined || v === true || (isJsonObject(v) && Object.keys(v).length === 0);
   if (ap !== undefined && !open(ap)) extra = ap === false ? [] : [typeOfIn('additionalProperties')(ap)];
   else if (ap === undefined && up !== undefined && !open(up) && !('dependentSchemas' in s)) {
     // `unevaluatedProperties` sees what the in-place applicators evaluate; their members are
@@ -164,7 +151,7 @@ function objectType(s: Record<string, JsonValue>, d: boolean): T {
 
   const members: Member[] = [];
   for (const [key, sub] of Object.entries(props)) {
-    const description = isRecord(sub) && typeof sub.description === 'string' ? sub.description : undefined;
+    const description = isJsonObject(sub) && typeof sub.description === 'string' ? sub.description : undefined;
     // A property the validator fills from its `default` is always present for the handler.
     const optional = !required.has(key) && !(d && defaultApplies(key, sub));
     members.push({ key, optional, type: typeOfIn('properties')(sub), ...(description === undefined ? {} : { description }) });
@@ -200,7 +187,7 @@ function arrayType(s: Record<string, JsonValue>, d: boolean): T {
 function literal(v: JsonValue): T {
   if (v === null) return { k: 'null' };
   if (Array.isArray(v)) return { k: 'tuple', elements: v.map((item) => ({ type: literal(item), optional: false })) };
-  if (isRecord(v)) return { k: 'object', members: Object.entries(v).map(([key, item]) => ({ key, optional: false, type: literal(item) })) };
+  if (isJsonObject(v)) return { k: 'object', members: Object.entries(v).map(([key, item]) => ({ key, optional: false, type: literal(item) })) };
   if (typeof v === 'string') return { k: 'literal', text: tsString(v) };
   if (typeof v === 'number') return { k: 'literal', text: Object.is(v, -0) ? '0' : String(v) };
   return { k: 'literal', text: v ? 'true' : 'false' };
@@ -240,11 +227,8 @@ function intersection(members: readonly T[]): T {
 }
 
 /**
- * `types` without repeats (equal when they print the same), first occurrence
- * kept. A single type is returned as it is: printing it only to compare it
- * with nothing made every nesting level print its whole subtree again (each
- * schema level is a one-member union and a one-member intersection), which
- * was most of the type emitter's time on nested schemas.
+ * `types` without repeats (equal when they print the same), first occurrence kept. A single type is
+ * not printed: each nesting level would print its whole subtree again.
  */
 function distinct(types: T[]): T[] {
   if (types.length < 2) return types;

@@ -1,9 +1,4 @@
-/**
- * Small, pure helpers every emitter uses to turn data into code text. Spec
- * text reaches generated code only through these functions, so escaping lives
- * in one place: string literals via `tsString`, comments via `jsdoc`, data via
- * `jsonParseLiteral`.
- */
+/** Data → code text. Spec text reaches generated code only through these, so escaping lives here. */
 
 /** LS and PS are line terminators for some tools and old engines; always written escaped. */
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
@@ -13,8 +8,7 @@ function escapeSeparator(c: string): string {
 }
 
 /**
- * A TS/JS string literal for any string (double quotes, JSON escapes, LS/PS
- * escaped): evaluates to exactly `text`.
+ * A TS/JS string literal that evaluates to exactly `text` (LS and PS escaped).
  *
  * @example
  * tsString('a "b"\n'); // → '"a \\"b\\"\\n"'
@@ -24,8 +18,7 @@ export function tsString(text: string): string {
 }
 
 /**
- * A property key in a type or object literal: bare when it is an identifier, a
- * string literal otherwise.
+ * A property key: bare when it is an identifier, a string literal otherwise.
  *
  * @example
  * propertyKey('read_file'); // → 'read_file'
@@ -36,10 +29,7 @@ export function propertyKey(name: string): string {
 }
 
 /**
- * A JSDoc block for `text` at the given indentation; '' for empty text. A
- * comment terminator (star, slash) is written star, backslash, slash so spec
- * text can never close the comment; every line terminator (CR, LF, LS, PS)
- * starts a new comment line.
+ * A JSDoc block for `text` ('' for empty text); spec text can never close the comment.
  *
  * @example
  * jsdoc('Read a file', '  '); // → '  /** Read a file *\/\n'
@@ -52,46 +42,7 @@ export function jsdoc(text: string, indent = ''): string {
 }
 
 /**
- * `JSON.parse('…')` of a value: the cheapest way to ship big data (engines
- * parse JSON faster than object literals, and a string literal costs the type
- * checker nothing). JSON.parse also keeps a `__proto__` key as an own property.
- *
- * @example
- * jsonParseLiteral({ a: "it's" }); // → `JSON.parse('{"a":"it\\'s"}')`
- */
-export function jsonParseLiteral(value: unknown): string {
-  return jsonTextLiteral(JSON.stringify(value));
-}
-
-/**
- * `jsonParseLiteral` for JSON text already serialized (`JSON.stringify(value)`).
- *
- * @example
- * jsonTextLiteral('{"a":"it\'s"}'); // → `JSON.parse('{"a":"it\\'s"}')`
- */
-export function jsonTextLiteral(text: string): string {
-  return `JSON.parse(${jsonStringLiteral(text)})`;
-}
-
-/**
- * A single-quoted string literal whose value is JSON text equal to `text`
- * (for data parsed later, `JSON.parse` of the value): only ASCII in the
- * source and in the value, non-ASCII written as JSON escapes.
- *
- * @example
- * jsonStringLiteral('["é"]'); // → `'["\\u00e9"]'`
- */
-export function jsonStringLiteral(text: string): string {
-  // Non-ASCII as JSON escapes: one character above U+00FF makes V8 store the whole module
-  // source, and the literal, with two bytes per character (megabytes at scale).
-  const json = text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  const body = json.replace(/[\\'\u2028\u2029]/g, (c) => (c === '\\' ? '\\\\' : c === "'" ? "\\'" : escapeSeparator(c)));
-  return `'${body}'`;
-}
-
-/**
- * The one comparator for ordering generated output that has no declaration
- * order (file lists): UTF-16 code units, independent of locale.
+ * The comparator for generated output with no declaration order: UTF-16 code units, not locale.
  *
  * @example
  * ['b', 'B', 'a'].sort(compareText); // → ['B', 'a', 'b']
@@ -101,8 +52,7 @@ export function compareText(a: string, b: string): number {
 }
 
 /**
- * PascalCase identifier from a spec name: `file_ops` → `FileOps`, `x-y` → `XY`.
- * Digits stay; a leading digit gets a `_` prefix.
+ * PascalCase identifier from a spec name; a leading digit gets a `_` prefix.
  *
  * @example
  * pascalCase('file_ops'); // → 'FileOps'
@@ -115,8 +65,7 @@ export function pascalCase(name: string): string {
 }
 
 /**
- * A shell word for the "Regenerate:" command: bare when safe, single-quoted
- * otherwise.
+ * A shell word for the "Regenerate:" command: bare when safe, single-quoted otherwise.
  *
  * @example
  * shellWord('examples/tools.spec.yaml'); // → 'examples/tools.spec.yaml'
@@ -127,8 +76,7 @@ export function shellWord(word: string): string {
 }
 
 /**
- * Text safe inside a `//` line comment: any line terminator is written as an
- * escape so a file path can never end the comment.
+ * Text safe inside a `//` line comment: line terminators written as escapes.
  *
  * @example
  * lineCommentText('a\nb'); // → 'a\\nb'

@@ -1,8 +1,4 @@
-/**
- * The emit context: everything the emitters share, computed once from the IR
- * (names of generated symbols, distinct validator schemas, neutral tool
- * definitions, the header line). Emitters read it and never recompute.
- */
+/** The emit context: what the emitters share, computed once from the IR (names, distinct schemas, neutral tools). */
 import type { IRSpec, JsonSchema } from '../ir.js';
 import type { NeutralTool } from '../../runtime/targets/index.js';
 import { directoryXml, neutralLoaderTool, neutralNamespaceTool, neutralTool } from '../../runtime/neutral.js';
@@ -25,11 +21,7 @@ export interface EmitOptions {
   readonly runtimeImport: string;
   /** toolroute's version, recorded in the manifest. */
   readonly version: string;
-  /**
-   * Whether the output folder is already an ES module scope (the nearest package.json says
-   * `"type": "module"`; see `isEsmScope`). `false` adds a `package.json` that makes it one.
-   * Left out, the folder is taken to be one (nothing extra is emitted).
-   */
+  /** Whether the output folder is already an ES module scope (default true); `false` adds a `package.json`. */
   readonly esmScope?: boolean;
 }
 
@@ -53,19 +45,11 @@ export interface EmitContext {
   readonly actionTypeNames: readonly string[];
   /** Per tool with `returns`: the name of its result type, e.g. `ReadFileResult`; undefined otherwise. */
   readonly resultTypeNames: readonly (string | undefined)[];
-  /**
-   * Per tool: the JSON text of its parameter schema exactly as the neutral
-   * rendering ships it (`JSON.stringify(cloneSchema(parameters))`). Computed
-   * once here; the spec emitter packs and checks with it.
-   */
+  /** Per tool: the JSON text of its parameter schema as the neutral rendering ships it. */
   readonly parameterTexts: readonly string[];
   /** Distinct argument schemas in order of first use: one argument type each (types.gen.ts). */
   readonly schemas: readonly DistinctSchema[];
-  /**
-   * Distinct validators in order of first use: the argument schemas as ajv
-   * sees them (`validationSchema`: annotations removed), so schemas that
-   * differ only in descriptions share one. `validatorOf[i]` indexes this.
-   */
+  /** Distinct validators in order of first use (schemas without annotations); `validatorOf[i]` indexes this. */
   readonly validators: readonly DistinctSchema[];
   readonly validatorOf: readonly number[];
   /** Neutral definitions, the input of every target's rendering. */
@@ -77,28 +61,11 @@ export interface EmitContext {
   readonly directoryXml: string;
 }
 
-/**
- * Names `types.gen.ts` declares or imports itself; generated argument and
- * action types are kept clear of them.
- */
+/** Names `types.gen.ts` declares or imports itself; generated type names keep clear of them. */
 export const FIXED_TYPE_NAMES = [
-  'ToolName',
-  'NamespaceName',
-  'ToolkitName',
-  'PolicyName',
-  'ToolArgs',
-  'ToolkitTools',
-  'Registry',
-  'Handlers',
-  'ResolvedToolCall',
-  'ToolCallCheckResult',
-  'NamespaceActions',
-  'NamespaceDispatchers',
-  'HandlerContext',
-  'CallVia',
-  'Rejection',
-  'RegistryShape',
-  'ToolResults',
+  'ToolName', 'NamespaceName', 'ToolkitName', 'PolicyName', 'ToolArgs', 'ToolkitTools', 'Registry', 'Handlers',
+  'ResolvedToolCall', 'ToolCallCheckResult', 'NamespaceActions', 'NamespaceDispatchers', 'HandlerContext',
+  'CallVia', 'Rejection', 'RegistryShape', 'ToolResults',
 ] as const;
 
 /**
@@ -124,7 +91,7 @@ export function buildEmitContext(ir: IRSpec, options: EmitOptions): EmitContext 
   // Arg types first, in declaration order, so a tool keeps its IR name unless it hits a fixed name.
   const argTypeNames = ir.tools.map((t) => allocate(safeTypeName(t.typeName)));
   const actionTypeNames = ir.namespaces.map((ns) => allocate(`${pascalCase(ns.name)}Action`));
-  // After every other name, so a spec without `returns` allocates exactly as before.
+  // After every other name, so `returns` changes no other type's name.
   const resultTypeNames = ir.tools.map((t, i) =>
     t.returns === undefined ? undefined : allocate((argTypeNames[i] ?? safeTypeName(t.typeName)).replace(/Args(?=\d*$|_\d+$)/, 'Result')),
   );
@@ -149,12 +116,8 @@ export function buildEmitContext(ir: IRSpec, options: EmitOptions): EmitContext 
 }
 
 /**
- * Whether a value is plain JSON data: arrays and plain objects (no `toJSON`)
- * down to strings, numbers, booleans and null (`undefined` and functions are
- * dropped alike by every serializer here). For such a value
- * `JSON.stringify(v)` equals `JSON.stringify(cloneSchema(v))`, and
- * `canonicalJson(v)` depends on that text alone. YAML and JSON specs give
- * nothing else; a TS spec can (a `Date` default).
+ * Whether a value is plain JSON data (arrays and plain objects without `toJSON`): then
+ * `JSON.stringify(v)` equals that of `cloneSchema(v)`. Only a TS spec can hold anything else.
  *
  * @example
  * plainJson({ default: 'x' });        // → true
@@ -176,11 +139,8 @@ export function plainJson(value: unknown): boolean {
 }
 
 /**
- * The distinct argument schemas of a list of tools' parameter schemas (by
- * canonical JSON: one type per distinct schema, in order of first use), the
- * distinct validators (by canonical JSON of `validationSchema`: schemas that
- * differ only in annotations share one), which validator each tool uses,
- * and each schema's exact text as the neutral rendering ships it.
+ * The distinct argument schemas (by canonical JSON, in order of first use), the distinct validators
+ * (annotations ignored), which validator each tool uses, and each schema's text as shipped.
  *
  * @example
  * distinctSchemas([a, a, b, describedB], false).validatorOf; // → [0, 0, 1, 1]
@@ -245,11 +205,7 @@ export function regenerateCommand(options: Pick<EmitOptions, 'specDisplay' | 'ou
   return `npx toolroute codegen ${shellWord(options.specDisplay)} --out ${shellWord(options.outDisplay)}${runtime}`;
 }
 
-/**
- * Type names stay plain PascalCase identifiers (`_` is kept only before a
- * digit, as in the normalizer's `ReadFileArgs_2`), so every declared name is
- * predictable from the tool name.
- */
+/** Type names stay PascalCase identifiers (`_` only before a digit, as in `ReadFileArgs_2`). */
 function safeTypeName(name: string): string {
   return /^[A-Z](?:[A-Za-z0-9]|_(?=[0-9]))*$/.test(name) ? name : pascalCase(name);
 }

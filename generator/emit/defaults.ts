@@ -1,61 +1,28 @@
 /**
- * Which JSON Schema `default`s the validators apply under the spec option
- * `applyDefaults`, written down once for the two places
- * that must agree with ajv: the argument types (a defaulted property is
- * required for the handler, arg-types.ts) and the per-tool flag that makes
- * the runtime copy the arguments before validating (spec.ts).
- *
- * ajv's `useDefaults` (ajv/lib/compile/validate/defaults.ts) assigns
- * `properties[key].default` to an object the validator reaches when the key
- * is `undefined` there, and nowhere else:
- *   - not inside `anyOf`, `oneOf`, `not`, `if`, `contains` or
- *     `propertyNames` (ajv's "composite rule": a branch that may fail must not
- *     change the data) — `allOf`, `then`, `else`, `items`, `prefixItems`,
- *     `additionalProperties`, `patternProperties`, `dependentSchemas` and
- *     `unevaluated*` subschemas do apply theirs (`then` / `else` only beside an `if`);
- *   - not a `default` of the parameters object itself, nor of a tuple
- *     position (`prefixItems`; ajv only fills draft-07 array `items`, which
- *     the IR never has);
- *   - not for a property named like an `Object.prototype` member
- *     (`toString`, `constructor`, …): ajv's test `data.toString === undefined`
- *     is false on every object, so the default never lands; nor for
- *     `__proto__` (ajv sees it through `patternProperties`, validators.ts).
- *     Codegen says so: `unfilledDefaults` below lists them and
- *     validate/defaults.ts warns `default_not_applied` at each.
+ * Which `default`s the validators apply under `applyDefaults`, written once for the two places
+ * that must agree with ajv's `useDefaults`: the argument types (a defaulted property is required
+ * for the handler) and the per-tool flag that makes the runtime copy the arguments first.
+ * ajv fills `properties[key].default` only outside its "composite rule" branches (`anyOf`, `oneOf`,
+ * `not`, `if`, `contains`, `propertyNames`), never for the root or a tuple position, and never for a
+ * property named like an `Object.prototype` member (`data.toString === undefined` is always false).
  */
-import type { JsonValue } from '../ir.js';
+import { isJsonObject, type JsonValue } from '../ir.js';
 import { resolvePointer } from '../validate/schema-refs.js';
 import { PROTOTYPE_NAMES } from './prototype-names.js';
 
 /**
- * The subschemas ajv fills defaults in, by keyword, and the shape of each
- * keyword's value: one subschema, a list of them, or a map of them. This is
- * the one statement of ajv's rule: `hasAppliedDefault` below walks it, and
- * the argument types (arg-types.ts) ask `fillsDefaultsIn` before typing a
- * subschema as filled. Every keyword not listed fills nothing: `anyOf`,
- * `oneOf`, `not`, `if`, `contains` and `propertyNames` are ajv's composite
- * rules (a branch that may fail must not change the data), and anything
- * else (`contentSchema`, unknown keywords) is not a subschema ajv validates
- * in place.
+ * The subschemas ajv fills defaults in, by keyword, with the shape of the keyword's value: the one
+ * statement of ajv's rule. A keyword not listed fills nothing (a composite rule, or no subschema
+ * ajv validates in place).
  */
 const FILLED_INSIDE: ReadonlyMap<string, 'one' | 'list' | 'map'> = new Map([
-  ['properties', 'map'],
-  ['patternProperties', 'map'],
-  ['dependentSchemas', 'map'],
-  ['allOf', 'list'],
-  ['prefixItems', 'list'],
-  ['items', 'one'],
-  ['additionalProperties', 'one'],
-  ['unevaluatedProperties', 'one'],
-  ['unevaluatedItems', 'one'],
-  ['then', 'one'],
-  ['else', 'one'],
+  ['properties', 'map'], ['patternProperties', 'map'], ['dependentSchemas', 'map'], ['allOf', 'list'], ['prefixItems', 'list'],
+  ['items', 'one'], ['additionalProperties', 'one'], ['unevaluatedProperties', 'one'], ['unevaluatedItems', 'one'], ['then', 'one'], ['else', 'one'],
 ]);
 
 /**
- * Whether ajv fills defaults inside the subschema(s) of `keyword` of
- * `schema` (a schema it fills defaults in). `then` / `else` count only beside
- * an `if`: ajv runs them only from `if`.
+ * Whether ajv fills defaults inside the subschema(s) of `keyword` of `schema`; `then` / `else` only
+ * beside an `if` (ajv runs them only from `if`).
  *
  * @example
  * fillsDefaultsIn('allOf', { allOf: [] });          // true
@@ -67,31 +34,27 @@ export function fillsDefaultsIn(keyword: string, schema: Readonly<Record<string,
   return (keyword !== 'then' && keyword !== 'else') || 'if' in schema;
 }
 
-const isRecord = (v: unknown): v is Record<string, JsonValue> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
- * Whether ajv fills this property's default (given that its object is
- * reached outside any composite rule).
+ * Whether ajv fills this property's default (its object reached outside any composite rule).
  *
  * @example
  * defaultApplies('limit', { type: 'integer', default: 10 }); // true
  * defaultApplies('toString', { default: 'x' });              // false
  */
 export function defaultApplies(key: string, property: JsonValue): boolean {
-  return isRecord(property) && 'default' in property && !PROTOTYPE_NAMES.has(key);
+  return isJsonObject(property) && 'default' in property && !PROTOTYPE_NAMES.has(key);
 }
 
 /**
- * Whether a parameters schema has a default the validator applies (so a
- * validation may write into the arguments).
+ * Whether a parameters schema has a default the validator applies (it may write into the arguments).
  *
  * @example
  * hasAppliedDefault({ type: 'object', properties: { n: { default: 1 } } });           // true
  * hasAppliedDefault({ anyOf: [{ type: 'object', properties: { n: { default: 1 } } }] }); // false
  */
 export function hasAppliedDefault(schema: JsonValue): boolean {
-  if (!isRecord(schema)) return false;
-  if (isRecord(schema.properties)) {
+  if (!isJsonObject(schema)) return false;
+  if (isJsonObject(schema.properties)) {
     for (const [key, sub] of Object.entries(schema.properties)) {
       if (defaultApplies(key, sub)) return true;
     }
@@ -102,7 +65,7 @@ export function hasAppliedDefault(schema: JsonValue): boolean {
     if (shape === 'list') {
       if (Array.isArray(value) && value.some(hasAppliedDefault)) return true;
     } else if (shape === 'map') {
-      if (isRecord(value) && Object.values(value).some(hasAppliedDefault)) return true;
+      if (isJsonObject(value) && Object.values(value).some(hasAppliedDefault)) return true;
     } else if (hasAppliedDefault(value)) return true;
   }
   return false;
@@ -124,12 +87,9 @@ const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'])
 const SCHEMA_MAP = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies']);
 
 /**
- * Every `default` of a property named like an `Object.prototype` member in a
- * parameters schema as written (local `$ref`s followed to their target,
- * `$defs` nobody refers to left out, as ajv's copy leaves them out): the
- * defaults `schemaForAjv` removes under `applyDefaults` (validators.ts), so
- * codegen can say which ones are never filled (`default_not_applied`).
- * Each is listed once, at the place it is written, in walk order.
+ * Every `default` of a property named like an `Object.prototype` member in a parameters schema as
+ * written (local `$ref`s followed, unreferenced `$defs` left out), once each where it is written:
+ * the defaults `schemaForAjv` removes under `applyDefaults`, reported as `default_not_applied`.
  *
  * @example
  * unfilledDefaults({ type: 'object', properties: { toString: { type: 'string', default: 'x' } } });
@@ -141,13 +101,13 @@ export function unfilledDefaults(schema: JsonValue): UnfilledDefault[] {
   const visited = new Set<JsonValue>();
   const walk = (node: JsonValue | undefined, path: (string | number)[]): void => {
     // A schema reached twice (two refs to one definition) is reported once; a ref cycle ends here.
-    if (!isRecord(node) || visited.has(node)) return;
+    if (!isJsonObject(node) || visited.has(node)) return;
     visited.add(node);
     for (const [keyword, value] of Object.entries(node)) {
       const here = [...path, keyword];
-      if (keyword === 'properties' && isRecord(value)) {
+      if (keyword === 'properties' && isJsonObject(value)) {
         for (const [key, sub] of Object.entries(value)) {
-          if (!PROTOTYPE_NAMES.has(key) || !isRecord(sub) || !('default' in sub)) continue;
+          if (!PROTOTYPE_NAMES.has(key) || !isJsonObject(sub) || !('default' in sub)) continue;
           const at = [...here, key, 'default'];
           const id = JSON.stringify(at);
           if (!seen.has(id)) {
@@ -162,7 +122,7 @@ export function unfilledDefaults(schema: JsonValue): UnfilledDefault[] {
         if (target !== undefined) walk(target.target as JsonValue | undefined, target.path);
       } else if (Array.isArray(value) && SCHEMA_LIST.has(keyword)) {
         value.forEach((sub, i) => walk(sub, [...here, i]));
-      } else if (isRecord(value) && SCHEMA_MAP.has(keyword)) {
+      } else if (isJsonObject(value) && SCHEMA_MAP.has(keyword)) {
         for (const [key, sub] of Object.entries(value)) walk(sub, [...here, key]);
       } else if (ONE_SCHEMA.has(keyword)) {
         walk(value, here);

@@ -1,8 +1,6 @@
 /**
- * The back end's first half: IR → generated files. One emitter per artifact,
- * from a table, so a new artifact kind is a compile error until it has one.
- * Emitters run in `ARTIFACT_KINDS` order; the manifest comes last because it
- * hashes the others.
+ * IR → generated files: one emitter per artifact kind, from a table (a new kind is a compile error
+ * until it has one); the manifest comes last because it hashes the others.
  */
 import type { IRSpec } from '../ir.js';
 import { buildEmitContext, type EmitContext, type EmitOptions } from './context.js';

@@ -1,9 +1,4 @@
-/**
- * `names.gen.ts`: the name lists as exact tuple types, frozen, for code that
- * needs the names at run time (menus, policy pickers, exhaustiveness checks).
- * The module imports nothing at run time, so a menu that needs only the names
- * loads only them.
- */
+/** `names.gen.ts`: the name lists as frozen tuples, in a module that imports nothing at run time. */
 import { tsString } from './code.js';
 import type { EmitContext } from './context.js';
 import type { GeneratedFile } from './file.js';

@@ -1,9 +1,6 @@
 /**
- * `package.json` in the output folder, `{ "type": "module" }`, written only
- * when the folder would otherwise not be an ES module scope: Node and tsc
- * (`module: NodeNext`) take a file's format from the nearest package.json, and
- * every generated file is an ES module. Inside an ESM package it is not
- * written, where it would only hide the package from self-references.
+ * `package.json` `{ "type": "module" }` in the output folder, only when the folder is not already in
+ * an ES module scope (Node and tsc take a file's format from the nearest package.json).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

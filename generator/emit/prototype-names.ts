@@ -1,12 +1,4 @@
-/**
- * Object.prototype's own property names, for the generator modules that must
- * treat such a property specially: the validators (emit/validators.ts: ajv's
- * `ownProperties`, defaults left out) and the default rules
- * (emit/defaults.ts, and through it the `default_not_applied` warning in
- * validate/defaults.ts). A module of its own, so the rules and the
- * validation step read the list without loading ajv and its standalone
- * code generator.
- */
+/** Object.prototype's own property names, in a module of its own so the rules read them without loading ajv. */
 
 /**
  * Names Object.prototype carries (own names, fixed here so the output never

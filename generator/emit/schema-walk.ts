@@ -1,9 +1,4 @@
-/**
- * A structural walk over JSON Schema: applies a function to every subschema
- * (never to data positions such as `enum`, `const`, `default`, `examples` or
- * `required`, and never to property names), so a keyword can be removed or
- * rewritten everywhere without touching spec data that looks like a keyword.
- */
+/** A walk over every subschema, never over data positions (`enum`, `const`, `default`, …) or property names. */
 import type { JsonSchema, JsonValue } from '../ir.js';
 import { SUBSCHEMA_KEYWORDS } from '../validate/schema-keywords.js';
 

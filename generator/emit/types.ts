@@ -1,9 +1,4 @@
-/**
- * `types.gen.ts`: one argument type per tool (arg-types.ts), the
- * name unions, the `Registry`, `Handlers`, `ResolvedToolCall`,
- * `ToolCallCheckResult` and the typed namespace actions, written out so they
- * read well on hover.
- */
+/** `types.gen.ts`: argument types, name unions, `Registry`, `Handlers` and the typed namespace actions. */
 import { bug } from '../problems.js';
 import { isObjectLiteralType, schemaToType } from './arg-types.js';
 import { jsdoc, propertyKey, tsString } from './code.js';

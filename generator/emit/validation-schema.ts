@@ -1,9 +1,6 @@
 /**
- * A schema as its validator sees it: annotation keywords (`title`,
- * `description`, `examples`, `$comment`, `deprecated`, `readOnly`,
- * `writeOnly`, and `default` unless `applyDefaults`) removed at every schema
- * position. ajv compiles them to no code, so two tools whose schemas differ
- * only there share one validator; their argument types stay apart.
+ * A schema as its validator sees it: annotation keywords removed, so tools whose schemas differ only
+ * in annotations share one validator (ajv compiles annotations to no code).
  */
 import type { JsonSchema } from '../ir.js';
 import { mapSchema } from './schema-walk.js';

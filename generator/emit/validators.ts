@@ -1,9 +1,4 @@
-/**
- * `validators.gen.ts`: ajv's standalone code, one validator per distinct
- * argument schema, and one frozen array `validators` that
- * `spec.tools[i].validator` indexes. The runtime compiles no schema and
- * evaluates no string: the validators are plain functions in a module.
- */
+/** `validators.gen.ts`: ajv's standalone code, one validator per distinct argument schema. */
 import { createRequire } from 'node:module';
 import type { Ajv, Options as AjvOptions } from 'ajv';
 import type { JsonSchema, JsonValue } from '../ir.js';
@@ -36,26 +31,19 @@ function ajvModules(): AjvModules {
 }
 
 const AJV_OPTIONS: AjvOptions = {
-  // standaloneCode reads the source ajv keeps (`code.source`); the function ajv would evaluate from it
-  // is never called, so `process` hands ajv a stub to evaluate instead. ajv's optimizer pass (which
-  // drops unused `_errsN` constants) is skipped: it is about 40 % of ajv's code generation, which
-  // grows with every distinct schema, for code about a tenth shorter.
+  // standaloneCode reads the source ajv keeps; the function ajv would evaluate is never called, so it
+  // evaluates a stub. The optimizer is skipped: 40 % of ajv's code generation for code a tenth shorter.
   code: { source: true, esm: true, lines: true, optimize: false, process: () => 'return function unused() { return true; };' },
   allErrors: true,
   // `type: "number"` / `"integer"` reject Infinity and NaN (which JSON cannot carry back to the model).
   strictNumbers: true,
-  // The front end already reports unknown keywords and formats with positions, and already
-  // validated every schema against its meta-schema.
+  // The front end already reported unknown keywords and formats and checked the meta-schema.
   strict: false,
   logger: false,
   validateSchema: false,
 };
 
-/**
- * Distinct schemas per ajv instance. ajv's standalone builder copies the code
- * built so far for each schema it adds (quadratic), and past about 10,000
- * schemas it overflows the stack; an instance per hundred keeps it linear.
- */
+/** Schemas per ajv instance: its standalone builder is quadratic in the schemas of one instance. */
 const SCHEMAS_PER_AJV = 100;
 
 /** Keywords whose value names properties: keys of a map, or a list of names. */
@@ -63,10 +51,8 @@ const NAMING_MAPS = ['properties', 'dependencies', 'dependentRequired', 'depende
 const NAMING_LISTS = ['required'];
 
 /**
- * Whether ajv must check own properties for this schema: some property it
- * reads by name is an `Object.prototype` name. Otherwise a lookup on parsed
- * JSON can only find an own property, and ajv's cheaper plain lookups mean
- * the same.
+ * Whether ajv must check own properties for this schema: some property it reads by name is an
+ * `Object.prototype` name (otherwise a plain lookup on parsed JSON means the same).
  *
  * @example
  * needsOwnProperties({ type: 'object', required: ['toString'] }); // → true
@@ -113,9 +99,8 @@ export interface ValidatorsInput {
 }
 
 /**
- * `validators.gen.ts` after its header line. Pure: the same input gives the
- * same text on any machine. Each ajv instance's code gets its own function
- * scope, so their generated names (`validate10`, `schema12`, …) cannot collide.
+ * `validators.gen.ts` after its header line, the same on any machine. Each ajv instance's code gets
+ * its own function scope, so their generated names cannot collide.
  *
  * @example
  * validatorsModule({ schemas: [{ type: 'object' }], applyDefaults: false, runtimeImport: 'toolroute/runtime' }).split('\n')[0]; // '// @ts-nocheck'
@@ -147,9 +132,7 @@ export function validatorsModule(input: ValidatorsInput): string {
       scopes.push(`const ${scope} = (() => {\n${code}\nreturn { ${members.map((m) => `v${m.index}`).join(', ')} };\n})();`);
     }
   }
-  // A .ts file, not .js + .d.ts: `tsc --outDir` emits it like every other generated file, and
-  // bundlers and tsx take it as it is. The body is ajv's plain JavaScript; @ts-nocheck keeps the
-  // application's compiler flags (noImplicitAny, …) off it. The export is typed.
+  // A .ts file, emitted by `tsc --outDir` like the others; @ts-nocheck keeps the application's flags off ajv's JavaScript.
   const content = [
     '// @ts-nocheck',
     `import type { ValidateFn } from ${tsString(input.runtimeImport)};`,
@@ -164,14 +147,10 @@ export function validatorsModule(input: ValidatorsInput): string {
 }
 
 /**
- * The copy ajv compiles: `$schema` dropped (the instance is draft 2020-12),
- * `$id` dropped everywhere (refs are inlined, and two tools reusing an id must
- * not collide in one ajv instance), and a property named `__proto__` moved to
- * `patternProperties: { "^__proto__$": … }` — ajv skips that name under
- * `properties`, while a pattern matching exactly that key means the same.
- * With `applyDefaults`, a property named like an `Object.prototype` member
- * loses its `default`: ajv would validate the inherited member in place of the
- * absent property and refuse every call without it (emit/defaults.ts).
+ * The copy ajv compiles: `$schema` and every `$id` dropped (refs are inlined; two tools reusing an id
+ * must not collide), a `__proto__` property moved to `patternProperties: { "^__proto__$": … }` (ajv
+ * skips that name under `properties`), and under `applyDefaults` no `default` on a property named
+ * like an `Object.prototype` member (ajv would validate the inherited member and refuse the call).
  *
  * @example
  * schemaForAjv({ type: 'object', properties: JSON.parse('{"__proto__":{"type":"number"}}') });
@@ -208,12 +187,9 @@ export function schemaForAjv(schema: JsonSchema, applyDefaults = false): JsonSch
 }
 
 /**
- * ajv's code as a function body of an ES module. Its ESM mode still writes
- * `const func2 = require("ajv/dist/runtime/equal").default;` for its runtime
- * helpers and ajv-formats (ajv-validator/ajv#2209): each becomes a default
- * import (Node gives a CommonJS module's `module.exports` as the default) with
- * an explicit `.js` extension (ajv has no exports map). Its `export const v0 =
- * validate10;` lines become plain constants, returned by the enclosing scope.
+ * ajv's code as a function body of an ES module: its ESM mode still writes `require(…)` for runtime
+ * helpers (ajv-validator/ajv#2209), made default imports with a `.js` extension (ajv has no exports
+ * map); its `export const` lines become constants the enclosing scope returns.
  */
 function esmCode(code: string, imports: Map<string, string>): string {
   const out = code

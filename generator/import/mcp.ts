@@ -1,10 +1,7 @@
 /**
- * `toolroute import mcp`: an MCP server's `tools/list` becomes (part of) a spec.
- * `buildMcpImport` is pure (tools + saved text + options → new text, notes,
- * problems); `importMcp` connects, lists every page, and writes or checks.
- * Each tool keeps its name (prefixed when sources share a spec), description,
- * input schema, and annotations as tags, plus two policies per server. Every
- * fix is written as a comment next to the tool: nothing is fixed silently.
+ * `toolroute import mcp`: an MCP server's `tools/list` becomes (part of) a spec. `buildMcpImport` is
+ * pure; `importMcp` connects, lists every page, and writes or checks. Every fix is written as a
+ * comment next to the tool: nothing is fixed silently.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';

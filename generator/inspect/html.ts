@@ -1,10 +1,6 @@
 /**
- * `toolroute inspect --html <file>`: the report as one self-contained page —
- * inline CSS, an inline SVG chart of where the bytes go (one stacked bar per
- * target and state: the directory, each namespace, the flat tools, the
- * loader, each loaded toolkit), and the same tables as the terminal. No
- * scripts, no external assets, no timestamps: the same spec gives the same
- * page. Every spec string is HTML-escaped.
+ * `toolroute inspect --html <file>`: one self-contained page (inline CSS and SVG chart, no scripts,
+ * no timestamps: the same spec gives the same page). Every spec string is HTML-escaped.
  */
 import type { InspectReport, StateReport, TargetReport } from './measure.js';
 import { num, plural, tokenHeader, tokenLegend } from './text.js';

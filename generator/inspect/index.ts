@@ -1,11 +1,4 @@
-/**
- * `toolroute inspect`: what the model sees, per target (see ./measure.ts), as
- * terminal tables, JSON or a self-contained HTML page.
- *
- * @example
- * const r = await inspectSpec('tools.spec.yaml');
- * if (r.ok) process.stdout.write(formatInspectText(r.report));
- */
+/** `toolroute inspect`: what the model sees, per target, as terminal tables, JSON or an HTML page. */
 export { inspectSpec, LARGEST_COUNT, type GroupReport, type InspectOptions, type InspectReport, type InspectResult, type ItemKind, type ItemReport, type Measure, type StateReport, type TargetReport } from './measure.js';
 export { formatInspectText } from './text.js';
 export { chartBars, renderInspectHtml, type ChartBar, type ChartSegment } from './html.js';

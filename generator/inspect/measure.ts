@@ -1,10 +1,6 @@
 /**
- * `toolroute inspect`: what the model sees, per target, measured on the real
- * runtime: the spec goes through the generator's pipeline, a router is made
- * on that data, and every number comes from `router.compile({ target })`,
- * before any toolkit is loaded and after each `load_toolkit` in spec order.
- * Bytes are UTF-8 bytes of the tools JSON (and of the directory XML); the
- * provider's own tool-use preamble, which no client sees, is not counted.
+ * `toolroute inspect`'s numbers, measured on the real runtime: every number comes from
+ * `router.compile({ target })`, before any toolkit is loaded and after each `load_toolkit`.
  */
 import { escapeXml } from '../../runtime/announcements.js';
 import { createRouter } from '../../runtime/router.js';

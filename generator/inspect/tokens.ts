@@ -1,15 +1,7 @@
 /**
- * Token counting for `toolroute inspect`.
- *
- * OpenAI publishes its tokenizer's encodings (o200k_base for the GPT-4o, GPT-4.1,
- * GPT-5 and o-series models); `gpt-tokenizer` is a well-kept pure-JS port of
- * them. Anthropic and Google publish no tokenizer package (their exact counts
- * come from the `count_tokens` / `countTokens` APIs), so for those targets the
- * number is an estimate and is labelled so.
- *
- * `gpt-tokenizer` is an optional peer dependency (about 30 MB installed, for
- * one command): without it every count is an estimate (UTF-8 bytes / 4) and
- * inspect says how to get exact OpenAI counts.
+ * Token counting for `toolroute inspect`: exact for OpenAI targets with the optional peer
+ * `gpt-tokenizer` (o200k_base), an estimate (UTF-8 bytes / 4) otherwise, labelled so: Anthropic and
+ * Google publish no tokenizer package.
  */
 import type { Target } from '../../runtime/contract.js';
 

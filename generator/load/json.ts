@@ -1,305 +1,197 @@
 /**
- * JSON specs: a scanner that finds the first syntax error (with a position
- * and what was expected) and every duplicate key in one pass, and the fast
- * path for valid JSON — `JSON.parse` for the value and a lazily built index
- * of source offsets for `locate`, with the same rules as the YAML path.
- * Error codes (fixtures in test/fixtures/invalid/): syntax_error
- * (json-syntax), duplicate_key (json-duplicate-key).
+ * JSON specs: `JSON.parse` for the value (big machine-written specs are JSON), a syntax check of
+ * our own only when it fails (JSON.parse's messages vary by Node version and may carry no position),
+ * and positions from the text. Fixtures: json-syntax, json-duplicate-key.
  */
 import type { LoadResult, SpecPath } from '../load.js';
-import { formatPath } from '../problems.js';
-import { linePos, lineStarts } from './common.js';
+import { loadYamlDocument } from './yaml.js';
+
+/** One token: punctuation, a string, a number or a literal. */
+const TOKEN = /[{}[\],:]|"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
+/** The well-formed start of a string, up to its first fault. */
+const STRING_START = /"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*/y;
+const WHITESPACE = /[ \t\r\n]*/y;
+
+const skipWhitespace = (text: string, i: number): number => {
+  WHITESPACE.lastIndex = i;
+  WHITESPACE.test(text);
+  return WHITESPACE.lastIndex;
+};
 
 /**
- * The first JSON syntax error in `text` (offset and what was expected), or
- * undefined when `text` is one valid JSON value. A small recursive-descent
- * scanner: it builds nothing, it only finds where the text stops being JSON.
+ * The first JSON syntax error in `text` (offset and what was expected), or undefined when `text`
+ * is one valid JSON value.
  *
  * @example
  * jsonSyntaxError('{"a": 1,}'); // { offset: 7, message: 'trailing comma before "}" (JSON allows none)' }
  */
 export function jsonSyntaxError(text: string): { offset: number; message: string } | undefined {
-  return scanJson(text).error;
+  const open: string[] = [];
+  let want: 'value' | 'key' | ':' | 'next' = 'value';
+  let mayClose = false; // just after `{` or `[`
+  let comma = -1; // offset of the comma just read
+  for (let i = skipWhitespace(text, 0); ; i = skipWhitespace(text, i)) {
+    const close = open.at(-1) === '{' ? '}' : ']';
+    if (want === 'next' && open.length === 0) {
+      return i < text.length ? stop(text, i, 'the end of the file after the JSON value') : undefined;
+    }
+    TOKEN.lastIndex = i;
+    const token = TOKEN.exec(text)?.[0] ?? '';
+    if (token === close && (mayClose || want === 'next')) {
+      open.pop();
+      want = 'next';
+    } else if (token === close && comma >= 0) {
+      return { offset: comma, message: `trailing comma before "${close}" (JSON allows none)` };
+    } else if (want === 'value' && (token === '{' || token === '[')) {
+      open.push(token);
+      want = token === '{' ? 'key' : 'value';
+      mayClose = true;
+      i++;
+      continue;
+    } else if (want === 'value' && token !== '' && !'}],:'.includes(token)) {
+      want = 'next';
+    } else if (want === 'key' && token.startsWith('"')) {
+      want = ':';
+    } else if (want === ':' && token === ':') {
+      want = 'value';
+    } else if (want === 'next' && token === ',') {
+      want = open.at(-1) === '{' ? 'key' : 'value';
+      comma = i++;
+      mayClose = false;
+      continue;
+    } else if (token === '' && text[i] === '"' && (want === 'value' || want === 'key')) {
+      return stringError(text, i);
+    } else {
+      const expected = { value: 'a value (a string in double quotes, number, true, false, null, { or [)', key: 'a key in double quotes', ':': '":" after the key', next: `"," or "${close}"` };
+      return stop(text, i, expected[want]);
+    }
+    mayClose = false;
+    comma = -1;
+    i += token.length;
+  }
 }
 
-/** A key written twice in one JSON object: where, and where it was first. */
-export interface JsonDuplicate {
-  /** Path of the object holding the key. */
-  readonly path: readonly (string | number)[];
-  readonly key: string;
-  /** Offsets of the opening quotes of the second and the first occurrence. */
-  readonly offset: number;
-  readonly first: number;
+function stop(text: string, offset: number, expected: string): { offset: number; message: string } {
+  return { offset, message: `expected ${expected} but found ${offset >= text.length ? 'the end of the file' : JSON.stringify(text[offset])}` };
+}
+
+/** What is wrong with the string starting at `start`. */
+function stringError(text: string, start: number): { offset: number; message: string } {
+  STRING_START.lastIndex = start;
+  STRING_START.test(text);
+  const offset = STRING_START.lastIndex;
+  if (offset >= text.length) return { offset, message: 'a string is not closed (missing ")' };
+  if (text.charCodeAt(offset) < 0x20) return { offset, message: 'a string contains a raw control character (a line break or tab must be written \\n or \\t)' };
+  if (text[offset + 1] === 'u') return { offset, message: 'invalid \\u escape in a string (it needs 4 hex digits)' };
+  return { offset, message: 'invalid escape in a string' };
 }
 
 /**
- * One pass over JSON text: the first syntax error, or every duplicate key in
- * document order. `complete` is false when the text is nested too deep to scan
- * (the YAML parser judges it then).
+ * A JSON spec: the value from `JSON.parse` and `locate` from the text. A text with duplicate keys
+ * (it names more keys than the value holds) goes the YAML way, which reports each with both positions.
  *
  * @example
- * scanJson('{"a":1,"a":2}').duplicates[0].key; // 'a'
+ * loadJson('{"version":1}', 'spec.json'); // { ok: true, spec: { format: 'json', … } }
  */
-export function scanJson(text: string): { error?: { offset: number; message: string }; duplicates: JsonDuplicate[]; complete: boolean } {
-  let i = 0;
-  const duplicates: JsonDuplicate[] = [];
-  /** Path of the value being scanned (kept only to name a duplicate key's mapping). */
-  const path: (string | number)[] = [];
-  class Stop {
-    constructor(readonly offset: number, readonly message: string) {}
-  }
-  const ws = () => {
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-      else return;
-    }
-  };
-  const found = () => (i >= text.length ? 'the end of the file' : JSON.stringify(text[i]));
-  const stop = (expected: string): never => {
-    throw new Stop(i, `expected ${expected} but found ${found()}`);
-  };
-  /** Scans a string from its opening quote; true when it holds an escape. */
-  const string = (): boolean => {
-    i++; // opening quote
-    let escaped = false;
-    while (i < text.length && text.charCodeAt(i) !== 34) {
-      const c = text.charCodeAt(i);
-      if (c < 0x20) throw new Stop(i, 'a string contains a raw control character (a line break or tab must be written \\n or \\t)');
-      if (c === 92) {
-        escaped = true;
-        i++;
-        if (text[i] === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) throw new Stop(i - 1, 'invalid \\u escape in a string (it needs 4 hex digits)');
-          i += 4;
-        } else if (i >= text.length || !'"\\/bfnrt'.includes(text[i]!)) throw new Stop(i - 1, 'invalid escape in a string');
-      }
-      i++;
-    }
-    if (i >= text.length) throw new Stop(i, 'a string is not closed (missing ")');
-    i++;
-    return escaped;
-  };
-  const LITERAL = /true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-  const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      const keys = new Map<string, number>();
-      for (;;) {
-        const afterComma = i;
-        ws();
-        if (text[i] === '}' && text[afterComma - 1] === ',') throw new Stop(afterComma - 1, 'trailing comma before "}" (JSON allows none)');
-        if (text[i] !== '"') stop('a key in double quotes');
-        const keyStart = i;
-        const escaped = string();
-        const key = escaped ? (JSON.parse(text.slice(keyStart, i)) as string) : text.slice(keyStart + 1, i - 1);
-        const first = keys.get(key);
-        if (first === undefined) keys.set(key, keyStart);
-        else duplicates.push({ path: [...path], key, offset: keyStart, first });
-        ws();
-        if (text[i] !== ':') stop('":" after the key');
-        i++;
-        path.push(key);
-        value();
-        path.pop();
-        ws();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === '}') {
-          i++;
-          return;
-        }
-        stop('"," or "}"');
-      }
-    }
-    if (c === '[') {
-      i++;
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (let index = 0; ; index++) {
-        const afterComma = i;
-        ws();
-        if (text[i] === ']' && text[afterComma - 1] === ',') throw new Stop(afterComma - 1, 'trailing comma before "]" (JSON allows none)');
-        path.push(index);
-        value();
-        path.pop();
-        ws();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === ']') {
-          i++;
-          return;
-        }
-        stop('"," or "]"');
-      }
-    }
-    if (c === '"') {
-      string();
-      return;
-    }
-    LITERAL.lastIndex = i;
-    const literal = LITERAL.exec(text);
-    if (literal && literal[0] !== '') {
-      i += literal[0].length;
-      return;
-    }
-    stop('a value (a string in double quotes, number, true, false, null, { or [)');
-  };
+export function loadJson(text: string, display: string): LoadResult {
+  let value: unknown;
   try {
-    value();
-    ws();
-    if (i < text.length) stop('the end of the file after the JSON value');
-    return { duplicates, complete: true };
-  } catch (e) {
-    if (e instanceof Stop) return { error: { offset: e.offset, message: e.message }, duplicates: [], complete: true };
-    if (e instanceof RangeError) return { duplicates: [], complete: false }; // nested too deep to scan: let the YAML parser judge it
-    throw e;
-  }
-}
-
-/**
- * A valid JSON spec: duplicate keys reported like the YAML path does, the
- * value from `JSON.parse`, and `locate` answered from the text itself.
- *
- * @example
- * loadJson('{"version":1}', 'spec.json', []); // { ok: true, spec: { format: 'json', … } }
- */
-export function loadJson(text: string, display: string, duplicates: readonly JsonDuplicate[]): LoadResult {
-  const lines = lineStarts(text);
-  const at = (offset: number) => linePos(lines, offset);
-  if (duplicates.length > 0) {
+    value = JSON.parse(text);
+  } catch {
+    const error = jsonSyntaxError(text) ?? { offset: 0, message: 'the text is not JSON' };
+    const before = text.slice(0, error.offset).split('\n');
     return {
       ok: false,
-      problems: duplicates.map((d) => {
-        const first = at(d.first);
-        const here = at(d.offset);
-        return {
-          code: 'duplicate_key',
-          message: `the key ${JSON.stringify(d.key)} is written twice in this mapping (first at line ${first.line}${first.line === here.line ? `, column ${first.column}` : ''}).`,
-          hint: 'Keep one of them: YAML and JSON would silently use only the last one.',
-          file: display, ...here, path: formatPath([...d.path, d.key]),
-        };
-      }),
+      problems: [{ code: 'syntax_error', message: `invalid JSON: ${error.message}.`, hint: 'Fix the JSON syntax (no trailing commas, no comments, keys in double quotes).',
+        file: display, line: before.length, column: before.at(-1)!.length + 1, path: '' }],
     };
   }
-  const value: unknown = JSON.parse(text);
+  if (keysWritten(text) !== keysHeld(value)) return loadYamlDocument(text, display, 'json');
   const index = jsonIndex(text);
-  const locate = (p: SpecPath, mode: 'value' | 'key' = 'value') => at(index.locate(p, mode));
-  return { ok: true, spec: { file: display, format: 'json', value, locate } };
+  return { ok: true, spec: { file: display, format: 'json', value, locate: (p, mode = 'value') => index.locate(p, mode) } };
 }
 
-/** Where each member of one JSON container starts. */
-type JsonChildren = { kind: 'object'; members: Map<string, { key: number; value: number }> } | { kind: 'array'; items: number[] };
+/** How many keys valid JSON text writes: strings followed by a colon. */
+function keysWritten(text: string): number {
+  const strings = /"(?:[^"\\]|\\.)*"(\s*:)?/g;
+  let keys = 0;
+  for (let m; (m = strings.exec(text)); ) if (m[1] !== undefined) keys++;
+  return keys;
+}
+
+/** How many keys the objects in `value` hold (iteratively: specs may nest deeper than the stack). */
+function keysHeld(value: unknown): number {
+  let keys = 0;
+  for (const stack = [value]; stack.length > 0; ) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    const children = Array.isArray(v) ? v : Object.values(v);
+    if (!Array.isArray(v)) keys += children.length;
+    stack.push(...children);
+  }
+  return keys;
+}
 
 /**
- * Source offsets in valid JSON text by spec path, with the YAML path's rules
- * (`locateOffset`): a value's first character, a key's opening quote, the
- * deepest existing node for a path that does not exist. A container's members
- * are found the first time a path goes through it and kept, so locating every
- * tool of a spec reads the text about once more.
+ * Line and column of a spec path in valid JSON text, with the YAML loader's rules: a value's first
+ * character, a key's opening quote, the deepest existing node of a missing path. A container's
+ * members are read the first time a path goes through it, so locating every tool reads the text
+ * about once more.
  */
-function jsonIndex(text: string): { locate(p: SpecPath, mode: 'value' | 'key'): number } {
-  const containers = new Map<number, JsonChildren>();
-  const skipWs = (i: number): number => {
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-      else return i;
-    }
+function jsonIndex(text: string): { locate(p: SpecPath, mode: 'value' | 'key'): { line: number; column: number } } {
+  const containers = new Map<number, Map<string | number, { key: number; value: number }>>();
+  const ITEM = /"(?:[^"\\]|\\.)*"|[[\]{}]|[^\s,:[\]{}"]+/g;
+  const SEPARATOR = /[\s,:]*/y;
+  const next = (i: number): number => {
+    SEPARATOR.lastIndex = i;
+    SEPARATOR.test(text);
+    return SEPARATOR.lastIndex;
   };
-  /** The offset just after the string starting at `i`. */
-  const skipString = (i: number): number => {
-    // Jump from quote to quote (indexOf is native); a quote preceded by an odd run of backslashes is escaped.
-    for (let from = i + 1; ; ) {
-      const quote = text.indexOf('"', from);
-      if (quote === -1) return text.length; // unreachable: the text is valid JSON
-      let backslashes = 0;
-      while (text.charCodeAt(quote - 1 - backslashes) === 92) backslashes++;
-      if (backslashes % 2 === 0) return quote + 1;
-      from = quote + 1;
+  /** The offset just after the value starting at `i`. */
+  const end = (i: number): number => {
+    ITEM.lastIndex = i;
+    for (let depth = 0, m; (m = ITEM.exec(text)); ) {
+      if (m[0] === '{' || m[0] === '[') depth++;
+      else if (m[0] === '}' || m[0] === ']') depth--;
+      if (depth === 0) return ITEM.lastIndex;
     }
+    return text.length;
   };
-  /** The offset just after the value starting at `i` (the text is valid JSON). */
-  const skipValue = (i: number): number => {
-    const c = text.charCodeAt(i);
-    if (c === 34) return skipString(i);
-    if (c !== 123 && c !== 91) {
-      while (i < text.length && !',}] \t\r\n'.includes(text[i]!)) i++;
-      return i;
+  const members = (start: number) => {
+    let found = containers.get(start);
+    if (found) return found;
+    found = new Map();
+    const object = text[start] === '{';
+    for (let i = next(start + 1), index = 0; i < text.length && text[i] !== '}' && text[i] !== ']'; i = next(end(i)), index++) {
+      const key = i;
+      if (object) i = next(end(i));
+      found.set(object ? (JSON.parse(text.slice(key, end(key))) as string) : index, { key, value: i });
     }
-    let depth = 0;
-    for (; i < text.length; i++) {
-      const d = text.charCodeAt(i);
-      if (d === 34) i = skipString(i) - 1;
-      else if (d === 123 || d === 91) depth++;
-      else if ((d === 125 || d === 93) && --depth === 0) return i + 1;
-    }
-    return i;
-  };
-  const children = (start: number): JsonChildren | undefined => {
-    const cached = containers.get(start);
-    if (cached) return cached;
-    const open = text.charCodeAt(start);
-    let found: JsonChildren;
-    let i = skipWs(start + 1);
-    if (open === 123) {
-      const members = new Map<string, { key: number; value: number }>();
-      while (text.charCodeAt(i) === 34) {
-        const key = i;
-        i = skipString(i);
-        const raw = text.slice(key + 1, i - 1);
-        const name = raw.includes('\\') ? (JSON.parse(text.slice(key, i)) as string) : raw;
-        i = skipWs(skipWs(i) + 1); // past ':'
-        if (!members.has(name)) members.set(name, { key, value: i });
-        i = skipWs(skipValue(i));
-        if (text.charCodeAt(i) === 44) i = skipWs(i + 1);
-      }
-      found = { kind: 'object', members };
-    } else if (open === 91) {
-      const items: number[] = [];
-      while (i < text.length && text.charCodeAt(i) !== 93) {
-        items.push(i);
-        i = skipWs(skipValue(i));
-        if (text.charCodeAt(i) === 44) i = skipWs(i + 1);
-      }
-      found = { kind: 'array', items };
-    } else return undefined;
     containers.set(start, found);
     return found;
   };
-  const root = skipWs(0);
+  const lines = [0];
+  for (let n = text.indexOf('\n'); n !== -1; n = text.indexOf('\n', n + 1)) lines.push(n + 1);
+  const position = (offset: number) => {
+    let low = 0;
+    for (let high = lines.length; low < high; ) {
+      const mid = (low + high) >> 1;
+      if (lines[mid]! <= offset) low = mid + 1;
+      else high = mid;
+    }
+    return { line: low, column: offset - lines[low - 1]! + 1 };
+  };
   return {
     locate(p, mode) {
-      let node = root;
+      let node = next(0);
       for (let k = 0; k < p.length; k++) {
-        const seg = p[k]!;
-        const here = children(node);
-        if (here?.kind === 'object') {
-          const member = here.members.get(String(seg));
-          if (!member) return node;
-          if (k === p.length - 1 && mode === 'key') return member.key;
-          node = member.value;
-        } else if (here?.kind === 'array' && typeof seg === 'number') {
-          const item = here.items[seg];
-          if (item === undefined) return node;
-          node = item;
-        } else return node;
+        const container = text[node] === '{' || text[node] === '[' ? members(node) : undefined;
+        const member = text[node] === '{' ? container?.get(String(p[k])) : typeof p[k] === 'number' ? container?.get(p[k]!) : undefined;
+        if (!member) break;
+        if (k === p.length - 1 && mode === 'key' && text[node] === '{') return position(member.key);
+        node = member.value;
       }
-      return node;
+      return position(node);
     },
   };
 }

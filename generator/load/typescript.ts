@@ -1,11 +1,4 @@
-/**
- * TypeScript specs: the module imported with tsx, its default (or `spec`)
- * export read, and zod `parameters` converted to JSON Schema as the model
- * sends arguments. A TS spec has no source positions: its problems point at
- * 1:1 and carry the spec path. Error codes (fixtures in
- * test/fixtures/invalid/): ts_load_failed (ts-throws), ts_no_spec_export
- * (ts-no-export), zod_conversion_failed (ts-zod-unrepresentable).
- */
+/** TypeScript specs: imported with tsx, zod `parameters` converted to JSON Schema as the model sends arguments. */
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import type { LoadResult } from '../load.js';

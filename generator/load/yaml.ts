@@ -1,11 +1,4 @@
-/**
- * YAML specs (and JSON nested too deep for the JSON scanner) through the
- * `yaml` package: a Document with node ranges, its first syntax error,
- * duplicate keys with both positions, the value, and source offsets of a spec
- * path for `locate`.
- * Error codes (fixtures in test/fixtures/invalid/): syntax_error (yaml-syntax),
- * duplicate_key (duplicate-key).
- */
+/** YAML specs (and JSON with duplicate keys) through the `yaml` package's Document, which keeps node ranges. */
 import { createRequire } from 'node:module';
 import type { Document, Node as YamlNode } from 'yaml';
 import type { LoadResult, SpecPath } from '../load.js';

@@ -1,9 +1,4 @@
-/**
- * What every validation rule shares: `Context`, which collects problems with
- * their source positions, and the small helpers the rule modules use to read
- * an untrusted spec value (`isRecord`, `listAt`, `describe`).
- * No rule lives here.
- */
+/** What every validation rule shares: `Context` (problems with positions) and readers of an untrusted value. */
 import type { LoadedSpec, SpecPath } from '../load.js';
 import { formatPath } from '../problems.js';
 import type { Problem, ProblemCode } from '../problems.js';

@@ -1,14 +1,7 @@
 /**
- * The warning default_not_applied: with `options.applyDefaults: true`, a
- * `default` of a property named like an `Object.prototype` member
- * (`toString`, `constructor`, `__proto__`, …) is never filled in. ajv's
- * `useDefaults` tests `data.toString === undefined`, which is false on every
- * object, so it would instead validate the inherited member and refuse every
- * call that leaves the property out; toolroute removes that default from the
- * validator's copy (emit/validators.ts `schemaForAjv`) and the argument type
- * keeps the property optional (emit/defaults.ts). Generation goes on, but the
- * spec author is told which default does nothing and what to do about it.
- * Fixture: test/fixtures/warnings/default-not-applied.yaml.
+ * The warning default_not_applied: under `applyDefaults`, a `default` of a property named like an
+ * `Object.prototype` member is never filled in (ajv's `data.toString === undefined` is always false),
+ * so the validator's copy drops it and the author is told.
  */
 import { unfilledDefaults } from '../emit/defaults.js';
 import type { JsonValue } from '../ir.js';

@@ -1,13 +1,6 @@
 /**
- * Names: what each tool, namespace and toolkit is called and described as.
- * A name every target accepts and no reserved one; a description that says
- * something; no empty tag; one definition per tool name; namespace and
- * toolkit names distinct from each other and from tool names; no empty group.
- * Error codes (fixtures in test/fixtures/invalid/): empty_name (empty-name),
- * reserved_name (reserved-name), invalid_name (invalid-name),
- * empty_description (empty-description), empty_tag (empty-tag),
- * duplicate_tool (duplicate-tool), name_collision (namespace-collides-tool,
- * toolkit-name-case), empty_group (empty-group).
+ * Names: portable and not reserved, descriptions that say something, no empty tag, one definition
+ * per tool name, group names distinct from each other and from tool names, no empty group.
  */
 import { PORTABLE_TOOL_NAME, RESERVED_TOOL_NAMES } from '../ir.js';
 import type { SpecPath } from '../load.js';

@@ -1,13 +1,7 @@
 /**
- * A tool's `parameters`, end to end: the shorthand form or a full JSON Schema,
- * its dialect, the keyword rules (schema-rules.ts), the dialect's meta-schema,
- * `$ref` inlining (schema-refs.ts), "arguments are an object", and ajv's
- * strict compile of the normalized form; plus the per-spec cache that lets
- * validate and normalize share one expansion per distinct schema. Error codes
- * (fixtures in test/fixtures/invalid/): invalid_shorthand
- * (params-shorthand-bad), unsupported_schema_dialect (unsupported-dialect),
- * invalid_schema (params-invalid-schema, json-problems), parameters_not_object
- * (params-not-object).
+ * A tool's `parameters` end to end: shorthand or JSON Schema, dialect, keyword rules, meta-schema,
+ * `$ref` inlining, "arguments are an object" and ajv's strict compile; plus the per-spec cache that
+ * lets validate and normalize share one expansion per distinct schema.
  */
 import { createRequire } from 'node:module';
 import type { ErrorObject } from 'ajv';
@@ -29,26 +23,16 @@ type AjvLike = {
   removeSchema(schema: unknown): unknown;
 };
 /**
- * ajv's strict mode minus the parts that refuse valid JSON Schema: strictTypes,
- * strictTuples and strictRequired flag legal schemas, and strictSchema's
- * "ignored keyword" checks are wrong for 2020-12 (a lone `if`, `minContains`
- * without `contains` or `minContains: 0` still produce annotations that
- * `unevaluated*` reads; a property may also match a `patternProperties`
- * pattern). Unknown keywords and formats, the rest of strictSchema, are
- * checked by schema-rules.ts with positions and hints. strictNumbers stays.
+ * ajv's strict mode minus the parts that refuse valid JSON Schema (strictTypes, strictTuples,
+ * strictRequired, and strictSchema's "ignored keyword" checks, wrong for 2020-12). Unknown keywords
+ * and formats are checked by schema-rules.ts, with positions.
  */
 const STRICT = { strict: true, strictSchema: false, strictTypes: false, strictTuples: false, strictRequired: false, logger: false } as const;
 /**
- * The ajv for the strict compile check. Only whether the schema compiles
- * matters, never the code: strict-mode errors (and bad patterns, which ajv
- * turns into RegExps) are raised while ajv generates code, whatever
- * `allErrors` says. So the optimizer passes are skipped (half the cost of a
- * compile, the dominant cost of validating a large spec) and the generated
- * source is swapped for a stub before ajv evaluates it (`code.process`), so V8
- * never parses code nobody runs. The emitted validators are compiled apart.
- * The stub would also stand in for the meta-schema's validator, so this
- * instance checks no schema against the meta-schema (`validateSchema: false`):
- * `expandParameters` does that with the dialect's instance first.
+ * The ajv for the strict compile check: only whether the schema compiles matters (strict-mode errors
+ * and bad patterns are raised while ajv generates code), so the optimizer is skipped and a stub is
+ * evaluated in place of the code. The stub would also stand in for the meta-schema's validator, so
+ * the meta-schema check is done by the dialect's instance.
  */
 const COMPILE_CHECK = {
   ...STRICT,
@@ -91,13 +75,9 @@ export interface ExpandedParameters {
 }
 
 /**
- * Whether `parameters` is the shorthand properties map rather than a JSON
- * Schema. The rule (documented in schema/README.md): a JSON Schema has a
- * `type` key, a `properties` key, or a key starting with `$`; anything else is
- * the shorthand, in which every key is a property name and every value that
- * property's schema. The shorthand means `{ type: object, properties: <map> }`:
- * every property optional, other properties allowed — the reference library
- * reads these maps the same way (plain property maps, no requiredness).
+ * Whether `parameters` is the shorthand properties map (schema/README.md): a JSON Schema has a
+ * `type` key, a `properties` key or a key starting with `$`. The shorthand means
+ * `{ type: object, properties: <map> }`, every property optional, as the reference library reads it.
  *
  * @example
  * isShorthand({ path: { type: 'string' } }); // true
@@ -108,9 +88,8 @@ export function isShorthand(parameters: Record<string, unknown>): boolean {
 }
 
 /**
- * Checks a tool's `parameters` and produces its normalized form. Problem paths
- * are relative to `parameters`. The schema is meaningful only when there are no
- * problems.
+ * Checks a tool's `parameters` and produces its normalized form (meaningful only without problems).
+ * Problem paths are relative to `parameters`.
  *
  * @example
  * expandParameters({ path: { type: 'string' } }).schema;
@@ -219,17 +198,14 @@ function dialectOfSchema(full: Record<string, unknown>): SchemaDialect | undefin
 }
 
 /**
- * The strict compile check of a normalized (2020-12) schema: throws what ajv
- * throws. With `skipProvable`, ajv's compile is skipped where
- * `compileCannotFail` proves it succeeds (the front end's largest cost; the
- * emitted validators are compiled again, apart); the meta-schema check always runs.
+ * The strict compile check of a normalized (2020-12) schema: throws what ajv throws. With
+ * `skipProvable`, the compile is skipped where `compileCannotFail` proves it succeeds.
  *
  * @example
  * strictCompileCheck({ type: 'object', properties: { a: { pattern: '(' } } }); // throws: Invalid regular expression…
  */
 export function strictCompileCheck(schema: JsonSchema, options: { skipProvable?: boolean } = {}): void {
-  // What ajv's compile does first (and the stubbed instance cannot): the inlined form against the
-  // 2020-12 meta-schema — a `$ref` may have pulled in data (an enum value, an example) as a schema.
+  // A `$ref` may have pulled data (an enum value) into a schema position: the inlined form against the meta-schema.
   const meta = ajvFor('2020-12');
   if (meta.validateSchema(schema) !== true) throw new Error(`schema is invalid: ${meta.errorsText(meta.errors)}`);
   if (options.skipProvable === true && compileCannotFail(schema)) return;
@@ -247,14 +223,9 @@ const ONE_SUBSCHEMA = new Set(['additionalProperties', 'items', 'contains', 'not
 /** Keywords whose value is a list of subschemas. */
 const SUBSCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 /**
- * Keywords that ajv (the compile check's options: strictSchema, strictTypes, strictTuples and
- * strictRequired off, no `$data`, no `useDefaults`) compiles without ever throwing, once the
- * meta-schema has accepted their values. Read off ajv's sources (every `throw` and strict-mode
- * check reachable from these keywords' code): `enum` throws only when empty, `pattern` and
- * `patternProperties` only for a pattern `new RegExp(p, 'u')` refuses, `format` only warns for an
- * unknown name (strictSchema off). Anything else — `$ref`, `$id`, `$anchor`, `$dynamicRef`, `id`,
- * `nullable`, `$async`, `dependencies` and the dependent keywords, content keywords, unknown
- * keywords — is left to the real compile.
+ * Keywords ajv compiles (with the compile check's options) without throwing once the meta-schema
+ * accepted them, read off ajv's sources: `enum` throws only when empty, `pattern` and
+ * `patternProperties` only for a pattern `new RegExp(p, 'u')` refuses. Anything else is compiled.
  */
 const CANNOT_THROW = new Set([
   'type', 'enum', 'const', 'required', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
@@ -275,11 +246,8 @@ function compilesAsPattern(pattern: unknown): boolean {
 }
 
 /**
- * True when ajv's strict compile of `schema` (a normalized 2020-12 schema the
- * meta-schema accepted) provably succeeds: every keyword, at every depth, is
- * one whose compile cannot throw (see CANNOT_THROW). False means "compile it
- * and see", never "it fails". test/spec/compile-check.test.ts holds it to ajv
- * on the JSON Schema Test Suite, the bench's schemas and random schemas.
+ * True when ajv's strict compile of `schema` (normalized, meta-schema accepted) provably succeeds:
+ * every keyword at every depth is in CANNOT_THROW. False means "compile it and see".
  *
  * @example
  * compileCannotFail({ type: 'object', properties: { a: { type: 'string', pattern: '^a' } } }); // true
@@ -310,12 +278,9 @@ export function compileCannotFail(schema: unknown): boolean {
 const expansions = new WeakMap<LoadedSpec, Map<string, ExpandedParameters>>();
 
 /**
- * `expandParameters` of a tool's `parameters` in `spec`, computed once per
- * distinct content: validate and normalize both need every tool's expansion,
- * and large specs reuse a few schemas across many tools (the strict compile
- * inside is most of the front end's time). Keyed by content, never by object,
- * so a spec value edited between the two steps is not served a stale result.
- * The result may be shared between tools: read it, never change it.
+ * `expandParameters`, once per distinct content in `spec`: validate and normalize both need it, and
+ * large specs reuse a few schemas across many tools. Keyed by content, so an edited value is never
+ * served a stale result. The result may be shared: read it, never change it.
  *
  * @example
  * expandToolParameters(loaded.spec, { path: { type: 'string' } }).schema;
@@ -338,13 +303,9 @@ export function expandToolParameters(spec: LoadedSpec, parameters: Record<string
 }
 
 /**
- * A string equal for two values exactly when they are the same JSON data
- * (key order included; `-0`, `NaN` and infinities kept apart, unlike
- * JSON.stringify), or undefined for anything that is not plain data (a TS
- * spec may hold functions, class instances, zod schemas…): those are not cached.
- * Plain JSON (the common case) is keyed by its JSON text, written by the native
- * JSON.stringify; data holding -0, NaN or an infinity by a longer encoding of
- * its own that starts with a character no JSON text starts with.
+ * A string equal for two values exactly when they are the same JSON data (key order included;
+ * `-0`, `NaN` and infinities kept apart), or undefined for what is not plain data (a TS spec may
+ * hold functions or zod schemas). Plain JSON is keyed by its JSON text.
  *
  * @example
  * contentKey({ a: [1, 'x'] });  // '{"a":[1,"x"]}'

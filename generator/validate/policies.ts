@@ -1,12 +1,4 @@
-/**
- * Policies and the initial tool list: every policy entry names a tool,
- * namespace or toolkit of the spec; the spec has tools; the list the model
- * sees first is not entirely deferred. Error codes (fixtures in
- * test/fixtures/invalid/): unknown_policy_target (policy-unknown), empty_name
- * (an empty policy name), no_tools (no-tools), all_tools_deferred
- * (all-deferred); the warning unreachable_tool (`checkReach`, tested in
- * test/runtime/default-tools.test.ts).
- */
+/** Policies name tools, namespaces or toolkits of the spec; the spec has tools; the first list is not all deferred. */
 import { LOAD_TOOLKIT } from '../ir.js';
 import { didYouMean } from '../problems.js';
 import { isRecord, listAt } from './context.js';

@@ -1,11 +1,4 @@
-/**
- * References: the tool lists of a spec (flat `tools`, each namespace's, each
- * toolkit's) and the by-name entries in them. `toolEntries` reads every entry
- * in section order; `checkReferences` reports an entry naming no defined tool
- * and a tool listed twice in one list. Error codes (fixtures in
- * test/fixtures/invalid/): unknown_tool (unknown-tool-ref), duplicate_entry
- * (duplicate-entry).
- */
+/** The tool lists of a spec and their by-name entries: each names a defined tool, once per list. */
 import { didYouMean } from '../problems.js';
 import { isRecord, listAt } from './context.js';
 import type { Context } from './context.js';

@@ -1,17 +1,9 @@
 /**
- * Schemas the validator engine would get wrong: valid JSON Schema that ajv 8
- * (which compiles toolroute's validators) evaluates differently from the
- * specification, found on the inlined schema. toolroute refuses these rather
- * than validate arguments by rules other than the ones written. All three
- * concern `unevaluatedItems` / `unevaluatedProperties`, which depend on what
- * the neighbouring in-place applicators evaluated, and ajv misses:
- *   - items matched by `contains`;
- *   - what an `if` evaluated when it has no `then` or no `else`;
- *   - items evaluated by `items` inside an `anyOf`, `oneOf` or `if` branch.
- * (Each is a failing case of the JSON Schema Test Suite under plain ajv; the
- * suite test pins them.) Error code: unsupported_schema_keyword.
+ * Valid JSON Schema that ajv 8 evaluates differently from the specification, refused rather than
+ * validated by other rules than the ones written (unsupported_schema_keyword). All concern
+ * `unevaluated*` after `contains`, an `if` without `then`/`else`, or `items` inside a branch.
  */
-import type { JsonValue } from '../ir.js';
+import { isJsonObject, type JsonValue } from '../ir.js';
 import { listAt } from './context.js';
 import { SUBSCHEMA_KEYWORDS, type SchemaProblem } from './schema-keywords.js';
 
@@ -21,18 +13,17 @@ const IN_PLACE_LIST = ['allOf', 'anyOf', 'oneOf'];
 const BRANCHING = new Set(['anyOf', 'oneOf', 'if', 'then', 'else']);
 const { one: SUBSCHEMA_ONE, list: SUBSCHEMA_LIST, map: SUBSCHEMA_MAP } = SUBSCHEMA_KEYWORDS;
 
-const isRecord = (v: unknown): v is Record<string, JsonValue> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const trivial = (v: JsonValue | undefined) => v === undefined || v === true || (isRecord(v) && Object.keys(v).length === 0);
+const trivial = (v: JsonValue | undefined) => v === undefined || v === true || (isJsonObject(v) && Object.keys(v).length === 0);
 
 /** Every schema object applied in place to the instance of `node` (itself included), with whether it sits in a branch. */
 function inPlace(node: Record<string, JsonValue>, branch: boolean, out: { node: Record<string, JsonValue>; branch: boolean }[]): void {
   out.push({ node, branch });
   for (const k of IN_PLACE_ONE) {
     const s = node[k];
-    if (isRecord(s)) inPlace(s, branch || BRANCHING.has(k), out);
+    if (isJsonObject(s)) inPlace(s, branch || BRANCHING.has(k), out);
   }
-  for (const k of IN_PLACE_LIST) for (const s of listAt(node[k])) if (isRecord(s)) inPlace(s, branch || BRANCHING.has(k), out);
-  if (isRecord(node.dependentSchemas)) for (const s of Object.values(node.dependentSchemas)) if (isRecord(s)) inPlace(s, true, out);
+  for (const k of IN_PLACE_LIST) for (const s of listAt(node[k])) if (isJsonObject(s)) inPlace(s, branch || BRANCHING.has(k), out);
+  if (isJsonObject(node.dependentSchemas)) for (const s of Object.values(node.dependentSchemas)) if (isJsonObject(s)) inPlace(s, true, out);
 }
 
 /**
@@ -44,7 +35,7 @@ function inPlace(node: Record<string, JsonValue>, branch: boolean, out: { node: 
  * // problems: unsupported_schema_keyword at unevaluatedItems
  */
 export function checkEngineLimits(schema: JsonValue, path: (string | number)[], problems: SchemaProblem[], toSpec: (p: (string | number)[]) => (string | number)[]): void {
-  if (!isRecord(schema)) return;
+  if (!isJsonObject(schema)) return;
   const items = !trivial(schema.unevaluatedItems);
   const props = !trivial(schema.unevaluatedProperties);
   if (items || props) {
@@ -66,5 +57,5 @@ export function checkEngineLimits(schema: JsonValue, path: (string | number)[], 
   }
   for (const k of SUBSCHEMA_ONE) if (k in schema) checkEngineLimits(schema[k] as JsonValue, [...path, k], problems, toSpec);
   for (const k of SUBSCHEMA_LIST) listAt(schema[k]).forEach((s, i) => checkEngineLimits(s as JsonValue, [...path, k, i], problems, toSpec));
-  for (const k of SUBSCHEMA_MAP) if (isRecord(schema[k])) for (const [name, s] of Object.entries(schema[k] as Record<string, JsonValue>)) checkEngineLimits(s, [...path, k, name], problems, toSpec);
+  for (const k of SUBSCHEMA_MAP) if (isJsonObject(schema[k])) for (const [name, s] of Object.entries(schema[k] as Record<string, JsonValue>)) checkEngineLimits(s, [...path, k, name], problems, toSpec);
 }

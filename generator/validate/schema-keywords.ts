@@ -1,11 +1,4 @@
-/**
- * The JSON Schema vocabulary toolroute reads in `parameters`: the dialects,
- * every keyword by the kind of value it takes (one subschema, a list, a map,
- * or data that is never walked as a schema), the keywords refused outright,
- * the JSON types and the formats the generated validators can check. Tables
- * only; the rules that use them are in schema-rules.ts, schema-refs.ts and
- * parameters.ts.
- */
+/** The JSON Schema vocabulary toolroute reads in `parameters`, as tables. */
 import { createRequire } from 'node:module';
 import type { ProblemCode } from '../problems.js';
 

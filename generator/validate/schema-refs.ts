@@ -1,11 +1,4 @@
-/**
- * `$ref` in `parameters`: only local JSON-pointer refs, resolved and then
- * inlined so the IR (and every target) gets one self-contained schema in
- * draft 2020-12 form, with `$defs` gone. Error codes (fixtures in
- * test/fixtures/invalid/): remote_ref (remote-ref), unresolved_ref
- * (unresolved-ref), recursive_ref (recursive-ref), invalid_schema (a schema
- * too large once inlined).
- */
+/** Local `$ref`s in `parameters`, resolved and inlined into one self-contained draft 2020-12 schema. */
 import type { JsonSchema, JsonValue } from '../ir.js';
 import { bug, didYouMean, formatPath } from '../problems.js';
 import type { ProblemCode } from '../problems.js';

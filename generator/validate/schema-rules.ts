@@ -1,13 +1,6 @@
 /**
- * Per-keyword rules for a `parameters` schema, walked over every subschema
- * (never over data such as `enum` values or defaults): keywords known in the
- * dialect, refused keywords, JSON type names, formats, `required` names, and
- * `$ref`s (checked in schema-refs.ts). Error codes (fixtures in
- * test/fixtures/invalid/): unknown_schema_keyword (unknown-schema-keyword,
- * unsupported-dialect), unsupported_schema_keyword (unsupported-dialect),
- * unknown_format (unknown-schema-keyword), required_not_in_properties
- * (required-not-in-properties), invalid_schema (a bad type name, a draft-07
- * tuple in 2020-12).
+ * Per-keyword rules for a `parameters` schema, walked over every subschema (never over data such as
+ * `enum` values): known keywords, refused keywords, type names, formats, `required` names, `$ref`s.
  */
 import { didYouMean } from '../problems.js';
 import type { ProblemCode } from '../problems.js';

@@ -1,11 +1,4 @@
-/**
- * Shape: the spec's structure checked against the zod schema in
- * `schema/spec-schema.ts`, each zod issue turned into a problem a user can act
- * on. Error codes (fixtures in test/fixtures/invalid/): unknown_key
- * (unknown-key-root, unknown-key-tool), missing_key (missing-version,
- * missing-description), wrong_type (wrong-type, empty-file), invalid_value,
- * unsupported_version (unsupported-version).
- */
+/** The spec's structure checked against the zod schema in `schema/spec-schema.ts`, as problems a user can act on. */
 import type { z } from 'zod';
 import { KNOWN_KEYS, SpecSchema, SUPPORTED_SPEC_VERSIONS } from '../../schema/spec-schema.js';
 import type { ObjectKind } from '../../schema/spec-schema.js';

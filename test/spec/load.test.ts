@@ -64,6 +64,14 @@ describe('jsonSyntaxError', () => {
     { given: '"a\tb"', want: { offset: 2, message: 'a string contains a raw control character (a line break or tab must be written \\n or \\t)' } },
     { given: '[01]', want: { offset: 2, message: 'expected "," or "]" but found "1"' } },
     { given: '', want: { offset: 0, message: 'expected a value (a string in double quotes, number, true, false, null, { or [) but found the end of the file' } },
+    { given: '{"a": [1, {}, []], "b": {"c": [2,]}}', want: { offset: 32, message: 'trailing comma before "]" (JSON allows none)' } },
+    { given: '{"a":}', want: { offset: 5, message: 'expected a value (a string in double quotes, number, true, false, null, { or [) but found "}"' } },
+    { given: '[tru]', want: { offset: 1, message: 'expected a value (a string in double quotes, number, true, false, null, { or [) but found "t"' } },
+    { given: '["a\\x"]', want: { offset: 3, message: 'invalid escape in a string' } },
+    { given: '["\\u12"]', want: { offset: 2, message: 'invalid \\u escape in a string (it needs 4 hex digits)' } },
+    { given: '{"a": "b', want: { offset: 8, message: 'a string is not closed (missing ")' } },
+    { given: '{"a": 1 "b": 2}', want: { offset: 8, message: 'expected "," or "}" but found "\\""' } },
+    { given: ' {} ', want: undefined },
   ];
   it.each(cases)('$given', ({ given, want }) => {
     expect(jsonSyntaxError(given)).toEqual(want);
@@ -80,7 +88,7 @@ describe('jsonSyntaxError', () => {
 
 describe('JSON specs', () => {
   // Valid JSON is parsed natively and `locate` is answered from the text; reading the
-  // same text as YAML (the path every spec took before) is the oracle for both.
+  // same text as YAML is the oracle for both.
   const asYaml = (text: string) => loadText(text, 'x.json', 'yaml');
   const everyPath = (value: unknown): (string | number)[][] => {
     const out: (string | number)[][] = [];
