@@ -14,7 +14,7 @@
  * plain ajv's on the schema as the server listed it; every rejection is
  * `invalid_arguments` and never reaches the handler.
  *
- * Known generator defects of issue 10 that real servers hit are listed in
+ * Known generator problems that real servers hit are listed in
  * `OPEN_DEFECTS` with their number: those cases are asserted to fail (so the
  * list cannot go stale silently) and are removed when the fix lands.
  */
@@ -33,7 +33,7 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const TSC = path.join(REPO, 'node_modules/typescript/bin/tsc');
 
 /**
- * Servers whose spec does not generate because of an open defect of issue 10
+ * Servers whose spec does not generate because of a known open generator problem
  * (number, what fails). A spec containing one of them is expected to fail
  * with exactly that problem code; remove the entry when the fix lands.
  */
@@ -212,7 +212,7 @@ describe.each(CASES)('$name', (c) => {
   const defects = c.blockedBy.map((id) => OPEN_DEFECTS[id]).filter((d) => d !== undefined);
   if (defects.length > 0) {
     const label = defects.map((d) => `defect ${d.defect}: ${d.what}`).join('; ');
-    test(`EXPECTED FAILURE until issue 10 ${label}`, () => {
+    test(`EXPECTED FAILURE (known generator problem) ${label}`, () => {
       const r = results.get(c.name) as GenerateResult;
       expect(r.ok).toBe(false);
       expect([...new Set(r.problems.map((p) => p.code))].sort()).toEqual([...new Set(defects.map((d) => d.code))].sort());

@@ -1,5 +1,5 @@
 /**
- * Issue 11, rule 9: with `options.applyDefaults: true`
+ * With `options.applyDefaults: true`
  * (test/fixtures/apply-defaults/spec.yaml, its committed snapshot), the
  * generated validators fill JSON Schema `default`s and the handler receives
  * them — flat, as a namespace action, nested, in array items, through allOf —

@@ -1,5 +1,5 @@
 /**
- * Issue 11, rule 7: flat tools do not vanish from the default tool set once
+ * Flat tools do not vanish from the default tool set once
  * the spec has a namespace. The issue's reproduction — a coding agent with 8
  * flat tools, a `git` namespace and a GitHub toolkit
  * (test/fixtures/ungrouped-off/spec.yaml) — is generated twice: as written

@@ -113,8 +113,7 @@ describe('namespace + lazy loading', () => {
   test('compile() is the namespaces plus load_toolkit, shaped like the reference', () => {
     const { router: chef } = exampleRouter();
     // Compile — tools: [file_ops, terminal, load_toolkit] (always stable). toolroute also
-    // offers the flat tool that is in no namespace (get_time), after the namespaces (issue 11,
-    // rule 7; `offerUngroupedTools: false` gives the seed's list exactly: test/runtime/default-tools.test.ts).
+    // offers the flat tool that is in no namespace (get_time), after the namespaces.
     const { tools: all, directoryXml } = chef.getPruner().compile();
     expect(all.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit']);
     const tools = all.filter((t) => t.name !== 'get_time');

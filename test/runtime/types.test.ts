@@ -117,7 +117,7 @@ describe('types', () => {
   });
 });
 
-describe('context type inference (issue 11 rule 10)', () => {
+describe('context type inference', () => {
   interface AgentCtx {
     readonly user: string;
   }

@@ -99,9 +99,9 @@ tools:
     ]);
   });
 
-  // These four were refused by ajv's strict mode with "… is ignored" (issue 10, defect 6): all are
-  // valid JSON Schema, and a lone `if` or `minContains` does affect `unevaluated*`. Now accepted;
-  // the empty enum is refused by a rule of toolroute's own, with a true message.
+  // ajv's strict mode would refuse these four ("… is ignored"), yet all are valid JSON Schema,
+  // and a lone `if` or `minContains` does affect `unevaluated*`: they are accepted. The empty
+  // enum is refused by a rule of toolroute's own, with a true message.
   const accepted: { name: string; parameters: string }[] = [
     { name: '"if" alone', parameters: '{ type: object, if: { required: [a] } }' },
     { name: '"then" alone', parameters: '{ type: object, then: { required: [a] } }' },

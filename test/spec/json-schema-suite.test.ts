@@ -1,5 +1,5 @@
 /**
- * The JSON Schema Test Suite through toolroute (issue 10): every suite group
+ * The JSON Schema Test Suite through toolroute: every suite group
  * (draft 2020-12 and draft-07) becomes a tool (json-schema-suite.ts says how
  * the schema is wrapped), one spec holds them all, and it is generated as a
  * user would (`generate`).

@@ -1,5 +1,5 @@
 /**
- * Regression tests for issue 10 ("The spec compiler on real-world schemas"),
+ * Regression tests from real-world schemas,
  * defects 1–6 and 9, each on its minimal reproduction from the issue. Specs
  * are generated as a user would (`generate`), the output is type-checked with
  * one tsc run, and dispatch runs through the generated validators.
@@ -34,7 +34,7 @@ interface Case {
 
 const CASES: readonly Case[] = [
   {
-    // Defect 1: json-schema-to-typescript renamed `K8sGetPodsArgs` and the generator crashed (exit 70).
+    // json-schema-to-typescript renamed `K8sGetPodsArgs` and the generator crashed (exit 70).
     name: 'digit-then-lowercase-names',
     spec: spec({ k8s_get_pods: undefined, sha256sum: { type: 'object', properties: { file: { type: 'string' } } }, tool_2fa: undefined }),
     calls: [
@@ -45,7 +45,7 @@ const CASES: readonly Case[] = [
     types: [{ tool: 'sha256sum', args: { file: 'a' }, ok: true }, { tool: 'sha256sum', args: { file: 1 }, ok: false }],
   },
   {
-    // Defect 2: a `$ref` key inside data (const, enum, default, examples) crashed the type generator.
+    // a `$ref` key inside data (const, enum, default, examples) crashed the type generator.
     name: 'ref-key-in-data',
     spec: spec({
       t: {
@@ -66,7 +66,7 @@ const CASES: readonly Case[] = [
     types: [{ tool: 't', args: { x: { $ref: '#/x' }, y: 1 }, ok: true }, { tool: 't', args: { x: { $ref: 1 } }, ok: false }],
   },
   {
-    // Defect 3: `$ref` beside sibling keywords is one schema object in 2020-12, like allOf: [target].
+    // `$ref` beside sibling keywords is one schema object in 2020-12, like allOf: [target].
     name: 'ref-with-siblings',
     spec: spec({
       a: { type: 'object', $defs: { A: { unevaluatedProperties: false } }, properties: { v: { properties: { prop1: { type: 'string' } }, $ref: '#/$defs/A' } } },
@@ -91,7 +91,7 @@ const CASES: readonly Case[] = [
     types: [{ tool: 'c', args: { v: { foo: 'foo', bar: 'bar' } }, ok: true }, { tool: 'd', args: { v: 1 }, ok: false }],
   },
   {
-    // Defect 4: a property named `__proto__` was refused with a false message, or vanished.
+    // a property named `__proto__` was refused with a false message, or vanished.
     name: 'proto-property',
     spec: {
       version: 1,
@@ -113,7 +113,7 @@ const CASES: readonly Case[] = [
     types: [{ tool: 'closed', args: JSON.parse('{"__proto__":1}'), ok: true }, { tool: 'closed', args: JSON.parse('{"__proto__":"x"}'), ok: false }],
   },
   {
-    // Defect 5: argument types narrower than the validator.
+    // argument types narrower than the validator.
     name: 'types-as-wide-as-the-validator',
     spec: spec({
       untyped: { type: 'object', properties: { any: { description: 'Any value' }, min: { minimum: 1 }, email: { format: 'email' }, not: { not: { type: 'string' } } } },
@@ -148,7 +148,7 @@ const CASES: readonly Case[] = [
     ],
   },
   {
-    // Defect 6: valid schemas refused (an unknown format, ajv strict-mode "… is ignored" refusals).
+    // valid schemas refused (an unknown format, ajv strict-mode "… is ignored" refusals).
     name: 'valid-schemas-accepted',
     spec: spec({
       json_format: { type: 'object', properties: { body: { type: 'string', format: 'json' } } },
@@ -248,14 +248,14 @@ describe('regressions from real-world schemas', () => {
     expect([...typeLines.values()].filter((t) => t.ok).length).toBeGreaterThan(10);
   });
 
-  test('defect 2: the generated types hold the data, never a resolved $ref', () => {
+  test('the generated types hold the data, never a resolved $ref', () => {
     const r = results.get('ref-key-in-data');
     const types = r?.files.find((f) => f.path === 'types.gen.ts')?.content ?? '';
     expect(types).toMatch(/\$ref: "#\/x";/);
     expect(types).toMatch(/\$ref: "#\/y";/);
   });
 
-  test('defect 4: the __proto__ property reaches the generated payloads', () => {
+  test('the __proto__ property reaches the generated payloads', () => {
     const r = results.get('proto-property');
     const specFile = r?.files.find((f) => f.path === 'spec.gen.ts')?.content ?? '';
     // The spec data is JSON text inside String.raw`…`: read it back as the runtime does.
@@ -267,7 +267,7 @@ describe('regressions from real-world schemas', () => {
     expect(protoSchemas).toContain('{"not":{"type":"string"}}');
   });
 
-  test('defect 6: an unknown format is a warning with a true message, not an error', () => {
+  test('an unknown format is a warning with a true message, not an error', () => {
     const r = loadText('version: 1\ntools:\n  - name: t\n    description: d\n    parameters: { type: object, properties: { body: { type: string, format: json }, to: { type: string, format: emial } } }\n', 'x.yaml', 'yaml');
     if (!r.ok) throw new Error(formatProblems(r.problems));
     const { problems, warnings } = checkSpec(r.spec);
@@ -279,7 +279,7 @@ describe('regressions from real-world schemas', () => {
     expect(warnings.every((w) => w.severity === 'warning')).toBe(true);
   });
 
-  test('defect 6: non-standard types from function-calling datasets get the JSON Schema spelling', () => {
+  test('non-standard types from function-calling datasets get the JSON Schema spelling', () => {
     const types: Record<string, RegExp> = {
       dict: /In JSON Schema this is `type: object`\./,
       float: /In JSON Schema this is `type: number`\./,
@@ -305,7 +305,7 @@ describe('regressions from real-world schemas', () => {
     expect(validateSpec(flag.spec).map((x) => x.message)).toEqual(['`required` is a list of property names on the object, not a flag on a property (that was JSON Schema draft 3).']);
   });
 
-  test('defect 9: two different tools with one name get a rename hint, not "merge them"', () => {
+  test('two different tools with one name get a rename hint, not "merge them"', () => {
     const text = `version: 1
 namespaces:
   - name: fs

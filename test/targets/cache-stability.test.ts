@@ -1,5 +1,5 @@
 /**
- * Issue 4's "100 turns", at the router level: the real router built from
+ * A hundred turns at the router level: the real router built from
  * generated/ (examples/tools.spec.yaml) goes through 100 turns that block and
  * unblock tools (setBlockedTools / applyPolicy), announce and retract on every
  * channel, load toolkits (dispatch of load_toolkit in every call shape, and
