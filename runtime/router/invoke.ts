@@ -99,15 +99,23 @@ export class Invoker {
     if (signal?.aborted) return aborted(tool, callId, signal.reason);
     const ctx = new Context(callId, options?.context, signal);
     let value: unknown;
+    let then: unknown;
     try {
       value = handler(r.args, ctx);
+      // `then` read once, here, as `await` would read it: a throwing getter is the handler's failure.
+      then = value instanceof Promise ? undefined : thenOf(value);
     } catch (error) {
       return this.#failed(tool, error, callId);
     }
-    // Promise.resolve and `await` adopt a thenable alike: its `then` read once, a throwing `then` a rejection.
-    if (timeoutMs > 0 || signal !== undefined) return await this.#within(Promise.resolve(value), tool, callId, ctx, timeoutMs, signal);
+    const pending =
+      value instanceof Promise ? value
+      : typeof then === 'function' ? new Promise<unknown>((resolve, reject) => (then as Thenable['then']).call(value, resolve, reject))
+      : undefined;
+    // A plain value is the result as it is: awaiting it would only cost the caller another microtask turn.
+    if (pending === undefined) return { ok: true, tool, result: value, callId };
+    if (timeoutMs > 0 || signal !== undefined) return await this.#within(pending, tool, callId, ctx, timeoutMs, signal);
     try {
-      return { ok: true, tool, result: await value, callId };
+      return { ok: true, tool, result: await pending, callId };
     } catch (error) {
       return this.#failed(tool, error, callId);
     }
@@ -191,6 +199,13 @@ export class Invoker {
     }
     return `Tool ${quote(tool)} failed.`;
   }
+}
+
+type Thenable = { then(resolve: (value: unknown) => void, reject: (error: unknown) => void): unknown };
+
+/** `value.then` where `value` is an object or a function (what `await` would adopt), else undefined. */
+function thenOf(value: unknown): unknown {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function' ? (value as { then?: unknown }).then : undefined;
 }
 
 /** The result of a call the caller's signal aborted. */
