@@ -1,9 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   // Tests import `toolroute/…` (the example does) from the sources, as the repo's tsc does, never a stale dist/.
-  ssr: { resolve: { conditions: ['toolroute-source', ...defaultServerConditions] } },
+  // Vitest also hands these conditions to Node in its workers, so they are Node's own: without Vite's
+  // `module`, a bundler convention Node does not know, which picks builds Node cannot load (the ESM
+  // build of @opentelemetry/api 1.9, in a folder without "type": "module").
+  ssr: { resolve: { conditions: ['toolroute-source', ...defaultServerConditions.filter((c) => c !== 'module')] } },
   test: {
     include: ['test/**/*.test.ts'],
     // Type-level tests are checked by `tsc -p .` (part of `npm test`); here they also run as
@@ -14,5 +18,8 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // One worker per core. Vitest's default leaves one core to itself, which on a 2-core machine
+    // runs the files one at a time; many of them mostly wait on child processes (tsc, npm, servers).
+    maxWorkers: availableParallelism(),
   },
 });
