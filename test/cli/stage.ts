@@ -1,18 +1,17 @@
 /**
  * Helpers for tests that act as a user of the package: a consumer app under
  * the repo's gitignored `.tmp/` with the package built (the build `npm run
- * build` runs) into `app/node_modules/toolroute/`, so `toolroute…` resolves
+ * build` runs) installed as `app/node_modules/toolroute/`, so `toolroute…` resolves
  * to dist's JavaScript and declarations, never to the repo's sources. Other
  * dependencies (ajv, zod, the SDKs, typescript) resolve from the repo's
  * node_modules, like a hoisted install.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtPackage, REPO } from '../setup/package-build.js';
 
-export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const TSC = path.join(REPO, 'node_modules/typescript/bin/tsc');
+export { REPO, TSC } from '../setup/package-build.js';
 
 /** A fresh folder under `<repo>/.tmp/cli-tests/`; remove it with `removeDir`. */
 export function tempDir(prefix: string): string {
@@ -32,20 +31,15 @@ export function write(file: string, text: string): void {
 }
 
 /**
- * Builds the package into `<app>/node_modules/toolroute/` (package.json, bin/, dist/).
+ * Installs the built package into `<app>/node_modules/toolroute/` (package.json, bin/, dist/): a copy of
+ * the one build the test run shares (test/setup/package-build.ts).
  *
  * @example
  * const app = tempDir('docs-'); stagePackage(app);
  */
 export function stagePackage(app: string): string {
   const pkg = path.join(app, 'node_modules', 'toolroute');
-  const build = spawnSync(process.execPath, [TSC, '-p', path.join(REPO, 'tsconfig.build.json'), '--outDir', path.join(pkg, 'dist')], {
-    cwd: REPO,
-    encoding: 'utf8',
-  });
-  if (build.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed:\n${build.stdout}${build.stderr}`);
-  copyFileSync(path.join(REPO, 'package.json'), path.join(pkg, 'package.json'));
-  cpSync(path.join(REPO, 'bin'), path.join(pkg, 'bin'), { recursive: true });
+  cpSync(builtPackage(), pkg, { recursive: true });
   return pkg;
 }
 

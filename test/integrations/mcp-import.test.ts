@@ -61,6 +61,10 @@ async function connect(command: readonly string[], env?: Record<string, string>)
   return c;
 }
 
+/** One filesystem server for the file: the tests that only read its tools and the router share it. */
+let filesystemServer: Promise<McpConnection> | undefined;
+const filesystem = (): Promise<McpConnection> => (filesystemServer ??= connect(SERVER.filesystem(files)));
+
 describe('toolroute import mcp', () => {
   it('writes one spec holding the local tool and all three servers, prefixed because they share it', () => {
     const text = readFileSync(spec, 'utf8');
@@ -89,7 +93,7 @@ describe('toolroute import mcp', () => {
   });
 
   it('keeps descriptions and input schemas as published', async () => {
-    const fs = await connect(SERVER.filesystem(files));
+    const fs = await filesystem();
     const live = (await fs.client.listTools()).tools.find((t) => t.name === 'read_text_file')!;
     const i = generated.spec.tools.findIndex((t) => t.name === 'fs_read_text_file');
     const rendered = generated.spec.rendered.neutral.tools[i] as { description: string; parameters: Record<string, unknown> };
@@ -154,10 +158,11 @@ void ({ ...memory, ...fs, get_time: () => '' } satisfies Handlers);
 describe('a router over three MCP servers and a local tool', () => {
   let router: ReturnType<typeof createRouter<RegistryShape>>;
   let everything: McpConnection;
+  let memory: McpConnection;
 
   beforeAll(async () => {
-    const memory = await connect(SERVER.memory(), { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') });
-    const fs = await connect(SERVER.filesystem(files));
+    memory = await connect(SERVER.memory(), { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') });
+    const fs = await filesystem();
     everything = await connect(SERVER.everything());
     router = createRouter(generated, {
       ...(await mcpHandlers(memory.client, generated, { prefix: 'memory_' })),
@@ -240,7 +245,6 @@ describe('a router over three MCP servers and a local tool', () => {
   });
 
   it('refuses, at startup, a spec tool the server does not have', async () => {
-    const memory = await connect(SERVER.memory(), { MEMORY_FILE_PATH: path.join(dir, 'memory2.jsonl') });
     await expect(mcpHandlers(memory.client, generated, { prefix: 'fs_' })).rejects.toThrow(/the server has no tool for "fs_read_file"/);
   });
 });

@@ -22,6 +22,16 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
+/** One served demo router for the tests that leave its state alone (the conversation test serves its own). */
+let sharedServer: ReturnType<typeof serveMcpHttp> | undefined;
+function shared(): ReturnType<typeof serveMcpHttp> {
+  sharedServer ??= serveMcpHttp(createDemoRouter()).then((served) => {
+    cleanups.push(() => served.close());
+    return served;
+  });
+  return sharedServer;
+}
+
 /** The same conversation over either transport. */
 async function exercise(connection: McpConnection): Promise<void> {
   const { client } = connection;
@@ -104,8 +114,7 @@ describe('serveMcpHttp over Streamable HTTP on 127.0.0.1', () => {
   });
 
   it('answers requests without a session, and other paths, with JSON-RPC errors', async () => {
-    const served = await serveMcpHttp(createDemoRouter());
-    cleanups.push(() => served.close());
+    const served = await shared();
     const noSession = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
     expect(noSession.status).toBe(400);
     expect(await noSession.json()).toMatchObject({ error: { message: expect.stringContaining('initialize') } });
@@ -114,8 +123,7 @@ describe('serveMcpHttp over Streamable HTTP on 127.0.0.1', () => {
   });
 
   it('toolroute import mcp --url reads the served router back into a spec', async () => {
-    const served = await serveMcpHttp(createDemoRouter());
-    cleanups.push(() => served.close());
+    const served = await shared();
     const dir = tempDir('mcp-url-');
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     const spec = path.join(dir, 'served.spec.yaml');

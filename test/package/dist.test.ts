@@ -2,7 +2,8 @@
  * The compiled package, as a production application gets it: no tsx, no
  * loader, no TypeScript sources.
  *
- * `tsconfig.build.json` (what `npm run build` compiles) is built into a staged
+ * `tsconfig.build.json` (what `npm run build` compiles, built once for the
+ * package tests by test/setup/package-build.ts) is copied into a staged
  * install, `<tmp>/app/node_modules/toolroute/` (package.json, bin/, dist/ and
  * nothing else), inside the repo's gitignored `.tmp/` so the package's own
  * dependencies (ajv, yaml, tsx, zod …) resolve from the repo's node_modules like
@@ -20,12 +21,10 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generate } from '../../generator/index.js';
-
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSC = path.join(REPO, 'node_modules/typescript/bin/tsc');
+import { builtPackage, REPO, TSC } from '../setup/package-build.js';
 
 let base = '';
 let app = '';
@@ -96,14 +95,8 @@ beforeAll(() => {
   app = path.join(base, 'app');
   pkg = path.join(app, 'node_modules', 'toolroute');
 
-  // The build `npm run build` runs, into the staged install.
-  const build = spawnSync(process.execPath, [TSC, '-p', path.join(REPO, 'tsconfig.build.json'), '--outDir', path.join(pkg, 'dist')], {
-    cwd: REPO,
-    encoding: 'utf8',
-  });
-  if (build.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed:\n${build.stdout}${build.stderr}`);
-  copyFileSync(path.join(REPO, 'package.json'), path.join(pkg, 'package.json'));
-  cpSync(path.join(REPO, 'bin'), path.join(pkg, 'bin'), { recursive: true });
+  // The build `npm run build` runs (shared with the other package tests), into the staged install.
+  cpSync(builtPackage(), pkg, { recursive: true });
 
   write(path.join(app, 'package.json'), `${JSON.stringify({ name: 'consumer-app', private: true, type: 'module' })}\n`);
   copyFileSync(path.join(REPO, 'examples/tools.spec.yaml'), path.join(app, 'tools.spec.yaml'));

@@ -15,19 +15,18 @@
  * after `npm ci` (the registry is asked only for what is not).
  *
  * The tarball is packed from a staged copy (the files `npm pack` lists for
- * the repo, dist/ built fresh), so the repo's own dist/ is never rebuilt
- * under other tests that run the CLI from it.
+ * the repo, dist/ from the build the package tests share), so the repo's own
+ * dist/ is never rebuilt under other tests that run the CLI from it. It is
+ * installed once; the app with the generator starts from a copy of that
+ * install, as a user adds dev dependencies to an existing app.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
+import { copyFileSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/index.js';
-
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSC = path.join(REPO, 'node_modules/typescript/bin/tsc');
+import { builtPackage, REPO, TSC } from '../setup/package-build.js';
 const NPM_ENV: NodeJS.ProcessEnv = (() => {
   const env = { ...process.env };
   delete env['NODE_OPTIONS'];
@@ -88,10 +87,11 @@ beforeAll(() => {
     mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
     copyFileSync(path.join(REPO, file), path.join(stage, file));
   }
-  const build = run(process.execPath, [TSC, '-p', path.join(REPO, 'tsconfig.build.json'), '--outDir', path.join(stage, 'dist')], REPO);
-  if (build.code !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
+  cpSync(path.join(builtPackage(), 'dist'), path.join(stage, 'dist'), { recursive: true });
   const out = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', base], stage).stdout) as { filename: string }[];
   tarball = path.join(base, out[0]?.filename ?? '');
+  // One install of the tarball; the app with the generator starts from a copy of it.
+  npm(['install', '--prefer-offline', tarball], app('runtime-app', {}));
 }, 300_000);
 afterAll(() => {
   if (base !== '') rmSync(base, { recursive: true, force: true });
@@ -114,8 +114,7 @@ describe('npm pack output', () => {
   });
 
   it('runtime-only install: no generator packages, small node_modules, an app compiles and routes on plain node', async () => {
-    const dir = app('runtime-app', {});
-    npm(['install', '--prefer-offline', tarball], dir);
+    const dir = path.join(base, 'runtime-app');
     const nm = path.join(dir, 'node_modules');
     const installed = packagesIn(nm);
     for (const p of GENERATOR_PACKAGES) expect(installed, p).not.toContain(p);
@@ -169,9 +168,12 @@ export const result = [ok, bad.ok];
   }, 300_000);
 
   it('with the generator packages as dev dependencies: codegen works for YAML and TypeScript specs', () => {
-    const dir = app('codegen-app', {});
+    const runtimeApp = path.join(base, 'runtime-app');
+    const dependencies = (JSON.parse(readFileSync(path.join(runtimeApp, 'package.json'), 'utf8')) as { dependencies: object }).dependencies;
+    expect(dependencies).toEqual({ toolroute: expect.stringMatching(/^file:.*toolroute-\d+\.\d+\.\d+\.tgz$/) });
+    const dir = app('codegen-app', { dependencies });
+    for (const f of ['package-lock.json', 'node_modules']) cpSync(path.join(runtimeApp, f), path.join(dir, f), { recursive: true, verbatimSymlinks: true });
     const dev = ['tsx', 'yaml', 'zod', 'esbuild'].map((n) => `${n}@${PINNED(n)}`);
-    npm(['install', '--prefer-offline', tarball], dir);
     npm(['install', '--prefer-offline', '--save-dev', ...dev], dir);
     const nm = path.join(dir, 'node_modules');
     writeFileSync(path.join(REPO, '.tmp', 'install-size-codegen.json'), `${JSON.stringify({ total: mb(measure(nm).bytes), packages: packagesIn(nm).length })}\n`);

@@ -19,13 +19,10 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isEsmScope, PACKAGE_JSON_CONTENT } from '../../generator/emit/package-json.js';
-
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSC = path.join(REPO, 'node_modules/typescript/bin/tsc');
+import { builtPackage, REPO, TSC } from '../setup/package-build.js';
 
 let base = '';
 let pkg = '';
@@ -161,11 +158,8 @@ beforeAll(() => {
   mkdirSync(root, { recursive: true });
   base = mkdtempSync(path.join(root, 'setups-'));
   pkg = path.join(base, 'node_modules', 'toolroute');
-  const built = spawnSync(process.execPath, [TSC, '-p', path.join(REPO, 'tsconfig.build.json'), '--outDir', path.join(pkg, 'dist')], { cwd: REPO, encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed:\n${built.stdout}${built.stderr}`);
-  copyFileSync(path.join(REPO, 'package.json'), path.join(pkg, 'package.json'));
-  cpSync(path.join(REPO, 'bin'), path.join(pkg, 'bin'), { recursive: true });
-}, 300_000);
+  cpSync(builtPackage(), pkg, { recursive: true });
+});
 
 afterAll(() => {
   if (base !== '') rmSync(base, { recursive: true, force: true });

@@ -1,0 +1,87 @@
+/**
+ * The package as `npm run build` makes it (package.json, bin/, dist/), built
+ * once and shared by every test that installs it (the package tests, `init`,
+ * the README's blocks). The build lives under `<repo>/.tmp/package-build/<key>/`,
+ * where the key hashes everything the build reads (sources, tsconfigs,
+ * package.json, bin/, the compiler's version): a second test file, or a second
+ * run with unchanged sources, reuses it; any edit makes a new one. Test files
+ * run in parallel processes, so the first to ask builds under a lock and the
+ * others wait for it.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const TSC = path.join(REPO, 'node_modules/typescript/bin/tsc');
+
+const ROOT = path.join(REPO, '.tmp', 'package-build');
+/** What the build reads: tsconfig.build.json's `include`, the configs it extends, and what ships beside dist/. */
+const INPUTS = ['index.ts', 'runtime', 'generator', 'schema', 'integrations', 'bin', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'node_modules/typescript/package.json'];
+/** A build that takes longer than this left its lock behind (a killed run); the next caller takes over. */
+const STALE_LOCK_MS = 10 * 60_000;
+
+/** Every file under the inputs, in a stable order, hashed with its path. */
+function buildKey(): string {
+  const hash = createHash('sha256');
+  const visit = (rel: string): void => {
+    const abs = path.join(REPO, rel);
+    if (!existsSync(abs)) return;
+    if (statSync(abs).isFile()) {
+      hash.update(`${rel}\0`).update(readFileSync(abs)).update('\0');
+      return;
+    }
+    const entries = (readdirSync(abs, { withFileTypes: true }) as Dirent[]).map((d) => d.name).filter((n) => n !== '.tmp' && n !== 'node_modules').sort();
+    for (const name of entries) visit(`${rel}/${name}`);
+  };
+  for (const input of INPUTS) visit(input);
+  return hash.digest('hex').slice(0, 16);
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Compiles tsconfig.build.json into `<dir>/dist` and copies package.json and bin/ beside it. */
+function build(dir: string): void {
+  const result = spawnSync(process.execPath, [TSC, '-p', path.join(REPO, 'tsconfig.build.json'), '--outDir', path.join(dir, 'dist')], { cwd: REPO, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed:\n${result.stdout}${result.stderr}`);
+  copyFileSync(path.join(REPO, 'package.json'), path.join(dir, 'package.json'));
+  cpSync(path.join(REPO, 'bin'), path.join(dir, 'bin'), { recursive: true });
+}
+
+/**
+ * The folder holding the built package (package.json, bin/, dist/); read it, never write into it.
+ *
+ * @example
+ * cpSync(builtPackage(), path.join(app, 'node_modules/toolroute'), { recursive: true });
+ */
+export function builtPackage(): string {
+  const key = buildKey();
+  const done = path.join(ROOT, key);
+  const lock = `${done}.lock`;
+  mkdirSync(ROOT, { recursive: true });
+  for (;;) {
+    if (existsSync(done)) return done;
+    try {
+      mkdirSync(lock);
+    } catch {
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
+      sleep(100);
+      continue;
+    }
+    try {
+      if (existsSync(done)) return done;
+      const work = path.join(lock, 'package');
+      build(work);
+      renameSync(work, done);
+      // Builds of older sources are of no further use.
+      for (const name of readdirSync(ROOT)) if (name !== key && !name.endsWith('.lock')) rmSync(path.join(ROOT, name), { recursive: true, force: true });
+      return done;
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+}
