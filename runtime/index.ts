@@ -91,7 +91,7 @@ export {
   type TargetWarningCode,
 } from './targets/compile.js';
 export { cacheKey, stablePrefixOf, type StablePrefix } from './cache-key.js';
-export { renderTool, toolkitMode, type NeutralTool, type RenderOptions } from './targets/index.js';
+export { renderTool, toolkitMode, toolResultErrorFlag, type NeutralTool, type RenderOptions } from './targets/index.js';
 export { applyNullDecode, nullDecodePlan } from './targets/strict.js';
 export type { NeutralMessage, NeutralToolCall } from './targets/history.js';
 export {

@@ -47,7 +47,7 @@
  */
 import { createRequire } from 'node:module';
 import { jsonSchema, tool, type ModelMessage, type PrepareStepFunction, type Tool, type ToolCallRepairFunction, type ToolSet } from 'ai';
-import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, toolkitMode, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
+import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, toolkitMode, toolResultErrorFlag, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
 // Within the package: the dispatcher's definition and the load result's first line, as the router writes them.
 import { DISPATCHER_TOOL, loadResultHead, TOOLKIT_DISPATCHER_NAME } from '../../runtime/toolkit-loading.js';
 
@@ -339,12 +339,12 @@ function defaultOutput(output: unknown): ToolOutput {
 
 /**
  * How a reason is sent: the tool's text, which every provider package sends
- * verbatim; for Anthropic an error result, which `@ai-sdk/anthropic` sends
- * verbatim as a `tool_result` with `is_error` (OpenAI's packages wrap error
- * results as `{"error": …}`).
+ * verbatim; where the target's tool results carry a failure flag (Anthropic),
+ * an error result, which `@ai-sdk/anthropic` sends verbatim as a `tool_result`
+ * with `is_error` (OpenAI's packages wrap error results as `{"error": …}`).
  */
 function rejectionOutput(target: Target | undefined): (reason: string) => ToolOutput {
-  return target === 'anthropic' ? (value) => ({ type: 'error-text', value }) : (value) => ({ type: 'text', value });
+  return target !== undefined && toolResultErrorFlag(target) ? (value) => ({ type: 'error-text', value }) : (value) => ({ type: 'text', value });
 }
 
 /** The JSON object a tool call's input text holds, or undefined. */

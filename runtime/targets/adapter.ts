@@ -98,6 +98,8 @@ export interface TargetAdapter<T extends Target> {
   readResponse(response: unknown): NeutralMessage[];
   /** What the `native` toolkit-loading strategy means here, and the tool forms that mode needs (runtime/toolkit-loading.ts). */
   readonly toolkitLoading: NativeToolkitLoading<T>;
+  /** Whether a tool result carries a failure flag beside its text (Anthropic's `is_error`), so a rejection can be marked without rewording it. */
+  readonly toolResultErrorFlag: boolean;
 }
 
 /**

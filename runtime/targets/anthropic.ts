@@ -61,6 +61,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   },
   allowedTools: { unsupported: 'Anthropic has no allowed-tools restriction (tool_choice is auto, any, tool or none); the gate enforces the blocklist alone.' },
   toolkitLoading: Object.freeze({ native: 'deferred' as const, unloadedTool: asDeferred }),
+  toolResultErrorFlag: true,
   convertMessages: (messages, options) => toAnthropicMessages(messages, options.cacheBreakpoints),
   buildPayload: anthropicPayload,
   readResponse: (response) => {

@@ -59,6 +59,7 @@ export const gemini: TargetAdapter<'gemini'> = {
       "Gemini's functionCallingConfig.mode is the SDK enum FunctionCallingConfigMode; set config.toolConfig = { functionCallingConfig: { mode: FunctionCallingConfigMode.VALIDATED, allowedFunctionNames: router.allowedToolNames({ target: 'gemini' }) } } yourself. Nothing was added.",
   },
   toolkitLoading: Object.freeze({ native: 'dispatcher' as const }),
+  toolResultErrorFlag: false,
   convertMessages: (messages) => toGeminiContents(messages),
   buildPayload: geminiPayload,
   readResponse: (response) => {

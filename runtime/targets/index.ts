@@ -63,6 +63,18 @@ export function toolkitMode(target: Target, option: ToolkitLoadingOption | undef
   return resolveToolkitMode(adapterFor(target).toolkitLoading.native, target, option);
 }
 
+/**
+ * Whether the target's tool results carry a failure flag beside their text
+ * (Anthropic's `is_error`): a rejection can then be marked as one without
+ * rewording it.
+ * @example
+ * toolResultErrorFlag('anthropic'); // → true
+ * toolResultErrorFlag('gemini');    // → false
+ */
+export function toolResultErrorFlag(target: Target): boolean {
+  return adapterFor(target).toolResultErrorFlag;
+}
+
 const dispatcherMemo = new Map<Target, unknown>();
 
 /** The toolkit dispatcher tool (`call_toolkit_tool`) rendered for a target: one frozen object per target. */

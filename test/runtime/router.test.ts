@@ -374,7 +374,7 @@ test('the runtime exports exactly its public API', () => {
     'TARGET_WARNING_CODES', 'TOOLKIT_DISPATCHER_NAME', 'TOOLKIT_LOADING_STRATEGIES', 'ToolCallRejectedError', 'ToolRouter',
     'ToolrouteConfigError', 'applyNullDecode', 'cacheBlocks', 'cacheKey', 'cacheReuse', 'compileForTarget',
     'createRouter', 'fromProvider', 'lazyRendered', 'libraryTool', 'nullDecodePlan', 'renderAnnouncements', 'renderTool', 'specFromData', 'stablePrefixOf',
-    'toolMessage', 'toolkitMode', 'warnOnce',
+    'toolMessage', 'toolResultErrorFlag', 'toolkitMode', 'warnOnce',
   ]);
 });
 
