@@ -126,6 +126,9 @@ export type NativeToolkitLoading<T extends Target> =
 /** The table type: one adapter per target, each typed by its own name. */
 export type TargetAdapterTable = { readonly [T in Target]: TargetAdapter<T> };
 
+/** Announcements as a user message at the tail (before a prefill without one): every target but Anthropic. */
+export const TAIL_ANNOUNCEMENTS: AnnouncementPlacement = Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' });
+
 /** The `name` field of a rendered tool (every target but Chat Completions). */
 export function namedTool(tool: unknown): string | undefined {
   const name = typeof tool === 'object' && tool !== null ? (tool as { name?: unknown }).name : undefined;
@@ -147,4 +150,14 @@ export function flatCacheBlocks(p: ProviderItem, add: BlockSink, system?: string
   list(p['tools']).forEach((t, i) => add('tools', `tools[${i}]`, t));
   if (p['tool_choice'] !== undefined) add('tool_choice', 'tool_choice', p['tool_choice']);
   if (system !== undefined && p[system] !== undefined) add('system', system, p[system]);
+}
+
+/**
+ * Adds `tools` (when there are any) and then `tool_choice` (when given) to a payload, the OpenAI targets' last keys.
+ * @example withToolsAndChoice({ messages }, tools, undefined); // { messages, tools }
+ */
+export function withToolsAndChoice<P extends { tools?: unknown; tool_choice?: unknown }>(out: P, tools: readonly unknown[], toolChoice: unknown): P {
+  if (tools.length > 0) out.tools = tools as P['tools'];
+  if (toolChoice !== undefined) out.tool_choice = toolChoice as P['tool_choice'];
+  return out;
 }

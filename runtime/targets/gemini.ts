@@ -5,7 +5,7 @@
  * without arguments), the history as `contents` (no system role there:
  * system messages become user text), and the payload `{ contents, config }`.
  */
-import { list, namedTool, type NeutralTool, type PayloadContext, type TargetAdapter } from './adapter.js';
+import { list, namedTool, TAIL_ANNOUNCEMENTS, type NeutralTool, type PayloadContext, type TargetAdapter } from './adapter.js';
 import { argumentsObject, isRecord, type NormalizedCall, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, fnv1a, items, neutralCall, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { objectSchema } from './schema.js';
@@ -35,7 +35,7 @@ export const gemini: TargetAdapter<'gemini'> = {
   render: renderGemini,
   toolName: namedTool,
   systemMessages: 'all',
-  announcements: Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' }),
+  announcements: TAIL_ANNOUNCEMENTS,
   searchTool: undefined,
   sentTools: (p) => list(isRecord(p['config']) ? p['config']['tools'] : undefined).flatMap((t) => list((t as { functionDeclarations?: unknown } | null)?.functionDeclarations)),
   cachedTools: (tools) => tools,

@@ -6,11 +6,11 @@
  */
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { loadCalls, type ToolkitLoadingInput } from '../toolkit-loading.js';
-import { flatCacheBlocks, list, namedTool, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
+import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
 import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { openaiParameters } from './strict.js';
-import type { ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesTool, ResponsesToolSearchTool } from './types.js';
+import type { ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesToolSearchTool } from './types.js';
 
 function renderResponses(tool: NeutralTool, options: RenderOptions): ResponsesFunctionTool {
   const { parameters, strict } = openaiParameters(tool, options);
@@ -25,10 +25,7 @@ function responsesPayload({ input, options, systemText, placed, tools }: Payload
   let items = toResponsesInput(placed.messages, options.responsesSystemRole);
   if (input.toolkits?.mode === 'tool-search') items = asToolSearchItems(items, placed.messages, input.toolkits);
   // Key order: instructions, input, tools — the order the docs write them.
-  const out: ResponsesPayload = systemText === '' ? { input: items } : { instructions: systemText, input: items };
-  if (tools.length > 0) out.tools = tools as ResponsesTool[];
-  if (input.toolChoice !== undefined) out.tool_choice = input.toolChoice as ResponsesPayload['tool_choice'];
-  return out;
+  return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, input.toolChoice);
 }
 
 /** The OpenAI Responses adapter. */
@@ -37,7 +34,7 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
   render: renderResponses,
   toolName: namedTool,
   systemMessages: 'all',
-  announcements: Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' }),
+  announcements: TAIL_ANNOUNCEMENTS,
   searchTool: () => SEARCH,
   // A deferred function still shows its name and description at the start of the request.
   sentTools: (p) => list(p['tools']),
