@@ -272,8 +272,8 @@ export function invalidReason(
   const seen = new Set<string>();
   let total = 0;
   for (const error of errors ?? []) {
-    // ajv reports an anyOf's branch errors before the anyOf itself; the branch
-    // details rarely help the model, the summary line does.
+    // ajv reports an anyOf's branch errors before the anyOf itself; the branch details rarely help the model, the
+    // summary line does.
     if (error.schemaPath.includes('/anyOf/') || error.schemaPath.includes('/oneOf/')) continue;
     const text = line(error, schema, data, prefix);
     if (seen.has(text)) continue;

@@ -373,11 +373,11 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
  */
 export function createRouter<R extends RegistryShape, C = unknown, const L extends readonly LibraryToolDefinition<never, NoInfer<C>>[] = readonly []>(
   generated: GeneratedModule<R>,
-  // Each handler is typed by its tool; the index signature is where TypeScript infers `C`
-  // from the handlers' `ctx` annotations (it cannot infer through the mapped type).
+  // Each handler is typed by its tool; the index signature is where TypeScript infers `C` from the handlers' `ctx`
+  // annotations (it cannot infer through the mapped type).
   handlers: HandlersOf<NoInfer<R>, NoInfer<C>> & { readonly [tool: string]: ContextProbe<C> },
-  // `libraryTools` (the router's own tools, each built with `libraryTool`; fixed for the router's life)
-  // is typed here, not in RouterOptions: its names become the router's `L`.
+  // `libraryTools` (the router's own tools, each built with `libraryTool`; fixed for the router's life) is typed here,
+  // not in RouterOptions: its names become the router's `L`.
   options?: RouterOptions & { readonly libraryTools?: L },
 ): ToolRouter<R, C, never, L[number]['name']> {
   return new ToolRouter<R, C, never, L[number]['name']>(generated, handlers, options);

@@ -1,14 +1,11 @@
 /**
- * Pruning, the seed's flat mode: which flat tools to offer for a task
- * (`pruneByTask`), an allowlist (`allowOnly`) or both
- * (`pruneByTaskAndAllowlist`). Reads only the catalog: the blocklist and the
- * loaded toolkits never change a prune result.
+ * Pruning, the seed's flat mode: which flat tools to offer for a task (`pruneByTask`), an allowlist (`allowOnly`) or
+ * both (`pruneByTaskAndAllowlist`). Reads only the catalog: the blocklist and the loaded toolkits never change a prune
+ * result.
  *
- * The rule (the reference library's `Pruner.pruneByTask`): a flat tool is
- * kept when the lower-cased task contains its lower-cased name or one of its
- * lower-cased tags; a tool without tags is always kept. Each distinct keyword
- * is tested once per prune, however many tools share it, and only where the
- * task has its first code units.
+ * The rule (the reference library's `Pruner.pruneByTask`): a flat tool is kept when the lower-cased task contains its
+ * lower-cased name or one of its lower-cased tags; a tool without tags is always kept. Each distinct keyword is tested
+ * once per prune, however many tools share it, and only where the task has its first code units.
  */
 import type { ToolDefinition } from '../contract.js';
 import type { Catalog } from './catalog.js';
@@ -121,9 +118,8 @@ export class Pruner {
   }
 
   /**
-   * 1 per flat position the task keeps. A keyword is in the task when it
-   * starts at some position of it: each position is looked up by its first
-   * `START` code units, and only the keywords starting with those are compared.
+   * 1 per flat position the task keeps. A keyword is in the task when it starts at some position of it: each position
+   * is looked up by its first `START` code units, and only the keywords starting with those are compared.
    */
   #byTask(task: string): Uint8Array {
     const { always, short, byStart, definitions } = this.#index();
@@ -142,10 +138,9 @@ export class Pruner {
   }
 
   /**
-   * 1 per allowlisted flat position. A name that is no flat tool (a typo, a
-   * namespace action, a toolkit tool) throws, naming it and the closest flat
-   * tools: an allowlist that silently matched nothing would offer less than
-   * the application meant, with no word about why.
+   * 1 per allowlisted flat position. A name that is no flat tool (a typo, a namespace action, a toolkit tool) throws,
+   * naming it and the closest flat tools: an allowlist that silently matched nothing would offer less than the
+   * application meant, with no word about why.
    */
   #byName(names: readonly string[], where: string): Uint8Array {
     const catalog = this.#catalog;

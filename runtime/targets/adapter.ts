@@ -1,9 +1,7 @@
 /**
- * The one interface every target implements: one module per target exports
- * one `TargetAdapter<'its-name'>`, listed in index.ts. The shared code
- * (rendering, compile, reading responses, cache keys and reuse, toolkit
- * loading, the router's compile) asks the adapter; nothing outside this
- * folder branches on a target's name.
+ * The one interface every target implements: one module per target exports one `TargetAdapter<'its-name'>`, listed in
+ * index.ts. The shared code (rendering, compile, reading responses, cache keys and reuse, toolkit loading, the router's
+ * compile) asks the adapter; nothing outside this folder branches on a target's name.
  */
 import type { AnnouncementPlacement, PlacedMessages } from '../announcements.js';
 import type { CacheBlock } from '../cache-reuse.js';
@@ -91,9 +89,8 @@ export interface TargetAdapter<T extends Target> {
   /** The request fragment spread into the SDK call. May throw `ToolrouteConfigError` for a request the provider would reject. */
   buildPayload(context: PayloadContext<T>): TargetPayloadMap[T];
   /**
-   * The neutral history entries for one response of the target's SDK: text,
-   * tool calls, and the whole output as `provider` state for
-   * {@link convertMessages} to replay. Total; nothing is mutated or copied.
+   * The neutral history entries for one response of the target's SDK: text, tool calls, and the whole output as
+   * `provider` state for {@link convertMessages} to replay. Total; nothing is mutated or copied.
    */
   readResponse(response: unknown): NeutralMessage[];
   /** What the `native` toolkit-loading strategy means here, and the tool forms that mode needs (runtime/toolkit-loading.ts). */
@@ -103,9 +100,8 @@ export interface TargetAdapter<T extends Target> {
 }
 
 /**
- * What `native` toolkit loading is on one target. A `deferred` or
- * `tool-search` target must supply that mode's tool forms (pure, memoized per
- * source object and frozen, so the router's arrays keep their identity).
+ * What `native` toolkit loading is on one target. A `deferred` or `tool-search` target must supply that mode's tool
+ * forms (pure, memoized per source object and frozen, so the router's arrays keep their identity).
  * @example const loading: NativeToolkitLoading<'anthropic'> = { native: 'deferred', unloadedTool: (tool) => ({ ...tool, defer_loading: true }) };
  */
 export type NativeToolkitLoading<T extends Target> =

@@ -1,8 +1,7 @@
 /**
- * OpenAI Responses (`client.responses.create`): `FunctionTool` with `strict`
- * always written (Responses treats an omitted `strict` as true), tool search
- * `{ type: 'tool_search' }`, the history as input items, and the payload
- * `{ instructions?, input, tools? }`.
+ * OpenAI Responses (`client.responses.create`): `FunctionTool` with `strict` always written (Responses treats an
+ * omitted `strict` as true), tool search `{ type: 'tool_search' }`, the history as input items, and the payload `{
+ * instructions?, input, tools? }`.
  */
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { loadCalls, type ToolkitLoadingInput } from '../toolkit-loading.js';
@@ -61,9 +60,8 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
 };
 
 /**
- * How a Responses output item reads: a `message` is text (its `output_text`
- * parts), a `function_call` a call, a client-executed `tool_search_call` a
- * `load_toolkit` call (toolkit loading over tool search); the rest is state.
+ * How a Responses output item reads: a `message` is text (its `output_text` parts), a `function_call` a call, a
+ * client-executed `tool_search_call` a `load_toolkit` call (toolkit loading over tool search); the rest is state.
  * @example
  * classifyResponsesItem({ type: 'function_call', id: 'fc_1', call_id: 'c1', name: 'get_time', arguments: '{}' });
  * // → { kind: 'call', id: 'c1', name: 'get_time', arguments: '{}' }
@@ -90,9 +88,8 @@ const REPLAY: ReplayCodec<ResponsesInputItem> & { text: (text: string) => Respon
 };
 
 /**
- * Input items for `client.responses.create`: easy input messages,
- * `function_call` / `function_call_output` items (a failure is its text), system
- * messages inline with `systemRole`; Responses state replayed as received.
+ * Input items for `client.responses.create`: easy input messages, `function_call` / `function_call_output` items (a
+ * failure is its text), system messages inline with `systemRole`; Responses state replayed as received.
  * @example
  * toResponsesInput(normalizeMessages([{ role: 'assistant', content: null,
  *   tool_calls: [{ id: 'c1', function: { name: 'get_time', arguments: '{}' } }] }]));
@@ -133,12 +130,10 @@ export function loadedForm(tool: ResponsesFunctionTool): ResponsesFunctionTool {
 }
 
 /**
- * `load_toolkit` calls and results as tool-search items: a neutral
- * `load_toolkit` call becomes a client `tool_search_call`, and a search
- * call's result a `tool_search_output` carrying the toolkit's tools (empty
- * for an error result, followed by a `developer` message with the error
- * text). A `function_call` the model made keeps its `function_call_output`.
- * Returns `items` itself when there are no load calls.
+ * `load_toolkit` calls and results as tool-search items: a neutral `load_toolkit` call becomes a client
+ * `tool_search_call`, and a search call's result a `tool_search_output` carrying the toolkit's tools (empty for an
+ * error result, followed by a `developer` message with the error text). A `function_call` the model made keeps its
+ * `function_call_output`. Returns `items` itself when there are no load calls.
  * @example
  * asToolSearchItems(items, normalized, { mode: 'tool-search', catalog, responsesTools });
  * // [{ type: 'tool_search_call', call_id: 'c1', arguments: { toolkit_name: 'Weather' }, execution: 'client', status: 'completed' },

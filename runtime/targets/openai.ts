@@ -1,10 +1,8 @@
 /**
- * OpenAI Chat Completions (`client.chat.completions.create`):
- * `ChatCompletionFunctionTool` (with the optional strict rewrite, strict.ts),
- * the history mostly passed through, and the payload `{ messages, tools? }`.
- * No tool search and no deferral: deferred tools are sent in full. The only
- * target where a system message after the first turn keeps its place (the
- * reference library's behaviour).
+ * OpenAI Chat Completions (`client.chat.completions.create`): `ChatCompletionFunctionTool` (with the optional strict
+ * rewrite, strict.ts), the history mostly passed through, and the payload `{ messages, tools? }`. No tool search and no
+ * deferral: deferred tools are sent in full. The only target where a system message after the first turn keeps its
+ * place (the reference library's behaviour).
  */
 import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, withToolsAndChoice, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
 import { ToolrouteConfigError } from './errors.js';
@@ -86,9 +84,8 @@ const chatCall = (c: { id: string; name: string; arguments: string }): OpenAICha
 const REPLAY: ReplayCodec<ChatCall> = { classify: classifyChatToolCall, call: chatCall };
 
 /**
- * An assistant message replayed from its kept `ChatCompletionMessage`: the
- * content as received (unless the history changed it), `refusal`, the `audio`
- * id, and the tool calls as received (custom ones included).
+ * An assistant message replayed from its kept `ChatCompletionMessage`: the content as received (unless the history
+ * changed it), `refusal`, the `audio` id, and the tool calls as received (custom ones included).
  */
 function replayAssistant(m: NormalizedMessage, message: ProviderItem): OpenAIChatMessage {
   const raw = message['content'];
