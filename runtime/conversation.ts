@@ -1,18 +1,8 @@
 /**
- * The way back: provider responses into the neutral history, dispatch results into tool messages. A turn of an agent
- * loop is
- *
- *   compile({ target, messages })  → SDK call → response
- *   fromProvider(target, response) → neutral assistant message(s), pushed to the history
- *   dispatch(call)                 → result
- *   toolMessage(call, result)      → neutral tool message (error-flagged on rejection)
- *
- * `fromProvider` keeps the provider's whole assistant output in the message's `provider` field (plain JSON, so a
- * persisted history keeps it), and compile for the same target sends it back byte for byte: Anthropic thinking blocks
- * with their signatures, Gemini `thoughtSignature`s, Responses reasoning items and item ids. The neutral `content` and
- * `tool_calls` stay the source of truth: what the application changed is rebuilt in place. Another target's compile
- * drops the state with a warning, so a conversation can change provider mid-way. The response types are structural
- * subsets of each SDK's (test/conversation/types.test.ts checks them against the SDKs).
+ * The way back: provider responses into the neutral history (`fromProvider`), dispatch results into tool messages
+ * (`toolMessage`). The provider's whole output is kept in the message's `provider` field, and a compile for the same
+ * target sends it back byte for byte (thinking signatures, reasoning items); another target drops it with a warning.
+ * The response types are structural subsets of each SDK's (test/conversation/types.test.ts checks them).
  */
 import type { Target } from './contract.js';
 import { jsonText, type NeutralMessage, type NeutralToolCall } from './targets/history.js';

@@ -1,16 +1,7 @@
 /**
- * The router: the seed's whole tool-management API over a generated folder, typed by the generated names, with
- * validated dispatch.
- *
- * This file is the façade: `ToolRouter` holds one object per concern, built once in `createRouter`, and each public
- * method delegates to one of them. They live in runtime/router/: catalog.ts (what exists, plus run-time registration),
- * session.ts (what `snapshot()` stores), gate.ts (what may be called now), resolve.ts (a call to a tool and validated
- * arguments, or a rejection), invoke.ts (running the handler), prune.ts, compile.ts (the tool arrays of a payload),
- * library.ts (library-owned tools) and types.ts (the public types, re-exported here).
- *
- * Model input never throws: every problem in a call becomes a rejection with a code from `REJECTION_CODES` and a reason
- * the model can act on. Programmer errors (a bad generated folder, a missing handler, a registration that collides) do
- * throw, early, with what to fix.
+ * The router's façade: `ToolRouter` holds one object per concern from runtime/router/ (catalog, session, gate,
+ * resolve, invoke, prune, compile, library; public types in types.ts), and each public method delegates to one. Model
+ * input never throws: a bad call becomes a rejection the model can act on. Programmer errors throw early.
  */
 import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlersOf, type RegistryShape, type Target, type ToolDefinition, type ToolNameOf } from './contract.js';
 import type { AnnounceOptions, Announcement } from './announcements.js';

@@ -1,11 +1,7 @@
 /**
- * From what a generated `spec.gen.ts` writes (`SpecData`: readable data, nothing to evaluate) to the deeply frozen
- * `GeneratedSpec` the router reads.
- *
- * What the data would otherwise say twice is derived here: each tool's `flat`, `namespaces` and `toolkits` from the
- * groups, the neutral tool definitions from the tools, the neutral namespace tools and the loader by the same functions
- * the generator uses (runtime/neutral.ts). The four target forms are rendered from the neutral ones on first read, so
- * an application that talks to one provider never pays for the other three.
+ * From a generated `spec.gen.ts` (`SpecData`: readable data) to the frozen `GeneratedSpec` the router reads. What the
+ * data would say twice is derived here (group membership, neutral tools, by runtime/neutral.ts); target forms are
+ * rendered on first read, so an application that talks to one provider never pays for the other three.
  */
 import { TARGETS, type GeneratedSpec, type GeneratedTool, type RenderedTools, type RenderForm, type SpecData, type Target, type ToolDefinition, type ValidateFn } from './contract.js';
 import { deepFreeze } from './freeze.js';

@@ -1,17 +1,7 @@
 /**
- * The gate: may this tool, namespace or toolkit be called right now? It answers from per-index tables derived from the
- * session state (the blocklist, the loaded toolkits) over the catalog:
- *
- * - `toolBlocked[t]`: tool `t` is blocked however it is called (by name, in a
- *   blocked namespace or toolkit);
- * - `nsBlocked[k]`, `kitBlocked[k]`: the group itself is blocked;
- * - `direct[t]`: tool `t` is callable by its own name (flat, a library tool,
- *   or in a loaded toolkit); `directGroup(t)` names the loaded toolkit.
- *
- * The tables are rebuilt when the blocklist changes, after a restore or a registration; loading one toolkit marks only
- * its tools. `loadVersion` counts changes of the callable set, for the caches that depend on it. Rules about what a
- * blocklist may name, or how a blocked group affects its members, belong here; what a rejected call is told belongs to
- * resolve.ts.
+ * The gate: may this tool, namespace or toolkit be called now? It answers from per-index tables (`toolBlocked`,
+ * `nsBlocked`, `kitBlocked`, `direct`) derived from the blocklist and the loaded toolkits; `loadVersion` counts changes
+ * of the callable set. What a blocklist may name belongs here; what a rejected call is told belongs to resolve.ts.
  */
 import { LOAD_TOOLKIT_NAME, type ToolDefinition } from '../contract.js';
 import { ToolCallRejectedError } from './types.js';

@@ -1,11 +1,7 @@
 /**
- * Pruning, the seed's flat mode: which flat tools to offer for a task (`pruneByTask`), an allowlist (`allowOnly`) or
- * both (`pruneByTaskAndAllowlist`). Reads only the catalog: the blocklist and the loaded toolkits never change a prune
- * result.
- *
- * The rule (the reference library's `Pruner.pruneByTask`): a flat tool is kept when the lower-cased task contains its
- * lower-cased name or one of its lower-cased tags; a tool without tags is always kept. Each distinct keyword is tested
- * once per prune, however many tools share it, and only where the task has its first code units.
+ * Pruning, the seed's flat mode (`pruneByTask`, `allowOnly`, `pruneByTaskAndAllowlist`); reads only the catalog. A flat
+ * tool is kept when the lower-cased task contains its lower-cased name or one of its lower-cased tags; a tool without
+ * tags is always kept. Each distinct keyword is tested once per prune.
  */
 import type { ToolDefinition } from '../contract.js';
 import type { Catalog } from './catalog.js';

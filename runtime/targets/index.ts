@@ -1,12 +1,7 @@
 /**
- * runtime/targets/: everything that differs by provider. One module per target (anthropic.ts, openai.ts,
- * openai-responses.ts, gemini.ts), each exporting the adapter (adapter.ts) listed in {@link TARGET_ADAPTERS}, and the
- * shared code around them: compile.ts (the pipeline), history.ts and replay.ts (the neutral history, reading and
- * replaying provider output), native.ts (provider-native history entries), strict.ts and property-keys.ts (schema
- * rewrites), types.ts (SDK-shaped wire types).
- *
- * A new target: its name in `TARGETS` (runtime/contract.ts), its wire types in types.ts, one module here and one entry
- * in the table; the compiler lists whatever is still missing.
+ * runtime/targets/: everything that differs by provider, one adapter module per target listed in
+ * {@link TARGET_ADAPTERS}. A new target: its name in `TARGETS` (runtime/contract.ts), its wire types in types.ts, one
+ * module here and one entry in the table; the compiler lists whatever is still missing.
  */
 import { TARGETS, type RenderForm, type Target, type ToolDefinition } from '../contract.js';
 import type { NeutralTool, RenderOptions, TargetAdapter, TargetAdapterTable } from './adapter.js';
