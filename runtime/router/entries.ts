@@ -1,6 +1,7 @@
 /**
  * The catalog's records: one tool (`ToolEntry`) and one namespace or toolkit (`GroupEntry`), as the catalog
- * (catalog.ts) builds them and every other router module reads them.
+ * (catalog.ts) builds them and every other router module reads them. Named fields, no positional encodings;
+ * `Group` adds the lookups by member name that resolution needs.
  */
 import type { HandlerContext, KeyDecodePlan, NullDecodePlan, ToolDefinition, ValidateFn } from '../contract.js';
 import type { Suggester } from '../suggest.js';
