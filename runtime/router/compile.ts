@@ -1,9 +1,7 @@
 /**
- * Compile, the router's half: which tools a payload carries, in which order (stable tools; the library's
- * `load_toolkit`, the dispatcher and `libraryTools`; deferred ones; loaded toolkits' tools), as frozen arrays of
- * pre-rendered definitions. The arrays are cached per target until the callable set changes (the gate's `loadVersion`),
- * so the cache key memoized on them downstream is a lookup turn after turn. The per-target half is `compileForTarget`.
- * The blocklist never changes the output (a blocked tool stays visible so the prompt cache holds; the gate rejects it).
+ * Compile, the router's half: which tools a payload carries, in which order, as frozen arrays of pre-rendered
+ * definitions cached per target until the callable set changes; the per-target half is `compileForTarget`. The
+ * blocklist never changes the output (a blocked tool stays visible so the prompt cache holds; the gate rejects it).
  */
 import { LOAD_TOOLKIT_NAME, type Target, type ToolDefinition } from '../contract.js';
 import { deepFreeze } from '../freeze.js';
