@@ -55,9 +55,7 @@ function expandParameters(parameters: Readonly<Record<string, unknown>> | undefi
 }
 
 /**
- * The router's name tables. Internal to the router (not exported from runtime/index.ts); fields are public so the other
- * router modules read them without accessor calls on the hot path.
- *
+ * The router's name tables. Internal to the router; fields are public so the other router modules read them directly.
  * @example
  * const catalog = new Catalog(generated, handlers);
  * catalog.byName.get('read_file'); // → { kind: 'tool', index: 0 }

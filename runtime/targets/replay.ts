@@ -75,9 +75,8 @@ export interface ReplayCodec<O> {
 
 /**
  * A provider's kept output replayed for a neutral assistant message: every item as received, in order, except text and
- * calls the application changed (rebuilt in their place) or removed; added calls are appended. Unchanged items are the
- * very objects received, so their JSON is what the provider sent. With nothing kept, this is the turn built fresh: its
- * text, then its calls.
+ * calls the application changed (rebuilt in place) or removed; added calls are appended. With nothing kept, the turn
+ * is built fresh.
  * @example replayItems(state.content, 'Hi', [], anthropicCodec); // → the kept blocks
  */
 export function replayItems<O>(kept: readonly ProviderItem[], text: string, calls: readonly NormalizedCall[], codec: ReplayCodec<O>): (ProviderItem | O)[] {
