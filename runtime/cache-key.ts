@@ -1,9 +1,6 @@
 /**
- * The prompt-cache key of a compiled payload: sha256 of the canonical JSON of everything the provider caches before the
- * conversation, as sent: the target, the tools the provider keeps in its cached prefix (the adapter's `cachedTools`; a
- * tool's `cache_control` marker is a breakpoint, not content), `tool_choice`, and the system text (with a hoisted
- * announcement block where one is sent in `system`). So the key changes exactly when those bytes change: an `append`
- * toolkit load changes it; native loads, blocking and announcing at the tail do not.
+ * The prompt-cache key of a compiled payload: sha256 of the canonical JSON of what the provider caches before the
+ * conversation (target, cached tools, `tool_choice`, system text), so it changes exactly when those bytes do.
  */
 import { createHash } from 'node:crypto';
 import type { Target } from './contract.js';

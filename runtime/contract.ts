@@ -235,7 +235,6 @@ export interface AbortSignalLike {
 /**
  * The program's own `AbortSignal` type when it declares one (DOM lib or `@types/node`, so `ctx.signal` passes straight
  * to `fetch`), else {@link AbortSignalLike}. Read off `globalThis` so that naming the type never fails to compile.
- *
  * @example
  * const run = (signal: AbortSignalOf) => fetch(url, { signal }); // with DOM or @types/node
  */

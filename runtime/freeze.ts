@@ -2,7 +2,6 @@
  * Freezes a JSON value and everything in it, and returns it: the one freezer for shared data. An object already frozen
  * is taken as frozen all the way down, so shared subtrees are frozen once. Pre-order, so a cyclic value terminates;
  * indexed loops, as this runs at import time over all generated data.
- *
  * @example
  * const tools = deepFreeze([{ name: 'read_file', parameters: { type: 'object' } }]);
  * Object.isFrozen(tools[0].parameters); // → true

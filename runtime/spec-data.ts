@@ -21,7 +21,6 @@ function neutralInput(kind: NeutralTool['kind'], definition: unknown): NeutralTo
 
 /**
  * Render one target form of a spec from its neutral definitions. Pure.
- *
  * @example
  * renderForm(spec, 'anthropic', { openaiStrict: false }).tools[0]; // { name: 'read_file', description: …, input_schema: … }
  */
@@ -37,7 +36,6 @@ export function renderForm(source: RenderSource, form: Target, options: RenderOp
 /**
  * `spec.rendered`: `neutral` as given, each target form rendered on its first read, deeply frozen, then kept. The
  * returned object is frozen.
- *
  * @example
  * const rendered = lazyRendered({ rendered: { neutral } }, { openaiStrict: false });
  * rendered.anthropic.tools; // rendered now, the same array on every later read
@@ -74,7 +72,6 @@ function membership(count: number, groups: readonly { readonly tools: readonly n
  * The `GeneratedSpec` of a generated folder: `data` (deeply frozen in place) plus what is derived from it, and the
  * folder's validators and directory. Called once by the generated `spec.gen.ts`. Throws, naming the fix, on data of
  * another format version.
- *
  * @example
  * export const spec = specFromData<GeneratedSpec<Registry>>(data, { directoryXml, validators });
  */

@@ -1,9 +1,6 @@
 /**
- * "Did you mean …": the closest real names to a name the model got wrong.
- *
- * Built once per set of candidate names (the router rebuilds it only when the callable set changes: a toolkit loads,
- * tools are registered). A lookup compares only names of similar length, with a distance bound that stops each
- * comparison early, so an unknown name costs little even with thousands of tools. Only the rejection path uses it.
+ * "Did you mean …": the closest real names to a name the model got wrong. Built once per set of candidate names; a
+ * lookup compares only names of similar length, with a distance bound that stops each comparison early.
  */
 
 /** Longest name compared; longer input is not a near-miss of any tool name. */
@@ -12,7 +9,6 @@ const MAX_QUERY = 128;
 /**
  * Optimal-string-alignment distance (Damerau–Levenshtein with adjacent transpositions), or `bound + 1` as soon as it
  * must exceed `bound`.
- *
  * @example
  * boundedDistance('raed_file', 'read_file', 2); // → 1
  */
@@ -45,7 +41,6 @@ export function boundedDistance(a: string, b: string, bound: number): number {
 
 /**
  * An index of candidate names for suggestions.
- *
  * @example
  * const s = new Suggester(['read_file', 'write_file', 'run_bash']);
  * s.closest('reed_file'); // → ['read_file']
@@ -98,10 +93,7 @@ export class Suggester {
 
 /**
  * Throw a `TypeError` naming every entry of `names` that is not a string or not in `known`, with the closest known
- * names, before anything changes. Configuration reaches these calls from files and environment variables, where the
- * generated types do not help; failing here keeps a typo from leaving the real tool open (or, in an allowlist, from
- * silently offering nothing).
- *
+ * names, before anything changes: configuration from files and environment variables gets no help from the types.
  * @example
  * assertKnownNames('setBlockedTools', ['git_psh'], new Set(['git_push']), () => ['git_push'], 'Known names: …');
  * // TypeError: setBlockedTools: unknown name "git_psh" (did you mean "git_push"?). …

@@ -65,7 +65,6 @@ export const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', p
  * One namespace or toolkit of the catalog. Its lookup by action name and its action list are built on first read: only
  * a call into the group (or a rejection naming its actions) needs them. Member names are read from the catalog; a
  * tool's name never changes.
- *
  * @example
  * const ns = new Group({ name: 'git', description: 'Git', tools: [4, 7], specIndex: 0, neutral: undefined }, catalog);
  * ns.actions.get('git_push'); // → 7

@@ -41,7 +41,6 @@ interface Keywords {
 
 /**
  * Prunes one router's flat tools. Internal.
- *
  * @example
  * const pruner = new Pruner(catalog, 'union');
  * pruner.pruneByTask('read the file').kept; // → 2
