@@ -34,8 +34,7 @@ export function renderForm(source: RenderSource, form: Target, options: RenderOp
 }
 
 /**
- * `spec.rendered`: `neutral` as given, each target form rendered on its first read, deeply frozen, then kept. The
- * returned object is frozen.
+ * `spec.rendered`: `neutral` as given, each target form rendered on its first read, frozen, then kept.
  * @example
  * const rendered = lazyRendered({ rendered: { neutral } }, { openaiStrict: false });
  * rendered.anthropic.tools; // rendered now, the same array on every later read
@@ -69,9 +68,8 @@ function membership(count: number, groups: readonly { readonly tools: readonly n
 }
 
 /**
- * The `GeneratedSpec` of a generated folder: `data` (deeply frozen in place) plus what is derived from it, and the
- * folder's validators and directory. Called once by the generated `spec.gen.ts`. Throws, naming the fix, on data of
- * another format version.
+ * The `GeneratedSpec` of a generated folder: `data` (frozen in place) plus what is derived from it. Called once by the
+ * generated `spec.gen.ts`; throws, naming the fix, on data of another format version.
  * @example
  * export const spec = specFromData<GeneratedSpec<Registry>>(data, { directoryXml, validators });
  */

@@ -92,8 +92,7 @@ interface AnthropicTurn {
 
 /**
  * Messages for `client.messages.create`: tool results become `tool_result` blocks in one user turn (a following user
- * message joins it as a text block, after the results, as the API requires); system messages stay mid-conversation
- * `system` messages; an assistant message with Anthropic state sends its kept blocks (thinking first, as received).
+ * message joins it after the results); system messages stay mid-conversation; Anthropic state sends its kept blocks.
  * `breakpoints` are caller message indices whose last block gets `cache_control`.
  * @example
  * toAnthropicMessages(normalizeMessages([{ role: 'user', content: 'hi' }])).messages;
@@ -291,9 +290,8 @@ export function asDeferred(tool: AnthropicTool): AnthropicTool {
 }
 
 /**
- * The `tool_result` blocks answering a successful `load_toolkit` call gain one `tool_reference` block per tool of the
- * toolkit the request sends deferred (a reference to a tool not in `tools` is a 400). Anthropic expands each reference
- * in place; the cached prefix is untouched. Returns `messages` itself when nothing answers a load.
+ * A successful `load_toolkit` call's `tool_result` gains one `tool_reference` block per tool of the toolkit the request
+ * sends deferred; the cached prefix is untouched. Returns `messages` itself when nothing answers a load.
  * @example
  * withToolReferences(messages, normalized, catalog, new Set(['get_forecast']));
  * // tool_result content → [{ type: 'text', text: 'Toolkit "Weather" loaded. …' }, { type: 'tool_reference', tool_name: 'get_forecast' }]

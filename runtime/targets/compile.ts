@@ -1,8 +1,6 @@
 /**
- * `compileForTarget`: the per-target request compile, one pipeline for every target (normalize, system text, foreign
- * provider state dropped, announcements placed, tools assembled, cache key, the adapter's payload). Returns what is
- * spread into the SDK call: Anthropic `{ system?, messages, tools? }`, Chat `{ messages, tools? }`, Responses `{
- * instructions?, input, tools? }`, Gemini `{ contents, config }`. Pure apart from `onWarning`.
+ * `compileForTarget`: one request-compile pipeline for every target (normalize, system text, announcements, tools,
+ * cache key, the adapter's payload), returning what is spread into the SDK call. Pure apart from `onWarning`.
  */
 import { placeAnnouncements, type Announcement } from '../announcements.js';
 import { registerPayloadPrefix, stablePrefix } from '../cache-key.js';

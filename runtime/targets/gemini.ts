@@ -1,8 +1,6 @@
 /**
- * Gemini (`ai.models.generateContent` in @google/genai): `FunctionDeclaration` with `parametersJsonSchema` (sent
- * untouched by the SDK, unlike `parameters`, which it rewrites and which rejects common keywords; omitted for a tool
- * without arguments), the history as `contents` (no system role there: system messages become user text), and the
- * payload `{ contents, config }`.
+ * Gemini (`ai.models.generateContent`): `FunctionDeclaration` with `parametersJsonSchema` (sent untouched by the SDK,
+ * unlike `parameters`), the history as `contents` (system messages become user text), the payload `{ contents, config }`.
  */
 import { list, namedTool, TAIL_ANNOUNCEMENTS, type NeutralTool, type PayloadContext, type TargetAdapter } from './adapter.js';
 import { argumentsObject, isRecord, type NormalizedCall, type NormalizedMessage, type ProviderItem } from './history.js';
@@ -98,9 +96,8 @@ const REPLAY: ReplayCodec<GeminiPart> & { text: (text: string) => GeminiPart } =
 
 /**
  * Contents for `ai.models.generateContent`: assistant turns as `model`; tool results as `functionResponse` parts (name
- * looked up by call id; `response` an object: a JSON object as is, else `{ result }`, one with its own `error` key as
- * `{ output }`, a failure as `{ error }`); Gemini state replayed as received; system messages as user text. Same-role
- * contents are merged, so parallel results answer their calls in one turn.
+ * looked up by call id, `response` always an object); system messages as user text. Same-role contents are merged, so
+ * parallel results answer their calls in one turn.
  * @example
  * toGeminiContents(normalizeMessages([{ role: 'user', content: 'hi' }]));
  * // → [{ role: 'user', parts: [{ text: 'hi' }] }]

@@ -1,7 +1,6 @@
 /**
- * OpenAI Responses (`client.responses.create`): `FunctionTool` with `strict` always written (Responses treats an
- * omitted `strict` as true), tool search `{ type: 'tool_search' }`, the history as input items, and the payload `{
- * instructions?, input, tools? }`.
+ * OpenAI Responses (`client.responses.create`): `FunctionTool` with `strict` always written (omitted means true there),
+ * tool search `{ type: 'tool_search' }`, the history as input items, the payload `{ instructions?, input, tools? }`.
  */
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { loadCalls, type ToolkitLoadingInput } from '../toolkit-loading.js';
@@ -130,10 +129,9 @@ export function loadedForm(tool: ResponsesFunctionTool): ResponsesFunctionTool {
 }
 
 /**
- * `load_toolkit` calls and results as tool-search items: a neutral `load_toolkit` call becomes a client
- * `tool_search_call`, and a search call's result a `tool_search_output` carrying the toolkit's tools (empty for an
- * error result, followed by a `developer` message with the error text). A `function_call` the model made keeps its
- * `function_call_output`. Returns `items` itself when there are no load calls.
+ * `load_toolkit` calls and results as tool-search items: a `tool_search_call`, answered by a `tool_search_output`
+ * carrying the toolkit's tools (empty for an error, then a `developer` message with its text). Returns `items` itself
+ * when there are no load calls.
  * @example
  * asToolSearchItems(items, normalized, { mode: 'tool-search', catalog, responsesTools });
  * // [{ type: 'tool_search_call', call_id: 'c1', arguments: { toolkit_name: 'Weather' }, execution: 'client', status: 'completed' },
