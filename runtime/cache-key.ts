@@ -49,8 +49,8 @@ export function registerPayloadPrefix(payload: object, prefix: StablePrefix): vo
 }
 
 /**
- * The cache key of a payload returned by `compileForTarget` / `router.compile`: equal for two payloads exactly when the
- * bytes the provider caches before the conversation are equal; undefined for an object that did not come from compile.
+ * The cache key of a compiled payload, equal exactly when the bytes the provider caches before the conversation are;
+ * undefined for an object that did not come from compile.
  * @example cacheKey(router.compile({ target: 'anthropic', messages })); // → '3f1c…'; unchanged by announce(), blocking, native toolkit loads
  */
 export function cacheKey(payload: object): string | undefined {

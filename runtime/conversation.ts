@@ -66,11 +66,9 @@ export interface ProviderResponseMap {
 }
 
 /**
- * The neutral history entries for one provider response: one assistant message with the text (`content`, `null` when
- * the turn only calls tools), the tool calls (ready for `router.dispatch`) and the provider's whole output as opaque
- * {@link ProviderState} (`provider`); `[]` for a response with no output. Never throws and never mutates the response;
- * the state holds the response's own objects, so keep it unmodified (or persist the history as JSON). A Gemini call
- * without an `id` gets a stable neutral one (`gemini_call_<n>_<hash>`) that is never sent to Gemini.
+ * The neutral history entries for one provider response: one assistant message with the text (`null` when the turn
+ * only calls tools), the tool calls and the provider's whole output as opaque `provider` state (keep it unmodified);
+ * `[]` for a response with no output. Never throws. A Gemini call without an `id` gets a stable neutral one.
  * @example
  * const response = await anthropic.messages.create({ model, max_tokens: 1024, ...router.compile({ target: 'anthropic', messages }) });
  * const [reply] = fromProvider('anthropic', response);

@@ -1,8 +1,7 @@
 /**
- * Router events: the seed's `compile:done`, where its documentation puts an application's tool-delta detection ("call
- * it in the compile:done handler; announcements made there land in the next compile"). Listeners run synchronously
- * after a compile has built its result, in subscription order; a listener's exception propagates to the `compile`
- * caller (it is the application's own code, not model input).
+ * Router events: the seed's `compile:done`, where an application detects tool deltas. Listeners run synchronously after
+ * a compile has built its result, in subscription order; a listener's exception propagates to the `compile` caller
+ * (it is the application's own code, not model input).
  */
 import type { Target } from '../contract.js';
 

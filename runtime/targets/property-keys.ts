@@ -60,9 +60,8 @@ export function anthropicSchema(parameters: Schema, plan: KeyDecodePlan | undefi
 }
 
 /**
- * Arguments with wire names turned back into spec names, before validation. Pure and total: never throws, never mutates
- * `value`, returns `value` itself when no wire name is present. A wire name sent together with its spec name is left as
- * it is (the validator or the handler sees both; nothing is dropped).
+ * Arguments with wire names turned back into spec names, before validation. Pure and total; returns `value` itself when
+ * no wire name is present. A wire name sent together with its spec name is left as it is (nothing is dropped).
  * @example applyKeyDecode({ ano: 1982, ok: true }, { ano: 'año' }); // → { 'año': 1982, ok: true }
  */
 export function applyKeyDecode(value: unknown, plan: KeyDecodePlan | undefined): unknown {

@@ -38,9 +38,8 @@ const STRICT_UNSUPPORTED = [
 const STRICT_AS_TEXT = ['default', 'minLength', 'maxLength', 'uniqueItems', 'minProperties', 'maxProperties', 'examples', 'format'];
 
 /**
- * A tool's parameter schema for OpenAI strict mode, with its null decode plan: every object closed with every property
- * required; optional ones made nullable (unless their schema already admits `null`: that `null` is kept); `oneOf` read
- * as `anyOf`; constraints strict mode rejects moved into the description (`Default: "utf8"`). What strict mode cannot
+ * A tool's parameter schema for OpenAI strict mode, with its null decode plan: every object closed, every property
+ * required, optional ones made nullable, unsupported constraints moved into the description. What strict mode cannot
  * express (`$ref`, `allOf`, open maps, untyped values, tuples) gives `{ ok: false, reason, path }`.
  * @example
  * toOpenAIStrictSchema({ type: 'object', properties: { a: { type: 'string' } } });
@@ -85,9 +84,8 @@ export function nullDecodePlan(parameters: JsonSchema): NullDecodePlan | undefin
 const MAX_DECODE_DEPTH = 64;
 
 /**
- * Turn strict-mode `null`s back into absent properties, as `plan` says. Pure and total: never throws (any input, any
- * plan), never mutates `value` (changed containers are copied, untouched ones shared), keeps `__proto__` keys as plain
- * data. Returns `value` itself when nothing changes.
+ * Turn strict-mode `null`s back into absent properties, as `plan` says. Pure and total: never throws or mutates `value`
+ * (changed containers are copied); returns `value` itself when nothing changes.
  * @example applyNullDecode({ path: 'a', encoding: null }, { optional: ['encoding'] }); // → { path: 'a' }
  */
 export function applyNullDecode(value: unknown, plan: NullDecodePlan | undefined): unknown {
