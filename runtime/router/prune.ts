@@ -133,9 +133,8 @@ export class Pruner {
   }
 
   /**
-   * 1 per allowlisted flat position. A name that is no flat tool (a typo, a namespace action, a toolkit tool) throws,
-   * naming it and the closest flat tools: an allowlist that silently matched nothing would offer less than the
-   * application meant, with no word about why.
+   * 1 per allowlisted flat position. A name that is no flat tool throws, naming the closest flat tools: an allowlist that
+   * silently matched nothing would offer less than the application meant.
    */
   #byName(names: readonly string[], where: string): Uint8Array {
     const catalog = this.#catalog;

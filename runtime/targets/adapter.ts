@@ -1,7 +1,6 @@
 /**
- * The one interface every target implements: one module per target exports one `TargetAdapter<'its-name'>`, listed in
- * index.ts. The shared code (rendering, compile, reading responses, cache keys and reuse, toolkit loading, the router's
- * compile) asks the adapter; nothing outside this folder branches on a target's name.
+ * The one interface every target implements (one `TargetAdapter<'its-name'>` per module, listed in index.ts): the
+ * shared code asks the adapter, and nothing outside this folder branches on a target's name.
  */
 import type { AnnouncementPlacement, PlacedMessages } from '../announcements.js';
 import type { CacheBlock } from '../cache-reuse.js';
@@ -88,10 +87,7 @@ export interface TargetAdapter<T extends Target> {
   convertMessages(messages: readonly NormalizedMessage[], options: ConvertOptions): TargetMessagesMap[T];
   /** The request fragment spread into the SDK call. May throw `ToolrouteConfigError` for a request the provider would reject. */
   buildPayload(context: PayloadContext<T>): TargetPayloadMap[T];
-  /**
-   * The neutral history entries for one response of the target's SDK: text, tool calls, and the whole output as
-   * `provider` state for {@link convertMessages} to replay. Total; nothing is mutated or copied.
-   */
+  /** The neutral history entries for one SDK response, the whole output kept as `provider` state to replay. Total. */
   readResponse(response: unknown): NeutralMessage[];
   /** What the `native` toolkit-loading strategy means here, and the tool forms that mode needs (runtime/toolkit-loading.ts). */
   readonly toolkitLoading: NativeToolkitLoading<T>;
