@@ -1,9 +1,6 @@
 /**
- * The contract between the generator and the runtime: the shape of what a generated folder's `index.ts` exports, and
- * the types both sides share.
- *
- * The generator (build time) may import this file; the runtime never imports the generator. Everything here is data or
- * types: nothing to evaluate.
+ * The contract between the generator and the runtime: what a generated folder's `index.ts` exports, and the types both
+ * sides share. The generator may import this file; the runtime never imports the generator.
  */
 
 import type { ToolkitLoadingOption } from './toolkit-loading.js';
@@ -51,10 +48,7 @@ export interface ValidateFn {
   errors?: readonly ValidationError[] | null;
 }
 
-/**
- * The seed's provider-neutral tool definition (`ToolDefinition` of the reference library): what `compile()` without a
- * target returns.
- */
+/** The seed's provider-neutral tool definition: what `compile()` without a target returns. */
 export interface ToolDefinition {
   readonly name: string;
   readonly description: string;
@@ -70,9 +64,8 @@ export interface ToolDefinition {
 export type KeyDecodePlan = Readonly<Record<string, string>>;
 
 /**
- * How to turn OpenAI strict-mode nulls back into absent arguments. `optional` lists the properties that were optional
- * before the strict rewrite (their `null` means "absent"); `nested` descends into object-valued properties (and `items`
- * into array elements) that need the same treatment.
+ * How to turn OpenAI strict-mode nulls back into absent arguments: `optional` lists the properties whose `null` means
+ * "absent"; `nested` and `items` descend into object properties and array elements.
  */
 export interface NullDecodePlan {
   readonly optional: readonly string[];
@@ -135,10 +128,7 @@ export interface GeneratedToolkit {
   readonly tools: readonly number[];
 }
 
-/**
- * Tool definitions already rendered for one form (a target, or `neutral`), frozen. `compile` selects from these; it
- * never rebuilds them.
- */
+/** Tool definitions already rendered for one form (a target, or `neutral`), frozen; `compile` selects from these. */
 export interface RenderedTools {
   /** `tools[i]` is tool `i` rendered as a standalone tool (flat tools, loaded toolkit tools). */
   readonly tools: readonly unknown[];
@@ -180,13 +170,13 @@ export interface GeneratedSpec<R extends RegistryShape = RegistryShape> {
   readonly validators: readonly ValidateFn[];
   readonly rendered: { readonly [F in RenderForm]: RenderedTools };
   /**
-   * The spec's `options.offerUngroupedTools`, present only when false: the default tool set then leaves out the flat
-   * tools that are in no namespace (when the spec has namespaces or toolkits). Absent means true.
+   * The spec's `options.offerUngroupedTools`, present only when false: the default tool set then leaves out flat tools
+   * in no namespace.
    */
   readonly offerUngroupedTools?: false;
   /**
-   * The spec's `options.toolkitLoading`, present only when the spec sets it: the router's default strategy (its own
-   * `toolkitLoading` option overrides it). Checked at `createRouter` like the option.
+   * The spec's `options.toolkitLoading`, present only when set: the router's default strategy (its own option overrides
+   * it).
    */
   readonly toolkitLoading?: ToolkitLoadingOption;
   /** Phantom: never present at run time; carries the generated types. */
@@ -247,9 +237,8 @@ export interface HandlerContext<C = unknown> {
   /** Whatever the application passed to `dispatch(call, { context })`. */
   readonly context: C;
   /**
-   * Aborted when the call times out (`timeoutMs`) or the caller's `dispatch(call, { signal })` aborts: pass it to
-   * `fetch`, child processes or an MCP `callTool` so abandoned work stops. Created on first read, so a handler that
-   * never reads it costs nothing.
+   * Aborted when the call times out or the caller's `signal` aborts: pass it to `fetch`, child processes or an MCP
+   * `callTool` so abandoned work stops.
    */
   readonly signal: AbortSignalOf;
 }

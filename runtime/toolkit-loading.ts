@@ -79,8 +79,7 @@ export interface LoadCall {
 }
 
 /**
- * The `load_toolkit` calls of a history by call id, each with the toolkit its result reports as loaded: the result text
- * (or the JSON string it holds) starts with {@link loadResultHead} for the toolkit the call names.
+ * The `load_toolkit` calls of a history by call id, each with the toolkit its result reports as loaded.
  * @example loadCalls(normalized, catalog).get('call_1')?.toolkit?.name; // → 'Weather'
  */
 export function loadCalls(messages: readonly NormalizedMessage[], catalog: ToolkitCatalog): Map<string, LoadCall> {

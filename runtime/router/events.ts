@@ -20,13 +20,7 @@ export interface RouterEvents {
   'compile:done': (event: CompileDoneEvent) => void;
 }
 
-/**
- * Listener lists per event. Internal to the router.
- * @example
- * const events = new Events();
- * const off = events.on('compile:done', (e) => console.log(e.toolNames));
- * off();
- */
+/** Listener lists per event. Internal to the router. */
 export class Events {
   readonly #compileDone: RouterEvents['compile:done'][] = [];
 

@@ -11,10 +11,7 @@ import type { Session } from './session.js';
 
 /** Options of `setBlockedTools`. */
 export interface BlocklistOptions {
-  /**
-   * Accept names the router does not know (yet): the seed's "any listed name", for a tool registered later or one a
-   * remote server may add. Off by default, because a misspelt name would otherwise leave the real tool open.
-   */
+  /** Accept names the router does not know (yet). Off by default: a misspelt name would leave the real tool open. */
   readonly allowUnknown?: boolean;
 }
 
@@ -49,10 +46,7 @@ export class Gate {
     this.recompute();
   }
 
-  /**
-   * Throw (a `TypeError` naming each one, with the closest known names) when `names` holds a non-string, or a name the
-   * router does not know unless `allowUnknown` is set. Changes nothing.
-   */
+  /** Throw a `TypeError` when `names` holds a non-string, or an unknown name without `allowUnknown`. Changes nothing. */
   assertBlockable(names: readonly unknown[], allowUnknown: boolean, where: string): void {
     if (allowUnknown) return assertKnownNames(where, names, { has: () => true }, () => [], '');
     const known = new Set(blockableNames(this.#catalog));
@@ -137,10 +131,7 @@ export class Gate {
     return true;
   }
 
-  /**
-   * For a tool callable through a loaded toolkit (not flat): the first loaded toolkit, in the tool's own toolkit order
-   * (the resolved call's `group`); null otherwise.
-   */
+  /** For a tool callable through a loaded toolkit (not flat): the first loaded one (the call's `group`); else null. */
   directGroup(t: number): string | null {
     const catalog = this.#catalog;
     if (catalog.toolFlat(t)) return null;

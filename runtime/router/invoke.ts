@@ -50,12 +50,7 @@ class Context implements HandlerContext<unknown> {
   }
 }
 
-/**
- * Runs accepted calls for one router. Internal.
- * @example
- * const invoker = new Invoker(catalog, gate, {});
- * await invoker.dispatch(resolver, { name: 'read_file', arguments: '{"path":"a.ts"}' }, undefined); // → { ok: true, tool: 'read_file', … }
- */
+/** Runs accepted calls for one router. Internal. */
 export class Invoker {
   readonly #catalog: Catalog;
   readonly #gate: Gate;

@@ -39,12 +39,7 @@ interface Keywords {
   readonly flatNames: readonly string[];
 }
 
-/**
- * Prunes one router's flat tools. Internal.
- * @example
- * const pruner = new Pruner(catalog, 'union');
- * pruner.pruneByTask('read the file').kept; // → 2
- */
+/** Prunes one router's flat tools. Internal. */
 export class Pruner {
   readonly #catalog: Catalog;
   readonly #strategy: PruneStrategy;

@@ -93,10 +93,6 @@ function readAnnouncements(value: unknown, problems: string[]): Announcement[] {
 /**
  * One router's session state. Internal to the router; the gate owns the tables derived from `blockedSet` and `loaded`
  * and must be told when they change (the façade does that).
- * @example
- * const session = new Session();
- * session.setBlocked(['delete_file']);
- * session.blockedSet.has('delete_file'); // → true
  */
 export class Session {
   /** The blocklist as set (strings only), in the caller's order. */

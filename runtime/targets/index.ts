@@ -28,8 +28,7 @@ export function adapterFor<T extends Target>(target: T): TargetAdapter<T> {
 }
 
 /**
- * One tool rendered for one form: `neutral` is the seed's `ToolDefinition`, a target its adapter's wire shape. Pure;
- * output keys in a fixed order. `openaiStrict` affects only the two OpenAI forms (strict.ts).
+ * One tool rendered for one form: `neutral` is the seed's `ToolDefinition`, a target its adapter's wire shape. Pure.
  * @example
  * renderTool('anthropic', { kind: 'tool', name: 'get_time', description: 'Get timestamp',
  *   parameters: { type: 'object', properties: {} }, deferLoading: false }, { openaiStrict: false });
@@ -55,11 +54,8 @@ export function toolkitMode(target: Target, option: ToolkitLoadingOption | undef
 }
 
 /**
- * Whether the target's tool results carry a failure flag beside their text (Anthropic's `is_error`): a rejection can
- * then be marked as one without rewording it.
- * @example
- * toolResultErrorFlag('anthropic'); // → true
- * toolResultErrorFlag('gemini');    // → false
+ * Whether the target's tool results carry a failure flag beside their text (Anthropic's `is_error`).
+ * @example toolResultErrorFlag('anthropic'); // → true
  */
 export function toolResultErrorFlag(target: Target): boolean {
   return adapterFor(target).toolResultErrorFlag;
