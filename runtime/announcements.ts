@@ -1,8 +1,6 @@
 /**
- * Announcements: standing statements about what changed in the model's
- * capabilities, re-rendered on every compile until retracted ("state, not
- * event"), and placed at the conversation's tail, never written into the
- * caller's history.
+ * Announcements: standing statements about what changed in the model's capabilities, re-rendered on every compile until
+ * retracted ("state, not event"), and placed at the conversation's tail, never written into the caller's history.
  */
 import type { NormalizedMessage } from './targets/history.js';
 
@@ -67,10 +65,8 @@ export class AnnouncementStore {
 }
 
 /**
- * Announcement text as written, except that a tag of the block itself
- * (`<announcement`, `</announcements`, any case) has its `<` written as
- * `&lt;`, so no content can close or open a block early. Quotes, `&` and `>`
- * reach the model unchanged, as the reference library sends them.
+ * Announcement text as written, except that a tag of the block itself (`<announcement`, `</announcements`, any case)
+ * has its `<` written as `&lt;`, so no content can close or open a block early.
  * @example escapeAnnouncementContent('x</announcement>y'); // → 'x&lt;/announcement>y'
  */
 export function escapeAnnouncementContent(text: string): string {
@@ -96,11 +92,7 @@ export const ANNOUNCEMENT_ANCHOR = 'Above is the current system state. Use it to
 export interface AnnouncementPlacement {
   /** What the `auto` channel resolves to on this target. */
   readonly auto: 'system' | 'user_tail';
-  /**
-   * `system`-channel text with no user or tool message to follow: `hoist` it
-   * into the top-level system (Anthropic rejects a leading mid-conversation
-   * system message), or insert it `before-prefill` (before trailing assistant messages).
-   */
+  /** `system`-channel text with no message to follow: `hoist` it into the top-level system, or insert it `before-prefill`. */
   readonly withoutTail: 'hoist' | 'before-prefill';
 }
 
@@ -108,12 +100,9 @@ export interface AnnouncementPlacement {
 export interface PlacedMessages { readonly messages: NormalizedMessage[]; readonly hoisted: string }
 
 /**
- * Place the standing announcements into a normalized history. `user_tail`:
- * one block plus {@link ANNOUNCEMENT_ANCHOR}, appended to the tail user
- * message, else a new user message after the tail tool result (or before any
- * prefill when there is no tail). `system`: one system message right after
- * the tail; with no tail, hoisted or before the prefill (`policy.withoutTail`).
- * Each block lists its announcements in insertion order. Pure.
+ * Place the standing announcements into a normalized history: `user_tail` appends one block plus
+ * {@link ANNOUNCEMENT_ANCHOR} to the tail user message (or a new user message after the tail tool result); `system`
+ * adds one system message after the tail; with no tail, `policy.withoutTail` decides. Pure.
  * @example
  * placeAnnouncements(normalizeMessages([{ role: 'user', content: 'hi' }]),
  *   [{ id: 'a', content: 'x', channel: 'user_tail' }], { auto: 'user_tail', withoutTail: 'before-prefill' }).messages[0].text;

@@ -1,12 +1,6 @@
 /**
- * The prompt-cache key of a compiled payload: sha256 of the canonical JSON of
- * everything the provider caches before the conversation, as sent: the
- * target, the tools the provider keeps in its cached prefix (the adapter's
- * `cachedTools`; a tool's `cache_control` marker is a breakpoint, not
- * content), `tool_choice`, and the system text (with a hoisted announcement
- * block where one is sent in `system`). So the key changes exactly when those
- * bytes change: an `append` toolkit load changes it; native loads, blocking
- * and announcing at the tail do not.
+ * The prompt-cache key of a compiled payload: sha256 of the canonical JSON of what the provider caches before the
+ * conversation (target, cached tools, `tool_choice`, system text), so it changes exactly when those bytes do.
  */
 import { createHash } from 'node:crypto';
 import type { Target } from './contract.js';
@@ -24,8 +18,8 @@ export interface StablePrefix {
 
 const KEY_FORMAT = 2;
 
-// The last prefix per tools array: a turn with the same frozen tools, choice and system is a lookup,
-// not a serialization of every tool.
+// The last prefix per tools array: a turn with the same frozen tools, choice and system is a lookup, not a
+// serialization of every tool.
 const last = new WeakMap<readonly unknown[], { readonly target: Target; readonly choice: string | undefined; readonly system: string; readonly prefix: StablePrefix }>();
 const byPayload = new WeakMap<object, StablePrefix>();
 
@@ -55,9 +49,8 @@ export function registerPayloadPrefix(payload: object, prefix: StablePrefix): vo
 }
 
 /**
- * The cache key of a payload returned by `compileForTarget` / `router.compile`:
- * equal for two payloads exactly when the bytes the provider caches before the
- * conversation are equal; undefined for an object that did not come from compile.
+ * The cache key of a compiled payload, equal exactly when the bytes the provider caches before the conversation are;
+ * undefined for an object that did not come from compile.
  * @example cacheKey(router.compile({ target: 'anthropic', messages })); // → '3f1c…'; unchanged by announce(), blocking, native toolkit loads
  */
 export function cacheKey(payload: object): string | undefined {
@@ -73,9 +66,8 @@ export function stablePrefixOf(payload: object): StablePrefix | undefined {
 }
 
 /**
- * JSON with object keys sorted by UTF-16 code units (locale-independent), so
- * the same value gives the same bytes on every machine; `undefined` members
- * omitted as JSON.stringify omits them.
+ * JSON with object keys sorted by UTF-16 code units (locale-independent), so the same value gives the same bytes on
+ * every machine; `undefined` members omitted as JSON.stringify omits them.
  * @example canonicalJson({ b: 1, a: [true, { d: null, c: 'x' }] }); // → '{"a":[true,{"c":"x","d":null}],"b":1}'
  */
 export function canonicalJson(value: unknown): string {

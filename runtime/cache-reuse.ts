@@ -1,15 +1,7 @@
 /**
- * How much of one compiled request a provider's prompt cache can reuse for
- * the next one. Every provider caches a request as a prefix, in a fixed order
- * of sections (Anthropic: tools → system → tool_choice → messages; the
- * others: tools → tool_choice → system → conversation), so a request is cut
- * into blocks along that order, each the smallest unit a later turn can
- * append to without rewriting what came before, and the reuse of `previous`
- * by `next` is the longest run of leading blocks that are byte-for-byte equal
- * (JSON as sent, without a block's own `cache_control` marker). The target's
- * adapter cuts its payload (`cacheBlocks`). No provider documents where
- * tool_choice sits in the prefix: a change counts as breaking everything after
- * the tools, the conservative reading.
+ * How much of one compiled request a provider's prompt cache can reuse for the next: the request is cut into blocks in
+ * the provider's cache order (the adapter's `cacheBlocks`), and the reuse is the longest run of leading blocks that are
+ * byte-for-byte equal. A `tool_choice` change counts as breaking everything after the tools (the conservative reading).
  */
 import { withoutCacheControl } from './cache-key.js';
 import type { Target } from './contract.js';
@@ -48,8 +40,8 @@ export interface CacheReuse {
 const UNSERIALIZABLE = '\u0000unserializable';
 
 /**
- * A compiled payload cut into cache blocks, in its provider's cache order.
- * Total: any payload gives a list; a block that is not JSON never matches.
+ * A compiled payload cut into cache blocks, in its provider's cache order. Total: any payload gives a list; a block
+ * that is not JSON never matches.
  * @example
  * cacheBlocks('openai', { messages: [{ role: 'user', content: 'hi' }] });
  * // → [{ section: 'conversation', path: 'messages[0]', json: '{"role":"user","content":"hi"}', bytes: 30 }]
@@ -70,9 +62,8 @@ export function cacheBlocks(target: Target, payload: unknown): CacheBlock[] {
 }
 
 /**
- * How much of `previous` (two payloads compiled for the same target) the
- * provider can serve from its cache when `next` is sent; `full` when `next`
- * starts with the whole of `previous` (an append-only conversation).
+ * How much of `previous` (two payloads compiled for the same target) the provider can serve from its cache when `next`
+ * is sent; `full` when `next` starts with the whole of `previous` (an append-only conversation).
  * @example
  * const before = router.compile({ target: 'anthropic', system, messages });
  * messages.push(reply, toolResult);

@@ -1,9 +1,7 @@
 /**
- * Reading a tool call as the model (through some SDK) produced it: its name, call id and arguments, the arguments
- * parsed and checked against the router's limits, and OpenAI strict mode's nulls decoded back.
- *
- * Everything here takes `unknown` and never throws: a call is model input, and model input becomes data (a name, raw
- * arguments, a call id) or a problem (a `RejectionCode` with details), never an exception.
+ * Reading a tool call as the model produced it: its name, call id and arguments, parsed and checked against the
+ * router's limits, and strict-mode nulls decoded back. Everything takes `unknown` and never throws: model input
+ * becomes data or a problem, never an exception.
  */
 import { LOAD_TOOLKIT_NAME, type NullDecodePlan, type RejectionCode } from './contract.js';
 
@@ -142,10 +140,8 @@ interface Budget {
 }
 
 /**
- * Check a value is JSON data within the depth, size and string-length limits. The recursion is no deeper than
- * `maxDepth` (a `maxDepth` beyond what the engine's stack holds makes such a value "unreadable", never an exception).
- * Parsed JSON is a tree, but an object handed over by an SDK might share or cycle references; the value budget bounds
- * the walk either way.
+ * Check a value is JSON data within the depth, size and string-length limits. The value budget bounds the walk even
+ * for an SDK object that shares or cycles references; never throws.
  */
 function checkShape(root: object, limits: CallLimits): ArgumentsProblem | undefined {
   if (limits.maxNodes < 1) return { kind: 'too_many_values', limit: limits.maxNodes };
@@ -186,12 +182,7 @@ function checkContainer(container: object, depth: number, limits: CallLimits, us
   return undefined;
 }
 
-/**
- * A plain object (own enumerable data, any prototype of Object or null).
- * @example
- * isPlainObject({}); // → true
- * isPlainObject([]); // → false
- */
+/** A plain object (own enumerable data, any prototype of Object or null), e.g. `isPlainObject([])` → false. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
@@ -237,10 +228,8 @@ export function decodeNulls(value: unknown, plan: NullDecodePlan): unknown {
 }
 
 /**
- * A deep copy of checked arguments (plain objects and arrays; other values shared), for validators that fill defaults:
- * the router validates the copy, so an object the caller handed over (an SDK's history entry) stays as the model sent
- * it. Keys are defined, never assigned, so a `__proto__` key stays an own property. The arguments were checked against
- * `maxDepth` already, so the recursion is bounded.
+ * A deep copy of checked arguments, for validators that fill defaults, so an object the caller handed over stays as
+ * the model sent it. Keys are defined, never assigned (`__proto__` stays an own property); depth was checked already.
  * @example
  * const copy = cloneArguments(input); // copy.options !== input.options
  */

@@ -1,9 +1,6 @@
 /**
- * The contract between the generator and the runtime: the shape of what a
- * generated folder's `index.ts` exports, and the types both sides share.
- *
- * The generator (build time) may import this file; the runtime never imports
- * the generator. Everything here is data or types: nothing to evaluate.
+ * The contract between the generator and the runtime: what a generated folder's `index.ts` exports, and the types both
+ * sides share. The generator may import this file; the runtime never imports the generator.
  */
 
 import type { ToolkitLoadingOption } from './toolkit-loading.js';
@@ -51,10 +48,7 @@ export interface ValidateFn {
   errors?: readonly ValidationError[] | null;
 }
 
-/**
- * The seed's provider-neutral tool definition (`ToolDefinition` of the
- * reference library): what `compile()` without a target returns.
- */
+/** The seed's provider-neutral tool definition: what `compile()` without a target returns. */
 export interface ToolDefinition {
   readonly name: string;
   readonly description: string;
@@ -64,17 +58,14 @@ export interface ToolDefinition {
 }
 
 /**
- * Wire name → spec name of top-level properties a target renders renamed
- * (Anthropic's property-key rule, runtime/targets/property-keys.ts); the
- * router turns wire names back before validation.
+ * Wire name → spec name of top-level properties a target renders renamed (Anthropic's property-key rule,
+ * runtime/targets/property-keys.ts); the router turns wire names back before validation.
  */
 export type KeyDecodePlan = Readonly<Record<string, string>>;
 
 /**
- * How to turn OpenAI strict-mode nulls back into absent arguments.
- * `optional` lists the properties that were optional before the strict rewrite
- * (their `null` means "absent"); `nested` descends into object-valued
- * properties (and `items` into array elements) that need the same treatment.
+ * How to turn OpenAI strict-mode nulls back into absent arguments: `optional` lists the properties whose `null` means
+ * "absent"; `nested` and `items` descend into object properties and array elements.
  */
 export interface NullDecodePlan {
   readonly optional: readonly string[];
@@ -83,9 +74,8 @@ export interface NullDecodePlan {
 }
 
 /**
- * One tool's data. Indices point into `GeneratedSpec` arrays; what the groups
- * already say (`flat`, `namespaces`, `toolkits`) is derived by `specFromData`,
- * not written twice.
+ * One tool's data. Indices point into `GeneratedSpec` arrays; what the groups already say (`flat`, `namespaces`,
+ * `toolkits`) is derived by `specFromData`, not written twice.
  */
 export interface ToolData {
   readonly name: string;
@@ -102,10 +92,8 @@ export interface ToolData {
   /** Present when a top-level property key breaks Anthropic's rule: its Anthropic rendering uses these wire names. */
   readonly keyDecode?: KeyDecodePlan;
   /**
-   * Present when the spec sets `applyDefaults` and this tool's validator fills
-   * a `default` into the arguments: the router validates a copy, so the
-   * caller's arguments object (a history entry, a provider response) is never
-   * changed.
+   * Present when the spec sets `applyDefaults` and this tool's validator fills a `default` into the arguments: the
+   * router validates a copy, so the caller's arguments object (a history entry, a provider response) is never changed.
    */
   readonly fillsDefaults?: true;
 }
@@ -140,10 +128,7 @@ export interface GeneratedToolkit {
   readonly tools: readonly number[];
 }
 
-/**
- * Tool definitions already rendered for one form (a target, or `neutral`),
- * frozen. `compile` selects from these; it never rebuilds them.
- */
+/** Tool definitions already rendered for one form (a target, or `neutral`), frozen; `compile` selects from these. */
 export interface RenderedTools {
   /** `tools[i]` is tool `i` rendered as a standalone tool (flat tools, loaded toolkit tools). */
   readonly tools: readonly unknown[];
@@ -154,8 +139,8 @@ export interface RenderedTools {
 }
 
 /**
- * The type-level registry a generated folder carries, so `createRouter` can
- * type handlers, names and results from a namespace import alone.
+ * The type-level registry a generated folder carries, so `createRouter` can type handlers, names and results from a
+ * namespace import alone.
  */
 export interface RegistryShape {
   /** Tool name → argument type. */
@@ -185,15 +170,13 @@ export interface GeneratedSpec<R extends RegistryShape = RegistryShape> {
   readonly validators: readonly ValidateFn[];
   readonly rendered: { readonly [F in RenderForm]: RenderedTools };
   /**
-   * The spec's `options.offerUngroupedTools`, present only when false: the
-   * default tool set then leaves out the flat tools that are in no namespace
-   * (when the spec has namespaces or toolkits). Absent means true.
+   * The spec's `options.offerUngroupedTools`, present only when false: the default tool set then leaves out flat tools
+   * in no namespace.
    */
   readonly offerUngroupedTools?: false;
   /**
-   * The spec's `options.toolkitLoading`, present only when the spec sets it:
-   * the router's default strategy (its own `toolkitLoading` option overrides
-   * it). Checked at `createRouter` like the option.
+   * The spec's `options.toolkitLoading`, present only when set: the router's default strategy (its own option overrides
+   * it).
    */
   readonly toolkitLoading?: ToolkitLoadingOption;
   /** Phantom: never present at run time; carries the generated types. */
@@ -201,8 +184,8 @@ export interface GeneratedSpec<R extends RegistryShape = RegistryShape> {
 }
 
 /**
- * The data a generated `spec.gen.ts` writes, readable and in a stable order;
- * `specFromData` (runtime/spec-data.ts) turns it into the `GeneratedSpec`.
+ * The data a generated `spec.gen.ts` writes, readable and in a stable order; `specFromData` (runtime/spec-data.ts)
+ * turns it into the `GeneratedSpec`.
  */
 export interface SpecData {
   readonly formatVersion: 1;
@@ -229,9 +212,8 @@ export interface GeneratedModule<R extends RegistryShape = RegistryShape> {
 export type ToolNameOf<R extends RegistryShape> = keyof R['args'] & string;
 
 /**
- * The members of an abort signal toolroute itself relies on: the fallback of
- * {@link AbortSignalOf} in a program that declares no `AbortSignal` (no DOM
- * lib, no `@types/node`), so the runtime's declarations compile there too.
+ * The members of an abort signal toolroute itself relies on: the fallback of {@link AbortSignalOf} in a program that
+ * declares no `AbortSignal` (no DOM lib, no `@types/node`), so the runtime's declarations compile there too.
  */
 export interface AbortSignalLike {
   readonly aborted: boolean;
@@ -241,11 +223,8 @@ export interface AbortSignalLike {
 }
 
 /**
- * The program's own `AbortSignal` type when it declares one (DOM lib or
- * `@types/node`, so `ctx.signal` passes straight to `fetch`), else
- * {@link AbortSignalLike}. Read off `globalThis` so that naming the type never
- * fails to compile.
- *
+ * The program's own `AbortSignal` type when it declares one (DOM lib or `@types/node`, so `ctx.signal` passes straight
+ * to `fetch`), else {@link AbortSignalLike}. Read off `globalThis` so that naming the type never fails to compile.
  * @example
  * const run = (signal: AbortSignalOf) => fetch(url, { signal }); // with DOM or @types/node
  */
@@ -258,10 +237,8 @@ export interface HandlerContext<C = unknown> {
   /** Whatever the application passed to `dispatch(call, { context })`. */
   readonly context: C;
   /**
-   * Aborted when the call times out (`timeoutMs`) or the caller's
-   * `dispatch(call, { signal })` aborts: pass it to `fetch`, child processes
-   * or an MCP `callTool` so abandoned work stops. Created on first read, so a
-   * handler that never reads it costs nothing.
+   * Aborted when the call times out or the caller's `signal` aborts: pass it to `fetch`, child processes or an MCP
+   * `callTool` so abandoned work stops.
    */
   readonly signal: AbortSignalOf;
 }
@@ -275,9 +252,8 @@ export type HandlersOf<R extends RegistryShape, C = unknown> = {
 export type CallVia = 'flat' | 'namespace' | 'toolkit';
 
 /**
- * A resolved call: a union over every tool, with its typed arguments, plus
- * the library's `load_toolkit` (its `toolkit_name` in canonical spelling)
- * when the spec has toolkits. The generated `ResolvedToolCall` is this type
+ * A resolved call: a union over every tool, with its typed arguments, plus the library's `load_toolkit` (its
+ * `toolkit_name` in canonical spelling) when the spec has toolkits. The generated `ResolvedToolCall` is this type
  * written out, so the two are the same type both ways.
  */
 export type ResolvedCallOf<R extends RegistryShape> =

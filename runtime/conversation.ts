@@ -1,21 +1,8 @@
 /**
- * The way back: provider responses into the neutral history, dispatch
- * results into tool messages. A turn of an agent loop is
- *
- *   compile({ target, messages })  → SDK call → response
- *   fromProvider(target, response) → neutral assistant message(s), pushed to the history
- *   dispatch(call)                 → result
- *   toolMessage(call, result)      → neutral tool message (error-flagged on rejection)
- *
- * `fromProvider` keeps the provider's whole assistant output in the message's
- * `provider` field (plain JSON, so a persisted history keeps it), and compile
- * for the same target sends it back byte for byte: Anthropic thinking blocks
- * with their signatures, Gemini `thoughtSignature`s, Responses reasoning items
- * and item ids. The neutral `content` and `tool_calls` stay the source of
- * truth: what the application changed is rebuilt in place. Another target's
- * compile drops the state with a warning, so a conversation can change
- * provider mid-way. The response types are structural subsets of each SDK's
- * (test/conversation/types.test.ts checks them against the SDKs).
+ * The way back: provider responses into the neutral history (`fromProvider`), dispatch results into tool messages
+ * (`toolMessage`). The provider's whole output is kept in the message's `provider` field, and a compile for the same
+ * target sends it back byte for byte (thinking signatures, reasoning items); another target drops it with a warning.
+ * The response types are structural subsets of each SDK's (test/conversation/types.test.ts checks them).
  */
 import type { Target } from './contract.js';
 import { jsonText, type NeutralMessage, type NeutralToolCall } from './targets/history.js';
@@ -79,14 +66,9 @@ export interface ProviderResponseMap {
 }
 
 /**
- * The neutral history entries for one provider response: one assistant
- * message with the text (`content`, `null` when the turn only calls tools),
- * the tool calls (ready for `router.dispatch`) and the provider's whole
- * output as opaque {@link ProviderState} (`provider`); `[]` for a response
- * with no output. Never throws and never mutates the response; the state
- * holds the response's own objects, so keep it unmodified (or persist the
- * history as JSON). A Gemini call without an `id` gets a stable neutral one
- * (`gemini_call_<n>_<hash>`) that is never sent to Gemini.
+ * The neutral history entries for one provider response: one assistant message with the text (`null` when the turn
+ * only calls tools), the tool calls and the provider's whole output as opaque `provider` state (keep it unmodified);
+ * `[]` for a response with no output. Never throws. A Gemini call without an `id` gets a stable neutral one.
  * @example
  * const response = await anthropic.messages.create({ model, max_tokens: 1024, ...router.compile({ target: 'anthropic', messages }) });
  * const [reply] = fromProvider('anthropic', response);
@@ -106,9 +88,8 @@ export type ToolResultLike =
 export type ToolCallLike = NeutralToolCall | { readonly id: string; readonly name: string };
 
 /**
- * The neutral `tool` message for a dispatch result: the result as text (a
- * string as is, else JSON; `undefined` as ''), or the rejection's reason with
- * `is_error: true`. Carries the tool's `name` (Gemini needs it).
+ * The neutral `tool` message for a dispatch result: the result as text (a string as is, else JSON; `undefined` as ''),
+ * or the rejection's reason with `is_error: true`. Carries the tool's `name` (Gemini needs it).
  * @example
  * const result = await router.dispatch(call);
  * history.push(toolMessage(call, result));

@@ -1,20 +1,7 @@
 /**
- * `deepFreeze`, the one freezer every runtime module uses for data it shares
- * (generated spec data, rendered tool definitions, library tool forms,
- * compile payload parts): whoever holds a reference can read it, nobody can
- * change it for the next caller.
- */
-
-/**
- * Freezes a JSON value and everything in it, and returns it. An object that
- * is already frozen is taken as frozen all the way down and not entered, so
- * shared subtrees are frozen once and a second call costs one check.
- * Pre-order (the object is frozen before its members are visited), so even a
- * cyclic value terminates. Indexed loops: this runs at import time, in the
- * interpreter, over every value of the generated data, where a `for … of`
- * would allocate an iterator result per element. Arrays are walked by index
- * (JSON arrays carry no other properties), objects by `Object.keys`.
- *
+ * Freezes a JSON value and everything in it, and returns it: the one freezer for shared data. An object already frozen
+ * is taken as frozen all the way down, so shared subtrees are frozen once. Pre-order, so a cyclic value terminates;
+ * indexed loops, as this runs at import time over all generated data.
  * @example
  * const tools = deepFreeze([{ name: 'read_file', parameters: { type: 'object' } }]);
  * Object.isFrozen(tools[0].parameters); // → true

@@ -1,7 +1,6 @@
 /**
- * toolroute/runtime: what an application imports together with its generated
- * folder. No dependency on the generator; no generated strings are evaluated.
- *
+ * toolroute/runtime: what an application imports together with its generated folder. No dependency on the generator; no
+ * generated strings are evaluated.
  * @example
  * import { createRouter } from 'toolroute/runtime';
  * import * as generated from './generated/index.js';

@@ -1,9 +1,7 @@
 /**
- * The seed's provider-neutral tool definitions: a spec tool, a namespace tool
- * (one stable tool per group, routed by `action` in the reference library's
- * `{ action, args }` wire format), the `load_toolkit` loader, and the
- * `<available_toolkits>` directory. Pure: the generator calls them at codegen
- * and the runtime for run-time registrations, so both give the same bytes.
+ * The seed's provider-neutral tool definitions: a spec tool, a namespace tool (routed by `action` in the `{ action,
+ * args }` wire format), the `load_toolkit` loader and the `<available_toolkits>` directory. Pure: the generator and
+ * the runtime's registrations call the same functions, so both give the same bytes.
  */
 import { escapeXml } from './announcements.js';
 import type { JsonSchema, NeutralTool } from './targets/adapter.js';
@@ -25,13 +23,9 @@ export interface NeutralGroupInput { readonly name: string; readonly description
 export interface DirectoryToolkit { readonly name: string; readonly description: string; readonly tools: readonly string[] }
 
 /**
- * How a namespace tool carries its actions' arguments. `compact` (default):
- * `{ action: enum, args: object }`, the description listing each action with
- * one line per argument (type, requiredness, enum); smallest, but constraints
- * such as `minimum` are not shown and only the runtime validator checks
- * `args`. `schema`: `args` is `{ anyOf: [one schema per action] }`; larger,
- * but providers can constrain decoding (the root stays a plain object: a root
- * `anyOf` is rejected).
+ * How a namespace tool carries its actions' arguments. `compact` (default): `{ action: enum, args: object }`, the
+ * description listing each action's arguments (smallest; only the runtime validator checks `args`). `schema`: `args`
+ * is `{ anyOf: [one schema per action] }` (larger, but providers can constrain decoding).
  */
 export type NamespaceEncoding = 'compact' | 'schema';
 
@@ -127,9 +121,8 @@ export function compactActionDoc(tool: NeutralToolInput): string {
 const ALIAS_MIN_LENGTH = 28;
 
 /**
- * The compact docs of a namespace's actions, as lines of its description. A
- * type of {@link ALIAS_MIN_LENGTH}+ characters used more than once is written
- * once under `Types:` as `T1 = …`; an action whose argument lines equal an
+ * The compact docs of a namespace's actions, as lines of its description. A type of {@link ALIAS_MIN_LENGTH}+
+ * characters used more than once is written once under `Types:` as `T1 = …`; an action whose argument lines equal an
  * earlier action's ends with `(args as <earlier>)` instead of repeating them.
  * @example
  * compactActionDocs([getUser, getTeam]);

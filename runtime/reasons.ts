@@ -1,9 +1,6 @@
 /**
- * Rejection reasons: the text a model reads as the tool result of a rejected call. One place turns every problem (data)
- * into words, so the wording is consistent and each reason says what to do next.
- *
- * Model-supplied text (names, actions) is always quoted with JSON.stringify and cut to a bounded length, so a hostile
- * name cannot forge instructions or blow up the reason.
+ * Rejection reasons: the text a model reads for a rejected call, each saying what to do next. Model-supplied text is
+ * quoted with JSON.stringify and cut, so a hostile name cannot forge instructions or blow up the reason.
  */
 import type { ValidationError } from './contract.js';
 import { jsonKind, type ArgumentsProblem } from './call-shape.js';
@@ -272,8 +269,8 @@ export function invalidReason(
   const seen = new Set<string>();
   let total = 0;
   for (const error of errors ?? []) {
-    // ajv reports an anyOf's branch errors before the anyOf itself; the branch
-    // details rarely help the model, the summary line does.
+    // ajv reports an anyOf's branch errors before the anyOf itself; the branch details rarely help the model, the
+    // summary line does.
     if (error.schemaPath.includes('/anyOf/') || error.schemaPath.includes('/oneOf/')) continue;
     const text = line(error, schema, data, prefix);
     if (seen.has(text)) continue;

@@ -1,16 +1,7 @@
 /**
- * The router: the seed's whole tool-management API over a generated folder, typed by the generated names, with
- * validated dispatch.
- *
- * This file is the façade: `ToolRouter` holds one object per concern, built once in `createRouter`, and each public
- * method delegates to one of them. They live in runtime/router/: catalog.ts (what exists, plus run-time registration),
- * session.ts (what `snapshot()` stores), gate.ts (what may be called now), resolve.ts (a call to a tool and validated
- * arguments, or a rejection), invoke.ts (running the handler), prune.ts, compile.ts (the tool arrays of a payload),
- * library.ts (library-owned tools) and types.ts (the public types, re-exported here).
- *
- * Model input never throws: every problem in a call becomes a rejection with a code from `REJECTION_CODES` and a reason
- * the model can act on. Programmer errors (a bad generated folder, a missing handler, a registration that collides) do
- * throw, early, with what to fix.
+ * The router's façade: `ToolRouter` holds one object per concern from runtime/router/ (catalog, session, gate,
+ * resolve, invoke, prune, compile, library; public types in types.ts), and each public method delegates to one. Model
+ * input never throws: a bad call becomes a rejection the model can act on. Programmer errors throw early.
  */
 import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlersOf, type RegistryShape, type Target, type ToolDefinition, type ToolNameOf } from './contract.js';
 import type { AnnounceOptions, Announcement } from './announcements.js';
@@ -75,8 +66,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   // ---- Pruning (the seed's flat mode) -------------------------------------
 
   /**
-   * The seed's `pruneByTask`: keep flat tools whose name or any tag occurs in the task (case-insensitive); untagged
-   * tools are always kept.
+   * The seed's `pruneByTask`: keep flat tools whose name or any tag occurs in the task (case-insensitive), and untagged
+   * ones.
    * @example router.pruneByTask('Read the auth.ts file'); // → { tools: [read_file, get_time], removed: ['run_bash'], kept: 2, total: 3 }
    */
   pruneByTask(task: string): PruneResult<ToolNameOf<R> | D> { return this.#pruner.pruneByTask(task) as PruneResult<ToolNameOf<R> | D>; }
@@ -87,8 +78,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /**
-   * The seed's `pruneByTaskAndAllowlist`: task match combined with an allowlist, `union` (default, or the router's
-   * `strategy`) or `intersection`.
+   * The seed's `pruneByTaskAndAllowlist`: task match and allowlist combined by `union` (default) or `intersection`.
    * @example router.pruneByTaskAndAllowlist('check the logs', ['get_time'], 'intersection');
    */
   pruneByTaskAndAllowlist(task: string, names: readonly (ToolNameOf<R> | D)[], strategy?: PruneStrategy): PruneResult<ToolNameOf<R> | D> {
@@ -127,9 +117,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   // ---- Checking and dispatching ----------------------------------------------
 
   /**
-   * The dispatch-time gate. With only a name (the seed's `checkToolCall({ name })`) it checks the name: empty, unknown,
-   * blocked, not loaded. With arguments (any call shape) it runs `dispatch`'s whole check and returns the resolved call
-   * with typed arguments. Never throws.
+   * The dispatch-time gate. With only a name (the seed's `checkToolCall({ name })`) it checks the name; with arguments
+   * it runs `dispatch`'s whole check and returns the resolved call with typed arguments. Never throws.
    * @example
    * const check = router.checkToolCall({ name: 'delete_file' });
    * if (!check.allowed) history.push({ role: 'tool', tool_call_id: id, content: check.reason });
@@ -147,10 +136,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /**
-   * Gate → parse → validate → route → handler. Accepts `{ name, arguments }` (a JSON string or an object; absent means
-   * `{}`), OpenAI Chat `{ id, function: { name, arguments } }`, OpenAI Responses `{ call_id, name, arguments,
-   * namespace? }`, Anthropic `{ id, name, input }` and Gemini `{ id?, name, args }`. `load_toolkit` is handled by the
-   * router (result: the text for the model). Never rejects for model input; a throwing handler becomes `handler_error`
+   * Gate → parse → validate → route → handler, for any provider's call shape (`{ name, arguments }`, Chat's `function`,
+   * Anthropic's `input`, Gemini's `args`). Never rejects for model input; a throwing handler becomes `handler_error`
    * unless `propagateHandlerErrors` is set.
    * @example
    * const r = await router.dispatch(call, { context: { user } });
@@ -170,8 +157,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   isNamespaceCall(call: unknown): boolean { return this.#resolver.isNamespaceCall(call); }
 
   /**
-   * The seed's `resolveNamespace`: the concrete tool and its checked args. Like the seed it THROWS (a
-   * `ToolCallRejectedError` with `code` and `reason`) on a call it cannot resolve; `tryResolveNamespace` never throws.
+   * The seed's `resolveNamespace`: the concrete tool and its checked args; throws a `ToolCallRejectedError` as the seed
+   * does (`tryResolveNamespace` never throws).
    * @example const { toolName, args } = router.resolveNamespace({ name: 'file_ops', arguments: '{"action":"read_file","args":{"path":"a"}}' });
    */
   resolveNamespace(call: unknown): NamespaceResolution {
@@ -190,8 +177,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   isToolkitLoader(call: unknown): boolean { return readCall(call).name === LOAD_TOOLKIT_NAME; }
 
   /**
-   * The seed's `extractToolkit`: the definitions of a toolkit's tools (name matched ignoring case), and the toolkit
-   * marked loaded, as in the seed. Throws like the seed (`ToolCallRejectedError`) on an unknown toolkit.
+   * The seed's `extractToolkit`: a toolkit's tool definitions (name matched ignoring case), marking it loaded; throws on
+   * an unknown toolkit.
    * @example const newTools = router.extractToolkit('weather'); // Weather's tools
    */
   extractToolkit(toolkitName: R['toolkits'] | D | (string & {})): ToolDefinition[] { return this.#gate.extractToolkit(toolkitName); }
@@ -208,9 +195,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   ownsTool(name: unknown): boolean { return name === LOAD_TOOLKIT_NAME || this.#catalog.isLibraryTool(name); }
 
   /**
-   * Run a library-owned call and return the text for its tool result. `load_toolkit` loads the toolkit and lists its
-   * tools with signatures (the text itself). A `libraryTools` tool runs like `dispatch`: a promise of its handler's
-   * text (a non-string as JSON), so `await` it. A mistake comes back as `Error: …` text.
+   * Run a library-owned call and return the text for its tool result: `load_toolkit`'s text itself, a `libraryTools`
+   * tool's as a promise (so `await` it). A mistake comes back as `Error: …` text.
    * @example const content = await router.handleTool({ name: call.function.name, arguments: call.function.arguments });
    */
   handleTool(call: LoaderCall): string;
@@ -227,11 +213,9 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   // ---- Compile ----------------------------------------------------------------
 
   /**
-   * Without a target: the seed's `{ tools, directoryXml }`: the namespaces, the flat tools in no namespace (none with
-   * `offerUngroupedTools: false` and groups) and `load_toolkit` when there are toolkits. With `{ target, system?,
-   * messages, tools? }`: that provider's request fragment, stable tools first, deferred ones after them, loaded
-   * toolkits' tools last. The blocklist never changes the output. Arrays are shared and frozen: copy before adding
-   * tools (`[...payload.tools, extra]`).
+   * Without a target: the seed's `{ tools, directoryXml }`. With `{ target, system?, messages, tools? }`: that
+   * provider's request fragment. The blocklist never changes the output. Arrays are shared and frozen: copy before
+   * adding tools (`[...payload.tools, extra]`).
    * @example
    * const { tools, directoryXml } = router.compile();
    * const payload = router.compile({ target: 'anthropic', system, messages });
@@ -282,9 +266,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   getAnnouncements(): Announcement[] { return this.#session.announcements.list(); }
 
   /**
-   * The seed's delta detection, with the previous set kept in the router (and in snapshots): announces `tools:added` /
-   * `tools:removed` for what changed since the last call and retracts them when nothing did; `channel` as in
-   * `announce`.
+   * The seed's delta detection, the previous set kept in the router: announces `tools:added` / `tools:removed` for what
+   * changed since the last call, retracting them when nothing did.
    * @example router.syncToolAnnouncements(names, { channel: 'user_tail' });
    */
   syncToolAnnouncements(next: readonly string[], options?: AnnounceOptions): { added: string[]; removed: string[] } {
@@ -301,8 +284,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
 
   /**
    * Rebuild state from a snapshot, all or nothing and strictly (it decides what is blocked): anything but what
-   * `snapshot()` returned throws a `TypeError` listing every problem and changes nothing; a missing field never means
-   * "nothing blocked". Only `announcements` may be absent (the seed).
+   * `snapshot()` returned throws a `TypeError` listing every problem and changes nothing.
    * @example
    * router.restore(JSON.parse(saved)); // router.restore({}) throws: not a toolroute router snapshot
    */
@@ -317,9 +299,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   // ---- Run-time registration ----------------------------------------------------------
 
   /**
-   * Add flat tools known only at run time (additive; the seed's `registerTools` replaces). Untyped: their handlers take
-   * `Record<string, unknown>` and are validated only by their own `validate`. A name that already exists (tool,
-   * namespace, library tool) throws.
+   * Add flat tools known only at run time (additive; the seed's `registerTools` replaces), validated only by their own
+   * `validate`. A name that already exists throws.
    * @example
    * const r2 = router.registerTools([{ name: 'ping', description: 'Ping', handler: () => 'pong' }]);
    */
@@ -373,11 +354,11 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
  */
 export function createRouter<R extends RegistryShape, C = unknown, const L extends readonly LibraryToolDefinition<never, NoInfer<C>>[] = readonly []>(
   generated: GeneratedModule<R>,
-  // Each handler is typed by its tool; the index signature is where TypeScript infers `C`
-  // from the handlers' `ctx` annotations (it cannot infer through the mapped type).
+  // Each handler is typed by its tool; the index signature is where TypeScript infers `C` from the handlers' `ctx`
+  // annotations (it cannot infer through the mapped type).
   handlers: HandlersOf<NoInfer<R>, NoInfer<C>> & { readonly [tool: string]: ContextProbe<C> },
-  // `libraryTools` (the router's own tools, each built with `libraryTool`; fixed for the router's life)
-  // is typed here, not in RouterOptions: its names become the router's `L`.
+  // `libraryTools` (the router's own tools, each built with `libraryTool`; fixed for the router's life) is typed here,
+  // not in RouterOptions: its names become the router's `L`.
   options?: RouterOptions & { readonly libraryTools?: L },
 ): ToolRouter<R, C, never, L[number]['name']> {
   return new ToolRouter<R, C, never, L[number]['name']>(generated, handlers, options);

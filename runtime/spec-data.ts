@@ -1,13 +1,7 @@
 /**
- * From what a generated `spec.gen.ts` writes (`SpecData`: readable data,
- * nothing to evaluate) to the deeply frozen `GeneratedSpec` the router reads.
- *
- * What the data would otherwise say twice is derived here: each tool's
- * `flat`, `namespaces` and `toolkits` from the groups, the neutral tool
- * definitions from the tools, the neutral namespace tools and the loader by
- * the same functions the generator uses (runtime/neutral.ts). The four target
- * forms are rendered from the neutral ones on first read, so an application
- * that talks to one provider never pays for the other three.
+ * From a generated `spec.gen.ts` (`SpecData`: readable data) to the frozen `GeneratedSpec` the router reads. What the
+ * data would say twice is derived here (group membership, neutral tools, by runtime/neutral.ts); target forms are
+ * rendered on first read, so an application that talks to one provider never pays for the other three.
  */
 import { TARGETS, type GeneratedSpec, type GeneratedTool, type RenderedTools, type RenderForm, type SpecData, type Target, type ToolDefinition, type ValidateFn } from './contract.js';
 import { deepFreeze } from './freeze.js';
@@ -27,7 +21,6 @@ function neutralInput(kind: NeutralTool['kind'], definition: unknown): NeutralTo
 
 /**
  * Render one target form of a spec from its neutral definitions. Pure.
- *
  * @example
  * renderForm(spec, 'anthropic', { openaiStrict: false }).tools[0]; // { name: 'read_file', description: …, input_schema: … }
  */
@@ -41,9 +34,7 @@ export function renderForm(source: RenderSource, form: Target, options: RenderOp
 }
 
 /**
- * `spec.rendered`: `neutral` as given, each target form rendered on its first
- * read, deeply frozen, then kept. The returned object is frozen.
- *
+ * `spec.rendered`: `neutral` as given, each target form rendered on its first read, frozen, then kept.
  * @example
  * const rendered = lazyRendered({ rendered: { neutral } }, { openaiStrict: false });
  * rendered.anthropic.tools; // rendered now, the same array on every later read
@@ -62,8 +53,8 @@ const NO_GROUPS: readonly number[] = Object.freeze([]);
 
 /** Per tool, the indices of the groups listing it, ascending (a tool listed twice in one group: once). */
 function membership(count: number, groups: readonly { readonly tools: readonly number[] }[]): (readonly number[])[] {
-  // A list only for a tool some group lists, the shared empty list for the others (in a large spec most tools
-  // are in one group or none, and 10,000 small lists made and frozen cost more than the rest of this function).
+  // A list only for a tool some group lists, the shared empty list for the others (in a large spec most tools are in
+  // one group or none, and 10,000 small lists made and frozen cost more than the rest of this function).
   const out: (readonly number[])[] = new Array<readonly number[]>(count).fill(NO_GROUPS);
   groups.forEach((group, k) => {
     for (const t of group.tools) {
@@ -77,11 +68,8 @@ function membership(count: number, groups: readonly { readonly tools: readonly n
 }
 
 /**
- * The `GeneratedSpec` of a generated folder: `data` (deeply frozen in place)
- * plus what is derived from it, and the folder's validators and directory.
- * Called once by the generated `spec.gen.ts`. Throws, naming the fix, on data
- * of another format version.
- *
+ * The `GeneratedSpec` of a generated folder: `data` (frozen in place) plus what is derived from it. Called once by the
+ * generated `spec.gen.ts`; throws, naming the fix, on data of another format version.
  * @example
  * export const spec = specFromData<GeneratedSpec<Registry>>(data, { directoryXml, validators });
  */
@@ -98,8 +86,8 @@ export function specFromData<S extends GeneratedSpec = GeneratedSpec>(
   for (const t of data.flat) isFlat[t] = 1;
   const namespacesOf = membership(count, data.namespaces);
   const toolkitsOf = membership(count, data.toolkits);
-  // One object per tool, built in one spread: spreading again an object whose `parameters` was overwritten
-  // measured twenty times slower at 10,000 tools.
+  // One object per tool, built in one spread: spreading again an object whose `parameters` was overwritten measured
+  // twenty times slower at 10,000 tools.
   const tools = data.tools.map((t, i): GeneratedTool => {
     if (!Object.hasOwn(data.schemas, t.parameters)) {
       throw new TypeError(`toolroute: this generated folder's spec data names the schema ${JSON.stringify(t.parameters)} for tool ${JSON.stringify(t.name)} but does not define it. Regenerate the folder (npx toolroute codegen).`);
@@ -110,8 +98,8 @@ export function specFromData<S extends GeneratedSpec = GeneratedSpec>(
   let namespaces: readonly unknown[] | undefined;
   const neutral: RenderedTools = Object.freeze({
     tools: deepFreeze(tools.map(({ name, description, parameters, deferLoading }) => (deferLoading ? { name, description, parameters, deferLoading } : { name, description, parameters }))),
-    // Rendered on first read (a compile, a target form): each lists every action's arguments, which
-    // creating a router and dispatching never read.
+    // Rendered on first read (a compile, a target form): each lists every action's arguments, which creating a router
+    // and dispatching never read.
     get namespaces() {
       return (namespaces ??= deepFreeze(data.namespaces.map((ns) => renderTool('neutral', neutralNamespaceTool(ns, ns.tools.map((t) => tools[t]!), ns.encoding), options))));
     },

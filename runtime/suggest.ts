@@ -1,20 +1,14 @@
 /**
- * "Did you mean …": the closest real names to a name the model got wrong.
- *
- * Built once per set of candidate names (the router rebuilds it only when the
- * callable set changes: a toolkit loads, tools are registered). A lookup
- * compares only names of similar length, with a distance bound that stops
- * each comparison early, so an unknown name costs little even with thousands
- * of tools. Only the rejection path uses it.
+ * "Did you mean …": the closest real names to a name the model got wrong. Built once per set of candidate names; a
+ * lookup compares only names of similar length, with a distance bound that stops each comparison early.
  */
 
 /** Longest name compared; longer input is not a near-miss of any tool name. */
 const MAX_QUERY = 128;
 
 /**
- * Optimal-string-alignment distance (Damerau–Levenshtein with adjacent
- * transpositions), or `bound + 1` as soon as it must exceed `bound`.
- *
+ * Optimal-string-alignment distance (Damerau–Levenshtein with adjacent transpositions), or `bound + 1` as soon as it
+ * must exceed `bound`.
  * @example
  * boundedDistance('raed_file', 'read_file', 2); // → 1
  */
@@ -47,7 +41,6 @@ export function boundedDistance(a: string, b: string, bound: number): number {
 
 /**
  * An index of candidate names for suggestions.
- *
  * @example
  * const s = new Suggester(['read_file', 'write_file', 'run_bash']);
  * s.closest('reed_file'); // → ['read_file']
@@ -76,8 +69,8 @@ export class Suggester {
   }
 
   /**
-   * Up to `limit` names closest to `query`, best first (case-insensitive;
-   * ties keep candidate order). A case-only difference is always the best.
+   * Up to `limit` names closest to `query`, best first (case-insensitive; ties keep candidate order). A case-only
+   * difference is always the best.
    */
   closest(query: string, limit = 3): string[] {
     if (query.length === 0 || query.length > MAX_QUERY) return [];
@@ -99,13 +92,8 @@ export class Suggester {
 }
 
 /**
- * Throw a `TypeError` naming every entry of `names` that is not a string or
- * not in `known`, with the closest known names, before anything changes.
- * Configuration reaches these calls from files and environment variables,
- * where the generated types do not help; failing here keeps a typo from
- * leaving the real tool open (or, in an allowlist, from silently offering
- * nothing).
- *
+ * Throw a `TypeError` naming every entry of `names` that is not a string or not in `known`, with the closest known
+ * names, before anything changes: configuration from files and environment variables gets no help from the types.
  * @example
  * assertKnownNames('setBlockedTools', ['git_psh'], new Set(['git_push']), () => ['git_push'], 'Known names: …');
  * // TypeError: setBlockedTools: unknown name "git_psh" (did you mean "git_push"?). …

@@ -1,20 +1,9 @@
 /**
- * How a loaded toolkit reaches the model without changing what the provider
- * has cached. Appending its tools to `tools` (`append`, the reference
- * library's behaviour) rewrites everything after the tools, the whole
- * conversation included. `native` (the default) uses the target's own way,
- * which its adapter names (`toolkitLoading.native`) and renders:
- *
- * | target             | `native` means | what is sent |
- * | ------------------ | -------------- | ------------ |
- * | `anthropic`        | `deferred`     | every toolkit tool from the first turn with `defer_loading: true`; a load's `tool_result` carries one `tool_reference` per tool |
- * | `openai-responses` | `tool-search`  | the loader as a client-executed `tool_search`; a load is answered by a `tool_search_output` carrying the toolkit's tools |
- * | `openai`, `gemini` | `dispatcher`   | one stable tool, {@link TOOLKIT_DISPATCHER_NAME}, through which loaded toolkits' tools are called |
- *
- * The application's loop stays target-neutral: the text of `load_toolkit` goes
- * into the history like any tool result, and compile renders it natively, as
- * a pure function of the history and the catalog (a turn never rewrites an
- * earlier one).
+ * How a loaded toolkit reaches the model without changing what the provider has cached. `append` (the reference
+ * library's behaviour) adds its tools to `tools`, rewriting the cached conversation; `native` (the default) is the
+ * target's own way, named by its adapter: Anthropic `deferred` (`defer_loading` tools, `tool_reference` results),
+ * Responses `tool-search` (a client-executed `tool_search`), OpenAI Chat and Gemini `dispatcher` (one stable tool,
+ * {@link TOOLKIT_DISPATCHER_NAME}). Compile renders it as a pure function of the history and the catalog.
  */
 import { LOAD_TOOLKIT_NAME, TARGETS, type Target } from './contract.js';
 import { quote } from './reasons.js';
@@ -90,9 +79,7 @@ export interface LoadCall {
 }
 
 /**
- * The `load_toolkit` calls of a history by call id, each with the toolkit its
- * result reports as loaded: the result text (or the JSON string it holds)
- * starts with {@link loadResultHead} for the toolkit the call names.
+ * The `load_toolkit` calls of a history by call id, each with the toolkit its result reports as loaded.
  * @example loadCalls(normalized, catalog).get('call_1')?.toolkit?.name; // → 'Weather'
  */
 export function loadCalls(messages: readonly NormalizedMessage[], catalog: ToolkitCatalog): Map<string, LoadCall> {

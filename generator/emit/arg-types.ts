@@ -195,15 +195,8 @@ function literal(v: JsonValue): T {
 
 /** A union, flattened and deduplicated; `never` members dropped; `unknown` absorbs everything. */
 function union(members: readonly T[]): T {
-  const candidates: T[] = [];
-  for (const m of members) {
-    for (const x of m.k === 'union' ? m.members : [m]) {
-      if (x.k === 'never') continue;
-      if (x.k === 'unknown') return UNKNOWN;
-      candidates.push(x);
-    }
-  }
-  const flat = distinct(candidates);
+  const flat = flatMembers('union', members);
+  if (flat === undefined) return UNKNOWN;
   // A literal next to its primitive adds nothing: `string | "a"` is `string`.
   const primitives = new Set(flat.map((x) => x.k));
   const kept = flat.filter((x) => x.k !== 'literal' || !primitives.has(x.text.startsWith('"') ? 'string' : x.text === 'true' || x.text === 'false' ? 'boolean' : 'number'));
@@ -213,17 +206,28 @@ function union(members: readonly T[]): T {
 
 /** An intersection, flattened; `unknown` members dropped; `never` absorbs everything. */
 function intersection(members: readonly T[]): T {
+  const flat = flatMembers('intersection', members);
+  if (flat === undefined) return NEVER;
+  if (flat.length === 0) return UNKNOWN;
+  return flat.length === 1 ? flat[0]! : { k: 'intersection', members: flat };
+}
+
+/**
+ * The members of a union or intersection, nested ones of the same kind flattened and repeats dropped, the members that
+ * change nothing (`never` in a union, `unknown` in an intersection) left out; undefined when one absorbs the whole.
+ * @example flatMembers('union', [{ k: 'string' }, NEVER]); // → [{ k: 'string' }]
+ */
+function flatMembers(kind: 'union' | 'intersection', members: readonly T[]): T[] | undefined {
+  const [identity, absorbing] = kind === 'union' ? ['never', 'unknown'] : ['unknown', 'never'];
   const candidates: T[] = [];
   for (const m of members) {
-    for (const x of m.k === 'intersection' ? m.members : [m]) {
-      if (x.k === 'unknown') continue;
-      if (x.k === 'never') return NEVER;
+    for (const x of (m.k === 'union' || m.k === 'intersection') && m.k === kind ? m.members : [m]) {
+      if (x.k === identity) continue;
+      if (x.k === absorbing) return undefined;
       candidates.push(x);
     }
   }
-  const flat = distinct(candidates);
-  if (flat.length === 0) return UNKNOWN;
-  return flat.length === 1 ? flat[0]! : { k: 'intersection', members: flat };
+  return distinct(candidates);
 }
 
 /**

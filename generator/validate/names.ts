@@ -122,15 +122,10 @@ export function checkGroups(ctx: Context, root: Record<string, unknown>, defined
 } {
   // Namespaces: names the model calls, next to flat tools and load_toolkit.
   const namespaceNames = new Map<string, (string | number)[]>();
-  listAt(root.namespaces).forEach((ns, i) => {
-    if (!isRecord(ns)) return;
-    const path = ['namespaces', i];
-    checkDescription(ctx, ns, path, 'namespace');
-    if (Array.isArray(ns.tools) && ns.tools.length === 0) {
-      ctx.add('empty_group', [...path, 'tools'], 'this namespace has no tools.', 'List at least one tool (a definition or the name of a tool defined elsewhere), or remove the namespace.');
-    }
-    if (typeof ns.name !== 'string') return;
-    checkName(ctx, 'namespace', ns.name, [...path, 'name']);
+  listAt(root.namespaces).forEach((value, i) => {
+    const ns = checkGroup(ctx, value, 'namespace', i);
+    if (!ns) return;
+    const { path } = ns;
     const firstNs = namespaceNames.get(ns.name);
     const tool = defined.get(ns.name);
     if (firstNs) {
@@ -145,15 +140,10 @@ export function checkGroups(ctx: Context, root: Record<string, unknown>, defined
 
   // Toolkits: unique ignoring case; distinct from tool and namespace names (policies name all three).
   const toolkitNames = new Map<string, { name: string; path: (string | number)[] }>();
-  listAt(root.toolkits).forEach((tk, i) => {
-    if (!isRecord(tk)) return;
-    const path = ['toolkits', i];
-    checkDescription(ctx, tk, path, 'toolkit');
-    if (Array.isArray(tk.tools) && tk.tools.length === 0) {
-      ctx.add('empty_group', [...path, 'tools'], 'this toolkit has no tools.', 'List at least one tool (a definition or the name of a tool defined elsewhere), or remove the toolkit.');
-    }
-    if (typeof tk.name !== 'string') return;
-    checkName(ctx, 'toolkit', tk.name, [...path, 'name']);
+  listAt(root.toolkits).forEach((value, i) => {
+    const tk = checkGroup(ctx, value, 'toolkit', i);
+    if (!tk) return;
+    const { path } = tk;
     const first = toolkitNames.get(tk.name.toLowerCase());
     if (first) {
       ctx.add('name_collision', [...path, 'name'],
@@ -171,4 +161,21 @@ export function checkGroups(ctx: Context, root: Record<string, unknown>, defined
     }
   });
   return { namespaceNames, toolkitNames };
+}
+
+/**
+ * The checks every namespace and toolkit gets (its description, a non-empty tool list, its name). Returns its name and
+ * path when it has a string name to check for collisions.
+ * @example checkGroup(ctx, { name: 'git', description: 'Git', tools: [] }, 'namespace', 0); // empty_group; → { name: 'git', path: ['namespaces', 0] }
+ */
+function checkGroup(ctx: Context, group: unknown, kind: 'namespace' | 'toolkit', index: number): { name: string; path: SpecPath } | undefined {
+  if (!isRecord(group)) return undefined;
+  const path = [kind === 'namespace' ? 'namespaces' : 'toolkits', index];
+  checkDescription(ctx, group, path, kind);
+  if (Array.isArray(group.tools) && group.tools.length === 0) {
+    ctx.add('empty_group', [...path, 'tools'], `this ${kind} has no tools.`, `List at least one tool (a definition or the name of a tool defined elsewhere), or remove the ${kind}.`);
+  }
+  if (typeof group.name !== 'string') return undefined;
+  checkName(ctx, kind, group.name, [...path, 'name']);
+  return { name: group.name, path };
 }

@@ -93,14 +93,8 @@ const FIELD_HINTS: Record<string, { missing: string; wrong: string }> = {
     wrong: 'Write `tools:` as a list: each item a tool definition (with name and description) or a tool name.',
   },
   tags: { missing: '', wrong: 'Write tags as a list of strings, e.g. `tags: [file, read]`.' },
-  parameters: {
-    missing: '',
-    wrong: 'Write parameters as a mapping: a JSON Schema with `type: object`, or a map from property name to property schema.',
-  },
-  returns: {
-    missing: '',
-    wrong: 'Write returns as a mapping: a JSON Schema with `type: object` (or a properties map), like parameters.',
-  },
+  parameters: { missing: '', wrong: 'Write parameters as a mapping: a JSON Schema with `type: object`, or a map from property name to property schema.' },
+  returns: { missing: '', wrong: 'Write returns as a mapping: a JSON Schema with `type: object` (or a properties map), like parameters.' },
   deferLoading: { missing: '', wrong: 'Write `deferLoading: true` or `deferLoading: false` (no quotes).' },
   openaiStrict: { missing: '', wrong: 'Write `openaiStrict: true` or `openaiStrict: false` (no quotes).' },
   offerUngroupedTools: { missing: '', wrong: 'Write `offerUngroupedTools: true` or `offerUngroupedTools: false` (no quotes).' },

@@ -1,22 +1,8 @@
 /**
- * The catalog: what tools, namespaces and toolkits exist, by index and by
- * name, built once from the generated module and grown only by run-time
- * registration (`registerTools` / `registerNamespaces` / `registerToolkits`).
- *
- * It holds no session state (nothing here changes with the blocklist, a
- * loaded toolkit or an announcement), so every other part of the router reads
- * it as a fixed table: tool indices (`tool(t)`, below `toolCount`) and
- * indices into `namespaces` and `toolkits` are stable for the router's life,
- * and arrays are only appended to. `structureVersion` counts registrations,
- * for the caches that depend on the catalog's shape (the neutral compile, the
- * toolkit suggester, the pruner's keywords).
- *
- * Configuration mistakes (a bad generated folder, a missing handler, a
- * registration that collides) throw here, early, with what to fix; a failed
- * registration changes nothing. Library-owned names (`load_toolkit` and the
- * reserved ones) are refused in registrations. Library tools given to
- * `createRouter` (library.ts) are tool entries with `library: true`, added
- * once, at creation: callable by name, never flat, never grouped.
+ * The catalog: what tools, namespaces and toolkits exist, by index and by name, built once from the generated module
+ * and grown only by run-time registration. It holds no session state, so the rest of the router reads it as a fixed
+ * table (indices stable, arrays only appended to); `structureVersion` counts registrations for the caches that depend
+ * on its shape. Configuration mistakes throw here, early, and a failed registration changes nothing.
  */
 import {
   LOAD_TOOLKIT_NAME,
@@ -69,10 +55,7 @@ function expandParameters(parameters: Readonly<Record<string, unknown>> | undefi
 }
 
 /**
- * The router's name tables. Internal to the router (not exported from
- * runtime/index.ts); fields are public so the other router modules read them
- * without accessor calls on the hot path.
- *
+ * The router's name tables. Internal to the router; fields are public so the other router modules read them directly.
  * @example
  * const catalog = new Catalog(generated, handlers);
  * catalog.byName.get('read_file'); // → { kind: 'tool', index: 0 }
@@ -306,8 +289,8 @@ export class Catalog {
     const schema = expandParameters(def.parameters);
     const neutral = neutralTool({ name: def.name, description: def.description, parameters: schema, deferLoading: def.deferLoading === true });
     const index = this.toolCount;
-    // Run-time tools: wire names for Anthropic rendered here; their own `validate` (one that writes into its
-    // argument does so on its own terms, so no `fillsDefaults`); their definition rendered now.
+    // Run-time tools: wire names for Anthropic rendered here; their own `validate` (one that writes into its argument
+    // does so on its own terms, so no `fillsDefaults`); their definition rendered now.
     const definition = renderTool('neutral', neutral, RENDER_OPTIONS) as ToolDefinition;
     this.#entries[index] = {
       name: def.name,

@@ -1,12 +1,7 @@
 /**
- * Compile, the router's half: which tools a payload carries, in which order
- * (stable tools; the library's `load_toolkit`, the dispatcher and
- * `libraryTools`; deferred ones; loaded toolkits' tools), as frozen arrays of
- * pre-rendered definitions. The arrays are cached per target until the
- * callable set changes (the gate's `loadVersion`), so the cache key memoized
- * on them downstream is a lookup turn after turn. The per-target half is
- * `compileForTarget`. The blocklist never changes the output (a blocked tool
- * stays visible so the prompt cache holds; the gate rejects it).
+ * Compile, the router's half: which tools a payload carries, in which order, as frozen arrays of pre-rendered
+ * definitions cached per target until the callable set changes; the per-target half is `compileForTarget`. The
+ * blocklist never changes the output (a blocked tool stays visible so the prompt cache holds; the gate rejects it).
  */
 import { LOAD_TOOLKIT_NAME, type Target, type ToolDefinition } from '../contract.js';
 import { deepFreeze } from '../freeze.js';
@@ -106,10 +101,9 @@ export class Compiler {
   }
 
   /**
-   * The flat tools of the default tool set: those in no namespace, in flat
-   * order. With `offerUngroupedTools: false` a spec with namespaces or
-   * toolkits offers none (the reference library's `compile()`). A flat tool
-   * that is also a namespace action reaches the model through its namespace.
+   * The flat tools of the default tool set: those in no namespace, in flat order. With `offerUngroupedTools: false` a
+   * spec with namespaces or toolkits offers none (the reference library's `compile()`). A flat tool that is also a
+   * namespace action reaches the model through its namespace.
    */
   #offeredFlat(): number[] {
     const catalog = this.#catalog;
@@ -119,9 +113,8 @@ export class Compiler {
   }
 
   /**
-   * The arrays of a compile: the default choice (namespaces, then `#offeredFlat`)
-   * or an explicit one (a prune result or names), memoized on its content so
-   * the same choice turn after turn yields the same arrays.
+   * The arrays of a compile: the default choice (namespaces, then `#offeredFlat`) or an explicit one (a prune result or
+   * names), memoized on its content so the same choice turn after turn yields the same arrays.
    */
   #arraysFor(request: Pick<AnyTargetCompileRequest, 'target' | 'tools' | 'options'>): TargetArrays {
     const { target, tools: selection } = request;
@@ -164,14 +157,14 @@ export class Compiler {
       }
       sent.add(name);
     }
-    // The library's tools, never pruned: the loader (in `tool-search` mode in the
-    // adapter's own form), the dispatcher in `dispatcher` mode, then the library
-    // tools in registration order, a place no load, block or selection moves.
+    // The library's tools, never pruned: the loader (in `tool-search` mode in the adapter's own form), the dispatcher
+    // in `dispatcher` mode, then the library tools in registration order, a place no load, block or selection moves.
     const loader = this.#renderLoader(target);
     if (loader !== null) stable.push(mode === 'tool-search' ? nativeLoading(target, 'tool-search').loaderTool(loader as RenderedToolMap[Target]) : loader);
     if (loader !== null && mode === 'dispatcher') stable.push(dispatcherTool(target));
     for (const t of catalog.library) stable.push(deepFreeze(this.#renderTool(t, target)));
-    // `append`: the loaded toolkits' tools, in load order. `deferred`: every toolkit tool, deferred, from the first turn.
+    // `append`: the loaded toolkits' tools, in load order. `deferred`: every toolkit tool, deferred, from the first
+    // turn.
     const loaded: unknown[] = [];
     const kits = mode === 'append' ? this.#session.loaded : mode === 'deferred' ? catalog.toolkits.map((_, k) => k) : [];
     const unloaded = mode === 'deferred' ? nativeLoading(target, 'deferred') : undefined;
@@ -227,10 +220,9 @@ export class Compiler {
   }
 
   /**
-   * `options.allowedTools`: the target's `tool_choice` listing the request's
-   * tools the gate lets through now (a search tool whenever it may search:
-   * the hosted one, or the loader in `tool-search` mode while it is callable);
-   * a warning where the target has no such restriction.
+   * `options.allowedTools`: the target's `tool_choice` listing the request's tools the gate lets through now (a search
+   * tool whenever it may search: the hosted one, or the loader in `tool-search` mode while it is callable); a warning
+   * where the target has no such restriction.
    */
   #allowedToolsChoice(target: Target, arrays: TargetArrays, options: TargetCompileOptions): { toolChoice?: unknown } {
     const allowed = adapterFor(target).allowedTools;

@@ -1,7 +1,7 @@
 /**
- * The catalog's records: one tool (`ToolEntry`) and one namespace or toolkit
- * (`GroupEntry`), as the catalog (catalog.ts) builds them and every other
- * router module reads them.
+ * The catalog's records: one tool (`ToolEntry`) and one namespace or toolkit (`GroupEntry`), as the catalog
+ * (catalog.ts) builds them and every other router module reads them. Named fields, no positional encodings;
+ * `Group` adds the lookups by member name that resolution needs.
  */
 import type { HandlerContext, KeyDecodePlan, NullDecodePlan, ToolDefinition, ValidateFn } from '../contract.js';
 import type { Suggester } from '../suggest.js';
@@ -18,9 +18,8 @@ export interface ToolEntry {
   /** A library tool (`libraryTools`): callable by name, offered after everything else, never pruned. */
   readonly library: boolean;
   /**
-   * Namespace / toolkit indices containing it. Spec tools start with the
-   * spec's own (frozen) arrays; a run-time registration replaces the array
-   * with a longer copy, so read the field each time rather than keeping it.
+   * Namespace / toolkit indices containing it. Spec tools start with the spec's own (frozen) arrays; a run-time
+   * registration replaces the array with a longer copy, so read the field each time rather than keeping it.
    */
   namespaces: readonly number[];
   toolkits: readonly number[];
@@ -63,11 +62,9 @@ export interface GroupEntry {
 export const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) });
 
 /**
- * One namespace or toolkit of the catalog. Its lookup by action name and its
- * action list are built on first read: only a call into the group (or a
- * rejection naming its actions) needs them. Member names are read from the
- * catalog; a tool's name never changes.
- *
+ * One namespace or toolkit of the catalog. Its lookup by action name and its action list are built on first read: only
+ * a call into the group (or a rejection naming its actions) needs them. Member names are read from the catalog; a
+ * tool's name never changes.
  * @example
  * const ns = new Group({ name: 'git', description: 'Git', tools: [4, 7], specIndex: 0, neutral: undefined }, catalog);
  * ns.actions.get('git_push'); // → 7

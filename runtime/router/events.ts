@@ -1,8 +1,7 @@
 /**
- * Router events: the seed's `compile:done`, where its documentation puts an application's tool-delta detection ("call
- * it in the compile:done handler; announcements made there land in the next compile"). Listeners run synchronously
- * after a compile has built its result, in subscription order; a listener's exception propagates to the `compile`
- * caller (it is the application's own code, not model input).
+ * Router events: the seed's `compile:done`, where an application detects tool deltas. Listeners run synchronously after
+ * a compile has built its result, in subscription order; a listener's exception propagates to the `compile` caller
+ * (it is the application's own code, not model input).
  */
 import type { Target } from '../contract.js';
 
@@ -21,13 +20,7 @@ export interface RouterEvents {
   'compile:done': (event: CompileDoneEvent) => void;
 }
 
-/**
- * Listener lists per event. Internal to the router.
- * @example
- * const events = new Events();
- * const off = events.on('compile:done', (e) => console.log(e.toolNames));
- * off();
- */
+/** Listener lists per event. Internal to the router. */
 export class Events {
   readonly #compileDone: RouterEvents['compile:done'][] = [];
 

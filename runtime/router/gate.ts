@@ -1,17 +1,7 @@
 /**
- * The gate: may this tool, namespace or toolkit be called right now? It answers from per-index tables derived from the
- * session state (the blocklist, the loaded toolkits) over the catalog:
- *
- * - `toolBlocked[t]`: tool `t` is blocked however it is called (by name, in a
- *   blocked namespace or toolkit);
- * - `nsBlocked[k]`, `kitBlocked[k]`: the group itself is blocked;
- * - `direct[t]`: tool `t` is callable by its own name (flat, a library tool,
- *   or in a loaded toolkit); `directGroup(t)` names the loaded toolkit.
- *
- * The tables are rebuilt when the blocklist changes, after a restore or a registration; loading one toolkit marks only
- * its tools. `loadVersion` counts changes of the callable set, for the caches that depend on it. Rules about what a
- * blocklist may name, or how a blocked group affects its members, belong here; what a rejected call is told belongs to
- * resolve.ts.
+ * The gate: may this tool, namespace or toolkit be called now? It answers from per-index tables (`toolBlocked`,
+ * `nsBlocked`, `kitBlocked`, `direct`) derived from the blocklist and the loaded toolkits; `loadVersion` counts changes
+ * of the callable set. What a blocklist may name belongs here; what a rejected call is told belongs to resolve.ts.
  */
 import { LOAD_TOOLKIT_NAME, type ToolDefinition } from '../contract.js';
 import { ToolCallRejectedError } from './types.js';
@@ -21,10 +11,7 @@ import type { Session } from './session.js';
 
 /** Options of `setBlockedTools`. */
 export interface BlocklistOptions {
-  /**
-   * Accept names the router does not know (yet): the seed's "any listed name", for a tool registered later or one a
-   * remote server may add. Off by default, because a misspelt name would otherwise leave the real tool open.
-   */
+  /** Accept names the router does not know (yet). Off by default: a misspelt name would leave the real tool open. */
   readonly allowUnknown?: boolean;
 }
 
@@ -59,10 +46,7 @@ export class Gate {
     this.recompute();
   }
 
-  /**
-   * Throw (a `TypeError` naming each one, with the closest known names) when `names` holds a non-string, or a name the
-   * router does not know unless `allowUnknown` is set. Changes nothing.
-   */
+  /** Throw a `TypeError` when `names` holds a non-string, or an unknown name without `allowUnknown`. Changes nothing. */
   assertBlockable(names: readonly unknown[], allowUnknown: boolean, where: string): void {
     if (allowUnknown) return assertKnownNames(where, names, { has: () => true }, () => [], '');
     const known = new Set(blockableNames(this.#catalog));
@@ -147,10 +131,7 @@ export class Gate {
     return true;
   }
 
-  /**
-   * For a tool callable through a loaded toolkit (not flat): the first loaded toolkit, in the tool's own toolkit order
-   * (the resolved call's `group`); null otherwise.
-   */
+  /** For a tool callable through a loaded toolkit (not flat): the first loaded one (the call's `group`); else null. */
   directGroup(t: number): string | null {
     const catalog = this.#catalog;
     if (catalog.toolFlat(t)) return null;

@@ -1,12 +1,7 @@
 /**
  * Handler invocation: running an accepted call and settling its outcome into a `DispatchResult`, and the library's own
- * `load_toolkit`.
- *
- * A handler's value (or what its promise or thenable resolves to, as `await` adopts it) is the result; a throw or a
- * rejection becomes `handler_error` (or the error itself with `propagateHandlerErrors`). Around a handler that returns
- * a promise: the time limit (`timeoutMs`, code `timeout`) and the caller's `signal` (code `aborted`), both of which
- * abort the handler's `ctx.signal`; the hook that decides what the model reads when a handler fails (the original error
- * stays on the result, never in `reason`).
+ * `load_toolkit`. A throw becomes `handler_error`; a promise runs under the time limit and the caller's `signal`, both
+ * of which abort the handler's `ctx.signal`.
  */
 import { LOAD_TOOLKIT_NAME, type HandlerContext, type RegistryShape } from '../contract.js';
 import { compactActionDoc } from '../neutral.js';
@@ -25,10 +20,7 @@ export type InvokeOptions = Pick<RouterOptions, 'propagateHandlerErrors' | 'hand
 /** The per-call options of `dispatch`. */
 export type CallOptions = { readonly context?: unknown; readonly timeoutMs?: number; readonly signal?: AbortSignal };
 
-/**
- * The handler's context. `signal` is created when a handler first reads it (most never do, and an AbortController per
- * call is not free): until the call is given up it is the caller's signal, if any.
- */
+/** The handler's context. `signal` is created on first read (most handlers never read it). */
 class Context implements HandlerContext<unknown> {
   readonly callId: string | undefined;
   readonly context: unknown;
@@ -58,12 +50,7 @@ class Context implements HandlerContext<unknown> {
   }
 }
 
-/**
- * Runs accepted calls for one router. Internal.
- * @example
- * const invoker = new Invoker(catalog, gate, {});
- * await invoker.dispatch(resolver, { name: 'read_file', arguments: '{"path":"a.ts"}' }, undefined); // → { ok: true, tool: 'read_file', … }
- */
+/** Runs accepted calls for one router. Internal. */
 export class Invoker {
   readonly #catalog: Catalog;
   readonly #gate: Gate;
@@ -79,11 +66,7 @@ export class Invoker {
     this.#timeoutMs = validTimeout(options.timeoutMs, 'createRouter: timeoutMs') ?? 0;
   }
 
-  /**
-   * `dispatch`'s whole path: resolve the call, then run its handler with the validated arguments. Resolves to a
-   * rejection for model input; rejects only with `propagateHandlerErrors` (or for a bad `timeoutMs`, the caller's
-   * mistake).
-   */
+  /** `dispatch`'s whole path: resolve the call, then run its handler. Rejects only with `propagateHandlerErrors`. */
   async dispatch(resolver: Resolver, call: unknown, options: CallOptions | undefined): Promise<AnyDispatchResult> {
     const r = resolver.resolve(call, true);
     const callId = r.callId;
@@ -134,10 +117,7 @@ export class Invoker {
     return `${loadResultHead(kit.name, fresh)} These tools can be called now:\n${lines.join('\n')}`;
   }
 
-  /**
-   * `pending` under a time limit and/or a caller's signal: whichever comes first settles the call; a limit or an abort
-   * also aborts `ctx.signal`, so a handler that listens stops its work. A late outcome is ignored.
-   */
+  /** `pending` under a time limit and/or a caller's signal: whichever comes first settles the call and aborts `ctx.signal`. */
   #within(pending: Promise<unknown>, tool: string, callId: string | undefined, ctx: Context, timeoutMs: number, signal: AbortSignal | undefined): Promise<AnyDispatchResult> {
     return new Promise<AnyDispatchResult>((resolve, reject) => {
       let done = false;

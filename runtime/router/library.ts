@@ -1,10 +1,7 @@
 /**
- * Library-owned tools: the router's own tools beside `load_toolkit` (memory tools, a `new_context` hand-off, a bridge
- * an integration adds), given to `createRouter` as `libraryTools`. This module owns their registration rules and the
- * text `handleTool` returns for them; the catalog stores them as tool entries (`library: true`), so they resolve, pass
- * the gate, validate and run as the application's tools do. Compile appends them after everything else, in a fixed
- * position (compile.ts); their schemas are copied and frozen here; a definition that is wrong in any way (an unknown
- * key included) throws a `TypeError` here, before the router exists.
+ * Library-owned tools: the router's own tools beside `load_toolkit`, given to `createRouter` as `libraryTools`. This
+ * module owns their registration rules and the text `handleTool` returns; the catalog stores them as tool entries
+ * (`library: true`), so they resolve, pass the gate, validate and run as the application's tools do.
  */
 import { LOAD_TOOLKIT_NAME, type HandlerContext, type ValidationError } from '../contract.js';
 import { isPlainObject } from '../call-shape.js';
@@ -52,11 +49,8 @@ export function libraryTool<const N extends string, V extends LibraryToolValidat
 export type GuardedArgs<V, A> = V extends (data: any, ...rest: any[]) => data is infer G ? G : A;
 
 /**
- * Check `libraryTools` and return the definitions to register, in order. `taken(name)` says what else in the router
- * holds a name (undefined: free). Throws a `TypeError` naming the tool and the fix on any mistake: not an array, a
- * missing or unknown key, a name no target accepts or one already taken (a spec tool, namespace or toolkit, the
- * router's own `load_toolkit` / `call_toolkit_tool`, another library tool), a schema that is not a plain JSON `type:
- * "object"` schema, a `validate` or `handler` that is not a function.
+ * Check `libraryTools` and return the definitions to register, in order. `taken(name)` says what else holds a name
+ * (undefined: free). Throws a `TypeError` naming the tool and the fix on any mistake.
  * @example
  * planLibraryTools([remember], (name) => (name === 'read_file' ? 'a tool of the spec' : undefined)); // → [{ name: 'remember', … }]
  */
@@ -103,10 +97,7 @@ export function planLibraryTools(definitions: unknown, taken: (name: string) => 
   return planned;
 }
 
-/**
- * A frozen deep copy of a parameters schema, after checking it is plain JSON (objects, arrays, strings, finite numbers,
- * booleans, null: what is sent is what was given) with `type: "object"` at the top, as every target requires.
- */
+/** A frozen deep copy of a parameters schema, after checking it is plain JSON with `type: "object"` at the top. */
 function staticSchema(schema: unknown, where: string): Readonly<Record<string, unknown>> {
   if (!isPlainObject(schema) || schema['type'] !== 'object') {
     throw new TypeError(`${where}: \`parameters\` must be a JSON Schema object with type "object" at the top (not the seed's properties shorthand).`);
@@ -168,9 +159,8 @@ export function notLibraryText(name: string | undefined, library: readonly strin
 }
 
 /**
- * The `errors` of a validator the application wrote (library and run-time tools), reduced to entries the reason builder
- * can read: a malformed `errors`, or a getter that throws, must not make a model's bad call throw. Generated
- * validators' errors do not come through here.
+ * The `errors` of a validator the application wrote, reduced to entries the reason builder can read: a malformed
+ * `errors`, or a getter that throws, must not make a model's bad call throw.
  * @example
  * readableErrors({ errors: [{ instancePath: '/k', schemaPath: '#/type', keyword: 'type', params: {} }, 'oops'] }); // → the first entry only
  */

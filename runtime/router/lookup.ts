@@ -15,12 +15,7 @@ import type { Gate } from './gate.js';
  */
 export class ActionIndex extends Map<string, number> {}
 
-/**
- * The suggesters for one router's rejections. Internal.
- * @example
- * const suggestions = new Suggestions(catalog, gate);
- * suggestions.callable().closest('read_fle'); // → ['read_file']
- */
+/** The suggesters for one router's rejections. Internal. */
 export class Suggestions {
   readonly #catalog: Catalog;
   readonly #gate: Gate;

@@ -1,14 +1,7 @@
 /**
- * Pruning, the seed's flat mode: which flat tools to offer for a task
- * (`pruneByTask`), an allowlist (`allowOnly`) or both
- * (`pruneByTaskAndAllowlist`). Reads only the catalog: the blocklist and the
- * loaded toolkits never change a prune result.
- *
- * The rule (the reference library's `Pruner.pruneByTask`): a flat tool is
- * kept when the lower-cased task contains its lower-cased name or one of its
- * lower-cased tags; a tool without tags is always kept. Each distinct keyword
- * is tested once per prune, however many tools share it, and only where the
- * task has its first code units.
+ * Pruning, the seed's flat mode (`pruneByTask`, `allowOnly`, `pruneByTaskAndAllowlist`); reads only the catalog. A flat
+ * tool is kept when the lower-cased task contains its lower-cased name or one of its lower-cased tags; a tool without
+ * tags is always kept. Each distinct keyword is tested once per prune.
  */
 import type { ToolDefinition } from '../contract.js';
 import type { Catalog } from './catalog.js';
@@ -46,13 +39,7 @@ interface Keywords {
   readonly flatNames: readonly string[];
 }
 
-/**
- * Prunes one router's flat tools. Internal.
- *
- * @example
- * const pruner = new Pruner(catalog, 'union');
- * pruner.pruneByTask('read the file').kept; // → 2
- */
+/** Prunes one router's flat tools. Internal. */
 export class Pruner {
   readonly #catalog: Catalog;
   readonly #strategy: PruneStrategy;
@@ -121,9 +108,8 @@ export class Pruner {
   }
 
   /**
-   * 1 per flat position the task keeps. A keyword is in the task when it
-   * starts at some position of it: each position is looked up by its first
-   * `START` code units, and only the keywords starting with those are compared.
+   * 1 per flat position the task keeps. A keyword is in the task when it starts at some position of it: each position
+   * is looked up by its first `START` code units, and only the keywords starting with those are compared.
    */
   #byTask(task: string): Uint8Array {
     const { always, short, byStart, definitions } = this.#index();
@@ -142,10 +128,8 @@ export class Pruner {
   }
 
   /**
-   * 1 per allowlisted flat position. A name that is no flat tool (a typo, a
-   * namespace action, a toolkit tool) throws, naming it and the closest flat
-   * tools: an allowlist that silently matched nothing would offer less than
-   * the application meant, with no word about why.
+   * 1 per allowlisted flat position. A name that is no flat tool throws, naming the closest flat tools: an allowlist that
+   * silently matched nothing would offer less than the application meant.
    */
   #byName(names: readonly string[], where: string): Uint8Array {
     const catalog = this.#catalog;

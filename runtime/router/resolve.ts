@@ -1,12 +1,7 @@
 /**
- * Call resolution: from whatever the model sent (any supported call shape) to either a tool and its validated
- * arguments, a toolkit to load, or a rejection with a code from `REJECTION_CODES` and a reason the model can act on.
- * This is the one place that decides whether a call is valid: a new call rule goes here, its wording in reasons.ts.
- *
- * Order of checks, per call: read the call (call-shape.ts); resolve the name (empty, a flat tool, a namespace,
- * `load_toolkit`, the toolkit dispatcher, a library or run-time tool, joined namespace names); the gate (blocked, not
- * loaded); parse the arguments within the limits; the action of a namespace; decode wire names and strict-mode nulls;
- * the tool's validator. Model input never throws here.
+ * Call resolution: from whatever the model sent to a tool and its validated arguments, a toolkit to load, or a
+ * rejection with a code and a reason the model can act on. The one place that decides whether a call is valid: a new
+ * call rule goes here, its wording in reasons.ts. Model input never throws here.
  */
 import { LOAD_TOOLKIT_NAME, type CallVia, type RejectionCode, type ValidateFn } from '../contract.js';
 import { applyKeyDecode } from '../targets/property-keys.js';
@@ -140,11 +135,9 @@ export class Resolver {
   }
 
   /**
-   * A namespace call's parsed object. The wire format is `{ action, args }`; models often flatten it, so the rule is:
-   * with no `args` key, every key beside `action` is an argument (`{"action":"git_log","limit":3}` is `git_log` with `{
-   * limit: 3 }`); with an `args` key, any other key beside `action` is a mistake, rejected by name, because dropping it
-   * would run the action without it (a commit of everything instead of `paths`). `fresh`: parsed from text just now
-   * (see `#validate`).
+   * A namespace call's parsed object. Models often flatten `{ action, args }`: with no `args` key every key beside
+   * `action` is an argument; with one, any other key is rejected by name, since dropping it would run the action
+   * without it. `fresh`: parsed from text just now (see `#validate`).
    */
   #envelope(k: number, parsed: Record<string, unknown>, callId: string | undefined, fresh: boolean): Resolved {
     const ns = this.#catalog.namespaces[k]!;
@@ -179,10 +172,8 @@ export class Resolver {
   }
 
   /**
-   * A call through the dispatcher tool (`{ tool, args }`, toolkit-loading.ts), checked like a namespace action: the
-   * tool must be a toolkit tool (`unknown_action` with the closest names otherwise), pass the gate and be loaded; keys
-   * besides `tool` and `args` are named in a rejection; its args are validated with pointers under `/args`. Routed as
-   * the toolkit tool itself (`via: 'toolkit'`, `group`: its loaded toolkit).
+   * A call through the dispatcher tool (`{ tool, args }`), checked like a namespace action: a toolkit tool that passes
+   * the gate and is loaded; stray keys are named in a rejection. Routed as the toolkit tool itself (`via: 'toolkit'`).
    */
   #dispatched(raw: unknown, callId: string | undefined): Resolved {
     const catalog = this.#catalog;
@@ -225,11 +216,8 @@ export class Resolver {
   }
 
   /**
-   * Decode Anthropic wire names and strict-mode nulls, then validate.
-   *
-   * `fresh`: `input` was parsed from the call's arguments text just now, so nothing outside this call holds it. A
-   * validator that fills defaults may then fill it in place; any other input (an object an SDK or the caller handed
-   * over) is copied first, because nothing the caller passed may change.
+   * Decode Anthropic wire names and strict-mode nulls, then validate. `fresh`: `input` was parsed from text just now, so
+   * a validator that fills defaults may fill it in place; any other input is copied first (the caller's stays unchanged).
    */
   #validate(
     t: number,
@@ -283,12 +271,7 @@ export class Resolver {
     return name !== undefined && this.#catalog.byName.get(name)?.kind === 'namespace';
   }
 
-  /**
-   * The seed's `resolveNamespace` without exceptions: the concrete tool and its arguments, or a rejection. Unlike the
-   * seed's, it goes through the same path as `dispatch` (gate, the namespace key rule, strict-mode null decode, the
-   * validator), so no public method hands a blocked action's arguments, or arguments with a key silently dropped, to
-   * application code.
-   */
+  /** The seed's `resolveNamespace` without exceptions, through the same checks as `dispatch` (gate, key rule, validator). */
   tryResolveNamespace(call: unknown): TryNamespaceResolution {
     const catalog = this.#catalog;
     const shape = readCall(call);

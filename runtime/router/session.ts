@@ -1,9 +1,7 @@
 /**
- * The session state: everything about one conversation that `snapshot()` stores and `restore()` reads back (the
- * blocklist as set, the loaded toolkits in load order, the standing announcements, `syncToolAnnouncements`' previous
- * tool set), apart from the catalog and the gate's derived tables. A snapshot is untrusted input that decides what is
- * blocked, so `readSnapshot` reads it strictly: a bad one throws before any state changes, and a missing field never
- * means "nothing blocked".
+ * The session state: what `snapshot()` stores and `restore()` reads back (the blocklist, the loaded toolkits in load
+ * order, the announcements, `syncToolAnnouncements`' previous set). A snapshot is untrusted input that decides what is
+ * blocked, so `readSnapshot` reads it strictly.
  */
 import { ANNOUNCEMENT_CHANNELS, AnnouncementStore, type AnnounceOptions, type Announcement, type AnnouncementChannel } from '../announcements.js';
 import type { Catalog } from './catalog.js';
@@ -23,10 +21,8 @@ export interface SnapshotFields {
 }
 
 /**
- * Read an untrusted snapshot, strictly: a snapshot decides what is blocked, so anything it does not say clearly is an
- * error, never "nothing blocked". Throws a `TypeError` listing every problem (not a snapshot of this format, a missing
- * `blocked` or `loaded`, a field of the wrong type, an unreadable object). `announcements` and `announcedTools` may be
- * absent (the seed: a snapshot from before announcements restores an empty set).
+ * Read an untrusted snapshot, strictly (it decides what is blocked): throws a `TypeError` listing every problem, and a
+ * missing field never means "nothing blocked". `announcements` and `announcedTools` may be absent (the seed).
  * @example
  * readSnapshot(JSON.parse(saved)).blocked; // → ['delete_file']
  * readSnapshot({}); // TypeError: restore: not a toolroute router snapshot …
@@ -97,10 +93,6 @@ function readAnnouncements(value: unknown, problems: string[]): Announcement[] {
 /**
  * One router's session state. Internal to the router; the gate owns the tables derived from `blockedSet` and `loaded`
  * and must be told when they change (the façade does that).
- * @example
- * const session = new Session();
- * session.setBlocked(['delete_file']);
- * session.blockedSet.has('delete_file'); // → true
  */
 export class Session {
   /** The blocklist as set (strings only), in the caller's order. */
@@ -137,11 +129,7 @@ export class Session {
     };
   }
 
-  /**
-   * Replace the state with a read snapshot, all or nothing: every loaded toolkit must exist in this router (matched
-   * case-insensitively), else it throws before anything changes. The blocklist's names are checked by the gate's rule
-   * before this is called. The gate must recompute afterwards.
-   */
+  /** Replace the state with a read snapshot, all or nothing (an unknown toolkit throws first); the gate must recompute. */
   restore(fields: SnapshotFields, catalog: Catalog): void {
     const loaded: number[] = [];
     const unknown: string[] = [];

@@ -1,8 +1,7 @@
 /**
- * The router's public types: what `createRouter` takes and what every `ToolRouter` method returns. Defined here, next
- * to the modules that build them, and re-exported unchanged by runtime/router.ts (the façade) and runtime/index.ts;
- * nothing in this file has behaviour except `ToolCallRejectedError`, the one exception class the seed-compatible
- * helpers throw.
+ * The router's public types: what `createRouter` takes and what every `ToolRouter` method returns, re-exported
+ * unchanged by runtime/router.ts (the façade). Nothing here has behaviour except `ToolCallRejectedError`, the one
+ * exception class the seed-compatible helpers throw.
  */
 import type {
   AbortSignalOf, CallVia, HandlerContext, LOAD_TOOLKIT_NAME, RegistryShape, Rejection, RejectionCode, ResolvedCallOf, Target, ToolCallCheckResultOf,
@@ -23,9 +22,8 @@ export interface PrunedTool<N extends string = string> extends ToolDefinition {
 }
 
 /**
- * The seed's prune result: kept tools (neutral definitions, flat order), removed names, counts. `N` is the router's
- * tool names (the generated `ToolName`, plus names registered at run time), so `tools[].name` and `removed` combine
- * with namespace names without casts.
+ * The seed's prune result: kept tools (neutral definitions, flat order), removed names, counts, typed by the router's
+ * tool names so they combine with namespace names without casts.
  * @example
  * const { tools, removed } = router.pruneByTask('read the file');
  * router.compile({ target: 'anthropic', messages, tools: [...tools.map((t) => t.name), 'file_ops'] });
@@ -45,9 +43,8 @@ export interface RouterOptions extends Partial<CallLimits> {
   /** Rethrow a handler's exception from `dispatch` instead of returning `handler_error`. Default false. */
   readonly propagateHandlerErrors?: boolean;
   /**
-   * The text the model sees when a handler throws or rejects (the `reason` of a `handler_error`). The default is `Tool
-   * "x" failed: <message>`; a raw message can carry paths, hosts or secrets, so production agents usually redact here.
-   * The original error stays on the result's `error`, never in `reason` unless this returns it. A hook that throws
+   * The text the model sees when a handler fails (default `Tool "x" failed: <message>`): a raw message can carry paths,
+   * hosts or secrets, so production agents redact here. The error stays on the result's `error`; a hook that throws
    * falls back to `Tool "x" failed.`
    * @example
    * createRouter(generated, handlers, { handlerErrorReason: (_error, { tool }) => `${tool} failed; try again later.` });
@@ -56,11 +53,9 @@ export interface RouterOptions extends Partial<CallLimits> {
   /** Default time limit of every handler call, in milliseconds (`dispatch`'s `timeoutMs` overrides it). None by default. */
   readonly timeoutMs?: number;
   /**
-   * How a loaded toolkit reaches the model per target (runtime/toolkit-loading.ts): `native` (default: Anthropic
-   * deferred tools + `tool_reference`, Responses client `tool_search`, Chat and Gemini the dispatcher tool),
-   * `dispatcher`, or `append` (loaded tools appended to `tools`: each load costs the cache of everything after the
-   * tools). One strategy, or one per target. Default: the spec's `options.toolkitLoading`, else `native`; this option
-   * replaces the spec's whole (it is not merged per target).
+   * How a loaded toolkit reaches the model (runtime/toolkit-loading.ts): `native` (default), `dispatcher` or `append`
+   * (each load costs the cache of everything after the tools); one strategy, or one per target. Default: the spec's
+   * `options.toolkitLoading`, which this option replaces whole.
    */
   readonly toolkitLoading?: ToolkitLoadingOption;
 }

@@ -1,9 +1,6 @@
 /**
- * The one interface every target implements: one module per target exports
- * one `TargetAdapter<'its-name'>`, listed in index.ts. The shared code
- * (rendering, compile, reading responses, cache keys and reuse, toolkit
- * loading, the router's compile) asks the adapter; nothing outside this
- * folder branches on a target's name.
+ * The one interface every target implements (one `TargetAdapter<'its-name'>` per module, listed in index.ts): the
+ * shared code asks the adapter, and nothing outside this folder branches on a target's name.
  */
 import type { AnnouncementPlacement, PlacedMessages } from '../announcements.js';
 import type { CacheBlock } from '../cache-reuse.js';
@@ -90,11 +87,7 @@ export interface TargetAdapter<T extends Target> {
   convertMessages(messages: readonly NormalizedMessage[], options: ConvertOptions): TargetMessagesMap[T];
   /** The request fragment spread into the SDK call. May throw `ToolrouteConfigError` for a request the provider would reject. */
   buildPayload(context: PayloadContext<T>): TargetPayloadMap[T];
-  /**
-   * The neutral history entries for one response of the target's SDK: text,
-   * tool calls, and the whole output as `provider` state for
-   * {@link convertMessages} to replay. Total; nothing is mutated or copied.
-   */
+  /** The neutral history entries for one SDK response, the whole output kept as `provider` state to replay. Total. */
   readResponse(response: unknown): NeutralMessage[];
   /** What the `native` toolkit-loading strategy means here, and the tool forms that mode needs (runtime/toolkit-loading.ts). */
   readonly toolkitLoading: NativeToolkitLoading<T>;
@@ -103,9 +96,8 @@ export interface TargetAdapter<T extends Target> {
 }
 
 /**
- * What `native` toolkit loading is on one target. A `deferred` or
- * `tool-search` target must supply that mode's tool forms (pure, memoized per
- * source object and frozen, so the router's arrays keep their identity).
+ * What `native` toolkit loading is on one target. A `deferred` or `tool-search` target must supply that mode's tool
+ * forms (pure, memoized per source object and frozen, so the router's arrays keep their identity).
  * @example const loading: NativeToolkitLoading<'anthropic'> = { native: 'deferred', unloadedTool: (tool) => ({ ...tool, defer_loading: true }) };
  */
 export type NativeToolkitLoading<T extends Target> =
@@ -125,6 +117,9 @@ export type NativeToolkitLoading<T extends Target> =
 
 /** The table type: one adapter per target, each typed by its own name. */
 export type TargetAdapterTable = { readonly [T in Target]: TargetAdapter<T> };
+
+/** Announcements as a user message at the tail (before a prefill without one): every target but Anthropic. */
+export const TAIL_ANNOUNCEMENTS: AnnouncementPlacement = Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' });
 
 /** The `name` field of a rendered tool (every target but Chat Completions). */
 export function namedTool(tool: unknown): string | undefined {
@@ -147,4 +142,14 @@ export function flatCacheBlocks(p: ProviderItem, add: BlockSink, system?: string
   list(p['tools']).forEach((t, i) => add('tools', `tools[${i}]`, t));
   if (p['tool_choice'] !== undefined) add('tool_choice', 'tool_choice', p['tool_choice']);
   if (system !== undefined && p[system] !== undefined) add('system', system, p[system]);
+}
+
+/**
+ * Adds `tools` (when there are any) and then `tool_choice` (when given) to a payload, the OpenAI targets' last keys.
+ * @example withToolsAndChoice({ messages }, tools, undefined); // { messages, tools }
+ */
+export function withToolsAndChoice<P extends { tools?: unknown; tool_choice?: unknown }>(out: P, tools: readonly unknown[], toolChoice: unknown): P {
+  if (tools.length > 0) out.tools = tools as P['tools'];
+  if (toolChoice !== undefined) out.tool_choice = toolChoice as P['tool_choice'];
+  return out;
 }

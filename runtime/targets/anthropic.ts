@@ -1,8 +1,7 @@
 /**
- * Anthropic Messages (`client.messages.create`): `Tool` `{ name, description,
- * input_schema, defer_loading? }`, tool search `tool_search_tool_*_20251119`,
- * the payload with its cache breakpoints, and the request rules Anthropic
- * answers with a 400, checked before anything is sent.
+ * Anthropic Messages (`client.messages.create`): `Tool` `{ name, description, input_schema, defer_loading? }`, tool
+ * search `tool_search_tool_*_20251119`, the payload with its cache breakpoints, and the request rules Anthropic answers
+ * with a 400, checked before anything is sent.
  */
 import { withoutCacheControl } from '../cache-key.js';
 import { loadCalls, type ToolkitCatalog } from '../toolkit-loading.js';
@@ -16,9 +15,8 @@ import { objectSchema } from './schema.js';
 import type { AnthropicAssistantBlock, AnthropicConversion, AnthropicMessage, AnthropicPayload, AnthropicTextBlock, AnthropicTool, AnthropicToolResultBlock, AnthropicToolSearchTool, AnthropicToolUnion } from './types.js';
 
 /**
- * The same form for tools, namespaces and the loader. Top-level property keys
- * Anthropic refuses (a 400 for the whole request) go out under wire names,
- * decoded back at dispatch (property-keys.ts).
+ * The same form for tools, namespaces and the loader. Top-level property keys Anthropic refuses (a 400 for the whole
+ * request) go out under wire names, decoded back at dispatch (property-keys.ts).
  */
 function renderAnthropic(tool: NeutralTool): AnthropicTool {
   const schema = objectSchema(tool.parameters);
@@ -93,12 +91,9 @@ interface AnthropicTurn {
 }
 
 /**
- * Messages for `client.messages.create`: tool results become `tool_result`
- * blocks in one user turn (a following user message joins it as a text
- * block, after the results, as the API requires); system messages stay
- * mid-conversation `system` messages; an assistant message with Anthropic
- * state sends its kept blocks (thinking first, as received). `breakpoints`
- * are caller message indices whose last block gets `cache_control`.
+ * Messages for `client.messages.create`: tool results become `tool_result` blocks in one user turn (a following user
+ * message joins it after the results); system messages stay mid-conversation; Anthropic state sends its kept blocks.
+ * `breakpoints` are caller message indices whose last block gets `cache_control`.
  * @example
  * toAnthropicMessages(normalizeMessages([{ role: 'user', content: 'hi' }])).messages;
  * // → [{ role: 'user', content: 'hi' }]
@@ -207,8 +202,8 @@ interface ToolFacts {
   readonly cacheControls: number;
 }
 
-// Per immutable tools array (frozen, with frozen entries): the router sends the same one turn after turn,
-// so a turn's compile does not walk every tool.
+// Per immutable tools array (frozen, with frozen entries): the router sends the same one turn after turn, so a turn's
+// compile does not walk every tool.
 const toolFactsMemo = new WeakMap<readonly unknown[], ToolFacts>();
 
 function toolFacts(tools: readonly AnthropicToolUnion[]): ToolFacts {
@@ -295,11 +290,8 @@ export function asDeferred(tool: AnthropicTool): AnthropicTool {
 }
 
 /**
- * The `tool_result` blocks answering a successful `load_toolkit` call gain one
- * `tool_reference` block per tool of the toolkit the request sends deferred
- * (a reference to a tool not in `tools` is a 400). Anthropic expands each
- * reference in place; the cached prefix is untouched. Returns `messages`
- * itself when nothing answers a load.
+ * A successful `load_toolkit` call's `tool_result` gains one `tool_reference` block per tool of the toolkit the request
+ * sends deferred; the cached prefix is untouched. Returns `messages` itself when nothing answers a load.
  * @example
  * withToolReferences(messages, normalized, catalog, new Set(['get_forecast']));
  * // tool_result content → [{ type: 'text', text: 'Toolkit "Weather" loaded. …' }, { type: 'tool_reference', tool_name: 'get_forecast' }]

@@ -1,10 +1,6 @@
 /**
- * `compileForTarget`: the per-target request compile, one pipeline for every
- * target (normalize, system text, foreign provider state dropped,
- * announcements placed, tools assembled, cache key, the adapter's payload).
- * Returns what is spread into the SDK call: Anthropic `{ system?, messages,
- * tools? }`, Chat `{ messages, tools? }`, Responses `{ instructions?, input,
- * tools? }`, Gemini `{ contents, config }`. Pure apart from `onWarning`.
+ * `compileForTarget`: one request-compile pipeline for every target (normalize, system text, announcements, tools,
+ * cache key, the adapter's payload), returning what is spread into the SDK call. Pure apart from `onWarning`.
  */
 import { placeAnnouncements, type Announcement } from '../announcements.js';
 import { registerPayloadPrefix, stablePrefix } from '../cache-key.js';
@@ -21,8 +17,8 @@ export { ANNOUNCEMENT_ANCHOR, placeAnnouncements, type PlacedMessages } from '..
 export type { TargetPayload } from './types.js';
 
 /**
- * Anthropic `cache_control` breakpoints (other targets cache automatically): `tools` the last non-deferred
- * stable tool, `system` the stable system text, `{ message: i }` the last block of the caller's `messages[i]`.
+ * Anthropic `cache_control` breakpoints (other targets cache automatically): `tools` the last non-deferred stable tool,
+ * `system` the stable system text, `{ message: i }` the last block of the caller's `messages[i]`.
  */
 export type CacheBreakpoint = 'tools' | 'system' | { readonly message: number };
 
@@ -72,8 +68,8 @@ export interface TargetCompileInput {
 }
 
 /**
- * Compile one request for one target. Throws {@link ToolrouteConfigError} only for configuration the
- * provider would reject with a 400; model output in the history never throws.
+ * Compile one request for one target. Throws {@link ToolrouteConfigError} only for configuration the provider would
+ * reject with a 400; model output in the history never throws.
  * @example
  * const payload = compileForTarget({ target: 'anthropic', system: 'Be brief.',
  *   messages: [{ role: 'user', content: 'hi' }], stable: spec.rendered.anthropic.namespaces,
@@ -108,7 +104,8 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
 }
 
 /**
- * Wrap a warning sink so each code is reported once (audit findings once per message); share `seen` to dedupe across wrappers.
+ * Wrap a warning sink so each code is reported once (audit findings once per message); share `seen` to dedupe across
+ * wrappers.
  * @example
  * const onWarning = warnOnce((message) => logger.warn(message));
  * compileForTarget({ …, options: { onWarning } });
@@ -154,7 +151,8 @@ function dropForeignState(messages: NormalizedMessage[], target: Target, warn: W
 
 const NONE: readonly unknown[] = Object.freeze([]);
 
-// The last assembly per frozen stable array: the router passes the same arrays turn after turn, so the cache key memoized on the result stays a lookup.
+// The last assembly per frozen stable array: the router passes the same arrays turn after turn, so the cache key
+// memoized on the result stays a lookup.
 const assembled = new WeakMap<readonly unknown[], { readonly target: Target; readonly parts: readonly unknown[]; readonly tools: readonly unknown[] }>();
 
 /** Search tool, stable, then deferred and loaded ones whose name is not already sent; just the stable array when that is all. */

@@ -6,8 +6,8 @@ export const CONFIG_RULES = [
 export type ConfigRule = (typeof CONFIG_RULES)[number];
 
 /**
- * A request that the provider would reject, caught at compile time. `rule` is
- * stable for programs to branch on; `message` says what, where and how to fix it.
+ * A request that the provider would reject, caught at compile time. `rule` is stable for programs to branch on;
+ * `message` says what, where and how to fix it.
  * @example
  * try { compileForTarget(input); } catch (e) {
  *   if (e instanceof ToolrouteConfigError && e.rule === 'anthropic-all-tools-deferred') { … }

@@ -1,11 +1,8 @@
 /**
- * Gemini (`ai.models.generateContent` in @google/genai): `FunctionDeclaration`
- * with `parametersJsonSchema` (sent untouched by the SDK, unlike `parameters`,
- * which it rewrites and which rejects common keywords; omitted for a tool
- * without arguments), the history as `contents` (no system role there:
- * system messages become user text), and the payload `{ contents, config }`.
+ * Gemini (`ai.models.generateContent`): `FunctionDeclaration` with `parametersJsonSchema` (sent untouched by the SDK,
+ * unlike `parameters`), the history as `contents` (system messages become user text), the payload `{ contents, config }`.
  */
-import { list, namedTool, type NeutralTool, type PayloadContext, type TargetAdapter } from './adapter.js';
+import { list, namedTool, TAIL_ANNOUNCEMENTS, type NeutralTool, type PayloadContext, type TargetAdapter } from './adapter.js';
 import { argumentsObject, isRecord, type NormalizedCall, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, fnv1a, items, neutralCall, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { objectSchema } from './schema.js';
@@ -35,7 +32,7 @@ export const gemini: TargetAdapter<'gemini'> = {
   render: renderGemini,
   toolName: namedTool,
   systemMessages: 'all',
-  announcements: Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' }),
+  announcements: TAIL_ANNOUNCEMENTS,
   searchTool: undefined,
   sentTools: (p) => list(isRecord(p['config']) ? p['config']['tools'] : undefined).flatMap((t) => list((t as { functionDeclarations?: unknown } | null)?.functionDeclarations)),
   cachedTools: (tools) => tools,
@@ -98,11 +95,8 @@ const REPLAY: ReplayCodec<GeminiPart> & { text: (text: string) => GeminiPart } =
 };
 
 /**
- * Contents for `ai.models.generateContent`: assistant turns as `model`; tool
- * results as `functionResponse` parts (name looked up by call id; `response`
- * an object: a JSON object as is, else `{ result }`, one with its own `error`
- * key as `{ output }`, a failure as `{ error }`); Gemini state replayed as
- * received; system messages as user text. Same-role contents are merged, so
+ * Contents for `ai.models.generateContent`: assistant turns as `model`; tool results as `functionResponse` parts (name
+ * looked up by call id, `response` always an object); system messages as user text. Same-role contents are merged, so
  * parallel results answer their calls in one turn.
  * @example
  * toGeminiContents(normalizeMessages([{ role: 'user', content: 'hi' }]));

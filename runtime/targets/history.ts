@@ -1,11 +1,7 @@
 /**
- * The provider-neutral history callers pass to `compile` (the OpenAI-like
- * `{ role, content, tool_calls?, tool_call_id? }` of the seed), and its
- * normalized form that placement and every target's converter read.
- * Normalizing never throws and never mutates: a history is partly model
- * output, so garbage degrades to the nearest valid request (non-string
- * content → its text parts or JSON, an unknown role → `user`, arguments that
- * are not a JSON object → `{}` where a target needs an object).
+ * The provider-neutral history callers pass to `compile` (the seed's OpenAI-like messages), and its normalized form
+ * every target's converter reads. Normalizing never throws or mutates: a history is partly model output, so garbage
+ * degrades to the nearest valid request.
  */
 
 /** A tool call as the neutral history carries it (OpenAI Chat's shape). */

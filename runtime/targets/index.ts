@@ -1,15 +1,7 @@
 /**
- * runtime/targets/: everything that differs by provider. One module per
- * target (anthropic.ts, openai.ts, openai-responses.ts, gemini.ts), each
- * exporting the adapter (adapter.ts) listed in {@link TARGET_ADAPTERS}, and
- * the shared code around them: compile.ts (the pipeline), history.ts and
- * replay.ts (the neutral history, reading and replaying provider output),
- * native.ts (provider-native history entries), strict.ts and
- * property-keys.ts (schema rewrites), types.ts (SDK-shaped wire types).
- *
- * A new target: its name in `TARGETS` (runtime/contract.ts), its wire types
- * in types.ts, one module here and one entry in the table; the compiler
- * lists whatever is still missing.
+ * runtime/targets/: everything that differs by provider, one adapter module per target listed in
+ * {@link TARGET_ADAPTERS}. A new target: its name in `TARGETS` (runtime/contract.ts), its wire types in types.ts, one
+ * module here and one entry in the table; the compiler lists whatever is still missing.
  */
 import { TARGETS, type RenderForm, type Target, type ToolDefinition } from '../contract.js';
 import type { NeutralTool, RenderOptions, TargetAdapter, TargetAdapterTable } from './adapter.js';
@@ -36,9 +28,7 @@ export function adapterFor<T extends Target>(target: T): TargetAdapter<T> {
 }
 
 /**
- * One tool rendered for one form: `neutral` is the seed's `ToolDefinition`,
- * a target its adapter's wire shape. Pure; output keys in a fixed order.
- * `openaiStrict` affects only the two OpenAI forms (strict.ts).
+ * One tool rendered for one form: `neutral` is the seed's `ToolDefinition`, a target its adapter's wire shape. Pure.
  * @example
  * renderTool('anthropic', { kind: 'tool', name: 'get_time', description: 'Get timestamp',
  *   parameters: { type: 'object', properties: {} }, deferLoading: false }, { openaiStrict: false });
@@ -64,12 +54,8 @@ export function toolkitMode(target: Target, option: ToolkitLoadingOption | undef
 }
 
 /**
- * Whether the target's tool results carry a failure flag beside their text
- * (Anthropic's `is_error`): a rejection can then be marked as one without
- * rewording it.
- * @example
- * toolResultErrorFlag('anthropic'); // → true
- * toolResultErrorFlag('gemini');    // → false
+ * Whether the target's tool results carry a failure flag beside their text (Anthropic's `is_error`).
+ * @example toolResultErrorFlag('anthropic'); // → true
  */
 export function toolResultErrorFlag(target: Target): boolean {
   return adapterFor(target).toolResultErrorFlag;

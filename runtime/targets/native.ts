@@ -1,11 +1,7 @@
 /**
- * Provider-native entries in the neutral history (an Anthropic block array, a
- * Gemini `{ role, parts }` content, Responses items, `tool_result` blocks):
- * read as `fromProvider` and `toolMessage` would have written them, or
- * rejected with `ToolrouteConfigError` (`native-history-entry`) when the
- * neutral history cannot carry a part to every target (images, documents,
- * audio, files, refusals, non-text tool results). Never dropped. Malformed
- * parts are not native; they degrade as the rest of the history does.
+ * Provider-native entries in the neutral history (an Anthropic block array, a Gemini content, Responses items): read as
+ * `fromProvider` and `toolMessage` would have written them, or rejected with `ToolrouteConfigError` when the neutral
+ * history cannot carry a part to every target (images, files, refusals). Never dropped.
  */
 import { ToolrouteConfigError } from './errors.js';
 import { isRecord, jsonText, normalizeOne, textOf, type NeutralMessage, type NormalizedMessage } from './history.js';
@@ -94,9 +90,8 @@ function resultText(content: unknown): string | undefined {
 const valueText = (value: unknown): string => (typeof value === 'string' ? value : (jsonText(value) ?? ''));
 
 /**
- * One provider-native history entry read, or `undefined` for a neutral one.
- * `consumed` is how many entries it read (consecutive Responses output items
- * are one assistant turn). Throws for a native part the neutral history cannot carry.
+ * One provider-native history entry read, or `undefined` for a neutral one; `consumed` counts the entries it read
+ * (consecutive Responses output items are one turn). Throws for a native part the neutral history cannot carry.
  * @example
  * readNativeEntry({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] }, 0, entries);
  * // → { messages: [{ role: 'tool', callId: 't1', text: 'ok', … }], consumed: 1 }

@@ -1,16 +1,14 @@
 /**
- * OpenAI Responses (`client.responses.create`): `FunctionTool` with `strict`
- * always written (Responses treats an omitted `strict` as true), tool search
- * `{ type: 'tool_search' }`, the history as input items, and the payload
- * `{ instructions?, input, tools? }`.
+ * OpenAI Responses (`client.responses.create`): `FunctionTool` with `strict` always written (omitted means true there),
+ * tool search `{ type: 'tool_search' }`, the history as input items, the payload `{ instructions?, input, tools? }`.
  */
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { loadCalls, type ToolkitLoadingInput } from '../toolkit-loading.js';
-import { flatCacheBlocks, list, namedTool, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
+import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
 import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { openaiParameters } from './strict.js';
-import type { ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesTool, ResponsesToolSearchTool } from './types.js';
+import type { ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesToolSearchTool } from './types.js';
 
 function renderResponses(tool: NeutralTool, options: RenderOptions): ResponsesFunctionTool {
   const { parameters, strict } = openaiParameters(tool, options);
@@ -25,10 +23,7 @@ function responsesPayload({ input, options, systemText, placed, tools }: Payload
   let items = toResponsesInput(placed.messages, options.responsesSystemRole);
   if (input.toolkits?.mode === 'tool-search') items = asToolSearchItems(items, placed.messages, input.toolkits);
   // Key order: instructions, input, tools — the order the docs write them.
-  const out: ResponsesPayload = systemText === '' ? { input: items } : { instructions: systemText, input: items };
-  if (tools.length > 0) out.tools = tools as ResponsesTool[];
-  if (input.toolChoice !== undefined) out.tool_choice = input.toolChoice as ResponsesPayload['tool_choice'];
-  return out;
+  return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, input.toolChoice);
 }
 
 /** The OpenAI Responses adapter. */
@@ -37,7 +32,7 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
   render: renderResponses,
   toolName: namedTool,
   systemMessages: 'all',
-  announcements: Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' }),
+  announcements: TAIL_ANNOUNCEMENTS,
   searchTool: () => SEARCH,
   // A deferred function still shows its name and description at the start of the request.
   sentTools: (p) => list(p['tools']),
@@ -64,9 +59,8 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
 };
 
 /**
- * How a Responses output item reads: a `message` is text (its `output_text`
- * parts), a `function_call` a call, a client-executed `tool_search_call` a
- * `load_toolkit` call (toolkit loading over tool search); the rest is state.
+ * How a Responses output item reads: a `message` is text (its `output_text` parts), a `function_call` a call, a
+ * client-executed `tool_search_call` a `load_toolkit` call (toolkit loading over tool search); the rest is state.
  * @example
  * classifyResponsesItem({ type: 'function_call', id: 'fc_1', call_id: 'c1', name: 'get_time', arguments: '{}' });
  * // → { kind: 'call', id: 'c1', name: 'get_time', arguments: '{}' }
@@ -93,9 +87,8 @@ const REPLAY: ReplayCodec<ResponsesInputItem> & { text: (text: string) => Respon
 };
 
 /**
- * Input items for `client.responses.create`: easy input messages,
- * `function_call` / `function_call_output` items (a failure is its text), system
- * messages inline with `systemRole`; Responses state replayed as received.
+ * Input items for `client.responses.create`: easy input messages, `function_call` / `function_call_output` items (a
+ * failure is its text), system messages inline with `systemRole`; Responses state replayed as received.
  * @example
  * toResponsesInput(normalizeMessages([{ role: 'assistant', content: null,
  *   tool_calls: [{ id: 'c1', function: { name: 'get_time', arguments: '{}' } }] }]));
@@ -136,12 +129,9 @@ export function loadedForm(tool: ResponsesFunctionTool): ResponsesFunctionTool {
 }
 
 /**
- * `load_toolkit` calls and results as tool-search items: a neutral
- * `load_toolkit` call becomes a client `tool_search_call`, and a search
- * call's result a `tool_search_output` carrying the toolkit's tools (empty
- * for an error result, followed by a `developer` message with the error
- * text). A `function_call` the model made keeps its `function_call_output`.
- * Returns `items` itself when there are no load calls.
+ * `load_toolkit` calls and results as tool-search items: a `tool_search_call`, answered by a `tool_search_output`
+ * carrying the toolkit's tools (empty for an error, then a `developer` message with its text). Returns `items` itself
+ * when there are no load calls.
  * @example
  * asToolSearchItems(items, normalized, { mode: 'tool-search', catalog, responsesTools });
  * // [{ type: 'tool_search_call', call_id: 'c1', arguments: { toolkit_name: 'Weather' }, execution: 'client', status: 'completed' },

@@ -1,12 +1,10 @@
 /**
- * OpenAI Chat Completions (`client.chat.completions.create`):
- * `ChatCompletionFunctionTool` (with the optional strict rewrite, strict.ts),
- * the history mostly passed through, and the payload `{ messages, tools? }`.
- * No tool search and no deferral: deferred tools are sent in full. The only
- * target where a system message after the first turn keeps its place (the
- * reference library's behaviour).
+ * OpenAI Chat Completions (`client.chat.completions.create`): `ChatCompletionFunctionTool` (with the optional strict
+ * rewrite, strict.ts), the history mostly passed through, and the payload `{ messages, tools? }`. No tool search and no
+ * deferral: deferred tools are sent in full. The only target where a system message after the first turn keeps its
+ * place (the reference library's behaviour).
  */
-import { flatCacheBlocks, list, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
+import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, withToolsAndChoice, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
 import { ToolrouteConfigError } from './errors.js';
 import { isRecord, type NeutralToolCall, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantMessage, items, neutralCall, OTHER, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
@@ -34,10 +32,7 @@ function chatPayload({ input, systemText, placed, tools }: PayloadContext<'opena
   }
   const messages: OpenAIChatMessage[] = systemText === '' ? [] : [{ role: 'system', content: systemText }];
   messages.push(...toOpenAIChatMessages(placed.messages));
-  const out: OpenAIChatPayload = { messages };
-  if (tools.length > 0) out.tools = tools as OpenAIChatTool[];
-  if (input.toolChoice !== undefined) out.tool_choice = input.toolChoice as OpenAIChatPayload['tool_choice'];
-  return out;
+  return withToolsAndChoice<OpenAIChatPayload>({ messages }, tools, input.toolChoice);
 }
 
 /** The OpenAI Chat Completions adapter. */
@@ -49,7 +44,7 @@ export const openai: TargetAdapter<'openai'> = {
     return typeof name === 'string' ? name : undefined;
   },
   systemMessages: 'leading',
-  announcements: Object.freeze({ auto: 'user_tail', withoutTail: 'before-prefill' }),
+  announcements: TAIL_ANNOUNCEMENTS,
   searchTool: undefined,
   sentTools: (p) => list(p['tools']),
   cachedTools: (tools) => tools,
@@ -89,9 +84,8 @@ const chatCall = (c: { id: string; name: string; arguments: string }): OpenAICha
 const REPLAY: ReplayCodec<ChatCall> = { classify: classifyChatToolCall, call: chatCall };
 
 /**
- * An assistant message replayed from its kept `ChatCompletionMessage`: the
- * content as received (unless the history changed it), `refusal`, the `audio`
- * id, and the tool calls as received (custom ones included).
+ * An assistant message replayed from its kept `ChatCompletionMessage`: the content as received (unless the history
+ * changed it), `refusal`, the `audio` id, and the tool calls as received (custom ones included).
  */
 function replayAssistant(m: NormalizedMessage, message: ProviderItem): OpenAIChatMessage {
   const raw = message['content'];

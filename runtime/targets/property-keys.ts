@@ -1,11 +1,7 @@
 /**
- * Anthropic answers 400 for a whole request when one tool's top-level
- * property key breaks `^[a-zA-Z0-9_.-]{1,64}$` (`año_vehiculo`, `filter[id]`,
- * `$top`; the API's own error text, not in the SDK types). Such a tool's
- * Anthropic rendering gets wire names that fit, and its key decode maps them
- * back at dispatch, before validation. Other targets keep the spec's names,
- * which the decode leaves alone (a wire name never equals a spec name of the
- * same object). Nested keys are left as written (no report shows them refused).
+ * Anthropic answers 400 for a whole request when a tool's top-level property key breaks `^[a-zA-Z0-9_.-]{1,64}$`
+ * (`año_vehiculo`, `$top`). Such a tool's Anthropic rendering gets wire names that fit, and its key decode maps them
+ * back at dispatch, before validation; a wire name never equals a spec name of the same object.
  */
 import type { KeyDecodePlan } from '../contract.js';
 import { fnv1a } from './replay.js';
@@ -64,10 +60,8 @@ export function anthropicSchema(parameters: Schema, plan: KeyDecodePlan | undefi
 }
 
 /**
- * Arguments with wire names turned back into spec names, before validation.
- * Pure and total: never throws, never mutates `value`, returns `value` itself
- * when no wire name is present. A wire name sent together with its spec name
- * is left as it is (the validator or the handler sees both; nothing is dropped).
+ * Arguments with wire names turned back into spec names, before validation. Pure and total; returns `value` itself when
+ * no wire name is present. A wire name sent together with its spec name is left as it is (nothing is dropped).
  * @example applyKeyDecode({ ano: 1982, ok: true }, { ano: 'año' }); // → { 'año': 1982, ok: true }
  */
 export function applyKeyDecode(value: unknown, plan: KeyDecodePlan | undefined): unknown {

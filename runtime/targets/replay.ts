@@ -1,8 +1,6 @@
 /**
- * The shared half of every target's `readResponse` and of the assistant
- * branch of its `convertMessages`: a target says how to classify one of its
- * items and how to rebuild text and calls; reading and replaying are the same
- * everywhere.
+ * The shared half of every target's `readResponse` and of the assistant branch of its `convertMessages`: a target says
+ * how to classify one of its items and how to rebuild text and calls; reading and replaying are the same everywhere.
  */
 import { isRecord, jsonText, type NeutralMessage, type NeutralToolCall, type NormalizedCall, type NormalizedMessage, type ProviderItem, type ProviderState } from './history.js';
 
@@ -76,11 +74,9 @@ export interface ReplayCodec<O> {
 }
 
 /**
- * A provider's kept output replayed for a neutral assistant message: every
- * item as received, in order, except text and calls the application changed
- * (rebuilt in their place) or removed; added calls are appended. Unchanged
- * items are the very objects received, so their JSON is what the provider sent.
- * With nothing kept, this is the turn built fresh: its text, then its calls.
+ * A provider's kept output replayed for a neutral assistant message: every item as received, in order, except text and
+ * calls the application changed (rebuilt in place) or removed; added calls are appended. With nothing kept, the turn
+ * is built fresh.
  * @example replayItems(state.content, 'Hi', [], anthropicCodec); // → the kept blocks
  */
 export function replayItems<O>(kept: readonly ProviderItem[], text: string, calls: readonly NormalizedCall[], codec: ReplayCodec<O>): (ProviderItem | O)[] {

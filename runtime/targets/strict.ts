@@ -1,8 +1,7 @@
 /**
- * The OpenAI strict-mode schema rewrite and its inverse, the null decode:
- * used by both OpenAI renderers, the generator (each tool's `nullDecode`
- * plan) and the router (a strict call's `null`s back into absent arguments).
- * Pure; keyword lists from OpenAI Structured Outputs, "Supported keywords".
+ * The OpenAI strict-mode schema rewrite and its inverse, the null decode: used by both OpenAI renderers, the generator
+ * (each tool's `nullDecode` plan) and the router (a strict call's `null`s back into absent arguments). Pure; keyword
+ * lists from OpenAI Structured Outputs, "Supported keywords".
  */
 import type { NullDecodePlan } from '../contract.js';
 import type { NeutralTool, RenderOptions } from './adapter.js';
@@ -34,17 +33,14 @@ const STRICT_UNSUPPORTED = [
   'patternProperties', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'prefixItems',
   'contains', '$defs', 'definitions',
 ];
-// Constraints strict mode rejects but a reader can use: kept as text in the description.
-// (The dispatch validator is compiled from the ORIGINAL schema, so they are still enforced.)
+// Constraints strict mode rejects but a reader can use: kept as text in the description. (The dispatch validator is
+// compiled from the ORIGINAL schema, so they are still enforced.)
 const STRICT_AS_TEXT = ['default', 'minLength', 'maxLength', 'uniqueItems', 'minProperties', 'maxProperties', 'examples', 'format'];
 
 /**
- * A tool's parameter schema for OpenAI strict mode, with its null decode
- * plan: every object closed with every property required; optional ones made
- * nullable (unless their schema already admits `null`: that `null` is kept);
- * `oneOf` read as `anyOf`; constraints strict mode rejects moved into the
- * description (`Default: "utf8"`). What strict mode cannot express (`$ref`,
- * `allOf`, open maps, untyped values, tuples) gives `{ ok: false, reason, path }`.
+ * A tool's parameter schema for OpenAI strict mode, with its null decode plan: every object closed, every property
+ * required, optional ones made nullable, unsupported constraints moved into the description. What strict mode cannot
+ * express (`$ref`, `allOf`, open maps, untyped values, tuples) gives `{ ok: false, reason, path }`.
  * @example
  * toOpenAIStrictSchema({ type: 'object', properties: { a: { type: 'string' } } });
  * // → { ok: true, plan: { optional: ['a'] }, schema: { type: 'object',
@@ -61,10 +57,9 @@ export function toOpenAIStrictSchema(parameters: JsonSchema, options: StrictSche
 }
 
 /**
- * The parameters an OpenAI target sends and its `strict` flag (undefined
- * without `openaiStrict`): the strict rewrite, or the schema as-is with
- * `strict: false` when strict mode cannot express it. A namespace's `args`
- * members are its actions' schemas, decoded by the action's plan after routing.
+ * The parameters an OpenAI target sends and its `strict` flag (undefined without `openaiStrict`): the strict rewrite,
+ * or the schema as-is with `strict: false` when strict mode cannot express it. A namespace's `args` members are its
+ * actions' schemas, decoded by the action's plan after routing.
  * @example openaiParameters(tool, { openaiStrict: false }); // → { parameters: { type: 'object', … }, strict: undefined }
  */
 export function openaiParameters(tool: NeutralTool, options: RenderOptions): { parameters: JsonObject; strict: boolean | undefined } {
@@ -73,9 +68,8 @@ export function openaiParameters(tool: NeutralTool, options: RenderOptions): { p
 }
 
 /**
- * Which properties' `null`s the router turns back into absent arguments for a
- * tool rendered with OpenAI strict mode; `undefined` when there is nothing to
- * decode or the schema is sent non-strict. Descends into object properties
+ * Which properties' `null`s the router turns back into absent arguments for a tool rendered with OpenAI strict mode;
+ * `undefined` when there is nothing to decode or the schema is sent non-strict. Descends into object properties
  * (`nested`) and array elements (`items`).
  * @example
  * nullDecodePlan({ type: 'object', properties: { path: { type: 'string' },
@@ -90,10 +84,8 @@ export function nullDecodePlan(parameters: JsonSchema): NullDecodePlan | undefin
 const MAX_DECODE_DEPTH = 64;
 
 /**
- * Turn strict-mode `null`s back into absent properties, as `plan` says.
- * Pure and total: never throws (any input, any plan), never mutates `value`
- * (changed containers are copied, untouched ones shared), keeps `__proto__`
- * keys as plain data. Returns `value` itself when nothing changes.
+ * Turn strict-mode `null`s back into absent properties, as `plan` says. Pure and total: never throws or mutates `value`
+ * (changed containers are copied); returns `value` itself when nothing changes.
  * @example applyNullDecode({ path: 'a', encoding: null }, { optional: ['encoding'] }); // → { path: 'a' }
  */
 export function applyNullDecode(value: unknown, plan: NullDecodePlan | undefined): unknown {

@@ -1,11 +1,6 @@
 /**
- * Structural types of what each target's SDK accepts: rendered tools and the
- * request fragments `compile({ target })` returns. The SDKs are
- * devDependencies, so these are narrow subsets of their types;
- * test/targets/sdk-types.test.ts assigns each to the SDK's own type, so a
- * shape that stops matching a new SDK version fails `tsc`. Arrays are mutable
- * (`T[]`) because the SDK request types are; at run time a payload's `tools`
- * may be frozen and shared between compiles: copy before adding to it.
+ * Structural types of what each target's SDK accepts: narrow subsets of the SDKs' types, each assigned to the SDK's own
+ * in test/targets/sdk-types.test.ts. Arrays are mutable (`T[]`) as in the SDK types, though a payload's may be frozen.
  */
 import type { Target, ToolDefinition } from '../contract.js';
 
