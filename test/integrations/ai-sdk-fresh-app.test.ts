@@ -9,44 +9,15 @@
  * against a local fake model server on 127.0.0.1: a call refused before its
  * toolkit is loaded, the toolkit's load, the loaded tool's call and a
  * standing announcement. The test reads the requests as the provider packages
- * sent them.
- *
- * npm installs with --prefer-offline: every package is in the local npm cache
- * after the repo's own install.
+ * sent them. The packing, install and type check: ./fresh-app.ts.
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate } from '../../generator/index.js';
 import { startMockProvider, type MockProvider } from '../conversation/mock-provider.js';
+import { APP_PRELUDE, freshApp, installed, packToolroute } from './fresh-app.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSC = path.join(REPO, 'node_modules/typescript/bin/tsc');
-const NPM_ENV: NodeJS.ProcessEnv = (() => {
-  const env = { ...process.env };
-  delete env['NODE_OPTIONS'];
-  delete env['TOOLROUTE_CLI'];
-  return env;
-})();
-const require = createRequire(import.meta.url);
-/** The version of a package installed in the repo: the app gets the same. */
-const installed = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
-const AI_SDK = ['ai', '@ai-sdk/anthropic', '@ai-sdk/openai'].map((name) => `${name}@${installed(name)}`);
-
-function run(cmd: string, args: readonly string[], cwd: string) {
-  const r = spawnSync(cmd, [...args], { cwd, env: NPM_ENV, encoding: 'utf8', timeout: 300_000 });
-  if (r.error !== undefined) throw r.error;
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-function npm(args: readonly string[], cwd: string) {
-  const r = run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], cwd);
-  if (r.code !== 0) throw new Error(`npm ${args.join(' ')} failed (${r.code}):\n${r.stdout}${r.stderr}`);
-  return r;
-}
+/** The app gets the versions installed in the repo. */
+const AI_SDK = ['ai', '@ai-sdk/anthropic', '@ai-sdk/openai'].map(installed);
 
 /** What the fake model does, per provider package: the same three steps in each one's wire format. */
 type Step = { readonly calls: readonly { id: string; name: string; input: unknown }[] } | { readonly text: string };
@@ -85,14 +56,7 @@ import { createRouter } from 'toolroute/runtime';
 import * as generated from './generated/index.js';
 import type { Handlers } from './generated/index.js';
 
-// No @types/node in this app: the two things it uses of \`process\`.
-declare const process: { env: Record<string, string | undefined>; stdout: { write(text: string): void } };
-
-const handlers = {
-  read_file: ({ path }) => \`read \${path}\`, run_bash: () => null, get_time: () => 'now', write_file: () => null, delete_file: () => null,
-  tail_logs: () => null, get_forecast: ({ city, days }) => ({ city, days: days ?? 1, forecast: 'sunny' }), get_current_weather: () => null,
-  run_query: () => null, describe_table: () => null,
-} satisfies Handlers;
+${APP_PRELUDE}
 
 const url = process.env['MODEL_URL'];
 const out = [];
@@ -115,18 +79,7 @@ let tarball = '';
 let server: MockProvider;
 
 beforeAll(async () => {
-  base = mkdtempSync(path.join(os.tmpdir(), 'toolroute-ai-sdk-app-'));
-  const stage = path.join(base, 'stage');
-  // What npm would pack from the repo (no scripts run), then the same files with a fresh build.
-  const listing = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], REPO).stdout) as { files: { path: string }[] }[];
-  for (const file of (listing[0]?.files ?? []).map((f) => f.path).filter((f) => !f.startsWith('dist/'))) {
-    mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
-    copyFileSync(path.join(REPO, file), path.join(stage, file));
-  }
-  const build = run(process.execPath, [TSC, '-p', path.join(REPO, 'tsconfig.build.json'), '--outDir', path.join(stage, 'dist')], REPO);
-  if (build.code !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
-  const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', base], stage).stdout) as { filename: string }[];
-  tarball = path.join(base, packed[0]?.filename ?? '');
+  ({ base, tarball } = packToolroute('toolroute-ai-sdk-app-'));
   const served = { anthropic: 0, openai: 0 };
   server = await startMockProvider((_body, _index, urlPath) => {
     const provider = urlPath.startsWith('/anthropic/') ? 'anthropic' : 'openai';
@@ -141,33 +94,13 @@ afterAll(async () => {
 
 describe(`a fresh app with the packed tarball and ${AI_SDK.join(' ')}, on Node ${process.versions.node}`, () => {
   it('installs with plain npm install, type-checks, and runs a generateText loop per provider package: a refused call, a load, the loaded tool, the announcement', async () => {
-    const dir = path.join(base, 'app');
-    mkdirSync(path.join(dir, 'src'), { recursive: true });
-    writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: 'app', private: true, type: 'module', dependencies: {} }, null, 2)}\n`);
-    // One plain install (no --legacy-peer-deps, no --force): the peer ranges must agree.
-    npm(['install', '--prefer-offline', tarball, ...AI_SDK], dir);
-    const deps = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
-    expect(Object.keys(deps).sort()).toEqual(['@ai-sdk/anthropic', '@ai-sdk/openai', 'ai', 'toolroute']);
+    const app = await freshApp(base, tarball, AI_SDK, APP);
+    expect(Object.keys(app.dependencies).sort()).toEqual(['@ai-sdk/anthropic', '@ai-sdk/openai', 'ai', 'toolroute']);
+    expect(app.problems).toEqual([]);
+    expect(app.tsc.stdout + app.tsc.stderr).toBe('');
+    expect(app.tsc.code).toBe(0);
 
-    copyFileSync(path.join(REPO, 'examples/tools.spec.yaml'), path.join(dir, 'tools.spec.yaml'));
-    const g = await generate('tools.spec.yaml', { out: 'src/generated', cwd: dir });
-    expect(g.problems).toEqual([]);
-    writeFileSync(path.join(dir, 'src/app.ts'), APP);
-    writeFileSync(
-      path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2023', 'DOM'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, rootDir: 'src', outDir: 'out', types: [] }, include: ['src'] }),
-    );
-    const tsc = run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
-    expect(tsc.stdout + tsc.stderr).toBe('');
-    expect(tsc.code).toBe(0);
-
-    // Asynchronous: the fake model server answers from this process while the app runs.
-    const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
-      execFile(process.execPath, ['out/app.js'], { cwd: dir, env: { ...NPM_ENV, MODEL_URL: server.url }, timeout: 60_000 }, (error, out, err) => {
-        if (error) reject(new Error(`${error.message}\n${err}`));
-        else resolve({ stdout: out, stderr: err });
-      });
-    });
+    const { stdout, stderr } = await app.run({ MODEL_URL: server.url });
     expect(stderr).toBe('');
     expect(JSON.parse(stdout)).toEqual([
       { provider: 'anthropic', text: 'Sunny in Lisbon.', steps: 3, loaded: ['Weather'] },

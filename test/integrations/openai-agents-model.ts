@@ -63,6 +63,8 @@ function answer(path: string, index: number, turn: readonly TurnItem[]): unknown
 export interface ScriptedOpenAi {
   /** The SDK's OpenAI provider, on the Responses API or Chat Completions, pointed at the server. */
   readonly provider: OpenAIProvider;
+  /** The server's base URL (`http://127.0.0.1:<port>/v1`), for an SDK in another process. */
+  readonly url: string;
   /** Every request the SDK sent, in order. */
   readonly requests: readonly RecordedRequest[];
   close(): Promise<void>;
@@ -78,6 +80,7 @@ export interface ScriptedOpenAi {
  */
 export async function startScriptedOpenAi(api: 'responses' | 'chat', turns: readonly (readonly TurnItem[])[]): Promise<ScriptedOpenAi> {
   const server = await startMockProvider((_body, index, path) => answer(path, index, turns[index] ?? [text('Done.')]));
-  const provider = new OpenAIProvider({ apiKey: 'test', baseURL: `${server.url}/v1`, useResponses: api === 'responses' });
-  return { provider, requests: server.requests, close: () => server.close() };
+  const url = `${server.url}/v1`;
+  const provider = new OpenAIProvider({ apiKey: 'test', baseURL: url, useResponses: api === 'responses' });
+  return { provider, url, requests: server.requests, close: () => server.close() };
 }
