@@ -3,7 +3,7 @@
  * recorded in the file, tools the generator refuses, merging into a spec that
  * holds other tools, and the name rule `mcpHandlers` shares with the importer.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpTool as Tool } from '../../integrations/mcp/types.js';
 import { describe, expect, it } from 'vitest';
 import { buildMcpImport, compareImport, readRecords } from '../../generator/import/mcp.js';
 import { loadText } from '../../generator/load.js';
