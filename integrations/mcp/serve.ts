@@ -1,9 +1,9 @@
 /**
  * A router served as an MCP server.
  *
- * Built on `McpServer`, the SDK's current server class (the low-level `Server`
- * class is deprecated for direct use). `McpServer.registerTool` only takes zod
- * schemas and validates calls itself, answering with its own messages before
+ * Built on `McpServer` of either SDK line (sdk.ts picks it).
+ * `McpServer.registerTool` takes zod (or other schema-library) schemas and
+ * validates calls itself, answering with its own messages before
  * any handler runs; toolroute's tools are JSON Schema and its validation
  * (gate, reasons for the model) must be the one that answers. So the tools
  * are served through the route `McpServer` documents for advanced use: request
