@@ -289,10 +289,14 @@ export async function serveMcpHttp<C = unknown>(router: ServableRouter, options:
   });
   const address = http.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port ?? 0;
-  const names = options.allowedHosts ?? [host, 'localhost'];
-  allowedHosts = new Set(names.flatMap((name) => (name.includes(':') && !name.startsWith('[') ? [name] : [name, `${name}:${port}`])).map((name) => name.toLowerCase()));
+  // An IPv6 address goes in brackets in a URL and in a Host header.
+  const hostName = host.includes(':') ? `[${host}]` : host;
+  const names = options.allowedHosts ?? [hostName, 'localhost'];
+  // `name:port` as given; a bare name (or bracketed address) also with this server's port.
+  const withPort = (name: string) => (/:\d+$/.test(name) ? [name] : [name, `${name}:${port}`]);
+  allowedHosts = new Set(names.flatMap(withPort).map((name) => name.toLowerCase()));
   return {
-    url: new URL(`http://${host}:${port}${route}`),
+    url: new URL(`http://${hostName}:${port}${route}`),
     http,
     sessions,
     async close() {
