@@ -94,7 +94,8 @@ const SERVER_2 = '@modelcontextprotocol/server';
 const SERVER_2_STDIO = '@modelcontextprotocol/server/stdio';
 const SDK_1 = '@modelcontextprotocol/sdk';
 
-type Loose = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// A loaded module, untyped: the line may be absent at type-check time. McpClientSdk and McpServerSdk say what is taken from it.
+type Loose = Record<string, any>;
 
 const clients = new Map<McpSdkLine, Promise<McpClientSdk>>();
 const servers = new Map<McpSdkLine, Promise<McpServerSdk>>();
