@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRouter } from 'toolroute/runtime';
-import { connectMcp, mcpHandlers } from 'toolroute/mcp';
+import { connectMcp, mcpHandlers, type McpSdkLine } from 'toolroute/mcp';
 import * as generated from './mcp/generated/index.js';
 import type { Handlers } from './mcp/generated/index.js';
 
@@ -40,11 +40,14 @@ export interface McpClientStep {
   readonly output: string;
 }
 
-/** Runs a scripted sequence of model calls through the router and returns what each gave. */
-export async function runMcpClient(): Promise<McpClientStep[]> {
+/**
+ * Runs a scripted sequence of model calls through the router and returns what each gave.
+ * `sdk` picks the MCP SDK line (default: the installed one, 2.x first).
+ */
+export async function runMcpClient(options: { readonly sdk?: McpSdkLine } = {}): Promise<McpClientStep[]> {
   const memoryDir = mkdtempSync(path.join(os.tmpdir(), 'toolroute-memory-'));
-  const memory = await connectMcp({ ...serverCommand('@modelcontextprotocol/server-memory'), env: { MEMORY_FILE_PATH: path.join(memoryDir, 'memory.jsonl') } });
-  const everything = await connectMcp(serverCommand('@modelcontextprotocol/server-everything'));
+  const memory = await connectMcp({ ...serverCommand('@modelcontextprotocol/server-memory'), env: { MEMORY_FILE_PATH: path.join(memoryDir, 'memory.jsonl') } }, options);
+  const everything = await connectMcp(serverCommand('@modelcontextprotocol/server-everything'), options);
   try {
     const handlers = {
       // The import prefixed each server's tools with its group name (the spec also holds get_time).

@@ -8,14 +8,15 @@
  *
  * Any MCP client then sees the namespaces, flat tools and `load_toolkit`;
  * loading a toolkit sends `notifications/tools/list_changed`, and the toolkit
- * directory is in the server's instructions. test/integrations/mcp-serve.test.ts
- * drives it with the official client over both transports.
+ * directory is in the server's instructions. It runs on either MCP SDK line
+ * (TOOLROUTE_MCP_SDK=1.x or 2.x picks one when both are installed).
+ * test/integrations/mcp-serve.test.ts drives it with the official client over
+ * both transports.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createRouter } from 'toolroute/runtime';
-import { serveMcp, serveMcpHttp } from 'toolroute/mcp';
+import { serveMcpHttp, serveMcpStdio } from 'toolroute/mcp';
 import * as generated from '../generated/index.js';
 import type { Handlers } from '../generated/index.js';
 
@@ -54,6 +55,6 @@ if (entry !== undefined && import.meta.url === pathToFileURL(path.resolve(entry)
     // stderr: stdout stays clean, as for stdio servers.
     process.stderr.write(`toolroute example MCP server at ${served.url.href}\n`);
   } else {
-    await serveMcp(router, { transport: new StdioServerTransport(), name: 'toolroute-example' });
+    await serveMcpStdio(router, { name: 'toolroute-example' });
   }
 }

@@ -8,7 +8,7 @@ import type { CliIO } from '../cli.js';
 import { IMPORT_MODES, importMcp, type ImportMode } from './mcp.js';
 
 export const IMPORT_USAGE = `Usage: toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--prefix <p>]
-                            [--description <text>] [--check] (--url <url> | -- <command> [args…])
+                            [--description <text>] [--check] [--sdk 1.x|2.x] (--url <url> | -- <command> [args…])
 
 Write the tools of an MCP server into a spec (created, or merged into an existing one: this
 server's previous import is replaced, everything else is kept).
@@ -22,6 +22,8 @@ Options:
   --description <text>  Description of the namespace / toolkit.
   --check               Write nothing; exit 1 naming each tool that differs between the spec and the server.
   --url <url>           Connect over Streamable HTTP instead of starting a command over stdio.
+  --sdk <line>          The MCP SDK line to connect with: 1.x (@modelcontextprotocol/sdk) or 2.x
+                        (@modelcontextprotocol/client); default: TOOLROUTE_MCP_SDK, else the installed one, 2.x first.
   -- <command> [args…]  The server command to start over stdio.
 `;
 
@@ -52,6 +54,7 @@ export async function importMain(argv: readonly string[], io: CliIO): Promise<nu
         prefix: { type: 'string' },
         description: { type: 'string' },
         url: { type: 'string' },
+        sdk: { type: 'string' },
         check: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -68,6 +71,7 @@ export async function importMain(argv: readonly string[], io: CliIO): Promise<nu
   if (positionals.length > 1) return usage(`unexpected argument "${positionals[1]}" (put the server command after --).`);
   if (values.out === undefined || values.out === '') return usage('import mcp needs --out <spec.yaml>.');
   if (values.as !== undefined && !(IMPORT_MODES as readonly string[]).includes(values.as)) return usage(`--as must be one of ${IMPORT_MODES.join(', ')}, not "${values.as}".`);
+  if (values.sdk !== undefined && values.sdk !== '1.x' && values.sdk !== '2.x') return usage(`--sdk must be 1.x or 2.x, not "${values.sdk}".`);
   if (values.url !== undefined && command.length > 0) return usage('give either --url or a command after --, not both.');
   if (values.url === undefined && command.length === 0) return usage('import mcp needs a server: --url <url>, or -- <command> [args…].');
   if (values.url !== undefined) {
@@ -87,6 +91,7 @@ export async function importMain(argv: readonly string[], io: CliIO): Promise<nu
     ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
     ...(values.description !== undefined ? { description: values.description } : {}),
     check: values.check === true,
+    ...(values.sdk !== undefined ? { sdk: values.sdk as '1.x' | '2.x' } : {}),
   });
   const notes = result.notes.map((n) => `  note: ${n.message}\n`).join('');
   if (result.problems.length > 0) {

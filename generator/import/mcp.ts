@@ -7,9 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, isSeq, parseDocument, type Document, YAMLMap, YAMLSeq } from 'yaml';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { connectMcp, listAllTools, type McpServerTarget } from '../../integrations/mcp/connect.js';
 import { groupNameOf, specToolName } from '../../integrations/mcp/names.js';
+import type { McpSdkLine } from '../../integrations/mcp/sdk.js';
+import type { McpTool as Tool } from '../../integrations/mcp/types.js';
 import { loadText } from '../load.js';
 import { formatProblem, type Problem } from '../problems.js';
 import { validateSpec } from '../validate.js';
@@ -351,6 +352,8 @@ export interface ImportMcpRequest extends McpImportOptions {
   readonly server: McpServerTarget;
   readonly check?: boolean;
   readonly cwd?: string;
+  /** The MCP SDK line to connect with; default: `TOOLROUTE_MCP_SDK`, else the installed one (2.x first). */
+  readonly sdk?: McpSdkLine;
 }
 
 export interface ImportMcpResult {
@@ -394,7 +397,7 @@ export async function importMcp(request: ImportMcpRequest): Promise<ImportMcpRes
   let tools: Tool[];
   let server: { name: string; version: string } | undefined;
   try {
-    const connection = await connectMcp(request.server);
+    const connection = await connectMcp(request.server, request.sdk !== undefined ? { sdk: request.sdk } : {});
     try {
       server = connection.server;
       tools = await listAllTools(connection.client);

@@ -1,15 +1,13 @@
 /**
  * Connecting to an MCP server and reading its whole tool list: the one piece
  * every MCP integration shares (`toolroute import mcp`, the corpus capture
- * script, tests). Uses the official client (`@modelcontextprotocol/sdk`).
+ * script, tests). Uses the official client of either SDK line (see sdk.ts).
  *
  * Two transports, as the CLI offers them: stdio (a command toolroute starts
  * and stops) and Streamable HTTP (a URL).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { loadMcpClientSdk, type McpSdkLine } from './sdk.js';
+import type { McpClient, McpTool, McpTransport } from './types.js';
 
 /** Where an MCP server is: a command to start over stdio, or a Streamable HTTP URL. */
 export type McpServerTarget =
@@ -26,17 +24,28 @@ export type McpServerTarget =
 
 /** A connected client plus what it takes to close it. */
 export interface McpConnection {
-  readonly client: Client;
+  /** The SDK's `Client` (of `line`); typed as the part toolroute uses. */
+  readonly client: McpClient;
+  /** The SDK line the client is from. */
+  readonly line: McpSdkLine;
   /** The server's name and version from `initialize`. */
   readonly server: { readonly name: string; readonly version: string } | undefined;
   /** The server's `instructions` from `initialize`, if any. */
   readonly instructions: string | undefined;
+  /** Calls `listener` on every `notifications/tools/list_changed` from the server (list the tools again then). */
+  onToolListChanged(listener: () => void): void;
   /** Closes the client and, for stdio, stops the server process. Safe to call twice. */
   close(): Promise<void>;
 }
 
 /** Name and version toolroute announces as an MCP client. */
 export const TOOLROUTE_CLIENT_INFO = { name: 'toolroute', version: '0.1.0' } as const;
+
+export interface ConnectMcpOptions {
+  readonly clientInfo?: { name: string; version: string };
+  /** The SDK line to use; default: `TOOLROUTE_MCP_SDK`, else the installed one (2.x first). */
+  readonly sdk?: McpSdkLine;
+}
 
 /**
  * Connect to an MCP server with the official client.
@@ -45,18 +54,19 @@ export const TOOLROUTE_CLIENT_INFO = { name: 'toolroute', version: '0.1.0' } as 
  * const mcp = await connectMcp({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] });
  * try { console.log(await listAllTools(mcp.client)); } finally { await mcp.close(); }
  */
-export async function connectMcp(target: McpServerTarget, options: { readonly clientInfo?: { name: string; version: string } } = {}): Promise<McpConnection> {
-  const client = new Client(options.clientInfo ?? { ...TOOLROUTE_CLIENT_INFO });
+export async function connectMcp(target: McpServerTarget, options: ConnectMcpOptions = {}): Promise<McpConnection> {
+  const sdk = await loadMcpClientSdk(options.sdk);
+  const client = new sdk.Client(options.clientInfo ?? { ...TOOLROUTE_CLIENT_INFO });
   let stderrText = '';
-  let transport: StdioClientTransport | StreamableHTTPClientTransport;
+  let transport: McpTransport;
   if ('url' in target) {
-    transport = new StreamableHTTPClientTransport(new URL(String(target.url)));
+    transport = new sdk.StreamableHTTPClientTransport(new URL(String(target.url)));
   } else {
-    const stdio = new StdioClientTransport({
+    const stdio = new sdk.StdioClientTransport({
       command: target.command,
       args: [...(target.args ?? [])],
       ...(target.cwd !== undefined ? { cwd: target.cwd } : {}),
-      env: { ...getDefaultEnvironment(), ...(target.env ?? {}) },
+      env: { ...sdk.getDefaultEnvironment(), ...(target.env ?? {}) },
       stderr: target.stderr ?? 'pipe',
     });
     // Kept so a server that dies while starting can say why (a bad path, a missing argument).
@@ -74,11 +84,19 @@ export async function connectMcp(target: McpServerTarget, options: { readonly cl
     throw new Error(`could not connect to the MCP server (${where}): ${error instanceof Error ? error.message : String(error)}${detail}`, { cause: error });
   }
   let closed = false;
+  const listeners: (() => void)[] = [];
+  sdk.onNotification(client, 'notifications/tools/list_changed', () => {
+    for (const listener of listeners) listener();
+  });
   const version = client.getServerVersion();
   return {
     client,
+    line: sdk.line,
     server: version ? { name: version.name, version: version.version } : undefined,
     instructions: client.getInstructions(),
+    onToolListChanged(listener) {
+      listeners.push(listener);
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -98,8 +116,8 @@ export const MAX_TOOL_PAGES = 1000;
  * @example
  * const tools = await listAllTools(client); // [{ name, description, inputSchema, outputSchema?, annotations? }, …]
  */
-export async function listAllTools(client: Pick<Client, 'listTools'>): Promise<Tool[]> {
-  const tools: Tool[] = [];
+export async function listAllTools(client: Pick<McpClient, 'listTools'>): Promise<McpTool[]> {
+  const tools: McpTool[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {

@@ -12,12 +12,11 @@
  * `propagateHandlerErrors`): an `isError` result throws `McpToolError` with the
  * server's text, a transport or protocol failure throws `McpCallError`.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { GeneratedModule, HandlerContext, RegistryShape, ToolNameOf } from '../../runtime/index.js';
 import { listAllTools } from './connect.js';
 import { specToolName } from './names.js';
+import { clientLineOf } from './sdk.js';
+import type { McpCallToolResult, McpClient, McpContentBlock, McpTool } from './types.js';
 
 /** The server answered the call with `isError: true`; `message` is its text content. */
 export class McpToolError extends Error {
@@ -25,8 +24,8 @@ export class McpToolError extends Error {
   /** The server's tool name. */
   readonly tool: string;
   /** The full result the server sent. */
-  readonly result: CallToolResult;
-  constructor(tool: string, result: CallToolResult) {
+  readonly result: McpCallToolResult;
+  constructor(tool: string, result: McpCallToolResult) {
     super(errorText(result) || `the MCP tool "${tool}" reported an error without a message`);
     this.tool = tool;
     this.result = result;
@@ -44,7 +43,7 @@ export class McpCallError extends Error {
 }
 
 /** What an MCP-backed handler resolves to: structured content when the tool declares an output schema, else the content blocks. */
-export type McpToolOutput = Record<string, unknown> | CallToolResult['content'];
+export type McpToolOutput = Record<string, unknown> | readonly McpContentBlock[];
 
 /**
  * What the handler of tool `N` resolves to: the type of its spec `returns` (the
@@ -70,8 +69,8 @@ export interface McpHandlersOptions<P extends string, T extends string> {
   readonly prefix?: P;
   /** Or: exactly these spec tools (with `prefix`, their names include it). */
   readonly tools?: readonly T[];
-  /** Per-call request options (`timeout`, …) handed to `callTool`. */
-  readonly requestOptions?: RequestOptions;
+  /** Per-call request options of the SDK (`timeout`, …) handed to `callTool`. */
+  readonly requestOptions?: { readonly timeout?: number; readonly [option: string]: unknown };
 }
 
 /** The spec tools `mcpHandlers` returns for these options. */
@@ -97,7 +96,7 @@ export type SelectedTools<R extends RegistryShape, P extends string, T extends s
  * } satisfies Handlers);
  */
 export async function mcpHandlers<R extends RegistryShape, const P extends string = string, const T extends ToolNameOf<R> = never, C = unknown>(
-  client: Pick<Client, 'callTool' | 'listTools'>,
+  client: Pick<McpClient, 'callTool' | 'listTools'>,
   generated: GeneratedModule<R>,
   options: McpHandlersOptions<P, T> = {},
 ): Promise<McpHandlers<R, SelectedTools<R, P, T>, C>> {
@@ -106,7 +105,7 @@ export async function mcpHandlers<R extends RegistryShape, const P extends strin
   const prefix = options.prefix ?? '';
   const live = await listAllTools(client);
   // Spec name → server tool, by the importer's own name rule (first one wins, as the importer numbered later duplicates).
-  const bySpecName = new Map<string, Tool>();
+  const bySpecName = new Map<string, McpTool>();
   for (const tool of live) {
     const { name } = specToolName(prefix, tool.name);
     if (!bySpecName.has(name)) bySpecName.set(name, tool);
@@ -133,10 +132,12 @@ export async function mcpHandlers<R extends RegistryShape, const P extends strin
   for (const name of selected) {
     const tool = bySpecName.get(name)!;
     const structured = tool.outputSchema !== undefined;
+    // 1.x takes a result schema before the options (undefined: its default).
+    const optionsAt = clientLineOf(client) === '2.x' ? [options.requestOptions] : [undefined, options.requestOptions];
     handlers[name] = async (args) => {
-      let result: CallToolResult;
+      let result: McpCallToolResult;
       try {
-        result = (await client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, undefined, options.requestOptions)) as CallToolResult;
+        result = (await client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, ...optionsAt)) as McpCallToolResult;
       } catch (error) {
         throw new McpCallError(tool.name, error);
       }
@@ -150,11 +151,11 @@ export async function mcpHandlers<R extends RegistryShape, const P extends strin
 }
 
 /** The text blocks of a result, joined: what an error result says. */
-export function errorText(result: CallToolResult): string {
+export function errorText(result: McpCallToolResult): string {
   const content = Array.isArray(result.content) ? result.content : [];
   return content
-    .filter((b): b is Extract<CallToolResult['content'][number], { type: 'text' }> => b?.type === 'text' && typeof b.text === 'string')
-    .map((b) => b.text)
+    .filter((b) => b?.type === 'text' && typeof b['text'] === 'string')
+    .map((b) => b['text'] as string)
     .join('\n')
     .trim();
 }

@@ -1,18 +1,21 @@
 /**
  * toolroute/mcp: toolroute and the Model Context Protocol, both directions.
- * Needs `@modelcontextprotocol/sdk` (an optional peer dependency); an
- * application that never imports this entry never loads it.
+ * Needs the official MCP SDK, either line (optional peer dependencies):
+ * 2.x (`@modelcontextprotocol/client` to connect, `@modelcontextprotocol/server`
+ * to serve) or 1.x (`@modelcontextprotocol/sdk`). With both installed 2.x is
+ * used, unless the `sdk` option or `TOOLROUTE_MCP_SDK=1.x` says otherwise. The
+ * SDK is loaded on first use; an application that never calls this entry never loads it.
  *
  * - `connectMcp` / `listAllTools`: the official client, every page of `tools/list`.
  * - `mcpHandlers`: typed handlers that forward validated calls to a server.
- * - `serveMcp` / `serveMcpHttp`: a router as an MCP server (stdio, Streamable HTTP).
+ * - `serveMcp` / `serveMcpStdio` / `serveMcpHttp`: a router as an MCP server (any transport, stdio, Streamable HTTP).
  *
  * @example
  * import { connectMcp, mcpHandlers } from 'toolroute/mcp';
  * const memory = await connectMcp({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] });
  * const router = createRouter(generated, { ...(await mcpHandlers(memory.client, generated)) });
  */
-export { connectMcp, listAllTools, MAX_TOOL_PAGES, TOOLROUTE_CLIENT_INFO, type McpConnection, type McpServerTarget } from './connect.js';
+export { connectMcp, listAllTools, MAX_TOOL_PAGES, TOOLROUTE_CLIENT_INFO, type ConnectMcpOptions, type McpConnection, type McpServerTarget } from './connect.js';
 export {
   errorText,
   mcpHandlers,
@@ -25,9 +28,12 @@ export {
   type SelectedTools,
 } from './handlers.js';
 export { groupNameOf, specToolName, type NameFix } from './names.js';
+export { loadMcpClientSdk, loadMcpServerSdk, type McpClientSdk, type McpSdkLine, type McpServerSdk } from './sdk.js';
+export type { McpCallToolResult, McpClient, McpContentBlock, McpObjectSchema, McpServerLike, McpTool, McpTransport } from './types.js';
 export {
   serveMcp,
   serveMcpHttp,
+  serveMcpStdio,
   type McpHttpServing,
   type McpServing,
   type ServableRouter,

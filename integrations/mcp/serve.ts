@@ -1,9 +1,9 @@
 /**
  * A router served as an MCP server.
  *
- * Built on `McpServer`, the SDK's current server class (the low-level `Server`
- * class is deprecated for direct use). `McpServer.registerTool` only takes zod
- * schemas and validates calls itself, answering with its own messages before
+ * Built on `McpServer` of either SDK line (sdk.ts picks it).
+ * `McpServer.registerTool` takes zod (or other schema-library) schemas and
+ * validates calls itself, answering with its own messages before
  * any handler runs; toolroute's tools are JSON Schema and its validation
  * (gate, reasons for the model) must be the one that answers. So the tools
  * are served through the route `McpServer` documents for advanced use: request
@@ -30,11 +30,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema, type CallToolResult, type ContentBlock, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { LOAD_TOOLKIT_NAME, renderAnnouncements, type ToolDefinition } from '../../runtime/index.js';
+import { loadMcpServerSdk, type McpSdkLine } from './sdk.js';
+import type { McpCallToolResult, McpContentBlock, McpServerLike, McpTool, McpTransport } from './types.js';
 
 /** What `serveMcp` needs of a router: its public API only. */
 export interface ServableRouter {
@@ -51,7 +49,8 @@ export interface ServableRouter {
 }
 
 export interface ServeMcpOptions<C = unknown> {
-  readonly transport: Transport;
+  /** A server transport of either SDK line (`StdioServerTransport`, …). */
+  readonly transport: McpTransport;
   /** `serverInfo` of `initialize`; default `{ name: 'toolroute', version: '0.1.0' }`. */
   readonly name?: string;
   readonly version?: string;
@@ -62,13 +61,18 @@ export interface ServeMcpOptions<C = unknown> {
    * handlers need one: without it they get `undefined`.
    */
   readonly context?: (extra: { readonly sessionId: string | undefined }) => C;
+  /** The SDK line to serve with; default: `TOOLROUTE_MCP_SDK`, else the installed one (2.x first). */
+  readonly sdk?: McpSdkLine;
 }
 
 /** A running server. */
 export interface McpServing {
-  readonly server: McpServer;
+  /** The SDK's `McpServer` (of `line`). */
+  readonly server: McpServerLike;
+  /** The SDK line serving. */
+  readonly line: McpSdkLine;
   /** The tools as `tools/list` returns them now. */
-  listTools(): Tool[];
+  listTools(): McpTool[];
   /** Tell the client the tool list changed (after `registerTools`, `restore`, …, which the server cannot see). */
   notifyToolsChanged(): void;
   close(): Promise<void>;
@@ -78,27 +82,29 @@ export interface McpServing {
  * Serve a router over an MCP transport.
  *
  * @example
- * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+ * import { StdioServerTransport } from '@modelcontextprotocol/server/stdio'; // 1.x: '@modelcontextprotocol/sdk/server/stdio.js'
  * await serveMcp(router, { transport: new StdioServerTransport() });
  */
 export async function serveMcp<C = unknown>(router: ServableRouter, options: ServeMcpOptions<C>): Promise<McpServing> {
+  const sdk = await loadMcpServerSdk(options.sdk);
   const directory = router.compile().directoryXml;
   const instructions = [options.instructions, directory].filter((t): t is string => typeof t === 'string' && t !== '').join('\n\n');
-  const mcp = new McpServer(
+  const mcp = new sdk.McpServer(
     { name: options.name ?? 'toolroute', version: options.version ?? '0.1.0' },
     { capabilities: {}, ...(instructions !== '' ? { instructions } : {}) },
   );
   mcp.server.registerCapabilities({ tools: { listChanged: true } });
   // Announcements this session has been shown, as rendered text ('' = none).
   let delivered = '';
+  const notify = () => void Promise.resolve(mcp.sendToolListChanged()).catch(() => undefined);
 
-  const listTools = (): Tool[] => surface(router).map(toMcpTool);
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args } = request.params;
+  const listTools = (): McpTool[] => surface(router).map(toMcpTool);
+  sdk.onRequest(mcp, 'tools/list', () => ({ tools: listTools() }));
+  sdk.onRequest(mcp, 'tools/call', async (request, extra) => {
+    const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
     const loadedBefore = router.getLoadedToolkits().length;
     const context = options.context?.({ sessionId: extra.sessionId });
-    let result: CallToolResult;
+    let result: McpCallToolResult;
     try {
       const r = await router.dispatch({ name, arguments: args ?? {} } as never, { context } as never);
       result = r.ok ? toolResult(r.result) : { isError: true, content: [{ type: 'text', text: r.reason }] };
@@ -113,17 +119,29 @@ export async function serveMcp<C = unknown>(router: ServableRouter, options: Ser
     }
     if (router.getLoadedToolkits().length !== loadedBefore) {
       // After the result is sent, so the client lists again once the call has completed.
-      queueMicrotask(() => mcp.sendToolListChanged());
+      queueMicrotask(notify);
     }
     return result;
   });
   await mcp.connect(options.transport);
   return {
     server: mcp,
+    line: sdk.line,
     listTools,
-    notifyToolsChanged: () => mcp.sendToolListChanged(),
+    notifyToolsChanged: notify,
     close: () => mcp.close(),
   };
+}
+
+/**
+ * Serve a router over stdio (the process's stdin and stdout), with the chosen SDK line's transport.
+ *
+ * @example
+ * await serveMcpStdio(router, { name: 'my-tools' });
+ */
+export async function serveMcpStdio<C = unknown>(router: ServableRouter, options: Omit<ServeMcpOptions<C>, 'transport'> = {}): Promise<McpServing> {
+  const sdk = await loadMcpServerSdk(options.sdk);
+  return serveMcp(router, { ...options, sdk: sdk.line, transport: new sdk.StdioServerTransport() });
 }
 
 /** The tool surface in `tools/list` order (see the file comment). */
@@ -151,9 +169,9 @@ function surface(router: ServableRouter): ToolDefinition[] {
 
 const ANNOTATION_TAGS = { 'read-only': 'readOnlyHint', destructive: 'destructiveHint', idempotent: 'idempotentHint', 'open-world': 'openWorldHint' } as const;
 
-function toMcpTool(t: ToolDefinition): Tool {
-  const schema = (t.parameters ?? { type: 'object', properties: {} }) as Tool['inputSchema'];
-  const tool: Tool = { name: t.name, description: t.description, inputSchema: schema };
+function toMcpTool(t: ToolDefinition): McpTool {
+  const schema = (t.parameters ?? { type: 'object', properties: {} }) as McpTool['inputSchema'];
+  const tool: { -readonly [K in keyof McpTool]: McpTool[K] } = { name: t.name, description: t.description, inputSchema: schema };
   // Tags an MCP import wrote from annotations go back out as annotations.
   const tags = t.tags ?? [];
   if (tags.some((tag) => tag in ANNOTATION_TAGS)) {
@@ -167,10 +185,10 @@ function toMcpTool(t: ToolDefinition): Tool {
 const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 
 /** A handler's result as an MCP tool result. */
-function toolResult(value: unknown): CallToolResult {
+function toolResult(value: unknown): McpCallToolResult {
   // Content blocks (what `mcpHandlers` returns for a proxied tool) pass through as they are.
   if (Array.isArray(value) && value.length > 0 && value.every((b) => typeof b === 'object' && b !== null && CONTENT_TYPES.has((b as { type?: unknown }).type as string))) {
-    return { content: value as ContentBlock[] };
+    return { content: value as McpContentBlock[] };
   }
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   const text = value === undefined ? 'null' : JSON.stringify(value) ?? String(value);
@@ -189,6 +207,11 @@ export interface ServeMcpHttpOptions<C = unknown> extends Omit<ServeMcpOptions<C
   readonly host?: string;
   /** Default `/mcp`. */
   readonly path?: string;
+  /**
+   * The `Host` header values accepted (`name` or `name:port`); default: the host it listens on
+   * and `localhost`, with and without the port. Any other `Host` is answered 403.
+   */
+  readonly allowedHosts?: readonly string[];
 }
 
 export interface McpHttpServing {
@@ -200,43 +223,50 @@ export interface McpHttpServing {
   close(): Promise<void>;
 }
 
+type WebTransport = McpTransport & { handleRequest(request: Request, options?: { parsedBody?: unknown }): Promise<Response> };
+
 /**
  * Serve a router over Streamable HTTP on 127.0.0.1: one MCP session per
  * client, each its own `McpServer` over the same router (so the router's
  * state — blocklist, loaded toolkits — is shared by every session; create a
- * router per session for isolated state). DNS-rebinding protection is on, for
- * the host it listens on.
+ * router per session for isolated state).
+ *
+ * Against DNS rebinding, a request whose `Host` header is not one this server
+ * answers to (see `allowedHosts`), or whose `Origin` header names another
+ * host, is answered 403 before its body is read.
  *
  * @example
  * const served = await serveMcpHttp(router, { port: 3000 });
  * console.log(`MCP at ${served.url}`);
  */
 export async function serveMcpHttp<C = unknown>(router: ServableRouter, options: ServeMcpHttpOptions<C> = {}): Promise<McpHttpServing> {
+  const sdk = await loadMcpServerSdk(options.sdk);
   const host = options.host ?? '127.0.0.1';
   const route = options.path ?? '/mcp';
   const sessions = new Map<string, McpServing>();
-  const transports = new Map<string, StreamableHTTPServerTransport>();
-  const { port: _port, host: _host, path: _path, ...serveOptions } = options;
-  let allowedHosts: string[] = [];
+  const transports = new Map<string, WebTransport>();
+  const { port: _port, host: _host, path: _path, allowedHosts: _allowed, ...serveOptions } = options;
+  let allowedHosts = new Set<string>();
 
   const http = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) reply(res, 500, -32603, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
+      else res.end();
     });
   });
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) return reply(res, 403, -32000, `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not this server.`);
+    if (req.headers.origin !== undefined && !allowedHosts.has(originHost(req.headers.origin))) return reply(res, 403, -32000, `Forbidden: Origin ${JSON.stringify(req.headers.origin)} is not this server.`);
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== route) return reply(res, 404, -32601, `Not found: the MCP endpoint is ${route}.`);
     const sessionId = req.headers['mcp-session-id'];
     const known = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
-    if (known) return known.handleRequest(req, res, req.method === 'POST' ? await readJson(req) : undefined);
+    if (known) return forward(known, req, res, req.method === 'POST' ? await readJson(req) : undefined);
     if (req.method !== 'POST') return reply(res, 400, -32000, 'No valid session: start one with an initialize request.');
     const body = await readJson(req);
-    if (!isInitializeRequest(body)) return reply(res, 400, -32000, 'No valid session: start one with an initialize request.');
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    if (!sdk.isInitializeRequest(body)) return reply(res, 400, -32000, 'No valid session: start one with an initialize request.');
+    const transport: WebTransport = new sdk.WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      enableDnsRebindingProtection: true,
-      allowedHosts,
       onsessioninitialized: (id) => {
         transports.set(id, transport);
         sessions.set(id, serving);
@@ -249,8 +279,8 @@ export async function serveMcpHttp<C = unknown>(router: ServableRouter, options:
         sessions.delete(id);
       }
     };
-    const serving = await serveMcp(router, { ...serveOptions, transport });
-    await transport.handleRequest(req, res, body);
+    const serving = await serveMcp(router, { ...serveOptions, sdk: sdk.line, transport });
+    await forward(transport, req, res, body);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -259,9 +289,14 @@ export async function serveMcpHttp<C = unknown>(router: ServableRouter, options:
   });
   const address = http.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port ?? 0;
-  allowedHosts = [`${host}:${port}`, host, `localhost:${port}`];
+  // An IPv6 address goes in brackets in a URL and in a Host header.
+  const hostName = host.includes(':') ? `[${host}]` : host;
+  const names = options.allowedHosts ?? [hostName, 'localhost'];
+  // `name:port` as given; a bare name (or bracketed address) also with this server's port.
+  const withPort = (name: string) => (/:\d+$/.test(name) ? [name] : [name, `${name}:${port}`]);
+  allowedHosts = new Set(names.flatMap(withPort).map((name) => name.toLowerCase()));
   return {
-    url: new URL(`http://${host}:${port}${route}`),
+    url: new URL(`http://${hostName}:${port}${route}`),
     http,
     sessions,
     async close() {
@@ -272,6 +307,46 @@ export async function serveMcpHttp<C = unknown>(router: ServableRouter, options:
       });
     },
   };
+}
+
+/** `host[:port]` of an `Origin` header; '' when it is not a URL (so it matches no allowed host). */
+function originHost(origin: string): string {
+  try {
+    return new URL(origin).host.toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+/** Hands a Node request to the web-standard transport and streams its response back (SSE included). */
+async function forward(transport: WebTransport, req: IncomingMessage, res: ServerResponse, parsedBody: unknown): Promise<void> {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else if (value !== undefined) headers.set(key, value);
+  }
+  const aborted = new AbortController();
+  res.once('close', () => aborted.abort());
+  const request = new Request(new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`), { method: req.method ?? 'GET', headers, signal: aborted.signal });
+  const response = await transport.handleRequest(request, req.method === 'POST' ? { parsedBody } : {});
+  response.headers.forEach((value, key) => res.setHeader(key, value));
+  res.writeHead(response.status);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  aborted.signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+  } finally {
+    res.end();
+  }
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {

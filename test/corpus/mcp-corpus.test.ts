@@ -24,7 +24,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formatGenerateProblem, generate, type GenerateResult } from '../../generator/index.js';
+import { connectMcp, listAllTools } from '../../integrations/mcp/index.js';
 import { createRouter, type GeneratedModule } from '../../runtime/index.js';
+import { LINES } from '../integrations/mcp-lines.js';
 import { captureServer, fixtureText, SERVERS, type CorpusServer } from '../../scripts/capture-mcp-corpus.js';
 import { groupedSpec, loadCorpus, serverSpec, specNames, type BuiltSpec, type CorpusCall, type CorpusServerData } from './corpus.js';
 import { mutations, oracle, validInstance, type InstanceMode } from './instances.js';
@@ -193,6 +195,57 @@ await server.connect(new StdioServerTransport());
       expect(fixture.pages).toBe(3);
       expect(fixture.tools.map((t) => t.name)).toEqual(['a', 'b', 'c']);
       expect(fixture.server).toEqual({ name: 'paging', version: '9.9.9' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test.each(LINES)('connectMcp and listAllTools on the %s line list a reference server exactly as its fixture', async (sdk) => {
+    const memory = SERVERS.find((s) => s.id === 'memory') as CorpusServer;
+    const manifest = path.join(REPO, 'node_modules', memory.package, 'package.json');
+    const bin = Object.values((JSON.parse(readFileSync(manifest, 'utf8')) as { bin: Record<string, string> }).bin)[0]!;
+    const connection = await connectMcp({ command: process.execPath, args: [path.join(path.dirname(manifest), bin)] }, { sdk });
+    try {
+      expect(connection.line).toBe(sdk);
+      const fixture = JSON.parse(readFileSync(path.join(REPO, 'test/fixtures/mcp-corpus/memory.json'), 'utf8')) as { tools: unknown[] };
+      expect(await listAllTools(connection.client)).toEqual(fixture.tools);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  test.each(LINES)('listAllTools reads every page from a paging server built on the %s line, with either client', async (serverLine) => {
+    const dir = mkdtempSync(path.join(REPO, '.tmp', 'corpus-paging-'));
+    try {
+      const script = path.join(dir, 'paging-server.mjs');
+      const [imports, register] =
+        serverLine === '2.x'
+          ? [`import { Server } from '@modelcontextprotocol/server';\nimport { StdioServerTransport } from '@modelcontextprotocol/server/stdio';`, `'tools/list'`]
+          : [
+              `import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nimport { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';\nimport { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';`,
+              'ListToolsRequestSchema',
+            ];
+      writeFileSync(
+        script,
+        `${imports}
+const server = new Server({ name: 'paging', version: '9.9.9' }, { capabilities: { tools: {} } });
+const pages = { '': ['a', 'p2'], p2: ['b', 'p3'], p3: ['c', undefined] };
+server.setRequestHandler(${register}, (req) => {
+  const [name, next] = pages[req.params?.cursor ?? ''];
+  return { tools: [{ name, description: name, inputSchema: { type: 'object' } }], ...(next ? { nextCursor: next } : {}) };
+});
+await server.connect(new StdioServerTransport());
+`,
+      );
+      for (const sdk of LINES) {
+        const connection = await connectMcp({ command: process.execPath, args: [script], cwd: REPO }, { sdk });
+        try {
+          expect((await listAllTools(connection.client)).map((t) => t.name), sdk).toEqual(['a', 'b', 'c']);
+          expect(connection.server, sdk).toEqual({ name: 'paging', version: '9.9.9' });
+        } finally {
+          await connection.close();
+        }
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -2,7 +2,8 @@
  * Each integration is its own entry point, and an application that uses none
  * of them loads none of their SDKs: the runtime, the root entry and the
  * generator (all but `import mcp`, loaded on demand by the CLI) never import
- * `@modelcontextprotocol/sdk` or `ai`, and neither integration imports the other's SDK.
+ * the MCP SDK or `ai`, and neither integration imports the other's SDK.
+ * toolroute/mcp loads its SDK line only on first use, with `import()`.
  * Checked on the import graph of the sources, following relative imports.
  */
 import { readFileSync } from 'node:fs';
@@ -29,30 +30,36 @@ function reachablePackages(entry: string): Set<string> {
   return packages;
 }
 
+const MCP_PACKAGES = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/client', '@modelcontextprotocol/server', '@modelcontextprotocol/core'];
+const hasMcp = (packages: Set<string>) => MCP_PACKAGES.some((p) => packages.has(p));
+
 it('the runtime, the root entry and the generator load neither SDK', () => {
   for (const entry of ['index.ts', 'runtime/index.ts', 'generator/index.ts', 'generator/cli.ts']) {
     const packages = reachablePackages(entry);
-    expect(packages.has('@modelcontextprotocol/sdk'), entry).toBe(false);
+    expect(hasMcp(packages), entry).toBe(false);
     expect(packages.has('ai'), entry).toBe(false);
     expect(packages.has('@openai/agents'), entry).toBe(false);
   }
   // The CLI reaches the importer only through a dynamic import.
   expect(readFileSync(path.join(REPO, 'generator/cli.ts'), 'utf8')).toContain("await import('./import/cli.js')");
-  expect(reachablePackages('generator/import/cli.ts').has('@modelcontextprotocol/sdk')).toBe(true);
+  expect(readFileSync(path.join(REPO, 'generator/import/mcp.ts'), 'utf8')).toContain("from '../../integrations/mcp/connect.js'");
 });
 
-it('toolroute/mcp loads the MCP SDK and not the AI SDK; toolroute/ai-sdk the reverse', () => {
+it('toolroute/mcp loads the MCP SDK (either line, on first use) and not the AI SDK; toolroute/ai-sdk the reverse', () => {
   const mcp = reachablePackages('integrations/mcp/index.ts');
-  expect(mcp.has('@modelcontextprotocol/sdk')).toBe(true);
+  expect(hasMcp(mcp)).toBe(false);
+  const adapter = readFileSync(path.join(REPO, 'integrations/mcp/sdk.ts'), 'utf8');
+  for (const p of ['@modelcontextprotocol/sdk', '@modelcontextprotocol/client', '@modelcontextprotocol/server']) expect(adapter).toContain(`'${p}`);
+  expect(adapter).toContain('import(');
   expect(mcp.has('ai')).toBe(false);
   const aiSdk = reachablePackages('integrations/ai-sdk/index.ts');
   expect(aiSdk.has('ai')).toBe(true);
-  expect(aiSdk.has('@modelcontextprotocol/sdk')).toBe(false);
+  expect(hasMcp(aiSdk)).toBe(false);
   expect(mcp.has('@openai/agents') || aiSdk.has('@openai/agents')).toBe(false);
 });
 
 it('toolroute/openai-agents loads the Agents SDK and neither of the other SDKs', () => {
   const agents = reachablePackages('integrations/openai-agents/index.ts');
   expect(agents.has('@openai/agents')).toBe(true);
-  expect(agents.has('ai') || agents.has('@modelcontextprotocol/sdk')).toBe(false);
+  expect(agents.has('ai') || hasMcp(agents)).toBe(false);
 });

@@ -8,11 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { runAiSdkAgent } from '../../examples/ai-sdk-agent.js';
 import { runMcpClient } from '../../examples/mcp-client.js';
 import { REPO } from '../generator/helpers.js';
+import { LINES } from './mcp-lines.js';
 import { cli, SERVER } from './mcp-servers.js';
 
-describe('examples/mcp-client.ts', () => {
+describe.each(LINES)('examples/mcp-client.ts, MCP SDK %s', (sdk) => {
   it('routes calls to the real memory and everything servers, with toolroute rejections in between', async () => {
-    const steps = await runMcpClient();
+    const steps = await runMcpClient({ sdk });
     expect(steps.map((s) => [s.ok, s.output.split(':')[0]])).toEqual([
       [true, '[{"type"'],
       [false, 'invalid_arguments'],
@@ -30,7 +31,7 @@ describe('examples/mcp-client.ts', () => {
   it('its spec is in sync with both servers and its generated folder is fresh', async () => {
     const spec = 'examples/mcp/tools.spec.yaml';
     for (const [name, command] of [['memory', SERVER.memory()], ['everything', SERVER.everything()]] as const) {
-      const r = await cli(['import', 'mcp', '--out', spec, '--check', '--name', name, '--', ...command]);
+      const r = await cli(['import', 'mcp', '--out', spec, '--check', '--sdk', sdk, '--name', name, '--', ...command]);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
     }

@@ -3,7 +3,7 @@
  * recorded in the file, tools the generator refuses, merging into a spec that
  * holds other tools, and the name rule `mcpHandlers` shares with the importer.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpTool as Tool } from '../../integrations/mcp/types.js';
 import { describe, expect, it } from 'vitest';
 import { buildMcpImport, compareImport, readRecords } from '../../generator/import/mcp.js';
 import { loadText } from '../../generator/load.js';
@@ -109,6 +109,40 @@ describe('buildMcpImport', () => {
     expect(built.record.tools).toEqual(['good']);
     expect(built.notes).toEqual([expect.objectContaining({ tool: 'bad', kind: 'skipped', message: expect.stringMatching(/generator refuses it: \[required_not_in_properties\]/) })]);
     expect(built.text).toMatch(/# skipped by import of demo: skipped "bad": the generator refuses it/);
+  });
+
+  it('keeps an input schema that uses the applicators, assertions and annotations of JSON Schema 2020-12, as MCP allows', () => {
+    const inputSchema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $comment: 'every applicator and annotation of 2020-12',
+      type: 'object',
+      $defs: { tag: { type: 'string', pattern: '^[a-z]+$', deprecated: false, examples: ['a'] } },
+      properties: {
+        name: { type: 'string', minLength: 1, format: 'email', readOnly: false, writeOnly: false },
+        pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false, minItems: 1 },
+        tags: { type: 'array', items: { $ref: '#/$defs/tag' }, uniqueItems: true, contains: { const: 'x' }, minContains: 0, maxContains: 3 },
+        extra: { type: 'array', prefixItems: [{ type: 'number' }], unevaluatedItems: false },
+        blob: { type: 'string', contentEncoding: 'base64', contentMediaType: 'image/png' },
+        kind: { enum: ['a', 'b'] },
+        limit: { type: 'number', exclusiveMinimum: 0, multipleOf: 0.5 },
+        meta: { type: 'object', propertyNames: { pattern: '^[a-z]+$' }, patternProperties: { '^x': { type: 'string' } }, minProperties: 0, maxProperties: 4 },
+      },
+      required: ['name'],
+      dependentRequired: { blob: ['kind'] },
+      dependentSchemas: { limit: { required: ['kind'] } },
+      if: { properties: { kind: { const: 'a' } }, required: ['kind'] },
+      then: { required: ['limit'] },
+      else: {},
+      allOf: [{ not: { required: ['forbidden'] } }],
+      anyOf: [{ required: ['name'] }],
+      oneOf: [{ required: ['name'] }],
+      unevaluatedProperties: false,
+    } as const;
+    const built = buildMcpImport([tool('modern', { inputSchema })], undefined, { as: 'flat', name: 'demo' }, SERVER, 'spec.yaml');
+    expect(built.problems).toEqual([]);
+    expect(built.notes).toEqual([]);
+    expect(built.record.tools).toEqual(['modern']);
+    expect(valid(built.text!)).toEqual([]);
   });
 
   it('prefixes a second source, keeps hand-written content and comments, and refuses a broken saved spec', () => {

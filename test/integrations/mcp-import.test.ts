@@ -5,7 +5,8 @@
  * generated, type-checked together with an application that builds its
  * handlers with `mcpHandlers`, and then dispatched: valid, invalid and blocked
  * calls, through the namespace and through a loaded toolkit, with the servers'
- * real results (and the files they wrote on disk).
+ * real results (and the files they wrote on disk). The import writes the same
+ * bytes on either MCP SDK line; the router and `--check` run on each.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,9 +14,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { connectMcp, mcpHandlers, type McpConnection } from '../../integrations/mcp/index.js';
+import { connectMcp, mcpHandlers, type McpConnection, type McpSdkLine } from '../../integrations/mcp/index.js';
 import { createRouter, type GeneratedModule, type RegistryShape } from '../../runtime/index.js';
 import { REPO } from '../generator/helpers.js';
+import { LINES } from './mcp-lines.js';
 import { cli, SERVER, tempDir } from './mcp-servers.js';
 
 const dir = tempDir('mcp-import-');
@@ -39,10 +41,14 @@ beforeAll(async () => {
     ['--as', 'namespace', '--name', 'fs', '--', ...SERVER.filesystem(files)],
     ['--as', 'flat', '--name', 'everything', '--', ...SERVER.everything()],
   ];
-  for (const args of imports) {
-    const r = await cli(['import', 'mcp', '--out', spec, ...args]);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
+  for (const sdk of LINES) {
+    const target = sdk === '1.x' ? spec : path.join(dir, `tools.${sdk}.spec.yaml`);
+    writeFileSync(target, LOCAL_SPEC);
+    for (const args of imports) {
+      const r = await cli(['import', 'mcp', '--out', target, '--sdk', sdk, ...args]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    }
   }
   const gen = await cli(['codegen', spec, '--out', out]);
   expect(gen.stderr).toBe('');
@@ -55,17 +61,26 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function connect(command: readonly string[], env?: Record<string, string>): Promise<McpConnection> {
-  const c = await connectMcp({ command: command[0]!, args: command.slice(1), ...(env ? { env } : {}) });
+async function connect(sdk: McpSdkLine, command: readonly string[], env?: Record<string, string>): Promise<McpConnection> {
+  const c = await connectMcp({ command: command[0]!, args: command.slice(1), ...(env ? { env } : {}) }, { sdk });
+  expect(c.line).toBe(sdk);
   connections.push(c);
   return c;
 }
 
-/** One filesystem server for the file: the tests that only read its tools and the router share it. */
-let filesystemServer: Promise<McpConnection> | undefined;
-const filesystem = (): Promise<McpConnection> => (filesystemServer ??= connect(SERVER.filesystem(files)));
+/** One filesystem server per line: the tests that only read its tools and the router share it. */
+const filesystemServers = new Map<McpSdkLine, Promise<McpConnection>>();
+const filesystem = (sdk: McpSdkLine = '1.x'): Promise<McpConnection> => {
+  if (!filesystemServers.has(sdk)) filesystemServers.set(sdk, connect(sdk, SERVER.filesystem(files)));
+  return filesystemServers.get(sdk)!;
+};
 
 describe('toolroute import mcp', () => {
+  it('writes the same spec on either MCP SDK line', () => {
+    const text = readFileSync(spec, 'utf8');
+    for (const sdk of LINES) expect(readFileSync(sdk === '1.x' ? spec : path.join(dir, `tools.${sdk}.spec.yaml`), 'utf8'), sdk).toBe(text);
+  });
+
   it('writes one spec holding the local tool and all three servers, prefixed because they share it', () => {
     const text = readFileSync(spec, 'utf8');
     const names = generated.spec.tools.map((t) => t.name);
@@ -155,15 +170,15 @@ void ({ ...memory, ...fs, get_time: () => '' } satisfies Handlers);
   });
 });
 
-describe('a router over three MCP servers and a local tool', () => {
+describe.each(LINES)('a router over three MCP servers and a local tool, SDK %s', (sdk) => {
   let router: ReturnType<typeof createRouter<RegistryShape>>;
   let everything: McpConnection;
   let memory: McpConnection;
 
   beforeAll(async () => {
-    memory = await connect(SERVER.memory(), { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') });
-    const fs = await filesystem();
-    everything = await connect(SERVER.everything());
+    memory = await connect(sdk, SERVER.memory(), { MEMORY_FILE_PATH: path.join(dir, `memory.${sdk}.jsonl`) });
+    const fs = await filesystem(sdk);
+    everything = await connect(sdk, SERVER.everything());
     router = createRouter(generated, {
       ...(await mcpHandlers(memory.client, generated, { prefix: 'memory_' })),
       ...(await mcpHandlers(fs.client, generated, { prefix: 'fs_' })),
@@ -249,9 +264,9 @@ describe('a router over three MCP servers and a local tool', () => {
   });
 });
 
-describe('toolroute import mcp --check', () => {
+describe.each(LINES)('toolroute import mcp --check, SDK %s', (sdk) => {
   it('passes on a fresh import and fails, naming each drifted tool, after the saved spec is edited', async () => {
-    const args = ['import', 'mcp', '--out', spec, '--check', '--name', 'fs', '--', ...SERVER.filesystem(files)];
+    const args = ['import', 'mcp', '--out', spec, '--check', '--sdk', sdk, '--name', 'fs', '--', ...SERVER.filesystem(files)];
     const fresh = await cli(args);
     expect(fresh.stderr).toBe('');
     expect(fresh.code).toBe(0);
@@ -278,7 +293,7 @@ describe('toolroute import mcp --check', () => {
 
   it('re-importing an unchanged server leaves the file byte for byte as it was', async () => {
     const before = readFileSync(spec, 'utf8');
-    const r = await cli(['import', 'mcp', '--out', spec, '--name', 'memory', '--', ...SERVER.memory()]);
+    const r = await cli(['import', 'mcp', '--out', spec, '--sdk', sdk, '--name', 'memory', '--', ...SERVER.memory()]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/unchanged: /);
     expect(readFileSync(spec, 'utf8')).toBe(before);

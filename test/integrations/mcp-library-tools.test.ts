@@ -1,44 +1,44 @@
 /**
  * `serveMcp` with library tools (`libraryTools`, examples/memory-tools.ts),
  * driven by the official MCP client over Streamable HTTP on 127.0.0.1
- * (`serveMcpHttp` in this process): the library tools are listed, at the
+ * (`serveMcpHttp` in this process), on each SDK line: the library tools are listed, at the
  * place every payload gives them (after `load_toolkit`, before loaded
  * toolkits' tools), with their own schemas; calls reach their handlers; the
  * gate blocks them as `isError` results without changing the list; their
  * own validators reject bad arguments, named, before the handler runs.
  */
-import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as gen from '../../generated/index.js';
 import { memoryTools } from '../../examples/memory-tools.js';
-import { connectMcp, listAllTools, serveMcpHttp } from '../../integrations/mcp/index.js';
+import { connectMcp, listAllTools, serveMcpHttp, type McpSdkLine } from '../../integrations/mcp/index.js';
 import { createRouter } from '../../runtime/index.js';
 import { recordingHandlers } from '../runtime/helpers.js';
+import { LINES, texts as text } from './mcp-lines.js';
 
 const STABLE = ['file_ops', 'terminal', 'read_file', 'run_bash', 'get_time', 'load_toolkit'];
 const LIBRARY = ['remember', 'recall'];
-const text = (r: CallToolResult) => r.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`));
+type CallToolResult = { isError?: boolean; structuredContent?: unknown; content: unknown[] };
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-async function served() {
+async function served(sdk: McpSdkLine) {
   const store = new Map<string, string>();
   const { handlers, log } = recordingHandlers();
   const router = createRouter(gen, handlers, { libraryTools: memoryTools(store) });
-  const server = await serveMcpHttp(router, { name: 'toolroute-library' });
+  const server = await serveMcpHttp(router, { name: 'toolroute-library', sdk });
   cleanups.push(() => server.close());
-  const connection = await connectMcp({ url: server.url });
+  const connection = await connectMcp({ url: server.url }, { sdk });
   cleanups.push(() => connection.close());
-  return { router, store, log, client: connection.client };
+  return { router, store, log, client: connection.client, connection };
 }
 
-describe('serveMcp with library tools (the official MCP client over Streamable HTTP)', () => {
+describe.each(LINES)('serveMcp with library tools (the official MCP client over Streamable HTTP), SDK %s', (sdk) => {
   it('lists the library tools after load_toolkit with their own schemas, and keeps their place when a toolkit loads', async () => {
-    const { client } = await served();
+    const { client, connection } = await served(sdk);
     let changed = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    connection.onToolListChanged(() => {
       changed++;
     });
     const first = await listAllTools(client);
@@ -55,7 +55,7 @@ describe('serveMcp with library tools (the official MCP client over Streamable H
   });
 
   it('calls reach the library handlers: remember stores, recall reads back', async () => {
-    const { client, store, log } = await served();
+    const { client, store, log } = await served(sdk);
     const remembered = (await client.callTool({ name: 'remember', arguments: { key: 'deploy-target', value: 'eu-west-1' } })) as CallToolResult;
     expect(remembered.isError).toBeFalsy();
     expect(text(remembered)).toEqual(['Remembered "deploy-target".']);
@@ -70,7 +70,7 @@ describe('serveMcp with library tools (the official MCP client over Streamable H
   });
 
   it('the gate blocks a library tool (an isError result naming it), the list stays the same, and unblocking restores it', async () => {
-    const { client, router, store } = await served();
+    const { client, router, store } = await served(sdk);
     const before = await listAllTools(client);
     router.setBlockedTools(['remember']);
     const blocked = (await client.callTool({ name: 'remember', arguments: { key: 'k', value: 'v' } })) as CallToolResult;
@@ -86,7 +86,7 @@ describe('serveMcp with library tools (the official MCP client over Streamable H
   });
 
   it("the library tool's validator rejects bad arguments before its handler runs, naming what is wrong", async () => {
-    const { client, store } = await served();
+    const { client, store } = await served(sdk);
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ key: 'k' }, /value/],
       [{ key: '', value: 'v' }, /key/],
