@@ -125,9 +125,14 @@ afterAll(() => {
 const plainAjv = { draft7: new AjvDraft7.default({ strict: false, logger: false }), 'draft2020-12': new Ajv2020.default({ strict: false, logger: false }) };
 addFormats.default(plainAjv.draft7);
 addFormats.default(plainAjv['draft2020-12']);
+function freshAjv(dialect: SuiteGroup['dialect']) {
+  const ajv = dialect === 'draft7' ? new AjvDraft7.default({ strict: false, logger: false }) : new Ajv2020.default({ strict: false, logger: false });
+  addFormats.default(ajv);
+  return ajv;
+}
 function ajvVerdicts(group: SuiteGroup): (boolean | undefined)[] {
-  // Accepted groups have no `$id`, so one instance per draft compiles them all without clashes.
-  const ajv = plainAjv[group.dialect];
+  // A group that declares `$id`s gets an instance of its own: another group may declare the same ids.
+  const ajv = JSON.stringify(group.schema).includes('"$id"') ? freshAjv(group.dialect) : plainAjv[group.dialect];
   try {
     const validate = ajv.compile(group.schema as object);
     return group.tests.map((c) => validate(c.data) === true);
