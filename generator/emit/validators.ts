@@ -150,8 +150,8 @@ export function validatorsModule(input: ValidatorsInput): string {
 
 /**
  * The copy ajv compiles: `$schema` and every `$id` dropped (refs are inlined; two tools reusing an id
- * must not collide) unless the schema needs a dynamic scope, a `__proto__` property moved to `patternProperties: { "^__proto__$": … }` (ajv
- * skips that name under `properties`), and under `applyDefaults` no `default` on a property named
+ * must not collide) unless the schema needs a dynamic scope (then it has an ajv of its own), a
+ * `__proto__` property moved to `patternProperties: { "^__proto__$": … }` (ajv skips that name under `properties`), and under `applyDefaults` no `default` on a property named
  * like an `Object.prototype` member (ajv would validate the inherited member and refuse the call).
  *
  * @example

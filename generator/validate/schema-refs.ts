@@ -45,8 +45,8 @@ export function resolvePointer(root: unknown, ref: string): { path: (string | nu
 /** The URI `parameters` has when it declares no `$id`: refs resolve against it as against any document. */
 const BASE = 'toolroute:/parameters';
 type Path = (string | number)[];
-/** The identifiers of one `parameters` schema: resource URIs and anchors (`uri#name`) → their paths. */
-interface Identifiers { readonly ids: Map<string, Path>; readonly bases: Map<string, string>; readonly identified: boolean; readonly dynamic: boolean }
+/** The identifiers of one `parameters` schema: resource URIs and anchors (`uri#name`) → their paths; each schema object's base URI. */
+interface Identifiers { readonly ids: Map<string, Path>; readonly bases: Map<string, string>; readonly dynamic: boolean }
 const identifiersOf = new WeakMap<object, Identifiers>();
 
 /** Indexes `$id`, `$anchor` and `$dynamicAnchor` (with JSON Schema's base URI rules) and the base URI each ref is read against. */
@@ -55,7 +55,6 @@ function identifiers(root: Record<string, unknown>): Identifiers {
   if (known) return known;
   const ids = new Map<string, Path>([[BASE, []]]);
   const bases = new Map<string, string>();
-  let identified = false;
   let dynamic = false;
   const draft07 = typeof root.$schema === 'string' && root.$schema.includes('draft-07');
   const visit = (node: unknown, path: Path, base: string): void => {
@@ -66,7 +65,6 @@ function identifiers(root: Record<string, unknown>): Identifiers {
     if (id !== undefined && /#./.test(id)) ids.set(id, path);
     else if (id !== undefined) ids.set((base = id.replace(/#$/, '')), path);
     for (const k of ['$anchor', '$dynamicAnchor']) if (typeof node[k] === 'string') ids.set(`${base}#${node[k] as string}`, path);
-    identified ||= id !== undefined || '$anchor' in node || '$dynamicAnchor' in node;
     dynamic ||= '$dynamicRef' in node || '$dynamicAnchor' in node;
     bases.set(formatPath(path), base);
     for (const [k, v] of Object.entries(node)) {
@@ -75,7 +73,7 @@ function identifiers(root: Record<string, unknown>): Identifiers {
     }
   };
   visit(root, [], BASE);
-  const found = { ids, bases, identified, dynamic };
+  const found = { ids, bases, dynamic };
   identifiersOf.set(root, found);
   return found;
 }
