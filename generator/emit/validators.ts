@@ -112,10 +112,12 @@ export function validatorsModule(input: ValidatorsInput): string {
   // ajv's `ownProperties` is per instance: schemas that need it (see needsOwnProperties) get their own.
   const owns = input.schemas.map(needsOwnProperties);
   for (const own of [false, true]) {
-    const all = input.schemas.flatMap((schema, index) => (owns[index] === own ? [{ schema, index }] : []));
-    for (let start = 0; start < all.length; start += SCHEMAS_PER_AJV) {
-      const members = all.slice(start, start + SCHEMAS_PER_AJV);
-      const scope = `${own ? 'ownProperties' : 'plain'}${start / SCHEMAS_PER_AJV + 1}`;
+    const all = input.schemas.flatMap((schema, index) => (owns[index] === own && !keepsIds(schema) ? [{ schema, index }] : []));
+    const chunks = Array.from({ length: Math.ceil(all.length / SCHEMAS_PER_AJV) }, (_, i) => all.slice(i * SCHEMAS_PER_AJV, (i + 1) * SCHEMAS_PER_AJV));
+    // A schema that keeps its `$id`s gets an ajv of its own: another may declare the same ids.
+    for (const [index, schema] of input.schemas.entries()) if (owns[index] === own && keepsIds(schema)) chunks.push([{ schema, index }]);
+    for (const [n, members] of chunks.entries()) {
+      const scope = `${own ? 'ownProperties' : 'plain'}${n + 1}`;
       // `applyDefaults`: ajv fills `default`s into the arguments (which the runtime copies first,
       // for tools whose schema has one: emit/defaults.ts).
       const options: AjvOptions = { ...AJV_OPTIONS, ownProperties: own, ...(input.applyDefaults ? { useDefaults: true } : {}) };
@@ -148,8 +150,8 @@ export function validatorsModule(input: ValidatorsInput): string {
 
 /**
  * The copy ajv compiles: `$schema` and every `$id` dropped (refs are inlined; two tools reusing an id
- * must not collide), a `__proto__` property moved to `patternProperties: { "^__proto__$": … }` (ajv
- * skips that name under `properties`), and under `applyDefaults` no `default` on a property named
+ * must not collide) unless the schema needs a dynamic scope (then it has an ajv of its own), a
+ * `__proto__` property moved to `patternProperties: { "^__proto__$": … }` (ajv skips that name under `properties`), and under `applyDefaults` no `default` on a property named
  * like an `Object.prototype` member (ajv would validate the inherited member and refuse the call).
  *
  * @example
@@ -159,8 +161,9 @@ export function validatorsModule(input: ValidatorsInput): string {
 export function schemaForAjv(schema: JsonSchema, applyDefaults = false): JsonSchema {
   const { $schema: _dialect, ...rest } = schema;
   void _dialect;
+  const ids = keepsIds(schema);
   return mapSchema(rest, (node) => {
-    let out = '$id' in node ? Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$id')) : node;
+    let out = '$id' in node && !ids ? Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$id')) : node;
     const declared = out['properties'];
     if (applyDefaults && typeof declared === 'object' && declared !== null && !Array.isArray(declared)) {
       const entries = Object.entries(declared);
@@ -184,6 +187,16 @@ export function schemaForAjv(schema: JsonSchema, applyDefaults = false): JsonSch
     }
     return out;
   });
+}
+
+/** Whether a schema needs a dynamic scope, kept as written with its `$id`s (generator/validate/schema-refs.ts). */
+function keepsIds(schema: JsonSchema): boolean {
+  let found = false;
+  mapSchema(schema, (node) => {
+    found ||= '$dynamicRef' in node || '$dynamicAnchor' in node;
+    return node;
+  });
+  return found;
 }
 
 /**

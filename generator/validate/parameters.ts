@@ -11,7 +11,7 @@ import { formatPath } from '../problems.js';
 import { describe, isRecord } from './context.js';
 import { DIALECT_URIS, knownKeywords } from './schema-keywords.js';
 import type { SchemaDialect, SchemaProblem } from './schema-keywords.js';
-import { inlineSchema, pointerToPath } from './schema-refs.js';
+import { inlineSchema, pointerToPath, usesDynamicScope } from './schema-refs.js';
 import { checkEngineLimits } from './schema-engine.js';
 import { walkSchema } from './schema-rules.js';
 
@@ -209,7 +209,8 @@ export function strictCompileCheck(schema: JsonSchema, options: { skipProvable?:
   const meta = ajvFor('2020-12');
   if (meta.validateSchema(schema) !== true) throw new Error(`schema is invalid: ${meta.errorsText(meta.errors)}`);
   if (options.skipProvable === true && compileCannotFail(schema)) return;
-  const ajv2020 = ajvFor('compile-check');
+  // A schema kept with its `$id`s gets an ajv of its own: another tool may declare the same ids.
+  const ajv2020 = usesDynamicScope(schema) ? new (ajvModules().Ajv2020)(COMPILE_CHECK) : ajvFor('compile-check');
   try {
     ajv2020.compile(schema);
   } finally {

@@ -33,7 +33,7 @@ const KEYWORDS = {
   schemaMap: ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'],
   /** Value is data (or a plain value): never walked as a schema. */
   data: [
-    '$schema', '$ref', '$comment', 'type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
+    '$schema', '$ref', '$comment', '$id', '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', 'type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
     'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains', 'maxProperties',
     'minProperties', 'required', 'dependentRequired', 'title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly',
     'examples', 'format', 'contentEncoding', 'contentMediaType',
@@ -41,9 +41,9 @@ const KEYWORDS = {
 } as const;
 // `$defs` and `definitions` are accepted in both (ajv does; the 2020-12 meta-schema keeps `definitions` for compatibility).
 const DRAFT07_ONLY = new Set(['additionalItems', 'dependencies']);
-const DRAFT2020_ONLY = new Set(['prefixItems', 'dependentSchemas', 'dependentRequired', 'unevaluatedItems', 'unevaluatedProperties', 'maxContains', 'minContains', 'deprecated', 'contentSchema']);
-/** Keywords that change how refs resolve or need a dynamic scope: refused rather than half-supported. */
-export const UNSUPPORTED_KEYWORDS = new Set(['$id', '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', '$recursiveRef', '$recursiveAnchor']);
+const DRAFT2020_ONLY = new Set(['$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', 'prefixItems', 'dependentSchemas', 'dependentRequired', 'unevaluatedItems', 'unevaluatedProperties', 'maxContains', 'minContains', 'deprecated', 'contentSchema']);
+/** draft 2019-09's recursive refs: neither dialect toolroute reads has them (2020-12 replaced them with `$dynamicRef`). */
+export const UNSUPPORTED_KEYWORDS = new Set(['$recursiveRef', '$recursiveAnchor']);
 export const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
 
 const ALL_KEYWORDS = [...KEYWORDS.schema, ...KEYWORDS.schemaList, ...KEYWORDS.schemaMap, ...KEYWORDS.data, 'items', 'additionalItems', 'dependencies'];

@@ -3,7 +3,7 @@ import type { JsonSchema, JsonValue } from '../ir.js';
 import { bug, didYouMean, formatPath } from '../problems.js';
 import type { ProblemCode } from '../problems.js';
 import { isRecord, listAt, setOwn } from './context.js';
-import { SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from './schema-keywords.js';
+import { SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, SUBSCHEMA_KEYWORDS } from './schema-keywords.js';
 import type { SchemaDialect, SchemaProblem } from './schema-keywords.js';
 
 export function pointerToPath(pointer: string): (string | number)[] {
@@ -42,33 +42,102 @@ export function resolvePointer(root: unknown, ref: string): { path: (string | nu
 }
 
 
+/** The URI `parameters` has when it declares no `$id`: refs resolve against it as against any document. */
+const BASE = 'toolroute:/parameters';
+type Path = (string | number)[];
+/** The identifiers of one `parameters` schema: resource URIs and anchors (`uri#name`) → their paths; each schema object's base URI. */
+interface Identifiers { readonly ids: Map<string, Path>; readonly bases: Map<string, string>; readonly dynamic: boolean }
+const identifiersOf = new WeakMap<object, Identifiers>();
+
+/** Indexes `$id`, `$anchor` and `$dynamicAnchor` (with JSON Schema's base URI rules) and the base URI each ref is read against. */
+function identifiers(root: Record<string, unknown>): Identifiers {
+  const known = identifiersOf.get(root);
+  if (known) return known;
+  const ids = new Map<string, Path>([[BASE, []]]);
+  const bases = new Map<string, string>();
+  let dynamic = false;
+  const draft07 = typeof root.$schema === 'string' && root.$schema.includes('draft-07');
+  const visit = (node: unknown, path: Path, base: string): void => {
+    if (Array.isArray(node)) node.forEach((s, i) => visit(s, [...path, i], base));
+    if (!isRecord(node)) return;
+    // draft-07 ignores a `$ref`'s siblings, `$id` included, and spells an anchor `$id: "#name"`.
+    const id = typeof node.$id === 'string' && !(draft07 && '$ref' in node) ? toUri(node.$id, base) : undefined;
+    if (id !== undefined && /#./.test(id)) ids.set(id, path);
+    else if (id !== undefined) ids.set((base = id.replace(/#$/, '')), path);
+    for (const k of ['$anchor', '$dynamicAnchor']) if (typeof node[k] === 'string') ids.set(`${base}#${node[k] as string}`, path);
+    dynamic ||= '$dynamicRef' in node || '$dynamicAnchor' in node;
+    bases.set(formatPath(path), base);
+    for (const [k, v] of Object.entries(node)) {
+      if (SUBSCHEMA_KEYWORDS.one.has(k) || SUBSCHEMA_KEYWORDS.list.has(k)) visit(v, [...path, k], base);
+      else if (SUBSCHEMA_KEYWORDS.map.has(k) && isRecord(v)) for (const [name, s] of Object.entries(v)) visit(s, [...path, k, name], base);
+    }
+  };
+  visit(root, [], BASE);
+  const found = { ids, bases, dynamic };
+  identifiersOf.set(root, found);
+  return found;
+}
+
+function toUri(ref: string, base: string): string | undefined {
+  try {
+    return new URL(ref, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Reports a `$ref` that is remote, an anchor, or points nowhere in `root`.
+ * Where the ref at `at` (the path of the schema object holding it) points in `root`: a path, `'remote'`
+ * for another document, or undefined for nothing. Pointers, `#name` anchors and refs relative to an
+ * enclosing `$id` resolve as JSON Schema 2020-12 says.
+ *
+ * @example
+ * locateRef({ $defs: { a: { $anchor: 'A' } } }, '#A', []); // ['$defs', 'a']
+ */
+export function locateRef(root: Record<string, unknown>, ref: string, at: Path): Path | 'remote' | undefined {
+  const { ids, bases } = identifiers(root);
+  const uri = toUri(ref, bases.get(formatPath(at)) ?? BASE);
+  if (uri === undefined) return undefined;
+  const hash = uri.indexOf('#');
+  const doc = ids.get(hash < 0 ? uri : uri.slice(0, hash));
+  if (doc === undefined) return 'remote';
+  const fragment = hash < 0 ? '' : uri.slice(hash + 1);
+  if (fragment !== '' && !fragment.startsWith('/')) return ids.get(uri);
+  const inner = resolvePointer(nodeAt(root, doc), `#${fragment}`);
+  return inner === undefined ? undefined : [...doc, ...inner.path];
+}
+
+function nodeAt(root: unknown, path: Path): unknown {
+  return path.reduce<unknown>((v, s) => (v as Record<string | number, unknown>)[s], root);
+}
+
+/** Whether the schema needs a dynamic scope (`$dynamicRef`, `$dynamicAnchor`): then it is kept as written, for ajv to resolve. */
+export function usesDynamicScope(root: Record<string, unknown>): boolean {
+  return identifiers(root).dynamic;
+}
+
+/**
+ * Reports a `$ref` (or `$dynamicRef`) that is remote or points nowhere in `root`.
  *
  * @example
  * checkRef('#/$defs/Nope', ['$ref'], { $defs: {} }, add); // unresolved_ref
  */
-export function checkRef(ref: string, path: (string | number)[], root: Record<string, unknown>, add: (code: ProblemCode, p: (string | number)[], message: string, hint: string) => void): void {
-  if (!ref.startsWith('#')) {
-    add('remote_ref', path, `${JSON.stringify(ref)} refers to another document; only local refs are supported.`,
+export function checkRef(ref: string, path: Path, root: Record<string, unknown>, add: (code: ProblemCode, p: Path, message: string, hint: string) => void): void {
+  const target = locateRef(root, ref, path.slice(0, -1));
+  if (target === 'remote') {
+    add('remote_ref', path, `${JSON.stringify(ref)} refers to another document; only refs inside this schema are supported.`,
       'Copy the referenced schema under `$defs` in this schema and write `$ref: "#/$defs/Name"`. toolroute never fetches schemas: the build must not depend on the network.');
-    return;
-  }
-  if (ref !== '#' && !ref.startsWith('#/')) {
-    add('unresolved_ref', path, `${JSON.stringify(ref)} is an anchor reference; only JSON pointer refs are supported.`,
-      'Write a JSON pointer such as `$ref: "#/$defs/Name"`.');
-    return;
-  }
-  if (resolvePointer(root, ref) === undefined) {
+  } else if (target === undefined) {
     const defs = [...Object.keys(isRecord(root.$defs) ? root.$defs : {}).map((k) => `#/$defs/${k}`), ...Object.keys(isRecord(root.definitions) ? root.definitions : {}).map((k) => `#/definitions/${k}`)];
     const suggestion = didYouMean(ref, defs);
     add('unresolved_ref', path, `${JSON.stringify(ref)} points to nothing in this schema.`,
-      `${suggestion ? `${suggestion} ` : ''}${defs.length > 0 ? `Defined here: ${defs.join(', ')}.` : 'Add the target under `$defs` at the top of `parameters`.'}`);
+      `${suggestion ? `${suggestion} ` : ''}${defs.length > 0 ? `Defined here: ${defs.join(', ')}.` : 'Add the target under `$defs` at the top of `parameters`, or an `$anchor` with that name.'}`);
   }
 }
 
 /** Node budget for inlining: refs can multiply a schema's size (a ref used twice in a def used twice…). */
 const INLINE_BUDGET = 100_000;
+const DROPPED = new Set(['$defs', 'definitions', '$ref', '$id', '$anchor', '$vocabulary']);
 const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
 
 /**
@@ -81,6 +150,11 @@ const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'dep
  * // { type: 'object', properties: { a: { type: 'string' } } }
  */
 export function inlineSchema(full: Record<string, unknown>, dialect: SchemaDialect, problems: SchemaProblem[], toSpec: (p: (string | number)[]) => (string | number)[]): JsonSchema {
+  if (usesDynamicScope(full)) {
+    // A dynamic ref's target depends on the path the validator took: no inlining can say it; ajv does.
+    const { $schema: _dialect, $vocabulary: _vocabulary, ...kept } = structuredClone(full) as Record<string, JsonValue>;
+    return kept as JsonSchema;
+  }
   let budget = INLINE_BUDGET;
   let exhausted = false;
 
@@ -92,7 +166,8 @@ export function inlineSchema(full: Record<string, unknown>, dialect: SchemaDiale
     if (!isRecord(node)) return node as JsonValue;
     let own: Record<string, JsonValue> = {};
     for (const [key, value] of Object.entries(node)) {
-      if (key === '$defs' || key === 'definitions' || key === '$ref' || (key === '$schema' && path.length === 0)) continue;
+      // Identifiers go with the refs they served: an inlined copy must not declare its `$id` or anchor twice.
+      if (DROPPED.has(key) || (key === '$schema' && path.length === 0)) continue;
       const here = [...path, key];
       if (SCHEMA_KEYWORDS.has(key)) own[key] = expand(value, here, stack);
       else if (SCHEMA_LIST_KEYWORDS.has(key)) own[key] = listAt(value).map((s, i) => expand(s, [...here, i], stack));
@@ -112,7 +187,8 @@ export function inlineSchema(full: Record<string, unknown>, dialect: SchemaDiale
 
     const ref = node.$ref;
     if (typeof ref !== 'string') return own;
-    const resolved = resolvePointer(full, ref);
+    const located = locateRef(full, ref, path);
+    const resolved = Array.isArray(located) ? { path: located, target: nodeAt(full, located) } : undefined;
     if (!resolved) throw bug(`unresolved $ref ${ref} survived validation`);
     const key = formatPath(resolved.path);
     if (stack.includes(key) || isPrefix(resolved.path, path)) {

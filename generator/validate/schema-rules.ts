@@ -37,8 +37,8 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
   for (const [key, value] of Object.entries(node)) {
     const here = [...path, key];
     if (UNSUPPORTED_KEYWORDS.has(key)) {
-      add('unsupported_schema_keyword', here, `the keyword ${JSON.stringify(key)} is not supported in tool parameters.`,
-        'Remove it: toolroute inlines local `$ref`s by JSON pointer (e.g. `$ref: "#/$defs/Name"`) and does not support identifiers, anchors or dynamic refs.', 'key');
+      add('unsupported_schema_keyword', here, `the keyword ${JSON.stringify(key)} belongs to draft 2019-09, which toolroute does not read.`,
+        'Use the draft 2020-12 forms: `$dynamicAnchor` instead of `$recursiveAnchor: true`, `$dynamicRef: "#name"` instead of `$recursiveRef: "#"`.', 'key');
       continue;
     }
     if (!known.has(key)) {
@@ -107,7 +107,12 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
         }
         break;
       case '$ref':
+      case '$dynamicRef':
         if (typeof value === 'string') checkRef(value, here, root, add);
+        break;
+      case '$vocabulary':
+        problems.push({ code: 'unsupported_schema_keyword', path: toSpec(here), at: 'key', severity: 'warning',
+          message: '`$vocabulary` only means something in a meta-schema; it is ignored here.', hint: 'Remove it.' });
         break;
       case 'items':
       case 'additionalItems':

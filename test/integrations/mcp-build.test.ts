@@ -145,6 +145,26 @@ describe('buildMcpImport', () => {
     expect(valid(built.text!)).toEqual([]);
   });
 
+  it('keeps an input schema that uses the identifiers of JSON Schema 2020-12 ($id, $anchor, $dynamicRef, $dynamicAnchor)', () => {
+    const inputSchema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: 'https://example.com/tools/outline',
+      $vocabulary: { 'https://json-schema.org/draft/2020-12/vocab/core': true },
+      type: 'object',
+      $defs: {
+        title: { $anchor: 'title', type: 'string', minLength: 1 },
+        section: { $id: 'section', $dynamicAnchor: 'node', type: 'object', properties: { title: { $ref: 'outline#title' }, sections: { type: 'array', items: { $dynamicRef: '#node' } } }, required: ['title'] },
+      },
+      properties: { title: { $ref: '#title' }, root: { $ref: 'section' } },
+      required: ['title', 'root'],
+    } as const;
+    const built = buildMcpImport([tool('outline', { inputSchema })], undefined, { as: 'flat', name: 'demo' }, SERVER, 'spec.yaml');
+    expect(built.problems).toEqual([]);
+    expect(built.notes).toEqual([]);
+    expect(built.record.tools).toEqual(['outline']);
+    expect(valid(built.text!)).toEqual([]);
+  });
+
   it('prefixes a second source, keeps hand-written content and comments, and refuses a broken saved spec', () => {
     const saved = '# my own tools\nversion: 1\ntools:\n  - name: local\n    description: Mine # keep me\n';
     const built = buildMcpImport([tool('local')], saved, { as: 'toolkit' }, SERVER, 'spec.yaml');

@@ -64,17 +64,19 @@ const SCHEMA_MAP = new Set(['properties', 'patternProperties', '$defs', 'definit
 const own = (o: Record<string, unknown>, k: string, v: unknown) => Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 
 /** Rewrites local refs of a subschema to point into the wrapper; data positions are copied as they are. */
-function rewrite(node: unknown, root: boolean): unknown {
+function rewrite(node: unknown, root: boolean, scoped = false): unknown {
   if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
   const out: Record<string, unknown> = {};
+  // Under an `$id`, refs resolve against that id, not against the wrapper: they stay as written.
+  scoped ||= '$id' in node;
   for (const [k, v] of Object.entries(node)) {
     if (k === '$schema' && root) continue;
-    if (k === '$ref' && typeof v === 'string' && v.startsWith('#')) own(out, k, `#/properties/value${v.slice(1)}`);
-    else if (SCHEMA_LIST.has(k) && Array.isArray(v)) own(out, k, v.map((s) => rewrite(s, false)));
-    else if (SCHEMA_ONE.has(k)) own(out, k, rewrite(v, false));
+    if ((k === '$ref' || k === '$dynamicRef') && !scoped && typeof v === 'string' && (v === '#' || v.startsWith('#/'))) own(out, k, `#/properties/value${v.slice(1)}`);
+    else if (SCHEMA_LIST.has(k) && Array.isArray(v)) own(out, k, v.map((s) => rewrite(s, false, scoped)));
+    else if (SCHEMA_ONE.has(k)) own(out, k, rewrite(v, false, scoped));
     else if (SCHEMA_MAP.has(k) && typeof v === 'object' && v !== null && !Array.isArray(v)) {
       const map: Record<string, unknown> = {};
-      for (const [name, s] of Object.entries(v)) own(map, name, Array.isArray(s) ? s : rewrite(s, false));
+      for (const [name, s] of Object.entries(v)) own(map, name, Array.isArray(s) ? s : rewrite(s, false, scoped));
       own(out, k, map);
     } else own(out, k, v);
   }
