@@ -6,7 +6,6 @@
 import type { HandlerContext, KeyDecodePlan, NullDecodePlan, ToolDefinition, ValidateFn } from '../contract.js';
 import type { Suggester } from '../suggest.js';
 import type { JsonSchema, NeutralTool } from '../targets/index.js';
-import { ActionIndex } from './lookup.js';
 
 /** A handler as stored: its argument and context types are erased here and restored by the façade's types. */
 export type AnyHandler = (args: never, ctx: HandlerContext<never>) => unknown;
@@ -48,8 +47,8 @@ export interface GroupEntry {
   readonly description: string;
   /** Member tool indices (spec groups: the spec's own frozen array). */
   readonly tools: readonly number[];
-  /** Member tools by action name, found by length and `===` (lookup.ts; built on first read). */
-  readonly actions: ActionIndex;
+  /** Member tools by action name (built on first read). */
+  readonly actions: ReadonlyMap<string, number>;
   /** `actions`' keys, listed in rejection reasons (built once, on first read, not per rejected call). */
   readonly actionList: readonly string[];
   readonly specIndex: number;
@@ -77,7 +76,7 @@ export class Group implements GroupEntry {
   readonly neutral: NeutralTool | undefined;
   suggester?: Suggester;
   readonly #names: { toolName(t: number): string };
-  #actions: ActionIndex | undefined;
+  #actions: Map<string, number> | undefined;
   #actionList: readonly string[] | undefined;
 
   constructor(fields: Pick<GroupEntry, 'name' | 'description' | 'tools' | 'specIndex' | 'neutral'>, names: { toolName(t: number): string }) {
@@ -89,8 +88,8 @@ export class Group implements GroupEntry {
     this.#names = names;
   }
 
-  get actions(): ActionIndex {
-    return (this.#actions ??= new ActionIndex(this.tools.map((t): readonly [string, number] => [this.#names.toolName(t), t])));
+  get actions(): ReadonlyMap<string, number> {
+    return (this.#actions ??= new Map(this.tools.map((t): readonly [string, number] => [this.#names.toolName(t), t])));
   }
 
   get actionList(): readonly string[] {

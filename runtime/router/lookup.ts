@@ -1,19 +1,12 @@
 /**
- * The name tables call resolution looks things up in beside the catalog's own maps: each group's actions by name
- * (`ActionIndex`) and the closest-name suggesters a rejection quotes (`Suggestions`, built only when a call is
- * rejected, cached per load or registration state).
+ * The closest-name suggesters a rejection quotes (`Suggestions`): the names the model may call now, and the toolkit
+ * names for `load_toolkit`. Built only when a call is rejected, and cached until a toolkit is loaded or something is
+ * registered, so an accepted call never pays for them.
  */
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { Suggester } from '../suggest.js';
 import type { Catalog } from './catalog.js';
 import type { Gate } from './gate.js';
-
-/**
- * A group's member tools by action name. Internal.
- * @example
- * new ActionIndex([['git_log', 4], ['git_push', 7]]).get('git_push'); // → 7
- */
-export class ActionIndex extends Map<string, number> {}
 
 /** The suggesters for one router's rejections. Internal. */
 export class Suggestions {
