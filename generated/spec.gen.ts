@@ -185,113 +185,25 @@ const data: SpecData = JSON.parse(String.raw`{
     }
   },
   "tools": [
-    {
-      "name": "read_file",
-      "description": "Read a file",
-      "tags": ["file", "read"],
-      "deferLoading": false,
-      "parameters": "ReadFileArgs",
-      "validator": 0
-    },
-    {
-      "name": "run_bash",
-      "description": "Run a command",
-      "tags": ["shell"],
-      "deferLoading": false,
-      "parameters": "RunBashArgs",
-      "validator": 1
-    },
-    {
-      "name": "get_time",
-      "description": "Get timestamp",
-      "tags": [],
-      "deferLoading": false,
-      "parameters": "GetTimeArgs",
-      "validator": 2
-    },
-    {
-      "name": "write_file",
-      "description": "Write to a file",
-      "tags": ["file", "write"],
-      "deferLoading": false,
-      "parameters": "WriteFileArgs",
-      "validator": 3
-    },
-    {
-      "name": "delete_file",
-      "description": "Delete a file",
-      "tags": ["file", "delete"],
-      "deferLoading": false,
-      "parameters": "DeleteFileArgs",
-      "validator": 4
-    },
-    {
-      "name": "tail_logs",
-      "description": "Show the last lines of a service log",
-      "tags": ["logs"],
-      "deferLoading": false,
-      "parameters": "TailLogsArgs",
-      "validator": 5
-    },
-    {
-      "name": "get_forecast",
-      "description": "Forecast for a city",
-      "tags": [],
-      "deferLoading": true,
-      "parameters": "GetForecastArgs",
-      "validator": 6
-    },
-    {
-      "name": "get_current_weather",
-      "description": "Current conditions for a city",
-      "tags": [],
-      "deferLoading": false,
-      "parameters": "GetCurrentWeatherArgs",
-      "validator": 7
-    },
-    {
-      "name": "run_query",
-      "description": "Run a read-only SQL query",
-      "tags": [],
-      "deferLoading": false,
-      "parameters": "RunQueryArgs",
-      "validator": 8
-    },
-    {
-      "name": "describe_table",
-      "description": "Show the columns of a table",
-      "tags": [],
-      "deferLoading": false,
-      "parameters": "DescribeTableArgs",
-      "validator": 9
-    }
+    {"name": "read_file", "description": "Read a file", "tags": ["file", "read"], "parameters": "ReadFileArgs", "validator": 0},
+    {"name": "run_bash", "description": "Run a command", "tags": ["shell"], "parameters": "RunBashArgs", "validator": 1},
+    {"name": "get_time", "description": "Get timestamp", "parameters": "GetTimeArgs", "validator": 2},
+    {"name": "write_file", "description": "Write to a file", "tags": ["file", "write"], "parameters": "WriteFileArgs", "validator": 3},
+    {"name": "delete_file", "description": "Delete a file", "tags": ["file", "delete"], "parameters": "DeleteFileArgs", "validator": 4},
+    {"name": "tail_logs", "description": "Show the last lines of a service log", "tags": ["logs"], "parameters": "TailLogsArgs", "validator": 5},
+    {"name": "get_forecast", "description": "Forecast for a city", "deferLoading": true, "parameters": "GetForecastArgs", "validator": 6},
+    {"name": "get_current_weather", "description": "Current conditions for a city", "parameters": "GetCurrentWeatherArgs", "validator": 7},
+    {"name": "run_query", "description": "Run a read-only SQL query", "parameters": "RunQueryArgs", "validator": 8},
+    {"name": "describe_table", "description": "Show the columns of a table", "parameters": "DescribeTableArgs", "validator": 9}
   ],
   "flat": [0, 1, 2],
   "namespaces": [
-    {
-      "name": "file_ops",
-      "description": "File system operations",
-      "encoding": "compact",
-      "tools": [0, 3, 4]
-    },
-    {
-      "name": "terminal",
-      "description": "Shell command execution",
-      "encoding": "compact",
-      "tools": [1, 5]
-    }
+    {"name": "file_ops", "description": "File system operations", "encoding": "compact", "tools": [0, 3, 4]},
+    {"name": "terminal", "description": "Shell command execution", "encoding": "compact", "tools": [1, 5]}
   ],
   "toolkits": [
-    {
-      "name": "Weather",
-      "description": "Weather forecast APIs",
-      "tools": [6, 7]
-    },
-    {
-      "name": "Database",
-      "description": "SQL query and schema inspection",
-      "tools": [8, 9]
-    }
+    {"name": "Weather", "description": "Weather forecast APIs", "tools": [6, 7]},
+    {"name": "Database", "description": "SQL query and schema inspection", "tools": [8, 9]}
   ],
   "policies": {
     "prod": ["delete_file", "tail_logs"],

@@ -98,9 +98,13 @@ export interface ToolData {
   readonly fillsDefaults?: true;
 }
 
-/** One tool as `spec.gen.ts` writes it: its parameter schema by name, a key of `SpecData.schemas`. */
-export interface SpecToolData extends Omit<ToolData, 'parameters'> {
+/** One tool as `spec.gen.ts` writes it: its parameter schema by name, a key of `SpecData.schemas`; defaults left out. */
+export interface SpecToolData extends Omit<ToolData, 'parameters' | 'tags' | 'deferLoading'> {
   readonly parameters: string;
+  /** Absent when the tool has no tags. */
+  readonly tags?: readonly string[];
+  /** Absent when false. */
+  readonly deferLoading?: true;
 }
 
 /** One tool as the runtime sees it: its data plus where the spec offers it. */

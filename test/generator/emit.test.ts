@@ -247,6 +247,9 @@ describe('spec.gen.ts data', () => {
       const files = await emit(ir, { ...options, runtimeImport: '../../../runtime/index.js' });
       const text = files.find((f) => f.path === 'spec.gen.ts')!.content;
       expect(text).toContain('"__proto__": {');
+      // One line per tool, its defaults (no tags, not deferred) left out and filled in on reading.
+      expect(text).toContain('\n    {"name": "a", "description": ');
+      expect(text).not.toMatch(/"tags"|"deferLoading"/);
       for (const f of files) writeFileSync(path.join(dir, f.path), f.content);
       const { spec } = (await import(pathToFileURL(path.join(dir, 'spec.gen.ts')).href)) as { spec: GeneratedSpec };
       const parameters = want.schemas[want.tools[0]!.parameters];
@@ -255,6 +258,7 @@ describe('spec.gen.ts data', () => {
       expect(Object.keys(spec.policies)).toEqual(['__proto__']);
       expect(spec.rendered.neutral.tools[0]).toEqual({ name: 'a', description: want.tools[0]!.description, parameters });
       expect(Object.isFrozen(spec.tools[0]!.parameters) && Object.isFrozen(spec.rendered.neutral.tools[0])).toBe(true);
+      expect([spec.tools[0]!.tags, spec.tools[0]!.deferLoading, Object.isFrozen(spec.tools[0]!.tags)]).toEqual([[], false, true]);
     } finally {
       removeDir(dir);
     }

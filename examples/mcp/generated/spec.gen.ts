@@ -309,198 +309,35 @@ const data: SpecData = JSON.parse(String.raw`{
     }
   },
   "tools": [
-    {
-      "name": "get_time",
-      "description": "Get the current time as an ISO 8601 timestamp",
-      "tags": [],
-      "deferLoading": false,
-      "parameters": "GetTimeArgs",
-      "validator": 0
-    },
-    {
-      "name": "everything_echo",
-      "description": "Echoes back the input string",
-      "tags": ["read-only", "idempotent"],
-      "deferLoading": false,
-      "parameters": "EverythingEchoArgs",
-      "validator": 1
-    },
-    {
-      "name": "everything_get-annotated-message",
-      "description": "Demonstrates how annotations can be used to provide metadata about content.",
-      "tags": ["read-only", "idempotent"],
-      "deferLoading": false,
-      "parameters": "EverythingGetAnnotatedMessageArgs",
-      "validator": 2
-    },
-    {
-      "name": "everything_get-env",
-      "description": "Returns all environment variables, helpful for debugging MCP server configuration",
-      "tags": ["read-only", "idempotent"],
-      "deferLoading": false,
-      "parameters": "EverythingGetEnvArgs",
-      "validator": 3
-    },
-    {
-      "name": "everything_get-resource-links",
-      "description": "Returns up to ten resource links that reference different types of resources",
-      "tags": ["read-only", "idempotent"],
-      "deferLoading": false,
-      "parameters": "EverythingGetResourceLinksArgs",
-      "validator": 4
-    },
-    {
-      "name": "everything_get-resource-reference",
-      "description": "Returns a resource reference that can be used by MCP clients",
-      "tags": ["read-only", "idempotent"],
-      "deferLoading": false,
-      "parameters": "EverythingGetResourceReferenceArgs",
-      "validator": 5
-    },
-    {
-      "name": "everything_get-structured-content",
-      "description": "Returns structured content along with an output schema for client data validation",
-      "tags": ["read-only", "idempotent"],
-      "deferLoading": false,
-      "parameters": "EverythingGetStructuredContentArgs",
-      "validator": 6
-    },
-    {
-      "name": "everything_get-sum",
-      "description": "Returns the sum of two numbers",
-      "tags": ["read-only", "idempotent"],
-      "deferLoading": false,
-      "parameters": "EverythingGetSumArgs",
-      "validator": 7
-    },
-    {
-      "name": "everything_get-tiny-image",
-      "description": "Returns a tiny MCP logo image.",
-      "tags": ["read-only", "idempotent"],
-      "deferLoading": false,
-      "parameters": "EverythingGetEnvArgs",
-      "validator": 3
-    },
-    {
-      "name": "everything_gzip-file-as-resource",
-      "description": "Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.",
-      "tags": ["idempotent", "open-world"],
-      "deferLoading": false,
-      "parameters": "EverythingGzipFileAsResourceArgs",
-      "validator": 8
-    },
-    {
-      "name": "everything_toggle-simulated-logging",
-      "description": "Toggles simulated, random-leveled logging on or off.",
-      "tags": [],
-      "deferLoading": false,
-      "parameters": "EverythingGetEnvArgs",
-      "validator": 3
-    },
-    {
-      "name": "everything_toggle-subscriber-updates",
-      "description": "Toggles simulated resource subscription updates on or off.",
-      "tags": [],
-      "deferLoading": false,
-      "parameters": "EverythingGetEnvArgs",
-      "validator": 3
-    },
-    {
-      "name": "everything_trigger-long-running-operation",
-      "description": "Demonstrates a long running operation with progress updates.",
-      "tags": ["read-only", "idempotent"],
-      "deferLoading": false,
-      "parameters": "EverythingTriggerLongRunningOperationArgs",
-      "validator": 9
-    },
-    {
-      "name": "memory_create_entities",
-      "description": "Create multiple new entities in the knowledge graph",
-      "tags": [],
-      "deferLoading": false,
-      "parameters": "MemoryCreateEntitiesArgs",
-      "validator": 10
-    },
-    {
-      "name": "memory_create_relations",
-      "description": "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice",
-      "tags": [],
-      "deferLoading": false,
-      "parameters": "MemoryCreateRelationsArgs",
-      "validator": 11
-    },
-    {
-      "name": "memory_add_observations",
-      "description": "Add new observations to existing entities in the knowledge graph",
-      "tags": [],
-      "deferLoading": false,
-      "parameters": "MemoryAddObservationsArgs",
-      "validator": 12
-    },
-    {
-      "name": "memory_delete_entities",
-      "description": "Delete multiple entities and their associated relations from the knowledge graph",
-      "tags": ["destructive", "idempotent"],
-      "deferLoading": false,
-      "parameters": "MemoryDeleteEntitiesArgs",
-      "validator": 13
-    },
-    {
-      "name": "memory_delete_observations",
-      "description": "Delete specific observations from entities in the knowledge graph",
-      "tags": ["destructive", "idempotent"],
-      "deferLoading": false,
-      "parameters": "MemoryDeleteObservationsArgs",
-      "validator": 14
-    },
-    {
-      "name": "memory_delete_relations",
-      "description": "Delete multiple relations from the knowledge graph",
-      "tags": ["destructive", "idempotent"],
-      "deferLoading": false,
-      "parameters": "MemoryDeleteRelationsArgs",
-      "validator": 11
-    },
-    {
-      "name": "memory_read_graph",
-      "description": "Read the entire knowledge graph",
-      "tags": ["read-only", "idempotent"],
-      "deferLoading": false,
-      "parameters": "EverythingGetEnvArgs",
-      "validator": 3
-    },
-    {
-      "name": "memory_search_nodes",
-      "description": "Search for nodes in the knowledge graph based on a query",
-      "tags": ["read-only", "idempotent"],
-      "deferLoading": false,
-      "parameters": "MemorySearchNodesArgs",
-      "validator": 15
-    },
-    {
-      "name": "memory_open_nodes",
-      "description": "Open specific nodes in the knowledge graph by their names",
-      "tags": ["read-only", "idempotent"],
-      "deferLoading": false,
-      "parameters": "MemoryOpenNodesArgs",
-      "validator": 16
-    }
+    {"name": "get_time", "description": "Get the current time as an ISO 8601 timestamp", "parameters": "GetTimeArgs", "validator": 0},
+    {"name": "everything_echo", "description": "Echoes back the input string", "tags": ["read-only", "idempotent"], "parameters": "EverythingEchoArgs", "validator": 1},
+    {"name": "everything_get-annotated-message", "description": "Demonstrates how annotations can be used to provide metadata about content.", "tags": ["read-only", "idempotent"], "parameters": "EverythingGetAnnotatedMessageArgs", "validator": 2},
+    {"name": "everything_get-env", "description": "Returns all environment variables, helpful for debugging MCP server configuration", "tags": ["read-only", "idempotent"], "parameters": "EverythingGetEnvArgs", "validator": 3},
+    {"name": "everything_get-resource-links", "description": "Returns up to ten resource links that reference different types of resources", "tags": ["read-only", "idempotent"], "parameters": "EverythingGetResourceLinksArgs", "validator": 4},
+    {"name": "everything_get-resource-reference", "description": "Returns a resource reference that can be used by MCP clients", "tags": ["read-only", "idempotent"], "parameters": "EverythingGetResourceReferenceArgs", "validator": 5},
+    {"name": "everything_get-structured-content", "description": "Returns structured content along with an output schema for client data validation", "tags": ["read-only", "idempotent"], "parameters": "EverythingGetStructuredContentArgs", "validator": 6},
+    {"name": "everything_get-sum", "description": "Returns the sum of two numbers", "tags": ["read-only", "idempotent"], "parameters": "EverythingGetSumArgs", "validator": 7},
+    {"name": "everything_get-tiny-image", "description": "Returns a tiny MCP logo image.", "tags": ["read-only", "idempotent"], "parameters": "EverythingGetEnvArgs", "validator": 3},
+    {"name": "everything_gzip-file-as-resource", "description": "Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.", "tags": ["idempotent", "open-world"], "parameters": "EverythingGzipFileAsResourceArgs", "validator": 8},
+    {"name": "everything_toggle-simulated-logging", "description": "Toggles simulated, random-leveled logging on or off.", "parameters": "EverythingGetEnvArgs", "validator": 3},
+    {"name": "everything_toggle-subscriber-updates", "description": "Toggles simulated resource subscription updates on or off.", "parameters": "EverythingGetEnvArgs", "validator": 3},
+    {"name": "everything_trigger-long-running-operation", "description": "Demonstrates a long running operation with progress updates.", "tags": ["read-only", "idempotent"], "parameters": "EverythingTriggerLongRunningOperationArgs", "validator": 9},
+    {"name": "memory_create_entities", "description": "Create multiple new entities in the knowledge graph", "parameters": "MemoryCreateEntitiesArgs", "validator": 10},
+    {"name": "memory_create_relations", "description": "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice", "parameters": "MemoryCreateRelationsArgs", "validator": 11},
+    {"name": "memory_add_observations", "description": "Add new observations to existing entities in the knowledge graph", "parameters": "MemoryAddObservationsArgs", "validator": 12},
+    {"name": "memory_delete_entities", "description": "Delete multiple entities and their associated relations from the knowledge graph", "tags": ["destructive", "idempotent"], "parameters": "MemoryDeleteEntitiesArgs", "validator": 13},
+    {"name": "memory_delete_observations", "description": "Delete specific observations from entities in the knowledge graph", "tags": ["destructive", "idempotent"], "parameters": "MemoryDeleteObservationsArgs", "validator": 14},
+    {"name": "memory_delete_relations", "description": "Delete multiple relations from the knowledge graph", "tags": ["destructive", "idempotent"], "parameters": "MemoryDeleteRelationsArgs", "validator": 11},
+    {"name": "memory_read_graph", "description": "Read the entire knowledge graph", "tags": ["read-only", "idempotent"], "parameters": "EverythingGetEnvArgs", "validator": 3},
+    {"name": "memory_search_nodes", "description": "Search for nodes in the knowledge graph based on a query", "tags": ["read-only", "idempotent"], "parameters": "MemorySearchNodesArgs", "validator": 15},
+    {"name": "memory_open_nodes", "description": "Open specific nodes in the knowledge graph by their names", "tags": ["read-only", "idempotent"], "parameters": "MemoryOpenNodesArgs", "validator": 16}
   ],
   "flat": [0],
   "namespaces": [
-    {
-      "name": "everything",
-      "description": "Tools of the MCP server mcp-servers/everything 2.0.0.",
-      "encoding": "compact",
-      "tools": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
-    }
+    {"name": "everything", "description": "Tools of the MCP server mcp-servers/everything 2.0.0.", "encoding": "compact", "tools": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]}
   ],
   "toolkits": [
-    {
-      "name": "memory",
-      "description": "Tools of the MCP server memory-server 0.6.3.",
-      "tools": [13, 14, 15, 16, 17, 18, 19, 20, 21]
-    }
+    {"name": "memory", "description": "Tools of the MCP server memory-server 0.6.3.", "tools": [13, 14, 15, 16, 17, 18, 19, 20, 21]}
   ],
   "policies": {
     "memory_readonly": ["memory_create_entities", "memory_create_relations", "memory_add_observations", "memory_delete_entities", "memory_delete_observations", "memory_delete_relations"],
