@@ -91,40 +91,24 @@ export function specData(ctx: EmitContext): SpecData {
  * jsonLines({ tools: [{ name: 'a' }] }); // '{\n  "tools": [\n    {"name": "a"}\n  ]\n}'
  */
 export function jsonLines(value: unknown): string {
-  const out: string[] = [];
-  write(out, value, '', 0);
-  return out.join('');
+  return lines(value, '', 0);
 }
 
-/** Appends `value` to `out`: `depth` 1 for the outer value's members, 2 for their elements; `Infinity` writes one line. */
-function write(out: string[], value: unknown, indent: string, depth: number): void {
-  if (typeof value !== 'object' || value === null) {
-    out.push(typeof value === 'string' ? tsString(value) : (JSON.stringify(value) ?? 'null'));
-    return;
-  }
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    const oneLine = depth === Infinity || value.every((v) => typeof v !== 'object' || v === null);
-    out.push(oneLine ? '[' : '[\n');
-    value.forEach((v: unknown, i) => {
-      if (i > 0) out.push(oneLine ? ', ' : ',\n');
-      if (!oneLine) out.push(inner);
-      write(out, v, oneLine ? '' : inner, oneLine || depth === 1 ? Infinity : depth + 1);
-    });
-    out.push(oneLine ? ']' : `\n${indent}]`);
-    return;
-  }
+/** `jsonLines` below the outer value: `depth` 1 for its members, 2 for their elements; `Infinity` writes one line. */
+function lines(value: unknown, indent: string, depth: number): string {
+  if (typeof value !== 'object' || value === null) return typeof value === 'string' ? tsString(value) : (JSON.stringify(value) ?? 'null');
   const oneLine = depth === Infinity;
-  let empty = true;
-  for (const [k, v] of Object.entries(value)) {
-    if (v === undefined) continue;
-    out.push(empty ? (oneLine ? '{' : '{\n') : oneLine ? ', ' : ',\n');
-    empty = false;
-    if (!oneLine) out.push(inner);
-    out.push(tsString(k), ': ');
-    write(out, v, oneLine ? '' : inner, oneLine ? Infinity : depth + 1);
+  if (Array.isArray(value)) {
+    if (oneLine || value.every((v) => typeof v !== 'object' || v === null)) return `[${value.map((v) => lines(v, '', Infinity)).join(', ')}]`;
+    const inner = `${indent}  `;
+    const next = depth === 1 ? Infinity : depth + 1;
+    return `[\n${value.map((v) => inner + lines(v, inner, next)).join(',\n')}\n${indent}]`;
   }
-  out.push(empty ? '{}' : oneLine ? '}' : `\n${indent}}`);
+  const members = Object.entries(value).filter(([, v]) => v !== undefined);
+  if (members.length === 0) return '{}';
+  if (oneLine) return `{${members.map(([k, v]) => `${tsString(k)}: ${lines(v, '', Infinity)}`).join(', ')}}`;
+  const inner = `${indent}  `;
+  return `{\n${members.map(([k, v]) => `${inner}${tsString(k)}: ${lines(v, inner, depth + 1)}`).join(',\n')}\n${indent}}`;
 }
 
 /**
