@@ -1,14 +1,13 @@
 /**
  * `spec.gen.ts`: everything the runtime reads, as readable data (`SpecData`:
  * shared schemas, tools, groups, policies, options), pretty-printed JSON in a
- * fixed order: each shared schema one field per line, each tool, namespace and
- * toolkit one line of its own, so a change to one tool changes that tool's
- * lines only. Each distinct parameter schema is written once in `schemas`,
- * named after the argument type of its first tool, and tools refer to it by
- * that name: large specs share a few schemas among many tools. Fields at their
- * default (no tags, not deferred) are left out. The runtime's `specFromData`
- * resolves the names, derives the rest (group membership per tool, the neutral
- * and per-target tool definitions) and freezes it all.
+ * fixed order, each tool on a line of its own (its defaults left out), so a
+ * change to one tool changes that tool's line only. Each distinct parameter
+ * schema is written once in `schemas`, named after the argument type of its
+ * first tool, and tools refer to it by that name: large specs share a few
+ * schemas among many tools. The runtime's `specFromData` resolves the names,
+ * derives the rest (group membership per tool, the neutral and per-target tool
+ * definitions) and freezes it all.
  *
  * Why JSON text in `JSON.parse(String.raw`…`)`: V8 scans one string and
  * parses it as JSON faster than it compiles the same data as object literals
@@ -52,7 +51,7 @@ export function specData(ctx: EmitContext): SpecData {
     return {
       name: t.name,
       description: t.description,
-      // Defaults are left out (the runtime fills them in): a line per tool, and most tools have no tags.
+      // Defaults left out (specFromData fills them in): most tools have no tags.
       ...(t.tags.length === 0 ? {} : { tags: t.tags }),
       ...(t.deferLoading ? { deferLoading: true as const } : {}),
       parameters: schemaName(i),
@@ -83,32 +82,24 @@ export function specData(ctx: EmitContext): SpecData {
 
 /**
  * A JSON value as pretty-printed JSON text: objects one member per line (keys in their order), arrays of objects one
- * element per line, arrays of plain values on one line, and the elements of a list member of the outer object (the
- * spec's tools, namespaces, toolkits) each on one line of its own: one record, one line. LS and PS are written as escapes.
+ * element per line, arrays of plain values on one line; the records of a list of the outer object (the spec's tools,
+ * namespaces, toolkits) one per line (`depth`: 1 for that list, Infinity inside a record). LS and PS written as escapes.
  *
  * @example
  * jsonLines({ tags: ['a', 'b'], n: { x: 1 } }); // '{\n  "tags": ["a", "b"],\n  "n": {\n    "x": 1\n  }\n}'
  * jsonLines({ tools: [{ name: 'a' }] }); // '{\n  "tools": [\n    {"name": "a"}\n  ]\n}'
  */
-export function jsonLines(value: unknown): string {
-  return lines(value, '', 0);
-}
-
-/** `jsonLines` below the outer value: `depth` 1 for its members, 2 for their elements; `Infinity` writes one line. */
-function lines(value: unknown, indent: string, depth: number): string {
+export function jsonLines(value: unknown, indent = '', depth = 0): string {
   if (typeof value !== 'object' || value === null) return typeof value === 'string' ? tsString(value) : (JSON.stringify(value) ?? 'null');
+  const inner = `${indent}  `;
   const oneLine = depth === Infinity;
   if (Array.isArray(value)) {
-    if (oneLine || value.every((v) => typeof v !== 'object' || v === null)) return `[${value.map((v) => lines(v, '', Infinity)).join(', ')}]`;
-    const inner = `${indent}  `;
-    const next = depth === 1 ? Infinity : depth + 1;
-    return `[\n${value.map((v) => inner + lines(v, inner, next)).join(',\n')}\n${indent}]`;
+    if (oneLine || value.every((v) => typeof v !== 'object' || v === null)) return `[${value.map((v) => jsonLines(v, '', Infinity)).join(', ')}]`;
+    return `[\n${value.map((v) => inner + jsonLines(v, inner, depth === 1 ? Infinity : depth + 1)).join(',\n')}\n${indent}]`;
   }
-  const members = Object.entries(value).filter(([, v]) => v !== undefined);
+  const members = Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => `${tsString(k)}: ${jsonLines(v, inner, oneLine ? Infinity : depth + 1)}`);
   if (members.length === 0) return '{}';
-  if (oneLine) return `{${members.map(([k, v]) => `${tsString(k)}: ${lines(v, '', Infinity)}`).join(', ')}}`;
-  const inner = `${indent}  `;
-  return `{\n${members.map(([k, v]) => `${inner}${tsString(k)}: ${lines(v, inner, depth + 1)}`).join(',\n')}\n${indent}}`;
+  return oneLine ? `{${members.join(', ')}}` : `{\n${inner}${members.join(`,\n${inner}`)}\n${indent}}`;
 }
 
 /**

@@ -10,15 +10,10 @@ import { fail, sentence } from './common.js';
 let yamlModule: typeof import('yaml') | undefined;
 const yaml = (): typeof import('yaml') => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
-/**
- * The loader's `yaml` options: YAML 1.2 core schema, errors without source excerpts, and keys the same when their
- * scalars read the same (`1` and `"1"` too): `yaml` flags a mapping that repeats one, then `findDuplicateKeys`
- * reports every repeat in full, so a spec without any is walked once, by `yaml`.
- */
+/** `yaml` options: YAML 1.2 core schema, no source excerpts, keys alike when their scalars read alike (`findDuplicateKeys`). */
 function parse(text: string, lineCounter: import('yaml').LineCounter): Document {
   const { isScalar } = yaml();
-  const sameKey = (a: unknown, b: unknown) => isScalar(a) && isScalar(b) && String(a.value) === String(b.value);
-  return yaml().parseDocument(text, { lineCounter, uniqueKeys: sameKey, prettyErrors: false, strict: true });
+  return yaml().parseDocument(text, { lineCounter, uniqueKeys: (a, b) => isScalar(a) && isScalar(b) && String(a.value) === String(b.value), prettyErrors: false, strict: true });
 }
 
 /**
@@ -36,6 +31,7 @@ export function loadYamlDocument(text: string, display: string, format: 'yaml' |
     return { line, column: col };
   };
   const doc = parse(text, lineCounter);
+  // `yaml` flags a repeated key; then findDuplicateKeys reports each repeat in full (a spec without any is walked once).
   const duplicates = doc.errors.some((e) => e.code === 'DUPLICATE_KEY');
   // Only the first syntax error: the ones after it are usually its echoes.
   for (const e of doc.errors.filter((x) => x.code !== 'DUPLICATE_KEY').slice(0, 1)) {
