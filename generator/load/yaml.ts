@@ -10,10 +10,9 @@ import { fail, sentence } from './common.js';
 let yamlModule: typeof import('yaml') | undefined;
 const yaml = (): typeof import('yaml') => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
-/** `yaml` options: YAML 1.2 core schema, no source excerpts, keys alike when their scalars read alike (`findDuplicateKeys`). */
-function parse(text: string, lineCounter: import('yaml').LineCounter): Document {
-  const { isScalar } = yaml();
-  return yaml().parseDocument(text, { lineCounter, uniqueKeys: (a, b) => isScalar(a) && isScalar(b) && String(a.value) === String(b.value), prettyErrors: false, strict: true });
+/** The loader's `yaml` options: YAML 1.2 core schema, duplicate keys reported by us, errors without source excerpts. */
+function parse(text: string, lineCounter?: import('yaml').LineCounter): Document {
+  return yaml().parseDocument(text, { ...(lineCounter ? { lineCounter } : {}), uniqueKeys: false, prettyErrors: false, strict: true });
 }
 
 /**
@@ -31,17 +30,15 @@ export function loadYamlDocument(text: string, display: string, format: 'yaml' |
     return { line, column: col };
   };
   const doc = parse(text, lineCounter);
-  // `yaml` flags a repeated key; then findDuplicateKeys reports each repeat in full (a spec without any is walked once).
-  const duplicates = doc.errors.some((e) => e.code === 'DUPLICATE_KEY');
   // Only the first syntax error: the ones after it are usually its echoes.
-  for (const e of doc.errors.filter((x) => x.code !== 'DUPLICATE_KEY').slice(0, 1)) {
+  for (const e of doc.errors.slice(0, 1)) {
     problems.push({ code: 'syntax_error', message: `invalid ${format === 'json' ? 'JSON' : 'YAML'}: ${sentence(e.message)}`,
       hint: format === 'json' ? 'Fix the JSON syntax.' : 'Fix the YAML syntax (indentation, quotes, brackets).',
       file: display, ...at(e.pos[0]), path: '' });
   }
   if (problems.length > 0) return { ok: false, problems };
 
-  if (duplicates) findDuplicateKeys(doc, display, at, problems);
+  findDuplicateKeys(doc, display, at, problems);
   if (problems.length > 0) return { ok: false, problems };
 
   let value: unknown;
