@@ -82,8 +82,7 @@ export function specFromData<S extends GeneratedSpec = GeneratedSpec>(
   if (data?.formatVersion !== 1) {
     throw new TypeError(`toolroute: this generated folder's spec data has format version ${String(data?.formatVersion)}; this runtime reads 1. Regenerate the folder (npx toolroute codegen).`);
   }
-  // What the result keeps of `data`; each tool's record is copied, with its defaults, into a frozen tool below.
-  for (const kept of [data.schemas, data.flat, data.namespaces, data.toolkits, data.policies]) deepFreeze(kept);
+  deepFreeze(data);
   const count = data.tools.length;
   const isFlat = new Uint8Array(count);
   for (const t of data.flat) isFlat[t] = 1;
@@ -94,8 +93,7 @@ export function specFromData<S extends GeneratedSpec = GeneratedSpec>(
     if (!Object.hasOwn(data.schemas, t.parameters)) {
       throw new TypeError(`toolroute: this generated folder's spec data names the schema ${JSON.stringify(t.parameters)} for tool ${JSON.stringify(t.name)} but does not define it. Regenerate the folder (npx toolroute codegen).`);
     }
-    const { name, description, tags = NO_TAGS, deferLoading = false, parameters, ...rest } = t;
-    return deepFreeze({ name, description, tags, deferLoading, parameters: data.schemas[parameters]!, ...rest, flat: isFlat[i] === 1, namespaces: namespacesOf[i]!, toolkits: toolkitsOf[i]! });
+    return Object.freeze({ ...t, tags: t.tags ?? NO_TAGS, deferLoading: t.deferLoading === true, parameters: data.schemas[t.parameters]!, flat: isFlat[i] === 1, namespaces: namespacesOf[i]!, toolkits: toolkitsOf[i]! });
   });
   const options = Object.freeze({ openaiStrict: data.openaiStrict });
   let namespaces: readonly unknown[] | undefined;
