@@ -53,19 +53,18 @@ const NO_GROUPS: readonly number[] = Object.freeze([]);
 /** The tags of a tool whose data has none. */
 const NO_TAGS: readonly string[] = Object.freeze([]);
 
-/** Per tool, the indices of the groups listing it, ascending (a tool listed twice in one group: once). */
+/** Per tool, the indices of the groups listing it, ascending (a tool listed twice in one group: once), frozen. */
 function membership(count: number, groups: readonly { readonly tools: readonly number[] }[]): (readonly number[])[] {
-  // A list only for a tool some group lists, the shared empty list for the others (in a large spec most tools are in
-  // one group or none, and 10,000 small lists made and frozen cost more than the rest of this function).
+  // Lists are shared: the empty one, and one per group for the tools in that group alone (most tools of a large spec).
   const out: (readonly number[])[] = new Array<readonly number[]>(count).fill(NO_GROUPS);
   groups.forEach((group, k) => {
+    const alone = Object.freeze([k]);
     for (const t of group.tools) {
       const list = out[t]!;
-      if (list === NO_GROUPS) out[t] = [k];
-      else if (list[list.length - 1] !== k) (list as number[]).push(k);
+      if (list === NO_GROUPS) out[t] = alone;
+      else if (list[list.length - 1] !== k) out[t] = Object.freeze([...list, k]);
     }
   });
-  for (const list of out) if (list !== NO_GROUPS) Object.freeze(list);
   return out;
 }
 
