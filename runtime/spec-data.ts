@@ -97,7 +97,8 @@ export function specFromData<S extends GeneratedSpec = GeneratedSpec>(
   const options = Object.freeze({ openaiStrict: data.openaiStrict });
   let namespaces: readonly unknown[] | undefined;
   const neutral: RenderedTools = Object.freeze({
-    tools: deepFreeze(tools.map(({ name, description, parameters, deferLoading }) => (deferLoading ? { name, description, parameters, deferLoading } : { name, description, parameters }))),
+    // Frozen shallowly: the schemas are frozen already.
+    tools: Object.freeze(tools.map(({ name, description, parameters, deferLoading }) => Object.freeze(deferLoading ? { name, description, parameters, deferLoading } : { name, description, parameters }))),
     // Rendered on first read (a compile, a target form): each lists every action's arguments, which creating a router
     // and dispatching never read.
     get namespaces() {
