@@ -101,9 +101,7 @@ export interface ToolData {
 /** One tool as `spec.gen.ts` writes it: its parameter schema by name, a key of `SpecData.schemas`; defaults left out. */
 export interface SpecToolData extends Omit<ToolData, 'parameters' | 'tags' | 'deferLoading'> {
   readonly parameters: string;
-  /** Absent when the tool has no tags. */
   readonly tags?: readonly string[];
-  /** Absent when false. */
   readonly deferLoading?: true;
 }
 

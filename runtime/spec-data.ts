@@ -49,19 +49,18 @@ export function lazyRendered(source: RenderSource, options: RenderOptions): { re
   return Object.freeze(out) as { readonly [F in RenderForm]: RenderedTools };
 }
 
-const NO_GROUPS: readonly number[] = Object.freeze([]);
-/** The tags of a tool whose data has none. */
-const NO_TAGS: readonly string[] = Object.freeze([]);
+/** The shared empty list: of a tool in no group, of a tool without tags. */
+const NONE: readonly never[] = Object.freeze([]);
 
 /** Per tool, the indices of the groups listing it, ascending (a tool listed twice in one group: once), frozen. */
 function membership(count: number, groups: readonly { readonly tools: readonly number[] }[]): (readonly number[])[] {
   // Lists are shared: the empty one, and one per group for the tools in that group alone (most tools of a large spec).
-  const out: (readonly number[])[] = new Array<readonly number[]>(count).fill(NO_GROUPS);
+  const out: (readonly number[])[] = new Array<readonly number[]>(count).fill(NONE);
   groups.forEach((group, k) => {
     const alone = Object.freeze([k]);
     for (const t of group.tools) {
       const list = out[t]!;
-      if (list === NO_GROUPS) out[t] = alone;
+      if (list === NONE) out[t] = alone;
       else if (list[list.length - 1] !== k) out[t] = Object.freeze([...list, k]);
     }
   });
@@ -87,20 +86,18 @@ export function specFromData<S extends GeneratedSpec = GeneratedSpec>(
   for (const t of data.flat) isFlat[t] = 1;
   const namespacesOf = membership(count, data.namespaces);
   const toolkitsOf = membership(count, data.toolkits);
-  // One frozen object per tool, its defaults filled in, its schema resolved.
   const tools = data.tools.map((t, i): GeneratedTool => {
     if (!Object.hasOwn(data.schemas, t.parameters)) {
       throw new TypeError(`toolroute: this generated folder's spec data names the schema ${JSON.stringify(t.parameters)} for tool ${JSON.stringify(t.name)} but does not define it. Regenerate the folder (npx toolroute codegen).`);
     }
-    return Object.freeze({ ...t, tags: t.tags ?? NO_TAGS, deferLoading: t.deferLoading === true, parameters: data.schemas[t.parameters]!, flat: isFlat[i] === 1, namespaces: namespacesOf[i]!, toolkits: toolkitsOf[i]! });
+    return Object.freeze({ ...t, tags: t.tags ?? NONE, deferLoading: t.deferLoading === true, parameters: data.schemas[t.parameters]!, flat: isFlat[i] === 1, namespaces: namespacesOf[i]!, toolkits: toolkitsOf[i]! });
   });
   const options = Object.freeze({ openaiStrict: data.openaiStrict });
   let namespaces: readonly unknown[] | undefined;
   const neutral: RenderedTools = Object.freeze({
     // Frozen shallowly: the schemas are frozen already.
     tools: Object.freeze(tools.map(({ name, description, parameters, deferLoading }) => Object.freeze(deferLoading ? { name, description, parameters, deferLoading } : { name, description, parameters }))),
-    // Rendered on first read (a compile, a target form): each lists every action's arguments, which creating a router
-    // and dispatching never read.
+    // Rendered on first read (a compile, a target form): they list every action's arguments, unread by dispatch.
     get namespaces() {
       return (namespaces ??= deepFreeze(data.namespaces.map((ns) => renderTool('neutral', neutralNamespaceTool(ns, ns.tools.map((t) => tools[t]!), ns.encoding), options))));
     },

@@ -1,23 +1,17 @@
 /**
- * `spec.gen.ts`: everything the runtime reads, as readable data (`SpecData`:
- * shared schemas, tools, groups, policies, options), pretty-printed JSON in a
- * fixed order, each tool on a line of its own (its defaults left out), so a
- * change to one tool changes that tool's line only. Each distinct parameter
- * schema is written once in `schemas`, named after the argument type of its
- * first tool, and tools refer to it by that name: large specs share a few
- * schemas among many tools. The runtime's `specFromData` resolves the names,
- * derives the rest (group membership per tool, the neutral and per-target tool
- * definitions) and freezes it all.
+ * `spec.gen.ts`: everything the runtime reads, as readable data (`SpecData`: shared schemas, tools, groups, policies,
+ * options), pretty-printed JSON in a fixed order, each tool on a line of its own (its defaults left out), so a change to
+ * one tool changes that tool's line only. Each distinct parameter schema is written once in `schemas`, named after the
+ * argument type of its first tool, and tools refer to it by that name: large specs share a few schemas among many
+ * tools. The runtime's `specFromData` resolves the names, derives the rest (group membership per tool, the neutral and
+ * per-target tool definitions) and freezes it all.
  *
- * Why JSON text in `JSON.parse(String.raw`…`)`: V8 scans one string and
- * parses it as JSON faster than it compiles the same data as object literals
- * (at 10,000 tools, a quarter less CPU), TypeScript does not
- * type the text (a 10,000-element array literal hits TS2590), nothing in it is
- * evaluated as code, and a bundler inlines it like any module. String.raw
- * keeps every JSON escape for `JSON.parse`, so the text reads as plain JSON;
- * a backtick or `${` (only possible inside a string) is written as a JSON
- * escape. A JSON module would start faster still, but Node 20 warns that
- * JSON modules are experimental on every start of the application.
+ * Why JSON text in `JSON.parse(String.raw`…`)`: V8 scans one string and parses it as JSON faster than it compiles the
+ * same data as object literals (at 10,000 tools, a quarter less CPU), TypeScript does not type the text (a
+ * 10,000-element array literal hits TS2590), nothing in it is evaluated as code, and a bundler inlines it like any
+ * module. String.raw keeps every JSON escape for `JSON.parse`, so the text reads as plain JSON; a backtick or `${`
+ * (only possible inside a string) is written as a JSON escape. A JSON module would start faster still, but Node 20
+ * warns that JSON modules are experimental on every start of the application.
  */
 import type { SpecData, SpecToolData, ToolData } from '../../runtime/contract.js';
 import { anthropicKeyPlan } from '../../runtime/targets/property-keys.js';
@@ -51,7 +45,6 @@ export function specData(ctx: EmitContext): SpecData {
     return {
       name: t.name,
       description: t.description,
-      // Defaults left out (specFromData fills them in): most tools have no tags.
       ...(t.tags.length === 0 ? {} : { tags: t.tags }),
       ...(t.deferLoading ? { deferLoading: true as const } : {}),
       parameters: schemaName(i),
