@@ -10,8 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../generator/cli.js';
-import { CODEGEN_SCRIPT, STARTER_SPEC } from '../../generator/init.js';
+import { main } from '../../cli/main.js';
+import { CODEGEN_SCRIPT, STARTER_SPEC } from '../../cli/init.js';
 import { node, REPO, removeDir, stagePackage, tempDir, TSC, write } from './stage.js';
 
 const dirs: string[] = [];

@@ -17,8 +17,8 @@ import { pathToFileURL } from 'node:url';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as generated from '../../generated/index.js';
-import { main } from '../../generator/cli.js';
-import { chartBars, inspectSpec, renderInspectHtml, bytesEstimate, type InspectReport } from '../../generator/inspect/index.js';
+import { main } from '../../cli/main.js';
+import { chartBars, inspectSpec, renderInspectHtml, bytesEstimate, type InspectReport } from '../../cli/inspect/index.js';
 import { createRouter, TARGETS, type Target } from '../../runtime/index.js';
 import { REPO, removeDir, tempDir, write } from './stage.js';
 
@@ -77,7 +77,7 @@ describe('inspect numbers', () => {
   it('match what a router on the committed generated folder sends, before and after each load', () => {
     const handlers = Object.fromEntries(generated.TOOL_NAMES.map((n) => [n, () => null])) as never;
     for (const target of TARGETS) {
-      // inspect measures the `append` strategy (see generator/inspect/measure.ts).
+      // inspect measures the `append` strategy (see cli/inspect/measure.ts).
       const router = createRouter(generated, handlers, { toolkitLoading: 'append' });
       const t = report.targets.find((x) => x.target === target);
       expect(t, target).toBeDefined();

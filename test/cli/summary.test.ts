@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../generator/cli.js';
+import { main } from '../../cli/main.js';
 import { removeDir, tempDir, write } from './stage.js';
 
 const dirs: string[] = [];

@@ -109,7 +109,7 @@ describe('the built package on plain node', () => {
   test('the staged install holds JavaScript and declarations only, for every entry point', () => {
     const files = filesUnder(pkg);
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
-    for (const entry of ['index', 'runtime/index', 'generator/index', 'generator/cli']) {
+    for (const entry of ['index', 'runtime/index', 'generator/index', 'cli/main']) {
       expect(files).toContain(`dist/${entry}.js`);
       expect(files).toContain(`dist/${entry}.d.ts`);
     }

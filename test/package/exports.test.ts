@@ -61,7 +61,7 @@ test("the repo's type check resolves the package to its sources; the build does 
   expect(jsonc('tsconfig.json').compilerOptions['customConditions']).toEqual(['toolroute-source']);
   const build = jsonc('tsconfig.build.json');
   expect(build.compilerOptions).toMatchObject({ noEmit: false, allowImportingTsExtensions: false, outDir: 'dist', rootDir: '.', declaration: true, customConditions: [] });
-  expect(build.include).toEqual(['index.ts', 'runtime', 'generator', 'schema', 'integrations']);
+  expect(build.include).toEqual(['index.ts', 'runtime', 'generator', 'schema', 'integrations', 'cli']);
 });
 
 test('importing the root does not load the generator', async () => {

@@ -103,7 +103,7 @@ describe('npm pack output', () => {
     expect(pkg['private']).toBeUndefined();
     expect(pkg['license']).toBe('MIT');
     expect(pkg['engines']).toEqual({ node: '>=20.10' });
-    expect(Object.keys(pkg['dependencies'] as object).sort()).toEqual(['ajv', 'ajv-formats']);
+    expect(Object.keys(pkg['dependencies'] as object).sort()).toEqual(['ajv', 'ajv-formats', 'minisearch']);
     const peers = pkg['peerDependenciesMeta'] as Record<string, { optional: boolean }>;
     for (const name of ['tsx', 'esbuild', 'zod', 'yaml']) {
       expect(peers[name], name).toEqual({ optional: true });
@@ -118,7 +118,7 @@ describe('npm pack output', () => {
     const nm = path.join(dir, 'node_modules');
     const installed = packagesIn(nm);
     for (const p of GENERATOR_PACKAGES) expect(installed, p).not.toContain(p);
-    expect(installed).toEqual(['ajv', 'ajv-formats', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'require-from-string', 'toolroute']);
+    expect(installed).toEqual(['ajv', 'ajv-formats', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'minisearch', 'require-from-string', 'toolroute']);
     const total = measure(nm);
     const own = measure(path.join(nm, 'toolroute'));
     const ajv = measure(path.join(nm, 'ajv'));
@@ -184,13 +184,13 @@ export const result = [ok, bad.ok];
     expect(yaml.stdout).toMatch(/^toolroute: wrote 7 of 7 files \(10 tools, 2 namespaces, 2 toolkits\)/);
 
     // What the installed command runs is the compiled CLI (dist/), not the sources through tsx:
-    // a resolve hook names every generator/cli module the process loads. (The bench's codegen
-    // timings measure dist/generator/cli.js for this reason.)
-    const hook = `data:text/javascript,${encodeURIComponent("import { writeSync } from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); if (/\\/generator\\/cli\\.[jt]s$/.test(r.url)) writeSync(2, 'cli: ' + r.url + '\\n'); return r; }")}`;
+    // a resolve hook names every cli/main module the process loads. (The bench's codegen
+    // timings measure dist/cli/main.js for this reason.)
+    const hook = `data:text/javascript,${encodeURIComponent("import { writeSync } from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); if (/\\/cli\\/main\\.[jt]s$/.test(r.url)) writeSync(2, 'cli: ' + r.url + '\\n'); return r; }")}`;
     const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(hook)});`)}`;
     const traced = run(process.execPath, ['--import', register, 'node_modules/toolroute/bin/toolroute.js', 'codegen', 'tools.spec.yaml', '--out', 'gen'], dir);
     expect(traced.code).toBe(0);
-    expect(traced.stderr).toMatch(/^cli: file:\/\/\S+\/node_modules\/toolroute\/dist\/generator\/cli\.js\n$/);
+    expect(traced.stderr).toMatch(/^cli: file:\/\/\S+\/node_modules\/toolroute\/dist\/cli\/main\.js\n$/);
 
     writeFileSync(
       path.join(dir, 'time.spec.ts'),

@@ -6,13 +6,13 @@ import { escapeXml } from '../../runtime/announcements.js';
 import { createRouter } from '../../runtime/router.js';
 import { adapterFor } from '../../runtime/targets/index.js';
 import { LOAD_TOOLKIT_NAME, TARGETS, type GeneratedModule, type GeneratedSpec, type RegistryShape, type Target } from '../../runtime/contract.js';
-import { buildEmitContext, DEFAULT_RUNTIME_IMPORT } from '../emit/context.js';
-import { specData } from '../emit/spec.js';
+import { buildEmitContext, DEFAULT_RUNTIME_IMPORT } from '../../generator/emit/context.js';
+import { specData } from '../../generator/emit/spec.js';
 import { specFromData } from '../../runtime/spec-data.js';
-import { loadSpec } from '../load.js';
-import { normalizeSpec } from '../normalize.js';
-import type { Problem } from '../problems.js';
-import { validateSpec } from '../validate.js';
+import { loadSpec } from '../../generator/load.js';
+import { normalizeSpec } from '../../generator/normalize.js';
+import type { Problem } from '../../generator/problems.js';
+import { validateSpec } from '../../generator/validate.js';
 import { loadTokenCounter, type TokenCounter, type TokenMethod } from './tokens.js';
 
 /** Bytes and tokens of one piece of text the model receives. */

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
-import { DEFAULT_RUNTIME_IMPORT, formatGenerateProblem, generate, VERSION, type GenerateResult } from './index.js';
-import type { Problem } from './problems.js';
+import { DEFAULT_RUNTIME_IMPORT, formatGenerateProblem, generate, VERSION, type GenerateResult } from '../generator/index.js';
+import type { Problem } from '../generator/problems.js';
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIO {
@@ -60,7 +60,7 @@ Exit codes: 0 ok, 1 spec problems or stale output, 2 usage error.
  */
 export async function main(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
   // Loaded only for this command: `codegen` never loads the MCP SDK (an optional peer dependency).
-  if (argv[0] === 'import') return (await import('./import/cli.js')).importMain(argv.slice(1), io);
+  if (argv[0] === 'import') return (await import('./import.js')).importMain(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -257,6 +257,6 @@ export async function run(argv: readonly string[]): Promise<void> {
   }
 }
 
-// Executed directly (`tsx generator/cli.ts …`, as `npm run codegen` does); `bin/toolroute.js` calls `run` itself.
+// Executed directly (`tsx cli/main.ts …`, as `npm run codegen` does); `bin/toolroute.js` calls `run` itself.
 const entry = process.argv[1];
 if (entry !== undefined && import.meta.url === pathToFileURL(path.resolve(entry)).href) await run(process.argv.slice(2));

@@ -4,7 +4,7 @@
  */
 import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { formatProblem } from '../problems.js';
+import { formatProblem } from '../../generator/problems.js';
 import { renderInspectHtml } from './html.js';
 import { inspectSpec } from './measure.js';
 import { formatInspectText } from './text.js';
