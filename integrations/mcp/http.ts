@@ -197,7 +197,7 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
         session = await pending;
       } else if (Date.now() - session.touched > idleTimeoutMs / 10) {
         // Activity keeps the stored record alive too (tool calls write it anyway).
-        await store.set(sessionId, record, idleTimeoutMs);
+        await store.touch(sessionId, idleTimeoutMs);
         session.touched = Date.now();
       }
       session.timer.refresh();

@@ -28,6 +28,8 @@ export interface McpSessionRecord {
 export interface McpSessionStore {
   get(id: string): Promise<McpSessionRecord | undefined> | McpSessionRecord | undefined;
   set(id: string, record: McpSessionRecord, ttlMs: number): Promise<unknown> | unknown;
+  /** Keep the record `ttlMs` longer without rewriting it (activity without a tool call). */
+  touch(id: string, ttlMs: number): Promise<unknown> | unknown;
   delete(id: string): Promise<unknown> | unknown;
 }
 
@@ -57,6 +59,10 @@ export function memorySessionStore(): MemorySessionStore {
       timer.unref();
       records.set(id, { record, timer });
     },
+    touch(id, ttlMs) {
+      const old = records.get(id);
+      if (old) this.set(id, old.record, ttlMs);
+    },
     delete(id) {
       const old = records.get(id);
       if (old) clearTimeout(old.timer);
@@ -67,11 +73,12 @@ export function memorySessionStore(): MemorySessionStore {
 
 /**
  * The part of a Redis client the adapter uses: node-redis 4 and 5 (`createClient()`) have it as they are;
- * for another client write these three methods over it.
+ * for another client write these four methods over it.
  */
 export interface RedisLikeClient {
   get(key: string): Promise<string | null | undefined>;
   set(key: string, value: string, options: { PX: number }): Promise<unknown>;
+  pExpire(key: string, milliseconds: number): Promise<unknown>;
   del(key: string): Promise<unknown>;
 }
 
@@ -93,6 +100,7 @@ export function redisSessionStore(client: RedisLikeClient, options: { readonly p
       return typeof text === 'string' ? (JSON.parse(text) as McpSessionRecord) : undefined;
     },
     set: (id, record, ttlMs) => client.set(prefix + id, JSON.stringify(record), { PX: Math.max(1, Math.ceil(ttlMs)) }),
+    touch: (id, ttlMs) => client.pExpire(prefix + id, Math.max(1, Math.ceil(ttlMs))),
     delete: (id) => client.del(prefix + id),
   };
 }
