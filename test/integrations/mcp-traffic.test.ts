@@ -88,6 +88,22 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
     await rawSession(capped.url);
   });
 
+  it('continues a session on a server that has not seen it, from the shared store: state restored, announcements not repeated', async () => {
+    const store = memorySessionStore();
+    const [one, two] = [await serveMcpHttp(() => createDemoRouter(), { sdk, store }), await serveMcpHttp(() => createDemoRouter(), { sdk, store })];
+    cleanups.push(() => one.close(), () => two.close());
+    const id = await rawSession(one.url);
+    const call = (url: URL, name: string, args: object) => rawCall(url, id, 'POST', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: args } });
+    const load = await call(one.url, 'load_toolkit', { toolkit_name: 'weather' });
+    expect(load.text).toContain('notifications/tools/list_changed');
+    expect(load.text).toContain('announcement id=\\"env\\"');
+    expect(two.sessions.size).toBe(0);
+    const forecast = await call(two.url, 'get_forecast', { city: 'Lisbon' });
+    expect(two.sessions.has(id)).toBe(true);
+    expect(forecast.text).toContain('"structuredContent":{"city":"Lisbon","days":3,"forecast":"sunny"}');
+    expect(forecast.text).not.toContain('announcement');
+  });
+
   it('rejects bad options loudly', async () => {
     await expect(serveMcpHttp(createDemoRouter(), { sdk, idleTimeoutMs: 0 })).rejects.toThrow(/idleTimeoutMs must be a positive number/);
     await expect(serveMcpHttp(() => ({}) as never, { sdk })).rejects.toThrow(/snapshot\(\) and restore\(\)/);
