@@ -4,7 +4,7 @@
  * this process, N concurrent sessions of the official MCP client over
  * Streamable HTTP, each making M calls and checking every answer. Prints the
  * latency percentiles, throughput, the server's memory before, under and after
- * load, and its open sessions once the clients have gone (idle timeout 2 s here).
+ * load, and its open sessions once the clients have gone (idle timeout 5 s here).
  * Not part of `npm run bench` or `npm test`.
  *
  *   npx tsx --conditions=toolroute-source bench/mcp-load.ts   # 50 sessions × 200 calls, the installed SDK line (2.x first)
@@ -21,7 +21,7 @@ const sdk = (arg('sdk', '') || undefined) as McpSdkLine | undefined;
 
 if (process.argv.includes('--serve')) {
   // The server process: answers `mem` on stdin with its memory and open sessions.
-  const served = await serveMcpHttp(() => createDemoRouter(), { ...(sdk ? { sdk } : {}), idleTimeoutMs: 2000 });
+  const served = await serveMcpHttp(() => createDemoRouter(), { ...(sdk ? { sdk } : {}), idleTimeoutMs: 5000 });
   process.stdout.write(`${served.url.href}\n`);
   for await (const _line of createInterface({ input: process.stdin })) {
     global.gc?.();
@@ -68,7 +68,7 @@ await Promise.all(
 );
 const seconds = (performance.now() - started) / 1000;
 const loaded = await memory();
-await new Promise((resolve) => setTimeout(resolve, 3000));
+await new Promise((resolve) => setTimeout(resolve, 6000));
 const after = await memory();
 server.kill();
 
@@ -78,5 +78,5 @@ console.log(`serveMcpHttp load (server and client on SDK ${line}): ${SESSIONS} s
 console.log(`answered ${latencies.length} of ${SESSIONS * CALLS}, wrong ${wrong}, in ${seconds.toFixed(1)} s (${(latencies.length / seconds).toFixed(0)} calls/s)`);
 console.log(`latency ms: p50 ${p(0.5)}, p95 ${p(0.95)}, p99 ${p(0.99)}, max ${latencies.at(-1)!.toFixed(1)}`);
 console.log(`server: before ${mib(before.heap)} heap / ${mib(before.rss)} RSS; after the calls ${mib(loaded.heap)} / ${mib(loaded.rss)}, ${loaded.sessions} sessions open;`);
-console.log(`        3 s later (idle timeout 2 s) ${mib(after.heap)} / ${mib(after.rss)}, ${after.sessions} sessions open`);
+console.log(`        6 s later (idle timeout 5 s) ${mib(after.heap)} / ${mib(after.rss)}, ${after.sessions} sessions open`);
 process.exit(wrong === 0 && latencies.length === SESSIONS * CALLS && after.sessions === 0 ? 0 : 1);

@@ -77,6 +77,8 @@ interface Live {
   /** Revisions of the stored record this copy wrote or restored: another one means another process changed it. */
   readonly revisions: string[];
   readonly inflight: Map<string | number, AbortController>;
+  /** POSTs being answered: the session is not idle while one runs. */
+  active: number;
   touched: number;
 }
 
@@ -138,9 +140,12 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
         await store.delete(closedId);
       },
     });
-    const timer = setTimeout(() => void session.serving.close().catch(() => undefined), idleTimeoutMs);
+    const timer = setTimeout(() => {
+      if (session.active > 0) timer.refresh();
+      else void session.serving.close().catch(() => undefined);
+    }, idleTimeoutMs);
     timer.unref();
-    const session: Live = { id: id ?? '', transport, serving: undefined as never, initialize, timer, revisions: record ? [record.revision] : [], inflight: new Map(), touched: Date.now() };
+    const session: Live = { id: id ?? '', transport, serving: undefined as never, initialize, timer, revisions: record ? [record.revision] : [], inflight: new Map(), active: 0, touched: Date.now() };
     async function save(): Promise<void> {
       const revision = randomUUID();
       session.revisions.push(revision);
@@ -330,8 +335,11 @@ async function forward(session: Live, req: IncomingMessage, res: ServerResponse,
   // A request dropped before its response is complete aborts the calls it carries.
   const calls = requestIds(parsedBody).map((id) => [id, new AbortController()] as const);
   for (const [id, controller] of calls) session.inflight.set(id, controller);
+  const post = req.method === 'POST' ? 1 : 0;
+  session.active += post;
   res.once('close', () => {
     aborted.abort();
+    session.active -= post;
     session.timer.refresh();
     for (const [id, controller] of calls) {
       if (!res.writableFinished) controller.abort(new Error('The client dropped the request.'));
