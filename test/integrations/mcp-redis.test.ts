@@ -13,7 +13,7 @@ import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp, listAllTools, type McpConnection, type RedisLikeClient } from '../../integrations/mcp/index.js';
+import { connectMcp, listAllTools, redisSessionStore, type McpConnection, type RedisLikeClient } from '../../integrations/mcp/index.js';
 import { REPO } from '../generator/helpers.js';
 import { LINES, texts } from './mcp-lines.js';
 
@@ -49,6 +49,8 @@ function started(child: ChildProcess, ready: RegExp, what: string): Promise<stri
     });
     child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('exit', (code) => reject(new Error(`${what} exited (${code}): ${err || out}`)));
+    // redis-server is Debian's package (.ci/run installs it).
+    child.on('error', (error) => reject(new Error(`${what} could not start: ${error.message}`)));
   });
 }
 
@@ -95,6 +97,22 @@ async function balancer() {
   const { port } = server.address() as { port: number };
   return { url: new URL(`http://127.0.0.1:${port}/mcp`), backends, log };
 }
+
+it('redisSessionStore keeps JSON records under its prefix with an expiry that touch extends, and deletes them', async () => {
+  const redis = await createClient({ url: redisUrl }).connect();
+  cleanups.push(() => redis.quit());
+  const store = redisSessionStore(redis, { prefix: 'test:store:' });
+  const record = { initialize: { method: 'initialize' }, snapshot: { loaded: ['Weather'] }, shown: '', revision: 'r1' };
+  await store.set('a', record, 300);
+  expect(await store.get('a')).toEqual(record);
+  expect(await redis.pTTL('test:store:a')).toBeGreaterThan(0);
+  await store.touch('a', 60_000);
+  expect(await redis.pTTL('test:store:a')).toBeGreaterThan(1000);
+  await store.set('b', record, 50);
+  await expect.poll(() => store.get('b')).toBeUndefined();
+  await store.delete('a');
+  expect(await store.get('a')).toBeUndefined();
+});
 
 describe.each(LINES)('two server processes sharing sessions through Redis, %s', (sdk) => {
   it('serves one session from both, without sticky routing, and goes on when one is killed', async () => {
