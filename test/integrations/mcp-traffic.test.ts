@@ -49,13 +49,13 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
   it('frees sessions left by connect-and-close cycles after the idle timeout; their ids then answer 404 and a new session works', async () => {
     const { perSession, store } = await servers(sdk);
     const ids: string[] = [];
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 10; i++) {
       const connection = await connectMcp({ url: perSession.url }, { sdk });
       await listAllTools(connection.client);
       ids.push(...[...perSession.sessions.keys()].filter((id) => !ids.includes(id)));
       await connection.close();
     }
-    expect(ids).toHaveLength(20);
+    expect(ids).toHaveLength(10);
     await expect.poll(() => perSession.sessions.size, { timeout: 5000 }).toBe(0);
     await expect.poll(() => store.size, { timeout: 5000 }).toBe(0);
     const gone = await rawCall(perSession.url, ids[0], 'POST', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
