@@ -211,7 +211,10 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
     if (req.method !== 'POST') return reply(res, 400, -32000, `Bad Request: ${req.method} needs an Mcp-Session-Id header; start a session with an initialize request.`);
     if (!sdk.isInitializeRequest(body)) return reply(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header, and the body is not an initialize request. Start a session with initialize.');
     if (live.size + reviving.size >= maxSessions) return reply(res, 503, -32000, `Service unavailable: this server has its maximum of ${maxSessions} open sessions.`);
-    await forward(await open(undefined, body, undefined), req, res, body);
+    const session = await open(undefined, body, undefined);
+    await forward(session, req, res, body);
+    // An initialize the transport refused leaves no session to keep.
+    if (live.get(session.id) !== session) await session.serving.close().catch(() => undefined);
   }
 
   const http = createServer((req, res) => {

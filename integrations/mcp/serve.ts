@@ -58,7 +58,7 @@ export interface ServableRouter {
 export interface SessionHooks {
   /** The announcements the session has been shown, as rendered text ('' = none); stored with the session. */
   readonly shown: { text: string };
-  /** Before a call: bring the router and `shown` up to date with the stored session. */
+  /** Before a call or a listing: bring the router and `shown` up to date with the stored session. */
   before(): Promise<void>;
   /** After a call, before its result is sent: store the session. */
   after(): Promise<void>;
@@ -123,7 +123,10 @@ export async function serveSession<C>(router: ServableRouter, options: ServeMcpO
   const notify = () => void Promise.resolve(mcp.sendToolListChanged()).catch(() => undefined);
 
   const listTools = (): McpTool[] => surface(router).map(toMcpTool);
-  sdk.onRequest(mcp, 'tools/list', () => ({ tools: listTools() }));
+  sdk.onRequest(mcp, 'tools/list', async () => {
+    await hooks?.before();
+    return { tools: listTools() };
+  });
   sdk.onRequest(mcp, 'tools/call', async (request, extra) => {
     const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
     await hooks?.before();

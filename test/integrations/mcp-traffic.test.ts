@@ -90,18 +90,24 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
 
   it('continues a session on a server that has not seen it, from the shared store: state restored, announcements not repeated', async () => {
     const store = memorySessionStore();
-    const [one, two] = [await serveMcpHttp(() => createDemoRouter(), { sdk, store }), await serveMcpHttp(() => createDemoRouter(), { sdk, store })];
-    cleanups.push(() => one.close(), () => two.close());
-    const id = await rawSession(one.url);
+    const [one, two, three] = await Promise.all([1, 2, 3].map(() => serveMcpHttp(() => createDemoRouter(), { sdk, store })));
+    cleanups.push(() => one!.close(), () => two!.close(), () => three!.close());
+    const id = await rawSession(one!.url);
     const call = (url: URL, name: string, args: object) => rawCall(url, id, 'POST', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: args } });
-    const load = await call(one.url, 'load_toolkit', { toolkit_name: 'weather' });
+    const list = async (url: URL) => (await rawCall(url, id, 'POST', { jsonrpc: '2.0', id: 4, method: 'tools/list' })).text;
+    // `two` first sees the session through a listing; `one` then loads a toolkit, which `two` lists and calls.
+    expect(await list(two!.url)).not.toContain('get_forecast');
+    const load = await call(one!.url, 'load_toolkit', { toolkit_name: 'weather' });
     expect(load.text).toContain('notifications/tools/list_changed');
     expect(load.text).toContain('announcement id=\\"env\\"');
-    expect(two.sessions.size).toBe(0);
-    const forecast = await call(two.url, 'get_forecast', { city: 'Lisbon' });
-    expect(two.sessions.has(id)).toBe(true);
+    expect(await list(two!.url)).toContain('get_forecast');
+    const forecast = await call(two!.url, 'get_forecast', { city: 'Lisbon' });
     expect(forecast.text).toContain('"structuredContent":{"city":"Lisbon","days":3,"forecast":"sunny"}');
     expect(forecast.text).not.toContain('announcement');
+    // `three` first sees the session now: it starts from the stored state.
+    expect(three!.sessions.size).toBe(0);
+    expect(await list(three!.url)).toContain('get_forecast');
+    expect(three!.sessions.has(id)).toBe(true);
   });
 
   it('rejects bad options loudly', async () => {
