@@ -23,11 +23,12 @@ async function connect(url: URL, sdk: McpSdkLine): Promise<McpConnection> {
   return connection;
 }
 
-/** Servers started once per line: a router per session with a short idle timeout, and one with a shared router. */
+/** Servers started once per line: a router per session (one with a short idle timeout), a shared router, a router whose handler waits. */
 const started = new Map<McpSdkLine, ReturnType<typeof start>>();
 async function start(sdk: McpSdkLine) {
   const store = memorySessionStore();
-  const perSession = await serveMcpHttp(() => createDemoRouter(), { sdk, store, idleTimeoutMs: 1000 });
+  const shortIdle = await serveMcpHttp(() => createDemoRouter(), { sdk, store, idleTimeoutMs: 1000 });
+  const perSession = await serveMcpHttp(() => createDemoRouter(), { sdk });
   const sharedRouter = createDemoRouter();
   const shared = await serveMcpHttp(sharedRouter, { sdk });
   const aborted: unknown[] = [];
@@ -36,8 +37,8 @@ async function start(sdk: McpSdkLine) {
     waitingRouter(aborted, () => running++),
     { sdk },
   );
-  cleanups.push(() => perSession.close(), () => shared.close(), () => waiting.close());
-  return { store, perSession, shared, sharedRouter, waiting, aborted, running: () => running };
+  cleanups.push(() => shortIdle.close(), () => perSession.close(), () => shared.close(), () => waiting.close());
+  return { store, shortIdle, perSession, shared, sharedRouter, waiting, aborted, running: () => running };
 }
 function servers(sdk: McpSdkLine) {
   let s = started.get(sdk);
@@ -47,21 +48,21 @@ function servers(sdk: McpSdkLine) {
 
 describe.each(LINES)('session lifetime, %s server', (sdk) => {
   it('frees sessions left by connect-and-close cycles after the idle timeout; their ids then answer 404 and a new session works', async () => {
-    const { perSession, store } = await servers(sdk);
+    const { shortIdle, store } = await servers(sdk);
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const connection = await connectMcp({ url: perSession.url }, { sdk });
+      const connection = await connectMcp({ url: shortIdle.url }, { sdk });
       await listAllTools(connection.client);
-      ids.push(...[...perSession.sessions.keys()].filter((id) => !ids.includes(id)));
+      ids.push(...[...shortIdle.sessions.keys()].filter((id) => !ids.includes(id)));
       await connection.close();
     }
     expect(ids).toHaveLength(10);
-    await expect.poll(() => perSession.sessions.size, { timeout: 5000 }).toBe(0);
+    await expect.poll(() => shortIdle.sessions.size, { timeout: 5000 }).toBe(0);
     await expect.poll(() => store.size, { timeout: 5000 }).toBe(0);
-    const gone = await rawCall(perSession.url, ids[0], 'POST', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const gone = await rawCall(shortIdle.url, ids[0], 'POST', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(gone.status).toBe(404);
     expect(JSON.parse(gone.text)).toMatchObject({ error: { code: -32001, message: expect.stringContaining('initialize') } });
-    const again = await connect(perSession.url, sdk);
+    const again = await connect(shortIdle.url, sdk);
     expect((await listAllTools(again.client)).map((t) => t.name)).toContain('load_toolkit');
   });
 
