@@ -17,9 +17,9 @@ export interface AnnounceOptions {
 
 const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
-/** Escape text for an XML attribute or text node. */
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
+/** Escape text for an XML attribute value, or (`'text'`) for element text, where quotes need no escape. */
+export function escapeXml(text: string, where: 'attribute' | 'text' = 'attribute'): string {
+  return text.replace(where === 'text' ? /[&<>]/g : /[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
 }
 
 /** The ordered set of standing announcements. Upsert by id keeps the original insertion position (a `Map`), so updating one leaves the rendered block stable. */
