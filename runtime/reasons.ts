@@ -240,9 +240,6 @@ function line(error: ValidationError, schema: Schema | undefined, data: unknown,
       return `${where}: must match the pattern ${cut(JSON.stringify(p['pattern']) ?? '', 80)}`;
     case 'format':
       return `${where}: must be a valid ${String(p['format'])}`;
-    case 'anyOf':
-    case 'oneOf':
-      return `${where}: must match one of the allowed forms`;
     default:
       return `${where}: ${cut(error.message ?? `fails "${error.keyword}"`, 120)}`;
   }
@@ -268,11 +265,7 @@ export function invalidReason(
   const lines: string[] = [];
   const seen = new Set<string>();
   let total = 0;
-  for (const error of errors ?? []) {
-    // ajv reports an anyOf's branch errors before the anyOf itself; the branch details rarely help the model, the
-    // summary line does.
-    if (error.schemaPath.includes('/anyOf/') || error.schemaPath.includes('/oneOf/')) continue;
-    const text = line(error, schema, data, prefix);
+  for (const text of errorLines(errors ?? [], schema, data, prefix)) {
     if (seen.has(text)) continue;
     seen.add(text);
     total++;
@@ -281,4 +274,50 @@ export function invalidReason(
   if (total === 0) lines.push('- (arguments): do not match the tool\'s parameters');
   if (total > lines.length) lines.push(`- …and ${total - lines.length} more`);
   return `Invalid arguments for ${label}:\n${lines.join('\n')}\nFix them and call ${retry} again.`;
+}
+
+const isCombinator = (e: ValidationError): boolean => e.keyword === 'anyOf' || e.keyword === 'oneOf';
+
+/** One line per error; a failed `anyOf` / `oneOf` is explained by its branches' errors (ajv lists them before it). */
+function errorLines(errors: readonly ValidationError[], schema: Schema | undefined, data: unknown, prefix: string): string[] {
+  const combinators = errors.filter(isCombinator);
+  const inBranch = (e: ValidationError, c: ValidationError) => e !== c && e.schemaPath.startsWith(`${c.schemaPath}/`);
+  const out: string[] = [];
+  for (const error of errors) {
+    if (combinators.some((c) => inBranch(error, c))) continue;
+    if (isCombinator(error)) out.push(...combinatorLines(error, errors.filter((e) => inBranch(e, error)), schema, data, prefix));
+    else out.push(line(error, schema, data, prefix));
+  }
+  return out;
+}
+
+/**
+ * A failed `anyOf` / `oneOf`. When a branch is clearly meant (the others fail a `const` / `enum` discriminator or the
+ * value's type, or it fails on the fewest keywords) its own errors, with their pointers; otherwise one line naming what
+ * each branch needs.
+ */
+function combinatorLines(combinator: ValidationError, branchErrors: readonly ValidationError[], schema: Schema | undefined, data: unknown, prefix: string): string[] {
+  const where = prefix + combinator.instancePath || '(arguments)';
+  const passing = combinator.params['passingSchemas'];
+  if (Array.isArray(passing)) return [`${where}: must match exactly one of the allowed forms; it matches forms ${passing.map((i) => Number(i) + 1).join(' and ')}`];
+  const branches = new Map<number, ValidationError[]>();
+  for (const e of branchErrors) {
+    const k = Number.parseInt(e.schemaPath.slice(combinator.schemaPath.length + 1), 10);
+    branches.set(k, [...(branches.get(k) ?? []), e]);
+  }
+  if (branches.size === 0) return [`${where}: must match one of the allowed forms`];
+  const self = combinator.instancePath;
+  const mismatch = (e: ValidationError) =>
+    ((e.keyword === 'const' || e.keyword === 'enum') && (e.instancePath === self || (e.instancePath.startsWith(`${self}/`) && !e.instancePath.slice(self.length + 1).includes('/')))) ||
+    (e.keyword === 'type' && e.instancePath === self);
+  let meant = [...branches].filter(([, errs]) => !errs.some(mismatch));
+  const fewest = Math.min(...meant.map(([, errs]) => errs.length));
+  if (meant.length > 1 && meant.filter(([, errs]) => errs.length === fewest).length === 1) meant = meant.filter(([, errs]) => errs.length === fewest);
+  if (meant.length === 1) return errorLines(meant[0]![1], schema, data, prefix);
+  const needs = (meant.length > 0 ? meant : [...branches]).map(([k, errs]) => {
+    const sorted = [...errs.filter(mismatch), ...errs.filter((e) => !mismatch(e))];
+    return { k, text: [...new Set(errorLines(sorted, schema, data, prefix))].slice(0, 2).join(', ') };
+  });
+  if (new Set(needs.map((n) => n.text)).size === 1) return [needs[0]!.text];
+  return [`${where}: matches none of the allowed forms; ${needs.map((n) => `form ${n.k + 1} needs ${n.text}`).join('; ')}`];
 }
