@@ -34,8 +34,9 @@ Commands:
   inspect <spec>               Show what the router sends per target under its toolkit-loading strategy (the
                                spec's, or --toolkit-loading): tools offered, bytes and tokens of the tools array,
                                the directory and the whole request, before and after each toolkit load.
-  init [folder]                Start a project: tools.spec.yaml, src/handlers.ts, a codegen script in
-                               package.json (and tsconfig.json if missing). Never overwrites anything.
+  init [folder]                Start a project: tools.spec.yaml, src/handlers.ts, src/main.ts, a codegen script
+                               and "type": "module" in package.json (and tsconfig.json if missing). Never
+                               overwrites anything.
 
 Options:
   --out <dir>                  Output folder (required). Files toolroute did not generate are never touched.
@@ -156,7 +157,7 @@ async function initCommand(folder: string, io: CliIO): Promise<number> {
   const cd = folder === '.' ? '' : `cd ${folder} && `;
   io.stdout(
     `toolroute: wrote ${r.written.join(', ')}${where}.\n${r.notes.map((n) => `note: ${n}\n`).join('')}` +
-      `Next: ${cd}npm run codegen   (${CODEGEN_SCRIPT}), then npx tsc --noEmit.\n`,
+      `Next: ${cd}npm run codegen   (${CODEGEN_SCRIPT}), then npx tsc --noEmit; run the starter with npx tsc && node dist/main.js.\n`,
   );
   return 0;
 }
