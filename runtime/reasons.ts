@@ -42,7 +42,7 @@ export const toolkitBlockedReason = (toolkit: string): string =>
 export function unknownToolReason(name: string, closest: readonly string[], available: readonly string[], hint?: string): string {
   const head = `Unknown tool ${quote(name)}.`;
   if (hint) return `${head} ${hint}`;
-  if (closest.length > 0) return `${head} Did you mean: ${closest.join(', ')}?`;
+  if (closest.length > 0) return `${head}${didYouMean(closest)}`;
   return `${head} Available tools: ${listNames(available)}.`;
 }
 /** A tool that exists only as a namespace action, called by its bare name. */
@@ -68,8 +68,7 @@ export function unknownActionReason(
     typeof action === 'string'
       ? `Unknown action ${quote(action)} for ${quote(namespace)}.`
       : `A call to ${quote(namespace)} needs "action" (a string) and "args" (an object).`;
-  const mean = closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '';
-  return `${what}${mean} Valid actions: ${listNames(actions)}.`;
+  return `${what}${didYouMean(closest)} Valid actions: ${listNames(actions)}.`;
 }
 
 /** Arguments that could not be read as a JSON object. */
@@ -131,8 +130,7 @@ export function handlerErrorReason(tool: string, error: unknown): string {
 export function notToolkitToolReason(dispatcher: string, tool: unknown, names: readonly string[], closest: readonly string[]): string {
   const what =
     typeof tool === 'string' ? `${quote(tool)} is not a tool of any toolkit.` : `A call to ${quote(dispatcher)} needs "tool" (a string) and "args" (an object).`;
-  const mean = closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '';
-  return `${what}${mean} Toolkit tools: ${listNames(names)}.`;
+  return `${what}${didYouMean(closest)} Toolkit tools: ${listNames(names)}.`;
 }
 /** A call through the toolkit dispatcher tool with keys beside `tool` and `args`. */
 export const dispatcherStrayReason = (dispatcher: string, stray: readonly string[]): string =>
@@ -147,10 +145,10 @@ export function unknownToolkitReason(requested: unknown, available: readonly str
     typeof requested === 'string' && requested !== ''
       ? `Unknown toolkit ${quote(requested)}.`
       : 'load_toolkit needs {"toolkit_name": "<name>"}.';
-  const mean = closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '';
-  return `${what}${mean} Available toolkits: ${listNames(available)}.`;
+  return `${what}${didYouMean(closest)} Available toolkits: ${listNames(available)}.`;
 }
 
+const didYouMean = (closest: readonly string[]): string => (closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '');
 const cut = (text: string, max: number): string => text.length > max ? `${text.slice(0, max)}…` : text;
 
 // ---------------------------------------------------------------------------
@@ -262,17 +260,9 @@ export function invalidReason(
   prefix: string,
   retry: string,
 ): string {
-  const lines: string[] = [];
-  const seen = new Set<string>();
-  let total = 0;
-  for (const text of errorLines(errors ?? [], schema, data, prefix)) {
-    if (seen.has(text)) continue;
-    seen.add(text);
-    total++;
-    if (lines.length < MAX_ERROR_LINES) lines.push(`- ${text}`);
-  }
-  if (total === 0) lines.push('- (arguments): do not match the tool\'s parameters');
-  if (total > lines.length) lines.push(`- …and ${total - lines.length} more`);
+  const all = [...new Set(errorLines(errors ?? [], schema, data, prefix))].map((text) => `- ${text}`);
+  const lines = all.length === 0 ? ['- (arguments): do not match the tool\'s parameters'] : all.slice(0, MAX_ERROR_LINES);
+  if (all.length > lines.length) lines.push(`- …and ${all.length - lines.length} more`);
   return `Invalid arguments for ${label}:\n${lines.join('\n')}\nFix them and call ${retry} again.`;
 }
 
@@ -307,9 +297,9 @@ function combinatorLines(combinator: ValidationError, branchErrors: readonly Val
   }
   if (branches.size === 0) return [`${where}: must match one of the allowed forms`];
   const self = combinator.instancePath;
+  // A branch's errors all lie at or below the combinator's value: a discriminator is the value or a direct property.
   const mismatch = (e: ValidationError) =>
-    ((e.keyword === 'const' || e.keyword === 'enum') && (e.instancePath === self || (e.instancePath.startsWith(`${self}/`) && !e.instancePath.slice(self.length + 1).includes('/')))) ||
-    (e.keyword === 'type' && e.instancePath === self);
+    ((e.keyword === 'const' || e.keyword === 'enum') && e.instancePath.slice(self.length).lastIndexOf('/') <= 0) || (e.keyword === 'type' && e.instancePath === self);
   let meant = [...branches].filter(([, errs]) => !errs.some(mismatch));
   const fewest = Math.min(...meant.map(([, errs]) => errs.length));
   if (meant.length > 1 && meant.filter(([, errs]) => errs.length === fewest).length === 1) meant = meant.filter(([, errs]) => errs.length === fewest);
