@@ -98,7 +98,10 @@ export function offeredLines(t: TargetReport): string[] {
   });
 }
 
-/** When a group's entries are in the tools array (a native strategy may carry a toolkit's tools in load results). */
+/**
+ * When a group's entries are in the tools array (a native strategy may carry a toolkit's tools in load results).
+ * @example sentText(group); // 'from the start' | 'after its load' | 'in load results' | 'no'
+ */
 export function sentText(g: GroupReport): string {
   if (g.initial) return 'from the start';
   if (g.kind !== 'toolkit') return 'no';
