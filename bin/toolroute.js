@@ -60,7 +60,7 @@ function chooseMode() {
 }
 
 /**
- * The generator's packages are optional peer dependencies (an application that only runs a router
+ * The generator's packages are the application's dev dependencies (an application that only runs a router
  * installs none of them): name the missing ones and the command that installs them, instead of
  * failing on the first import. Resolved from this file, as the CLI's own imports would be.
  */

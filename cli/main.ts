@@ -23,7 +23,7 @@ export const WARNINGS_SHOWN_PER_CODE = 3;
 
 export const USAGE = `Usage: toolroute codegen <spec> --out <dir> [--check | --watch] [--runtime-import <specifier>] [--verbose]
        toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--check] (--url <url> | -- <command> [args…])
-       toolroute inspect <spec> [--json | --html <file>]
+       toolroute inspect <spec> [--json | --html <file>] [--toolkit-loading native|dispatcher|append]
        toolroute init [folder]
 
 Compile a tool spec (YAML, JSON or TypeScript) into a typed router folder.
@@ -31,10 +31,12 @@ Compile a tool spec (YAML, JSON or TypeScript) into a typed router folder.
 Commands:
   codegen <spec>               Generate the folder for <spec>.
   import mcp                   Write an MCP server's tools into a spec (toolroute import --help).
-  inspect <spec>               Show what the model sees per target: tools offered, bytes and tokens of the
-                               tools array and the directory, before and after each toolkit load.
-  init [folder]                Start a project: tools.spec.yaml, src/handlers.ts, a codegen script in
-                               package.json (and tsconfig.json if missing). Never overwrites anything.
+  inspect <spec>               Show what the router sends per target under its toolkit-loading strategy (the
+                               spec's, or --toolkit-loading): tools offered, bytes and tokens of the tools array,
+                               the directory and the whole request, before and after each toolkit load.
+  init [folder]                Start a project: tools.spec.yaml, src/handlers.ts, src/main.ts, a codegen script
+                               and "type": "module" in package.json (and tsconfig.json if missing). Never
+                               overwrites anything.
 
 Options:
   --out <dir>                  Output folder (required). Files toolroute did not generate are never touched.
@@ -46,6 +48,7 @@ Options:
                                the first ${WARNINGS_SHOWN_PER_CODE} and one line naming the rest.
   --json                       inspect: print the report as JSON.
   --html <file>                inspect: write a self-contained HTML page (tables and a chart).
+  --toolkit-loading <name>     inspect: measure this strategy (the router's option) instead of the spec's.
   -h, --help                   Show this help.
   -v, --version                Show the version.
 
@@ -73,6 +76,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
         'runtime-import': { type: 'string' },
         json: { type: 'boolean' },
         html: { type: 'string' },
+        'toolkit-loading': { type: 'string' },
         watch: { type: 'boolean' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -106,12 +110,14 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}".`);
     if (values.out !== undefined || values.check !== undefined || values['runtime-import'] !== undefined || values.verbose !== undefined) return usageError(io, 'inspect writes no folder: --out, --check, --runtime-import and --verbose are codegen options.');
     if (values.html === '') return usageError(io, '--html needs a file name.');
+    const strategy = values['toolkit-loading'];
     // Loaded only for this command: codegen never loads the runtime router or a tokenizer.
     const { inspectCommand } = await import('./inspect/command.js');
-    return inspectCommand(spec, { ...(values.json === undefined ? {} : { json: values.json }), ...(values.html === undefined ? {} : { html: values.html }) }, io);
+    const options = { ...(values.json === undefined ? {} : { json: values.json }), ...(values.html === undefined ? {} : { html: values.html }) };
+    return inspectCommand(spec, { ...options, ...(strategy === undefined ? {} : { toolkitLoading: strategy }) }, io);
   }
   if (command !== 'codegen') return usageError(io, `unknown command "${command}".`);
-  if (values.json !== undefined || values.html !== undefined) return usageError(io, '--json and --html are inspect options.');
+  if (values.json !== undefined || values.html !== undefined || values['toolkit-loading'] !== undefined) return usageError(io, '--json, --html and --toolkit-loading are inspect options.');
   if (spec === undefined) return usageError(io, 'codegen needs a spec file: toolroute codegen <spec> --out <dir>.');
   if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}".`);
   if (values.out === undefined || values.out === '') return usageError(io, 'codegen needs --out <dir>.');
@@ -151,7 +157,7 @@ async function initCommand(folder: string, io: CliIO): Promise<number> {
   const cd = folder === '.' ? '' : `cd ${folder} && `;
   io.stdout(
     `toolroute: wrote ${r.written.join(', ')}${where}.\n${r.notes.map((n) => `note: ${n}\n`).join('')}` +
-      `Next: ${cd}npm run codegen   (${CODEGEN_SCRIPT}), then npx tsc --noEmit.\n`,
+      `Next: ${cd}npm run codegen   (${CODEGEN_SCRIPT}), then npx tsc --noEmit; run the starter with npx tsc && node dist/main.js.\n`,
   );
   return 0;
 }

@@ -108,6 +108,7 @@ export {
   type ToolResultLike,
 } from './conversation.js';
 export { cacheBlocks, cacheReuse, type CacheBlock, type CacheReuse } from './cache-reuse.js';
+export type { ResponseStep } from './agent-step.js';
 export {
   TOOLKIT_DISPATCHER_NAME,
   TOOLKIT_LOADING_STRATEGIES,

@@ -5,7 +5,9 @@
  */
 import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlersOf, type RegistryShape, type Target, type ToolDefinition, type ToolNameOf } from './contract.js';
 import type { AnnounceOptions, Announcement } from './announcements.js';
+import { handleResponse, type ResponseStep } from './agent-step.js';
 import { readCall } from './call-shape.js';
+import type { ProviderResponseMap } from './conversation.js';
 import type { TargetPayload } from './targets/compile.js';
 import { cacheKey as payloadCacheKey } from './cache-key.js';
 import { Catalog, type AnyDynamicGroup, type AnyDynamicTool } from './router/catalog.js';
@@ -149,6 +151,23 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   ): Promise<DispatchResult<R, D | L>>;
   dispatch(call: unknown, options?: DispatchOptions<C>): Promise<DispatchResult<R, D | L>> {
     return this.#invoker.dispatch(this.#resolver, call, options) as Promise<DispatchResult<R, D | L>>;
+  }
+
+  /**
+   * One step of the agent loop for `target`: the provider's response as history, each tool call in it dispatched in
+   * order (load_toolkit included) and answered with a tool message. Append `messages`; stop when `done`.
+   * @example
+   * const payload = router.compile({ target: 'anthropic', system, messages: history });
+   * const step = await router.handleResponse('anthropic', await anthropic.messages.create({ model, max_tokens: 1024, ...payload }));
+   * history.push(...step.messages);
+   * if (step.done) break; // the model answered
+   */
+  handleResponse<T extends Target>(
+    target: T,
+    response: ProviderResponseMap[T],
+    ...options: undefined extends C ? [options?: DispatchOptions<C>] : [options: DispatchOptions<C> & { readonly context: C }]
+  ): Promise<ResponseStep> {
+    return handleResponse(target, response, (call) => this.dispatch(call, ...options));
   }
 
   // ---- Namespaces and toolkits (the seed's two layers) ----------------------

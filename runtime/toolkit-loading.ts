@@ -23,6 +23,14 @@ export type ToolkitMode = 'deferred' | 'tool-search' | 'dispatcher' | 'append';
 /** The library-owned tool through which loaded toolkit tools are called in `dispatcher` mode. */
 export const TOOLKIT_DISPATCHER_NAME = 'call_toolkit_tool';
 
+/** How the model reaches a toolkit's tools in each mode: what error texts say, so they match the active strategy. */
+export const TOOLKIT_MODE_TEXT: { readonly [M in ToolkitMode]: string } = {
+  deferred: 'every toolkit tool is sent with defer_loading, and load_toolkit makes its toolkit\'s tools callable',
+  'tool-search': 'load_toolkit\'s result brings its toolkit\'s tools through tool search',
+  dispatcher: `a loaded toolkit's tools are called through ${TOOLKIT_DISPATCHER_NAME}`,
+  append: 'a loaded toolkit\'s tools are appended after the stable tools',
+};
+
 /** What the option means for one target whose native mode is `native`; a `TypeError` for a value that is not a strategy (a misspelt one fails loudly). */
 export function resolveToolkitMode(native: ToolkitMode, target: Target, option: ToolkitLoadingOption | undefined): ToolkitMode {
   const strategy = typeof option === 'string' || option === undefined ? option : option[target];

@@ -9,7 +9,7 @@ import { directoryXml as renderDirectoryXml, neutralLoaderTool } from '../neutra
 import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload } from '../targets/compile.js';
 import { adapterFor, dispatcherTool, renderTool, toolkitMode, type NativeToolkitLoading } from '../targets/index.js';
 import type { RenderedToolMap, ResponsesFunctionTool } from '../targets/types.js';
-import { assertToolkitLoadingOption, TOOLKIT_DISPATCHER_NAME, type CatalogToolkit, type ToolkitLoadingInput, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
+import { assertToolkitLoadingOption, TOOLKIT_DISPATCHER_NAME, TOOLKIT_MODE_TEXT, type CatalogToolkit, type ToolkitLoadingInput, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
 import { RENDER_OPTIONS, type Catalog, type GroupEntry, type ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import type { Session } from './session.js';
@@ -148,7 +148,7 @@ export class Compiler {
       if (ref?.kind === 'tool') {
         const entry = catalog.tool(ref.index);
         if (entry.library) continue; // always offered, at its own place below
-        if (!entry.flat) throw new TypeError(this.#notOfferable(entry));
+        if (!entry.flat) throw new TypeError(this.#notOfferable(entry, target, mode));
         (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
       } else if (ref?.kind === 'namespace') {
         stable.push(this.#renderGroup(catalog.namespaces[ref.index]!, target));
@@ -182,12 +182,12 @@ export class Compiler {
   }
 
   /** Why a non-flat tool cannot be offered by name: dispatch would reject a call to it by that name. */
-  #notOfferable(entry: ToolEntry): string {
+  #notOfferable(entry: ToolEntry, target: Target, mode: ToolkitMode): string {
     const catalog = this.#catalog;
     const via =
       entry.namespaces.length > 0
         ? `it is an action of namespace ${entry.namespaces.map((k) => JSON.stringify(catalog.namespaces[k]!.name)).join(', ')}; offer the namespace instead`
-        : `it belongs to toolkit ${entry.toolkits.map((k) => JSON.stringify(catalog.toolkits[k]!.name)).join(', ')}; loaded toolkits' tools are appended after the stable tools automatically`;
+        : `it belongs to toolkit ${entry.toolkits.map((k) => JSON.stringify(catalog.toolkits[k]!.name)).join(', ')}; leave it out: on ${target} (${mode}) ${TOOLKIT_MODE_TEXT[mode]}`;
     return `compile: ${JSON.stringify(entry.name)} in \`tools\` is not a flat tool, so the model could not call it by that name: ${via}.`;
   }
 

@@ -179,12 +179,16 @@ export interface NameOnlyCall {
   readonly function?: undefined;
 }
 
-/** Call shapes that carry arguments (for typing; the runtime accepts anything). */
+/**
+ * Call shapes that carry arguments (for typing; the runtime accepts anything). The record member is what lets an object
+ * literal pick this overload: tsc's first (subtype) pass does not take a fresh literal as a subtype of `object` alone.
+ */
 export type CallWithArguments =
-  | { readonly name: string; readonly arguments: string | object; readonly id?: string; readonly call_id?: string }
-  | { readonly function: { readonly name: string; readonly arguments: string | object }; readonly id?: string }
+  | { readonly name: string; readonly arguments: ArgumentsValue; readonly id?: string; readonly call_id?: string }
+  | { readonly function: { readonly name: string; readonly arguments: ArgumentsValue }; readonly id?: string }
   | { readonly name: string; readonly input: unknown; readonly id?: string }
   | { readonly name: string; readonly args: unknown; readonly id?: string };
+type ArgumentsValue = string | object | Readonly<Record<string, unknown>>;
 
 /** What `dispatch` resolves to. Never a rejected promise for model input. */
 export type DispatchResult<R extends RegistryShape, D extends string = never> =
