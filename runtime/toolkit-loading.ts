@@ -12,22 +12,34 @@ import { argumentsObject, type NormalizedMessage } from './targets/history.js';
 import type { ResponsesFunctionTool } from './targets/types.js';
 
 /** The strategies an application chooses from. */
-export const TOOLKIT_LOADING_STRATEGIES = ['native', 'dispatcher', 'append'] as const;
-/** `native`: the target's own mechanism (see the module comment); `dispatcher`: the stable dispatcher tool; `append`: loaded tools appended to `tools`. */
+export const TOOLKIT_LOADING_STRATEGIES = ['native', 'dispatcher', 'append', 'tool-changes'] as const;
+/**
+ * `native`: the target's own mechanism (see the module comment); `dispatcher`: the stable dispatcher tool; `append`:
+ * loaded tools appended to `tools`; `tool-changes`: Anthropic's mid-conversation `tool_addition` / `tool_removal`
+ * blocks (also what `native` means on Anthropic for a router `model` that accepts them).
+ */
 export type ToolkitLoadingStrategy = (typeof TOOLKIT_LOADING_STRATEGIES)[number];
 /** One strategy for every target, or one per target (a missing target gets `native`). */
 export type ToolkitLoadingOption = ToolkitLoadingStrategy | { readonly [T in Target]?: ToolkitLoadingStrategy };
 /** What a strategy means on one target. */
-export type ToolkitMode = 'deferred' | 'tool-search' | 'dispatcher' | 'append';
+export type ToolkitMode = 'deferred' | 'tool-search' | 'dispatcher' | 'append' | 'tool-changes';
 
 /** The library-owned tool through which loaded toolkit tools are called in `dispatcher` mode. */
 export const TOOLKIT_DISPATCHER_NAME = 'call_toolkit_tool';
 
-/** What the option means for one target whose native mode is `native`; a `TypeError` for a value that is not a strategy (a misspelt one fails loudly). */
-export function resolveToolkitMode(native: ToolkitMode, target: Target, option: ToolkitLoadingOption | undefined): ToolkitMode {
+/**
+ * What the option means for one target whose native mode is `native` (`toolChanges`: the target has tool changes and
+ * the router's model accepts them); a `TypeError` for a value that is not a strategy (a misspelt one fails loudly) or
+ * `tool-changes` on a target without them.
+ */
+export function resolveToolkitMode(native: ToolkitMode, target: Target, option: ToolkitLoadingOption | undefined, toolChanges: 'yes' | 'no' | 'unknown' = 'unknown'): ToolkitMode {
   const strategy = typeof option === 'string' || option === undefined ? option : option[target];
-  if (strategy === undefined || strategy === 'native') return native;
+  if (strategy === undefined || strategy === 'native') return toolChanges === 'yes' ? 'tool-changes' : native;
   if (strategy === 'dispatcher' || strategy === 'append') return strategy;
+  if (strategy === 'tool-changes') {
+    if (toolChanges !== 'no') return strategy;
+    throw new TypeError(`toolkitLoading: 'tool-changes' is not available on target '${target}' for this router's model (mid-conversation tool changes are Anthropic's, on the models listed in docs/providers.md); use 'native'.`);
+  }
   throw new TypeError(
     `toolkitLoading: ${JSON.stringify(strategy)} is not a strategy; use one of ${TOOLKIT_LOADING_STRATEGIES.map((s) => `'${s}'`).join(', ')} (or an object of them per target).`,
   );
@@ -36,6 +48,7 @@ export function resolveToolkitMode(native: ToolkitMode, target: Target, option: 
 /** Check a `toolkitLoading` option once, up front (router creation). */
 export function assertToolkitLoadingOption(option: unknown): asserts option is ToolkitLoadingOption | undefined {
   if (option === undefined || typeof option === 'string') {
+    if (option === 'tool-changes') return; // one target has them; the others fall back per target in `toolkitMode`
     for (const target of TARGETS) resolveToolkitMode('append', target, option as ToolkitLoadingOption | undefined);
     return;
   }

@@ -3,10 +3,11 @@
  * definitions cached per target until the callable set changes; the per-target half is `compileForTarget`. The
  * blocklist never changes the output (a blocked tool stays visible so the prompt cache holds; the gate rejects it).
  */
-import { LOAD_TOOLKIT_NAME, type Target, type ToolDefinition } from '../contract.js';
+import { LOAD_TOOLKIT_NAME, TARGETS, type Target, type ToolDefinition } from '../contract.js';
 import { deepFreeze } from '../freeze.js';
 import { directoryXml as renderDirectoryXml, neutralLoaderTool } from '../neutral.js';
-import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload } from '../targets/compile.js';
+import { isMarkedDeferred } from '../targets/adapter.js';
+import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload, type ToolChanges } from '../targets/compile.js';
 import { adapterFor, dispatcherTool, renderTool, toolkitMode, type NativeToolkitLoading } from '../targets/index.js';
 import type { RenderedToolMap, ResponsesFunctionTool } from '../targets/types.js';
 import { assertToolkitLoadingOption, TOOLKIT_DISPATCHER_NAME, type CatalogToolkit, type ToolkitLoadingInput, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
@@ -24,7 +25,12 @@ interface TargetArrays {
   readonly stable: readonly unknown[];
   readonly deferred: readonly unknown[];
   readonly loaded: readonly unknown[];
+  /** Flat tools registered after the first compile, kept out of `tools` (modes with a native way to add them). */
+  readonly late: readonly number[];
 }
+
+/** Modes that add a tool registered after the first turn without changing `tools`. */
+const ADDS_LATE: ReadonlySet<ToolkitMode> = new Set(['tool-changes', 'tool-search']);
 
 /** A compile request with the registry's name types erased. */
 export type AnyTargetCompileRequest = TargetCompileRequest<never, string>;
@@ -35,6 +41,9 @@ export class Compiler {
   readonly #gate: Gate;
   readonly #session: Session;
   readonly #toolkitLoading: ToolkitLoadingOption | undefined;
+  readonly #model: string | undefined;
+  /** Per target: the tool count at its first compile; flat tools from there on are registered after the first turn. */
+  readonly #firstTurnTools = new Map<Target, number>();
   #neutralCompile: { readonly version: number; readonly result: NeutralCompileResult } | undefined;
   /** Per target and kind of choice (`default` or a selection): the last arrays built. */
   readonly #arrays = new Map<string, TargetArrays>();
@@ -43,13 +52,16 @@ export class Compiler {
   /** Per target: the toolkit catalog compile renders loads with; rebuilt on registration. */
   readonly #toolkitInputs = new Map<Target, { version: number; value: ToolkitLoadingInput }>();
 
-  constructor(catalog: Catalog, gate: Gate, session: Session, toolkitLoading?: ToolkitLoadingOption) {
+  constructor(catalog: Catalog, gate: Gate, session: Session, toolkitLoading?: ToolkitLoadingOption, model?: string) {
     this.#catalog = catalog;
     this.#gate = gate;
     this.#session = session;
     // A misspelt strategy fails here, at createRouter, not on the first compile.
     assertToolkitLoadingOption(toolkitLoading);
     this.#toolkitLoading = toolkitLoading;
+    this.#model = model;
+    // `tool-changes` on a model without them fails here too.
+    for (const target of TARGETS) toolkitMode(target, toolkitLoading, model);
   }
 
   /** `compile({ target, … })`: the provider's request fragment. */
@@ -64,7 +76,8 @@ export class Compiler {
       deferred: arrays.deferred,
       loaded: arrays.loaded,
       ...(this.#catalog.toolkits.length > 0 ? { toolkits: this.#getToolkitInput(target, arrays.mode) } : {}),
-      ...(options?.allowedTools === true ? this.#allowedToolsChoice(target, arrays, options) : {}),
+      ...(options?.allowedTools === true && arrays.mode !== 'tool-changes' ? this.#allowedToolsChoice(target, arrays, options) : {}),
+      ...(ADDS_LATE.has(arrays.mode) ? this.#toolChanges(target, arrays, options?.allowedTools === true && arrays.mode === 'tool-changes') : {}),
       directoryXml: this.neutral().directoryXml,
       announcements: this.#session.announcements.list(),
       ...(request.system !== undefined ? { system: request.system } : {}),
@@ -124,6 +137,7 @@ export class Compiler {
     const key = names === undefined ? '' : JSON.stringify(names);
     const slot = `${target}\u0000${names === undefined ? 'default' : 'selection'}`;
     const version = this.#gate.loadVersion;
+    if (!this.#firstTurnTools.has(target)) this.#firstTurnTools.set(target, this.#catalog.toolCount);
     const hit = this.#arrays.get(slot);
     if (hit?.version === version && hit.key === key && hit.mode === mode) return hit;
     const value = this.#buildArrays(target, mode, names ?? this.#defaultNames(), version, key);
@@ -141,6 +155,8 @@ export class Compiler {
     const catalog = this.#catalog;
     const stable: unknown[] = [];
     const deferred: unknown[] = [];
+    const late: number[] = [];
+    const firstTurn = ADDS_LATE.has(mode) ? this.#firstTurnTools.get(target)! : Infinity;
     const sent = new Set<string>();
     for (const name of names) {
       if (sent.has(name)) continue;
@@ -149,7 +165,8 @@ export class Compiler {
         const entry = catalog.tool(ref.index);
         if (entry.library) continue; // always offered, at its own place below
         if (!entry.flat) throw new TypeError(this.#notOfferable(entry));
-        (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
+        if (ref.index >= firstTurn) late.push(ref.index);
+        else (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
       } else if (ref?.kind === 'namespace') {
         stable.push(this.#renderGroup(catalog.namespaces[ref.index]!, target));
       } else if (ref?.kind !== 'loader') {
@@ -166,8 +183,9 @@ export class Compiler {
     // `append`: the loaded toolkits' tools, in load order. `deferred`: every toolkit tool, deferred, from the first
     // turn.
     const loaded: unknown[] = [];
-    const kits = mode === 'append' ? this.#session.loaded : mode === 'deferred' ? catalog.toolkits.map((_, k) => k) : [];
-    const unloaded = mode === 'deferred' ? nativeLoading(target, 'deferred') : undefined;
+    const everyKit = mode === 'deferred' || mode === 'tool-changes';
+    const kits = mode === 'append' ? this.#session.loaded : everyKit ? catalog.toolkits.map((_, k) => k) : [];
+    const unloaded = everyKit ? nativeLoading(target, 'deferred') : undefined;
     for (const k of kits) {
       for (const t of catalog.toolkits[k]!.tools) {
         const n = catalog.toolName(t);
@@ -178,7 +196,7 @@ export class Compiler {
         loaded.push(unloaded !== undefined ? unloaded.unloadedTool(rendered as RenderedToolMap[Target]) : rendered);
       }
     }
-    return { version, key, mode, stable: Object.freeze(stable), deferred: Object.freeze(deferred), loaded: Object.freeze(loaded) };
+    return { version, key, mode, stable: Object.freeze(stable), deferred: Object.freeze(deferred), loaded: Object.freeze(loaded), late };
   }
 
   /** Why a non-flat tool cannot be offered by name: dispatch would reject a call to it by that name. */
@@ -193,7 +211,7 @@ export class Compiler {
 
   /** A target allows one tool search: with the hosted one asked for, `native` loads toolkits through the dispatcher. */
   #modeFor(target: Target, toolSearch: TargetCompileOptions['toolSearch']): ToolkitMode {
-    const mode = toolkitMode(target, this.#toolkitLoading);
+    const mode = toolkitMode(target, this.#toolkitLoading, this.#model);
     return mode === 'tool-search' && toolSearch !== undefined && toolSearch !== false ? 'dispatcher' : mode;
   }
 
@@ -235,6 +253,27 @@ export class Compiler {
     return { toolChoice: allowed.choice(this.#allowedNames(target, arrays), hosted || loaderSearch) };
   }
 
+  /**
+   * The tool set's changes from `tools`, sent at the tail: tools registered after the first turn the gate lets
+   * through, and with the provider gate on (`tool-changes`) the offered tools it rejects: the non-deferred ones and
+   * those of loaded toolkits.
+   */
+  #toolChanges(target: Target, arrays: TargetArrays, gated: boolean): { toolChanges?: ToolChanges } {
+    const catalog = this.#catalog;
+    const added = arrays.late.filter((t) => !this.#gate.toolBlocked[t] || !gated).map((t) => this.#renderTool(t, target));
+    const withdrawn: string[] = [];
+    if (gated) {
+      const loaded = new Set(this.#session.loaded.flatMap((k) => catalog.toolkits[k]!.tools.map((t) => catalog.toolName(t))));
+      const adapter = adapterFor(target);
+      for (const tool of [...arrays.stable, ...arrays.loaded]) {
+        const name = adapter.toolName(tool);
+        const offered = !isMarkedDeferred(tool) || (name !== undefined && loaded.has(name));
+        if (name !== undefined && offered && !this.#allowedName(name)) withdrawn.push(name);
+      }
+    }
+    return added.length + withdrawn.length === 0 ? {} : { toolChanges: { withdrawn, added } };
+  }
+
   #allowedNames(target: Target, arrays: TargetArrays): string[] {
     const adapter = adapterFor(target);
     const names: string[] = [];
@@ -242,6 +281,7 @@ export class Compiler {
       const name = adapter.toolName(tool);
       if (name !== undefined && this.#allowedName(name)) names.push(name);
     }
+    for (const t of arrays.late) if (this.#allowedName(this.#catalog.toolName(t))) names.push(this.#catalog.toolName(t));
     return names;
   }
 

@@ -47,6 +47,7 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
     choice: (names, search) => ({ type: 'allowed_tools', mode: 'auto', tools: [...names.map((name) => ({ type: 'function', name })), ...(search ? [{ type: 'tool_search' }] : [])] }),
   },
   toolkitLoading: Object.freeze({ native: 'tool-search' as const, loaderTool: toolSearchLoader, loadedTool: loadedForm }),
+  toolChangeModels: undefined,
   toolResultErrorFlag: false,
   convertMessages: (messages, options) => toResponsesInput(messages, options.systemRole),
   buildPayload: responsesPayload,
