@@ -134,13 +134,14 @@ export class Compiler {
     const mode = this.#modeFor(target, request.options?.toolSearch);
     const names =
       selection === undefined ? undefined : Array.isArray(selection) ? [...(selection as readonly string[])] : (selection as { readonly tools: readonly ToolDefinition[] }).tools.map((d) => d.name);
-    const key = names === undefined ? '' : JSON.stringify(names);
+    const native = request.options?.namespaces === 'native' && adapterFor(target).namespaces !== undefined;
+    const key = `${native ? 'native:' : ''}${names === undefined ? '' : JSON.stringify(names)}`;
     const slot = `${target}\u0000${names === undefined ? 'default' : 'selection'}`;
     const version = this.#gate.loadVersion;
     if (!this.#firstTurnTools.has(target)) this.#firstTurnTools.set(target, this.#catalog.toolCount);
     const hit = this.#arrays.get(slot);
     if (hit?.version === version && hit.key === key && hit.mode === mode) return hit;
-    const value = this.#buildArrays(target, mode, names ?? this.#defaultNames(), version, key);
+    const value = this.#buildArrays(target, mode, names ?? this.#defaultNames(), version, key, native);
     this.#arrays.set(slot, value);
     return value;
   }
@@ -151,7 +152,7 @@ export class Compiler {
     return [...catalog.namespaces.map((ns) => ns.name), ...this.#offeredFlat().map((t) => catalog.toolName(t))];
   }
 
-  #buildArrays(target: Target, mode: ToolkitMode, names: readonly string[], version: number, key: string): TargetArrays {
+  #buildArrays(target: Target, mode: ToolkitMode, names: readonly string[], version: number, key: string, nativeNamespaces: boolean): TargetArrays {
     const catalog = this.#catalog;
     const stable: unknown[] = [];
     const deferred: unknown[] = [];
@@ -168,7 +169,8 @@ export class Compiler {
         if (ref.index >= firstTurn) late.push(ref.index);
         else (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
       } else if (ref?.kind === 'namespace') {
-        stable.push(this.#renderGroup(catalog.namespaces[ref.index]!, target));
+        const ns = catalog.namespaces[ref.index]!;
+        stable.push(nativeNamespaces ? this.#nativeNamespace(ns, target) : this.#renderGroup(ns, target));
       } else if (ref?.kind !== 'loader') {
         throw new TypeError(`compile: ${JSON.stringify(name)} in \`tools\` is not a tool or namespace of this router.`);
       }
@@ -309,6 +311,15 @@ export class Compiler {
   #renderGroup(ns: GroupEntry, form: Target | 'neutral'): unknown {
     if (ns.neutral === undefined) return this.#catalog.spec.rendered[form].namespaces[ns.specIndex];
     return renderTool(form, ns.neutral, RENDER_OPTIONS);
+  }
+
+  /** A namespace as the target's own namespace tool: each action the member tool's rendered form under the action's name. */
+  #nativeNamespace(ns: GroupEntry, target: Target): unknown {
+    const members = [...ns.actions].map(([action, t]) => {
+      const tool = this.#renderTool(t, target) as { name: string };
+      return tool.name === action ? tool : { ...tool, name: action };
+    });
+    return deepFreeze(adapterFor(target).namespaces!.tool(ns, members as RenderedToolMap[Target][]));
   }
 
   #renderLoader(form: Target | 'neutral'): unknown {

@@ -66,6 +66,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   },
   // Mid-conversation system messages: Opus 4.8, 5 and 5.5, Fable 5.x, Mythos 5.x (not Sonnet 5).
   // https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages
+  namespaces: undefined,
   toolChangeModels: /^claude-(opus-(4-8|5)|fable-5|mythos-5)/,
   toolkitLoading: Object.freeze({ native: 'deferred' as const, unloadedTool: asDeferred }),
   toolResultErrorFlag: true,

@@ -38,6 +38,12 @@ export interface TargetCompileOptions {
   readonly cacheBreakpoints?: readonly CacheBreakpoint[];
   /** Router compile: let the provider enforce the blocklist too (`allowed_tools` tool_choice, part of the cache key) where the target can; the gate stays the authority. */
   readonly allowedTools?: boolean;
+  /**
+   * Router compile: how a namespace is encoded where the target has its own namespaces (Responses): `native`, a
+   * `namespace` tool with one function per action; `action-args` (default), one function with `action` and `args`.
+   * Both dispatch the same way. Ignored on targets without namespaces.
+   */
+  readonly namespaces?: 'native' | 'action-args';
   /** Role of the inline system-channel item on Responses. Default `system`. */
   readonly responsesSystemRole?: 'system' | 'developer';
   /** Receives warnings on every compile the condition holds; the library never prints. Wrap it with {@link warnOnce} to hear each once. */

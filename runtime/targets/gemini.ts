@@ -55,6 +55,7 @@ export const gemini: TargetAdapter<'gemini'> = {
   // VALIDATED, not ANY: the model may still answer in text. https://ai.google.dev/gemini-api/docs/function-calling
   allowedTools: { choice: (names): GeminiToolConfig => ({ functionCallingConfig: { mode: 'VALIDATED', allowedFunctionNames: [...names] } }) },
   toolkitLoading: Object.freeze({ native: 'dispatcher' as const }),
+  namespaces: undefined,
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
   convertMessages: (messages) => toGeminiContents(messages),

@@ -112,7 +112,10 @@ export interface ResponsesFunctionTool {
 /** `ToolSearchTool`: hosted, or client-executed (the loader in the `tool-search` toolkit-loading mode). */
 export interface ResponsesToolSearchTool { type: 'tool_search'; execution?: 'server' | 'client'; description?: string | null; parameters?: unknown }
 
-export type ResponsesTool = ResponsesFunctionTool | ResponsesToolSearchTool;
+/** `NamespaceTool`: a spec namespace natively, one function per action (a call names it in `namespace`). */
+export interface ResponsesNamespaceTool { type: 'namespace'; name: string; description: string; tools: ResponsesFunctionTool[] }
+
+export type ResponsesTool = ResponsesFunctionTool | ResponsesToolSearchTool | ResponsesNamespaceTool;
 
 type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 /** `ResponseFunctionToolCall`: built from the history, or replayed with its item `id`, `namespace` and `status`. */
