@@ -5,7 +5,7 @@
  * Responses `tool-search` (a client-executed `tool_search`), OpenAI Chat and Gemini `dispatcher` (one stable tool,
  * {@link TOOLKIT_DISPATCHER_NAME}). Compile renders it as a pure function of the history and the catalog.
  */
-import { LOAD_TOOLKIT_NAME, TARGETS, type Target } from './contract.js';
+import { LOAD_TOOLKIT_NAME, TARGETS, type Target, type ToolDefinition } from './contract.js';
 import { quote } from './reasons.js';
 import type { NeutralTool } from './targets/adapter.js';
 import { argumentsObject, type NormalizedMessage } from './targets/history.js';
@@ -127,6 +127,16 @@ function resultText(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * The announcement listing tools registered after the first turn in the dispatcher modes, so `tools` stays as cached.
+ * @example registeredToolsText([{ name: 'ping', description: 'Ping', parameters: { type: 'object', properties: {} } }]);
+ * // → 'Tools registered during this conversation: call each through call_toolkit_tool …\n- ping: Ping Arguments: {"type":"object","properties":{}}'
+ */
+export function registeredToolsText(tools: readonly ToolDefinition[]): string {
+  const lines = tools.map((t) => `- ${t.name}: ${t.description} Arguments: ${JSON.stringify(t.parameters)}`);
+  return `Tools registered during this conversation: call each through ${TOOLKIT_DISPATCHER_NAME} with { "tool": its name, "args": its arguments }.\n${lines.join('\n')}`;
 }
 
 /** The dispatcher tool, provider-neutral: `{ tool, args }`; its text never changes with the catalog. */

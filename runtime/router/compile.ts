@@ -4,13 +4,14 @@
  * blocklist never changes the output (a blocked tool stays visible so the prompt cache holds; the gate rejects it).
  */
 import { LOAD_TOOLKIT_NAME, TARGETS, type Target, type ToolDefinition } from '../contract.js';
+import type { Announcement } from '../announcements.js';
 import { deepFreeze } from '../freeze.js';
 import { directoryXml as renderDirectoryXml, neutralLoaderTool } from '../neutral.js';
 import { isMarkedDeferred } from '../targets/adapter.js';
 import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload, type ToolChanges } from '../targets/compile.js';
 import { adapterFor, dispatcherTool, renderTool, toolkitMode, type NativeToolkitLoading } from '../targets/index.js';
 import type { RenderedToolMap, ResponsesFunctionTool } from '../targets/types.js';
-import { assertToolkitLoadingOption, TOOLKIT_DISPATCHER_NAME, type CatalogToolkit, type ToolkitLoadingInput, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
+import { assertToolkitLoadingOption, registeredToolsText, TOOLKIT_DISPATCHER_NAME, type CatalogToolkit, type ToolkitLoadingInput, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
 import { RENDER_OPTIONS, type Catalog, type GroupEntry, type ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import type { Session } from './session.js';
@@ -29,8 +30,8 @@ interface TargetArrays {
   readonly late: readonly number[];
 }
 
-/** Modes that add a tool registered after the first turn without changing `tools`. */
-const ADDS_LATE: ReadonlySet<ToolkitMode> = new Set(['tool-changes', 'tool-search']);
+/** The announcement id under which the dispatcher modes list the tools registered after the first turn. */
+export const REGISTERED_TOOLS_ANNOUNCEMENT = 'toolroute:registered-tools';
 
 /** A compile request with the registry's name types erased. */
 export type AnyTargetCompileRequest = TargetCompileRequest<never, string>;
@@ -77,9 +78,9 @@ export class Compiler {
       loaded: arrays.loaded,
       ...(this.#catalog.toolkits.length > 0 ? { toolkits: this.#getToolkitInput(target, arrays.mode) } : {}),
       ...(options?.allowedTools === true && arrays.mode !== 'tool-changes' ? this.#allowedToolsChoice(target, arrays, options) : {}),
-      ...(ADDS_LATE.has(arrays.mode) ? this.#toolChanges(target, arrays, options?.allowedTools === true && arrays.mode === 'tool-changes') : {}),
+      ...(arrays.mode === 'tool-changes' || arrays.mode === 'tool-search' ? this.#toolChanges(target, arrays, options?.allowedTools === true && arrays.mode === 'tool-changes') : {}),
       directoryXml: this.neutral().directoryXml,
-      announcements: this.#session.announcements.list(),
+      announcements: this.#announcements(arrays),
       ...(request.system !== undefined ? { system: request.system } : {}),
       ...(options !== undefined ? { options } : {}),
     };
@@ -157,7 +158,9 @@ export class Compiler {
     const stable: unknown[] = [];
     const deferred: unknown[] = [];
     const late: number[] = [];
-    const firstTurn = ADDS_LATE.has(mode) ? this.#firstTurnTools.get(target)! : Infinity;
+    // A tool registered after the first turn reaches the model without changing `tools` where the mode has a way.
+    const addsLate = mode === 'tool-changes' || mode === 'tool-search' || (mode === 'dispatcher' && catalog.toolkits.length > 0);
+    const firstTurn = addsLate ? this.#firstTurnTools.get(target)! : Infinity;
     const sent = new Set<string>();
     for (const name of names) {
       if (sent.has(name)) continue;
@@ -255,6 +258,14 @@ export class Compiler {
     return { toolChoice: allowed.choice(this.#allowedNames(target, arrays), hosted || loaderSearch) };
   }
 
+  /** The standing announcements, and in the dispatcher modes the tools registered after the first turn (called through the dispatcher). */
+  #announcements(arrays: TargetArrays): Announcement[] {
+    const list = this.#session.announcements.list();
+    if (arrays.mode !== 'dispatcher' || arrays.late.length === 0) return list;
+    const content = registeredToolsText(arrays.late.map((t) => this.#catalog.tool(t).definition));
+    return [...list, { id: REGISTERED_TOOLS_ANNOUNCEMENT, content, channel: 'user_tail' }];
+  }
+
   /**
    * The tool set's changes from `tools`, sent at the tail: tools registered after the first turn the gate lets
    * through, and with the provider gate on (`tool-changes`) the offered tools it rejects: the non-deferred ones and
@@ -283,7 +294,10 @@ export class Compiler {
       const name = adapter.toolName(tool);
       if (name !== undefined && this.#allowedName(name)) names.push(name);
     }
-    for (const t of arrays.late) if (this.#allowedName(this.#catalog.toolName(t))) names.push(this.#catalog.toolName(t));
+    // Tools that reach the model outside `tools`: registered after the first turn, and in `tool-search` mode the loaded toolkits'.
+    const loaded = arrays.mode === 'tool-search' ? this.#session.loaded.flatMap((k) => this.#catalog.toolkits[k]!.tools) : [];
+    const late = arrays.mode === 'dispatcher' ? [] : arrays.late;
+    for (const t of new Set([...loaded, ...late])) if (this.#allowedName(this.#catalog.toolName(t))) names.push(this.#catalog.toolName(t));
     return names;
   }
 
