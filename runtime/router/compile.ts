@@ -159,7 +159,7 @@ export class Compiler {
     const deferred: unknown[] = [];
     const late: number[] = [];
     // A tool registered after the first turn reaches the model without changing `tools` where the mode has a way.
-    const addsLate = mode === 'tool-changes' || mode === 'tool-search' || (mode === 'dispatcher' && catalog.toolkits.length > 0);
+    const addsLate = mode === 'tool-changes' || mode === 'tool-search' || mode === 'deferred' || (mode === 'dispatcher' && catalog.toolkits.length > 0);
     const firstTurn = addsLate ? this.#firstTurnTools.get(target)! : Infinity;
     const sent = new Set<string>();
     for (const name of names) {
@@ -169,7 +169,9 @@ export class Compiler {
         const entry = catalog.tool(ref.index);
         if (entry.library) continue; // always offered, at its own place below
         if (!entry.flat) throw new TypeError(this.#notOfferable(entry));
-        if (ref.index >= firstTurn) late.push(ref.index);
+        // `deferred`: Anthropic leaves deferred tools out of the cached prefix, so a late one is deferred, found by search.
+        if (ref.index >= firstTurn && mode === 'deferred') deferred.push(nativeLoading(target, 'deferred').unloadedTool(this.#renderTool(ref.index, target) as RenderedToolMap[Target]));
+        else if (ref.index >= firstTurn) late.push(ref.index);
         else (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
       } else if (ref?.kind === 'namespace') {
         const ns = catalog.namespaces[ref.index]!;
