@@ -8,7 +8,7 @@ import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoic
 import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { openaiParameters } from './strict.js';
-import type { ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesToolSearchTool } from './types.js';
+import type { ResponsesAllowedTools, ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesToolSearchTool } from './types.js';
 
 function renderResponses(tool: NeutralTool, options: RenderOptions): ResponsesFunctionTool {
   const { parameters, strict } = openaiParameters(tool, options);
@@ -26,7 +26,12 @@ function responsesPayload({ input, options, systemText, placed, tools }: Payload
   let items = toResponsesInput(placed.messages, options.responsesSystemRole);
   if (input.toolkits?.mode === 'tool-search') items = asToolSearchItems(items, placed.messages, input.toolkits);
   const namespaces = new Set(tools.flatMap((t) => (t.type === 'namespace' ? [t.name] : [])));
-  if (namespaces.size > 0) items = items.map((item) => inNamespace(item, namespaces));
+  let choice = input.toolChoice as ResponsesAllowedTools | undefined;
+  if (namespaces.size > 0) {
+    items = items.map((item) => inNamespace(item, namespaces));
+    // A native namespace is allowed as a whole, named as the tool it is (the gate still checks each action).
+    if (choice !== undefined) choice = { ...choice, tools: choice.tools.map((t) => ('name' in t && namespaces.has(t.name) ? { type: 'namespace', name: t.name } : t)) };
+  }
   const added = (input.toolChanges?.added ?? []) as ResponsesFunctionTool[];
   // Tools registered after the first turn: a client tool search's result at the tail, so `tools` stays as cached.
   if (added.length > 0) {
@@ -37,7 +42,7 @@ function responsesPayload({ input, options, systemText, placed, tools }: Payload
     ];
   }
   // Key order: instructions, input, tools — the order the docs write them.
-  return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, input.toolChoice);
+  return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, choice);
 }
 
 /** The OpenAI Responses adapter. */

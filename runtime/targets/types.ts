@@ -171,7 +171,7 @@ export interface ResponsesPayload {
 }
 
 /** `ToolChoiceAllowed` (not nested as on Chat). */
-export interface ResponsesAllowedTools { type: 'allowed_tools'; mode: 'auto'; tools: ({ type: 'function'; name: string } | { type: 'tool_search' })[] }
+export interface ResponsesAllowedTools { type: 'allowed_tools'; mode: 'auto'; tools: ({ type: 'function' | 'namespace'; name: string } | { type: 'tool_search' })[] }
 /** `FunctionDeclaration` with `parametersJsonSchema` (sent untouched by the SDK), never `parameters`. */
 export interface GeminiFunctionDeclaration { name: string; description?: string; parametersJsonSchema?: JsonObject }
 /** `Part` members the history maps to; `thought` and `thoughtSignature` are replayed on the part they came on. */

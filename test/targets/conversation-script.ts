@@ -47,6 +47,8 @@ export interface TurnReuse {
   readonly fullExceptTail: boolean;
   /** Tools the new request offers the model (in `tools` and not withdrawn natively) that the gate rejects. */
   readonly offeredNotCallable: readonly string[];
+  /** The gate's own field (`tool_choice`, `toolConfig`) differs from the previous request's. */
+  readonly gateChanged: boolean;
 }
 
 /** The provider gate and the namespace encoding of one run. */
@@ -297,7 +299,8 @@ export async function runScript(target: Target, strategy: ToolkitLoadingStrategy
     while (same < blocks.length && blocks[same]!.json === nextBlocks[same]?.json) same++;
     const stableBytes = blocks.slice(0, volatileFrom).reduce((sum, b) => sum + b.bytes, 0);
     const offeredNotCallable = [...offeredNames(target, next)].filter((name) => !router.checkToolCall({ name }).allowed);
-    turns.push({ turn, reuse, volatileFrom, stableBytes, fullExceptTail: same >= volatileFrom, offeredNotCallable });
+    const gateField = (p: unknown) => cacheBlocks(target, p).find((b) => b.section === 'tool_choice')?.json;
+    turns.push({ turn, reuse, volatileFrom, stableBytes, fullExceptTail: same >= volatileFrom, offeredNotCallable, gateChanged: gateField(previous) !== gateField(next) });
     payloads.push(next);
     keys.push(router.cacheKey(next));
     previous = next;
@@ -320,6 +323,8 @@ export interface ReuseRow {
   readonly meanStableBytes: number;
   /** Bytes of the previous requests' stable parts that the next request did not repeat, summed over the turns. */
   readonly lostBytes: number;
+  /** Turns whose gate field changed. */
+  readonly gateChanges: number;
   /** Tool-turns where a tool the gate rejects was offered (summed over turns). */
   readonly offeredNotCallable: number;
   /** Bytes of the last request's `tools` (as JSON). */
@@ -338,6 +343,7 @@ export function summarize(run: ScriptRun): ReuseRow {
     meanReusedBytes: mean(run.turns.map((t) => t.reuse.reusedBytes)),
     meanStableBytes: mean(run.turns.map((t) => t.stableBytes)),
     lostBytes: run.turns.reduce((sum, t) => sum + Math.max(0, t.stableBytes - t.reuse.reusedBytes), 0),
+    gateChanges: run.turns.filter((t) => t.gateChanged).length,
     offeredNotCallable: run.turns.reduce((sum, t) => sum + t.offeredNotCallable.length, 0),
     toolsBytes: Buffer.byteLength(JSON.stringify(TARGET_ADAPTERS[run.target].sentTools(run.payloads.at(-1) as Record<string, unknown>)), 'utf8'),
   };
@@ -346,14 +352,14 @@ export function summarize(run: ScriptRun): ReuseRow {
 /** The docs table (markdown), rows in target × strategy order. */
 export function reuseTable(rows: readonly ReuseRow[]): string {
   const lines = [
-    '| target | strategy (mode) | provider gate | turns with full reuse | tool-turns offered but not callable | bytes of `tools` | mean reused bytes | bytes not reused, all turns |',
+    '| target | strategy (mode) | provider gate | turns with full reuse | turns the gate field changed | tool-turns offered but not callable | bytes of `tools` | bytes not reused, all turns |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of rows) {
     const pct = ((100 * r.fullTurns) / r.turns).toFixed(1);
     const strategy = `\`${r.strategy}\` (${r.mode}${r.variant.namespaces ? ', native namespaces' : ''})`;
     const n = (x: number) => x.toLocaleString('en-US');
-    lines.push(`| \`${r.target}\` | ${strategy} | ${r.variant.gate ? 'on' : 'off'} | ${r.fullTurns}/${r.turns} (${pct}%) | ${n(r.offeredNotCallable)} | ${n(r.toolsBytes)} | ${n(r.meanReusedBytes)} | ${n(r.lostBytes)} |`);
+    lines.push(`| \`${r.target}\` | ${strategy} | ${r.variant.gate ? 'on' : 'off'} | ${r.fullTurns}/${r.turns} (${pct}%) | ${r.gateChanges} | ${n(r.offeredNotCallable)} | ${n(r.toolsBytes)} | ${n(r.lostBytes)} |`);
   }
   return lines.join('\n');
 }
