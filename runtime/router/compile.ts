@@ -136,13 +136,14 @@ export class Compiler {
     const names =
       selection === undefined ? undefined : Array.isArray(selection) ? [...(selection as readonly string[])] : (selection as { readonly tools: readonly ToolDefinition[] }).tools.map((d) => d.name);
     const native = request.options?.namespaces === 'native' && adapterFor(target).namespaces !== undefined;
-    const key = `${native ? 'native:' : ''}${names === undefined ? '' : JSON.stringify(names)}`;
+    const search = request.options?.toolSearch !== undefined && request.options.toolSearch !== false;
+    const key = `${native ? 'native:' : ''}${search ? 'search:' : ''}${names === undefined ? '' : JSON.stringify(names)}`;
     const slot = `${target}\u0000${names === undefined ? 'default' : 'selection'}`;
     const version = this.#gate.loadVersion;
     if (!this.#firstTurnTools.has(target)) this.#firstTurnTools.set(target, this.#catalog.toolCount);
     const hit = this.#arrays.get(slot);
     if (hit?.version === version && hit.key === key && hit.mode === mode) return hit;
-    const value = this.#buildArrays(target, mode, names ?? this.#defaultNames(), version, key, native);
+    const value = this.#buildArrays(target, mode, names ?? this.#defaultNames(), version, key, native, search);
     this.#arrays.set(slot, value);
     return value;
   }
@@ -153,13 +154,13 @@ export class Compiler {
     return [...catalog.namespaces.map((ns) => ns.name), ...this.#offeredFlat().map((t) => catalog.toolName(t))];
   }
 
-  #buildArrays(target: Target, mode: ToolkitMode, names: readonly string[], version: number, key: string, nativeNamespaces: boolean): TargetArrays {
+  #buildArrays(target: Target, mode: ToolkitMode, names: readonly string[], version: number, key: string, nativeNamespaces: boolean, search: boolean): TargetArrays {
     const catalog = this.#catalog;
     const stable: unknown[] = [];
     const deferred: unknown[] = [];
     const late: number[] = [];
     // A tool registered after the first turn reaches the model without changing `tools` where the mode has a way.
-    const addsLate = mode === 'tool-changes' || mode === 'tool-search' || mode === 'deferred' || (mode === 'dispatcher' && catalog.toolkits.length > 0);
+    const addsLate = mode === 'tool-changes' || mode === 'tool-search' || (mode === 'deferred' && search) || (mode === 'dispatcher' && catalog.toolkits.length > 0);
     const firstTurn = addsLate ? this.#firstTurnTools.get(target)! : Infinity;
     const sent = new Set<string>();
     for (const name of names) {
@@ -169,8 +170,8 @@ export class Compiler {
         const entry = catalog.tool(ref.index);
         if (entry.library) continue; // always offered, at its own place below
         if (!entry.flat) throw new TypeError(this.#notOfferable(entry));
-        // `deferred`: Anthropic leaves deferred tools out of the cached prefix, so a late one is deferred, found by search.
-        if (ref.index >= firstTurn && mode === 'deferred') deferred.push(nativeLoading(target, 'deferred').unloadedTool(this.#renderTool(ref.index, target) as RenderedToolMap[Target]));
+        // `deferred` with a search tool: Anthropic leaves deferred tools out of the cached prefix, so a late one is deferred.
+        if (ref.index >= firstTurn && mode === 'deferred' && search) deferred.push(nativeLoading(target, 'deferred').unloadedTool(this.#renderTool(ref.index, target) as RenderedToolMap[Target]));
         else if (ref.index >= firstTurn) late.push(ref.index);
         else (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
       } else if (ref?.kind === 'namespace') {
