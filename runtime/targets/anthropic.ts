@@ -233,19 +233,12 @@ interface ToolFacts {
   readonly cacheControls: number;
 }
 
-// Per immutable tools array (frozen, with frozen entries): the router sends the same one turn after turn, so a turn's
-// compile does not walk every tool.
-const toolFactsMemo = new WeakMap<readonly unknown[], ToolFacts>();
-
 function toolFacts(tools: readonly AnthropicToolUnion[]): ToolFacts {
-  const hit = toolFactsMemo.get(tools);
-  if (hit !== undefined) return hit;
   let firstProblem: ToolFacts['firstProblem'];
   const deferredNames = new Set<string>();
   let deferredCount = 0;
   let anySearch = false;
   let cacheControls = 0;
-  let immutable = Object.isFrozen(tools);
   for (const tool of tools) {
     const deferred = isMarkedDeferred(tool);
     const type = (tool as { type?: unknown }).type;
@@ -258,10 +251,8 @@ function toolFacts(tools: readonly AnthropicToolUnion[]): ToolFacts {
     if (tool.cache_control != null) cacheControls++;
     if (firstProblem === undefined && deferred && search) firstProblem = { code: 'anthropic-search-tool-deferred', name: tool.name };
     else if (firstProblem === undefined && deferred && tool.cache_control != null) firstProblem = { code: 'anthropic-deferred-cache-control', name: tool.name };
-    immutable &&= Object.isFrozen(tool);
   }
   const facts: ToolFacts = { firstProblem, deferredNames, allDeferred: tools.length > 0 && deferredCount === tools.length, anySearch, cacheControls };
-  if (immutable) toolFactsMemo.set(tools, facts);
   return facts;
 }
 
@@ -340,6 +331,7 @@ export function withToolChanges(
 ): AnthropicMessage[] {
   const loads = catalog === undefined ? new Map() : loadCalls(normalized, catalog);
   const out: AnthropicToolChangesMessage[] = [];
+  // Blocks go into a system message already at `at` (Anthropic refuses two adjacent ones), before or after its own.
   const addTo = (at: number, blocks: AnthropicToolChangeBlock[], first: boolean): void => {
     const next = out[at];
     if (next?.role !== 'system') return void out.splice(at, 0, { role: 'system', content: blocks });
@@ -347,32 +339,19 @@ export function withToolChanges(
     out[at] = { role: 'system', content: first ? [...blocks, ...own] : [...own, ...blocks] };
   };
   const added = new Set<string>();
+  const pending: Array<{ at: number; blocks: AnthropicToolChangeBlock[] }> = [];
   for (const message of messages) {
     out.push(message);
-    if (message.role !== 'user' || typeof message.content === 'string' || loads.size === 0) continue;
-    const blocks: AnthropicToolChangeBlock[] = [];
-    for (const block of message.content) {
-      const kit = block.type === 'tool_result' ? loads.get(block.tool_use_id)?.toolkit : undefined;
-      for (const name of kit?.tools ?? []) {
-        if (!deferredNames.has(name) || added.has(name)) continue;
-        added.add(name);
-        blocks.push({ type: 'tool_addition', tool: { type: 'tool_reference', name } });
-      }
-    }
-    if (blocks.length > 0) out.push({ role: 'system', content: blocks });
+    if (message.role !== 'user' || typeof message.content === 'string') continue;
+    const names = message.content.flatMap((b) => (b.type === 'tool_result' ? (loads.get(b.tool_use_id)?.toolkit?.tools ?? []) : []));
+    const fresh = names.filter((name: string) => deferredNames.has(name) && !added.has(name) && added.add(name));
+    if (fresh.length > 0) pending.push({ at: out.length, blocks: fresh.map((name: string) => ({ type: 'tool_addition', tool: { type: 'tool_reference', name } })) });
   }
+  for (const { at, blocks } of pending.reverse()) addTo(at, blocks, true);
   const tail: AnthropicToolChangeBlock[] = [
     ...(changes?.withdrawn ?? []).map((name): AnthropicToolChangeBlock => ({ type: 'tool_removal', tool: { type: 'tool_reference', name } })),
     ...(changes?.added ?? []).map((definition): AnthropicToolChangeBlock => ({ type: 'tool_addition', tool: { type: 'tool_definition', definition: definition as AnthropicTool } })),
   ];
-  // Merge load additions into a following system message (an announcement, say) so no two are adjacent.
-  for (let i = out.length - 2; i >= 0; i--) {
-    const [a, b] = [out[i]!, out[i + 1]!];
-    if (a.role === 'system' && b.role === 'system' && Array.isArray(a.content) && a.content.every((x) => x.type === 'tool_addition')) {
-      out.splice(i, 1);
-      addTo(i, a.content as AnthropicToolChangeBlock[], true);
-    }
-  }
   if (tail.length > 0) {
     const last = out.findLastIndex((m) => m.role === 'user');
     if (last === -1) warn('tool-changes-unplaced', 'the history has no user turn to place tool changes after; the tools the gate rejects stay visible this turn (the gate still rejects their calls).');
