@@ -80,7 +80,7 @@ export class Compiler {
       ...(options?.allowedTools === true && arrays.mode !== 'tool-changes' ? this.#allowedToolsChoice(target, arrays, options) : {}),
       ...(arrays.mode === 'tool-changes' || arrays.mode === 'tool-search' ? this.#toolChanges(target, arrays, options?.allowedTools === true && arrays.mode === 'tool-changes') : {}),
       directoryXml: this.neutral().directoryXml,
-      announcements: this.#announcements(arrays),
+      announcements: this.#announcements(arrays, options?.allowedTools === true),
       ...(request.system !== undefined ? { system: request.system } : {}),
       ...(options !== undefined ? { options } : {}),
     };
@@ -261,11 +261,12 @@ export class Compiler {
     return { toolChoice: allowed.choice(this.#allowedNames(target, arrays), hosted || loaderSearch) };
   }
 
-  /** The standing announcements, and in the dispatcher modes the tools registered after the first turn (called through the dispatcher). */
-  #announcements(arrays: TargetArrays): Announcement[] {
+  /** The standing announcements, and in the dispatcher modes the tools registered after the first turn (called through the dispatcher; with the provider gate, those it lets through). */
+  #announcements(arrays: TargetArrays, gated: boolean): Announcement[] {
     const list = this.#session.announcements.list();
-    if (arrays.mode !== 'dispatcher' || arrays.late.length === 0) return list;
-    const content = registeredToolsText(arrays.late.map((t) => this.#catalog.tool(t).definition));
+    const late = gated ? arrays.late.filter((t) => !this.#gate.toolBlocked[t]) : arrays.late;
+    if (arrays.mode !== 'dispatcher' || late.length === 0) return list;
+    const content = registeredToolsText(late.map((t) => this.#catalog.tool(t).definition));
     return [...list, { id: REGISTERED_TOOLS_ANNOUNCEMENT, content, channel: 'user_tail' }];
   }
 

@@ -344,8 +344,9 @@ export function withToolChanges(
     out.push(message);
     if (message.role !== 'user' || typeof message.content === 'string') continue;
     const names = message.content.flatMap((b) => (b.type === 'tool_result' ? (loads.get(b.tool_use_id)?.toolkit?.tools ?? []) : []));
-    const fresh = names.filter((name: string) => deferredNames.has(name) && !added.has(name) && added.add(name));
-    if (fresh.length > 0) pending.push({ at: out.length, blocks: fresh.map((name: string) => ({ type: 'tool_addition', tool: { type: 'tool_reference', name } })) });
+    const fresh = [...new Set<string>(names)].filter((name) => deferredNames.has(name) && !added.has(name));
+    fresh.forEach((name) => added.add(name));
+    if (fresh.length > 0) pending.push({ at: out.length, blocks: fresh.map((name) => ({ type: 'tool_addition', tool: { type: 'tool_reference', name } })) });
   }
   for (const { at, blocks } of pending.reverse()) addTo(at, blocks, true);
   const tail: AnthropicToolChangeBlock[] = [

@@ -74,6 +74,15 @@ describe('tool changes on Anthropic', () => {
     expect(() => exampleRouter({ toolkitLoading: { openai: 'tool-changes' } })).toThrow(/not available on target 'openai'/);
   });
 
+  it('never after a paused turn: the tail changes follow the last user turn, before a paused assistant turn', () => {
+    const { router } = exampleRouter({ toolkitLoading: 'tool-changes' });
+    router.setBlockedTools(['terminal']);
+    const paused = fromProvider('anthropic', { role: 'assistant', stop_reason: 'pause_turn', content: [{ type: 'server_tool_use', id: 's1', name: 'web_search', input: {} }] });
+    const payload = router.compile({ target: 'anthropic', messages: [{ role: 'user', content: 'search' }, ...paused], options: { allowedTools: true } });
+    expect(payload.messages.map((m) => m.role)).toEqual(['user', 'system', 'assistant']);
+    expect(JSON.stringify(payload.messages[1])).toContain('"tool_removal"');
+  });
+
   it('compaction blocks, tool_changes included, round-trip unchanged', () => {
     const compaction = { type: 'compaction', content: 'summary', encrypted_content: null, signature: 'sig', tool_changes: [{ type: 'tool_removal', tool: { type: 'tool_reference', name: 'terminal' } }] };
     const reply = fromProvider('anthropic', { role: 'assistant', stop_reason: 'end_turn', content: [compaction as never, { type: 'text', text: 'Done.' }] });
