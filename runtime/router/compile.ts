@@ -160,7 +160,8 @@ export class Compiler {
     const deferred: unknown[] = [];
     const late: number[] = [];
     // A tool registered after the first turn reaches the model without changing `tools` where the mode has a way.
-    const addsLate = mode === 'tool-changes' || mode === 'tool-search' || (mode === 'deferred' && search) || (mode === 'dispatcher' && catalog.toolkits.length > 0);
+    // (`tool-search` and `dispatcher` need the toolkits' client tool search or dispatcher tool in `tools`.)
+    const addsLate = mode === 'tool-changes' || (mode === 'deferred' && search) || ((mode === 'tool-search' || mode === 'dispatcher') && catalog.toolkits.length > 0);
     const firstTurn = addsLate ? this.#firstTurnTools.get(target)! : Infinity;
     const sent = new Set<string>();
     for (const name of names) {
