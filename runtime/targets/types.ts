@@ -187,7 +187,6 @@ export interface GeminiContent { role: 'user' | 'model'; parts: GeminiPart[] }
  * `mode` is the string `'VALIDATED'`; it is typed `any` because the SDK types the field as its string enum
  * `FunctionCallingConfigMode`, which accepts no string literal, and the runtime imports no SDK.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface GeminiToolConfig { functionCallingConfig: { mode: any; allowedFunctionNames: string[] } }
 /** Spread into `ai.models.generateContent({ model, ...payload })`. */
 export interface GeminiPayload {

@@ -15,7 +15,7 @@ import type {
   MessageCreateParamsNonStreaming as BetaMessageCreateParamsNonStreaming,
 } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { GenerateContentParameters } from '@google/genai';
-import type { NamespaceTool, ResponseCreateParamsNonStreaming, ResponseInputItem } from 'openai/resources/responses/responses';
+import type { NamespaceTool, ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseToolSearchOutputItemParam } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicToolChanges, fromProvider, toolMessage, type NeutralMessage } from '../../runtime/index.js';
 import { startMockProvider, type MockProvider } from '../conversation/mock-provider.js';
@@ -149,6 +149,10 @@ describe('native namespaces on Responses', () => {
       { type: 'tool_search_output', call_id: 'toolroute_registered', execution: 'client', status: 'completed', tools: [expect.objectContaining({ type: 'function', name: 'ping' })] },
     ]);
     expect(payload.tool_choice!.tools).toContainEqual({ type: 'function', name: 'ping' });
+    const output = { type: 'tool_search_output', call_id: 'toolroute_registered', execution: 'client', tools: [{ type: 'function', name: 'ping', parameters: null, strict: false }] } satisfies ResponseToolSearchOutputItemParam;
+    // @ts-expect-error a function tool in a tool_search_output needs its `parameters` and `strict` keys
+    const bad: ResponseToolSearchOutputItemParam = { type: 'tool_search_output', call_id: 'toolroute_registered', execution: 'client', tools: [{ type: 'function', name: 'ping' }] };
+    expect([output.type, bad.type]).toEqual(['tool_search_output', 'tool_search_output']);
   });
 });
 
