@@ -76,7 +76,8 @@ export class Compiler {
       stable: arrays.stable,
       deferred: arrays.deferred,
       loaded: arrays.loaded,
-      ...(this.#catalog.toolkits.length > 0 ? { toolkits: this.#getToolkitInput(target, arrays.mode) } : {}),
+      // `tool-changes` also renders the gate and late registrations, with or without toolkits.
+      ...(this.#catalog.toolkits.length > 0 || arrays.mode === 'tool-changes' ? { toolkits: this.#getToolkitInput(target, arrays.mode) } : {}),
       ...(options?.allowedTools === true && arrays.mode !== 'tool-changes' ? this.#allowedToolsChoice(target, arrays, options) : {}),
       ...(arrays.mode === 'tool-changes' || arrays.mode === 'tool-search' ? this.#toolChanges(target, arrays, options?.allowedTools === true && arrays.mode === 'tool-changes') : {}),
       directoryXml: this.neutral().directoryXml,

@@ -178,7 +178,7 @@ function anthropicPayload({ input, options, systemText, placed, searchTool: sear
   const changes = input.toolChanges;
   let messages = converted.messages;
   if (mode === 'deferred') messages = withToolReferences(messages, placed.messages, input.toolkits!.catalog, facts.deferredNames);
-  if (mode === 'tool-changes' || changes !== undefined) messages = withToolChanges(messages, placed.messages, input.toolkits?.catalog, facts.deferredNames, changes, warn);
+  if (mode === 'tool-changes') messages = withToolChanges(messages, placed.messages, input.toolkits!.catalog, facts.deferredNames, changes, warn);
   checkAnthropicRules(facts, tools.length, system, messages);
   // Toolkit tools deferred by the `deferred` mode are found through load_toolkit, not a search tool.
   const searchNeeded = deferredMode ? (input.deferred?.length ?? 0) > 0 || toolFacts(input.stable as readonly AnthropicToolUnion[]).deferredNames.size > 0 : facts.deferredNames.size > 0;
@@ -188,7 +188,7 @@ function anthropicPayload({ input, options, systemText, placed, searchTool: sear
   if (options.cacheAudit) auditCachePlacement(system, messages, warn);
   const out: AnthropicPayload = system === undefined ? { messages } : { system, messages };
   if (tools.length > 0) out.tools = tools as AnthropicToolUnion[];
-  if (mode === 'tool-changes' || changes !== undefined) {
+  if (mode === 'tool-changes') {
     const betas: AnthropicToolChangesBeta[] = ['mid-conversation-tool-changes-2026-07-01'];
     if ((changes?.added.length ?? 0) > 0) betas.push('inline-tools-2026-09-15');
     (out as AnthropicToolChangesPayload).betas = betas;

@@ -17,7 +17,8 @@ import type {
 import type { GenerateContentParameters } from '@google/genai';
 import type { NamespaceTool, ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseToolSearchOutputItemParam } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anthropicToolChanges, fromProvider, toolMessage, type NeutralMessage } from '../../runtime/index.js';
+import { anthropicToolChanges, createRouter, fromProvider, toolMessage, type NeutralMessage } from '../../runtime/index.js';
+import * as flatOnly from '../fixtures/flat-only/expected/index.js';
 import { startMockProvider, type MockProvider } from '../conversation/mock-provider.js';
 import { exampleRouter } from '../runtime/helpers.js';
 import { okAnswer, startRecordingServer, type RecordingServer } from './recording-server.js';
@@ -81,6 +82,18 @@ describe('tool changes on Anthropic', () => {
     const payload = router.compile({ target: 'anthropic', messages: [{ role: 'user', content: 'search' }, ...paused], options: { allowedTools: true } });
     expect(payload.messages.map((m) => m.role)).toEqual(['user', 'system', 'assistant']);
     expect(JSON.stringify(payload.messages[1])).toContain('"tool_removal"');
+  });
+
+  it('a router without toolkits: the gate and a late registration still go out as tool changes', () => {
+    const handler = () => 'ok';
+    const router = createRouter(flatOnly, { get_time: handler, read_file: handler, stat_file: handler, send_email: handler }, { model: 'claude-opus-4-8' });
+    const messages: NeutralMessage[] = [{ role: 'user', content: 'hi' }];
+    const first = router.compile({ target: 'anthropic', messages });
+    const r = router.registerTools([ping]);
+    r.setBlockedTools(['send_email']);
+    const payload = anthropicToolChanges(r.compile({ target: 'anthropic', messages, options: { allowedTools: true } }))!;
+    expect(payload.tools).toEqual(first.tools);
+    expect(payload.messages[1]).toMatchObject({ role: 'system', content: [{ type: 'tool_removal', tool: { name: 'send_email' } }, { type: 'tool_addition', tool: { type: 'tool_definition', definition: { name: 'ping' } } }] });
   });
 
   it('compaction blocks, tool_changes included, round-trip unchanged', () => {
