@@ -45,22 +45,14 @@ export function resolveToolkitMode(native: ToolkitMode, target: Target, option: 
   );
 }
 
-/** Check a `toolkitLoading` option once, up front (router creation). */
+/** Check a `toolkitLoading` option's shape once, up front (router creation); each target's strategy is then checked by {@link resolveToolkitMode}. */
 export function assertToolkitLoadingOption(option: unknown): asserts option is ToolkitLoadingOption | undefined {
-  if (option === undefined || typeof option === 'string') {
-    if (option === 'tool-changes') return; // one target has them; the others fall back per target in `toolkitMode`
-    for (const target of TARGETS) resolveToolkitMode('append', target, option as ToolkitLoadingOption | undefined);
-    return;
-  }
+  if (option === undefined || typeof option === 'string') return;
   if (typeof option !== 'object' || option === null || Array.isArray(option)) {
     throw new TypeError('toolkitLoading: expected a strategy name or an object of strategies per target.');
   }
-  for (const key of Object.keys(option)) {
-    if (!(TARGETS as readonly string[]).includes(key)) {
-      throw new TypeError(`toolkitLoading: ${JSON.stringify(key)} is not a target; targets are ${TARGETS.join(', ')}.`);
-    }
-    resolveToolkitMode('append', key as Target, option as ToolkitLoadingOption);
-  }
+  const stray = Object.keys(option).find((key) => !(TARGETS as readonly string[]).includes(key));
+  if (stray !== undefined) throw new TypeError(`toolkitLoading: ${JSON.stringify(stray)} is not a target; targets are ${TARGETS.join(', ')}.`);
 }
 
 /** The first line of a successful `load_toolkit` result, by which compile recognizes a successful load in the history: the router writes it with this. */

@@ -7,7 +7,6 @@ import { LOAD_TOOLKIT_NAME, TARGETS, type Target, type ToolDefinition } from '..
 import type { Announcement } from '../announcements.js';
 import { deepFreeze } from '../freeze.js';
 import { directoryXml as renderDirectoryXml, neutralLoaderTool } from '../neutral.js';
-import { isMarkedDeferred } from '../targets/adapter.js';
 import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload, type ToolChanges } from '../targets/compile.js';
 import { adapterFor, dispatcherTool, renderTool, toolkitMode, type NativeToolkitLoading } from '../targets/index.js';
 import type { RenderedToolMap, ResponsesFunctionTool } from '../targets/types.js';
@@ -57,12 +56,11 @@ export class Compiler {
     this.#catalog = catalog;
     this.#gate = gate;
     this.#session = session;
-    // A misspelt strategy fails here, at createRouter, not on the first compile.
+    // A misspelt strategy, or `tool-changes` for a model without them, fails here, at createRouter, not on a compile.
     assertToolkitLoadingOption(toolkitLoading);
+    for (const target of TARGETS) toolkitMode(target, toolkitLoading, model);
     this.#toolkitLoading = toolkitLoading;
     this.#model = model;
-    // `tool-changes` on a model without them fails here too.
-    for (const target of TARGETS) toolkitMode(target, toolkitLoading, model);
   }
 
   /** `compile({ target, … })`: the provider's request fragment. */
@@ -274,19 +272,19 @@ export class Compiler {
 
   /**
    * The tool set's changes from `tools`, sent at the tail: tools registered after the first turn the gate lets
-   * through, and with the provider gate on (`tool-changes`) the offered tools it rejects: the non-deferred ones and
-   * those of loaded toolkits.
+   * through, and with the provider gate on (`tool-changes`) the offered tools it rejects.
    */
   #toolChanges(target: Target, arrays: TargetArrays, gated: boolean): { toolChanges?: ToolChanges } {
     const catalog = this.#catalog;
     const added = arrays.late.filter((t) => !this.#gate.toolBlocked[t] || !gated).map((t) => this.#renderTool(t, target));
     const withdrawn: string[] = [];
     if (gated) {
+      // A toolkit's tools are offered once it is loaded; every other request tool from the first turn (a deferred one once found).
       const loaded = new Set(this.#session.loaded.flatMap((k) => catalog.toolkits[k]!.tools.map((t) => catalog.toolName(t))));
       const adapter = adapterFor(target);
-      for (const tool of [...arrays.stable, ...arrays.loaded]) {
+      for (const tool of [...arrays.stable, ...arrays.deferred, ...arrays.loaded]) {
         const name = adapter.toolName(tool);
-        const offered = !isMarkedDeferred(tool) || (name !== undefined && loaded.has(name));
+        const offered = !arrays.loaded.includes(tool) || (name !== undefined && loaded.has(name));
         if (name !== undefined && offered && !this.#allowedName(name)) withdrawn.push(name);
       }
     }
