@@ -66,7 +66,7 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
     choice: (names, search) => ({ type: 'allowed_tools', mode: 'auto', tools: [...names.map((name) => ({ type: 'function', name })), ...(search ? [{ type: 'tool_search' }] : [])] }),
   },
   toolkitLoading: Object.freeze({ native: 'tool-search' as const, loaderTool: toolSearchLoader, loadedTool: loadedForm }),
-  // OpenAI: "our models have primarily been trained to search those surfaces". https://platform.openai.com/docs/guides/tools-tool-search
+  // OpenAI: "our models have primarily been trained to search those surfaces". https://developers.openai.com/api/docs/guides/tools-tool-search
   namespaces: { tool: (ns, members) => ({ type: 'namespace', name: ns.name, description: ns.description, tools: [...members] }) },
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
