@@ -21,12 +21,12 @@ import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { pathToFileURL } from 'node:url';
 import * as generated from '../generated/index.js';
-import { createRouter, type NeutralMessage } from '../runtime/index.js';
+import { createRouter, type NeutralMessage, type RouterOptions } from '../runtime/index.js';
 
 const SYSTEM = 'You are a careful assistant. Load a toolkit before using its tools.';
 
 /** The router of the example spec, with toy handlers. */
-export function exampleRouter() {
+export function exampleRouter(options?: RouterOptions) {
   return createRouter(generated, {
     read_file: ({ path }) => ({ path, content: '{"debug": false}' }),
     run_bash: ({ command }) => ({ command, exitCode: 0, stdout: '' }),
@@ -38,7 +38,7 @@ export function exampleRouter() {
     get_current_weather: ({ city }) => ({ city, sky: 'sunny', celsius: 21 }),
     run_query: ({ sql }) => ({ sql, rows: [] }),
     describe_table: ({ table }) => ({ table, columns: [] }),
-  });
+  }, options);
 }
 
 type Router = ReturnType<typeof exampleRouter>;

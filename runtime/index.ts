@@ -88,7 +88,10 @@ export {
   type TargetCompileOptions,
   type TargetPayload,
   type TargetWarningCode,
+  type ToolChanges,
 } from './targets/compile.js';
+export { anthropicToolChanges } from './targets/anthropic.js';
+export type { AnthropicToolChangesPayload, GeminiToolConfig, ResponsesNamespaceTool } from './targets/types.js';
 export { cacheKey, stablePrefixOf, type StablePrefix } from './cache-key.js';
 export { renderTool, toolkitMode, toolResultErrorFlag, type NeutralTool, type RenderOptions } from './targets/index.js';
 export { applyNullDecode, nullDecodePlan } from './targets/strict.js';

@@ -62,7 +62,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     this.#resolver = new Resolver(catalog, this.#gate, options);
     this.#invoker = new Invoker(catalog, this.#gate, options);
     this.#pruner = new Pruner(catalog, options.strategy ?? 'union');
-    this.#compiler = new Compiler(catalog, this.#gate, this.#session, options.toolkitLoading ?? catalog.spec.toolkitLoading);
+    this.#compiler = new Compiler(catalog, this.#gate, this.#session, options.toolkitLoading ?? catalog.spec.toolkitLoading, options.model);
   }
 
   // ---- Pruning (the seed's flat mode) -------------------------------------

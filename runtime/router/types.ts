@@ -58,6 +58,13 @@ export interface RouterOptions extends Partial<CallLimits> {
    * `options.toolkitLoading`, which this option replaces whole.
    */
   readonly toolkitLoading?: ToolkitLoadingOption;
+  /**
+   * The model this router's requests go to, where it decides a strategy: on Anthropic, `native` means `tool-changes`
+   * for a model that accepts mid-conversation tool changes (docs/providers.md lists them) and `deferred` otherwise, and
+   * `tool-changes` fails at creation for a model that refuses them. Unset: `native` is `deferred`.
+   * @example createRouter(generated, handlers, { model: 'claude-opus-4-8' });
+   */
+  readonly model?: string;
 }
 
 /** A tool known only at run time. Untyped; validated only by its own `validate`, if given. */

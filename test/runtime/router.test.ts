@@ -372,7 +372,7 @@ test('the runtime exports exactly its public API', () => {
   expect(Object.keys(runtime).sort()).toEqual([
     'ANNOUNCEMENT_ANCHOR', 'ANNOUNCEMENT_CHANNELS', 'DEFAULT_LIMITS', 'LOAD_TOOLKIT_NAME', 'REJECTION_CODES', 'TARGETS',
     'TARGET_WARNING_CODES', 'TOOLKIT_DISPATCHER_NAME', 'TOOLKIT_LOADING_STRATEGIES', 'ToolCallRejectedError', 'ToolRouter',
-    'ToolrouteConfigError', 'applyNullDecode', 'cacheBlocks', 'cacheKey', 'cacheReuse', 'compileForTarget',
+    'ToolrouteConfigError', 'anthropicToolChanges', 'applyNullDecode', 'cacheBlocks', 'cacheKey', 'cacheReuse', 'compileForTarget',
     'createRouter', 'fromProvider', 'lazyRendered', 'libraryTool', 'nullDecodePlan', 'renderAnnouncements', 'renderTool', 'specFromData', 'stablePrefixOf',
     'toolMessage', 'toolResultErrorFlag', 'toolkitMode', 'warnOnce',
   ]);
