@@ -82,7 +82,8 @@ async function toolroute(catalog: Catalog, score: Score): Promise<void> {
 
 /** AI SDK 7's default matcher, as a model meets it: `toolSearch({ maxResults: 10 })` over the catalog as deferred tools. */
 async function aiSdk(catalog: Catalog, score: Score): Promise<void> {
-  const ai = await import('ai');
+  // AI SDK 7's API; this checkout type-checks against AI SDK 6, which has no toolSearch.
+  const ai = (await import('ai')) as unknown as typeof import('ai') & { toolSearch(options: { maxResults: number }): unknown };
   const { MockLanguageModelV4 } = (await import('ai/test')) as unknown as { MockLanguageModelV4: new (o: unknown) => unknown };
   const tools: Record<string, unknown> = { search: ai.toolSearch({ maxResults: 10 }) };
   for (const t of catalog.tools) tools[t.name] = { ...ai.tool({ description: t.description, inputSchema: ai.jsonSchema({ type: 'object' }) }), deferLoading: true };
@@ -92,7 +93,7 @@ async function aiSdk(catalog: Catalog, score: Score): Promise<void> {
       doGenerate: async () => ({ content: [{ type: 'tool-call', toolCallId: 'q', toolName: 'search', input: JSON.stringify({ query: q.task }) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] }),
     });
     const start = performance.now();
-    const result = await ai.generateText({ model: model as never, tools: tools as never, prompt: q.task, stopWhen: ai.isStepCount(1) });
+    const result = await ai.generateText({ model: model as never, tools: tools as never, prompt: q.task, stopWhen: ai.stepCountIs(1) as never });
     score.ms += performance.now() - start;
     const output = result.steps[0]?.toolResults[0]?.output as { tools: { name: string }[] } | undefined;
     record(score, (output?.tools ?? []).map((t) => t.name), q.answer);

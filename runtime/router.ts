@@ -59,7 +59,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     this.#gate = new Gate(catalog, this.#session);
     this.#resolver = new Resolver(catalog, this.#gate, options);
     this.#invoker = new Invoker(catalog, this.#gate, options);
-    this.#pruner = new Pruner(catalog, options.strategy ?? 'union');
+    this.#pruner = new Pruner(catalog, options.strategy ?? 'union', generated.loadSearch);
     this.#compiler = new Compiler(catalog, this.#gate, this.#session, options.toolkitLoading ?? catalog.spec.toolkitLoading);
   }
 
@@ -71,6 +71,15 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * @example router.pruneByTask('Read the auth.ts file'); // → { tools: [read_file, get_time], removed: ['run_bash'], kept: 2, total: 3 }
    */
   pruneByTask(task: string): PruneResult<ToolNameOf<R> | D> { return this.#pruner.pruneByTask(task) as PruneResult<ToolNameOf<R> | D>; }
+  /**
+   * The `k` flat tools the ranked search (BM25+ over names, descriptions, tags, group and argument text, built at
+   * codegen) puts first for the task, best first; tools no word of the task matches are left out. The first call loads
+   * the index (hence async); combine the result with `compile({ tools })` as `pruneByTask`'s.
+   * @example (await router.rankByTask('what is the weather in Lisbon', { k: 5 })).tools.map((t) => t.name); // → ['get_forecast', …]
+   */
+  rankByTask(task: string, options: { readonly k: number }): Promise<PruneResult<ToolNameOf<R> | D>> {
+    return this.#pruner.rankByTask(task, options?.k) as Promise<PruneResult<ToolNameOf<R> | D>>;
+  }
 
   /** The seed's `allowOnly`: keep exactly the named flat tools (case-insensitive), e.g. `router.allowOnly(['read_file'])`. */
   allowOnly(names: readonly (ToolNameOf<R> | D)[]): PruneResult<ToolNameOf<R> | D> {

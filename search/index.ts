@@ -51,9 +51,13 @@ export class ToolSearch {
     return new ToolSearch(MiniSearch.loadJSON(serialized, OPTIONS));
   }
 
-  /** The index as JSON text, for `load`. Deterministic: the same tools in the same order give the same text. */
+  /**
+   * The index as JSON text, for `load`, one indexed term a line (a generated folder's diff shows the words that
+   * changed). Deterministic: the same tools in the same order give the same text.
+   */
   serialize(): string {
-    return JSON.stringify(this.#index);
+    const { index, ...rest } = this.#index.toJSON();
+    return `${JSON.stringify(rest).slice(0, -1)},"index":[\n${index.map((entry) => JSON.stringify(entry)).join(',\n')}\n]}`;
   }
 
   /** Whether a tool of this name is indexed. */

@@ -3,7 +3,7 @@
  * tool is kept when the lower-cased task contains its lower-cased name or one of its lower-cased tags; a tool without
  * tags is always kept. Each distinct keyword is tested once per prune.
  */
-import type { ToolDefinition } from '../contract.js';
+import type { SearchLoader, ToolDefinition, ToolSearchIndex } from '../contract.js';
 import type { Catalog } from './catalog.js';
 import { assertKnownNames } from '../suggest.js';
 import type { PruneResult, PruneStrategy } from './types.js';
@@ -37,6 +37,8 @@ interface Keywords {
   /** Per flat position: the tool's neutral definition and its name (a prune result is filled from these). */
   readonly definitions: readonly ToolDefinition[];
   readonly flatNames: readonly string[];
+  /** Flat position by name. */
+  readonly positions: ReadonlyMap<string, number>;
 }
 
 /** Prunes one router's flat tools. Internal. */
@@ -44,10 +46,37 @@ export class Pruner {
   readonly #catalog: Catalog;
   readonly #strategy: PruneStrategy;
   #keywords: Keywords | undefined;
+  readonly #loader: SearchLoader | undefined;
+  #search: Promise<ToolSearchIndex> | undefined;
+  /** Tools of the catalog the search has seen (run-time ones are added to it). */
+  #indexed = 0;
 
-  constructor(catalog: Catalog, strategy: PruneStrategy) {
+  constructor(catalog: Catalog, strategy: PruneStrategy, loader?: SearchLoader) {
     this.#catalog = catalog;
     this.#strategy = strategy;
+    this.#loader = loader;
+  }
+
+  /** The `k` flat tools the ranked search puts first for the task, best first; `removed` the rest, in flat order. */
+  async rankByTask(task: string, k: number): Promise<PruneResult> {
+    const search = await this.#loadSearch();
+    const { definitions, flatNames, positions } = this.#index();
+    const ranked = search.rank(typeof task === 'string' ? task : String(task), { k, include: (name) => positions.has(name) });
+    const top = new Set(ranked);
+    return { tools: ranked.map((n) => definitions[positions.get(n)!]!), removed: flatNames.filter((n) => !top.has(n)), kept: ranked.length, total: flatNames.length };
+  }
+
+  /** The generated folder's search, loaded once (a failed load is retried), with the tools registered since added. */
+  async #loadSearch(): Promise<ToolSearchIndex> {
+    const loader = this.#loader;
+    if (loader === undefined) throw new TypeError('rankByTask: the generated folder has no search index (search.gen.ts); regenerate it with this toolroute version.');
+    const search = await (this.#search ??= loader().catch((error: unknown) => { this.#search = undefined; throw error; }));
+    const catalog = this.#catalog;
+    for (; this.#indexed < catalog.toolCount; this.#indexed++) {
+      const e = catalog.tool(this.#indexed);
+      if (!e.library && !search.has(e.name)) search.add({ name: e.name, description: e.description, tags: e.tags, parameters: e.schema });
+    }
+    return search;
   }
 
   pruneByTask(task: string): PruneResult {
@@ -104,6 +133,7 @@ export class Pruner {
       names: new Set(entries.map((entry) => entry.name.toLowerCase())),
       definitions: entries.map((entry) => entry.definition),
       flatNames: entries.map((entry) => entry.name),
+      positions: new Map(entries.map((entry, p) => [entry.name, p])),
     });
   }
 
