@@ -24,6 +24,7 @@ export const WARNINGS_SHOWN_PER_CODE = 3;
 export const USAGE = `Usage: toolroute codegen <spec> --out <dir> [--check | --watch] [--runtime-import <specifier>] [--verbose]
        toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--check] (--url <url> | -- <command> [args…])
        toolroute inspect <spec> [--json | --html <file>]
+       toolroute eval <spec> <cases> [--json]
        toolroute init [folder]
 
 Compile a tool spec (YAML, JSON or TypeScript) into a typed router folder.
@@ -33,6 +34,9 @@ Commands:
   import mcp                   Write an MCP server's tools into a spec (toolroute import --help).
   inspect <spec>               Show what the model sees per target: tools offered, bytes and tokens of the
                                tools array and the directory, before and after each toolkit load.
+  eval <spec> <cases>          Check which flat tools each task of a case file keeps, with pruneByTask and with
+                               the ranked search (rankByTask): recall, precision and tools kept per case and
+                               overall. Exit 1 when a case fails under the selection that gates it.
   init [folder]                Start a project: tools.spec.yaml, src/handlers.ts, a codegen script in
                                package.json (and tsconfig.json if missing). Never overwrites anything.
 
@@ -44,12 +48,12 @@ Options:
   --runtime-import <spec>      Module the generated code imports runtime types from (default: ${DEFAULT_RUNTIME_IMPORT}).
   --verbose                    Print every warning. Without it, more than ${WARNINGS_SHOWN_PER_CODE + 1} warnings of one code print
                                the first ${WARNINGS_SHOWN_PER_CODE} and one line naming the rest.
-  --json                       inspect: print the report as JSON.
+  --json                       inspect, eval: print the report as JSON.
   --html <file>                inspect: write a self-contained HTML page (tables and a chart).
   -h, --help                   Show this help.
   -v, --version                Show the version.
 
-Exit codes: 0 ok, 1 spec problems or stale output, 2 usage error.
+Exit codes: 0 ok, 1 spec problems, stale output or a failing eval case, 2 usage error.
 `;
 
 /**
@@ -109,6 +113,11 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     // Loaded only for this command: codegen never loads the runtime router or a tokenizer.
     const { inspectCommand } = await import('./inspect/command.js');
     return inspectCommand(spec, { ...(values.json === undefined ? {} : { json: values.json }), ...(values.html === undefined ? {} : { html: values.html }) }, io);
+  }
+  if (command === 'eval') {
+    if (spec === undefined || rest.length !== 1) return usageError(io, 'eval needs a spec and a case file: toolroute eval <spec> <cases> [--json].');
+    if (Object.entries(values).some(([k, v]) => k !== 'json' && v !== undefined)) return usageError(io, 'eval takes one option: --json.');
+    return (await import('./eval.js')).evalCommand(spec, rest[0]!, values.json === undefined ? {} : { json: values.json }, io);
   }
   if (command !== 'codegen') return usageError(io, `unknown command "${command}".`);
   if (values.json !== undefined || values.html !== undefined) return usageError(io, '--json and --html are inspect options.');

@@ -3,7 +3,8 @@
  * serialized. `search.gen.ts` only holds a loader; the index text is imported on the first ranking, so importing the
  * folder neither parses nor scans it.
  */
-import { ToolSearch } from '../../search/index.js';
+import { ToolSearch, type SearchableTool } from '../../search/index.js';
+import type { IRSpec } from '../ir.js';
 import { tsString } from './code.js';
 import type { EmitContext } from './context.js';
 import type { GeneratedFile } from './file.js';
@@ -15,6 +16,17 @@ export function searchImport(runtimeImport: string): string {
   return m ? `${m[1]}search${m[2] ?? ''}` : 'toolroute/search';
 }
 
+/** The spec's tools as the search reads them: each with its namespaces' and toolkits' names and descriptions. */
+export function searchableTools(ir: IRSpec): SearchableTool[] {
+  return ir.tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    tags: tool.tags,
+    parameters: tool.parameters,
+    groups: [...tool.namespaces.map((k) => ir.namespaces[k]!), ...tool.toolkits.map((k) => ir.toolkits[k]!)].flatMap((g) => [g.name, g.description]),
+  }));
+}
+
 /**
  * Emits the loader and the serialized index of every tool (its namespaces' and toolkits' names and descriptions too).
  *
@@ -22,16 +34,7 @@ export function searchImport(runtimeImport: string): string {
  * emitSearchIndex(ctx).map((f) => f.path); // ['search.gen.ts', 'search-index.gen.ts']
  */
 export function emitSearchIndex(ctx: EmitContext): GeneratedFile[] {
-  const { ir } = ctx;
-  const search = ToolSearch.build(
-    ir.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      tags: tool.tags,
-      parameters: tool.parameters,
-      groups: [...tool.namespaces.map((k) => ir.namespaces[k]!), ...tool.toolkits.map((k) => ir.toolkits[k]!)].flatMap((g) => [g.name, g.description]),
-    })),
-  );
+  const search = ToolSearch.build(searchableTools(ctx.ir));
   const loader = [
     ctx.header,
     `import type { SearchLoader } from ${tsString(ctx.options.runtimeImport)};`,
