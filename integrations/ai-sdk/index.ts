@@ -51,6 +51,8 @@ import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, t
 // Within the package: the dispatcher's definition and the load result's first line, as the router writes them.
 import { DISPATCHER_TOOL, loadResultHead, TOOLKIT_DISPATCHER_NAME } from '../../runtime/toolkit-loading.js';
 
+export { toolrouteSearch, type AiSdkToolSearchFunction } from './search.js';
+
 /** What `toAiSdk` needs of a router: its public API only. */
 export interface AiSdkRouter {
   compile(): { readonly tools: readonly ToolDefinition[]; readonly directoryXml: string };
