@@ -33,7 +33,7 @@ async function searchRun(search: ai.Tool, query: string) {
     },
   });
   const tools: Record<string, ai.Tool> = { search };
-  for (const t of DEFERRED) tools[t.name] = { ...ai.tool({ description: t.description, inputSchema: ai.jsonSchema({ type: 'object' }), execute: async () => 'ok' }), deferLoading: true } as ai.Tool;
+  for (const t of DEFERRED) tools[t.name] = { ...ai.tool({ description: t.description, inputSchema: ai.jsonSchema({ type: 'object' }), execute: async () => 'ok' }), ...{ deferLoading: true } } as ai.Tool;
   const result = await ai.generateText({ model, tools, prompt: query, stopWhen: ai.stepCountIs(2) });
   const output = result.steps[0]!.toolResults[0]!.output as { tools: { name: string }[] };
   return { found: output.tools.map((t) => t.name), nextStepTools: (calls[1]?.tools ?? []).map((t) => t.name) };
