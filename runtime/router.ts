@@ -13,7 +13,7 @@ import { Compiler, type AnyTargetCompileRequest } from './router/compile.js';
 import { Events, type RouterEvents } from './router/events.js';
 import { Gate, type BlocklistOptions } from './router/gate.js';
 import { Invoker } from './router/invoke.js';
-import { Pruner } from './router/prune.js';
+import { Pruner, searchToolsDefinition } from './router/prune.js';
 import { Resolver } from './router/resolve.js';
 import { Session, readSnapshot } from './router/session.js';
 import { libraryResultText, notLibraryText } from './router/library.js';
@@ -53,7 +53,10 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
 
   /** @internal Use {@link createRouter}. */
   constructor(generated: GeneratedModule<R>, handlers: HandlersOf<R, C>, options: RouterOptions & { readonly libraryTools?: unknown } = {}) {
-    const catalog = new Catalog(generated as unknown as GeneratedModule<RegistryShape>, handlers, options.libraryTools);
+    const own = options.searchTools ? [searchToolsDefinition(options.searchTools, (query, k) => this.#pruner.searchTools(query, k, this.#gate))] : [];
+    if (own.length > 0 && typeof generated.loadSearch !== 'function') throw new TypeError('createRouter: searchTools needs a generated folder with its search index (search.gen.ts); regenerate it.');
+    const library = own.length > 0 && (options.libraryTools ?? []) instanceof Array ? [...((options.libraryTools ?? []) as unknown[]), ...own] : options.libraryTools;
+    const catalog = new Catalog(generated as unknown as GeneratedModule<RegistryShape>, handlers, library);
     this.#catalog = catalog;
     this.#session = new Session();
     this.#gate = new Gate(catalog, this.#session);

@@ -5,6 +5,9 @@
  */
 import type { SearchLoader, ToolDefinition, ToolSearchIndex } from '../contract.js';
 import type { Catalog } from './catalog.js';
+import type { Gate } from './gate.js';
+import { compactActionDoc } from '../neutral.js';
+import { quote } from '../reasons.js';
 import { assertKnownNames } from '../suggest.js';
 import type { PruneResult, PruneStrategy } from './types.js';
 
@@ -66,10 +69,23 @@ export class Pruner {
     return { tools: ranked.map((n) => definitions[positions.get(n)!]!), removed: flatNames.filter((n) => !top.has(n)), kept: ranked.length, total: flatNames.length };
   }
 
+  /** `search_tools`: the `k` callable toolkit tools the search finds, their toolkits marked loaded, listed with their arguments. */
+  async searchTools(query: unknown, k: number, gate: Gate): Promise<string> {
+    const catalog = this.#catalog;
+    const search = await this.#loadSearch();
+    const kitOf = (t: number) => catalog.toolToolkits(t).find((kit) => !gate.kitBlocked[kit]);
+    const indexOf = (name: string) => { const ref = catalog.byName.get(name); return ref?.kind === 'tool' && !gate.toolBlocked[ref.index] && kitOf(ref.index) !== undefined ? ref.index : -1; };
+    const found = search.rank(String(query), { k, include: (name) => indexOf(name) >= 0 }).map(indexOf);
+    if (found.length === 0) return `No tool matches ${quote(String(query))}; try other words, or load a toolkit of the directory.`;
+    for (const t of found) gate.markLoaded(kitOf(t)!);
+    const docs = found.map((t) => { const e = catalog.tool(t); return compactActionDoc({ name: e.name, description: e.description, parameters: e.schema }); });
+    return `These tools can be called now (through call_toolkit_tool when it is among your tools):\n${docs.join('\n')}`;
+  }
+
   /** The generated folder's search, loaded once (a failed load is retried), with the tools registered since added. */
   async #loadSearch(): Promise<ToolSearchIndex> {
     const loader = this.#loader;
-    if (loader === undefined) throw new TypeError('rankByTask: the generated folder has no search index (search.gen.ts); regenerate it with this toolroute version.');
+    if (loader === undefined) throw new TypeError('rankByTask, searchTools: the generated folder has no search index (search.gen.ts); regenerate it with this toolroute version.');
     const search = await (this.#search ??= loader().catch((error: unknown) => { this.#search = undefined; throw error; }));
     const catalog = this.#catalog;
     for (; this.#indexed < catalog.toolCount; this.#indexed++) {
@@ -186,4 +202,21 @@ export class Pruner {
     }
     return { tools, removed, kept: tools.length, total: keep.length };
   }
+}
+
+/**
+ * The `search_tools` library tool (`createRouter`'s `searchTools` option): the model asks for toolkit tools by what
+ * they do instead of loading whole toolkits; `run(query, k)` answers.
+ */
+export function searchToolsDefinition(option: true | { readonly k?: number }, run: (query: unknown, k: number) => Promise<string>): unknown {
+  const k = option === true ? 5 : (option.k ?? 5);
+  if (!Number.isInteger(k) || k < 1) throw new TypeError(`createRouter: searchTools.k must be a positive integer; got ${String(k)}.`);
+  const validate = (a: unknown) => typeof a === 'object' && a !== null && typeof (a as { query?: unknown }).query === 'string' && Object.keys(a).length === 1;
+  return {
+    name: 'search_tools',
+    description: `Find tools of the toolkits by what they do: returns up to ${k} matching tools with their arguments, ready to call. Cheaper than loading a whole toolkit.`,
+    parameters: { type: 'object', properties: { query: { type: 'string', description: 'What the tool should do, in a few words.' } }, required: ['query'], additionalProperties: false },
+    validate: Object.assign(validate, { errors: null }),
+    handler: ({ query }: { query: string }) => run(query, k),
+  };
 }
