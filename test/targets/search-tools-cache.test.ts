@@ -47,7 +47,7 @@ describe('search_tools over 200 turns with the dispatcher', () => {
       const found = await router.dispatch(search);
       const text = found.ok ? String(found.result) : found.reason;
       history.push({ role: 'tool', tool_call_id: search.id, content: text });
-      if (!router.getBlockedTools().includes(need.tool)) {
+      if (!(router.getBlockedTools() as string[]).includes(need.tool)) {
         open++;
         if (text.split('\n')[1]?.startsWith(`- ${need.tool}:`)) foundFirst++;
       }
