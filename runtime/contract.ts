@@ -206,7 +206,6 @@ export interface SpecData {
 /** The ranked tool search (`toolroute/search`'s `ToolSearch`) as the router uses it. */
 export interface ToolSearchIndex {
   has(name: string): boolean;
-  /** Index a tool registered at run time. */
   add(tool: { readonly name: string; readonly description: string; readonly tags: readonly string[]; readonly parameters: unknown }): void;
   /** Names best first, at most `k`, of the tools `include` accepts. */
   rank(query: string, options: { readonly k: number; readonly include?: (name: string) => boolean }): string[];

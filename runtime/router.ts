@@ -75,14 +75,10 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    */
   pruneByTask(task: string): PruneResult<ToolNameOf<R> | D> { return this.#pruner.pruneByTask(task) as PruneResult<ToolNameOf<R> | D>; }
   /**
-   * The `k` flat tools the ranked search (BM25+ over names, descriptions, tags, group and argument text, built at
-   * codegen) puts first for the task, best first; tools no word of the task matches are left out. The first call loads
-   * the index (hence async); combine the result with `compile({ tools })` as `pruneByTask`'s.
-   * @example (await router.rankByTask('what is the weather in Lisbon', { k: 5 })).tools.map((t) => t.name); // → ['get_forecast', …]
+   * The `k` flat tools the ranked search (built at codegen; loaded by the first call, hence async) puts first, best first.
+   * @example (await router.rankByTask('weather in Lisbon?', { k: 5 })).tools; // combine with compile({ tools }) as pruneByTask's
    */
-  rankByTask(task: string, options: { readonly k: number }): Promise<PruneResult<ToolNameOf<R> | D>> {
-    return this.#pruner.rankByTask(task, options?.k) as Promise<PruneResult<ToolNameOf<R> | D>>;
-  }
+  rankByTask(task: string, options: { readonly k: number }): Promise<PruneResult<ToolNameOf<R> | D>> { return this.#pruner.rankByTask(task, options?.k) as Promise<PruneResult<ToolNameOf<R> | D>>; }
 
   /** The seed's `allowOnly`: keep exactly the named flat tools (case-insensitive), e.g. `router.allowOnly(['read_file'])`. */
   allowOnly(names: readonly (ToolNameOf<R> | D)[]): PruneResult<ToolNameOf<R> | D> {

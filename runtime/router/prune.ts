@@ -51,8 +51,7 @@ export class Pruner {
   #keywords: Keywords | undefined;
   readonly #loader: SearchLoader | undefined;
   #search: Promise<ToolSearchIndex> | undefined;
-  /** Tools of the catalog the search has seen (run-time ones are added to it). */
-  #indexed = 0;
+  #indexed = 0; // catalog tools the search has seen: run-time ones are added to it
 
   constructor(catalog: Catalog, strategy: PruneStrategy, loader?: SearchLoader) {
     this.#catalog = catalog;
@@ -64,7 +63,7 @@ export class Pruner {
   async rankByTask(task: string, k: number): Promise<PruneResult> {
     const search = await this.#loadSearch();
     const { definitions, flatNames, positions } = this.#index();
-    const ranked = search.rank(typeof task === 'string' ? task : String(task), { k, include: (name) => positions.has(name) });
+    const ranked = search.rank(String(task), { k, include: (name) => positions.has(name) });
     const top = new Set(ranked);
     return { tools: ranked.map((n) => definitions[positions.get(n)!]!), removed: flatNames.filter((n) => !top.has(n)), kept: ranked.length, total: flatNames.length };
   }
@@ -212,11 +211,7 @@ export function searchToolsDefinition(option: true | { readonly k?: number }, ru
   const k = option === true ? 5 : (option.k ?? 5);
   if (!Number.isInteger(k) || k < 1) throw new TypeError(`createRouter: searchTools.k must be a positive integer; got ${String(k)}.`);
   const validate = (a: unknown) => typeof a === 'object' && a !== null && typeof (a as { query?: unknown }).query === 'string' && Object.keys(a).length === 1;
-  return {
-    name: 'search_tools',
-    description: `Find tools of the toolkits by what they do: returns up to ${k} matching tools with their arguments, ready to call. Cheaper than loading a whole toolkit.`,
-    parameters: { type: 'object', properties: { query: { type: 'string', description: 'What the tool should do, in a few words.' } }, required: ['query'], additionalProperties: false },
-    validate: Object.assign(validate, { errors: null }),
-    handler: ({ query }: { query: string }) => run(query, k),
-  };
+  const description = `Find tools of the toolkits by what they do: returns up to ${k} matching tools with their arguments, ready to call. Cheaper than loading a whole toolkit.`;
+  const parameters = { type: 'object', properties: { query: { type: 'string', description: 'What the tool should do, in a few words.' } }, required: ['query'], additionalProperties: false };
+  return { name: 'search_tools', description, parameters, validate: Object.assign(validate, { errors: null }), handler: ({ query }: { query: string }) => run(query, k) };
 }
