@@ -71,6 +71,8 @@ const STOP_WORDS = new Set(
     'should so that the their then there these this those to us was we were what when where which who will with would you your').split(' '),
 );
 
+const PLAIN = /^\p{Lu}?[\p{Ll}\p{N}]+$/u;
+
 /**
  * The words of a text: split on anything that is not a letter or digit and on case changes (`HTTPRequest` → `http`,
  * `request`); a compound (`get_weather`) is kept whole beside its parts, so a task naming a tool exactly matches it best.
@@ -80,6 +82,11 @@ const STOP_WORDS = new Set(
 export function words(text: string): string[] {
   const out: string[] = [];
   for (const chunk of text.split(/[\s,;:()[\]{}"'`!?<>=|/\\]+/u)) {
+    // Most words of a description are one plain word: no case or separator to split on.
+    if (PLAIN.test(chunk)) {
+      out.push(chunk.toLowerCase());
+      continue;
+    }
     const parts = chunk
       .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2')
       .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
@@ -98,7 +105,18 @@ export function words(text: string): string[] {
  * term('Hotels'); // → 'hotel'
  */
 export function term(word: string): string | null {
-  const w = word.toLowerCase();
+  let t = TERMS.get(word);
+  if (t === undefined) {
+    if (TERMS.size >= 100_000) TERMS.clear();
+    TERMS.set(word, (t = reduce(word.toLowerCase())));
+  }
+  return t;
+}
+
+/** `term`'s answers by word: a catalog repeats its words many times. */
+const TERMS = new Map<string, string | null>();
+
+function reduce(w: string): string | null {
   if (STOP_WORDS.has(w)) return null;
   if (w.length < 4 || /\d/.test(w)) return w;
   if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`;
