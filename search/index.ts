@@ -52,12 +52,15 @@ export class ToolSearch {
   }
 
   /**
-   * The index as JSON text, for `load`, one indexed term a line (a generated folder's diff shows the words that
-   * changed). Deterministic: the same tools in the same order give the same text.
+   * The index as JSON text, for `load`: one line per tool's field lengths and per indexed word, words sorted, so a
+   * changed description changes the lines of its words and its tool only. Deterministic: the same tools in the same
+   * order give the same text.
    */
   serialize(): string {
-    const { index, ...rest } = this.#index.toJSON();
-    return `${JSON.stringify(rest).slice(0, -1)},"index":[\n${index.map((entry) => JSON.stringify(entry)).join(',\n')}\n]}`;
+    const { index, fieldLength, averageFieldLength, ...rest } = this.#index.toJSON();
+    const lengths = Object.entries(fieldLength).map(([id, lengths]) => `${JSON.stringify(id)}:${JSON.stringify(lengths)}`);
+    const words = [...index].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map((entry) => JSON.stringify(entry));
+    return `${JSON.stringify(rest).slice(0, -1)},\n"fieldLength":{\n${lengths.join(',\n')}\n},\n"averageFieldLength":${JSON.stringify(averageFieldLength)},\n"index":[\n${words.join(',\n')}\n]}`;
   }
 
   /** Whether a tool of this name is indexed. */
