@@ -93,7 +93,9 @@ async function aiSdk(catalog: Catalog, score: Score): Promise<void> {
       doGenerate: async () => ({ content: [{ type: 'tool-call', toolCallId: 'q', toolName: 'search', input: JSON.stringify({ query: q.task }) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] }),
     });
     const start = performance.now();
-    const result = await ai.generateText({ model: model as never, tools: tools as never, prompt: q.task, stopWhen: ai.stepCountIs(1) as never });
+    // Loosely typed: AI SDK 6 and 7 type these settings differently, and the catalog is built at run time.
+    const generate = ai.generateText as unknown as (settings: Record<string, unknown>) => Promise<{ steps: { toolResults: { output: unknown }[] }[] }>;
+    const result = await generate({ model, tools, prompt: q.task, stopWhen: ai.stepCountIs(1) });
     score.ms += performance.now() - start;
     const output = result.steps[0]?.toolResults[0]?.output as { tools: { name: string }[] } | undefined;
     record(score, (output?.tools ?? []).map((t) => t.name), q.answer);
