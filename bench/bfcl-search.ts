@@ -11,8 +11,10 @@
  *
  * Needs AI SDK 7 (Node >= 22): `bash .ci/node24.sh npx tsx bench/bfcl-search.ts [corpus-dir]`.
  * The corpus folder holds BFCL_v4_live_multiple.json and possible_answer/ (default ../shared/corpora/bfcl).
+ * `npx tsx bench/bfcl-search.ts --write-fixture test/fixtures/bfcl [corpus-dir]` writes the pooled catalog and the
+ * queries the ranking's regression test reads.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -147,6 +149,15 @@ function catalogs(functions: readonly BfclFunction[], queries: readonly Query[])
 const pct = (x: number, n: number) => (n === 0 ? '–' : `${((100 * x) / n).toFixed(1)} %`);
 
 async function main(): Promise<void> {
+  const fixture = process.argv.indexOf('--write-fixture');
+  if (fixture > 0) {
+    // The pooled catalog and the queries, as test/search/bfcl.test.ts reads them (no AI SDK needed).
+    const { functions, queries } = loadCorpus(resolve(process.argv[fixture + 2] ?? '../shared/corpora/bfcl'));
+    const out = resolve(process.argv[fixture + 1]!);
+    writeFileSync(join(out, 'catalog.json'), `${JSON.stringify(functions.map(({ name, description, parameters }) => ({ name, description, parameters })))}\n`);
+    writeFileSync(join(out, 'queries.json'), `${JSON.stringify(queries)}\n`);
+    return;
+  }
   const major = Number((createRequire(import.meta.url)('ai/package.json') as { version: string }).version.split('.')[0]);
   if (major < 7) throw new Error('bench/bfcl-search.ts compares with AI SDK 7 toolSearch: run it with `bash .ci/node24.sh npx tsx bench/bfcl-search.ts`.');
   const dir = resolve(process.argv[2] ?? '../shared/corpora/bfcl');
