@@ -1,7 +1,8 @@
 /**
  * Pruning, the seed's flat mode (`pruneByTask`, `allowOnly`, `pruneByTaskAndAllowlist`); reads only the catalog. A flat
  * tool is kept when the lower-cased task contains its lower-cased name or one of its lower-cased tags; a tool without
- * tags is always kept. Each distinct keyword is tested once per prune.
+ * tags is always kept. Each distinct keyword is tested once per prune. The ranked search (`rankByTask`, `search_tools`)
+ * reads the generated folder's index through the `ToolSearchIndex` contract, loaded on first use.
  */
 import type { SearchLoader, ToolDefinition, ToolSearchIndex } from '../contract.js';
 import type { Catalog } from './catalog.js';
