@@ -44,6 +44,9 @@
  *   `system`, a user message at the end otherwise.
  * - `instructions` (AI SDK 7; `system` on 6): your system prompt with the
  *   toolkit directory appended.
+ *
+ * `toolrouteSearch(generated)` (./search.ts) is the spec's ranked search as
+ * AI SDK 7 `toolSearch`'s custom `search` callback.
  */
 import { createRequire } from 'node:module';
 import { jsonSchema, tool, type ModelMessage, type PrepareStepFunction, type Tool, type ToolCallRepairFunction, type ToolSet } from 'ai';
