@@ -23,7 +23,8 @@ export const WARNINGS_SHOWN_PER_CODE = 3;
 
 export const USAGE = `Usage: toolroute codegen <spec> --out <dir> [--check | --watch] [--runtime-import <specifier>] [--verbose]
        toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--check] (--url <url> | -- <command> [args…])
-       toolroute inspect <spec> [--json | --html <file>] [--toolkit-loading native|dispatcher|append]
+       toolroute inspect <spec> [--json | --html <file>] [--toolkit-loading native|dispatcher|append|tool-changes]
+       toolroute eval <spec> <cases> [--json]
        toolroute init [folder]
 
 Compile a tool spec (YAML, JSON or TypeScript) into a typed router folder.
@@ -34,6 +35,9 @@ Commands:
   inspect <spec>               Show what the router sends per target under its toolkit-loading strategy (the
                                spec's, or --toolkit-loading): tools offered, bytes and tokens of the tools array,
                                the directory and the whole request, before and after each toolkit load.
+  eval <spec> <cases>          Check which flat tools each task of a case file keeps, with pruneByTask and with
+                               the ranked search (rankByTask): recall, precision and tools kept per case and
+                               overall. Exit 1 when a case fails under the selection that gates it.
   init [folder]                Start a project: tools.spec.yaml, src/handlers.ts, src/main.ts, a codegen script
                                and "type": "module" in package.json (and tsconfig.json if missing). Never
                                overwrites anything.
@@ -46,13 +50,13 @@ Options:
   --runtime-import <spec>      Module the generated code imports runtime types from (default: ${DEFAULT_RUNTIME_IMPORT}).
   --verbose                    Print every warning. Without it, more than ${WARNINGS_SHOWN_PER_CODE + 1} warnings of one code print
                                the first ${WARNINGS_SHOWN_PER_CODE} and one line naming the rest.
-  --json                       inspect: print the report as JSON.
+  --json                       inspect, eval: print the report as JSON.
   --html <file>                inspect: write a self-contained HTML page (tables and a chart).
   --toolkit-loading <name>     inspect: measure this strategy (the router's option) instead of the spec's.
   -h, --help                   Show this help.
   -v, --version                Show the version.
 
-Exit codes: 0 ok, 1 spec problems or stale output, 2 usage error.
+Exit codes: 0 ok, 1 spec problems, stale output or a failing eval case, 2 usage error.
 `;
 
 /**
@@ -115,6 +119,11 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     const { inspectCommand } = await import('./inspect/command.js');
     const options = { ...(values.json === undefined ? {} : { json: values.json }), ...(values.html === undefined ? {} : { html: values.html }) };
     return inspectCommand(spec, { ...options, ...(strategy === undefined ? {} : { toolkitLoading: strategy }) }, io);
+  }
+  if (command === 'eval') {
+    if (spec === undefined || rest.length !== 1) return usageError(io, 'eval needs a spec and a case file: toolroute eval <spec> <cases> [--json].');
+    if (Object.entries(values).some(([k, v]) => k !== 'json' && v !== undefined)) return usageError(io, 'eval takes one option: --json.');
+    return (await import('./eval.js')).evalCommand(spec, rest[0]!, values.json === undefined ? {} : { json: values.json }, io);
   }
   if (command !== 'codegen') return usageError(io, `unknown command "${command}".`);
   if (values.json !== undefined || values.html !== undefined || values['toolkit-loading'] !== undefined) return usageError(io, '--json, --html and --toolkit-loading are inspect options.');

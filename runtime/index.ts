@@ -60,6 +60,8 @@ export {
   TARGETS,
   type CallVia,
   type GeneratedModule,
+  type SearchLoader,
+  type ToolSearchIndex,
   type GeneratedSpec,
   type GeneratedTool,
   type HandlerContext,

@@ -65,6 +65,8 @@ export interface RouterOptions extends Partial<CallLimits> {
    * @example createRouter(generated, handlers, { model: 'claude-opus-4-8' });
    */
   readonly model?: string;
+  /** Offer `search_tools` (up to `k`, default 5, toolkit tools found by the model's query; their toolkits count as loaded). */
+  readonly searchTools?: true | { readonly k?: number };
 }
 
 /** A tool known only at run time. Untyped; validated only by its own `validate`, if given. */

@@ -116,6 +116,8 @@ describe('emit', () => {
       'validators.gen.ts',
       'directory.gen.ts',
       'spec.gen.ts',
+      'search.gen.ts',
+      'search-index.gen.ts',
       'index.ts',
       'manifest.json',
     ]);

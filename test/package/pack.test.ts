@@ -250,7 +250,7 @@ export const result = [ok, bad.ok];
     copyFileSync(path.join(REPO, 'examples/tools.spec.yaml'), path.join(dir, 'tools.spec.yaml'));
     const yaml = run('npx', ['--no-install', 'toolroute', 'codegen', 'tools.spec.yaml', '--out', 'gen'], dir);
     expect(yaml.stderr).toBe('');
-    expect(yaml.stdout).toMatch(/^toolroute: wrote 7 of 7 files \(10 tools, 2 namespaces, 2 toolkits\)/);
+    expect(yaml.stdout).toMatch(/^toolroute: wrote 9 of 9 files \(10 tools, 2 namespaces, 2 toolkits\)/);
 
     // What the installed command runs is the compiled CLI (dist/), not the sources through tsx:
     // a resolve hook names every cli/main module the process loads. (The bench's codegen
@@ -270,7 +270,7 @@ export default defineSpec({ version: 1, tools: [{ name: 'get_time', description:
     );
     const ts = run('npx', ['--no-install', 'toolroute', 'codegen', 'time.spec.ts', '--out', 'time'], dir);
     expect(ts.stderr).toBe('');
-    expect(ts.stdout).toMatch(/^toolroute: wrote 7 of 7 files \(1 tool, 0 namespaces, 0 toolkits\)/);
+    expect(ts.stdout).toMatch(/^toolroute: wrote 9 of 9 files \(1 tool, 0 namespaces, 0 toolkits\)/);
     expect(readFileSync(path.join(dir, 'time/types.gen.ts'), 'utf8')).toContain('tz?: string');
   }, 600_000);
 });
