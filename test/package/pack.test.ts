@@ -163,7 +163,7 @@ describe('npm pack output', () => {
     const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
     expect(pkg['type']).toBe('module');
     expect(Object.keys(pkg['devDependencies']!).sort()).toEqual(['@types/node', 'esbuild', 'tsx', 'typescript', 'yaml', 'zod']);
-    expect(out[3]!.stdout).toMatch(/toolroute: wrote 7 of 7 files \(2 tools, 0 namespaces, 0 toolkits\)/);
+    expect(out[3]!.stdout).toMatch(/toolroute: wrote 9 of 9 files \(2 tools, 0 namespaces, 0 toolkits\)/);
     expect(out[4]!.stdout + out[4]!.stderr).toBe('');
     // The starter: two calls run, the third is rejected with a reason for the model.
     const printed = out[5]!.stdout.split('\n');
