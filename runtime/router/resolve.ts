@@ -13,7 +13,7 @@ import {
 } from '../reasons.js';
 import { Suggester } from '../suggest.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
-import type { Catalog, ToolEntry } from './catalog.js';
+import type { Catalog, GroupEntry, ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import { readableErrors } from './library.js';
 import { Suggestions } from './lookup.js';
@@ -81,25 +81,32 @@ export class Resolver {
     const { name, callId, namespace, hasArguments, rawArguments: raw } = readCall(call);
     const catalog = this.#catalog;
     const gate = this.#gate;
+    const nameOnly = !fullCheck && !hasArguments;
     if (namespace !== undefined) {
-      // OpenAI Responses native namespace: `name` is the action, the arguments are the action's own.
+      // OpenAI Responses native namespace: `name` is the member (a namespace's action, a toolkit's tool), the arguments its own.
       const ref = catalog.byName.get(namespace);
+      const kit = ref === undefined ? catalog.findToolkit(namespace) : undefined;
+      if (kit !== undefined) return this.#member(catalog.toolkits[kit]!, name, raw, nameOnly, callId);
       if (ref?.kind !== 'namespace') return this.#unknownName(namespace, callId);
       if (gate.nsBlocked[ref.index]) return reject('blocked', blockedReason(namespace), callId);
-      const t = this.#action(ref.index, name, callId);
+      const t = this.#action(catalog.namespaces[ref.index]!, name, callId);
       if (typeof t !== 'number') return t;
+      if (nameOnly) return nameCheck(namespace, 'namespace', callId);
       const parsed = parseArguments(raw, this.#limits);
       if (!parsed.ok) return reject(parsed.code, malformedReason(`${quote(namespace)} action ${quote(name!)}`, parsed.problem), callId);
       return this.#validate(t, parsed.value, '', 'namespace', namespace, callId, false, typeof raw === 'string');
     }
     if (name === undefined || name === '') return reject('empty_name', emptyNameReason(this.#suggestions.callable().names), callId);
-    const nameOnly = !fullCheck && !hasArguments;
     const ref = catalog.byName.get(name);
     if (ref === undefined) {
       if (name === TOOLKIT_DISPATCHER_NAME && catalog.toolkits.length > 0) {
         return nameOnly ? nameCheck(name, 'library', callId) : this.#dispatched(raw, callId);
       }
-      return this.#unknownName(name, callId);
+      // A toolkit's native namespace call as `fromProvider` reads it: `{ action, args }` under the toolkit's name.
+      const kit = nameOnly ? undefined : catalog.findToolkit(name);
+      if (kit === undefined) return this.#unknownName(name, callId);
+      const parsed = parseArguments(raw, this.#limits);
+      return parsed.ok ? this.#envelope(catalog.toolkits[kit]!, parsed.value, callId, typeof raw === 'string') : reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
     }
     if (ref.kind === 'loader') {
       if (gate.loaderBlocked()) return reject('blocked', blockedReason(name), callId);
@@ -110,10 +117,17 @@ export class Resolver {
       if (nameOnly) return nameCheck(name, 'namespace', callId);
       const parsed = parseArguments(raw, this.#limits);
       if (!parsed.ok) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-      return this.#envelope(ref.index, parsed.value, callId, typeof raw === 'string');
+      return this.#envelope(catalog.namespaces[ref.index]!, parsed.value, callId, typeof raw === 'string');
     }
-    const t = ref.index;
+    return this.#tool(ref.index, raw, nameOnly, callId);
+  }
+
+  /** A call to tool `t` by its name: the gate (blocked, not loaded, not callable by name), then its arguments. */
+  #tool(t: number, raw: unknown, nameOnly: boolean, callId: string | undefined): Resolved {
+    const catalog = this.#catalog;
+    const gate = this.#gate;
     const entry = catalog.tool(t);
+    const name = entry.name;
     if (gate.toolBlocked[t]) return reject('blocked', blockedReason(name), callId);
     if (!gate.direct[t]) {
       if (entry.toolkits.length > 0) return this.#notLoaded(entry, callId);
@@ -128,6 +142,12 @@ export class Resolver {
     return this.#validate(t, parsed.value, '', via, gate.directGroup(t), callId, false, typeof raw === 'string');
   }
 
+  /** A toolkit's tool called as a member of the toolkit's native namespace: the toolkit's tool by that name, then exactly the call by its own name. */
+  #member(kit: GroupEntry, name: unknown, args: unknown, nameOnly: boolean, callId: string | undefined): Resolved {
+    const t = this.#action(kit, name, callId);
+    return typeof t === 'number' ? this.#tool(t, args, nameOnly, callId) : t;
+  }
+
   /** The public form of an accepted call (`checkToolCall`'s `call`): a fresh object, safe to keep. */
   publicCall(r: ToolCall | LoadCall): PublicCall {
     if (r.kind === 'load') return { tool: LOAD_TOOLKIT_NAME, args: { toolkit_name: this.#catalog.toolkits[r.toolkit]!.name }, via: 'library', group: null };
@@ -135,37 +155,34 @@ export class Resolver {
   }
 
   /**
-   * A namespace call's parsed object. Models often flatten `{ action, args }`: with no `args` key every key beside
-   * `action` is an argument; with one, any other key is rejected by name, since dropping it would run the action
-   * without it. `fresh`: parsed from text just now (see `#validate`).
+   * A namespace call's parsed object (or a toolkit's, read from its native namespace call: see `#member`). Models often
+   * flatten `{ action, args }`: with no `args` key every key beside `action` is an argument; with one, any other key is
+   * rejected by name, since dropping it would run the action without it. `fresh`: parsed from text just now (see `#validate`).
    */
-  #envelope(k: number, parsed: Record<string, unknown>, callId: string | undefined, fresh: boolean): Resolved {
-    const ns = this.#catalog.namespaces[k]!;
+  #envelope(group: GroupEntry, parsed: Record<string, unknown>, callId: string | undefined, fresh: boolean): Resolved {
     const action = parsed['action'];
     // An unknown or blocked action is reported first: that is what the model must fix.
-    const t = this.#action(k, action, callId);
+    const t = this.#action(group, action, callId);
     if (typeof t !== 'number') return t;
     const others = Object.keys(parsed).filter((key) => key !== 'action');
-    if (!Object.hasOwn(parsed, 'args')) {
-      // Flattened. fromEntries defines keys, so a `__proto__` key stays an own property.
-      const args = Object.fromEntries(others.map((key) => [key, parsed[key]]));
-      return this.#validate(t, args, '', 'namespace', ns.name, callId, false, fresh);
-    }
     const stray = others.filter((key) => key !== 'args');
-    if (stray.length > 0) return reject('malformed_arguments', strayKeysReason(ns.name, action as string, stray), callId);
-    const args = parsed['args'] ?? {};
-    if (!isPlainObject(args)) return reject('malformed_arguments', namespaceArgsReason(ns.name, action as string, jsonKind(args)), callId);
-    return this.#validate(t, args, '/args', 'namespace', ns.name, callId, false, fresh);
+    // Flattened. fromEntries defines keys, so a `__proto__` key stays an own property.
+    const flat = !Object.hasOwn(parsed, 'args');
+    const args = flat ? Object.fromEntries(others.map((key) => [key, parsed[key]])) : (parsed['args'] ?? {});
+    if (!flat && stray.length > 0) return reject('malformed_arguments', strayKeysReason(group.name, action as string, stray), callId);
+    if (!isPlainObject(args)) return reject('malformed_arguments', namespaceArgsReason(group.name, action as string, jsonKind(args)), callId);
+    // A toolkit's tool is then checked exactly as the call by its own name (the wire call carries the tool's own arguments).
+    if (this.#catalog.toolkits.includes(group)) return this.#tool(t, args, false, callId);
+    return this.#validate(t, args, flat ? '' : '/args', 'namespace', group.name, callId, false, fresh);
   }
 
-  /** The tool of action `action` of namespace `k`, or the rejection: unknown action (with the closest ones) or blocked. */
-  #action(k: number, action: unknown, callId: string | undefined): number | Rejected {
-    const ns = this.#catalog.namespaces[k]!;
-    const t = typeof action === 'string' ? ns.actions.get(action) : undefined;
+  /** The tool of action `action` of a namespace (or toolkit), or the rejection: unknown action (with the closest ones) or blocked. */
+  #action(group: GroupEntry, action: unknown, callId: string | undefined): number | Rejected {
+    const t = typeof action === 'string' ? group.actions.get(action) : undefined;
     if (t === undefined) {
-      ns.suggester ??= new Suggester(ns.actionList);
-      const closest = typeof action === 'string' ? ns.suggester.closest(action) : [];
-      return reject('unknown_action', unknownActionReason(ns.name, action, ns.actionList, closest), callId);
+      group.suggester ??= new Suggester(group.actionList);
+      const closest = typeof action === 'string' ? group.suggester.closest(action) : [];
+      return reject('unknown_action', unknownActionReason(group.name, action, group.actionList, closest), callId);
     }
     if (this.#gate.toolBlocked[t]) return reject('blocked', blockedReason(action as string), callId);
     return t;
