@@ -9,7 +9,7 @@ import { LOAD_TOOLKIT_NAME, TARGETS, type Target, type ToolDefinition } from './
 import { quote } from './reasons.js';
 import type { NeutralTool } from './targets/adapter.js';
 import { argumentsObject, type NormalizedMessage } from './targets/history.js';
-import type { ResponsesFunctionTool } from './targets/types.js';
+import type { ResponsesTool } from './targets/types.js';
 
 /** The strategies an application chooses from. */
 export const TOOLKIT_LOADING_STRATEGIES = ['native', 'dispatcher', 'append', 'tool-changes'] as const;
@@ -82,8 +82,8 @@ export interface ToolkitCatalog {
 export interface ToolkitLoadingInput {
   readonly mode: ToolkitMode;
   readonly catalog: ToolkitCatalog;
-  /** `tool-search` mode: every toolkit tool in its loaded form, by name (what a `tool_search_output` carries). */
-  readonly responsesTools?: ReadonlyMap<string, ResponsesFunctionTool>;
+  /** `tool-search` mode: what a load's `tool_search_output` carries, by toolkit name (its tools loaded, or its native namespace). */
+  readonly responsesTools?: ReadonlyMap<string, readonly ResponsesTool[]>;
 }
 
 /** A `load_toolkit` call of the history and what its result said. */

@@ -9,7 +9,7 @@ import { deepFreeze } from '../freeze.js';
 import { directoryXml as renderDirectoryXml, neutralLoaderTool } from '../neutral.js';
 import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload, type ToolChanges } from '../targets/compile.js';
 import { adapterFor, dispatcherTool, renderTool, toolkitMode, type NativeToolkitLoading } from '../targets/index.js';
-import type { RenderedToolMap, ResponsesFunctionTool } from '../targets/types.js';
+import type { RenderedToolMap, ResponsesTool } from '../targets/types.js';
 import { assertToolkitLoadingOption, registeredToolsText, TOOLKIT_DISPATCHER_NAME, TOOLKIT_MODE_TEXT, type CatalogToolkit, type ToolkitLoadingInput, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
 import { RENDER_OPTIONS, type Catalog, type GroupEntry, type ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
@@ -27,6 +27,8 @@ interface TargetArrays {
   readonly loaded: readonly unknown[];
   /** Flat tools registered after the first compile, kept out of `tools` (modes with a native way to add them). */
   readonly late: readonly number[];
+  /** `tool-search` with native namespaces: each toolkit is a namespace of deferred functions (in `loaded`). */
+  readonly kitNamespaces: boolean;
 }
 
 /** The announcement id under which the dispatcher modes list the tools registered after the first turn. */
@@ -50,7 +52,7 @@ export class Compiler {
   /** Warnings already delivered by this router, shared by every sink (the seed warns once per chef). */
   readonly #warned = new Set<string>();
   /** Per target: the toolkit catalog compile renders loads with; rebuilt on registration. */
-  readonly #toolkitInputs = new Map<Target, { version: number; value: ToolkitLoadingInput }>();
+  readonly #toolkitInputs = new Map<Target, { version: number; kitNamespaces: boolean; value: ToolkitLoadingInput }>();
 
   constructor(catalog: Catalog, gate: Gate, session: Session, toolkitLoading?: ToolkitLoadingOption, model?: string) {
     this.#catalog = catalog;
@@ -75,7 +77,7 @@ export class Compiler {
       deferred: arrays.deferred,
       loaded: arrays.loaded,
       // `tool-changes` also renders the gate and late registrations, with or without toolkits.
-      ...(this.#catalog.toolkits.length > 0 || arrays.mode === 'tool-changes' ? { toolkits: this.#getToolkitInput(target, arrays.mode) } : {}),
+      ...(this.#catalog.toolkits.length > 0 || arrays.mode === 'tool-changes' ? { toolkits: this.#getToolkitInput(target, arrays.mode, arrays.kitNamespaces) } : {}),
       ...(options?.allowedTools === true && arrays.mode !== 'tool-changes' ? this.#allowedToolsChoice(target, arrays, options) : {}),
       ...(arrays.mode === 'tool-changes' || arrays.mode === 'tool-search' ? this.#toolChanges(target, arrays, options?.allowedTools === true && arrays.mode === 'tool-changes') : {}),
       directoryXml: this.neutral().directoryXml,
@@ -190,7 +192,8 @@ export class Compiler {
     for (const t of catalog.library) stable.push(deepFreeze(this.#renderTool(t, target)));
     // `append`: the loaded toolkits' tools, in load order. `deferred`: every toolkit tool, deferred, from the first
     // turn.
-    const loaded: unknown[] = [];
+    const kitNamespaces = nativeNamespaces && mode === 'tool-search';
+    const loaded = kitNamespaces ? catalog.toolkits.map((kit) => this.#nativeNamespace(kit, target, 'deferred')) : [];
     const everyKit = mode === 'deferred' || mode === 'tool-changes';
     const kits = mode === 'append' ? this.#session.loaded : everyKit ? catalog.toolkits.map((_, k) => k) : [];
     const unloaded = everyKit ? nativeLoading(target, 'deferred') : undefined;
@@ -204,7 +207,7 @@ export class Compiler {
         loaded.push(unloaded !== undefined ? unloaded.unloadedTool(rendered as RenderedToolMap[Target]) : rendered);
       }
     }
-    return { version, key, mode, stable: Object.freeze(stable), deferred: Object.freeze(deferred), loaded: Object.freeze(loaded), late };
+    return { version, key, mode, stable: Object.freeze(stable), deferred: Object.freeze(deferred), loaded: Object.freeze(loaded), late, kitNamespaces };
   }
 
   /** Why a non-flat tool cannot be offered by name: dispatch would reject a call to it by that name. */
@@ -224,24 +227,18 @@ export class Compiler {
   }
 
   /** The catalog compile renders `load_toolkit` results with (per target; rebuilt on registration). */
-  #getToolkitInput(target: Target, mode: ToolkitMode): ToolkitLoadingInput {
+  #getToolkitInput(target: Target, mode: ToolkitMode, kitNamespaces: boolean): ToolkitLoadingInput {
     const catalog = this.#catalog;
     const version = catalog.structureVersion;
     const hit = this.#toolkitInputs.get(target);
-    if (hit?.version === version && hit.value.mode === mode) return hit.value;
+    if (hit?.version === version && hit.value.mode === mode && hit.kitNamespaces === kitNamespaces) return hit.value;
     const byLower = new Map<string, CatalogToolkit>();
     for (const kit of catalog.toolkits) byLower.set(kit.name.toLowerCase(), Object.freeze({ name: kit.name, tools: Object.freeze(kit.tools.map((t) => catalog.toolName(t))) }));
-    let responsesTools: Map<string, ResponsesFunctionTool> | undefined;
-    if (mode === 'tool-search') {
-      // The target's own form of a loaded tool, carried by a load's result.
-      const { loadedTool } = nativeLoading(target, 'tool-search');
-      responsesTools = new Map();
-      for (const kit of catalog.toolkits) {
-        for (const t of kit.tools) responsesTools.set(catalog.toolName(t), loadedTool(this.#renderTool(t, target) as RenderedToolMap[Target]) as ResponsesFunctionTool);
-      }
-    }
+    // What a load's result carries: the toolkit's tools in the target's loaded form, or its native namespace.
+    const responsesTools = mode !== 'tool-search' ? undefined : new Map(catalog.toolkits.map((kit) => [kit.name,
+      kitNamespaces ? [this.#nativeNamespace(kit, target, 'loaded')] : kit.tools.map((t) => this.#loadedTool(t, target))] as [string, ResponsesTool[]]));
     const value: ToolkitLoadingInput = { mode, catalog: { byLower }, ...(responsesTools ? { responsesTools } : {}) };
-    this.#toolkitInputs.set(target, { version, value });
+    this.#toolkitInputs.set(target, { version, kitNamespaces, value });
     return value;
   }
 
@@ -299,7 +296,7 @@ export class Compiler {
       if (name !== undefined && this.#allowedName(name)) names.push(name);
     }
     // Tools that reach the model outside `tools`: registered after the first turn, and in `tool-search` mode the loaded toolkits'.
-    const loaded = arrays.mode === 'tool-search' ? this.#session.loaded.flatMap((k) => this.#catalog.toolkits[k]!.tools) : [];
+    const loaded = arrays.mode === 'tool-search' && !arrays.kitNamespaces ? this.#session.loaded.flatMap((k) => this.#catalog.toolkits[k]!.tools) : [];
     const late = arrays.mode === 'dispatcher' ? [] : arrays.late;
     for (const t of new Set([...loaded, ...late])) if (this.#allowedName(this.#catalog.toolName(t))) names.push(this.#catalog.toolName(t));
     return names;
@@ -312,7 +309,9 @@ export class Compiler {
     const toolkitToolOpen = (k: number) => !gate.kitBlocked[k] && catalog.toolkits[k]!.tools.some((t) => !gate.toolBlocked[t]);
     if (name === TOOLKIT_DISPATCHER_NAME) return catalog.toolkits.some((_, k) => toolkitToolOpen(k));
     const ref = catalog.byName.get(name);
-    if (ref === undefined) return true;
+    // A toolkit's native namespace: once loaded (the loader's tool search brings its members).
+    const kit = ref === undefined ? catalog.findToolkit(name) : undefined;
+    if (ref === undefined) return kit === undefined || (this.#gate.kitLoaded[kit] === true && toolkitToolOpen(kit));
     if (ref.kind === 'tool') return !gate.toolBlocked[ref.index];
     if (ref.kind === 'namespace') return !gate.nsBlocked[ref.index] && catalog.namespaces[ref.index]!.tools.some((t) => !gate.toolBlocked[t]);
     return !gate.loaderBlocked() && catalog.toolkits.some((_, k) => !gate.kitBlocked[k]);
@@ -331,13 +330,21 @@ export class Compiler {
     return renderTool(form, ns.neutral, RENDER_OPTIONS);
   }
 
-  /** A namespace as the target's own namespace tool: each action the member tool's rendered form under the action's name. */
-  #nativeNamespace(ns: GroupEntry, target: Target): unknown {
+  /**
+   * A namespace as the target's own namespace tool: each action the member tool's rendered form under the action's
+   * name. A toolkit's: its members `deferred` (in `tools`), or `loaded` (a load's result).
+   */
+  #nativeNamespace(ns: GroupEntry, target: Target, kit?: 'deferred' | 'loaded'): unknown {
     const members = [...ns.actions].map(([action, t]) => {
-      const tool = this.#renderTool(t, target) as { name: string };
+      const tool = (kit === 'loaded' ? this.#loadedTool(t, target) : this.#renderTool(t, target)) as { name: string };
       return tool.name === action ? tool : { ...tool, name: action };
     });
-    return deepFreeze(adapterFor(target).namespaces!.tool(ns, members as RenderedToolMap[Target][]));
+    return deepFreeze(adapterFor(target).namespaces!.tool(ns, members as RenderedToolMap[Target][], kit === 'deferred'));
+  }
+
+  /** Tool `t` in the target's loaded form (`tool-search` mode: as a load's `tool_search_output` carries it). */
+  #loadedTool(t: number, target: Target): unknown {
+    return nativeLoading(target, 'tool-search').loadedTool(this.#renderTool(t, target) as RenderedToolMap[Target]);
   }
 
   #renderLoader(form: Target | 'neutral'): unknown {

@@ -91,8 +91,8 @@ export interface TargetAdapter<T extends Target> {
   readResponse(response: unknown): NeutralMessage[];
   /** What the `native` toolkit-loading strategy means here, and the tool forms that mode needs (runtime/toolkit-loading.ts). */
   readonly toolkitLoading: NativeToolkitLoading<T>;
-  /** `options.namespaces: 'native'`: a namespace as the target's own namespace tool, one member per action; undefined where the target has none. */
-  readonly namespaces: { tool(namespace: { readonly name: string; readonly description: string }, members: readonly RenderedToolMap[T][]): TargetToolMap[T] } | undefined;
+  /** `options.namespaces: 'native'`: a namespace (or toolkit, `deferred` members) as the target's own namespace tool, one member per action; undefined where the target has none. */
+  readonly namespaces: { tool(namespace: { readonly name: string; readonly description: string }, members: readonly RenderedToolMap[T][], deferred: boolean): TargetToolMap[T] } | undefined;
   /** The models that accept mid-conversation tool changes (the `tool-changes` strategy), or undefined where the target has none. */
   readonly toolChangeModels: RegExp | undefined;
   /** Whether a tool result carries a failure flag beside its text (Anthropic's `is_error`), so a rejection can be marked without rewording it. */

@@ -67,7 +67,8 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
   },
   toolkitLoading: Object.freeze({ native: 'tool-search' as const, loaderTool: toolSearchLoader, loadedTool: loadedForm }),
   // OpenAI: "our models have primarily been trained to search those surfaces". https://developers.openai.com/api/docs/guides/tools-tool-search
-  namespaces: { tool: (ns, members) => ({ type: 'namespace', name: ns.name, description: ns.description, tools: [...members] }) },
+  // A toolkit's members are deferred: the model sees the namespace's name and description until a load brings them.
+  namespaces: { tool: (ns, members, deferred) => ({ type: 'namespace', name: ns.name, description: ns.description, tools: deferred ? members.map((m) => ({ ...m, defer_loading: true })) : [...members] }) },
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
   convertMessages: (messages, options) => toResponsesInput(messages, options.systemRole),
@@ -200,7 +201,7 @@ export function asToolSearchItems(items: ResponsesInputItem[], normalized: reado
     if (item.type === 'tool_search_call' && typeof item.call_id === 'string' && item.execution === 'client') searches.add(item.call_id);
     if (item.type !== 'function_call_output' || !searches.has(item.call_id)) return [item];
     const kit = loads.get(item.call_id)!.toolkit;
-    const tools = (kit?.tools ?? []).flatMap((name) => loading.responsesTools?.get(name) ?? []);
+    const tools = kit === undefined ? [] : [...(loading.responsesTools?.get(kit.name) ?? [])];
     const output: ResponsesInputItem = { type: 'tool_search_output', call_id: item.call_id, execution: 'client', status: 'completed', tools };
     return kit === undefined ? [output, { role: 'developer', content: `${LOAD_TOOLKIT_NAME}: ${item.output}` }] : [output];
   });
