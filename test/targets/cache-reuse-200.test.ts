@@ -45,7 +45,7 @@ const TABLE_RUNS: ReadonlyArray<{ target: ScriptTarget; strategy: Strategy; vari
   ...(['native', 'dispatcher', 'append'] as const).map((strategy) => ({ target, strategy, variant: {} })),
   { target, strategy: 'native' as const, variant: { gate: true } },
   ...(target === 'anthropic' ? [{ target, strategy: 'tool-changes' as const, variant: {} }, { target, strategy: 'tool-changes' as const, variant: { gate: true } }] : []),
-  ...(target === 'openai-responses' ? [{ target, strategy: 'native' as const, variant: { gate: true, namespaces: 'native' as const } }] : []),
+  ...(target === 'openai-responses' ? [{ gate: false }, { gate: true }].map((v) => ({ target, strategy: 'native' as const, variant: { ...v, namespaces: 'native' as const } })) : []),
 ]);
 
 describe('200 scripted turns, default strategy: every request is the previous one plus new blocks', () => {

@@ -101,20 +101,21 @@ function newRouter(strategy: ToolkitLoadingStrategy): Router {
   return router;
 }
 
-/** A toolkit tool call in the target's vocabulary. */
-function toolkitCall(mode: ToolkitMode, id: string, tool: string, args: unknown): NeutralToolCall {
+/** A toolkit tool call in the target's vocabulary (`kit`: through the toolkit's native namespace, as `fromProvider` reads it). */
+function toolkitCall(mode: ToolkitMode, id: string, tool: string, args: unknown, kit?: string): NeutralToolCall {
   if (mode === 'dispatcher') return { id, type: 'function', function: { name: TOOLKIT_DISPATCHER_NAME, arguments: JSON.stringify({ tool, args }) } };
+  if (kit !== undefined) return { id, type: 'function', function: { name: kit, arguments: JSON.stringify({ action: tool, args }) } };
   return { id, type: 'function', function: { name: tool, arguments: JSON.stringify(args) } };
 }
 
 const call = (id: string, name: string, args: unknown): NeutralToolCall => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
 
-const TOOLKIT_TOOLS: ReadonlyArray<{ tool: string; valid: unknown; invalid: unknown }> = [
-  { tool: 'get_forecast', valid: { city: 'Lisbon', days: 2 }, invalid: { city: 'Lisbon', days: 30 } },
-  { tool: 'get_current_weather', valid: { city: 'Porto' }, invalid: { town: 'Porto' } },
-  { tool: 'run_query', valid: { sql: 'SELECT 1' }, invalid: { sql: 42 } },
-  { tool: 'describe_table', valid: { table: 'users' }, invalid: {} },
-  { tool: 'archive_fetch', valid: { id: 'doc-7' }, invalid: { id: 7 } },
+const TOOLKIT_TOOLS: ReadonlyArray<{ tool: string; kit: string; valid: unknown; invalid: unknown }> = [
+  { tool: 'get_forecast', kit: 'Weather', valid: { city: 'Lisbon', days: 2 }, invalid: { city: 'Lisbon', days: 30 } },
+  { tool: 'get_current_weather', kit: 'Weather', valid: { city: 'Porto' }, invalid: { town: 'Porto' } },
+  { tool: 'run_query', kit: 'Database', valid: { sql: 'SELECT 1' }, invalid: { sql: 42 } },
+  { tool: 'describe_table', kit: 'Database', valid: { table: 'users' }, invalid: {} },
+  { tool: 'archive_fetch', kit: 'Archive', valid: { id: 'doc-7' }, invalid: { id: 7 } },
 ];
 
 /** Tools registered mid-conversation, at these turns. */
@@ -135,28 +136,36 @@ function registerLate(router: Router, late: (typeof LATE_TOOLS)[number]): Router
   ]) as unknown as Router;
 }
 
+/** A tool the request offers, by name, with the calls that reach it: a namespace on Responses is offered as a whole, callable while one member is. */
+export type OfferedCall = { readonly name: string; readonly namespace?: string };
+
 /** The names a compiled request offers the model now: in `tools` (not deferred), added in the conversation and not withdrawn, and within the gate field. */
-export function offeredNames(target: Target, payload: unknown): Set<string> {
+export function offeredNames(target: Target, payload: unknown): Map<string, OfferedCall[]> {
   const p = payload as Record<string, unknown>;
-  const offered = new Set<string>();
+  const offered = new Map<string, OfferedCall[]>();
   const name = (tool: unknown): string | undefined => TARGET_ADAPTERS[target].toolName(tool);
+  // A Responses namespace: its members, when one of them is callable without a tool search.
+  const add = (tool: { type?: string; name?: string; tools?: Array<{ name: string; defer_loading?: boolean }> }, loaded: boolean) => {
+    const members = tool.type === 'namespace' ? tool.tools!.filter((m) => loaded || m.defer_loading !== true) : undefined;
+    if (members === undefined) offered.set(tool.name!, [{ name: tool.name! }]);
+    else if (members.length > 0) offered.set(tool.name!, members.map((m) => ({ namespace: tool.name!, name: m.name })));
+  };
   for (const tool of TARGET_ADAPTERS[target].sentTools(p)) {
     const t = tool as { type?: string; defer_loading?: boolean };
     if (t.defer_loading === true || (typeof t.type === 'string' && t.type.startsWith('tool_search'))) continue;
-    const n = name(tool);
-    if (n !== undefined) offered.add(n);
+    if (name(tool) !== undefined) add({ ...(tool as object), name: name(tool) }, false);
   }
   let allowed: Set<string> | undefined;
   if (target === 'anthropic') {
     for (const m of (p['messages'] as Array<{ role: string; content: unknown }>) ?? []) {
       for (const b of Array.isArray(m.content) ? (m.content as Array<Record<string, any>>) : []) {
-        if (b['type'] === 'tool_result' && Array.isArray(b['content'])) for (const r of b['content']) if (r.type === 'tool_reference') offered.add(r.tool_name);
-        if (b['type'] === 'tool_addition') offered.add(b['tool'].type === 'tool_definition' ? b['tool'].definition.name : b['tool'].name);
+        if (b['type'] === 'tool_result' && Array.isArray(b['content'])) for (const r of b['content']) if (r.type === 'tool_reference') add({ name: r.tool_name }, true);
+        if (b['type'] === 'tool_addition') add({ name: b['tool'].type === 'tool_definition' ? b['tool'].definition.name : b['tool'].name }, true);
         if (b['type'] === 'tool_removal') offered.delete(b['tool'].name);
       }
     }
   } else if (target === 'openai-responses') {
-    for (const item of (p['input'] as Array<Record<string, any>>) ?? []) if (item['type'] === 'tool_search_output') for (const t of item['tools']) offered.add(t.name);
+    for (const item of (p['input'] as Array<Record<string, any>>) ?? []) if (item['type'] === 'tool_search_output') for (const t of item['tools']) add(t, true);
     const choice = p['tool_choice'] as { tools?: Array<{ name?: string }> } | undefined;
     if (choice?.tools) allowed = new Set(choice.tools.flatMap((t) => (t.name ? [t.name] : [])));
   } else if (target === 'openai') {
@@ -167,7 +176,7 @@ export function offeredNames(target: Target, payload: unknown): Set<string> {
     const names = config.toolConfig?.functionCallingConfig?.allowedFunctionNames;
     if (names) allowed = new Set(names);
   }
-  return allowed === undefined ? offered : new Set([...offered].filter((n) => allowed.has(n)));
+  return allowed === undefined ? offered : new Map([...offered].filter(([n]) => allowed.has(n)));
 }
 
 /** Index of the first block of a request's volatile tail: announcements, the tail tool changes (Anthropic's trailing system message), the Responses registration pair. */
@@ -193,6 +202,8 @@ export async function runScript(target: Target, strategy: ToolkitLoadingStrategy
   const late: string[] = [];
   const toolSearch = target === 'anthropic' ? ('regex' as const) : undefined;
   const mode = toolkitMode(target, strategy);
+  // Native namespaces on Responses: the toolkits are namespaces too, and the model calls their tools as members.
+  const kitNamespaces = variant.namespaces === 'native' && mode === 'tool-search';
   const blockable: string[] = [...gen.TOOL_NAMES, ...gen.NAMESPACE_NAMES, ...gen.TOOLKIT_NAMES, 'Archive', 'archive_fetch', 'search_notes'];
   const toolkits = [...gen.TOOLKIT_NAMES, 'Archive'];
   const history: NeutralMessage[] = [{ role: 'user', content: 'Check the weather, the database and the archive.' }];
@@ -255,11 +266,11 @@ export async function runScript(target: Target, strategy: ToolkitLoadingStrategy
         count('load unknown');
       } else if (kind === 3 || kind === 4) {
         const t = pick(TOOLKIT_TOOLS);
-        calls.push(toolkitCall(mode, id, t.tool, t.valid));
+        calls.push(toolkitCall(mode, id, t.tool, t.valid, kitNamespaces ? t.kit : undefined));
         count('toolkit call');
       } else if (kind === 5) {
         const t = pick(TOOLKIT_TOOLS);
-        calls.push(toolkitCall(mode, id, t.tool, t.invalid));
+        calls.push(toolkitCall(mode, id, t.tool, t.invalid, kitNamespaces ? t.kit : undefined));
         count('toolkit call, invalid');
       } else if (kind === 6) {
         calls.push(call(id, 'file_ops', random() < 0.7 ? { action: 'read_file', args: { path: 'a.ts' } } : { action: 'delete_file', args: {} }));
@@ -298,7 +309,7 @@ export async function runScript(target: Target, strategy: ToolkitLoadingStrategy
     let same = 0;
     while (same < blocks.length && blocks[same]!.json === nextBlocks[same]?.json) same++;
     const stableBytes = blocks.slice(0, volatileFrom).reduce((sum, b) => sum + b.bytes, 0);
-    const offeredNotCallable = [...offeredNames(target, next)].filter((name) => !router.checkToolCall({ name }).allowed);
+    const offeredNotCallable = [...offeredNames(target, next)].filter(([, reach]) => !reach.some((c) => router.checkToolCall(c as { name: string }).allowed)).map(([name]) => name);
     const gateField = (p: unknown) => cacheBlocks(target, p).find((b) => b.section === 'tool_choice')?.json;
     turns.push({ turn, reuse, volatileFrom, stableBytes, fullExceptTail: same >= volatileFrom, offeredNotCallable, gateChanged: gateField(previous) !== gateField(next) });
     payloads.push(next);
