@@ -169,6 +169,89 @@ describe('native namespaces on Responses', () => {
   });
 });
 
+/** A Responses output item calling a toolkit's tool through the toolkit's native namespace. */
+const kitCall = (name: string, args: string, call_id = 'k1') => ({ type: 'function_call', id: `fc_${call_id}`, call_id, name, namespace: 'Weather', arguments: args, status: 'completed' });
+const loadCall = { id: 'l1', type: 'function' as const, function: { name: 'load_toolkit', arguments: '{"toolkit_name":"Weather"}' } };
+
+describe('toolkits as native namespaces on Responses', () => {
+  it('each toolkit is a NamespaceTool whose functions are deferred; tools stay byte-identical across a load', async () => {
+    const { router } = exampleRouter();
+    const first = router.compile({ target: 'openai-responses', messages: history.slice(0, 1), options: { namespaces: 'native' } });
+    const kits = (first.tools as NamespaceTool[]).filter((t) => t.type === 'namespace' && ['Weather', 'Database'].includes(t.name));
+    expect(kits.map((k) => [k.name, k.tools.map((m) => [m.name, 'defer_loading' in m && m.defer_loading])])).toEqual([
+      ['Weather', [['get_forecast', true], ['get_current_weather', true]]],
+      ['Database', [['run_query', true], ['describe_table', true]]],
+    ]);
+    expect(first.tools).toContainEqual(expect.objectContaining({ type: 'tool_search', execution: 'client' }));
+    const loaded = await router.dispatch(loadCall);
+    const messages: NeutralMessage[] = [history[0]!, { role: 'assistant', content: null, tool_calls: [loadCall] }, toolMessage(loadCall, loaded)];
+    const payload = router.compile({ target: 'openai-responses', messages, options: { namespaces: 'native' } });
+    expect(JSON.stringify(payload.tools)).toBe(JSON.stringify(first.tools));
+    // The load's result carries the toolkit's namespace, its functions loaded (no defer_loading).
+    const output = payload.input.at(-1) as ResponseToolSearchOutputItemParam;
+    expect(output).toMatchObject({ type: 'tool_search_output', call_id: 'l1', execution: 'client' });
+    expect(output.tools).toEqual([{ ...kits[0], tools: kits[0]!.tools.map(({ defer_loading: _d, ...m }) => m) }]);
+  });
+
+  it('is the SDK request type; defer_loading goes on the functions, not on the namespace', () => {
+    const { router } = exampleRouter();
+    const params: ResponseCreateParamsNonStreaming = { model: 'gpt-x', ...router.compile({ target: 'openai-responses', messages: history, options: { namespaces: 'native' } }) };
+    const member = { type: 'function', name: 'get_forecast', parameters: { type: 'object' }, defer_loading: true } satisfies NamespaceTool.Function;
+    // @ts-expect-error a namespace is not deferred itself; its functions are
+    const bad: NamespaceTool = { type: 'namespace', name: 'Weather', description: 'W', tools: [member], defer_loading: true };
+    const good = { type: 'namespace', name: 'Weather', description: 'W', tools: [member] } satisfies NamespaceTool;
+    const carried = { type: 'tool_search_output', call_id: 'l1', execution: 'client', tools: [good] } satisfies ResponseToolSearchOutputItemParam;
+    expect([params.tools!.length > 0, bad.name, carried.tools.length]).toEqual([true, 'Weather', 1]);
+  });
+
+  it('a member call dispatches exactly as the toolkit tool called by name: results, codes and reasons', async () => {
+    const cases: Array<[string, string, (r: ReturnType<typeof exampleRouter>['router']) => unknown]> = [
+      ['get_forecast', '{"city":"Lisbon"}', () => undefined],
+      ['get_forecast', '{"city":"Lisbon","days":30}', () => undefined],
+      ['get_forecast', 'not json', () => undefined],
+      ['get_current_weather', '{"city":"Porto"}', (r) => r.setBlockedTools(['get_current_weather'])],
+      ['get_forecast', '{"city":"Lisbon"}', (r) => r.setBlockedTools(['Weather'])],
+    ];
+    for (const load of [true, false]) {
+      for (const [name, args, prepare] of cases) {
+        const { router } = exampleRouter();
+        if (load) await router.dispatch(loadCall);
+        prepare(router);
+        const item = kitCall(name, args);
+        const [reply] = fromProvider('openai-responses', { object: 'response', output: [item] });
+        const byName = await router.dispatch({ id: 'k1', type: 'function', function: { name, arguments: args } });
+        expect(await router.dispatch(reply!.tool_calls![0]!), `${name} ${args} loaded=${load}`).toEqual(byName);
+        expect(await router.dispatch(item)).toEqual(byName);
+        expect(router.checkToolCall({ namespace: 'Weather', name } as never).allowed).toBe(byName.ok || (!byName.ok && byName.code !== 'blocked' && byName.code !== 'not_loaded'));
+      }
+    }
+    const { router } = exampleRouter();
+    await router.dispatch(loadCall);
+    const unknown = await router.dispatch(kitCall('get_forcast', '{}'));
+    expect(unknown).toMatchObject({ ok: false, code: 'unknown_action' });
+    expect(!unknown.ok && unknown.reason).toContain('get_forecast');
+    expect(await router.dispatch(kitCall('run_query', '{"sql":"x"}'))).toMatchObject({ ok: false, code: 'unknown_action' });
+  });
+
+  it('the history round trip and the provider gate: a neutral member call becomes the namespace item; allowed_tools names a loaded, open toolkit', async () => {
+    const { router } = exampleRouter();
+    const loaded = await router.dispatch(loadCall);
+    const reply = fromProvider('openai-responses', { object: 'response', output: [kitCall('get_forecast', '{"city":"Lisbon"}')] });
+    const call = reply[0]!.tool_calls![0]!;
+    const messages: NeutralMessage[] = [history[0]!, { role: 'assistant', content: null, tool_calls: [loadCall] }, toolMessage(loadCall, loaded), ...reply, toolMessage(call, await router.dispatch(call))];
+    const compile = (m: NeutralMessage[]) => router.compile({ target: 'openai-responses', messages: m, options: { namespaces: 'native', allowedTools: true } });
+    expect(compile(messages).input[3]).toEqual(kitCall('get_forecast', '{"city":"Lisbon"}'));
+    const neutral = compile([...messages.slice(0, 3), { role: 'assistant', content: null, tool_calls: [{ ...call, id: 'k2' }] }]);
+    expect(neutral.input[3]).toEqual({ type: 'function_call', call_id: 'k2', name: 'get_forecast', namespace: 'Weather', arguments: '{"city":"Lisbon"}' });
+    const named = (p: { tool_choice?: { tools: unknown[] } }) => p.tool_choice!.tools;
+    expect(named(compile(messages))).toContainEqual({ type: 'namespace', name: 'Weather' });
+    expect(named(compile(messages))).not.toContainEqual({ type: 'namespace', name: 'Database' });
+    expect(named(compile(messages))).not.toContainEqual({ type: 'function', name: 'get_forecast' });
+    router.setBlockedTools(['Weather']);
+    expect(named(compile(messages))).not.toContainEqual({ type: 'namespace', name: 'Weather' });
+  });
+});
+
 describe('the Gemini gate', () => {
   it('toolConfig VALIDATED is the SDK type; a wrong shape is not', () => {
     const { router } = exampleRouter();
@@ -215,6 +298,21 @@ describe('the bytes the real SDK clients send', () => {
     expect(body).toEqual(JSON.parse(JSON.stringify({ model: 'gpt-test', ...payload })));
     expect(JSON.stringify(body)).toContain('"type":"namespace","name":"file_ops"');
     expect(JSON.stringify(body.tool_choice)).toContain('{"type":"namespace","name":"file_ops"}');
+  });
+
+  it('openai-responses: a toolkit namespace of deferred functions, its load as tool search items and a member call', async () => {
+    const { router } = exampleRouter();
+    const loaded = await router.dispatch(loadCall);
+    const reply = fromProvider('openai-responses', { object: 'response', output: [kitCall('get_forecast', '{"city":"Lisbon"}')] });
+    const messages: NeutralMessage[] = [history[0]!, { role: 'assistant', content: null, tool_calls: [loadCall] }, toolMessage(loadCall, loaded), ...reply, toolMessage(reply[0]!.tool_calls![0]!, { ok: true, result: 'sunny' })];
+    const payload = router.compile({ target: 'openai-responses', messages, options: { namespaces: 'native', allowedTools: true } });
+    const body = await server.send('openai-responses', payload);
+    expect(body).toEqual(JSON.parse(JSON.stringify({ model: 'gpt-test', ...payload })));
+    const json = JSON.stringify(body);
+    expect(json).toContain('{"type":"namespace","name":"Weather","description":"Weather forecast APIs","tools":[{"type":"function","name":"get_forecast"');
+    expect(json).toContain('"defer_loading":true');
+    expect(json).toContain('"type":"tool_search_output","call_id":"l1","execution":"client","status":"completed","tools":[{"type":"namespace","name":"Weather"');
+    expect(json).toContain('"namespace":"Weather","arguments":"{\\"city\\":\\"Lisbon\\"}"');
   });
 
   it('gemini: toolConfig in the REST body', async () => {
