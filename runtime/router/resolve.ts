@@ -86,7 +86,9 @@ export class Resolver {
       // OpenAI Responses native namespace: `name` is the member (a namespace's action, a toolkit's tool), the arguments its own.
       const ref = catalog.byName.get(namespace);
       const kit = ref === undefined ? catalog.findToolkit(namespace) : undefined;
-      if (kit !== undefined) return this.#member(catalog.toolkits[kit]!, name, raw, nameOnly, callId);
+      // A toolkit's member is then exactly the call of that tool by its own name.
+      const member = kit === undefined ? undefined : this.#action(catalog.toolkits[kit]!, name, callId);
+      if (member !== undefined) return typeof member === 'number' ? this.#tool(member, raw, nameOnly, callId) : member;
       if (ref?.kind !== 'namespace') return this.#unknownName(namespace, callId);
       if (gate.nsBlocked[ref.index]) return reject('blocked', blockedReason(namespace), callId);
       const t = this.#action(catalog.namespaces[ref.index]!, name, callId);
@@ -142,12 +144,6 @@ export class Resolver {
     return this.#validate(t, parsed.value, '', via, gate.directGroup(t), callId, false, typeof raw === 'string');
   }
 
-  /** A toolkit's tool called as a member of the toolkit's native namespace: the toolkit's tool by that name, then exactly the call by its own name. */
-  #member(kit: GroupEntry, name: unknown, args: unknown, nameOnly: boolean, callId: string | undefined): Resolved {
-    const t = this.#action(kit, name, callId);
-    return typeof t === 'number' ? this.#tool(t, args, nameOnly, callId) : t;
-  }
-
   /** The public form of an accepted call (`checkToolCall`'s `call`): a fresh object, safe to keep. */
   publicCall(r: ToolCall | LoadCall): PublicCall {
     if (r.kind === 'load') return { tool: LOAD_TOOLKIT_NAME, args: { toolkit_name: this.#catalog.toolkits[r.toolkit]!.name }, via: 'library', group: null };
@@ -155,7 +151,7 @@ export class Resolver {
   }
 
   /**
-   * A namespace call's parsed object (or a toolkit's, read from its native namespace call: see `#member`). Models often
+   * A namespace call's parsed object (or a toolkit's, as `fromProvider` reads its native namespace call). Models often
    * flatten `{ action, args }`: with no `args` key every key beside `action` is an argument; with one, any other key is
    * rejected by name, since dropping it would run the action without it. `fresh`: parsed from text just now (see `#validate`).
    */
