@@ -181,6 +181,8 @@ export type NameCheckResult<R extends RegistryShape, D extends string = never> =
 /** A call with only a name: the seed's `checkToolCall({ name: call.function.name })`. */
 export interface NameOnlyCall {
   readonly name: unknown;
+  /** A Responses native namespace (a spec namespace or a toolkit): `name` is its member. */
+  readonly namespace?: unknown;
   readonly id?: unknown;
   readonly arguments?: undefined;
   readonly input?: undefined;

@@ -135,6 +135,8 @@ describe('native namespaces on Responses', () => {
       expect(call.function.name).toBe('file_ops');
       expect(viaNamespace, `${name} ${args}`).toEqual(viaActionArgs);
     }
+    // A member by name: the namespace's gate and the action's.
+    expect([router.checkToolCall({ namespace: 'file_ops', name: 'read_file' }), router.checkToolCall({ namespace: 'file_ops', name: 'delete_file' })]).toMatchObject([{ allowed: true, kind: 'namespace' }, { allowed: false, code: 'blocked' }]);
   });
 
   it('the history round trip: a received call is replayed as received; a neutral one becomes the member call', () => {
@@ -222,7 +224,7 @@ describe('toolkits as native namespaces on Responses', () => {
         const byName = await router.dispatch({ id: 'k1', type: 'function', function: { name, arguments: args } });
         expect(await router.dispatch(reply!.tool_calls![0]!), `${name} ${args} loaded=${load}`).toEqual(byName);
         expect(await router.dispatch(item)).toEqual(byName);
-        expect(router.checkToolCall({ namespace: 'Weather', name } as never).allowed).toBe(byName.ok || (!byName.ok && byName.code !== 'blocked' && byName.code !== 'not_loaded'));
+        expect(router.checkToolCall({ namespace: 'Weather', name }).allowed).toBe(byName.ok || (!byName.ok && byName.code !== 'blocked' && byName.code !== 'not_loaded'));
       }
     }
     const { router } = exampleRouter();
