@@ -26,7 +26,7 @@ import { anthropicToolChanges, fromProvider, toolMessage, type NeutralMessage, t
 import { exampleRouter } from './provider-loop.js';
 
 const SYSTEM = 'You are a careful assistant. Load a toolkit before using its tools.';
-/** The provider gate on, and Responses namespaces as native `namespace` tools. */
+/** The provider gate on, and on Responses namespaces and toolkits as native `namespace` tools (a toolkit's functions deferred). */
 const OPTIONS: TargetCompileOptions = { allowedTools: true, namespaces: 'native' };
 
 /** The clients a loop may use; pass the one for its target. */

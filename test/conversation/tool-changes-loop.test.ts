@@ -17,7 +17,8 @@ const dispatched = (tool: string, args: Record<string, unknown>): Call => ({ nam
 /** The model's calls per turn in each target's vocabulary (the last turn answers in text). */
 function script(target: Target): Call[][] {
   const byName = target === 'anthropic' || target === 'openai-responses';
-  const forecast = byName ? { name: 'get_forecast', args: { city: 'Lisbon' } } : dispatched('get_forecast', { city: 'Lisbon' });
+  // Responses with native namespaces: the toolkit is a namespace, so its tool is called as a member.
+  const forecast = byName ? { name: 'get_forecast', args: { city: 'Lisbon' }, ...(target === 'openai-responses' ? { namespace: 'Weather' } : {}) } : dispatched('get_forecast', { city: 'Lisbon' });
   const terminal = target === 'openai-responses' ? { name: 'run_bash', namespace: 'terminal', args: { command: 'ls' } } : { name: 'terminal', args: { action: 'run_bash', args: { command: 'ls' } } };
   const ping = byName ? { name: 'ping', args: { host: 'build' } } : dispatched('ping', { host: 'build' });
   return [[{ name: 'load_toolkit', args: { toolkit_name: 'Weather' } }], [forecast, terminal], [ping], []];
@@ -100,6 +101,8 @@ describe('examples/tool-changes-loop.ts', () => {
       case 'openai-responses':
         expect(afterBlock).not.toContain('"name":"terminal"}]');
         expect(afterBlock).toContain('"type":"namespace","name":"terminal"');
+        expect(afterBlock).toContain('"type":"tool_search_output","call_id":"call_0_0","execution":"client","status":"completed","tools":[{"type":"namespace","name":"Weather"');
+        expect(afterBlock).toContain('{"type":"namespace","name":"Weather"}');
         expect(afterRegistration).toContain('"type":"tool_search_output","call_id":"toolroute_registered"');
         break;
       case 'openai':
