@@ -45,7 +45,7 @@ function rssHook(): string {
  * Run `node ...nodeArgs` and measure it.
  *
  * @example
- * const r = runNode(['--import', 'tsx', 'generator/cli.ts', 'codegen', spec, '--out', dir], { cwd });
+ * const r = runNode(['--import', 'tsx', 'cli/main.ts', 'codegen', spec, '--out', dir], { cwd });
  */
 export function runNode(nodeArgs: readonly string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; rss?: boolean }): ProcessRun {
   return runCommand(process.execPath, nodeArgs, opts);

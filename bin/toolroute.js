@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The `toolroute` command. Two ways to run the same CLI:
 //
-// - dist: the compiled CLI (dist/generator/cli.js) on plain node. What an installed package
+// - dist: the compiled CLI (dist/cli/main.js) on plain node. What an installed package
 //   (any copy under a node_modules folder) always runs: no loader, faster start. Its file times
 //   say nothing there: npm writes the files in tarball order with the time of the install, so the
 //   sources are often a second newer than dist/.
-// - source: the TypeScript sources (generator/cli.ts) through tsx. What a checkout runs before
+// - source: the TypeScript sources (cli/main.ts) through tsx. What a checkout runs before
 //   `npm run build`, and whenever a source file is newer than the build, so an edited generator
 //   never runs as its stale compiled copy.
 //
@@ -15,7 +15,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = new URL('../', import.meta.url);
-const DIST_CLI = new URL('dist/generator/cli.js', ROOT);
+const DIST_CLI = new URL('dist/cli/main.js', ROOT);
 /** An installed copy (npm, pnpm, yarn: below a node_modules folder), not a checkout or an `npm link`. */
 const INSTALLED = fileURLToPath(ROOT).split(/[\\/]/).includes('node_modules');
 
@@ -32,7 +32,7 @@ function mtime(url) {
 /** Newest modification time among the package's TypeScript sources (0 when none ship). */
 function newestSource() {
   let newest = mtime(new URL('index.ts', ROOT)) ?? 0;
-  for (const dir of ['generator', 'runtime', 'schema', 'integrations']) {
+  for (const dir of ['cli', 'generator', 'runtime', 'schema', 'integrations']) {
     let names;
     try {
       names = readdirSync(new URL(`${dir}/`, ROOT), { recursive: true });
@@ -60,7 +60,7 @@ function chooseMode() {
 }
 
 /**
- * The generator's packages are optional peer dependencies (an application that only runs a router
+ * The generator's packages are the application's dev dependencies (an application that only runs a router
  * installs none of them): name the missing ones and the command that installs them, instead of
  * failing on the first import. Resolved from this file, as the CLI's own imports would be.
  */
@@ -86,7 +86,7 @@ const mode = chooseMode();
 let cli;
 if (mode === 'dist') {
   if (mtime(DIST_CLI) === undefined) {
-    process.stderr.write('toolroute: TOOLROUTE_CLI=dist, but dist/generator/cli.js does not exist. Run `npm run build` first.\n');
+    process.stderr.write('toolroute: TOOLROUTE_CLI=dist, but dist/cli/main.js does not exist. Run `npm run build` first.\n');
     process.exit(2);
   }
   cli = await import(DIST_CLI.href);
@@ -99,6 +99,6 @@ if (mode === 'dist') {
   registerHooks(
     'data:text/javascript,export function resolve(s, c, next) { return next(s, { ...c, conditions: [...c.conditions, "toolroute-source"] }); }',
   );
-  cli = await import('../generator/cli.ts');
+  cli = await import('../cli/main.ts');
 }
 await cli.run(process.argv.slice(2));

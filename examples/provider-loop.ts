@@ -1,10 +1,10 @@
 /**
  * The whole agent loop against a real provider SDK, once per target:
  *
- *   router.compile({ target, system, messages }) → spread into the SDK call
- *   fromProvider(target, response)               → the assistant turn, provider state kept
- *   router.dispatch(call)                        → gate → validate → your handler (load_toolkit included)
- *   toolMessage(call, result)                    → the tool result, error-flagged on rejection
+ *   router.compile({ target, system, messages })  → spread into the SDK call
+ *   router.handleResponse(target, response)       → the assistant turn (provider state kept), each tool call
+ *                                                   dispatched (gate → validate → your handler, load_toolkit
+ *                                                   included) and answered with a tool message
  *
  * The history stays provider-neutral, yet every provider gets back what it
  * needs to continue: Anthropic thinking blocks with their signatures, Gemini
@@ -21,12 +21,12 @@ import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { pathToFileURL } from 'node:url';
 import * as generated from '../generated/index.js';
-import { createRouter, fromProvider, toolMessage, type NeutralMessage } from '../runtime/index.js';
+import { createRouter, type NeutralMessage, type RouterOptions } from '../runtime/index.js';
 
 const SYSTEM = 'You are a careful assistant. Load a toolkit before using its tools.';
 
 /** The router of the example spec, with toy handlers. */
-export function exampleRouter() {
+export function exampleRouter(options?: RouterOptions) {
   return createRouter(generated, {
     read_file: ({ path }) => ({ path, content: '{"debug": false}' }),
     run_bash: ({ command }) => ({ command, exitCode: 0, stdout: '' }),
@@ -38,22 +38,10 @@ export function exampleRouter() {
     get_current_weather: ({ city }) => ({ city, sky: 'sunny', celsius: 21 }),
     run_query: ({ sql }) => ({ sql, rows: [] }),
     describe_table: ({ table }) => ({ table, columns: [] }),
-  });
+  }, options);
 }
 
 type Router = ReturnType<typeof exampleRouter>;
-
-/** Run every tool call of an assistant turn and append the tool messages. */
-async function runCalls(router: Router, reply: readonly NeutralMessage[], history: NeutralMessage[]): Promise<number> {
-  let calls = 0;
-  for (const message of reply) {
-    for (const call of message.tool_calls ?? []) {
-      history.push(toolMessage(call, await router.dispatch(call)));
-      calls++;
-    }
-  }
-  return calls;
-}
 
 /** Options shared by the loops. */
 export interface LoopOptions {
@@ -74,9 +62,9 @@ export async function anthropicLoop(client: Anthropic, router: Router, history: 
   for (let turn = 1; turn <= (options.maxTurns ?? 10); turn++) {
     const payload = router.compile({ target: 'anthropic', system: SYSTEM, messages: history });
     const response = await client.messages.create({ model: options.model, max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 }, ...payload });
-    const reply = fromProvider('anthropic', response);
-    history.push(...reply);
-    if ((await runCalls(router, reply, history)) === 0) return turn;
+    const step = await router.handleResponse('anthropic', response);
+    history.push(...step.messages);
+    if (step.done) return turn;
   }
   return options.maxTurns ?? 10;
 }
@@ -86,9 +74,9 @@ export async function openaiChatLoop(client: OpenAI, router: Router, history: Ne
   for (let turn = 1; turn <= (options.maxTurns ?? 10); turn++) {
     const payload = router.compile({ target: 'openai', system: SYSTEM, messages: history });
     const response = await client.chat.completions.create({ model: options.model, ...payload });
-    const reply = fromProvider('openai', response);
-    history.push(...reply);
-    if ((await runCalls(router, reply, history)) === 0) return turn;
+    const step = await router.handleResponse('openai', response);
+    history.push(...step.messages);
+    if (step.done) return turn;
   }
   return options.maxTurns ?? 10;
 }
@@ -101,9 +89,9 @@ export async function responsesLoop(client: OpenAI, router: Router, history: Neu
   for (let turn = 1; turn <= (options.maxTurns ?? 10); turn++) {
     const payload = router.compile({ target: 'openai-responses', system: SYSTEM, messages: history });
     const response = await client.responses.create({ model: options.model, store: false, include: ['reasoning.encrypted_content'], ...payload });
-    const reply = fromProvider('openai-responses', response);
-    history.push(...reply);
-    if ((await runCalls(router, reply, history)) === 0) return turn;
+    const step = await router.handleResponse('openai-responses', response);
+    history.push(...step.messages);
+    if (step.done) return turn;
   }
   return options.maxTurns ?? 10;
 }
@@ -113,9 +101,9 @@ export async function geminiLoop(ai: GoogleGenAI, router: Router, history: Neutr
   for (let turn = 1; turn <= (options.maxTurns ?? 10); turn++) {
     const payload = router.compile({ target: 'gemini', system: SYSTEM, messages: history });
     const response = await ai.models.generateContent({ model: options.model, ...payload, config: { ...payload.config, thinkingConfig: { includeThoughts: true } } });
-    const reply = fromProvider('gemini', response);
-    history.push(...reply);
-    if ((await runCalls(router, reply, history)) === 0) return turn;
+    const step = await router.handleResponse('gemini', response);
+    history.push(...step.messages);
+    if (step.done) return turn;
   }
   return options.maxTurns ?? 10;
 }

@@ -2,6 +2,7 @@
  * Announcements: standing statements about what changed in the model's capabilities, re-rendered on every compile until
  * retracted ("state, not event"), and placed at the conversation's tail, never written into the caller's history.
  */
+import { Suggester } from './suggest.js';
 import type { NormalizedMessage } from './targets/history.js';
 
 /** Where an announcement is delivered. `auto` routes by target at compile time. */
@@ -17,9 +18,22 @@ export interface AnnounceOptions {
 
 const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
-/** Escape text for an XML attribute or text node. */
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
+/** Escape text for an XML attribute value, or (`'text'`) for element text, where quotes need no escape. */
+export function escapeXml(text: string, where: 'attribute' | 'text' = 'attribute'): string {
+  return text.replace(where === 'text' ? /[&<>]/g : /[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
+}
+
+/**
+ * Refuses a channel outside {@link ANNOUNCEMENT_CHANNELS} (JavaScript callers and config values get no help from the
+ * types): a `TypeError` naming the closest channel, thrown before anything changes.
+ * @example checkChannel('announce', { channel: 'user-tail' as never }); // TypeError: … (did you mean "user_tail"?) …
+ */
+export function checkChannel(where: string, options: AnnounceOptions | undefined): void {
+  const channel: unknown = options?.channel;
+  if (channel === undefined || (ANNOUNCEMENT_CHANNELS as readonly unknown[]).includes(channel)) return;
+  const closest = typeof channel === 'string' ? new Suggester(ANNOUNCEMENT_CHANNELS).closest(channel) : [];
+  const mean = closest.length > 0 ? ` (did you mean ${closest.map((c) => JSON.stringify(c)).join(' or ')}?)` : '';
+  throw new TypeError(`${where}: unknown announcement channel ${JSON.stringify(channel) ?? String(channel)}${mean}; nothing was changed. Channels: ${ANNOUNCEMENT_CHANNELS.join(', ')}.`);
 }
 
 /** The ordered set of standing announcements. Upsert by id keeps the original insertion position (a `Map`), so updating one leaves the rendered block stable. */
@@ -28,6 +42,7 @@ export class AnnouncementStore {
 
   /** Upsert by id; a new id goes last, an existing one keeps its position. */
   announce(id: string, content: string, options?: AnnounceOptions): void {
+    checkChannel('announce', options);
     this.#entries.set(id, { id, content, channel: options?.channel ?? 'auto' });
   }
 

@@ -205,9 +205,21 @@ export interface SpecData {
   readonly toolkitLoading?: ToolkitLoadingOption;
 }
 
+/** The ranked tool search (`toolroute/search`'s `ToolSearch`) as the router uses it. */
+export interface ToolSearchIndex {
+  has(name: string): boolean;
+  add(tool: { readonly name: string; readonly description: string; readonly tags: readonly string[]; readonly parameters: unknown }): void;
+  /** Names best first, at most `k`, of the tools `include` accepts. */
+  rank(query: string, options: { readonly k: number; readonly include?: (name: string) => boolean }): string[];
+}
+/** A generated folder's `loadSearch` (search.gen.ts): imports the index and the search code on first use. */
+export type SearchLoader = () => Promise<ToolSearchIndex>;
+
 /** What `createRouter` accepts: the namespace import of a generated `index.ts`. */
 export interface GeneratedModule<R extends RegistryShape = RegistryShape> {
   readonly spec: GeneratedSpec<R>;
+  /** The ranked tool search, loaded by the first `rankByTask` (absent from folders generated without one). */
+  readonly loadSearch?: SearchLoader;
 }
 
 /** Tool names of a registry. */

@@ -60,6 +60,8 @@ export {
   TARGETS,
   type CallVia,
   type GeneratedModule,
+  type SearchLoader,
+  type ToolSearchIndex,
   type GeneratedSpec,
   type GeneratedTool,
   type HandlerContext,
@@ -88,7 +90,10 @@ export {
   type TargetCompileOptions,
   type TargetPayload,
   type TargetWarningCode,
+  type ToolChanges,
 } from './targets/compile.js';
+export { anthropicToolChanges } from './targets/anthropic.js';
+export type { AnthropicToolChangesPayload, GeminiToolConfig, ResponsesNamespaceTool } from './targets/types.js';
 export { cacheKey, stablePrefixOf, type StablePrefix } from './cache-key.js';
 export { renderTool, toolkitMode, toolResultErrorFlag, type NeutralTool, type RenderOptions } from './targets/index.js';
 export { applyNullDecode, nullDecodePlan } from './targets/strict.js';
@@ -108,6 +113,7 @@ export {
   type ToolResultLike,
 } from './conversation.js';
 export { cacheBlocks, cacheReuse, type CacheBlock, type CacheReuse } from './cache-reuse.js';
+export type { ResponseStep } from './agent-step.js';
 export {
   TOOLKIT_DISPATCHER_NAME,
   TOOLKIT_LOADING_STRATEGIES,

@@ -107,7 +107,7 @@ export function directoryXml(toolkits: readonly DirectoryToolkit[]): string {
   if (toolkits.length === 0) return '';
   const lines = toolkits.map(
     (kit) =>
-      `  <toolkit name="${escapeXml(kit.name)}" tools="${escapeXml(kit.tools.join(', '))}">${escapeXml(kit.description)}</toolkit>`,
+      `  <toolkit name="${escapeXml(kit.name)}" tools="${escapeXml(kit.tools.join(', '))}">${escapeXml(kit.description, 'text')}</toolkit>`,
   );
   return `<available_toolkits>\n${lines.join('\n')}\n</available_toolkits>`;
 }

@@ -42,7 +42,7 @@ export const toolkitBlockedReason = (toolkit: string): string =>
 export function unknownToolReason(name: string, closest: readonly string[], available: readonly string[], hint?: string): string {
   const head = `Unknown tool ${quote(name)}.`;
   if (hint) return `${head} ${hint}`;
-  if (closest.length > 0) return `${head} Did you mean: ${closest.join(', ')}?`;
+  if (closest.length > 0) return `${head}${didYouMean(closest)}`;
   return `${head} Available tools: ${listNames(available)}.`;
 }
 /** A tool that exists only as a namespace action, called by its bare name. */
@@ -68,8 +68,7 @@ export function unknownActionReason(
     typeof action === 'string'
       ? `Unknown action ${quote(action)} for ${quote(namespace)}.`
       : `A call to ${quote(namespace)} needs "action" (a string) and "args" (an object).`;
-  const mean = closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '';
-  return `${what}${mean} Valid actions: ${listNames(actions)}.`;
+  return `${what}${didYouMean(closest)} Valid actions: ${listNames(actions)}.`;
 }
 
 /** Arguments that could not be read as a JSON object. */
@@ -131,8 +130,7 @@ export function handlerErrorReason(tool: string, error: unknown): string {
 export function notToolkitToolReason(dispatcher: string, tool: unknown, names: readonly string[], closest: readonly string[]): string {
   const what =
     typeof tool === 'string' ? `${quote(tool)} is not a tool of any toolkit.` : `A call to ${quote(dispatcher)} needs "tool" (a string) and "args" (an object).`;
-  const mean = closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '';
-  return `${what}${mean} Toolkit tools: ${listNames(names)}.`;
+  return `${what}${didYouMean(closest)} Toolkit tools: ${listNames(names)}.`;
 }
 /** A call through the toolkit dispatcher tool with keys beside `tool` and `args`. */
 export const dispatcherStrayReason = (dispatcher: string, stray: readonly string[]): string =>
@@ -147,10 +145,10 @@ export function unknownToolkitReason(requested: unknown, available: readonly str
     typeof requested === 'string' && requested !== ''
       ? `Unknown toolkit ${quote(requested)}.`
       : 'load_toolkit needs {"toolkit_name": "<name>"}.';
-  const mean = closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '';
-  return `${what}${mean} Available toolkits: ${listNames(available)}.`;
+  return `${what}${didYouMean(closest)} Available toolkits: ${listNames(available)}.`;
 }
 
+const didYouMean = (closest: readonly string[]): string => (closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '');
 const cut = (text: string, max: number): string => text.length > max ? `${text.slice(0, max)}…` : text;
 
 // ---------------------------------------------------------------------------
@@ -240,9 +238,6 @@ function line(error: ValidationError, schema: Schema | undefined, data: unknown,
       return `${where}: must match the pattern ${cut(JSON.stringify(p['pattern']) ?? '', 80)}`;
     case 'format':
       return `${where}: must be a valid ${String(p['format'])}`;
-    case 'anyOf':
-    case 'oneOf':
-      return `${where}: must match one of the allowed forms`;
     default:
       return `${where}: ${cut(error.message ?? `fails "${error.keyword}"`, 120)}`;
   }
@@ -265,20 +260,54 @@ export function invalidReason(
   prefix: string,
   retry: string,
 ): string {
-  const lines: string[] = [];
-  const seen = new Set<string>();
-  let total = 0;
-  for (const error of errors ?? []) {
-    // ajv reports an anyOf's branch errors before the anyOf itself; the branch details rarely help the model, the
-    // summary line does.
-    if (error.schemaPath.includes('/anyOf/') || error.schemaPath.includes('/oneOf/')) continue;
-    const text = line(error, schema, data, prefix);
-    if (seen.has(text)) continue;
-    seen.add(text);
-    total++;
-    if (lines.length < MAX_ERROR_LINES) lines.push(`- ${text}`);
-  }
-  if (total === 0) lines.push('- (arguments): do not match the tool\'s parameters');
-  if (total > lines.length) lines.push(`- …and ${total - lines.length} more`);
+  const all = [...new Set(errorLines(errors ?? [], schema, data, prefix))].map((text) => `- ${text}`);
+  const lines = all.length === 0 ? ['- (arguments): do not match the tool\'s parameters'] : all.slice(0, MAX_ERROR_LINES);
+  if (all.length > lines.length) lines.push(`- …and ${all.length - lines.length} more`);
   return `Invalid arguments for ${label}:\n${lines.join('\n')}\nFix them and call ${retry} again.`;
+}
+
+const isCombinator = (e: ValidationError): boolean => e.keyword === 'anyOf' || e.keyword === 'oneOf';
+
+/** One line per error; a failed `anyOf` / `oneOf` is explained by its branches' errors (ajv lists them before it). */
+function errorLines(errors: readonly ValidationError[], schema: Schema | undefined, data: unknown, prefix: string): string[] {
+  const combinators = errors.filter(isCombinator);
+  const inBranch = (e: ValidationError, c: ValidationError) => e !== c && e.schemaPath.startsWith(`${c.schemaPath}/`);
+  const out: string[] = [];
+  for (const error of errors) {
+    if (combinators.some((c) => inBranch(error, c))) continue;
+    if (isCombinator(error)) out.push(...combinatorLines(error, errors.filter((e) => inBranch(e, error)), schema, data, prefix));
+    else out.push(line(error, schema, data, prefix));
+  }
+  return out;
+}
+
+/**
+ * A failed `anyOf` / `oneOf`. When a branch is clearly meant (the others fail a `const` / `enum` discriminator or the
+ * value's type, or it fails on the fewest keywords) its own errors, with their pointers; otherwise one line naming what
+ * each branch needs.
+ */
+function combinatorLines(combinator: ValidationError, branchErrors: readonly ValidationError[], schema: Schema | undefined, data: unknown, prefix: string): string[] {
+  const where = prefix + combinator.instancePath || '(arguments)';
+  const passing = combinator.params['passingSchemas'];
+  if (Array.isArray(passing)) return [`${where}: must match exactly one of the allowed forms; it matches forms ${passing.map((i) => Number(i) + 1).join(' and ')}`];
+  const branches = new Map<number, ValidationError[]>();
+  for (const e of branchErrors) {
+    const k = Number.parseInt(e.schemaPath.slice(combinator.schemaPath.length + 1), 10);
+    branches.set(k, [...(branches.get(k) ?? []), e]);
+  }
+  if (branches.size === 0) return [`${where}: must match one of the allowed forms`];
+  const self = combinator.instancePath;
+  // A branch's errors all lie at or below the combinator's value: a discriminator is the value or a direct property.
+  const mismatch = (e: ValidationError) =>
+    ((e.keyword === 'const' || e.keyword === 'enum') && e.instancePath.slice(self.length).lastIndexOf('/') <= 0) || (e.keyword === 'type' && e.instancePath === self);
+  let meant = [...branches].filter(([, errs]) => !errs.some(mismatch));
+  const fewest = Math.min(...meant.map(([, errs]) => errs.length));
+  if (meant.length > 1 && meant.filter(([, errs]) => errs.length === fewest).length === 1) meant = meant.filter(([, errs]) => errs.length === fewest);
+  if (meant.length === 1) return errorLines(meant[0]![1], schema, data, prefix);
+  const needs = (meant.length > 0 ? meant : [...branches]).map(([k, errs]) => {
+    const sorted = [...errs.filter(mismatch), ...errs.filter((e) => !mismatch(e))];
+    return { k, text: [...new Set(errorLines(sorted, schema, data, prefix))].slice(0, 2).join(', ') };
+  });
+  if (new Set(needs.map((n) => n.text)).size === 1) return [needs[0]!.text];
+  return [`${where}: matches none of the allowed forms; ${needs.map((n) => `form ${n.k + 1} needs ${n.text}`).join('; ')}`];
 }

@@ -5,7 +5,9 @@
  */
 import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlersOf, type RegistryShape, type Target, type ToolDefinition, type ToolNameOf } from './contract.js';
 import type { AnnounceOptions, Announcement } from './announcements.js';
+import { handleResponse, type ResponseStep } from './agent-step.js';
 import { readCall } from './call-shape.js';
+import type { ProviderResponseMap } from './conversation.js';
 import type { TargetPayload } from './targets/compile.js';
 import { cacheKey as payloadCacheKey } from './cache-key.js';
 import { Catalog, type AnyDynamicGroup, type AnyDynamicTool } from './router/catalog.js';
@@ -13,7 +15,7 @@ import { Compiler, type AnyTargetCompileRequest } from './router/compile.js';
 import { Events, type RouterEvents } from './router/events.js';
 import { Gate, type BlocklistOptions } from './router/gate.js';
 import { Invoker } from './router/invoke.js';
-import { Pruner } from './router/prune.js';
+import { Pruner, searchToolsDefinition } from './router/prune.js';
 import { Resolver } from './router/resolve.js';
 import { Session, readSnapshot } from './router/session.js';
 import { libraryResultText, notLibraryText } from './router/library.js';
@@ -53,14 +55,17 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
 
   /** @internal Use {@link createRouter}. */
   constructor(generated: GeneratedModule<R>, handlers: HandlersOf<R, C>, options: RouterOptions & { readonly libraryTools?: unknown } = {}) {
-    const catalog = new Catalog(generated as unknown as GeneratedModule<RegistryShape>, handlers, options.libraryTools);
+    const own = options.searchTools ? [searchToolsDefinition(options.searchTools, (query, k) => this.#pruner.searchTools(query, k, this.#gate))] : [];
+    if (own.length > 0 && typeof generated.loadSearch !== 'function') throw new TypeError('createRouter: searchTools needs a generated folder with its search index (search.gen.ts); regenerate it.');
+    const library = own.length > 0 && (options.libraryTools ?? []) instanceof Array ? [...((options.libraryTools ?? []) as unknown[]), ...own] : options.libraryTools;
+    const catalog = new Catalog(generated as unknown as GeneratedModule<RegistryShape>, handlers, library);
     this.#catalog = catalog;
     this.#session = new Session();
     this.#gate = new Gate(catalog, this.#session);
     this.#resolver = new Resolver(catalog, this.#gate, options);
     this.#invoker = new Invoker(catalog, this.#gate, options);
-    this.#pruner = new Pruner(catalog, options.strategy ?? 'union');
-    this.#compiler = new Compiler(catalog, this.#gate, this.#session, options.toolkitLoading ?? catalog.spec.toolkitLoading);
+    this.#pruner = new Pruner(catalog, options.strategy ?? 'union', generated.loadSearch);
+    this.#compiler = new Compiler(catalog, this.#gate, this.#session, options.toolkitLoading ?? catalog.spec.toolkitLoading, options.model);
   }
 
   // ---- Pruning (the seed's flat mode) -------------------------------------
@@ -71,6 +76,11 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * @example router.pruneByTask('Read the auth.ts file'); // → { tools: [read_file, get_time], removed: ['run_bash'], kept: 2, total: 3 }
    */
   pruneByTask(task: string): PruneResult<ToolNameOf<R> | D> { return this.#pruner.pruneByTask(task) as PruneResult<ToolNameOf<R> | D>; }
+  /**
+   * The `k` flat tools the ranked search (built at codegen; loaded by the first call, hence async) puts first, best first.
+   * @example (await router.rankByTask('weather in Lisbon?', { k: 5 })).tools; // combine with compile({ tools }) as pruneByTask's
+   */
+  rankByTask(task: string, options: { readonly k: number }): Promise<PruneResult<ToolNameOf<R> | D>> { return this.#pruner.rankByTask(task, options?.k) as Promise<PruneResult<ToolNameOf<R> | D>>; }
 
   /** The seed's `allowOnly`: keep exactly the named flat tools (case-insensitive), e.g. `router.allowOnly(['read_file'])`. */
   allowOnly(names: readonly (ToolNameOf<R> | D)[]): PruneResult<ToolNameOf<R> | D> {
@@ -149,6 +159,23 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   ): Promise<DispatchResult<R, D | L>>;
   dispatch(call: unknown, options?: DispatchOptions<C>): Promise<DispatchResult<R, D | L>> {
     return this.#invoker.dispatch(this.#resolver, call, options) as Promise<DispatchResult<R, D | L>>;
+  }
+
+  /**
+   * One step of the agent loop for `target`: the provider's response as history, each tool call in it dispatched in
+   * order (load_toolkit included) and answered with a tool message. Append `messages`; stop when `done`.
+   * @example
+   * const payload = router.compile({ target: 'anthropic', system, messages: history });
+   * const step = await router.handleResponse('anthropic', await anthropic.messages.create({ model, max_tokens: 1024, ...payload }));
+   * history.push(...step.messages);
+   * if (step.done) break; // the model answered
+   */
+  handleResponse<T extends Target>(
+    target: T,
+    response: ProviderResponseMap[T],
+    ...options: undefined extends C ? [options?: DispatchOptions<C>] : [options: DispatchOptions<C> & { readonly context: C }]
+  ): Promise<ResponseStep> {
+    return handleResponse(target, response, (call) => this.dispatch(call, ...options));
   }
 
   // ---- Namespaces and toolkits (the seed's two layers) ----------------------

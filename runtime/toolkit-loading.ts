@@ -5,49 +5,63 @@
  * Responses `tool-search` (a client-executed `tool_search`), OpenAI Chat and Gemini `dispatcher` (one stable tool,
  * {@link TOOLKIT_DISPATCHER_NAME}). Compile renders it as a pure function of the history and the catalog.
  */
-import { LOAD_TOOLKIT_NAME, TARGETS, type Target } from './contract.js';
+import { LOAD_TOOLKIT_NAME, TARGETS, type Target, type ToolDefinition } from './contract.js';
 import { quote } from './reasons.js';
 import type { NeutralTool } from './targets/adapter.js';
 import { argumentsObject, type NormalizedMessage } from './targets/history.js';
-import type { ResponsesFunctionTool } from './targets/types.js';
+import type { ResponsesTool } from './targets/types.js';
 
 /** The strategies an application chooses from. */
-export const TOOLKIT_LOADING_STRATEGIES = ['native', 'dispatcher', 'append'] as const;
-/** `native`: the target's own mechanism (see the module comment); `dispatcher`: the stable dispatcher tool; `append`: loaded tools appended to `tools`. */
+export const TOOLKIT_LOADING_STRATEGIES = ['native', 'dispatcher', 'append', 'tool-changes'] as const;
+/**
+ * `native`: the target's own mechanism (see the module comment); `dispatcher`: the stable dispatcher tool; `append`:
+ * loaded tools appended to `tools`; `tool-changes`: Anthropic's mid-conversation `tool_addition` / `tool_removal`
+ * blocks (also what `native` means on Anthropic for a router `model` that accepts them).
+ */
 export type ToolkitLoadingStrategy = (typeof TOOLKIT_LOADING_STRATEGIES)[number];
 /** One strategy for every target, or one per target (a missing target gets `native`). */
 export type ToolkitLoadingOption = ToolkitLoadingStrategy | { readonly [T in Target]?: ToolkitLoadingStrategy };
 /** What a strategy means on one target. */
-export type ToolkitMode = 'deferred' | 'tool-search' | 'dispatcher' | 'append';
+export type ToolkitMode = 'deferred' | 'tool-search' | 'dispatcher' | 'append' | 'tool-changes';
 
 /** The library-owned tool through which loaded toolkit tools are called in `dispatcher` mode. */
 export const TOOLKIT_DISPATCHER_NAME = 'call_toolkit_tool';
 
-/** What the option means for one target whose native mode is `native`; a `TypeError` for a value that is not a strategy (a misspelt one fails loudly). */
-export function resolveToolkitMode(native: ToolkitMode, target: Target, option: ToolkitLoadingOption | undefined): ToolkitMode {
+/** How the model reaches a toolkit's tools in each mode: what error texts say, so they match the active strategy. */
+export const TOOLKIT_MODE_TEXT: { readonly [M in ToolkitMode]: string } = {
+  deferred: 'every toolkit tool is sent with defer_loading, and load_toolkit makes its toolkit\'s tools callable',
+  'tool-search': 'load_toolkit\'s result brings its toolkit\'s tools through tool search',
+  dispatcher: `a loaded toolkit's tools are called through ${TOOLKIT_DISPATCHER_NAME}`,
+  append: 'a loaded toolkit\'s tools are appended after the stable tools',
+  'tool-changes': 'every toolkit tool is sent with defer_loading, and a load adds its tools to the conversation with tool_addition blocks',
+};
+
+/**
+ * What the option means for one target whose native mode is `native` (`toolChanges`: the target has tool changes and
+ * the router's model accepts them); a `TypeError` for a value that is not a strategy (a misspelt one fails loudly) or
+ * `tool-changes` on a target without them.
+ */
+export function resolveToolkitMode(native: ToolkitMode, target: Target, option: ToolkitLoadingOption | undefined, toolChanges: 'yes' | 'no' | 'unknown' = 'unknown'): ToolkitMode {
   const strategy = typeof option === 'string' || option === undefined ? option : option[target];
-  if (strategy === undefined || strategy === 'native') return native;
+  if (strategy === undefined || strategy === 'native') return toolChanges === 'yes' ? 'tool-changes' : native;
   if (strategy === 'dispatcher' || strategy === 'append') return strategy;
+  if (strategy === 'tool-changes') {
+    if (toolChanges !== 'no') return strategy;
+    throw new TypeError(`toolkitLoading: 'tool-changes' is not available on target '${target}' for this router's model (mid-conversation tool changes are Anthropic's, on the models listed in docs/providers.md); use 'native'.`);
+  }
   throw new TypeError(
     `toolkitLoading: ${JSON.stringify(strategy)} is not a strategy; use one of ${TOOLKIT_LOADING_STRATEGIES.map((s) => `'${s}'`).join(', ')} (or an object of them per target).`,
   );
 }
 
-/** Check a `toolkitLoading` option once, up front (router creation). */
+/** Check a `toolkitLoading` option's shape once, up front (router creation); each target's strategy is then checked by {@link resolveToolkitMode}. */
 export function assertToolkitLoadingOption(option: unknown): asserts option is ToolkitLoadingOption | undefined {
-  if (option === undefined || typeof option === 'string') {
-    for (const target of TARGETS) resolveToolkitMode('append', target, option as ToolkitLoadingOption | undefined);
-    return;
-  }
+  if (option === undefined || typeof option === 'string') return;
   if (typeof option !== 'object' || option === null || Array.isArray(option)) {
     throw new TypeError('toolkitLoading: expected a strategy name or an object of strategies per target.');
   }
-  for (const key of Object.keys(option)) {
-    if (!(TARGETS as readonly string[]).includes(key)) {
-      throw new TypeError(`toolkitLoading: ${JSON.stringify(key)} is not a target; targets are ${TARGETS.join(', ')}.`);
-    }
-    resolveToolkitMode('append', key as Target, option as ToolkitLoadingOption);
-  }
+  const stray = Object.keys(option).find((key) => !(TARGETS as readonly string[]).includes(key));
+  if (stray !== undefined) throw new TypeError(`toolkitLoading: ${JSON.stringify(stray)} is not a target; targets are ${TARGETS.join(', ')}.`);
 }
 
 /** The first line of a successful `load_toolkit` result, by which compile recognizes a successful load in the history: the router writes it with this. */
@@ -68,8 +82,8 @@ export interface ToolkitCatalog {
 export interface ToolkitLoadingInput {
   readonly mode: ToolkitMode;
   readonly catalog: ToolkitCatalog;
-  /** `tool-search` mode: every toolkit tool in its loaded form, by name (what a `tool_search_output` carries). */
-  readonly responsesTools?: ReadonlyMap<string, ResponsesFunctionTool>;
+  /** `tool-search` mode: what a load's `tool_search_output` carries, by toolkit name (its tools loaded, or its native namespace). */
+  readonly responsesTools?: ReadonlyMap<string, readonly ResponsesTool[]>;
 }
 
 /** A `load_toolkit` call of the history and what its result said. */
@@ -114,6 +128,16 @@ function resultText(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * The announcement listing tools registered after the first turn in the dispatcher modes, so `tools` stays as cached.
+ * @example registeredToolsText([{ name: 'ping', description: 'Ping', parameters: { type: 'object', properties: {} } }]);
+ * // → 'Tools registered during this conversation: call each through call_toolkit_tool …\n- ping: Ping Arguments: {"type":"object","properties":{}}'
+ */
+export function registeredToolsText(tools: readonly ToolDefinition[]): string {
+  const lines = tools.map((t) => `- ${t.name}: ${t.description} Arguments: ${JSON.stringify(t.parameters)}`);
+  return `Tools registered during this conversation: call each through ${TOOLKIT_DISPATCHER_NAME} with { "tool": its name, "args": its arguments }.\n${lines.join('\n')}`;
 }
 
 /** The dispatcher tool, provider-neutral: `{ tool, args }`; its text never changes with the catalog. */

@@ -125,7 +125,7 @@ export const OptionsSchema = z
       ])
       .optional()
       .describe(
-        'How a loaded toolkit reaches the model without breaking the prompt cache: `native` (default: each target\'s own mechanism), `dispatcher` (one stable `call_toolkit_tool`), `append` (loaded tools appended to `tools`; costs the cache reuse of everything after them), or a mapping from target to strategy. The router\'s `toolkitLoading` option overrides it.',
+        'How a loaded toolkit reaches the model without breaking the prompt cache: `native` (default: each target\'s own mechanism), `dispatcher` (one stable `call_toolkit_tool`), `append` (loaded tools appended to `tools`; costs the cache reuse of everything after them), `tool-changes` (Anthropic mid-conversation `tool_addition` blocks; `native` elsewhere), or a mapping from target to strategy. The router\'s `toolkitLoading` option overrides it.',
       ),
     applyDefaults: z
       .boolean()

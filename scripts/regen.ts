@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 const VITEST = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
-const CLI = path.join(ROOT, 'generator/cli.ts');
+const CLI = path.join(ROOT, 'cli/main.ts');
 
 const steps: { what: string; args: string[]; cwd: string; env?: NodeJS.ProcessEnv }[] = [
   { what: 'generated/', args: [TSX, CLI, 'codegen', 'examples/tools.spec.yaml', '--out', 'generated'], cwd: ROOT },

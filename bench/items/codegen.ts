@@ -1,7 +1,7 @@
 /**
  * Codegen wall time and peak memory per spec size: the whole CLI process.
  *
- * The CLI measured is the compiled one: `node <build>/generator/cli.js codegen
+ * The CLI measured is the compiled one: `node <build>/cli/main.js codegen
  * <spec> --out <dir>`, built here by the project's `tsc -p tsconfig.build.json`
  * into bench/.tmp/cli (what `npm run build` writes to dist/, fresh, so a stale
  * dist/ is never measured). That is what an installed package's `toolroute`
@@ -26,7 +26,7 @@ let builtCli: string | undefined;
  * The compiled CLI (`tsc -p tsconfig.build.json --outDir bench/.tmp/cli`), built once per run.
  *
  * @example
- * compiledCli(paths); // '/…/bench/.tmp/cli/generator/cli.js'
+ * compiledCli(paths); // '/…/bench/.tmp/cli/cli/main.js'
  */
 export function compiledCli(paths: RepoPaths): string {
   if (builtCli !== undefined) return builtCli;
@@ -34,7 +34,7 @@ export function compiledCli(paths: RepoPaths): string {
   rmSync(out, { recursive: true, force: true });
   const r = runCommand(join(paths.root, 'node_modules', '.bin', 'tsc'), ['-p', join(paths.root, 'tsconfig.build.json'), '--outDir', out, '--declaration', 'false', '--declarationMap', 'false', '--sourceMap', 'false'], { cwd: paths.root, rss: false });
   if (r.status !== 0) throw new BenchCorrectnessError(`building the CLI with tsc failed:\n${(r.stdout + r.stderr).slice(0, 3000)}`);
-  builtCli = join(out, 'generator', 'cli.js');
+  builtCli = join(out, 'cli', 'main.js');
   return builtCli;
 }
 
@@ -128,7 +128,7 @@ export function codegenSection(config: BenchConfig, runs: readonly CodegenRun[])
     rows,
     verdicts,
     notes: [
-      `The compiled CLI, \`node bench/.tmp/cli/generator/cli.js codegen <spec> --out <dir>\` (built by \`tsc -p tsconfig.build.json\`, as \`npm run build\` builds dist/), ${config.quick ? 'one run each' : 'best of 2 runs up to 1,000 tools, 1 run above'}. ` +
+      `The compiled CLI, \`node bench/.tmp/cli/cli/main.js codegen <spec> --out <dir>\` (built by \`tsc -p tsconfig.build.json\`, as \`npm run build\` builds dist/), ${config.quick ? 'one run each' : 'best of 2 runs up to 1,000 tools, 1 run above'}. ` +
         `CPU time and peak memory from ${RSS_SOURCE}; the targets are judged on wall time, and CPU time shows the work itself when the machine's load stretches the wall. The generated folders that the other items load are then compiled with \`tsc\` (which type-checks them) before use.`,
     ],
   };

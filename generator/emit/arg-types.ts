@@ -9,7 +9,7 @@ import { defaultApplies, fillsDefaultsIn } from './defaults.js';
 
 /** A TypeScript type, small enough to simplify and print with the right parentheses. */
 type T =
-  | { readonly k: 'unknown' | 'never' | 'string' | 'number' | 'boolean' | 'null' }
+  | { readonly k: 'unknown' | 'never' | 'string' | 'number' | 'boolean' | 'null' | 'undefined' }
   /** `{}`: a closed object with no members of its own, inside an intersection (its partners declare the members). */
   | { readonly k: 'empty' }
   | { readonly k: 'literal'; readonly text: string }
@@ -167,7 +167,10 @@ function objectType(s: Record<string, JsonValue>, d: boolean): T {
     if (members.length === 0 && IN_PLACE.some((k) => k in s)) return { k: 'empty' };
     return { k: 'object', members };
   }
-  const index = extra === undefined ? UNKNOWN : union([...extra, ...members.map((m) => m.type)]);
+  // The index signature covers the declared members too; an optional one is `T | undefined` to tsc unless
+  // exactOptionalPropertyTypes is on (TS2411 otherwise). JSON never holds undefined, so nothing is widened in practice.
+  const optional: T[] = members.some((m) => m.optional) ? [{ k: 'undefined' }] : [];
+  const index = extra === undefined ? UNKNOWN : union([...extra, ...members.map((m) => m.type), ...optional]);
   return { k: 'object', members, index };
 }
 

@@ -3,7 +3,7 @@
  */
 
 /** The artifacts a generated folder holds; each has one emitter (see `./index.ts`). */
-export const ARTIFACT_KINDS = ['types', 'names', 'validators', 'directory', 'spec', 'index', 'package', 'manifest'] as const;
+export const ARTIFACT_KINDS = ['types', 'names', 'validators', 'directory', 'spec', 'search', 'index', 'package', 'manifest'] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 
 /** One generated file: a path relative to the output folder (no folders) and its exact text. */

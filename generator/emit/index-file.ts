@@ -22,6 +22,7 @@ export function emitIndex(ctx: EmitContext): GeneratedFile[] {
     '',
     "export { spec } from './spec.gen.js';",
     "export { directoryXml } from './directory.gen.js';",
+    "export { loadSearch } from './search.gen.js';",
     "export { TOOL_NAMES, NAMESPACE_NAMES, TOOLKIT_NAMES, POLICY_NAMES } from './names.gen.js';",
     "export type * from './types.gen.js';",
     '',

@@ -44,12 +44,17 @@
  *   `system`, a user message at the end otherwise.
  * - `instructions` (AI SDK 7; `system` on 6): your system prompt with the
  *   toolkit directory appended.
+ *
+ * `toolrouteSearch(generated)` (./search.ts) is the spec's ranked search as
+ * AI SDK 7 `toolSearch`'s custom `search` callback.
  */
 import { createRequire } from 'node:module';
 import { jsonSchema, tool, type ModelMessage, type PrepareStepFunction, type Tool, type ToolCallRepairFunction, type ToolSet } from 'ai';
 import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, toolkitMode, toolResultErrorFlag, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
 // Within the package: the dispatcher's definition and the load result's first line, as the router writes them.
 import { DISPATCHER_TOOL, loadResultHead, TOOLKIT_DISPATCHER_NAME } from '../../runtime/toolkit-loading.js';
+
+export { toolrouteSearch, type AiSdkToolSearchFunction } from './search.js';
 
 /** What `toAiSdk` needs of a router: its public API only. */
 export interface AiSdkRouter {

@@ -9,6 +9,7 @@
  * - `connectMcp` / `listAllTools`: the official client, every page of `tools/list`.
  * - `mcpHandlers`: typed handlers that forward validated calls to a server.
  * - `serveMcp` / `serveMcpStdio` / `serveMcpHttp`: a router as an MCP server (any transport, stdio, Streamable HTTP).
+ * - `memorySessionStore` / `redisSessionStore`: where `serveMcpHttp` keeps sessions (one process, or several behind a load balancer).
  *
  * @example
  * import { connectMcp, mcpHandlers } from 'toolroute/mcp';
@@ -30,13 +31,6 @@ export {
 export { groupNameOf, specToolName, type NameFix } from './names.js';
 export { loadMcpClientSdk, loadMcpServerSdk, type McpClientSdk, type McpSdkLine, type McpServerSdk } from './sdk.js';
 export type { McpCallToolResult, McpClient, McpContentBlock, McpObjectSchema, McpServerLike, McpTool, McpTransport } from './types.js';
-export {
-  serveMcp,
-  serveMcpHttp,
-  serveMcpStdio,
-  type McpHttpServing,
-  type McpServing,
-  type ServableRouter,
-  type ServeMcpHttpOptions,
-  type ServeMcpOptions,
-} from './serve.js';
+export { serveMcp, serveMcpStdio, type McpServing, type ServableRouter, type ServeMcpOptions } from './serve.js';
+export { MCP_HTTP_DEFAULTS, serveMcpHttp, type McpHttpServing, type ServeMcpHttpOptions } from './http.js';
+export { memorySessionStore, redisSessionStore, type McpSessionRecord, type McpSessionStore, type MemorySessionStore, type RedisLikeClient } from './store.js';

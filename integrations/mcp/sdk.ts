@@ -47,10 +47,21 @@ export interface McpServerSdk {
   /** The Streamable HTTP transport over web-standard `Request` / `Response` (both lines have it). */
   readonly WebStandardStreamableHTTPServerTransport: new (options: {
     sessionIdGenerator: () => string;
-    onsessioninitialized: (id: string) => void;
+    onsessioninitialized: (id: string) => void | Promise<void>;
+    onsessionclosed?: (id: string) => void | Promise<void>;
   }) => McpTransport & { handleRequest(request: Request, options?: { parsedBody?: unknown }): Promise<Response> };
   readonly isInitializeRequest: (value: unknown) => boolean;
-  onRequest(server: McpServerLike, method: RequestMethod, handler: (request: { params: unknown }, extra: { sessionId?: string | undefined }) => unknown): void;
+  onRequest(server: McpServerLike, method: RequestMethod, handler: (request: { params: unknown }, extra: McpRequestExtra) => unknown): void;
+}
+
+/** What a request handler gets of its request, the same on both lines (1.x: `extra`; 2.x: `ctx.mcpReq`). */
+export interface McpRequestExtra {
+  readonly sessionId: string | undefined;
+  readonly requestId: string | number;
+  /** Aborted when the client cancels the request (`notifications/cancelled`) or the session closes. */
+  readonly signal: AbortSignal;
+  /** Sends a notification on this request's own response stream. */
+  notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
 }
 
 const LINES: readonly McpSdkLine[] = ['2.x', '1.x'];
@@ -168,7 +179,10 @@ export function loadMcpServerSdk(sdk?: McpSdkLine): Promise<McpServerSdk> {
           StdioServerTransport: stdio['StdioServerTransport'],
           WebStandardStreamableHTTPServerTransport: main['WebStandardStreamableHTTPServerTransport'],
           isInitializeRequest: main['isInitializeRequest'],
-          onRequest: (server, method, handler) => (server.server as Loose)['setRequestHandler'](method, handler),
+          onRequest: (server, method, handler) =>
+            (server.server as Loose)['setRequestHandler'](method, (request: { params: unknown }, ctx: Loose) =>
+              handler(request, { sessionId: ctx['sessionId'], requestId: ctx['mcpReq'].id, signal: ctx['mcpReq'].signal, notify: ctx['mcpReq'].notify }),
+            ),
         };
       }),
     '1.x': () =>
@@ -186,7 +200,10 @@ export function loadMcpServerSdk(sdk?: McpSdkLine): Promise<McpServerSdk> {
           StdioServerTransport: stdio['StdioServerTransport'],
           WebStandardStreamableHTTPServerTransport: http['WebStandardStreamableHTTPServerTransport'],
           isInitializeRequest: types['isInitializeRequest'],
-          onRequest: (server, method, handler) => (server.server as Loose)['setRequestHandler'](schemas[method], handler),
+          onRequest: (server, method, handler) =>
+            (server.server as Loose)['setRequestHandler'](schemas[method], (request: { params: unknown }, extra: Loose) =>
+              handler(request, { sessionId: extra['sessionId'], requestId: extra['requestId'], signal: extra['signal'], notify: extra['sendNotification'] }),
+            ),
         };
       }),
   });

@@ -3,13 +3,14 @@
  * definitions cached per target until the callable set changes; the per-target half is `compileForTarget`. The
  * blocklist never changes the output (a blocked tool stays visible so the prompt cache holds; the gate rejects it).
  */
-import { LOAD_TOOLKIT_NAME, type Target, type ToolDefinition } from '../contract.js';
+import { LOAD_TOOLKIT_NAME, TARGETS, type Target, type ToolDefinition } from '../contract.js';
+import type { Announcement } from '../announcements.js';
 import { deepFreeze } from '../freeze.js';
 import { directoryXml as renderDirectoryXml, neutralLoaderTool } from '../neutral.js';
-import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload } from '../targets/compile.js';
+import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload, type ToolChanges } from '../targets/compile.js';
 import { adapterFor, dispatcherTool, renderTool, toolkitMode, type NativeToolkitLoading } from '../targets/index.js';
-import type { RenderedToolMap, ResponsesFunctionTool } from '../targets/types.js';
-import { assertToolkitLoadingOption, TOOLKIT_DISPATCHER_NAME, type CatalogToolkit, type ToolkitLoadingInput, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
+import type { RenderedToolMap, ResponsesTool } from '../targets/types.js';
+import { assertToolkitLoadingOption, registeredToolsText, TOOLKIT_DISPATCHER_NAME, TOOLKIT_MODE_TEXT, type CatalogToolkit, type ToolkitLoadingInput, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
 import { RENDER_OPTIONS, type Catalog, type GroupEntry, type ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import type { Session } from './session.js';
@@ -24,7 +25,14 @@ interface TargetArrays {
   readonly stable: readonly unknown[];
   readonly deferred: readonly unknown[];
   readonly loaded: readonly unknown[];
+  /** Flat tools registered after the first compile, kept out of `tools` (modes with a native way to add them). */
+  readonly late: readonly number[];
+  /** `tool-search` with native namespaces: each toolkit is a namespace of deferred functions (in `loaded`). */
+  readonly kitNamespaces: boolean;
 }
+
+/** The announcement id under which the dispatcher modes list the tools registered after the first turn. */
+export const REGISTERED_TOOLS_ANNOUNCEMENT = 'toolroute:registered-tools';
 
 /** A compile request with the registry's name types erased. */
 export type AnyTargetCompileRequest = TargetCompileRequest<never, string>;
@@ -35,21 +43,26 @@ export class Compiler {
   readonly #gate: Gate;
   readonly #session: Session;
   readonly #toolkitLoading: ToolkitLoadingOption | undefined;
+  readonly #model: string | undefined;
+  /** Per target: the tool count at its first compile; flat tools from there on are registered after the first turn. */
+  readonly #firstTurnTools = new Map<Target, number>();
   #neutralCompile: { readonly version: number; readonly result: NeutralCompileResult } | undefined;
   /** Per target and kind of choice (`default` or a selection): the last arrays built. */
   readonly #arrays = new Map<string, TargetArrays>();
   /** Warnings already delivered by this router, shared by every sink (the seed warns once per chef). */
   readonly #warned = new Set<string>();
   /** Per target: the toolkit catalog compile renders loads with; rebuilt on registration. */
-  readonly #toolkitInputs = new Map<Target, { version: number; value: ToolkitLoadingInput }>();
+  readonly #toolkitInputs = new Map<Target, { version: number; kitNamespaces: boolean; value: ToolkitLoadingInput }>();
 
-  constructor(catalog: Catalog, gate: Gate, session: Session, toolkitLoading?: ToolkitLoadingOption) {
+  constructor(catalog: Catalog, gate: Gate, session: Session, toolkitLoading?: ToolkitLoadingOption, model?: string) {
     this.#catalog = catalog;
     this.#gate = gate;
     this.#session = session;
-    // A misspelt strategy fails here, at createRouter, not on the first compile.
+    // A misspelt strategy, or `tool-changes` for a model without them, fails here, at createRouter, not on a compile.
     assertToolkitLoadingOption(toolkitLoading);
+    for (const target of TARGETS) toolkitMode(target, toolkitLoading, model);
     this.#toolkitLoading = toolkitLoading;
+    this.#model = model;
   }
 
   /** `compile({ target, … })`: the provider's request fragment. */
@@ -63,10 +76,12 @@ export class Compiler {
       stable: arrays.stable,
       deferred: arrays.deferred,
       loaded: arrays.loaded,
-      ...(this.#catalog.toolkits.length > 0 ? { toolkits: this.#getToolkitInput(target, arrays.mode) } : {}),
-      ...(options?.allowedTools === true ? this.#allowedToolsChoice(target, arrays, options) : {}),
+      // `tool-changes` also renders the gate and late registrations, with or without toolkits.
+      ...(this.#catalog.toolkits.length > 0 || arrays.mode === 'tool-changes' ? { toolkits: this.#getToolkitInput(target, arrays.mode, arrays.kitNamespaces) } : {}),
+      ...(options?.allowedTools === true && arrays.mode !== 'tool-changes' ? this.#allowedToolsChoice(target, arrays, options) : {}),
+      ...(arrays.mode === 'tool-changes' || arrays.mode === 'tool-search' ? this.#toolChanges(target, arrays, options?.allowedTools === true && arrays.mode === 'tool-changes') : {}),
       directoryXml: this.neutral().directoryXml,
-      announcements: this.#session.announcements.list(),
+      announcements: this.#announcements(arrays, options?.allowedTools === true),
       ...(request.system !== undefined ? { system: request.system } : {}),
       ...(options !== undefined ? { options } : {}),
     };
@@ -121,12 +136,15 @@ export class Compiler {
     const mode = this.#modeFor(target, request.options?.toolSearch);
     const names =
       selection === undefined ? undefined : Array.isArray(selection) ? [...(selection as readonly string[])] : (selection as { readonly tools: readonly ToolDefinition[] }).tools.map((d) => d.name);
-    const key = names === undefined ? '' : JSON.stringify(names);
+    const native = request.options?.namespaces === 'native' && adapterFor(target).namespaces !== undefined;
+    const search = request.options?.toolSearch !== undefined && request.options.toolSearch !== false;
+    const key = `${native ? 'native:' : ''}${search ? 'search:' : ''}${names === undefined ? '' : JSON.stringify(names)}`;
     const slot = `${target}\u0000${names === undefined ? 'default' : 'selection'}`;
     const version = this.#gate.loadVersion;
+    if (!this.#firstTurnTools.has(target)) this.#firstTurnTools.set(target, this.#catalog.toolCount);
     const hit = this.#arrays.get(slot);
     if (hit?.version === version && hit.key === key && hit.mode === mode) return hit;
-    const value = this.#buildArrays(target, mode, names ?? this.#defaultNames(), version, key);
+    const value = this.#buildArrays(target, mode, names ?? this.#defaultNames(), version, key, native, search);
     this.#arrays.set(slot, value);
     return value;
   }
@@ -137,10 +155,15 @@ export class Compiler {
     return [...catalog.namespaces.map((ns) => ns.name), ...this.#offeredFlat().map((t) => catalog.toolName(t))];
   }
 
-  #buildArrays(target: Target, mode: ToolkitMode, names: readonly string[], version: number, key: string): TargetArrays {
+  #buildArrays(target: Target, mode: ToolkitMode, names: readonly string[], version: number, key: string, nativeNamespaces: boolean, search: boolean): TargetArrays {
     const catalog = this.#catalog;
     const stable: unknown[] = [];
     const deferred: unknown[] = [];
+    const late: number[] = [];
+    // A tool registered after the first turn reaches the model without changing `tools` where the mode has a way.
+    // (`tool-search` and `dispatcher` need the toolkits' client tool search or dispatcher tool in `tools`.)
+    const addsLate = mode === 'tool-changes' || (mode === 'deferred' && search) || ((mode === 'tool-search' || mode === 'dispatcher') && catalog.toolkits.length > 0);
+    const firstTurn = addsLate ? this.#firstTurnTools.get(target)! : Infinity;
     const sent = new Set<string>();
     for (const name of names) {
       if (sent.has(name)) continue;
@@ -148,10 +171,14 @@ export class Compiler {
       if (ref?.kind === 'tool') {
         const entry = catalog.tool(ref.index);
         if (entry.library) continue; // always offered, at its own place below
-        if (!entry.flat) throw new TypeError(this.#notOfferable(entry));
-        (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
+        if (!entry.flat) throw new TypeError(this.#notOfferable(entry, target, mode));
+        // `deferred` with a search tool: Anthropic leaves deferred tools out of the cached prefix, so a late one is deferred.
+        if (ref.index >= firstTurn && mode === 'deferred' && search) deferred.push(nativeLoading(target, 'deferred').unloadedTool(this.#renderTool(ref.index, target) as RenderedToolMap[Target]));
+        else if (ref.index >= firstTurn) late.push(ref.index);
+        else (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
       } else if (ref?.kind === 'namespace') {
-        stable.push(this.#renderGroup(catalog.namespaces[ref.index]!, target));
+        const ns = catalog.namespaces[ref.index]!;
+        stable.push(nativeNamespaces ? this.#nativeNamespace(ns, target) : this.#renderGroup(ns, target));
       } else if (ref?.kind !== 'loader') {
         throw new TypeError(`compile: ${JSON.stringify(name)} in \`tools\` is not a tool or namespace of this router.`);
       }
@@ -165,9 +192,11 @@ export class Compiler {
     for (const t of catalog.library) stable.push(deepFreeze(this.#renderTool(t, target)));
     // `append`: the loaded toolkits' tools, in load order. `deferred`: every toolkit tool, deferred, from the first
     // turn.
-    const loaded: unknown[] = [];
-    const kits = mode === 'append' ? this.#session.loaded : mode === 'deferred' ? catalog.toolkits.map((_, k) => k) : [];
-    const unloaded = mode === 'deferred' ? nativeLoading(target, 'deferred') : undefined;
+    const kitNamespaces = nativeNamespaces && mode === 'tool-search';
+    const loaded = kitNamespaces ? catalog.toolkits.map((kit) => this.#nativeNamespace(kit, target, 'deferred')) : [];
+    const everyKit = mode === 'deferred' || mode === 'tool-changes';
+    const kits = mode === 'append' ? this.#session.loaded : everyKit ? catalog.toolkits.map((_, k) => k) : [];
+    const unloaded = everyKit ? nativeLoading(target, 'deferred') : undefined;
     for (const k of kits) {
       for (const t of catalog.toolkits[k]!.tools) {
         const n = catalog.toolName(t);
@@ -178,44 +207,38 @@ export class Compiler {
         loaded.push(unloaded !== undefined ? unloaded.unloadedTool(rendered as RenderedToolMap[Target]) : rendered);
       }
     }
-    return { version, key, mode, stable: Object.freeze(stable), deferred: Object.freeze(deferred), loaded: Object.freeze(loaded) };
+    return { version, key, mode, stable: Object.freeze(stable), deferred: Object.freeze(deferred), loaded: Object.freeze(loaded), late, kitNamespaces };
   }
 
   /** Why a non-flat tool cannot be offered by name: dispatch would reject a call to it by that name. */
-  #notOfferable(entry: ToolEntry): string {
+  #notOfferable(entry: ToolEntry, target: Target, mode: ToolkitMode): string {
     const catalog = this.#catalog;
     const via =
       entry.namespaces.length > 0
         ? `it is an action of namespace ${entry.namespaces.map((k) => JSON.stringify(catalog.namespaces[k]!.name)).join(', ')}; offer the namespace instead`
-        : `it belongs to toolkit ${entry.toolkits.map((k) => JSON.stringify(catalog.toolkits[k]!.name)).join(', ')}; loaded toolkits' tools are appended after the stable tools automatically`;
+        : `it belongs to toolkit ${entry.toolkits.map((k) => JSON.stringify(catalog.toolkits[k]!.name)).join(', ')}; leave it out: on ${target} (${mode}) ${TOOLKIT_MODE_TEXT[mode]}`;
     return `compile: ${JSON.stringify(entry.name)} in \`tools\` is not a flat tool, so the model could not call it by that name: ${via}.`;
   }
 
   /** A target allows one tool search: with the hosted one asked for, `native` loads toolkits through the dispatcher. */
   #modeFor(target: Target, toolSearch: TargetCompileOptions['toolSearch']): ToolkitMode {
-    const mode = toolkitMode(target, this.#toolkitLoading);
+    const mode = toolkitMode(target, this.#toolkitLoading, this.#model);
     return mode === 'tool-search' && toolSearch !== undefined && toolSearch !== false ? 'dispatcher' : mode;
   }
 
   /** The catalog compile renders `load_toolkit` results with (per target; rebuilt on registration). */
-  #getToolkitInput(target: Target, mode: ToolkitMode): ToolkitLoadingInput {
+  #getToolkitInput(target: Target, mode: ToolkitMode, kitNamespaces: boolean): ToolkitLoadingInput {
     const catalog = this.#catalog;
     const version = catalog.structureVersion;
     const hit = this.#toolkitInputs.get(target);
-    if (hit?.version === version && hit.value.mode === mode) return hit.value;
+    if (hit?.version === version && hit.value.mode === mode && hit.kitNamespaces === kitNamespaces) return hit.value;
     const byLower = new Map<string, CatalogToolkit>();
     for (const kit of catalog.toolkits) byLower.set(kit.name.toLowerCase(), Object.freeze({ name: kit.name, tools: Object.freeze(kit.tools.map((t) => catalog.toolName(t))) }));
-    let responsesTools: Map<string, ResponsesFunctionTool> | undefined;
-    if (mode === 'tool-search') {
-      // The target's own form of a loaded tool, carried by a load's result.
-      const { loadedTool } = nativeLoading(target, 'tool-search');
-      responsesTools = new Map();
-      for (const kit of catalog.toolkits) {
-        for (const t of kit.tools) responsesTools.set(catalog.toolName(t), loadedTool(this.#renderTool(t, target) as RenderedToolMap[Target]) as ResponsesFunctionTool);
-      }
-    }
+    // What a load's result carries: the toolkit's tools in the target's loaded form, or its native namespace.
+    const responsesTools = mode !== 'tool-search' ? undefined : new Map(catalog.toolkits.map((kit) => [kit.name,
+      kitNamespaces ? [this.#nativeNamespace(kit, target, 'loaded')] : kit.tools.map((t) => this.#loadedTool(t, target))] as [string, ResponsesTool[]]));
     const value: ToolkitLoadingInput = { mode, catalog: { byLower }, ...(responsesTools ? { responsesTools } : {}) };
-    this.#toolkitInputs.set(target, { version, value });
+    this.#toolkitInputs.set(target, { version, kitNamespaces, value });
     return value;
   }
 
@@ -235,6 +258,36 @@ export class Compiler {
     return { toolChoice: allowed.choice(this.#allowedNames(target, arrays), hosted || loaderSearch) };
   }
 
+  /** The standing announcements, and in the dispatcher modes the tools registered after the first turn (called through the dispatcher; with the provider gate, those it lets through). */
+  #announcements(arrays: TargetArrays, gated: boolean): Announcement[] {
+    const list = this.#session.announcements.list();
+    const late = gated ? arrays.late.filter((t) => !this.#gate.toolBlocked[t]) : arrays.late;
+    if (arrays.mode !== 'dispatcher' || late.length === 0) return list;
+    const content = registeredToolsText(late.map((t) => this.#catalog.tool(t).definition));
+    return [...list, { id: REGISTERED_TOOLS_ANNOUNCEMENT, content, channel: 'user_tail' }];
+  }
+
+  /**
+   * The tool set's changes from `tools`, sent at the tail: tools registered after the first turn the gate lets
+   * through, and with the provider gate on (`tool-changes`) the offered tools it rejects.
+   */
+  #toolChanges(target: Target, arrays: TargetArrays, gated: boolean): { toolChanges?: ToolChanges } {
+    const catalog = this.#catalog;
+    const added = arrays.late.filter((t) => !this.#gate.toolBlocked[t] || !gated).map((t) => this.#renderTool(t, target));
+    const withdrawn: string[] = [];
+    if (gated) {
+      // A toolkit's tools are offered once it is loaded; every other request tool from the first turn (a deferred one once found).
+      const loaded = new Set(this.#session.loaded.flatMap((k) => catalog.toolkits[k]!.tools.map((t) => catalog.toolName(t))));
+      const adapter = adapterFor(target);
+      for (const tool of [...arrays.stable, ...arrays.deferred, ...arrays.loaded]) {
+        const name = adapter.toolName(tool);
+        const offered = !arrays.loaded.includes(tool) || (name !== undefined && loaded.has(name));
+        if (name !== undefined && offered && !this.#allowedName(name)) withdrawn.push(name);
+      }
+    }
+    return added.length + withdrawn.length === 0 ? {} : { toolChanges: { withdrawn, added } };
+  }
+
   #allowedNames(target: Target, arrays: TargetArrays): string[] {
     const adapter = adapterFor(target);
     const names: string[] = [];
@@ -242,6 +295,10 @@ export class Compiler {
       const name = adapter.toolName(tool);
       if (name !== undefined && this.#allowedName(name)) names.push(name);
     }
+    // Tools that reach the model outside `tools`: registered after the first turn, and in `tool-search` mode the loaded toolkits'.
+    const loaded = arrays.mode === 'tool-search' && !arrays.kitNamespaces ? this.#session.loaded.flatMap((k) => this.#catalog.toolkits[k]!.tools) : [];
+    const late = arrays.mode === 'dispatcher' ? [] : arrays.late;
+    for (const t of new Set([...loaded, ...late])) if (this.#allowedName(this.#catalog.toolName(t))) names.push(this.#catalog.toolName(t));
     return names;
   }
 
@@ -252,7 +309,9 @@ export class Compiler {
     const toolkitToolOpen = (k: number) => !gate.kitBlocked[k] && catalog.toolkits[k]!.tools.some((t) => !gate.toolBlocked[t]);
     if (name === TOOLKIT_DISPATCHER_NAME) return catalog.toolkits.some((_, k) => toolkitToolOpen(k));
     const ref = catalog.byName.get(name);
-    if (ref === undefined) return true;
+    // A toolkit's native namespace: once loaded (the loader's tool search brings its members).
+    const kit = ref === undefined ? catalog.findToolkit(name) : undefined;
+    if (ref === undefined) return kit === undefined || (this.#gate.kitLoaded[kit] === true && toolkitToolOpen(kit));
     if (ref.kind === 'tool') return !gate.toolBlocked[ref.index];
     if (ref.kind === 'namespace') return !gate.nsBlocked[ref.index] && catalog.namespaces[ref.index]!.tools.some((t) => !gate.toolBlocked[t]);
     return !gate.loaderBlocked() && catalog.toolkits.some((_, k) => !gate.kitBlocked[k]);
@@ -269,6 +328,23 @@ export class Compiler {
   #renderGroup(ns: GroupEntry, form: Target | 'neutral'): unknown {
     if (ns.neutral === undefined) return this.#catalog.spec.rendered[form].namespaces[ns.specIndex];
     return renderTool(form, ns.neutral, RENDER_OPTIONS);
+  }
+
+  /**
+   * A namespace as the target's own namespace tool: each action the member tool's rendered form under the action's
+   * name. A toolkit's: its members `deferred` (in `tools`), or `loaded` (a load's result).
+   */
+  #nativeNamespace(ns: GroupEntry, target: Target, kit?: 'deferred' | 'loaded'): unknown {
+    const members = [...ns.actions].map(([action, t]) => {
+      const tool = (kit === 'loaded' ? this.#loadedTool(t, target) : this.#renderTool(t, target)) as { name: string };
+      return tool.name === action ? tool : { ...tool, name: action };
+    });
+    return deepFreeze(adapterFor(target).namespaces!.tool(ns, members as RenderedToolMap[Target][], kit === 'deferred'));
+  }
+
+  /** Tool `t` in the target's loaded form (`tool-search` mode: as a load's `tool_search_output` carries it). */
+  #loadedTool(t: number, target: Target): unknown {
+    return nativeLoading(target, 'tool-search').loadedTool(this.#renderTool(t, target) as RenderedToolMap[Target]);
   }
 
   #renderLoader(form: Target | 'neutral'): unknown {

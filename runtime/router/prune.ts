@@ -1,10 +1,14 @@
 /**
  * Pruning, the seed's flat mode (`pruneByTask`, `allowOnly`, `pruneByTaskAndAllowlist`); reads only the catalog. A flat
  * tool is kept when the lower-cased task contains its lower-cased name or one of its lower-cased tags; a tool without
- * tags is always kept. Each distinct keyword is tested once per prune.
+ * tags is always kept. Each distinct keyword is tested once per prune. The ranked search (`rankByTask`, `search_tools`)
+ * reads the generated folder's index through the `ToolSearchIndex` contract, loaded on first use.
  */
-import type { ToolDefinition } from '../contract.js';
+import type { SearchLoader, ToolDefinition, ToolSearchIndex } from '../contract.js';
 import type { Catalog } from './catalog.js';
+import type { Gate } from './gate.js';
+import { compactActionDoc } from '../neutral.js';
+import { quote } from '../reasons.js';
 import { assertKnownNames } from '../suggest.js';
 import type { PruneResult, PruneStrategy } from './types.js';
 
@@ -37,6 +41,8 @@ interface Keywords {
   /** Per flat position: the tool's neutral definition and its name (a prune result is filled from these). */
   readonly definitions: readonly ToolDefinition[];
   readonly flatNames: readonly string[];
+  /** Flat position by name. */
+  readonly positions: ReadonlyMap<string, number>;
 }
 
 /** Prunes one router's flat tools. Internal. */
@@ -44,10 +50,49 @@ export class Pruner {
   readonly #catalog: Catalog;
   readonly #strategy: PruneStrategy;
   #keywords: Keywords | undefined;
+  readonly #loader: SearchLoader | undefined;
+  #search: Promise<ToolSearchIndex> | undefined;
+  #indexed = 0; // catalog tools the search has seen: run-time ones are added to it
 
-  constructor(catalog: Catalog, strategy: PruneStrategy) {
+  constructor(catalog: Catalog, strategy: PruneStrategy, loader?: SearchLoader) {
     this.#catalog = catalog;
     this.#strategy = strategy;
+    this.#loader = loader;
+  }
+
+  /** The `k` flat tools the ranked search puts first for the task, best first; `removed` the rest, in flat order. */
+  async rankByTask(task: string, k: number): Promise<PruneResult> {
+    const search = await this.#loadSearch();
+    const { definitions, flatNames, positions } = this.#index();
+    const ranked = search.rank(String(task), { k, include: (name) => positions.has(name) });
+    const top = new Set(ranked);
+    return { tools: ranked.map((n) => definitions[positions.get(n)!]!), removed: flatNames.filter((n) => !top.has(n)), kept: ranked.length, total: flatNames.length };
+  }
+
+  /** `search_tools`: the `k` callable toolkit tools the search finds, their toolkits marked loaded, listed with their arguments. */
+  async searchTools(query: unknown, k: number, gate: Gate): Promise<string> {
+    const catalog = this.#catalog;
+    const search = await this.#loadSearch();
+    const kitOf = (t: number) => catalog.toolToolkits(t).find((kit) => !gate.kitBlocked[kit]);
+    const indexOf = (name: string) => { const ref = catalog.byName.get(name); return ref?.kind === 'tool' && !gate.toolBlocked[ref.index] && kitOf(ref.index) !== undefined ? ref.index : -1; };
+    const found = search.rank(String(query), { k, include: (name) => indexOf(name) >= 0 }).map(indexOf);
+    if (found.length === 0) return `No tool matches ${quote(String(query))}; try other words, or load a toolkit of the directory.`;
+    for (const t of found) gate.markLoaded(kitOf(t)!);
+    const docs = found.map((t) => { const e = catalog.tool(t); return compactActionDoc({ name: e.name, description: e.description, parameters: e.schema }); });
+    return `These tools can be called now (through call_toolkit_tool when it is among your tools):\n${docs.join('\n')}`;
+  }
+
+  /** The generated folder's search, loaded once (a failed load is retried), with the tools registered since added. */
+  async #loadSearch(): Promise<ToolSearchIndex> {
+    const loader = this.#loader;
+    if (loader === undefined) throw new TypeError('rankByTask, searchTools: the generated folder has no search index (search.gen.ts); regenerate it with this toolroute version.');
+    const search = await (this.#search ??= loader().catch((error: unknown) => { this.#search = undefined; throw error; }));
+    const catalog = this.#catalog;
+    for (; this.#indexed < catalog.toolCount; this.#indexed++) {
+      const e = catalog.tool(this.#indexed);
+      if (!e.library && !search.has(e.name)) search.add({ name: e.name, description: e.description, tags: e.tags, parameters: e.schema });
+    }
+    return search;
   }
 
   pruneByTask(task: string): PruneResult {
@@ -104,6 +149,7 @@ export class Pruner {
       names: new Set(entries.map((entry) => entry.name.toLowerCase())),
       definitions: entries.map((entry) => entry.definition),
       flatNames: entries.map((entry) => entry.name),
+      positions: new Map(entries.map((entry, p) => [entry.name, p])),
     });
   }
 
@@ -156,4 +202,17 @@ export class Pruner {
     }
     return { tools, removed, kept: tools.length, total: keep.length };
   }
+}
+
+/**
+ * The `search_tools` library tool (`createRouter`'s `searchTools` option): the model asks for toolkit tools by what
+ * they do instead of loading whole toolkits; `run(query, k)` answers.
+ */
+export function searchToolsDefinition(option: true | { readonly k?: number }, run: (query: unknown, k: number) => Promise<string>): unknown {
+  const k = option === true ? 5 : (option.k ?? 5);
+  if (!Number.isInteger(k) || k < 1) throw new TypeError(`createRouter: searchTools.k must be a positive integer; got ${String(k)}.`);
+  const validate = (a: unknown) => typeof a === 'object' && a !== null && typeof (a as { query?: unknown }).query === 'string' && Object.keys(a).length === 1;
+  const description = `Find tools of the toolkits by what they do: returns up to ${k} matching tools with their arguments, ready to call. Cheaper than loading a whole toolkit.`;
+  const parameters = { type: 'object', properties: { query: { type: 'string', description: 'What the tool should do, in a few words.' } }, required: ['query'], additionalProperties: false };
+  return { name: 'search_tools', description, parameters, validate: Object.assign(validate, { errors: null }), handler: ({ query }: { query: string }) => run(query, k) };
 }

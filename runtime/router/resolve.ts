@@ -13,7 +13,7 @@ import {
 } from '../reasons.js';
 import { Suggester } from '../suggest.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
-import type { Catalog, ToolEntry } from './catalog.js';
+import type { Catalog, GroupEntry, ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import { readableErrors } from './library.js';
 import { Suggestions } from './lookup.js';
@@ -81,25 +81,34 @@ export class Resolver {
     const { name, callId, namespace, hasArguments, rawArguments: raw } = readCall(call);
     const catalog = this.#catalog;
     const gate = this.#gate;
+    const nameOnly = !fullCheck && !hasArguments;
     if (namespace !== undefined) {
-      // OpenAI Responses native namespace: `name` is the action, the arguments are the action's own.
+      // OpenAI Responses native namespace: `name` is the member (a namespace's action, a toolkit's tool), the arguments its own.
       const ref = catalog.byName.get(namespace);
+      const kit = ref === undefined ? catalog.findToolkit(namespace) : undefined;
+      // A toolkit's member is then exactly the call of that tool by its own name.
+      const member = kit === undefined ? undefined : this.#action(catalog.toolkits[kit]!, name, callId);
+      if (member !== undefined) return typeof member === 'number' ? this.#tool(member, raw, nameOnly, callId) : member;
       if (ref?.kind !== 'namespace') return this.#unknownName(namespace, callId);
       if (gate.nsBlocked[ref.index]) return reject('blocked', blockedReason(namespace), callId);
-      const t = this.#action(ref.index, name, callId);
+      const t = this.#action(catalog.namespaces[ref.index]!, name, callId);
       if (typeof t !== 'number') return t;
+      if (nameOnly) return nameCheck(namespace, 'namespace', callId);
       const parsed = parseArguments(raw, this.#limits);
       if (!parsed.ok) return reject(parsed.code, malformedReason(`${quote(namespace)} action ${quote(name!)}`, parsed.problem), callId);
       return this.#validate(t, parsed.value, '', 'namespace', namespace, callId, false, typeof raw === 'string');
     }
     if (name === undefined || name === '') return reject('empty_name', emptyNameReason(this.#suggestions.callable().names), callId);
-    const nameOnly = !fullCheck && !hasArguments;
     const ref = catalog.byName.get(name);
     if (ref === undefined) {
       if (name === TOOLKIT_DISPATCHER_NAME && catalog.toolkits.length > 0) {
         return nameOnly ? nameCheck(name, 'library', callId) : this.#dispatched(raw, callId);
       }
-      return this.#unknownName(name, callId);
+      // A toolkit's native namespace call as `fromProvider` reads it: `{ action, args }` under the toolkit's name.
+      const kit = nameOnly ? undefined : catalog.findToolkit(name);
+      if (kit === undefined) return this.#unknownName(name, callId);
+      const parsed = parseArguments(raw, this.#limits);
+      return parsed.ok ? this.#envelope(catalog.toolkits[kit]!, parsed.value, callId, typeof raw === 'string') : reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
     }
     if (ref.kind === 'loader') {
       if (gate.loaderBlocked()) return reject('blocked', blockedReason(name), callId);
@@ -110,10 +119,17 @@ export class Resolver {
       if (nameOnly) return nameCheck(name, 'namespace', callId);
       const parsed = parseArguments(raw, this.#limits);
       if (!parsed.ok) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-      return this.#envelope(ref.index, parsed.value, callId, typeof raw === 'string');
+      return this.#envelope(catalog.namespaces[ref.index]!, parsed.value, callId, typeof raw === 'string');
     }
-    const t = ref.index;
+    return this.#tool(ref.index, raw, nameOnly, callId);
+  }
+
+  /** A call to tool `t` by its name: the gate (blocked, not loaded, not callable by name), then its arguments. */
+  #tool(t: number, raw: unknown, nameOnly: boolean, callId: string | undefined): Resolved {
+    const catalog = this.#catalog;
+    const gate = this.#gate;
     const entry = catalog.tool(t);
+    const name = entry.name;
     if (gate.toolBlocked[t]) return reject('blocked', blockedReason(name), callId);
     if (!gate.direct[t]) {
       if (entry.toolkits.length > 0) return this.#notLoaded(entry, callId);
@@ -135,37 +151,34 @@ export class Resolver {
   }
 
   /**
-   * A namespace call's parsed object. Models often flatten `{ action, args }`: with no `args` key every key beside
-   * `action` is an argument; with one, any other key is rejected by name, since dropping it would run the action
-   * without it. `fresh`: parsed from text just now (see `#validate`).
+   * A namespace call's parsed object (or a toolkit's, as `fromProvider` reads its native namespace call). Models often
+   * flatten `{ action, args }`: with no `args` key every key beside `action` is an argument; with one, any other key is
+   * rejected by name, since dropping it would run the action without it. `fresh`: parsed from text just now (see `#validate`).
    */
-  #envelope(k: number, parsed: Record<string, unknown>, callId: string | undefined, fresh: boolean): Resolved {
-    const ns = this.#catalog.namespaces[k]!;
+  #envelope(group: GroupEntry, parsed: Record<string, unknown>, callId: string | undefined, fresh: boolean): Resolved {
     const action = parsed['action'];
     // An unknown or blocked action is reported first: that is what the model must fix.
-    const t = this.#action(k, action, callId);
+    const t = this.#action(group, action, callId);
     if (typeof t !== 'number') return t;
     const others = Object.keys(parsed).filter((key) => key !== 'action');
-    if (!Object.hasOwn(parsed, 'args')) {
-      // Flattened. fromEntries defines keys, so a `__proto__` key stays an own property.
-      const args = Object.fromEntries(others.map((key) => [key, parsed[key]]));
-      return this.#validate(t, args, '', 'namespace', ns.name, callId, false, fresh);
-    }
     const stray = others.filter((key) => key !== 'args');
-    if (stray.length > 0) return reject('malformed_arguments', strayKeysReason(ns.name, action as string, stray), callId);
-    const args = parsed['args'] ?? {};
-    if (!isPlainObject(args)) return reject('malformed_arguments', namespaceArgsReason(ns.name, action as string, jsonKind(args)), callId);
-    return this.#validate(t, args, '/args', 'namespace', ns.name, callId, false, fresh);
+    // Flattened. fromEntries defines keys, so a `__proto__` key stays an own property.
+    const flat = !Object.hasOwn(parsed, 'args');
+    const args = flat ? Object.fromEntries(others.map((key) => [key, parsed[key]])) : (parsed['args'] ?? {});
+    if (!flat && stray.length > 0) return reject('malformed_arguments', strayKeysReason(group.name, action as string, stray), callId);
+    // A toolkit's tool is then checked exactly as the call by its own name, on the arguments the wire call carried.
+    if (this.#catalog.toolkits.includes(group)) return this.#tool(t, args, false, callId);
+    if (!isPlainObject(args)) return reject('malformed_arguments', namespaceArgsReason(group.name, action as string, jsonKind(args)), callId);
+    return this.#validate(t, args, flat ? '' : '/args', 'namespace', group.name, callId, false, fresh);
   }
 
-  /** The tool of action `action` of namespace `k`, or the rejection: unknown action (with the closest ones) or blocked. */
-  #action(k: number, action: unknown, callId: string | undefined): number | Rejected {
-    const ns = this.#catalog.namespaces[k]!;
-    const t = typeof action === 'string' ? ns.actions.get(action) : undefined;
+  /** The tool of action `action` of a namespace (or toolkit), or the rejection: unknown action (with the closest ones) or blocked. */
+  #action(group: GroupEntry, action: unknown, callId: string | undefined): number | Rejected {
+    const t = typeof action === 'string' ? group.actions.get(action) : undefined;
     if (t === undefined) {
-      ns.suggester ??= new Suggester(ns.actionList);
-      const closest = typeof action === 'string' ? ns.suggester.closest(action) : [];
-      return reject('unknown_action', unknownActionReason(ns.name, action, ns.actionList, closest), callId);
+      group.suggester ??= new Suggester(group.actionList);
+      const closest = typeof action === 'string' ? group.suggester.closest(action) : [];
+      return reject('unknown_action', unknownActionReason(group.name, action, group.actionList, closest), callId);
     }
     if (this.#gate.toolBlocked[t]) return reject('blocked', blockedReason(action as string), callId);
     return t;
@@ -182,7 +195,9 @@ export class Resolver {
     if (!parsed.ok) return reject(parsed.code, malformedReason(quote(TOOLKIT_DISPATCHER_NAME), parsed.problem), callId);
     const tool = parsed.value['tool'];
     const ref = typeof tool === 'string' ? catalog.byName.get(tool) : undefined;
-    if (ref?.kind !== 'tool' || catalog.toolToolkits(ref.index).length === 0) {
+    // A toolkit tool, or a flat tool registered at run time (one registered after the first turn is offered only here).
+    const registered = ref?.kind === 'tool' && ref.index >= catalog.specCount && catalog.tool(ref.index).flat && !catalog.tool(ref.index).library;
+    if (ref?.kind !== 'tool' || (catalog.toolToolkits(ref.index).length === 0 && !registered)) {
       const names = catalog.toolkits.flatMap((kit) => kit.tools.map((i) => catalog.toolName(i)));
       const closest = typeof tool === 'string' ? new Suggester(names).closest(tool) : [];
       return reject('unknown_action', notToolkitToolReason(TOOLKIT_DISPATCHER_NAME, tool, names, closest), callId);

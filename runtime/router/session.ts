@@ -3,7 +3,7 @@
  * order, the announcements, `syncToolAnnouncements`' previous set). A snapshot is untrusted input that decides what is
  * blocked, so `readSnapshot` reads it strictly.
  */
-import { ANNOUNCEMENT_CHANNELS, AnnouncementStore, type AnnounceOptions, type Announcement, type AnnouncementChannel } from '../announcements.js';
+import { ANNOUNCEMENT_CHANNELS, AnnouncementStore, checkChannel, type AnnounceOptions, type Announcement, type AnnouncementChannel } from '../announcements.js';
 import type { Catalog } from './catalog.js';
 import type { RouterSnapshot } from './types.js';
 
@@ -152,6 +152,7 @@ export class Session {
 
   /** The seed's delta detection: announce `tools:added` / `tools:removed` for what changed since the last call, retract them when nothing did. */
   syncToolAnnouncements(next: readonly string[], options?: AnnounceOptions): { added: string[]; removed: string[] } {
+    checkChannel('syncToolAnnouncements', options);
     const previous = this.announcedTools;
     const nextSet = new Set(next);
     const added = next.filter((name) => !previous.has(name));

@@ -58,6 +58,15 @@ export interface RouterOptions extends Partial<CallLimits> {
    * `options.toolkitLoading`, which this option replaces whole.
    */
   readonly toolkitLoading?: ToolkitLoadingOption;
+  /**
+   * The model this router's requests go to, where it decides a strategy: on Anthropic, `native` means `tool-changes`
+   * for a model that accepts mid-conversation tool changes (docs/providers.md lists them) and `deferred` otherwise, and
+   * `tool-changes` fails at creation for a model that refuses them. Unset: `native` is `deferred`.
+   * @example createRouter(generated, handlers, { model: 'claude-opus-4-8' });
+   */
+  readonly model?: string;
+  /** Offer `search_tools` (up to `k`, default 5, toolkit tools found by the model's query; their toolkits count as loaded). */
+  readonly searchTools?: true | { readonly k?: number };
 }
 
 /** A tool known only at run time. Untyped; validated only by its own `validate`, if given. */
@@ -172,6 +181,8 @@ export type NameCheckResult<R extends RegistryShape, D extends string = never> =
 /** A call with only a name: the seed's `checkToolCall({ name: call.function.name })`. */
 export interface NameOnlyCall {
   readonly name: unknown;
+  /** A Responses native namespace (a spec namespace or a toolkit): `name` is its member. */
+  readonly namespace?: unknown;
   readonly id?: unknown;
   readonly arguments?: undefined;
   readonly input?: undefined;
@@ -179,12 +190,16 @@ export interface NameOnlyCall {
   readonly function?: undefined;
 }
 
-/** Call shapes that carry arguments (for typing; the runtime accepts anything). */
+/**
+ * Call shapes that carry arguments (for typing; the runtime accepts anything). The record member is what lets an object
+ * literal pick this overload: tsc's first (subtype) pass does not take a fresh literal as a subtype of `object` alone.
+ */
 export type CallWithArguments =
-  | { readonly name: string; readonly arguments: string | object; readonly id?: string; readonly call_id?: string }
-  | { readonly function: { readonly name: string; readonly arguments: string | object }; readonly id?: string }
+  | { readonly name: string; readonly arguments: ArgumentsValue; readonly id?: string; readonly call_id?: string }
+  | { readonly function: { readonly name: string; readonly arguments: ArgumentsValue }; readonly id?: string }
   | { readonly name: string; readonly input: unknown; readonly id?: string }
   | { readonly name: string; readonly args: unknown; readonly id?: string };
+type ArgumentsValue = string | object | Readonly<Record<string, unknown>>;
 
 /** What `dispatch` resolves to. Never a rejected promise for model input. */
 export type DispatchResult<R extends RegistryShape, D extends string = never> =

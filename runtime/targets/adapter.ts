@@ -81,7 +81,7 @@ export interface TargetAdapter<T extends Target> {
   cachedTools(tools: readonly unknown[]): readonly unknown[];
   /** A compiled payload cut into cache blocks, in the provider's cache order (runtime/cache-reuse.ts). */
   cacheBlocks(payload: ProviderItem, add: BlockSink): void;
-  /** `options.allowedTools`: the `tool_choice` that restricts the model to `names` (`search`: a tool-search tool among them), or why the target cannot. */
+  /** `options.allowedTools`: the gate field (`tool_choice`, `toolConfig`) that restricts the model to `names` (`search`: a tool-search tool among them), or why the target cannot. */
   readonly allowedTools: { readonly choice: (names: readonly string[], search: boolean) => unknown } | { readonly unsupported: string };
   /** The placed, normalized history in the target's message shape. Total: never throws. */
   convertMessages(messages: readonly NormalizedMessage[], options: ConvertOptions): TargetMessagesMap[T];
@@ -91,6 +91,10 @@ export interface TargetAdapter<T extends Target> {
   readResponse(response: unknown): NeutralMessage[];
   /** What the `native` toolkit-loading strategy means here, and the tool forms that mode needs (runtime/toolkit-loading.ts). */
   readonly toolkitLoading: NativeToolkitLoading<T>;
+  /** `options.namespaces: 'native'`: a namespace (or toolkit, `deferred` members) as the target's own namespace tool, one member per action; undefined where the target has none. */
+  readonly namespaces: { tool(namespace: { readonly name: string; readonly description: string }, members: readonly RenderedToolMap[T][], deferred: boolean): TargetToolMap[T] } | undefined;
+  /** The models that accept mid-conversation tool changes (the `tool-changes` strategy), or undefined where the target has none. */
+  readonly toolChangeModels: RegExp | undefined;
   /** Whether a tool result carries a failure flag beside its text (Anthropic's `is_error`), so a rejection can be marked without rewording it. */
   readonly toolResultErrorFlag: boolean;
 }

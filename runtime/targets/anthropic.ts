@@ -6,13 +6,16 @@
 import { withoutCacheControl } from '../cache-key.js';
 import { loadCalls, type ToolkitCatalog } from '../toolkit-loading.js';
 import { isMarkedDeferred, list, namedTool, type NeutralTool, type PayloadContext, type TargetAdapter, type Warn } from './adapter.js';
-import type { CacheBreakpoint } from './compile.js';
+import type { CacheBreakpoint, ToolChanges } from './compile.js';
 import { ToolrouteConfigError } from './errors.js';
 import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { anthropicKeyPlan, anthropicSchema } from './property-keys.js';
 import { objectSchema } from './schema.js';
-import type { AnthropicAssistantBlock, AnthropicConversion, AnthropicMessage, AnthropicPayload, AnthropicTextBlock, AnthropicTool, AnthropicToolResultBlock, AnthropicToolSearchTool, AnthropicToolUnion } from './types.js';
+import type {
+  AnthropicAssistantBlock, AnthropicConversion, AnthropicMessage, AnthropicPayload, AnthropicTextBlock, AnthropicTool, AnthropicToolChangeBlock, AnthropicToolChangesBeta,
+  AnthropicToolChangesMessage, AnthropicToolChangesPayload, AnthropicToolResultBlock, AnthropicToolSearchTool, AnthropicToolUnion
+} from './types.js';
 
 /**
  * The same form for tools, namespaces and the loader. Top-level property keys Anthropic refuses (a 400 for the whole
@@ -57,7 +60,14 @@ export const anthropic: TargetAdapter<'anthropic'> = {
       else list(content).forEach((b, j) => add('conversation', `messages[${i}].content[${j}]`, { role, block: withoutCacheControl(b) }));
     });
   },
-  allowedTools: { unsupported: 'Anthropic has no allowed-tools restriction (tool_choice is auto, any, tool or none); the gate enforces the blocklist alone.' },
+  allowedTools: {
+    unsupported:
+      "Anthropic has no allowed-tools tool_choice; it withdraws tools with tool_removal blocks in the 'tool-changes' strategy, which this router does not use (toolkitLoading, model). The gate enforces the blocklist alone.",
+  },
+  // Mid-conversation system messages: Opus 4.8, 5 and 5.5, Fable 5.x, Mythos 5.x (not Sonnet 5).
+  // https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages
+  namespaces: undefined,
+  toolChangeModels: /^claude-(opus-(4-8|5)|fable-5|mythos-5)/,
   toolkitLoading: Object.freeze({ native: 'deferred' as const, unloadedTool: asDeferred }),
   toolResultErrorFlag: true,
   convertMessages: (messages, options) => toAnthropicMessages(messages, options.cacheBreakpoints),
@@ -163,8 +173,12 @@ function anthropicPayload({ input, options, systemText, placed, searchTool: sear
     throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints names messages[${converted.unplacedBreakpoints.join('], messages[')}], which is a system message; system messages join the top-level system prompt on Anthropic. Fix: use the 'system' breakpoint instead.`);
   }
   const facts = toolFacts(tools);
-  const deferredMode = input.toolkits?.mode === 'deferred';
-  const messages = deferredMode ? withToolReferences(converted.messages, placed.messages, input.toolkits!.catalog, toolFacts(assembled).deferredNames) : converted.messages;
+  const mode = input.toolkits?.mode;
+  const deferredMode = mode === 'deferred' || mode === 'tool-changes';
+  const changes = input.toolChanges;
+  let messages = converted.messages;
+  if (mode === 'deferred') messages = withToolReferences(messages, placed.messages, input.toolkits!.catalog, facts.deferredNames);
+  if (mode === 'tool-changes') messages = withToolChanges(messages, placed.messages, input.toolkits!.catalog, facts.deferredNames, changes, warn);
   checkAnthropicRules(facts, tools.length, system, messages);
   // Toolkit tools deferred by the `deferred` mode are found through load_toolkit, not a search tool.
   const searchNeeded = deferredMode ? (input.deferred?.length ?? 0) > 0 || toolFacts(input.stable as readonly AnthropicToolUnion[]).deferredNames.size > 0 : facts.deferredNames.size > 0;
@@ -174,7 +188,24 @@ function anthropicPayload({ input, options, systemText, placed, searchTool: sear
   if (options.cacheAudit) auditCachePlacement(system, messages, warn);
   const out: AnthropicPayload = system === undefined ? { messages } : { system, messages };
   if (tools.length > 0) out.tools = tools as AnthropicToolUnion[];
+  if (mode === 'tool-changes') {
+    const betas: AnthropicToolChangesBeta[] = ['mid-conversation-tool-changes-2026-07-01'];
+    if ((changes?.added.length ?? 0) > 0) betas.push('inline-tools-2026-09-15');
+    (out as AnthropicToolChangesPayload).betas = betas;
+  }
   return out;
+}
+
+/**
+ * A compiled Anthropic payload typed as the `tool-changes` request it is (system messages carrying `tool_addition` /
+ * `tool_removal`, and `betas`), or undefined for one of the other modes. Send it with `client.beta.messages.create`.
+ * @example
+ * const payload = router.compile({ target: 'anthropic', messages });
+ * const beta = anthropicToolChanges(payload);
+ * if (beta) await client.beta.messages.create({ model, max_tokens: 1024, ...beta });
+ */
+export function anthropicToolChanges(payload: AnthropicPayload): AnthropicToolChangesPayload | undefined {
+  return Array.isArray((payload as Partial<AnthropicToolChangesPayload>).betas) ? (payload as unknown as AnthropicToolChangesPayload) : undefined;
 }
 
 function readBreakpoints(breakpoints: readonly CacheBreakpoint[] | undefined, messageCount: number): { tools: boolean; system: boolean; messages: Set<number> } {
@@ -202,19 +233,12 @@ interface ToolFacts {
   readonly cacheControls: number;
 }
 
-// Per immutable tools array (frozen, with frozen entries): the router sends the same one turn after turn, so a turn's
-// compile does not walk every tool.
-const toolFactsMemo = new WeakMap<readonly unknown[], ToolFacts>();
-
 function toolFacts(tools: readonly AnthropicToolUnion[]): ToolFacts {
-  const hit = toolFactsMemo.get(tools);
-  if (hit !== undefined) return hit;
   let firstProblem: ToolFacts['firstProblem'];
   const deferredNames = new Set<string>();
   let deferredCount = 0;
   let anySearch = false;
   let cacheControls = 0;
-  let immutable = Object.isFrozen(tools);
   for (const tool of tools) {
     const deferred = isMarkedDeferred(tool);
     const type = (tool as { type?: unknown }).type;
@@ -227,10 +251,8 @@ function toolFacts(tools: readonly AnthropicToolUnion[]): ToolFacts {
     if (tool.cache_control != null) cacheControls++;
     if (firstProblem === undefined && deferred && search) firstProblem = { code: 'anthropic-search-tool-deferred', name: tool.name };
     else if (firstProblem === undefined && deferred && tool.cache_control != null) firstProblem = { code: 'anthropic-deferred-cache-control', name: tool.name };
-    immutable &&= Object.isFrozen(tool);
   }
   const facts: ToolFacts = { firstProblem, deferredNames, allDeferred: tools.length > 0 && deferredCount === tools.length, anySearch, cacheControls };
-  if (immutable) toolFactsMemo.set(tools, facts);
   return facts;
 }
 
@@ -287,6 +309,56 @@ export function asDeferred(tool: AnthropicTool): AnthropicTool {
   let hit = deferredMemo.get(tool);
   if (hit === undefined) deferredMemo.set(tool, (hit = Object.freeze({ ...tool, defer_loading: true })));
   return hit;
+}
+
+/**
+ * The `tool-changes` mode: a system message with one `tool_addition` per deferred tool of a toolkit right after the
+ * turn holding its successful load's result (fixed in the history, so cached), and at the tail (after the last user or
+ * tool-result turn, never after a paused assistant turn) the current changes from `tools`: a `tool_removal` per tool
+ * the gate rejects, a by-value `tool_addition` per tool registered after the first turn. Anthropic refuses adjacent
+ * system messages, so blocks join a system message already there.
+ * @example
+ * withToolChanges(messages, normalized, catalog, deferred, { withdrawn: ['delete_file'], added: [] }, warn);
+ * // → [..., { role: 'system', content: [{ type: 'tool_removal', tool: { type: 'tool_reference', name: 'delete_file' } }] }]
+ */
+export function withToolChanges(
+  messages: AnthropicMessage[],
+  normalized: readonly NormalizedMessage[],
+  catalog: ToolkitCatalog | undefined,
+  deferredNames: ReadonlySet<string>,
+  changes: ToolChanges | undefined,
+  warn: Warn,
+): AnthropicMessage[] {
+  const loads = catalog === undefined ? new Map() : loadCalls(normalized, catalog);
+  const out: AnthropicToolChangesMessage[] = [];
+  // Blocks go into a system message already at `at` (Anthropic refuses two adjacent ones), before or after its own.
+  const addTo = (at: number, blocks: AnthropicToolChangeBlock[], first: boolean): void => {
+    const next = out[at];
+    if (next?.role !== 'system') return void out.splice(at, 0, { role: 'system', content: blocks });
+    const own = typeof next.content === 'string' ? [{ type: 'text' as const, text: next.content }] : next.content;
+    out[at] = { role: 'system', content: first ? [...blocks, ...own] : [...own, ...blocks] };
+  };
+  const added = new Set<string>();
+  const pending: Array<{ at: number; blocks: AnthropicToolChangeBlock[] }> = [];
+  for (const message of messages) {
+    out.push(message);
+    if (message.role !== 'user' || typeof message.content === 'string') continue;
+    const names = message.content.flatMap((b) => (b.type === 'tool_result' ? (loads.get(b.tool_use_id)?.toolkit?.tools ?? []) : []));
+    const fresh = [...new Set<string>(names)].filter((name) => deferredNames.has(name) && !added.has(name));
+    fresh.forEach((name) => added.add(name));
+    if (fresh.length > 0) pending.push({ at: out.length, blocks: fresh.map((name) => ({ type: 'tool_addition', tool: { type: 'tool_reference', name } })) });
+  }
+  for (const { at, blocks } of pending.reverse()) addTo(at, blocks, true);
+  const tail: AnthropicToolChangeBlock[] = [
+    ...(changes?.withdrawn ?? []).map((name): AnthropicToolChangeBlock => ({ type: 'tool_removal', tool: { type: 'tool_reference', name } })),
+    ...(changes?.added ?? []).map((definition): AnthropicToolChangeBlock => ({ type: 'tool_addition', tool: { type: 'tool_definition', definition: definition as AnthropicTool } })),
+  ];
+  if (tail.length > 0) {
+    const last = out.findLastIndex((m) => m.role === 'user');
+    if (last === -1) warn('tool-changes-unplaced', 'the history has no user turn to place tool changes after; the tools the gate rejects stay visible this turn (the gate still rejects their calls).');
+    else addTo(last + 1, tail, false);
+  }
+  return out as AnthropicMessage[];
 }
 
 /**

@@ -25,7 +25,7 @@ export type CacheBreakpoint = 'tools' | 'system' | { readonly message: number };
 /** Codes of the warnings compile can emit, so a sink can dedupe or filter them. */
 export const TARGET_WARNING_CODES = [
   'anthropic-announcement-hoist', 'anthropic-deferred-without-search', 'tool-search-unsupported', 'duplicate-tool-name', 'cache-audit',
-  'provider-state-dropped', 'allowed-tools-unsupported'
+  'provider-state-dropped', 'allowed-tools-unsupported', 'tool-changes-unplaced'
 ] as const;
 export type TargetWarningCode = (typeof TARGET_WARNING_CODES)[number];
 
@@ -38,10 +38,24 @@ export interface TargetCompileOptions {
   readonly cacheBreakpoints?: readonly CacheBreakpoint[];
   /** Router compile: let the provider enforce the blocklist too (`allowed_tools` tool_choice, part of the cache key) where the target can; the gate stays the authority. */
   readonly allowedTools?: boolean;
+  /**
+   * Router compile: how a namespace is encoded where the target has its own namespaces (Responses): `native`, a
+   * `namespace` tool with one function per action; `action-args` (default), one function with `action` and `args`.
+   * Both dispatch the same way. Ignored on targets without namespaces.
+   */
+  readonly namespaces?: 'native' | 'action-args';
   /** Role of the inline system-channel item on Responses. Default `system`. */
   readonly responsesSystemRole?: 'system' | 'developer';
   /** Receives warnings on every compile the condition holds; the library never prints. Wrap it with {@link warnOnce} to hear each once. */
   readonly onWarning?: (message: string, code: TargetWarningCode) => void;
+}
+
+/** What changed in the tool set since `tools` was fixed (see {@link TargetCompileInput.toolChanges}). */
+export interface ToolChanges {
+  /** Names of request tools the model may not call now (Anthropic `tool_removal`). */
+  readonly withdrawn: readonly string[];
+  /** Tools registered after the first turn, rendered for the target (Anthropic `tool_definition`, Responses `tool_search_output`). */
+  readonly added: readonly unknown[];
 }
 
 export interface TargetCompileInput {
@@ -58,8 +72,13 @@ export interface TargetCompileInput {
   readonly loaded: readonly unknown[];
   /** How toolkit loads in the history are rendered (runtime/toolkit-loading.ts); absent: plain tool results. */
   readonly toolkits?: ToolkitLoadingInput;
-  /** The request's `tool_choice` (the router's `options.allowedTools`), sent as is where the target has one; part of the cache key. */
+  /** The request's gate field (the router's `options.allowedTools`: `tool_choice`, Gemini's `toolConfig`), sent as is; part of the cache key. */
   readonly toolChoice?: unknown;
+  /**
+   * The tool set's changes from `tools` now, sent at the conversation's tail by the target's own means (Anthropic
+   * `tool-changes`, Responses `tool-search`): request tools the gate rejects, and tools registered after the first turn.
+   */
+  readonly toolChanges?: ToolChanges;
   /** The `<available_toolkits>` directory; appended to the system text when non-empty. */
   readonly directoryXml: string;
   /** Standing announcements, in insertion order. */

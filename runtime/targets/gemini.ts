@@ -6,7 +6,7 @@ import { list, namedTool, TAIL_ANNOUNCEMENTS, type NeutralTool, type PayloadCont
 import { argumentsObject, isRecord, type NormalizedCall, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, fnv1a, items, neutralCall, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { objectSchema } from './schema.js';
-import type { GeminiContent, GeminiFunctionDeclaration, GeminiPart, GeminiPayload } from './types.js';
+import type { GeminiContent, GeminiFunctionDeclaration, GeminiPart, GeminiPayload, GeminiToolConfig } from './types.js';
 
 function renderGemini(tool: NeutralTool): GeminiFunctionDeclaration {
   const out: GeminiFunctionDeclaration = { name: tool.name, description: tool.description };
@@ -16,10 +16,11 @@ function renderGemini(tool: NeutralTool): GeminiFunctionDeclaration {
   return out;
 }
 
-function geminiPayload({ systemText, placed, tools }: PayloadContext<'gemini'>): GeminiPayload {
+function geminiPayload({ input, systemText, placed, tools }: PayloadContext<'gemini'>): GeminiPayload {
   const config: GeminiPayload['config'] = {};
   if (systemText !== '') config.systemInstruction = systemText;
   if (tools.length > 0) config.tools = [{ functionDeclarations: tools as GeminiFunctionDeclaration[] }];
+  if (input.toolChoice !== undefined) config.toolConfig = input.toolChoice as GeminiToolConfig;
   return { contents: toGeminiContents(placed.messages), config };
 }
 
@@ -51,11 +52,11 @@ export const gemini: TargetAdapter<'gemini'> = {
       list((c as { parts?: unknown } | null)?.parts).forEach((part, j) => add('conversation', `contents[${i}].parts[${j}]`, { role, part }));
     });
   },
-  allowedTools: {
-    unsupported:
-      "Gemini's functionCallingConfig.mode is the SDK enum FunctionCallingConfigMode; set config.toolConfig = { functionCallingConfig: { mode: FunctionCallingConfigMode.VALIDATED, allowedFunctionNames: router.allowedToolNames({ target: 'gemini' }) } } yourself. Nothing was added.",
-  },
+  // VALIDATED, not ANY: the model may still answer in text. https://ai.google.dev/gemini-api/docs/function-calling
+  allowedTools: { choice: (names): GeminiToolConfig => ({ functionCallingConfig: { mode: 'VALIDATED', allowedFunctionNames: [...names] } }) },
   toolkitLoading: Object.freeze({ native: 'dispatcher' as const }),
+  namespaces: undefined,
+  toolChangeModels: undefined,
   toolResultErrorFlag: false,
   convertMessages: (messages) => toGeminiContents(messages),
   buildPayload: geminiPayload,

@@ -44,13 +44,18 @@ export function renderTool(form: RenderForm, tool: NeutralTool, options: RenderO
 }
 
 /**
- * What a `toolkitLoading` option means on a target (its adapter's `native` mode for `native`).
+ * What a `toolkitLoading` option means on a target for the router's `model` (its adapter's `native` mode for `native`,
+ * or `tool-changes` where the model accepts them). A single `'tool-changes'` means `native` on targets without them.
  * @example
- * toolkitMode('anthropic', 'native');             // → 'deferred'
- * toolkitMode('openai', { anthropic: 'append' }); // → 'dispatcher'
+ * toolkitMode('anthropic', 'native');                     // → 'deferred'
+ * toolkitMode('anthropic', 'native', 'claude-opus-4-8');  // → 'tool-changes'
+ * toolkitMode('openai', { anthropic: 'append' });         // → 'dispatcher'
  */
-export function toolkitMode(target: Target, option: ToolkitLoadingOption | undefined): ToolkitMode {
-  return resolveToolkitMode(adapterFor(target).toolkitLoading.native, target, option);
+export function toolkitMode(target: Target, option: ToolkitLoadingOption | undefined, model?: string): ToolkitMode {
+  const adapter = adapterFor(target);
+  const accepts = adapter.toolChangeModels;
+  const toolChanges = accepts === undefined ? 'no' : model === undefined ? 'unknown' : accepts.test(model) ? 'yes' : 'no';
+  return resolveToolkitMode(adapter.toolkitLoading.native, target, option === 'tool-changes' && accepts === undefined ? 'native' : option, toolChanges);
 }
 
 /**

@@ -15,7 +15,7 @@ type NativeRead = { readonly messages: NormalizedMessage[]; readonly consumed: n
 
 /** Anthropic content block types that only an assistant turn carries (the model's output). */
 const ANTHROPIC_OUTPUT = new Set([
-  'tool_use', 'thinking', 'redacted_thinking', 'server_tool_use', 'web_search_tool_result', 'web_fetch_tool_result', 'code_execution_tool_result',
+  'tool_use', 'thinking', 'redacted_thinking', 'compaction', 'server_tool_use', 'web_search_tool_result', 'web_fetch_tool_result', 'code_execution_tool_result',
   'bash_code_execution_tool_result', 'text_editor_code_execution_tool_result', 'tool_search_tool_result', 'container_upload'
 ]);
 

@@ -8,7 +8,7 @@ import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoic
 import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { openaiParameters } from './strict.js';
-import type { ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesToolSearchTool } from './types.js';
+import type { ResponsesAllowedTools, ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesToolSearchTool } from './types.js';
 
 function renderResponses(tool: NeutralTool, options: RenderOptions): ResponsesFunctionTool {
   const { parameters, strict } = openaiParameters(tool, options);
@@ -19,11 +19,30 @@ function renderResponses(tool: NeutralTool, options: RenderOptions): ResponsesFu
 
 const SEARCH: ResponsesToolSearchTool = Object.freeze({ type: 'tool_search' });
 
+/** The `call_id` of the `tool_search` pair that carries tools registered after the first turn. */
+export const REGISTERED_CALL_ID = 'toolroute_registered';
+
 function responsesPayload({ input, options, systemText, placed, tools }: PayloadContext<'openai-responses'>): ResponsesPayload {
   let items = toResponsesInput(placed.messages, options.responsesSystemRole);
   if (input.toolkits?.mode === 'tool-search') items = asToolSearchItems(items, placed.messages, input.toolkits);
+  const namespaces = new Set(tools.flatMap((t) => (t.type === 'namespace' ? [t.name] : [])));
+  let choice = input.toolChoice as ResponsesAllowedTools | undefined;
+  if (namespaces.size > 0) {
+    items = items.map((item) => inNamespace(item, namespaces));
+    // A native namespace is allowed as a whole, named as the tool it is (the gate still checks each action).
+    if (choice !== undefined) choice = { ...choice, tools: choice.tools.map((t) => ('name' in t && namespaces.has(t.name) ? { type: 'namespace', name: t.name } : t)) };
+  }
+  const added = (input.toolChanges?.added ?? []) as ResponsesFunctionTool[];
+  // Tools registered after the first turn: a client tool search's result at the tail, so `tools` stays as cached.
+  if (added.length > 0) {
+    items = [
+      ...items,
+      { type: 'tool_search_call', call_id: REGISTERED_CALL_ID, arguments: { registered: true }, execution: 'client', status: 'completed' },
+      { type: 'tool_search_output', call_id: REGISTERED_CALL_ID, execution: 'client', status: 'completed', tools: added.map(loadedForm) },
+    ];
+  }
   // Key order: instructions, input, tools — the order the docs write them.
-  return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, input.toolChoice);
+  return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, choice);
 }
 
 /** The OpenAI Responses adapter. */
@@ -47,6 +66,10 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
     choice: (names, search) => ({ type: 'allowed_tools', mode: 'auto', tools: [...names.map((name) => ({ type: 'function', name })), ...(search ? [{ type: 'tool_search' }] : [])] }),
   },
   toolkitLoading: Object.freeze({ native: 'tool-search' as const, loaderTool: toolSearchLoader, loadedTool: loadedForm }),
+  // OpenAI: "our models have primarily been trained to search those surfaces". https://developers.openai.com/api/docs/guides/tools-tool-search
+  // A toolkit's members are deferred: the model sees the namespace's name and description until a load brings them.
+  namespaces: { tool: (ns, members, deferred) => ({ type: 'namespace', name: ns.name, description: ns.description, tools: deferred ? members.map((m) => ({ ...m, defer_loading: true })) : [...members] }) },
+  toolChangeModels: undefined,
   toolResultErrorFlag: false,
   convertMessages: (messages, options) => toResponsesInput(messages, options.systemRole),
   buildPayload: responsesPayload,
@@ -71,6 +94,12 @@ export function classifyResponsesItem(item: ProviderItem): ItemClass {
   }
   const search = item['type'] === 'tool_search_call' && item['execution'] === 'client';
   if (item['type'] !== 'function_call' && !search) return OTHER;
+  // A namespace member's call is the namespace's `{ action, args }` call: one dispatch path for both encodings.
+  const namespace = item['namespace'];
+  if (typeof namespace === 'string' && namespace !== '') {
+    const args: unknown = typeof item['arguments'] === 'string' ? parseOr(item['arguments']) : item['arguments'];
+    return { kind: 'call', id: str(item['call_id']), name: namespace, arguments: argumentsText({ action: str(item['name']), args }) };
+  }
   return { kind: 'call', id: str(item['call_id']), name: search ? LOAD_TOOLKIT_NAME : str(item['name']), arguments: argumentsText(item['arguments'], true) };
 }
 
@@ -81,10 +110,32 @@ const REPLAY: ReplayCodec<ResponsesInputItem> & { text: (text: string) => Respon
   call: (c, raw) => {
     const item: ResponsesFunctionCallItem = { type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments };
     // A changed call is a new item (no item id), still in the namespace the model called it in.
-    if (raw !== undefined && typeof raw['namespace'] === 'string') item.namespace = raw['namespace'];
-    return item;
+    return raw !== undefined && typeof raw['namespace'] === 'string' ? inNamespace(item, new Set([c.name])) : item;
   },
 };
+
+function parseOr(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A `{ action, args }` call to a native namespace as that namespace's member call (`namespace`, the action's `name`,
+ * `args` as the arguments); anything else unchanged, so a call the model garbled stays as it was.
+ * @example inNamespace({ type: 'function_call', call_id: 'c1', name: 'file_ops', arguments: '{"action":"read_file","args":{}}' }, new Set(['file_ops']));
+ * // → { type: 'function_call', call_id: 'c1', name: 'read_file', namespace: 'file_ops', arguments: '{}' }
+ */
+export function inNamespace(item: ResponsesInputItem, namespaces: ReadonlySet<string>): ResponsesInputItem {
+  if (!('type' in item) || item.type !== 'function_call' || item.namespace !== undefined || !namespaces.has(item.name)) return item;
+  const call = parseOr(item.arguments);
+  const action = isRecord(call) ? call['action'] : undefined;
+  if (typeof action !== 'string' || !isRecord(call) || Object.keys(call).some((k) => k !== 'action' && k !== 'args')) return item;
+  const { name: namespace, ...rest } = item;
+  return { ...rest, name: action, namespace, arguments: argumentsText(call['args'] ?? {}) };
+}
 
 /**
  * Input items for `client.responses.create`: easy input messages, `function_call` / `function_call_output` items (a
@@ -150,7 +201,7 @@ export function asToolSearchItems(items: ResponsesInputItem[], normalized: reado
     if (item.type === 'tool_search_call' && typeof item.call_id === 'string' && item.execution === 'client') searches.add(item.call_id);
     if (item.type !== 'function_call_output' || !searches.has(item.call_id)) return [item];
     const kit = loads.get(item.call_id)!.toolkit;
-    const tools = (kit?.tools ?? []).flatMap((name) => loading.responsesTools?.get(name) ?? []);
+    const tools = kit === undefined ? [] : [...(loading.responsesTools?.get(kit.name) ?? [])];
     const output: ResponsesInputItem = { type: 'tool_search_output', call_id: item.call_id, execution: 'client', status: 'completed', tools };
     return kit === undefined ? [output, { role: 'developer', content: `${LOAD_TOOLKIT_NAME}: ${item.output}` }] : [output];
   });

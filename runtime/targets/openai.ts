@@ -54,6 +54,8 @@ export const openai: TargetAdapter<'openai'> = {
   },
   allowedTools: { choice: (names) => ({ type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: names.map((name) => ({ type: 'function', function: { name } })) } }) },
   toolkitLoading: Object.freeze({ native: 'dispatcher' as const }),
+  namespaces: undefined,
+  toolChangeModels: undefined,
   toolResultErrorFlag: false,
   convertMessages: (messages) => toOpenAIChatMessages(messages),
   buildPayload: chatPayload,

@@ -63,6 +63,20 @@ export interface AnthropicConversion {
 
 /** Spread into `client.messages.create({ model, max_tokens, ...payload })`. */
 export interface AnthropicPayload { system?: string | AnthropicTextBlock[]; messages: AnthropicMessage[]; tools?: AnthropicToolUnion[] }
+
+/** `BetaToolChangeToolReference` / `BetaToolChangeToolDefinitionParam`: a tool by name, or by value. */
+export type AnthropicToolChangeTool = { type: 'tool_reference'; name: string } | { type: 'tool_definition'; definition: AnthropicTool };
+/** `BetaRequestToolAdditionBlock` / `BetaRequestToolRemovalBlock`: offered, or withdrawn, from this point on. */
+export type AnthropicToolChangeBlock = { type: 'tool_addition'; tool: AnthropicToolChangeTool } | { type: 'tool_removal'; tool: { type: 'tool_reference'; name: string } };
+/** `BetaMessageParam` members the `tool-changes` mode sends: system messages may carry tool changes. */
+export type AnthropicToolChangesMessage = Exclude<AnthropicMessage, { role: 'system' }> | { role: 'system'; content: string | (AnthropicTextBlock | AnthropicToolChangeBlock)[] };
+/**
+ * The `tool-changes` payload (`anthropicToolChanges(payload)`): spread into `client.beta.messages.create`; `betas` is
+ * sent as the `anthropic-beta` header by the SDK.
+ */
+export interface AnthropicToolChangesPayload { system?: string | AnthropicTextBlock[]; messages: AnthropicToolChangesMessage[]; tools?: AnthropicToolUnion[]; betas: AnthropicToolChangesBeta[] }
+/** The betas of mid-conversation tool changes: references, and (for a tool added by value) inline definitions. */
+export type AnthropicToolChangesBeta = 'mid-conversation-tool-changes-2026-07-01' | 'inline-tools-2026-09-15';
 /** `ChatCompletionFunctionTool` (with `FunctionDefinition`). */
 export interface OpenAIChatTool { type: 'function'; function: { name: string; description?: string; parameters?: JsonObject; strict?: boolean | null } }
 /** `ChatCompletionMessageFunctionToolCall`. */
@@ -98,7 +112,10 @@ export interface ResponsesFunctionTool {
 /** `ToolSearchTool`: hosted, or client-executed (the loader in the `tool-search` toolkit-loading mode). */
 export interface ResponsesToolSearchTool { type: 'tool_search'; execution?: 'server' | 'client'; description?: string | null; parameters?: unknown }
 
-export type ResponsesTool = ResponsesFunctionTool | ResponsesToolSearchTool;
+/** `NamespaceTool`: a spec namespace natively, one function per action (a call names it in `namespace`). */
+export interface ResponsesNamespaceTool { type: 'namespace'; name: string; description: string; tools: ResponsesFunctionTool[] }
+
+export type ResponsesTool = ResponsesFunctionTool | ResponsesToolSearchTool | ResponsesNamespaceTool;
 
 type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 /** `ResponseFunctionToolCall`: built from the history, or replayed with its item `id`, `namespace` and `status`. */
@@ -154,7 +171,7 @@ export interface ResponsesPayload {
 }
 
 /** `ToolChoiceAllowed` (not nested as on Chat). */
-export interface ResponsesAllowedTools { type: 'allowed_tools'; mode: 'auto'; tools: ({ type: 'function'; name: string } | { type: 'tool_search' })[] }
+export interface ResponsesAllowedTools { type: 'allowed_tools'; mode: 'auto'; tools: ({ type: 'function' | 'namespace'; name: string } | { type: 'tool_search' })[] }
 /** `FunctionDeclaration` with `parametersJsonSchema` (sent untouched by the SDK), never `parameters`. */
 export interface GeminiFunctionDeclaration { name: string; description?: string; parametersJsonSchema?: JsonObject }
 /** `Part` members the history maps to; `thought` and `thoughtSignature` are replayed on the part they came on. */
@@ -165,8 +182,17 @@ export type GeminiPart =
 
 /** `Content`: the role is `user` or `model` (a `system` role is a 400). */
 export interface GeminiContent { role: 'user' | 'model'; parts: GeminiPart[] }
+/**
+ * `ToolConfig` as `options.allowedTools` fills it: mode `VALIDATED` (the model may call only `allowedFunctionNames`).
+ * `mode` is the string `'VALIDATED'`; it is typed `any` because the SDK types the field as its string enum
+ * `FunctionCallingConfigMode`, which accepts no string literal, and the runtime imports no SDK.
+ */
+export interface GeminiToolConfig { functionCallingConfig: { mode: any; allowedFunctionNames: string[] } }
 /** Spread into `ai.models.generateContent({ model, ...payload })`. */
-export interface GeminiPayload { contents: GeminiContent[]; config: { systemInstruction?: string; tools?: { functionDeclarations: GeminiFunctionDeclaration[] }[] } }
+export interface GeminiPayload {
+  contents: GeminiContent[];
+  config: { systemInstruction?: string; tools?: { functionDeclarations: GeminiFunctionDeclaration[] }[]; toolConfig?: GeminiToolConfig };
+}
 /** What `compile({ target })` returns for each target. */
 export interface TargetPayloadMap { anthropic: AnthropicPayload; openai: OpenAIChatPayload; 'openai-responses': ResponsesPayload; gemini: GeminiPayload }
 /** The request fragment for target `T`. */

@@ -1,17 +1,19 @@
 /**
  * `toolroute init`, as a new user runs it: in an empty folder it writes the
- * starter spec (with its `$schema` line), a handlers file, package.json with
- * the codegen script and a tsconfig; with the built package installed there,
- * `npm run codegen` and `tsc` pass, and a handler left out fails tsc (so the
- * check is real). Run again, it refuses and changes nothing; in an existing
- * project it adds only the script, keeping the rest of package.json.
+ * starter spec (with its `$schema` line), a handlers file, a program that runs
+ * them, package.json with the codegen script and a tsconfig; with the built
+ * package installed there, `npm run codegen` and `tsc` pass, and a handler
+ * left out fails tsc (so the check is real). Run again, it refuses and changes
+ * nothing; in an existing project it adds the script (and `"type": "module"`
+ * where package.json has no type), keeping the rest of package.json.
+ * test/package/pack.test.ts runs the README's whole sequence from npm install.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../generator/cli.js';
-import { CODEGEN_SCRIPT, STARTER_SPEC } from '../../generator/init.js';
+import { main } from '../../cli/main.js';
+import { CODEGEN_SCRIPT, STARTER_SPEC } from '../../cli/init.js';
 import { node, REPO, removeDir, stagePackage, tempDir, TSC, write } from './stage.js';
 
 const dirs: string[] = [];
@@ -45,8 +47,9 @@ describe('toolroute init', () => {
     const r = await init(app);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('wrote tools.spec.yaml, src/handlers.ts, package.json, tsconfig.json');
+    expect(r.stdout).toContain('wrote tools.spec.yaml, src/handlers.ts, src/main.ts, package.json, tsconfig.json');
     expect(r.stdout).toContain('npm run codegen');
+    expect(r.stdout).toContain('npm install --save-dev typescript @types/node tsx yaml zod esbuild');
 
     const spec = readFileSync(path.join(app, 'tools.spec.yaml'), 'utf8');
     expect(spec.split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/toolroute/schema/toolspec.schema.json');
@@ -67,7 +70,7 @@ describe('toolroute init', () => {
     const codegen = spawnSync('npm', ['run', '--silent', 'codegen'], { cwd: app, env, encoding: 'utf8', timeout: 120_000 });
     expect(codegen.stderr).toBe('');
     expect(codegen.status).toBe(0);
-    expect(codegen.stdout).toMatch(/toolroute: wrote 7 of 7 files \(2 tools, 0 namespaces, 0 toolkits\)/);
+    expect(codegen.stdout).toMatch(/toolroute: wrote 9 of 9 files \(2 tools, 0 namespaces, 0 toolkits\)/);
 
     const tsc = node([TSC, '-p', 'tsconfig.json'], app);
     expect(tsc.stdout + tsc.stderr).toBe('');
@@ -79,6 +82,9 @@ describe('toolroute init', () => {
     );
     expect(ran.stderr).toBe('');
     expect(JSON.parse(ran.stdout)).toEqual([true, expect.stringContaining('Edit tools.spec.yaml'), false, 'handler_error']);
+    const starter = node(['dist/main.js'], app);
+    expect(starter.stderr).toBe('');
+    expect(starter.stdout).toMatch(/^get_time .+\nread_note Edit tools\.spec\.yaml.*\nread_note rejected \(invalid_arguments\): /);
 
     // The handlers file is really checked: drop a handler, and tsc names the tool.
     const handlers = readFileSync(path.join(app, 'src/handlers.ts'), 'utf8');
@@ -90,11 +96,12 @@ describe('toolroute init', () => {
 
     // A second init refuses, naming each conflict, and changes nothing.
     const before = snapshot(app);
-    expect(Object.keys(before)).toEqual(expect.arrayContaining(['tools.spec.yaml', 'src/handlers.ts', 'package.json', 'tsconfig.json', 'src/generated/index.ts']));
+    expect(Object.keys(before)).toEqual(expect.arrayContaining(['tools.spec.yaml', 'src/handlers.ts', 'src/main.ts', 'package.json', 'tsconfig.json', 'src/generated/index.ts']));
     const again = await init(app);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('tools.spec.yaml already exists');
     expect(again.stderr).toContain('src/handlers.ts already exists');
+    expect(again.stderr).toContain('src/main.ts already exists');
     expect(again.stderr).toContain('package.json already has a "codegen" script');
     expect(again.stderr).toContain('nothing was written');
     expect(snapshot(app)).toEqual(before);
@@ -108,8 +115,9 @@ describe('toolroute init', () => {
     write(path.join(app, 'tsconfig.json'), '{ "compilerOptions": { "strict": true } }\n');
     const r = await init(app);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('wrote tools.spec.yaml, src/handlers.ts, package.json');
+    expect(r.stdout).toContain('wrote tools.spec.yaml, src/handlers.ts, src/main.ts, package.json');
     expect(r.stdout).toContain('tsconfig.json exists and was left alone');
+    expect(r.stdout).not.toContain('"type"');
     expect(r.stdout).not.toContain('npm install toolroute');
     expect(readFileSync(path.join(app, 'tsconfig.json'), 'utf8')).toBe('{ "compilerOptions": { "strict": true } }\n');
     const text = readFileSync(path.join(app, 'package.json'), 'utf8');
@@ -118,8 +126,26 @@ describe('toolroute init', () => {
     );
   });
 
-  it('refuses when any one target exists, and writes nothing at all', async () => {
-    for (const existing of ['tools.spec.yaml', 'src/handlers.ts']) {
+  it('after an install (package.json without "type"): adds "type": "module" with the script, and says so', async () => {
+    const app = tempDir('init-installed-');
+    dirs.push(app);
+    write(path.join(app, 'package.json'), '{\n  "dependencies": {\n    "toolroute": "^0.1.0"\n  }\n}\n');
+    const r = await init(app);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('note: package.json now has "type": "module"');
+    expect(r.stdout).not.toContain('README');
+    expect(JSON.parse(readFileSync(path.join(app, 'package.json'), 'utf8'))).toEqual({ dependencies: { toolroute: '^0.1.0' }, type: 'module', scripts: { codegen: CODEGEN_SCRIPT } });
+  });
+
+  it('refuses when any one target exists, or package.json says CommonJS, and writes nothing at all', async () => {
+    const cjs = tempDir('init-cjs-');
+    dirs.push(cjs);
+    write(path.join(cjs, 'package.json'), '{ "name": "x", "type": "commonjs" }\n');
+    const refused = await init(cjs);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('package.json has "type": "commonjs", and the starter is ES modules');
+    expect(snapshot(cjs)).toEqual({ 'package.json': '{ "name": "x", "type": "commonjs" }\n' });
+    for (const existing of ['tools.spec.yaml', 'src/handlers.ts', 'src/main.ts']) {
       const app = tempDir('init-refuse-');
       dirs.push(app);
       write(path.join(app, existing), 'mine\n');

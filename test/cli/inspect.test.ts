@@ -17,9 +17,9 @@ import { pathToFileURL } from 'node:url';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as generated from '../../generated/index.js';
-import { main } from '../../generator/cli.js';
-import { chartBars, inspectSpec, renderInspectHtml, bytesEstimate, type InspectReport } from '../../generator/inspect/index.js';
-import { createRouter, TARGETS, type Target } from '../../runtime/index.js';
+import { main } from '../../cli/main.js';
+import { chartBars, inspectSpec, renderInspectHtml, bytesEstimate, type InspectReport } from '../../cli/inspect/index.js';
+import { createRouter, TARGETS, toolkitMode, toolMessage, type NeutralMessage, type Target } from '../../runtime/index.js';
 import { REPO, removeDir, tempDir, write } from './stage.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -74,21 +74,31 @@ function entries(target: Target, payload: unknown): unknown[] {
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
 describe('inspect numbers', () => {
-  it('match what a router on the committed generated folder sends, before and after each load', () => {
+  it('match what a router on the committed generated folder sends under its strategy, before and after each load', () => {
     const handlers = Object.fromEntries(generated.TOOL_NAMES.map((n) => [n, () => null])) as never;
     for (const target of TARGETS) {
-      // inspect measures the `append` strategy (see generator/inspect/measure.ts).
-      const router = createRouter(generated, handlers, { toolkitLoading: 'append' });
+      // The router an application makes (no toolkitLoading option: the spec's strategy, here native).
+      const router = createRouter(generated, handlers);
       const t = report.targets.find((x) => x.target === target);
       expect(t, target).toBeDefined();
+      expect(t?.strategy).toEqual({ name: 'native', mode: toolkitMode(target, undefined) });
       const kits = [null, ...generated.spec.toolkits.map((k) => k.name)];
       expect(t?.states.map((s) => s.label)).toEqual(['initial', ...generated.spec.toolkits.map((k) => `load_toolkit ${k.name}`)]);
+      // The model's conversation: its load_toolkit calls and their results, as the router answers them.
+      const messages: NeutralMessage[] = [{ role: 'user', content: 'Go on.' }];
       kits.forEach((kit, i) => {
-        if (kit !== null) expect(router.handleTool({ name: 'load_toolkit', arguments: { toolkit_name: kit } })).not.toMatch(/^Error/);
-        const json = JSON.stringify(entries(target, router.compile({ target, messages: [] })));
+        if (kit !== null) {
+          const call = { id: `call_load_${i - 1}`, type: 'function' as const, function: { name: 'load_toolkit', arguments: JSON.stringify({ toolkit_name: kit }) } };
+          const result = router.handleTool({ name: 'load_toolkit', arguments: { toolkit_name: kit } });
+          expect(result).not.toMatch(/^Error/);
+          messages.push({ role: 'assistant', content: null, tool_calls: [call] }, toolMessage(call, { ok: true, result }));
+        }
+        const payload = router.compile({ target, messages });
+        const json = JSON.stringify(entries(target, payload));
         const state = t?.states[i];
         expect(state?.tools.bytes, `${target} ${kit}`).toBe(bytes(json));
-        expect(state?.tools.count).toBe(entries(target, router.compile({ target, messages: [] })).length);
+        expect(state?.tools.count).toBe(entries(target, payload).length);
+        expect(state?.request.bytes, `${target} ${kit}`).toBe(bytes(JSON.stringify(payload)));
         expect(state?.directory.bytes).toBe(bytes(generated.directoryXml));
         expect(state?.total.bytes).toBe(bytes(json) + bytes(generated.directoryXml));
         // o200k everywhere (estimate outside OpenAI), counted on the same text.
@@ -97,6 +107,24 @@ describe('inspect numbers', () => {
       });
       expect(t?.tokens).toBe(target === 'openai' || target === 'openai-responses' ? 'o200k' : 'o200k-estimate');
     }
+    // Per target, what native means: Anthropic sends every toolkit tool deferred from the start, Chat adds the dispatcher.
+    const anthropic = report.targets.find((t) => t.target === 'anthropic')!;
+    expect(anthropic.states[0]!.toolNames).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit', 'get_forecast', 'get_current_weather', 'run_query', 'describe_table']);
+    expect(report.targets.find((t) => t.target === 'openai')!.states[0]!.toolNames).toContain('call_toolkit_tool');
+  });
+
+  it('measures the strategy it is given: append adds each toolkit\'s tools to the array on its load', async () => {
+    const r = await inspectSpec('examples/tools.spec.yaml', { cwd: REPO, toolkitLoading: 'append', targets: ['openai'] });
+    if (!r.ok) throw new Error('spec failed');
+    const t = r.report.targets[0]!;
+    expect(t.strategy).toEqual({ name: 'append', mode: 'append' });
+    for (const k of t.groups.filter((g) => g.kind === 'toolkit')) {
+      const i = t.states.findIndex((s) => s.label === `load_toolkit ${k.name}`);
+      expect(t.states[i]!.tools.bytes - t.states[i - 1]!.tools.bytes, k.name).toBe(k.bytes + k.entries);
+    }
+    const text = await inProcess(['inspect', path.join(REPO, 'examples/tools.spec.yaml'), '--toolkit-loading', 'append']);
+    expect(text.stdout).toContain('== openai (toolkit loading: append, append; o200k tokens) ==');
+    expect((await inProcess(['inspect', path.join(REPO, 'examples/tools.spec.yaml'), '--toolkit-loading', 'apend'])).stderr).toContain('--toolkit-loading must be one of native, dispatcher, append');
   });
 
   it('groups add up, the largest are the largest, and unoffered flat tools are named', () => {
@@ -108,8 +136,6 @@ describe('inspect numbers', () => {
       const last = t.states.at(-1)!;
       expect(t.groups.reduce((n, g) => n + g.bytes, 0) + last.tools.count + 1).toBe(last.tools.bytes);
       for (const k of t.groups.filter((g) => g.kind === 'toolkit')) {
-        const i = t.states.findIndex((s) => s.label === `load_toolkit ${k.name}`);
-        expect(t.states[i]!.tools.bytes - t.states[i - 1]!.tools.bytes, k.name).toBe(k.bytes + k.entries);
         expect(generated.directoryXml).toContain(`<toolkit name="${k.name}"`);
         expect(k.directory.bytes).toBeGreaterThan(bytes(k.name));
       }
@@ -117,10 +143,11 @@ describe('inspect numbers', () => {
       expect(t.largest.map((i) => i.bytes)).toEqual(sorted);
       expect(t.notOffered.map((i) => i.name)).toEqual(['read_file', 'run_bash', 'get_time'].filter((n) => !initial.toolNames.includes(n)));
     }
-    // Deferred entries are kept where the target has tool search, dropped elsewhere.
+    // Deferred entries: every toolkit tool on Anthropic (native: deferred); the spec's deferLoading tool is a toolkit
+    // tool, which Responses loads through tool search instead; none where the target has no tool search.
     const deferred = (target: Target) => report.targets.find((t) => t.target === target)!.states.at(-1)!.deferred.count;
-    expect(deferred('anthropic')).toBe(1);
-    expect(deferred('openai-responses')).toBe(1);
+    expect(deferred('anthropic')).toBe(4);
+    expect(deferred('openai-responses')).toBe(0);
     expect(deferred('openai')).toBe(0);
     expect(deferred('gemini')).toBe(0);
   });
@@ -141,9 +168,11 @@ describe('toolroute inspect (spawned CLI)', () => {
     expect(r.code).toBe(0);
     for (const target of TARGETS) expect(r.stdout).toContain(`== ${target} (`);
     // The namespaces, the flat tool in no namespace (get_time, 222 bytes and a comma) and the loader.
-    expect(r.stdout).toMatch(/^initial +4 +2,196 /m);
-    expect(r.stdout).toContain('+ load_toolkit Weather');
-    expect(r.stdout).toContain('offered: file_ops, terminal, get_time, load_toolkit\n+ load_toolkit Weather adds: get_forecast, get_current_weather\n');
+    expect(r.stdout).toContain('== openai (toolkit loading: native, dispatcher; o200k tokens) ==');
+    // The namespaces, the flat tool in no namespace, the loader and the dispatcher; loads add no entry.
+    expect(r.stdout).toMatch(/^initial +5 +2,842 /m);
+    expect(r.stdout).toContain('offered: file_ops, terminal, get_time, load_toolkit, call_toolkit_tool\n+ load_toolkit Weather adds: (none)\n');
+    expect(r.stdout).toMatch(/^Weather +toolkit +2 +0 +0 +97 +in load results$/m);
     // read_file and run_bash are flat too, but also actions of file_ops and terminal: offered through them.
     expect(r.stdout).toContain("not offered by default (callable flat tools; pass them as compile's `tools`): read_file 442 B (flat), run_bash 396 B (flat)\n");
     expect(r.stdout).toContain('largest: file_ops ');

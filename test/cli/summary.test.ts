@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../generator/cli.js';
+import { main } from '../../cli/main.js';
 import { removeDir, tempDir, write } from './stage.js';
 
 const dirs: string[] = [];
@@ -36,7 +36,7 @@ toolkits:
 `);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^toolroute: wrote 7 of 7 files \(2 tools, 1 namespace, 1 toolkit\) in \d+ ms\.\n$/);
+    expect(r.stdout).toMatch(/^toolroute: wrote 9 of 9 files \(2 tools, 1 namespace, 1 toolkit\) in \d+ ms\.\n$/);
   });
 
   it('is plural otherwise, including zero', async () => {

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WARNINGS_SHOWN_PER_CODE } from '../../generator/cli.js';
+import { WARNINGS_SHOWN_PER_CODE } from '../../cli/main.js';
 import { generate } from '../../generator/index.js';
 import { REPO, removeDir, tempDir } from '../generator/helpers.js';
 

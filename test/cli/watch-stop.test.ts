@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { watchCodegen } from '../../generator/watch.js';
+import { watchCodegen } from '../../cli/watch.js';
 import { removeDir, tempDir, write } from './stage.js';
 
 const dir = tempDir('watch-stop-');

@@ -17,6 +17,8 @@ export interface RecordedRequest {
   /** The request body exactly as the SDK wrote it. */
   readonly text: string;
   readonly body: Record<string, unknown>;
+  /** The request headers (lowercased names), e.g. `anthropic-beta`. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 export interface MockProvider {
@@ -53,7 +55,7 @@ export async function startMockProvider(respond: (body: Record<string, unknown>,
         body = {};
       }
       const index = requests.length;
-      requests.push({ method: req.method ?? '', path, text, body });
+      requests.push({ method: req.method ?? '', path, text, body, headers: req.headers });
       let status = 200;
       let out: string;
       try {

@@ -88,7 +88,7 @@ describe('argument types: spec text never becomes code', () => {
       additionalProperties: false,
     });
     expect(type).toBe(
-      '{\n  /** ends *\\/ here */\n  title?: "tsType";\n  list?: {\n    id?: string;\n  }[];\n  [k: string]: string | {\n    id?: string;\n  }[];\n}',
+      '{\n  /** ends *\\/ here */\n  title?: "tsType";\n  list?: {\n    id?: string;\n  }[];\n  [k: string]: string | {\n    id?: string;\n  }[] | undefined;\n}',
     );
     expect(type).not.toMatch(/evil|Nested|Root|\bX\b/);
   });
@@ -116,6 +116,8 @@ describe('emit', () => {
       'validators.gen.ts',
       'directory.gen.ts',
       'spec.gen.ts',
+      'search.gen.ts',
+      'search-index.gen.ts',
       'index.ts',
       'manifest.json',
     ]);

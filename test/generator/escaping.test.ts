@@ -126,7 +126,7 @@ describe('escaping fixture', () => {
     expect(validate.errors?.[0]?.params).toEqual({ missingProperty: key });
   });
 
-  it('the directory XML escapes every attribute and text, and unescapes to the exact names and descriptions', () => {
+  it('the directory XML escapes attributes (quotes too) and element text (&, <, > only), and unescapes to the exact names and descriptions', () => {
     const xml = gen.directoryXml;
     expect(xml).toBe(gen.spec.directoryXml);
     const unescape = (s: string) => s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]!);
@@ -139,6 +139,10 @@ describe('escaping fixture', () => {
     });
     // Exactly the two structural tags plus one per toolkit: no markup came from the spec.
     expect(xml.match(/</g)).toHaveLength(2 + 2 * ir.toolkits.length);
+    // Element text escapes only &, < and >: quotes stay as written there (attributes escape them).
+    for (const entry of entries) expect(entry[3]).not.toMatch(/&(quot|apos);/);
+    expect(xml).toContain(`alert('x')`);
+    expect(entries[0]![1]).toContain('&quot;kit&quot;');
   });
 
   it('rendered payloads contain every spec string exactly (the data is JSON, never code)', () => {

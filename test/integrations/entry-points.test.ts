@@ -34,14 +34,14 @@ const MCP_PACKAGES = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/client
 const hasMcp = (packages: Set<string>) => MCP_PACKAGES.some((p) => packages.has(p));
 
 it('the runtime, the root entry and the generator load neither SDK', () => {
-  for (const entry of ['index.ts', 'runtime/index.ts', 'generator/index.ts', 'generator/cli.ts']) {
+  for (const entry of ['index.ts', 'runtime/index.ts', 'generator/index.ts', 'cli/main.ts']) {
     const packages = reachablePackages(entry);
     expect(hasMcp(packages), entry).toBe(false);
     expect(packages.has('ai'), entry).toBe(false);
     expect(packages.has('@openai/agents'), entry).toBe(false);
   }
   // The CLI reaches the importer only through a dynamic import.
-  expect(readFileSync(path.join(REPO, 'generator/cli.ts'), 'utf8')).toContain("await import('./import/cli.js')");
+  expect(readFileSync(path.join(REPO, 'cli/main.ts'), 'utf8')).toContain("await import('./import.js')");
   expect(readFileSync(path.join(REPO, 'generator/import/mcp.ts'), 'utf8')).toContain("from '../../integrations/mcp/connect.js'");
 });
 

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
-import { main, type CliIO } from '../../generator/cli.js';
+import { main, type CliIO } from '../../cli/main.js';
 import { REPO } from '../generator/helpers.js';
 
 const SERVERS = path.join(REPO, 'node_modules/@modelcontextprotocol');

@@ -27,11 +27,12 @@ test('package.json maps every entry point to its source (in this repo) and its b
     files: string[];
     scripts: Record<string, string>;
   };
-  expect(Object.keys(pkg.exports)).toEqual(['.', './runtime', './generator', './mcp', './ai-sdk', './openai-agents', './package.json']);
+  expect(Object.keys(pkg.exports)).toEqual(['.', './runtime', './generator', './search', './mcp', './ai-sdk', './openai-agents', './package.json']);
   const entries = {
     '.': 'index',
     './runtime': 'runtime/index',
     './generator': 'generator/index',
+    './search': 'search/index',
     './mcp': 'integrations/mcp/index',
     './ai-sdk': 'integrations/ai-sdk/index',
     './openai-agents': 'integrations/openai-agents/index',
@@ -47,7 +48,7 @@ test('package.json maps every entry point to its source (in this repo) and its b
   expect(pkg.exports['./package.json']).toBe('./package.json');
   expect(pkg.bin).toEqual({ toolroute: './bin/toolroute.js' });
   // Everything the map and the CLI point at is published, and installs build dist/.
-  expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'index.ts', 'runtime', 'generator', 'integrations', 'bin']));
+  expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'index.ts', 'runtime', 'search', 'generator', 'integrations', 'bin']));
   expect(pkg.scripts['prepare']).toBe('npm run build');
   expect(pkg.scripts['build']).toMatch(/\btsc -p tsconfig\.build\.json$/);
 });
@@ -61,7 +62,7 @@ test("the repo's type check resolves the package to its sources; the build does 
   expect(jsonc('tsconfig.json').compilerOptions['customConditions']).toEqual(['toolroute-source']);
   const build = jsonc('tsconfig.build.json');
   expect(build.compilerOptions).toMatchObject({ noEmit: false, allowImportingTsExtensions: false, outDir: 'dist', rootDir: '.', declaration: true, customConditions: [] });
-  expect(build.include).toEqual(['index.ts', 'runtime', 'generator', 'schema', 'integrations']);
+  expect(build.include).toEqual(['index.ts', 'runtime', 'search', 'generator', 'schema', 'integrations', 'cli']);
 });
 
 test('importing the root does not load the generator', async () => {

@@ -372,7 +372,7 @@ test('the runtime exports exactly its public API', () => {
   expect(Object.keys(runtime).sort()).toEqual([
     'ANNOUNCEMENT_ANCHOR', 'ANNOUNCEMENT_CHANNELS', 'DEFAULT_LIMITS', 'LOAD_TOOLKIT_NAME', 'REJECTION_CODES', 'TARGETS',
     'TARGET_WARNING_CODES', 'TOOLKIT_DISPATCHER_NAME', 'TOOLKIT_LOADING_STRATEGIES', 'ToolCallRejectedError', 'ToolRouter',
-    'ToolrouteConfigError', 'applyNullDecode', 'cacheBlocks', 'cacheKey', 'cacheReuse', 'compileForTarget',
+    'ToolrouteConfigError', 'anthropicToolChanges', 'applyNullDecode', 'cacheBlocks', 'cacheKey', 'cacheReuse', 'compileForTarget',
     'createRouter', 'fromProvider', 'lazyRendered', 'libraryTool', 'nullDecodePlan', 'renderAnnouncements', 'renderTool', 'specFromData', 'stablePrefixOf',
     'toolMessage', 'toolResultErrorFlag', 'toolkitMode', 'warnOnce',
   ]);
@@ -463,7 +463,14 @@ describe('gate, loading and compile edge cases', () => {
     expect(() => router.compile({ target: 'openai', messages, tools: ['write_file'] })).toThrow(
       'compile: "write_file" in `tools` is not a flat tool, so the model could not call it by that name: it is an action of namespace "file_ops"; offer the namespace instead.',
     );
-    expect(() => router.compile({ target: 'anthropic', messages, tools: ['run_query'] })).toThrow(/"run_query" .*belongs to toolkit "Database"; loaded toolkits' tools are appended/);
+    // A toolkit tool: the text says what the active strategy does with it on that target.
+    expect(() => router.compile({ target: 'openai', messages, tools: ['get_forecast'] })).toThrow(
+      'compile: "get_forecast" in `tools` is not a flat tool, so the model could not call it by that name: it belongs to toolkit "Weather"; leave it out: on openai (dispatcher) a loaded toolkit\'s tools are called through call_toolkit_tool.',
+    );
+    expect(() => router.compile({ target: 'anthropic', messages, tools: ['run_query'] })).toThrow(/"run_query" .*belongs to toolkit "Database"; leave it out: on anthropic \(deferred\) every toolkit tool is sent with defer_loading/);
+    expect(() => router.compile({ target: 'openai-responses', messages, tools: ['run_query'] })).toThrow(/on openai-responses \(tool-search\) load_toolkit's result brings/);
+    const { router: appending } = exampleRouter({ toolkitLoading: 'append' });
+    expect(() => appending.compile({ target: 'openai', messages, tools: ['run_query'] })).toThrow(/on openai \(append\) a loaded toolkit's tools are appended after the stable tools\.$/);
     // Flat tools, namespaces, prune results and the loader name are fine.
     expect(() => router.compile({ target: 'gemini', messages, tools: ['read_file', 'terminal'] })).not.toThrow();
     expect(() => router.compile({ target: 'gemini', messages, tools: router.pruneByTask('run the shell') })).not.toThrow();

@@ -19,7 +19,7 @@ export const TSC = path.join(REPO, 'node_modules/typescript/bin/tsc');
 
 const ROOT = path.join(REPO, '.tmp', 'package-build');
 /** What the build reads: tsconfig.build.json's `include`, the configs it extends, and what ships beside dist/. */
-const INPUTS = ['index.ts', 'runtime', 'generator', 'schema', 'integrations', 'bin', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'node_modules/typescript/package.json'];
+const INPUTS = ['index.ts', 'runtime', 'generator', 'cli', 'schema', 'integrations', 'bin', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'node_modules/typescript/package.json'];
 /** A build that takes longer than this left its lock behind (a killed run); the next caller takes over. */
 const STALE_LOCK_MS = 10 * 60_000;
 

@@ -235,15 +235,32 @@ describe('provider-side blocklist (options.allowedTools, opt-in)', () => {
     expect(router.cacheKey(again)).toBe(router.cacheKey(blocked));
   });
 
-  test('Anthropic has none and Gemini needs the SDK enum: a warning, nothing sent', () => {
+  test('Gemini gets toolConfig VALIDATED with allowedFunctionNames; Anthropic without tool changes warns and sends nothing', () => {
     const { router } = exampleRouter();
     const codes: string[] = [];
     const onWarning = (_m: string, code: string) => codes.push(code);
+    router.setBlockedTools(['terminal']);
     const anthropic = router.compile({ target: 'anthropic', messages, options: { allowedTools: true, onWarning } });
     const gemini = router.compile({ target: 'gemini', messages, options: { allowedTools: true, onWarning } });
     expect(JSON.stringify(anthropic)).not.toContain('tool_choice');
-    expect(JSON.stringify(gemini)).not.toContain('toolConfig');
-    expect(codes).toEqual(['allowed-tools-unsupported']); // once per router
+    expect(gemini.config.toolConfig).toEqual({ functionCallingConfig: { mode: 'VALIDATED', allowedFunctionNames: ['file_ops', 'get_time', 'load_toolkit', 'call_toolkit_tool'] } });
+    const plain = router.compile({ target: 'gemini', messages });
+    expect(gemini.config.tools).toEqual(plain.config.tools);
+    expect(gemini.config.systemInstruction).toBe(plain.config.systemInstruction);
+    expect(codes).toEqual(['allowed-tools-unsupported']); // Anthropic only, once per router
     expect(router.cacheKey(anthropic)).toBe(router.cacheKey(router.compile({ target: 'anthropic', messages })));
+  });
+
+  test("Anthropic 'tool-changes': a blocked tool is withdrawn at the tail with tool_removal; tools and system unchanged", () => {
+    const { router } = exampleRouter({ toolkitLoading: 'tool-changes' });
+    const open = router.compile({ target: 'anthropic', messages, options: { allowedTools: true } });
+    router.setBlockedTools(['terminal']);
+    const blocked = router.compile({ target: 'anthropic', messages, options: { allowedTools: true } });
+    expect(blocked.tools).toBe(open.tools);
+    expect(blocked.system).toBe(open.system);
+    expect(blocked.messages.at(-1)).toEqual({ role: 'system', content: [{ type: 'tool_removal', tool: { type: 'tool_reference', name: 'terminal' } }] });
+    expect((blocked as { betas?: unknown }).betas).toEqual(['mid-conversation-tool-changes-2026-07-01']);
+    router.setBlockedTools([]);
+    expect(router.compile({ target: 'anthropic', messages, options: { allowedTools: true } }).messages).toEqual(open.messages);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { generate, type GenerateOptions, type GenerateResult } from './index.js';
+import { generate, type GenerateOptions, type GenerateResult } from '../generator/index.js';
 
 export interface WatchOptions {
   /** The spec file, relative to `cwd` (or absolute). */

@@ -4,10 +4,11 @@
  */
 import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { formatProblem } from '../problems.js';
+import { formatProblem } from '../../generator/problems.js';
 import { renderInspectHtml } from './html.js';
 import { inspectSpec } from './measure.js';
 import { formatInspectText } from './text.js';
+import { TOOLKIT_LOADING_STRATEGIES, type ToolkitLoadingStrategy } from '../../runtime/toolkit-loading.js';
 
 export interface InspectCommandIO {
   readonly stdout: (text: string) => void;
@@ -18,16 +19,23 @@ export interface InspectCommandIO {
 export interface InspectCommandOptions {
   readonly json?: boolean;
   readonly html?: string;
+  /** The strategy to measure (the router's `toolkitLoading` option; checked here); default: the spec's. */
+  readonly toolkitLoading?: string;
 }
 
 /**
- * Runs `toolroute inspect <spec>`; returns the exit code (0, or 1 for spec problems / an unwritable file).
+ * Runs `toolroute inspect <spec>`; returns the exit code (0, 1 for spec problems / an unwritable file, 2 for an unknown strategy).
  *
  * @example
  * await inspectCommand('tools.spec.yaml', { html: 'inspect.html' }, io);
  */
 export async function inspectCommand(spec: string, options: InspectCommandOptions, io: InspectCommandIO): Promise<number> {
-  const result = await inspectSpec(spec, { cwd: io.cwd });
+  const strategy = options.toolkitLoading;
+  if (strategy !== undefined && !(TOOLKIT_LOADING_STRATEGIES as readonly string[]).includes(strategy)) {
+    io.stderr(`toolroute: --toolkit-loading must be one of ${TOOLKIT_LOADING_STRATEGIES.join(', ')}.\n`);
+    return 2;
+  }
+  const result = await inspectSpec(spec, { cwd: io.cwd, ...(strategy === undefined ? {} : { toolkitLoading: strategy as ToolkitLoadingStrategy }) });
   if (!result.ok) {
     const n = result.problems.length;
     io.stderr(`${result.problems.map(formatProblem).join('\n')}\n\ntoolroute: ${n} problem${n === 1 ? '' : 's'}; nothing to inspect.\n`);

@@ -1,18 +1,22 @@
 /**
  * `toolroute inspect`'s numbers, measured on the real runtime: every number comes from
- * `router.compile({ target })`, before any toolkit is loaded and after each `load_toolkit`.
+ * `router.compile({ target, messages })` of a router with the measured toolkit-loading strategy, before any toolkit
+ * is loaded and after each `load_toolkit` call and result in the conversation.
  */
 import { escapeXml } from '../../runtime/announcements.js';
 import { createRouter } from '../../runtime/router.js';
-import { adapterFor } from '../../runtime/targets/index.js';
+import { toolMessage } from '../../runtime/conversation.js';
+import { adapterFor, toolkitMode } from '../../runtime/targets/index.js';
+import type { NeutralMessage } from '../../runtime/targets/history.js';
+import type { ToolkitLoadingOption, ToolkitLoadingStrategy, ToolkitMode } from '../../runtime/toolkit-loading.js';
 import { LOAD_TOOLKIT_NAME, TARGETS, type GeneratedModule, type GeneratedSpec, type RegistryShape, type Target } from '../../runtime/contract.js';
-import { buildEmitContext, DEFAULT_RUNTIME_IMPORT } from '../emit/context.js';
-import { specData } from '../emit/spec.js';
+import { buildEmitContext, DEFAULT_RUNTIME_IMPORT } from '../../generator/emit/context.js';
+import { specData } from '../../generator/emit/spec.js';
 import { specFromData } from '../../runtime/spec-data.js';
-import { loadSpec } from '../load.js';
-import { normalizeSpec } from '../normalize.js';
-import type { Problem } from '../problems.js';
-import { validateSpec } from '../validate.js';
+import { loadSpec } from '../../generator/load.js';
+import { normalizeSpec } from '../../generator/normalize.js';
+import type { Problem } from '../../generator/problems.js';
+import { validateSpec } from '../../generator/validate.js';
 import { loadTokenCounter, type TokenCounter, type TokenMethod } from './tokens.js';
 
 /** Bytes and tokens of one piece of text the model receives. */
@@ -22,7 +26,7 @@ export interface Measure {
 }
 
 /** What an entry of a tools array is. */
-export type ItemKind = 'flat' | 'namespace' | 'loader' | 'toolkit' | 'other';
+export type ItemKind = 'flat' | 'namespace' | 'loader' | 'toolkit';
 
 /** One entry of a target's tools array. */
 export interface ItemReport extends Measure {
@@ -49,6 +53,11 @@ export interface StateReport {
   readonly directory: Measure;
   /** Tools array plus directory. */
   readonly total: Measure;
+  /**
+   * The whole request compile builds in this state: a one-line user turn, the model's `load_toolkit` calls so far and
+   * their results, rendered by the measured strategy (where a native strategy carries the loaded tools).
+   */
+  readonly request: Measure;
 }
 
 /** A namespace, toolkit, the flat tools or the library's loader, summed. */
@@ -67,6 +76,8 @@ export interface GroupReport extends Measure {
 
 export interface TargetReport {
   readonly target: Target;
+  /** The toolkit-loading strategy measured (the router's option, else the spec's, else `native`) and what it is on this target. */
+  readonly strategy: { readonly name: ToolkitLoadingStrategy; readonly mode: ToolkitMode };
   /** How this target's token numbers were counted: `o200k` is exact for the JSON text; the others are estimates. */
   readonly tokens: TokenMethod;
   readonly states: readonly StateReport[];
@@ -98,6 +109,8 @@ export interface InspectOptions {
   readonly targets?: readonly Target[];
   /** Token counter (default: o200k when gpt-tokenizer is installed, else an estimate). */
   readonly tokenCounter?: TokenCounter;
+  /** The router's `toolkitLoading` option to measure; default: the spec's `options.toolkitLoading` (else `native`). */
+  readonly toolkitLoading?: ToolkitLoadingOption;
 }
 
 /** How many of the largest entries a report names. */
@@ -121,7 +134,7 @@ export async function inspectSpec(specFile: string, options: InspectOptions = {}
   // The data `spec.gen.ts` holds. Validators are not needed to compile: every call would be valid.
   const spec = specFromData(specData(ctx), { directoryXml: ctx.directoryXml, validators: ctx.validators.map(() => () => true) });
   const counter = options.tokenCounter ?? (await loadTokenCounter());
-  const targets = (options.targets ?? TARGETS).map((target) => measureTarget({ spec }, target, counter));
+  const targets = (options.targets ?? TARGETS).map((target) => measureTarget({ spec }, target, counter, options.toolkitLoading));
   return {
     ok: true,
     report: {
@@ -134,13 +147,13 @@ export async function inspectSpec(specFile: string, options: InspectOptions = {}
   };
 }
 
-function measureTarget(generated: GeneratedModule, target: Target, counter: TokenCounter): TargetReport {
+function measureTarget(generated: GeneratedModule, target: Target, counter: TokenCounter, toolkitLoading: ToolkitLoadingOption | undefined): TargetReport {
   const { spec } = generated;
   const handlers = Object.fromEntries(spec.tools.map((t) => [t.name, () => null]));
-  // Each toolkit's tools measured as a tools-array entry: the `append` toolkit-loading
-  // strategy, where a load adds them to `tools` (the default, native loading sends
-  // them in the conversation instead, or through the dispatcher; same definitions).
-  const router = createRouter(generated as GeneratedModule<RegistryShape>, handlers as never, { toolkitLoading: 'append' });
+  // The router as an application makes it: its option, else the spec's strategy.
+  const router = createRouter(generated as GeneratedModule<RegistryShape>, handlers as never, toolkitLoading === undefined ? {} : { toolkitLoading });
+  const option = toolkitLoading ?? spec.toolkitLoading;
+  const strategy = { name: (typeof option === 'string' ? option : option?.[target]) ?? 'native', mode: toolkitMode(target, option) };
   const measure = (text: string): Measure => ({ bytes: Buffer.byteLength(text, 'utf8'), tokens: counter.count(text) });
 
   const namespaceNames = new Set(spec.namespaces.map((n) => n.name));
@@ -149,9 +162,13 @@ function measureTarget(generated: GeneratedModule, target: Target, counter: Toke
 
   const items = new Map<string, ItemReport>();
   const states: StateReport[] = [];
+  // The conversation compile reads toolkit loads from (native strategies render them from it).
+  const history: NeutralMessage[] = [{ role: 'user', content: 'Go on.' }];
   const snapshot = (label: string, loaded: readonly string[], loading: string | null): void => {
-    const entries = toolEntries(target, router.compile({ target, messages: [] }));
-    const directory = measure(router.compile().directoryXml);
+    const payload = router.compile({ target, messages: history });
+    const entries = toolEntries(target, payload);
+    const directoryXml = router.compile().directoryXml;
+    const directory = measure(directoryXml);
     let deferredCount = 0;
     let deferredBytes = 0;
     for (const entry of entries) {
@@ -164,13 +181,12 @@ function measureTarget(generated: GeneratedModule, target: Target, counter: Toke
       }
       if (items.has(name)) continue;
       const kind: ItemKind =
-        name === LOAD_TOOLKIT_NAME ? 'loader' : namespaceNames.has(name) ? 'namespace' : loading !== null && toolkitOf.get(name) === loading ? 'toolkit' : spec.flat.some((i) => spec.tools[i]?.name === name) ? 'flat' : toolkitOf.has(name) ? 'toolkit' : 'other';
+        namespaceNames.has(name) ? 'namespace' : loading !== null && toolkitOf.get(name) === loading ? 'toolkit' : spec.flat.some((i) => spec.tools[i]?.name === name) ? 'flat' : toolkitOf.has(name) ? 'toolkit' : 'loader';
       const group = kind === 'namespace' ? name : kind === 'toolkit' ? (toolkitOf.get(name) ?? null) : null;
       items.set(name, { name, kind, group, deferred, offered: loading ?? 'initial', ...measure(json) });
     }
     const toolsJson = JSON.stringify(entries);
     const tools = { count: entries.length, ...measure(toolsJson) };
-    const directoryXml = router.compile().directoryXml;
     states.push({
       label,
       loaded: [...loaded],
@@ -180,14 +196,18 @@ function measureTarget(generated: GeneratedModule, target: Target, counter: Toke
       directory,
       // Tokens of the concatenation, not a sum: tokenizers merge across the seam.
       total: { bytes: tools.bytes + directory.bytes, tokens: counter.count(`${directoryXml}${toolsJson}`) },
+      request: measure(JSON.stringify(payload)),
     });
   };
 
   snapshot('initial', [], null);
   const loaded: string[] = [];
-  for (const k of spec.toolkits) {
-    // Exactly the call the model makes.
-    router.handleTool({ name: LOAD_TOOLKIT_NAME, arguments: JSON.stringify({ toolkit_name: k.name }) });
+  for (const [i, k] of spec.toolkits.entries()) {
+    // Exactly the call the model makes, and its result in the conversation.
+    const args = JSON.stringify({ toolkit_name: k.name });
+    const call = { id: `call_load_${i}`, type: 'function' as const, function: { name: LOAD_TOOLKIT_NAME, arguments: args } };
+    const result = router.handleTool({ name: LOAD_TOOLKIT_NAME, arguments: args });
+    history.push({ role: 'assistant', content: null, tool_calls: [call] }, toolMessage(call, { ok: true, result }));
     loaded.push(k.name);
     snapshot(`load_toolkit ${k.name}`, loaded, k.name);
   }
@@ -214,11 +234,12 @@ function measureTarget(generated: GeneratedModule, target: Target, counter: Toke
     const list = all.filter((i) => i.kind === 'namespace' && i.name === ns.name);
     groups.push({ kind: 'namespace', name: ns.name, tools: ns.tools.length, entries: list.length, ...sum(list), directory: { bytes: 0, tokens: 0 }, initial: initialNames.has(ns.name) });
   }
+  // The library's entries: the loader (in the target's tool-search form too) and the toolkit dispatcher.
   const loader = all.filter((i) => i.kind === 'loader');
-  if (loader.length > 0) groups.push({ kind: 'library', name: LOAD_TOOLKIT_NAME, tools: 1, entries: 1, ...sum(loader), directory: { bytes: 0, tokens: 0 }, initial: initialNames.has(LOAD_TOOLKIT_NAME) });
+  if (loader.length > 0) groups.push({ kind: 'library', name: loader.map((i) => i.name).join(', '), tools: loader.length, entries: loader.length, ...sum(loader), directory: { bytes: 0, tokens: 0 }, initial: loader.some((i) => initialNames.has(i.name)) });
   for (const k of spec.toolkits) {
-    const list = all.filter((i) => i.offered === k.name);
-    groups.push({ kind: 'toolkit', name: k.name, tools: k.tools.length, entries: list.length, ...sum(list), directory: directoryEntry(k.name), initial: false });
+    const list = all.filter((i) => i.kind === 'toolkit' && i.group === k.name);
+    groups.push({ kind: 'toolkit', name: k.name, tools: k.tools.length, entries: list.length, ...sum(list), directory: directoryEntry(k.name), initial: list.some((i) => i.offered === 'initial') });
   }
 
   const notOffered = spec.flat
@@ -230,7 +251,7 @@ function measureTarget(generated: GeneratedModule, target: Target, counter: Toke
     });
 
   const largest = [...all].sort((a, b) => b.bytes - a.bytes || (a.name < b.name ? -1 : 1)).slice(0, LARGEST_COUNT);
-  return { target, tokens: counter.method(target), states, groups, items: all, largest, notOffered };
+  return { target, strategy, tokens: counter.method(target), states, groups, items: all, largest, notOffered };
 }
 
 /** The tools a target payload sends. */

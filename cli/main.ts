@@ -6,8 +6,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
-import { DEFAULT_RUNTIME_IMPORT, formatGenerateProblem, generate, VERSION, type GenerateResult } from './index.js';
-import type { Problem } from './problems.js';
+import { DEFAULT_RUNTIME_IMPORT, formatGenerateProblem, generate, VERSION, type GenerateResult } from '../generator/index.js';
+import type { Problem } from '../generator/problems.js';
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIO {
@@ -23,7 +23,8 @@ export const WARNINGS_SHOWN_PER_CODE = 3;
 
 export const USAGE = `Usage: toolroute codegen <spec> --out <dir> [--check | --watch] [--runtime-import <specifier>] [--verbose]
        toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--check] (--url <url> | -- <command> [args…])
-       toolroute inspect <spec> [--json | --html <file>]
+       toolroute inspect <spec> [--json | --html <file>] [--toolkit-loading native|dispatcher|append|tool-changes]
+       toolroute eval <spec> <cases> [--json]
        toolroute init [folder]
 
 Compile a tool spec (YAML, JSON or TypeScript) into a typed router folder.
@@ -31,10 +32,15 @@ Compile a tool spec (YAML, JSON or TypeScript) into a typed router folder.
 Commands:
   codegen <spec>               Generate the folder for <spec>.
   import mcp                   Write an MCP server's tools into a spec (toolroute import --help).
-  inspect <spec>               Show what the model sees per target: tools offered, bytes and tokens of the
-                               tools array and the directory, before and after each toolkit load.
-  init [folder]                Start a project: tools.spec.yaml, src/handlers.ts, a codegen script in
-                               package.json (and tsconfig.json if missing). Never overwrites anything.
+  inspect <spec>               Show what the router sends per target under its toolkit-loading strategy (the
+                               spec's, or --toolkit-loading): tools offered, bytes and tokens of the tools array,
+                               the directory and the whole request, before and after each toolkit load.
+  eval <spec> <cases>          Check which flat tools each task of a case file keeps, with pruneByTask and with
+                               the ranked search (rankByTask): recall, precision and tools kept per case and
+                               overall. Exit 1 when a case fails under the selection that gates it.
+  init [folder]                Start a project: tools.spec.yaml, src/handlers.ts, src/main.ts, a codegen script
+                               and "type": "module" in package.json (and tsconfig.json if missing). Never
+                               overwrites anything.
 
 Options:
   --out <dir>                  Output folder (required). Files toolroute did not generate are never touched.
@@ -44,12 +50,13 @@ Options:
   --runtime-import <spec>      Module the generated code imports runtime types from (default: ${DEFAULT_RUNTIME_IMPORT}).
   --verbose                    Print every warning. Without it, more than ${WARNINGS_SHOWN_PER_CODE + 1} warnings of one code print
                                the first ${WARNINGS_SHOWN_PER_CODE} and one line naming the rest.
-  --json                       inspect: print the report as JSON.
+  --json                       inspect, eval: print the report as JSON.
   --html <file>                inspect: write a self-contained HTML page (tables and a chart).
+  --toolkit-loading <name>     inspect: measure this strategy (the router's option) instead of the spec's.
   -h, --help                   Show this help.
   -v, --version                Show the version.
 
-Exit codes: 0 ok, 1 spec problems or stale output, 2 usage error.
+Exit codes: 0 ok, 1 spec problems, stale output or a failing eval case, 2 usage error.
 `;
 
 /**
@@ -60,7 +67,7 @@ Exit codes: 0 ok, 1 spec problems or stale output, 2 usage error.
  */
 export async function main(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
   // Loaded only for this command: `codegen` never loads the MCP SDK (an optional peer dependency).
-  if (argv[0] === 'import') return (await import('./import/cli.js')).importMain(argv.slice(1), io);
+  if (argv[0] === 'import') return (await import('./import.js')).importMain(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -73,6 +80,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
         'runtime-import': { type: 'string' },
         json: { type: 'boolean' },
         html: { type: 'string' },
+        'toolkit-loading': { type: 'string' },
         watch: { type: 'boolean' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -106,12 +114,19 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}".`);
     if (values.out !== undefined || values.check !== undefined || values['runtime-import'] !== undefined || values.verbose !== undefined) return usageError(io, 'inspect writes no folder: --out, --check, --runtime-import and --verbose are codegen options.');
     if (values.html === '') return usageError(io, '--html needs a file name.');
+    const strategy = values['toolkit-loading'];
     // Loaded only for this command: codegen never loads the runtime router or a tokenizer.
     const { inspectCommand } = await import('./inspect/command.js');
-    return inspectCommand(spec, { ...(values.json === undefined ? {} : { json: values.json }), ...(values.html === undefined ? {} : { html: values.html }) }, io);
+    const options = { ...(values.json === undefined ? {} : { json: values.json }), ...(values.html === undefined ? {} : { html: values.html }) };
+    return inspectCommand(spec, { ...options, ...(strategy === undefined ? {} : { toolkitLoading: strategy }) }, io);
+  }
+  if (command === 'eval') {
+    if (spec === undefined || rest.length !== 1) return usageError(io, 'eval needs a spec and a case file: toolroute eval <spec> <cases> [--json].');
+    if (Object.entries(values).some(([k, v]) => k !== 'json' && v !== undefined)) return usageError(io, 'eval takes one option: --json.');
+    return (await import('./eval.js')).evalCommand(spec, rest[0]!, values.json === undefined ? {} : { json: values.json }, io);
   }
   if (command !== 'codegen') return usageError(io, `unknown command "${command}".`);
-  if (values.json !== undefined || values.html !== undefined) return usageError(io, '--json and --html are inspect options.');
+  if (values.json !== undefined || values.html !== undefined || values['toolkit-loading'] !== undefined) return usageError(io, '--json, --html and --toolkit-loading are inspect options.');
   if (spec === undefined) return usageError(io, 'codegen needs a spec file: toolroute codegen <spec> --out <dir>.');
   if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}".`);
   if (values.out === undefined || values.out === '') return usageError(io, 'codegen needs --out <dir>.');
@@ -151,7 +166,7 @@ async function initCommand(folder: string, io: CliIO): Promise<number> {
   const cd = folder === '.' ? '' : `cd ${folder} && `;
   io.stdout(
     `toolroute: wrote ${r.written.join(', ')}${where}.\n${r.notes.map((n) => `note: ${n}\n`).join('')}` +
-      `Next: ${cd}npm run codegen   (${CODEGEN_SCRIPT}), then npx tsc --noEmit.\n`,
+      `Next: ${cd}npm run codegen   (${CODEGEN_SCRIPT}), then npx tsc --noEmit; run the starter with npx tsc && node dist/main.js.\n`,
   );
   return 0;
 }
@@ -257,6 +272,6 @@ export async function run(argv: readonly string[]): Promise<void> {
   }
 }
 
-// Executed directly (`tsx generator/cli.ts …`, as `npm run codegen` does); `bin/toolroute.js` calls `run` itself.
+// Executed directly (`tsx cli/main.ts …`, as `npm run codegen` does); `bin/toolroute.js` calls `run` itself.
 const entry = process.argv[1];
 if (entry !== undefined && import.meta.url === pathToFileURL(path.resolve(entry)).href) await run(process.argv.slice(2));

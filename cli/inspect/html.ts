@@ -3,7 +3,7 @@
  * no timestamps: the same spec gives the same page). Every spec string is HTML-escaped.
  */
 import type { InspectReport, StateReport, TargetReport } from './measure.js';
-import { num, plural, tokenHeader, tokenLegend } from './text.js';
+import { num, plural, sentText, tokenHeader, tokenLegend } from './text.js';
 
 /** One segment of a bar: what it is and how many bytes. */
 export interface ChartSegment {
@@ -45,7 +45,7 @@ function bar(t: TargetReport, s: StateReport): ChartBar {
     const item = byName.get(name);
     if (item === undefined) continue;
     entries += item.bytes;
-    add(item.kind === 'flat' ? 'flat tools' : item.kind === 'loader' ? item.name : item.kind === 'other' ? 'other' : (item.group ?? item.name), item.bytes);
+    add(item.kind === 'flat' ? 'flat tools' : item.kind === 'loader' ? item.name : (item.group ?? item.name), item.bytes);
   }
   // Brackets and commas between entries: small, but the bar adds up to the total.
   add('array syntax', s.tools.bytes - entries);
@@ -144,7 +144,7 @@ function targetHtml(t: TargetReport): string {
   const groups = t.groups
     .map(
       (g) =>
-        `<tr><td>${esc(g.name)}</td><td class="text">${esc(g.kind)}</td><td>${num(g.tools)}</td><td>${num(g.bytes)}</td><td>${num(g.tokens)}</td><td>${g.kind === 'toolkit' ? num(g.directory.bytes) : '-'}</td><td class="text">${g.initial ? 'from the start' : g.kind === 'toolkit' ? 'after its load' : 'no'}</td></tr>`,
+        `<tr><td>${esc(g.name)}</td><td class="text">${esc(g.kind)}</td><td>${num(g.tools)}</td><td>${num(g.bytes)}</td><td>${num(g.tokens)}</td><td>${g.kind === 'toolkit' ? num(g.directory.bytes) : '-'}</td><td class="text">${sentText(g)}</td></tr>`,
     )
     .join('\n');
   const largest = [...t.largest]
@@ -155,7 +155,7 @@ function targetHtml(t: TargetReport): string {
       ? ''
       : `<p class="note">Not offered by default (callable flat tools; pass them as compile's <code>tools</code>): ${t.notOffered.map((i) => `<code>${esc(i.name)}</code> ${num(i.bytes)} B`).join(', ')}</p>`;
   return `<section data-target="${esc(t.target)}">
-<h2>${esc(t.target)} <small>(${t.tokens === 'o200k' ? 'o200k tokens' : 'tokens estimated'})</small></h2>
+<h2>${esc(t.target)} <small>(toolkit loading: ${esc(t.strategy.name)}, ${esc(t.strategy.mode)}; ${t.tokens === 'o200k' ? 'o200k tokens' : 'tokens estimated'})</small></h2>
 <h3>Tools array and directory, before and after each toolkit load</h3>
 <table data-table="states"><thead><tr><th>state</th><th>tools</th><th>tools bytes</th><th>${tok}</th><th>directory bytes</th><th>${tok}</th><th>total bytes</th><th>${tok}</th><th>deferred</th></tr></thead>
 <tbody>

@@ -1,6 +1,7 @@
 /**
- * `toolroute init [folder]`: a starter spec, a handlers file, a `codegen` script and a tsconfig.json
- * when there is none. It never overwrites: any conflict is listed and nothing is written.
+ * `toolroute init [folder]`: a starter spec, a handlers file, a small program that runs it, a `codegen` script and
+ * `"type": "module"` in package.json, and a tsconfig.json when there is none. It never overwrites: any conflict is
+ * listed and nothing is written.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,10 +10,14 @@ import path from 'node:path';
 export const INIT_FILES = {
   spec: 'tools.spec.yaml',
   handlers: 'src/handlers.ts',
+  main: 'src/main.ts',
   generated: 'src/generated',
   packageJson: 'package.json',
   tsconfig: 'tsconfig.json',
 } as const;
+
+/** The dev packages the README's install line adds: the code generator's, and the type checker. */
+export const DEV_INSTALL = 'npm install --save-dev typescript @types/node tsx yaml zod esbuild';
 
 /** The script init adds: what `npm run codegen` runs. */
 export const CODEGEN_SCRIPT = `toolroute codegen ${INIT_FILES.spec} --out ${INIT_FILES.generated}`;
@@ -57,6 +62,21 @@ export const handlers = {
 export const router = createRouter(generated, handlers);
 `;
 
+export const STARTER_MAIN = `// The starter, run: npx tsc && node dist/main.js
+// An agent hands each model response to router.handleResponse(target, response) instead (see the README).
+import { router } from './handlers.js';
+
+const calls = [
+  { name: 'get_time', arguments: '{"timezone":"Europe/Paris"}' },
+  { name: 'read_note', arguments: '{"title":"welcome"}' },
+  { name: 'read_note', arguments: '{"name":"welcome"}' }, // rejected: the reason is written for the model to act on
+];
+for (const call of calls) {
+  const result = await router.dispatch(call);
+  console.log(call.name, result.ok ? result.result : \`rejected (\${result.code}): \${result.reason}\`);
+}
+`;
+
 export const STARTER_TSCONFIG = `${JSON.stringify(
   {
     compilerOptions: {
@@ -64,6 +84,7 @@ export const STARTER_TSCONFIG = `${JSON.stringify(
       lib: ['ES2023'],
       module: 'NodeNext',
       moduleResolution: 'NodeNext',
+      types: ['node'],
       strict: true,
       verbatimModuleSyntax: true,
       skipLibCheck: true,
@@ -91,13 +112,13 @@ export interface InitResult {
  *
  * @example
  * const r = await initProject('my-agent');
- * r.written; // ['tools.spec.yaml', 'src/handlers.ts', 'package.json', 'tsconfig.json']
+ * r.written; // ['tools.spec.yaml', 'src/handlers.ts', 'src/main.ts', 'package.json', 'tsconfig.json']
  */
 export async function initProject(folder: string): Promise<InitResult> {
   const at = (rel: string) => path.join(folder, rel);
   const conflicts: string[] = [];
   const notes: string[] = [];
-  for (const rel of [INIT_FILES.spec, INIT_FILES.handlers]) {
+  for (const rel of [INIT_FILES.spec, INIT_FILES.handlers, INIT_FILES.main]) {
     if ((await readText(at(rel))) !== undefined) conflicts.push(`${rel} already exists`);
   }
   const pkgText = await readText(at(INIT_FILES.packageJson));
@@ -110,6 +131,8 @@ export async function initProject(folder: string): Promise<InitResult> {
     } catch (err) {
       conflicts.push(`package.json is not a JSON object (${err instanceof Error ? err.message : String(err)}); fix it first`);
     }
+    // The starter and the generated folder are ES modules; a package that says it is CommonJS is the user's choice.
+    if (pkg?.['type'] === 'commonjs') conflicts.push('package.json has "type": "commonjs", and the starter is ES modules: set "type": "module" (or remove the line) and run init again');
     const scripts = pkg?.['scripts'];
     if (scripts !== undefined && (typeof scripts !== 'object' || scripts === null || Array.isArray(scripts))) conflicts.push('package.json "scripts" is not an object');
     else if (scripts !== undefined && Object.hasOwn(scripts, 'codegen')) conflicts.push(`package.json already has a "codegen" script (${JSON.stringify((scripts as Record<string, unknown>)['codegen'])})`);
@@ -121,22 +144,23 @@ export async function initProject(folder: string): Promise<InitResult> {
   written.push(INIT_FILES.spec);
   await writeNew(at(INIT_FILES.handlers), STARTER_HANDLERS);
   written.push(INIT_FILES.handlers);
+  await writeNew(at(INIT_FILES.main), STARTER_MAIN);
+  written.push(INIT_FILES.main);
 
   if (pkg === undefined || pkgText === undefined) {
     const name = npmName(path.basename(path.resolve(folder)));
     await writeNew(at(INIT_FILES.packageJson), `${JSON.stringify({ name, version: '0.1.0', private: true, type: 'module', scripts: { codegen: CODEGEN_SCRIPT } }, null, 2)}\n`);
   } else {
     const scripts = (pkg['scripts'] as Record<string, unknown> | undefined) ?? {};
-    const next = { ...pkg, scripts: { ...scripts, codegen: CODEGEN_SCRIPT } };
+    // An install before init (npm install toolroute) leaves a package.json without "type": the starter needs it.
+    const next = { ...pkg, ...(pkg['type'] === undefined ? { type: 'module' } : {}), scripts: { ...scripts, codegen: CODEGEN_SCRIPT } };
     await replace(at(INIT_FILES.packageJson), `${JSON.stringify(next, null, indentOf(pkgText))}${pkgText.endsWith('\n') ? '\n' : ''}`);
-    if (pkg['type'] !== 'module') {
-      notes.push('package.json has no "type": "module": the generated folder is ES modules and needs it (see the README, "An ESM package").');
-    }
+    if (pkg['type'] === undefined) notes.push('package.json now has "type": "module": the starter and the generated folder are ES modules.');
   }
   written.push(INIT_FILES.packageJson);
   const deps = { ...(pkg?.['dependencies'] as object | undefined), ...(pkg?.['devDependencies'] as object | undefined) };
   if (!Object.hasOwn(deps, 'toolroute')) {
-    notes.push('Install toolroute, and the code generator\'s packages as dev dependencies: npm install toolroute && npm install --save-dev tsx yaml zod esbuild');
+    notes.push(`Install toolroute, and the code generator's packages and TypeScript as dev dependencies: npm install toolroute && ${DEV_INSTALL}`);
   }
 
   if ((await readText(at(INIT_FILES.tsconfig))) === undefined) {

@@ -1,11 +1,11 @@
 /**
  * `toolroute import mcp …`: arguments → `importMcp` → text and an exit code
  * (0 written or in sync, 1 problems or drift, 2 usage error). Loaded by
- * generator/cli.ts only for this command, so `codegen` never loads the MCP SDK.
+ * cli/main.ts only for this command, so `codegen` never loads the MCP SDK.
  */
 import { parseArgs } from 'node:util';
-import type { CliIO } from '../cli.js';
-import { IMPORT_MODES, importMcp, type ImportMode } from './mcp.js';
+import type { CliIO } from './main.js';
+import { IMPORT_MODES, importMcp, type ImportMode } from '../generator/import/mcp.js';
 
 export const IMPORT_USAGE = `Usage: toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--prefix <p>]
                             [--description <text>] [--check] [--sdk 1.x|2.x] (--url <url> | -- <command> [args…])

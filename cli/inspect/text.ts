@@ -4,7 +4,7 @@
  * numbers per namespace / toolkit / flat tools, and the largest entries named.
  */
 import type { TokenMethod } from './tokens.js';
-import type { InspectReport, ItemReport, TargetReport } from './measure.js';
+import type { GroupReport, InspectReport, ItemReport, TargetReport } from './measure.js';
 
 /**
  * The report as plain text (no colours, so it pipes cleanly).
@@ -17,7 +17,8 @@ export function formatInspectText(report: InspectReport): string {
   const c = report.counts;
   out.push(`toolroute inspect: ${printable(report.spec)} (${plural(c.tools, 'tool')}, ${plural(c.namespaces, 'namespace')}, ${plural(c.toolkits, 'toolkit')})`);
   out.push(tokenLegend(report));
-  out.push('Bytes: UTF-8 bytes of the JSON the SDK sends (tools) and of the directory XML appended to the system prompt.');
+  out.push('Bytes: UTF-8 bytes of the JSON the SDK sends (tools) and of the directory XML appended to the system prompt;');
+  out.push('request: the whole request, with a one-line user turn and the load_toolkit calls and results so far.');
   for (const t of report.targets) out.push('', ...targetSection(t));
   return `${out.join('\n')}\n`;
 }
@@ -39,11 +40,11 @@ export function tokenHeader(method: TokenMethod): string {
 
 function targetSection(t: TargetReport): string[] {
   const tok = tokenHeader(t.tokens);
-  const lines = [`== ${t.target} (${t.tokens === 'o200k' ? 'o200k tokens' : 'tokens estimated'}) ==`];
+  const lines = [`== ${t.target} (toolkit loading: ${t.strategy.name}, ${t.strategy.mode}; ${t.tokens === 'o200k' ? 'o200k tokens' : 'tokens estimated'}) ==`];
   lines.push(
     ...table(
       1,
-      ['state', 'tools', 'tools bytes', tok, 'directory bytes', tok, 'total bytes', tok, 'deferred'],
+      ['state', 'tools', 'tools bytes', tok, 'directory bytes', tok, 'total bytes', tok, 'deferred', 'request bytes'],
       t.states.map((s, i) => [
         i === 0 ? s.label : `+ ${printable(s.label)}`,
         num(s.tools.count),
@@ -54,6 +55,7 @@ function targetSection(t: TargetReport): string[] {
         num(s.total.bytes),
         num(s.total.tokens),
         s.deferred.count === 0 ? '-' : `${s.deferred.count} (${num(s.deferred.bytes)} B)`,
+        num(s.request.bytes),
       ]),
     ),
   );
@@ -70,7 +72,7 @@ function targetSection(t: TargetReport): string[] {
         num(g.bytes),
         num(g.tokens),
         g.kind === 'toolkit' ? num(g.directory.bytes) : '-',
-        g.initial ? 'from the start' : g.kind === 'toolkit' ? 'after its load' : 'no',
+        sentText(g),
       ]),
     ),
   );
@@ -94,6 +96,16 @@ export function offeredLines(t: TargetReport): string[] {
     const added = s.toolNames.filter((n) => !before.has(n)).map(printable);
     return i === 0 ? `offered: ${added.join(', ') || '(none)'}` : `+ ${printable(s.label)} adds: ${added.join(', ') || '(none)'}`;
   });
+}
+
+/**
+ * When a group's entries are in the tools array (a native strategy may carry a toolkit's tools in load results).
+ * @example sentText(group); // 'from the start' | 'after its load' | 'in load results' | 'no'
+ */
+export function sentText(g: GroupReport): string {
+  if (g.initial) return 'from the start';
+  if (g.kind !== 'toolkit') return 'no';
+  return g.entries > 0 ? 'after its load' : 'in load results';
 }
 
 function itemText(i: ItemReport): string {

@@ -1,0 +1,71 @@
+/**
+ * `toolroute eval <spec> <cases> [--json]`: the routing evaluation (search/eval.ts) of a spec's router, built in memory
+ * as codegen would build it (the ranked search included). Exit 0 when every case passes under its gate, 1 when one
+ * fails, 2 for a usage or configuration mistake (an unreadable or invalid case file, a name that is no flat tool, a
+ * spec with problems).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { CliIO } from './main.js';
+import { createRouter } from '../runtime/router.js';
+import { specFromData } from '../runtime/spec-data.js';
+import { buildEmitContext, DEFAULT_RUNTIME_IMPORT } from '../generator/emit/context.js';
+import { searchableTools } from '../generator/emit/search-index.js';
+import { specData } from '../generator/emit/spec.js';
+import { loadSpec } from '../generator/load.js';
+import { normalizeSpec } from '../generator/normalize.js';
+import { formatProblem } from '../generator/problems.js';
+import { validateSpec } from '../generator/validate.js';
+import { ToolSearch } from '../search/index.js';
+import { evalReport, formatEvalText, readCases } from '../search/eval.js';
+
+/**
+ * Runs `toolroute eval`; returns the exit code.
+ * @example
+ * await evalCommand('tools.spec.yaml', 'routing.cases.yaml', { json: false }, io); // → 0 when every case passes
+ */
+export async function evalCommand(specFile: string, casesFile: string, options: { readonly json?: boolean }, io: CliIO): Promise<number> {
+  const fail = (message: string): number => {
+    io.stderr(`toolroute eval: ${message}\n`);
+    return 2;
+  };
+  let text: string;
+  try {
+    text = await readFile(path.resolve(io.cwd, casesFile), 'utf8');
+  } catch (err) {
+    return fail(`cannot read ${casesFile}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = /\.json$/i.test(casesFile) ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    return fail(`${casesFile} is not valid ${/\.json$/i.test(casesFile) ? 'JSON' : 'YAML'}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const read = readCases(parsed);
+  if (!read.ok) return fail(`${casesFile}:\n${read.problems.map((p) => `  ${p}`).join('\n')}`);
+
+  const loaded = await loadSpec(specFile, { cwd: io.cwd });
+  const problems = loaded.ok ? validateSpec(loaded.spec).filter((p) => p.severity !== 'warning') : loaded.problems;
+  if (!loaded.ok || problems.length > 0) return fail(`the spec has problems; fix them first:\n${problems.map(formatProblem).join('\n')}`);
+  const ir = normalizeSpec(loaded.spec);
+  const ctx = buildEmitContext(ir, { specDisplay: loaded.spec.file, outDisplay: '.', runtimeImport: DEFAULT_RUNTIME_IMPORT, version: '0' });
+  // The router codegen's folder gives, without writing it: no handler runs, so validators are not needed.
+  const spec = specFromData(specData(ctx), { directoryXml: ctx.directoryXml, validators: ctx.validators.map(() => () => true) });
+  const handlers = Object.fromEntries(spec.tools.map((t) => [t.name, () => null]));
+  const router = createRouter({ spec, loadSearch: async () => ToolSearch.build(searchableTools(ir)) }, handlers);
+
+  const flat = new Set(spec.flat.map((i) => spec.tools[i]!.name));
+  const unknown = [...new Set(read.cases.flatMap((c) => [...c.keep, ...c.drop]).filter((n) => !flat.has(n)))];
+  if (unknown.length > 0) {
+    return fail(`${casesFile} names ${unknown.map((n) => JSON.stringify(n)).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} no flat tool of ${specFile} (pruneByTask and rankByTask select flat tools); flat tools: ${[...flat].join(', ')}.`);
+  }
+  const scored = [];
+  for (const c of read.cases) {
+    const ranked = await router.rankByTask(c.task, { k: c.k });
+    scored.push({ c, kept: { pruneByTask: router.pruneByTask(c.task).tools.map((t) => t.name), rankByTask: ranked.tools.map((t) => t.name) } });
+  }
+  const report = evalReport(specFile, scored);
+  io.stdout(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatEvalText(report));
+  return report.failed === 0 ? 0 : 1;
+}

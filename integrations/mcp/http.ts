@@ -1,0 +1,381 @@
+/**
+ * A router served over MCP's Streamable HTTP transport: one MCP session per
+ * client on the SDK's web-standard transport, with the checks and limits a
+ * server facing real traffic needs.
+ *
+ * - Every request is checked, cheapest first and before its body is read:
+ *   `Host` and `Origin` (403), path (404), method (405), `Content-Type` (415),
+ *   `Content-Length` against `maxBodyBytes` (413). The body is then read with
+ *   the same limit counted while it streams, and parsed here (400 naming the
+ *   problem).
+ * - Sessions live in a store (`store.ts`): read on every request (an unknown
+ *   or ended session answers 404, as the specification requires, so the client
+ *   starts a new one), written after every tool call. A process that gets a
+ *   request for a session it has not seen replays the session's stored
+ *   `initialize` into a fresh transport and restores the router state, so
+ *   processes sharing a store need no sticky routing.
+ * - A session is freed on DELETE, when its transport closes, and after
+ *   `idleTimeoutMs` without a request; at most `maxSessions` are open in a
+ *   process (an `initialize` beyond answers 503).
+ * - State: a router serves every session (shared: a load is seen by all, and
+ *   every open session is told), or a function makes one router per session
+ *   (isolated, stored with the session).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { loadMcpServerSdk } from './sdk.js';
+import { serveSession, type McpServing, type ServableRouter, type ServeMcpOptions, type SessionHooks } from './serve.js';
+import { memorySessionStore, type McpSessionRecord, type McpSessionStore } from './store.js';
+import type { McpTransport } from './types.js';
+
+/** Defaults of the session and body limits (docs/mcp.md). */
+export const MCP_HTTP_DEFAULTS = { idleTimeoutMs: 15 * 60_000, maxSessions: 1000, maxBodyBytes: 4 * 1024 * 1024 } as const;
+
+export interface ServeMcpHttpOptions<C = unknown> extends Omit<ServeMcpOptions<C>, 'transport'> {
+  /** Default 0 (any free port). */
+  readonly port?: number;
+  /** Default `127.0.0.1`. */
+  readonly host?: string;
+  /** Default `/mcp`. */
+  readonly path?: string;
+  /**
+   * The `Host` header values accepted (`name` or `name:port`); default: the host it listens on
+   * and `localhost`, with and without the port. Any other `Host` is answered 403.
+   */
+  readonly allowedHosts?: readonly string[];
+  /** A session no request reaches for this long is closed (and, in the store, expires). Default 15 minutes. */
+  readonly idleTimeoutMs?: number;
+  /** Sessions open at once in this process; an `initialize` beyond answers 503. Default 1000. */
+  readonly maxSessions?: number;
+  /** Largest request body in bytes, checked from `Content-Length` and while reading; larger answers 413. Default 4 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Where sessions are kept; default `memorySessionStore()` (this process only). */
+  readonly store?: McpSessionStore;
+}
+
+export interface McpHttpServing {
+  /** `http://host:port/path`, ready for `StreamableHTTPClientTransport`. */
+  readonly url: URL;
+  readonly http: HttpServer;
+  /** Sessions open in this process, by session id. */
+  readonly sessions: ReadonlyMap<string, McpServing>;
+  /** Tell every open session its tool list changed (after `registerTools`, `restore`, … on a shared router). */
+  notifyToolsChanged(): void;
+  /** Stops listening and closes this process's sessions (their stored records stay for other processes). */
+  close(): Promise<void>;
+}
+
+type WebTransport = McpTransport & { handleRequest(request: Request, options?: { parsedBody?: unknown }): Promise<Response> };
+
+/** One session open in this process. */
+interface Live {
+  id: string;
+  readonly transport: WebTransport;
+  serving: McpServing;
+  readonly initialize: unknown;
+  readonly timer: NodeJS.Timeout;
+  /** Revisions of the stored record this copy wrote or restored: another one means another process changed it. */
+  readonly revisions: string[];
+  readonly inflight: Map<string | number, AbortController>;
+  /** POSTs being answered: the session is not idle while one runs. */
+  active: number;
+  touched: number;
+}
+
+/**
+ * Serve a router over Streamable HTTP on 127.0.0.1. Pass a router to share its
+ * state (blocklist, loaded toolkits) between all sessions, or a function that
+ * creates a router to give each session its own, kept in `store`.
+ *
+ * Against DNS rebinding, a request whose `Host` header is not one this server
+ * answers to (see `allowedHosts`), or whose `Origin` header names another
+ * host, is answered 403 before its body is read.
+ *
+ * @example
+ * const served = await serveMcpHttp(() => createRouter(generated, handlers), { port: 3000, idleTimeoutMs: 600_000 });
+ * console.log(`MCP at ${served.url}`);
+ */
+export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => ServableRouter), options: ServeMcpHttpOptions<C> = {}): Promise<McpHttpServing> {
+  const sdk = await loadMcpServerSdk(options.sdk);
+  const { port: _port, host: _host, path: _path, allowedHosts: _allowed, idleTimeoutMs: _idle, maxSessions: _max, maxBodyBytes: _body, store: _store, ...serveOptions } = options;
+  const host = options.host ?? '127.0.0.1';
+  const route = options.path ?? '/mcp';
+  const idleTimeoutMs = positive('idleTimeoutMs', options.idleTimeoutMs ?? MCP_HTTP_DEFAULTS.idleTimeoutMs);
+  const maxSessions = positive('maxSessions', options.maxSessions ?? MCP_HTTP_DEFAULTS.maxSessions);
+  const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? MCP_HTTP_DEFAULTS.maxBodyBytes);
+  const store = options.store ?? memorySessionStore();
+  const perSession = typeof source === 'function' ? source : undefined;
+  if (perSession) {
+    const probe = perSession();
+    if (typeof probe?.snapshot !== 'function' || typeof probe.restore !== 'function') {
+      throw new TypeError('serveMcpHttp: the router factory must return a router with snapshot() and restore() (createRouter does): each session\'s state is stored with it.');
+    }
+  }
+  const live = new Map<string, Live>();
+  const sessions = new Map<string, McpServing>();
+  const reviving = new Map<string, Promise<Live>>();
+  let allowedHosts = new Set<string>();
+
+  function forget(session: Live): void {
+    clearTimeout(session.timer);
+    if (live.get(session.id) !== session) return;
+    live.delete(session.id);
+    sessions.delete(session.id);
+  }
+
+  /** A session in this process: new (`record` undefined, the client's `initialize` follows) or revived from its record. */
+  async function open(id: string | undefined, initialize: unknown, record: McpSessionRecord | undefined): Promise<Live> {
+    const router = perSession ? perSession() : (source as ServableRouter);
+    if (record?.snapshot !== undefined) router.restore!(record.snapshot);
+    const shown = { text: record?.shown ?? '' };
+    const transport: WebTransport = new sdk.WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id ?? randomUUID(),
+      onsessioninitialized: async (newId) => {
+        session.id = newId;
+        live.set(newId, session);
+        sessions.set(newId, session.serving);
+        if (!record) await save();
+      },
+      onsessionclosed: async (closedId) => {
+        await store.delete(closedId);
+      },
+    });
+    const timer = setTimeout(() => {
+      if (session.active > 0) timer.refresh();
+      else void session.serving.close().catch(() => undefined);
+    }, idleTimeoutMs);
+    timer.unref();
+    const session: Live = { id: id ?? '', transport, serving: undefined as never, initialize, timer, revisions: record ? [record.revision] : [], inflight: new Map(), active: 0, touched: Date.now() };
+    async function save(): Promise<void> {
+      const revision = randomUUID();
+      session.revisions.push(revision);
+      if (session.revisions.length > 16) session.revisions.shift();
+      await store.set(session.id, { initialize, ...(perSession ? { snapshot: router.snapshot!() } : {}), shown: shown.text, revision }, idleTimeoutMs);
+      session.touched = Date.now();
+    }
+    const hooks: SessionHooks = {
+      shown,
+      async before() {
+        const stored = await store.get(session.id);
+        if (stored === undefined || session.revisions.includes(stored.revision)) return;
+        if (perSession) router.restore!(stored.snapshot);
+        shown.text = stored.shown;
+        session.revisions.push(stored.revision);
+      },
+      after: save,
+      dropped: (requestId) => session.inflight.get(requestId)?.signal,
+      changed() {
+        if (!perSession) for (const other of live.values()) if (other !== session) other.serving.notifyToolsChanged();
+      },
+    };
+    transport.onclose = () => forget(session);
+    session.serving = await serveSession(router, { ...serveOptions, sdk: sdk.line, transport }, hooks);
+    if (id !== undefined) await replay(transport, id, initialize);
+    return session;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refused = refuse(req, allowedHosts, route);
+    if (refused) return reply(res, ...refused);
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readBody(req, maxBodyBytes);
+      if ('status' in read) return reply(res, read.status, read.code, read.message, read.status === 413);
+      body = read.body;
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const record = await store.get(sessionId);
+      const here = live.get(sessionId);
+      if (record === undefined) {
+        if (here) void here.serving.close().catch(() => undefined);
+        return reply(res, 404, -32001, 'Session not found: it ended or expired. Start a new session with an initialize request.');
+      }
+      let session = here;
+      if (!session) {
+        if (live.size >= maxSessions) return reply(res, 503, -32000, `Service unavailable: this server has its maximum of ${maxSessions} open sessions.`);
+        let pending = reviving.get(sessionId);
+        if (!pending) {
+          pending = open(sessionId, record.initialize, record).finally(() => reviving.delete(sessionId));
+          reviving.set(sessionId, pending);
+        }
+        session = await pending;
+      } else if (Date.now() - session.touched > idleTimeoutMs / 10) {
+        // Activity keeps the stored record alive too (tool calls write it anyway).
+        await store.touch(sessionId, idleTimeoutMs);
+        session.touched = Date.now();
+      }
+      session.timer.refresh();
+      return forward(session, req, res, body);
+    }
+    if (req.method !== 'POST') return reply(res, 400, -32000, `Bad Request: ${req.method} needs an Mcp-Session-Id header; start a session with an initialize request.`);
+    if (!sdk.isInitializeRequest(body)) return reply(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header, and the body is not an initialize request. Start a session with initialize.');
+    if (live.size + reviving.size >= maxSessions) return reply(res, 503, -32000, `Service unavailable: this server has its maximum of ${maxSessions} open sessions.`);
+    const session = await open(undefined, body, undefined);
+    await forward(session, req, res, body);
+    // An initialize the transport refused leaves no session to keep.
+    if (live.get(session.id) !== session) await session.serving.close().catch(() => undefined);
+  }
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) reply(res, 500, -32603, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = http.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port ?? 0;
+  // An IPv6 address goes in brackets in a URL and in a Host header.
+  const hostName = host.includes(':') ? `[${host}]` : host;
+  const names = options.allowedHosts ?? [hostName, 'localhost'];
+  // `name:port` as given; a bare name (or bracketed address) also with this server's port.
+  const withPort = (name: string) => (/:\d+$/.test(name) ? [name] : [name, `${name}:${port}`]);
+  allowedHosts = new Set(names.flatMap(withPort).map((name) => name.toLowerCase()));
+  return {
+    url: new URL(`http://${hostName}:${port}${route}`),
+    http,
+    sessions,
+    notifyToolsChanged: () => {
+      for (const session of live.values()) session.serving.notifyToolsChanged();
+    },
+    async close() {
+      await Promise.all([...live.values()].map((s) => s.serving.close().catch(() => undefined)));
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    },
+  };
+}
+
+function positive(name: string, value: number): number {
+  if (!(typeof value === 'number' && value > 0)) throw new RangeError(`serveMcpHttp: ${name} must be a positive number, got ${String(value)}.`);
+  return value;
+}
+
+/** The checks made before a body is read, cheapest first: status, JSON-RPC code and message, or undefined. */
+function refuse(req: IncomingMessage, allowedHosts: ReadonlySet<string>, route: string): [number, number, string] | undefined {
+  if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) return [403, -32000, `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not this server.`];
+  if (req.headers.origin !== undefined && !allowedHosts.has(originHost(req.headers.origin))) return [403, -32000, `Forbidden: Origin ${JSON.stringify(req.headers.origin)} is not this server.`];
+  if (new URL(req.url ?? '/', 'http://localhost').pathname !== route) return [404, -32601, `Not found: the MCP endpoint is ${route}.`];
+  if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') return [405, -32000, `Method not allowed: ${req.method} (the MCP endpoint takes POST, GET and DELETE).`];
+  if (req.method === 'POST' && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
+    return [415, -32000, `Unsupported Media Type: Content-Type must be application/json, not ${JSON.stringify(req.headers['content-type'] ?? '')}.`];
+  }
+  return undefined;
+}
+
+/** `host[:port]` of an `Origin` header; '' when it is not a URL (so it matches no allowed host). */
+function originHost(origin: string): string {
+  try {
+    return new URL(origin).host.toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+type BodyRead = { body: unknown } | { status: number; code: number; message: string };
+
+/** The JSON body, read only up to `limit` bytes: the declared length is checked first, the bytes as they arrive. */
+function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  const tooLarge = { status: 413, code: -32000, message: `Payload Too Large: the request body is over ${limit} bytes (maxBodyBytes).` };
+  if (Number(req.headers['content-length']) > limit) return Promise.resolve(tooLarge);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (read: BodyRead) => {
+      req.removeAllListeners('data').removeAllListeners('end');
+      req.pause();
+      resolve(read);
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return stop(tooLarge);
+      chunks.push(chunk);
+    });
+    req.on('error', () => stop({ status: 400, code: -32000, message: 'Bad Request: the request body could not be read.' }));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') return resolve({ status: 400, code: -32700, message: 'Parse error: the request body is empty; send a JSON-RPC message.' });
+      try {
+        resolve({ body: JSON.parse(text) });
+      } catch (error) {
+        resolve({ status: 400, code: -32700, message: `Parse error: the request body is not JSON (${error instanceof Error ? error.message : String(error)}).` });
+      }
+    });
+  });
+}
+
+/** Brings a transport that has not seen the session to where the client's handshake left it. */
+async function replay(transport: WebTransport, id: string, initialize: unknown): Promise<void> {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const post = (message: unknown, extra: Record<string, string>) =>
+    transport.handleRequest(new Request('http://localhost/', { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(message) }), { parsedBody: message });
+  await (await post(initialize, {})).text();
+  const version = (initialize as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
+  await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id, ...(typeof version === 'string' ? { 'mcp-protocol-version': version } : {}) })).text();
+}
+
+/** The ids of the JSON-RPC requests in a body (a message or a batch). */
+function requestIds(body: unknown): (string | number)[] {
+  return (Array.isArray(body) ? body : [body]).flatMap((m: { id?: unknown; method?: unknown } | null) =>
+    m !== null && typeof m === 'object' && typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number') ? [m.id] : [],
+  );
+}
+
+/** Hands a Node request to the web-standard transport and streams its response back (SSE included). */
+async function forward(session: Live, req: IncomingMessage, res: ServerResponse, parsedBody: unknown): Promise<void> {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else if (value !== undefined) headers.set(key, value);
+  }
+  const aborted = new AbortController();
+  // A request dropped before its response is complete aborts the calls it carries.
+  const calls = requestIds(parsedBody).map((id) => [id, new AbortController()] as const);
+  for (const [id, controller] of calls) session.inflight.set(id, controller);
+  const post = req.method === 'POST' ? 1 : 0;
+  session.active += post;
+  res.once('close', () => {
+    aborted.abort();
+    session.active -= post;
+    session.timer.refresh();
+    for (const [id, controller] of calls) {
+      if (!res.writableFinished) controller.abort(new Error('The client dropped the request.'));
+      if (session.inflight.get(id) === controller) session.inflight.delete(id);
+    }
+  });
+  const request = new Request(new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`), { method: req.method ?? 'GET', headers, signal: aborted.signal });
+  const response = await session.transport.handleRequest(request, req.method === 'POST' ? { parsedBody } : {});
+  response.headers.forEach((value, key) => res.setHeader(key, value));
+  res.writeHead(response.status);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  aborted.signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+  } finally {
+    res.end();
+  }
+}
+
+function reply(res: ServerResponse, status: number, code: number, message: string, closeConnection = false): void {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (status === 405) headers['allow'] = 'POST, GET, DELETE';
+  if (status === 503) headers['retry-after'] = '5';
+  // An unread body is left on the socket: close the connection rather than read it.
+  if (closeConnection) headers['connection'] = 'close';
+  res.writeHead(status, headers).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}

@@ -1,0 +1,80 @@
+/**
+ * `toolroute eval <spec> <cases>` as a user runs it (bin/toolroute.js, spawned): the example case file passes, a case
+ * that fails under its gate exits 1 naming what is missing, `--json` carries the same report, and usage or
+ * configuration mistakes exit 2 with a message.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EvalReport } from '../../search/eval.js';
+import { REPO, removeDir, tempDir, write } from './stage.js';
+
+const BIN = path.join(REPO, 'bin/toolroute.js');
+const SPEC = path.join(REPO, 'examples/tools.spec.yaml');
+let dir = '';
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  dir = tempDir('eval-');
+});
+afterAll(() => removeDir(dir));
+
+describe('toolroute eval', () => {
+  it('passes the example case file, exit 0, reporting both selections per case and overall', () => {
+    const r = cli(['eval', SPEC, path.join(REPO, 'examples/routing.cases.yaml')]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('pass  "Run the test suite with npm test in the api folder"  (gate: rankByTask, k 2)');
+    expect(r.stdout).toMatch(/pruneByTask +recall 0 %, precision 0 %, kept 1; missing run_bash/);
+    expect(r.stdout).toMatch(/overall \(means over the cases\):\n {2}pruneByTask +recall \d+ %/);
+    expect(r.stdout).toContain('All 4 cases pass under their gate.');
+  });
+
+  it('exits 1 when a case fails under its gate, and --json gives the report', () => {
+    write(path.join(dir, 'cases.json'), JSON.stringify({
+      gate: 'pruneByTask',
+      cases: [
+        { task: 'Run the test suite', keep: ['run_bash'] },
+        { task: 'Run the test suite', keep: ['run_bash'], gate: 'rankByTask', k: 1 },
+        { task: 'read the file and run a shell command', keep: ['read_file'], drop: ['run_bash'] },
+      ],
+    }));
+    const text = cli(['eval', SPEC, 'cases.json']);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('FAIL  "Run the test suite"  (gate: pruneByTask)');
+    expect(text.stdout).toContain('2 of 3 cases fail under their gate.');
+    const json = cli(['eval', SPEC, 'cases.json', '--json']);
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout) as EvalReport;
+    expect(report.cases.map((c) => c.pass)).toEqual([false, true, false]);
+    expect(report.cases[0]!.pruneByTask.missing).toEqual(['run_bash']);
+    expect(report.cases[1]!.rankByTask.kept).toEqual(['run_bash']);
+    expect(report.cases[2]!.pruneByTask.unwanted).toEqual(['run_bash']);
+    expect(report.cases[2]!.pruneByTask.recall).toBe(1);
+    expect(report.cases[2]!.pruneByTask.precision).toBeCloseTo(1 / 3);
+    expect(report).toMatchObject({ passed: 1, failed: 2, overall: { rankByTask: { passed: expect.any(Number) } } });
+  });
+
+  it('exits 2 for usage and configuration mistakes, saying what is wrong', () => {
+    write(path.join(dir, 'bad.yaml'), 'cases:\n  - task: x\n    keep: [read_file]\n    gate: fuzzy\n  - task: ""\n');
+    write(path.join(dir, 'unknown.yaml'), 'cases:\n  - task: write notes\n    keep: [write_file, reed_file]\n');
+    write(path.join(dir, 'broken.yaml'), 'cases: [\n');
+    const cases: [string[], RegExp][] = [
+      [['eval', SPEC], /eval needs a spec and a case file/],
+      [['eval', SPEC, 'bad.yaml', '--out', 'x'], /eval takes one option: --json/],
+      [['eval', SPEC, 'missing.yaml'], /cannot read missing.yaml/],
+      [['eval', SPEC, 'broken.yaml'], /broken.yaml is not valid YAML/],
+      [['eval', SPEC, 'bad.yaml'], /cases\[0\]\.gate must be one of pruneByTask, rankByTask; got "fuzzy"\.\n {2}cases\[1\]\.task must be a non-empty string\.\n {2}cases\[1\]\.keep is required/],
+      [['eval', SPEC, 'unknown.yaml'], /names "write_file", "reed_file", which are no flat tool of .*flat tools: read_file, run_bash, get_time/],
+      [['eval', 'nope.spec.yaml', path.join(REPO, 'examples/routing.cases.yaml')], /the spec has problems/],
+    ];
+    for (const [args, message] of cases) {
+      const r = cli(args);
+      expect([r.code, r.stderr], args.join(' ')).toEqual([2, expect.stringMatching(message)]);
+    }
+  });
+});

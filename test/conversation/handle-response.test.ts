@@ -1,0 +1,71 @@
+/**
+ * `router.handleResponse`, the agent loop's one call after the SDK's: through the real OpenAI client against a
+ * recording server on 127.0.0.1, a turn with two tool calls gives the assistant turn and one tool message per call in
+ * order (a rejection flagged), with the application's context reaching the handlers; a turn with text only is `done`.
+ * examples/provider-loop.ts runs it on all four targets (test/conversation/example.test.ts).
+ */
+import OpenAI from 'openai';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import * as generated from '../../generated/index.js';
+import type { Handlers } from '../../generated/index.js';
+import { createRouter, type NeutralMessage, type ResponseStep } from '../../runtime/index.js';
+import { startMockProvider } from './mock-provider.js';
+
+const completion = (message: Record<string, unknown>) => ({
+  id: 'c', object: 'chat.completion', created: 0, model: 'm',
+  choices: [{ index: 0, finish_reason: 'tool_calls', logprobs: null, message: { role: 'assistant', refusal: null, ...message } }],
+});
+const call = (id: string, name: string, args: object) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
+
+describe('router.handleResponse', () => {
+  it('dispatches every call of a turn in order with the context, and is done on an answer', async () => {
+    const seen: string[] = [];
+    const noop = () => null;
+    const handlers = {
+      read_file: noop, run_bash: noop, write_file: noop, delete_file: noop, tail_logs: noop, get_forecast: noop, get_current_weather: noop, run_query: noop, describe_table: noop,
+      get_time: ({ timezone }, { context }) => {
+        seen.push(`${context.user}:${timezone ?? 'UTC'}`);
+        return 'noon';
+      },
+    } satisfies Handlers<{ user: string }>;
+    const router = createRouter(generated, handlers);
+    const server = await startMockProvider((_body, i) =>
+      i === 0
+        ? completion({ content: null, tool_calls: [call('c1', 'get_time', { timezone: 'Europe/Lisbon' }), call('c2', 'get_forecast', { city: 'Lisbon' })] })
+        : completion({ content: 'It is noon.' }),
+    );
+    try {
+      const client = new OpenAI({ apiKey: 't', baseURL: `${server.url}/v1`, maxRetries: 0 });
+      const history: NeutralMessage[] = [{ role: 'user', content: 'Time and weather in Lisbon?' }];
+      const steps: ResponseStep[] = [];
+      for (let turn = 0; turn < 5; turn++) {
+        const response = await client.chat.completions.create({ model: 'm', ...router.compile({ target: 'openai', messages: history }) });
+        const step = await router.handleResponse('openai', response, { context: { user: 'u1' } });
+        steps.push(step);
+        history.push(...step.messages);
+        if (step.done) break;
+      }
+      expect(steps.map((s) => s.done)).toEqual([false, true]);
+      expect(steps[0]!.messages.map((m) => [m.role, m.tool_call_id ?? null, m.is_error ?? false])).toEqual([
+        ['assistant', null, false],
+        ['tool', 'c1', false],
+        // get_forecast before load_toolkit: a rejection the model can act on, flagged.
+        ['tool', 'c2', true],
+      ]);
+      expect(steps[0]!.messages[2]!.content).toContain('load_toolkit');
+      expect(seen).toEqual(['u1:Europe/Lisbon']);
+      expect(history.at(-1)).toMatchObject({ role: 'assistant', content: 'It is noon.' });
+      // The second request carried the first turn's tool results back.
+      expect(server.requests[1]!.text).toContain('"tool_call_id":"c2"');
+    } finally {
+      await server.close();
+    }
+    // A router whose handlers need a context requires it here, as dispatch does.
+    const typeOnly = (response: OpenAI.ChatCompletion) => {
+      // @ts-expect-error the context is required
+      void router.handleResponse('openai', response);
+      void router.handleResponse('openai', response, { context: { user: 'u2' } });
+    };
+    expectTypeOf(typeOnly).toBeFunction();
+  });
+});

@@ -1,0 +1,212 @@
+/**
+ * `serveMcpHttp` under real traffic, on each SDK line (server and client):
+ * sessions end (idle timeout, DELETE, the cap), bodies have a limit checked
+ * before they are read, requests are checked in order with errors that say
+ * what is wrong, a tool-set change reaches every session it affects (shared
+ * router: all; a router per session: only that one), and cancelling a call
+ * (through the SDK, or by dropping the request) aborts the handler's signal.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDemoRouter } from '../../examples/mcp-server.js';
+import { clientLineOf } from '../../integrations/mcp/sdk.js';
+import { connectMcp, listAllTools, memorySessionStore, serveMcpHttp, type McpConnection, type McpSdkLine } from '../../integrations/mcp/index.js';
+import { LINES, PAIRS, texts } from './mcp-lines.js';
+import { INITIALIZE, postLarge, rawCall, rawSession, waitingRouter } from './mcp-traffic.helpers.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+async function connect(url: URL, sdk: McpSdkLine): Promise<McpConnection> {
+  const connection = await connectMcp({ url }, { sdk });
+  cleanups.push(() => connection.close());
+  return connection;
+}
+
+/** Servers started once per line: a router per session (one with a short idle timeout), a shared router, a router whose handler waits. */
+const started = new Map<McpSdkLine, ReturnType<typeof start>>();
+async function start(sdk: McpSdkLine) {
+  const store = memorySessionStore();
+  const shortIdle = await serveMcpHttp(() => createDemoRouter(), { sdk, store, idleTimeoutMs: 1000 });
+  const perSession = await serveMcpHttp(() => createDemoRouter(), { sdk });
+  const sharedRouter = createDemoRouter();
+  const shared = await serveMcpHttp(sharedRouter, { sdk });
+  const aborted: unknown[] = [];
+  let running = 0;
+  const waiting = await serveMcpHttp(
+    waitingRouter(aborted, () => running++),
+    { sdk },
+  );
+  cleanups.push(() => shortIdle.close(), () => perSession.close(), () => shared.close(), () => waiting.close());
+  return { store, shortIdle, perSession, shared, sharedRouter, waiting, aborted, running: () => running };
+}
+function servers(sdk: McpSdkLine) {
+  let s = started.get(sdk);
+  if (!s) started.set(sdk, (s = start(sdk)));
+  return s;
+}
+
+describe.each(LINES)('session lifetime, %s server', (sdk) => {
+  it('frees sessions left by connect-and-close cycles after the idle timeout; their ids then answer 404 and a new session works', async () => {
+    const { shortIdle, store } = await servers(sdk);
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const connection = await connectMcp({ url: shortIdle.url }, { sdk });
+      await listAllTools(connection.client);
+      ids.push(...[...shortIdle.sessions.keys()].filter((id) => !ids.includes(id)));
+      await connection.close();
+    }
+    expect(ids).toHaveLength(10);
+    await expect.poll(() => shortIdle.sessions.size, { timeout: 5000 }).toBe(0);
+    await expect.poll(() => store.size, { timeout: 5000 }).toBe(0);
+    const gone = await rawCall(shortIdle.url, ids[0], 'POST', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(gone.status).toBe(404);
+    expect(JSON.parse(gone.text)).toMatchObject({ error: { code: -32001, message: expect.stringContaining('initialize') } });
+    const again = await connect(shortIdle.url, sdk);
+    expect((await listAllTools(again.client)).map((t) => t.name)).toContain('load_toolkit');
+  });
+
+  it('frees a session on DELETE: gone from the server and the store, then 404', async () => {
+    const { shared } = await servers(sdk);
+    const id = await rawSession(shared.url);
+    expect(shared.sessions.has(id)).toBe(true);
+    expect((await rawCall(shared.url, id, 'DELETE')).status).toBe(200);
+    expect(shared.sessions.has(id)).toBe(false);
+    for (const method of ['POST', 'GET', 'DELETE']) {
+      expect((await rawCall(shared.url, id, method, method === 'POST' ? { jsonrpc: '2.0', id: 2, method: 'tools/list' } : undefined)).status).toBe(404);
+    }
+    expect((await rawCall(shared.url, 'no-such-session', 'POST', { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status).toBe(404);
+  });
+
+  it('refuses an initialize beyond maxSessions with 503, and accepts one again when a session ends', async () => {
+    const capped = await serveMcpHttp(createDemoRouter(), { sdk, maxSessions: 2 });
+    cleanups.push(() => capped.close());
+    const [a] = [await rawSession(capped.url), await rawSession(capped.url)];
+    const over = await rawCall(capped.url, undefined, 'POST', INITIALIZE);
+    expect(over.status).toBe(503);
+    expect(over.text).toContain('maximum of 2 open sessions');
+    await rawCall(capped.url, a, 'DELETE');
+    await rawSession(capped.url);
+  });
+
+  it('continues a session on a server that has not seen it, from the shared store: state restored, announcements not repeated', async () => {
+    const store = memorySessionStore();
+    const [one, two, three] = await Promise.all([1, 2, 3].map(() => serveMcpHttp(() => createDemoRouter(), { sdk, store })));
+    cleanups.push(() => one!.close(), () => two!.close(), () => three!.close());
+    const id = await rawSession(one!.url);
+    const call = (url: URL, name: string, args: object) => rawCall(url, id, 'POST', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: args } });
+    const list = async (url: URL) => (await rawCall(url, id, 'POST', { jsonrpc: '2.0', id: 4, method: 'tools/list' })).text;
+    // `two` first sees the session through a listing; `one` then loads a toolkit, which `two` lists and calls.
+    expect(await list(two!.url)).not.toContain('get_forecast');
+    const load = await call(one!.url, 'load_toolkit', { toolkit_name: 'weather' });
+    expect(load.text).toContain('notifications/tools/list_changed');
+    expect(load.text).toContain('announcement id=\\"env\\"');
+    expect(await list(two!.url)).toContain('get_forecast');
+    const forecast = await call(two!.url, 'get_forecast', { city: 'Lisbon' });
+    expect(forecast.text).toContain('"structuredContent":{"city":"Lisbon","days":3,"forecast":"sunny"}');
+    expect(forecast.text).not.toContain('announcement');
+    // `three` first sees the session now: it starts from the stored state.
+    expect(three!.sessions.size).toBe(0);
+    expect(await list(three!.url)).toContain('get_forecast');
+    expect(three!.sessions.has(id)).toBe(true);
+  });
+
+  it('rejects bad options loudly', async () => {
+    await expect(serveMcpHttp(createDemoRouter(), { sdk, idleTimeoutMs: 0 })).rejects.toThrow(/idleTimeoutMs must be a positive number/);
+    await expect(serveMcpHttp(() => ({}) as never, { sdk })).rejects.toThrow(/snapshot\(\) and restore\(\)/);
+  });
+});
+
+describe.each(LINES)('request checks, %s server', (sdk) => {
+  it('refuses a 20 MB body with 413 before reading it whole, from Content-Length or while it streams', async () => {
+    const { shared } = await servers(sdk);
+    const declared = await postLarge(shared.url, {}, 20_000_000);
+    expect(declared.status).toBe(413);
+    expect(declared.written).toBeLessThan(20_000_000);
+    const streamed = await postLarge(shared.url, {}, undefined);
+    expect(streamed.status).toBe(413);
+    expect(streamed.written).toBeLessThan(20_000_000);
+    // The Host and Origin checks come first.
+    expect((await postLarge(shared.url, { host: 'evil.example' }, 20_000_000)).status).toBe(403);
+    expect((await postLarge(shared.url, { origin: 'http://evil.example' }, 20_000_000)).status).toBe(403);
+    // The server still answers.
+    await rawSession(shared.url);
+  });
+
+  it('answers malformed requests with errors that say what is wrong', async () => {
+    const { shared } = await servers(sdk);
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(shared.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+    const cases: [Response, number, RegExp][] = [
+      [await post('{"jsonrpc": ', {}), 400, /Parse error: the request body is not JSON/],
+      [await post(''), 400, /body is empty/],
+      [await post('{}', { 'content-type': 'text/plain' }), 415, /Content-Type must be application\/json/],
+      [await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), 400, /no Mcp-Session-Id header/],
+      [await fetch(shared.url, { method: 'PUT', body: '{}' }), 405, /takes POST, GET and DELETE/],
+      [await fetch(shared.url), 400, /GET needs an Mcp-Session-Id header/],
+      [await post(JSON.stringify(INITIALIZE), { origin: 'http://evil.example' }), 403, /Origin "http:\/\/evil.example" is not this server/],
+    ];
+    for (const [response, status, message] of cases) {
+      expect(response.status).toBe(status);
+      expect((await response.json()) as object).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringMatching(message) } });
+    }
+  });
+});
+
+describe.each(PAIRS)('tool-set changes and cancellation: $server server, $client client', ({ server, client }) => {
+  it('tells every session of a shared router when one loads a toolkit', async () => {
+    const { shared, sharedRouter } = await servers(server);
+    const connections = [await connect(shared.url, client), await connect(shared.url, client), await connect(shared.url, client)];
+    const changed = [0, 0, 0];
+    connections.forEach((c, i) => c.onToolListChanged(() => changed[i]!++));
+    for (const c of connections) await listAllTools(c.client);
+    const kit = sharedRouter.getLoadedToolkits().includes('Weather') ? 'Database' : 'Weather';
+    await connections[0]!.client.callTool({ name: 'load_toolkit', arguments: { toolkit_name: kit } });
+    await expect.poll(() => changed, { timeout: 3000 }).toEqual([1, 1, 1]);
+    for (const c of connections) expect((await listAllTools(c.client)).map((t) => t.name)).toEqual(expect.arrayContaining(kit === 'Weather' ? ['get_forecast'] : ['run_query']));
+  });
+
+  it('keeps a router per session: a load changes and notifies only its own session', async () => {
+    const { perSession } = await servers(server);
+    const [a, b] = [await connect(perSession.url, client), await connect(perSession.url, client)];
+    const changed = [0, 0];
+    a.onToolListChanged(() => changed[0]!++);
+    b.onToolListChanged(() => changed[1]!++);
+    const load = await a.client.callTool({ name: 'load_toolkit', arguments: { toolkit_name: 'weather' } });
+    expect(texts(load)[0]).toMatch(/^Toolkit "Weather" loaded\./);
+    await expect.poll(() => changed[0]).toBe(1);
+    expect((await listAllTools(a.client)).map((t) => t.name)).toContain('get_forecast');
+    expect((await listAllTools(b.client)).map((t) => t.name)).not.toContain('get_forecast');
+    const early = await b.client.callTool({ name: 'get_forecast', arguments: { city: 'Lisbon' } });
+    expect(texts(early)[0]).toContain('Call load_toolkit');
+    expect(changed[1]).toBe(0);
+  });
+
+  it('aborts the handler\'s signal when the client cancels the call', async () => {
+    const { waiting, aborted, running } = await servers(server);
+    const connection = await connect(waiting.url, client);
+    const before = { running: running(), aborted: aborted.length };
+    const cancel = new AbortController();
+    const options = { signal: cancel.signal };
+    const call = clientLineOf(connection.client) === '2.x'
+      ? connection.client.callTool({ name: 'run_bash', arguments: { command: 'sleep' } }, options)
+      : connection.client.callTool({ name: 'run_bash', arguments: { command: 'sleep' } }, undefined, options);
+    await expect.poll(running).toBe(before.running + 1);
+    cancel.abort('enough');
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => aborted.length).toBe(before.aborted + 1);
+  });
+
+  it('aborts the handler\'s signal when the HTTP request of the call is dropped', async () => {
+    const { waiting, aborted, running } = await servers(server);
+    const id = await rawSession(waiting.url);
+    const before = { running: running(), aborted: aborted.length };
+    const drop = new AbortController();
+    const call = rawCall(waiting.url, id, 'POST', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'run_bash', arguments: { command: 'sleep' } } }, drop.signal);
+    await expect.poll(running).toBe(before.running + 1);
+    drop.abort();
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => aborted.length).toBe(before.aborted + 1);
+    expect(String(aborted.at(-1))).toContain('dropped');
+  });
+});

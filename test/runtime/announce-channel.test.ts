@@ -1,0 +1,31 @@
+/**
+ * A channel outside "auto", "user_tail" and "system" (a JavaScript caller, a config value) is refused by `announce`
+ * and `syncToolAnnouncements` with the closest channel, and the router's state is left as it was: no announcement is
+ * stored that no target would deliver, and `restore(snapshot())` keeps working.
+ */
+import { describe, expect, test } from 'vitest';
+import { exampleRouter } from './helpers.js';
+
+describe('announcement channels are checked', () => {
+  test('announce refuses an unknown channel, naming the closest, and changes nothing', () => {
+    const { router } = exampleRouter();
+    router.announce('kept', 'standing', { channel: 'system' });
+    const before = router.snapshot();
+    expect(() => router.announce('new', 'text', { channel: 'user-tail' as never })).toThrow(
+      /^announce: unknown announcement channel "user-tail" \(did you mean "user_tail"\?\); nothing was changed\. Channels: auto, user_tail, system\.$/,
+    );
+    expect(() => router.announce('kept', 'replaced', { channel: 42 as never })).toThrow(/unknown announcement channel 42; nothing was changed/);
+    expect(router.snapshot()).toEqual(before);
+    expect(() => router.restore(router.snapshot())).not.toThrow();
+  });
+
+  test('syncToolAnnouncements refuses it before touching the announcements or the previous set', () => {
+    const { router } = exampleRouter();
+    router.syncToolAnnouncements(['read_file', 'get_time']);
+    const before = router.snapshot();
+    expect(() => router.syncToolAnnouncements(['get_time'], { channel: 'sytem' as never })).toThrow(/^syncToolAnnouncements: unknown announcement channel "sytem" \(did you mean "system"\?\)/);
+    expect(router.snapshot()).toEqual(before);
+    // The next valid call still sees read_file as announced before.
+    expect(router.syncToolAnnouncements(['get_time'], { channel: 'system' })).toEqual({ added: [], removed: ['read_file'] });
+  });
+});

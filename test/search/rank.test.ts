@@ -1,0 +1,86 @@
+/**
+ * The ranked tool search: words split on case and separators, the index built at codegen and loaded from the
+ * generated folder on the first `rankByTask`, tools registered at run time ranked too, and the result usable with
+ * `compile({ tools })` like a prune result.
+ */
+import { describe, expect, it } from 'vitest';
+import { term, ToolSearch, words } from '../../search/index.js';
+import { createRouter, specFromData } from '../../runtime/index.js';
+import * as flatOnly from '../fixtures/flat-only/expected/index.js';
+import { searchIndex } from '../fixtures/flat-only/expected/search-index.gen.js';
+
+const TOOLS = [
+  { name: 'getWeatherForecast', description: 'Forecast for the coming days', parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name' } } } },
+  { name: 'book_hotel', description: 'Reserve a room', tags: ['travel'], parameters: { type: 'object', properties: { check_in: { type: 'string' }, nights: { type: 'integer' } } } },
+  { name: 'send_email', description: 'Send an email message', groups: ['Mail', 'Everything about mailboxes'] },
+  { name: 'HTTPRequest', description: 'Perform a raw request', parameters: { type: 'object', properties: { method: { enum: ['GET', 'POST'] } } } },
+];
+
+describe('search/ words and terms', () => {
+  it('splits names on case and separators, keeping a compound whole beside its parts', () => {
+    expect(words('getWeatherForecast')).toEqual(['getweatherforecast', 'get', 'weather', 'forecast']);
+    expect(words('HTTPRequest ChaDri.change_drink')).toEqual(['httprequest', 'http', 'request', 'chadri.change_drink', 'cha', 'dri', 'change', 'drink']);
+    expect(term('the')).toBeNull();
+    expect([term('Hotels'), term('cities'), term('booking'), term('address'), term('running')]).toEqual(['hotel', 'city', 'book', 'address', 'run']);
+  });
+});
+
+describe('ToolSearch', () => {
+  const search = ToolSearch.build(TOOLS);
+
+  it('ranks by names, descriptions, tags, group descriptions and argument names, descriptions and enum values', () => {
+    expect(search.rank('will it rain in Lisbon? weather forecast please', { k: 3 })[0]).toBe('getWeatherForecast');
+    expect(search.rank('I need a hotel for two nights', { k: 3 })[0]).toBe('book_hotel');
+    expect(search.rank('plan my travel', { k: 3 })).toEqual(['book_hotel']);
+    expect(search.rank('open my mailboxes', { k: 3 })).toEqual(['send_email']);
+    expect(search.rank('which city', { k: 3 })).toEqual(['getWeatherForecast']);
+    expect(search.rank('a POST request', { k: 3 })).toEqual(['HTTPRequest']);
+    expect(search.rank('send_email to Ana', { k: 1 })).toEqual(['send_email']);
+  });
+
+  it('returns at most k, only tools a word matches, only tools `include` accepts; any query is accepted', () => {
+    expect(search.rank('weather hotel email request', { k: 2 })).toHaveLength(2);
+    expect(search.rank('the of and', { k: 5 })).toEqual([]);
+    expect(search.rank('', { k: 5 })).toEqual([]);
+    expect(search.rank('weather hotel', { k: 5, include: (n) => n !== 'getWeatherForecast' })).toEqual(['book_hotel']);
+    expect(() => search.rank('x', { k: 0 })).toThrow(/k must be a positive integer/);
+  });
+
+  it('serializes deterministically and loads to the same ranking; a tool added later is ranked', () => {
+    const text = search.serialize();
+    expect(ToolSearch.build(TOOLS).serialize()).toBe(text);
+    const loaded = ToolSearch.load(text);
+    for (const q of ['weather', 'hotel nights', 'email', 'GET']) expect(loaded.rank(q, { k: 4 })).toEqual(search.rank(q, { k: 4 }));
+    loaded.add({ name: 'get_stock_price', description: 'Latest price of a share' });
+    expect(loaded.rank('stock price of ACME', { k: 1 })).toEqual(['get_stock_price']);
+  });
+});
+
+describe('router.rankByTask', () => {
+  const handlers = Object.fromEntries(flatOnly.spec.tools.map((t) => [t.name, () => 'ok'])) as never;
+
+  it('loads the generated index on first use and ranks flat tools; the result passes to compile({ tools })', async () => {
+    expect(ToolSearch.load(searchIndex).has('send_email')).toBe(true);
+    let loads = 0;
+    const router = createRouter({ spec: flatOnly.spec, loadSearch: () => (loads++, flatOnly.loadSearch()) }, handlers);
+    expect(loads).toBe(0);
+    const ranked = await router.rankByTask('email the report to Ana', { k: 2 });
+    expect(ranked.tools[0]!.name).toBe('send_email');
+    expect(ranked.kept).toBe(ranked.tools.length);
+    expect(ranked.total).toBe(flatOnly.spec.flat.length);
+    expect([...ranked.tools.map((t) => t.name), ...ranked.removed].sort()).toEqual(flatOnly.spec.tools.map((t) => t.name).sort());
+    await router.rankByTask('read a file', { k: 1 });
+    expect(loads).toBe(1);
+    const payload = router.compile({ target: 'openai', messages: [{ role: 'user', content: 'hi' }], tools: ranked.tools.map((t) => t.name) });
+    expect((payload.tools ?? []).map((t) => (t as { function: { name: string } }).function.name)).toEqual(ranked.tools.map((t) => t.name));
+  });
+
+  it('ranks tools registered at run time; refuses k that is no positive integer and a folder without an index', async () => {
+    const router = createRouter(flatOnly, handlers);
+    router.registerTools([{ name: 'get_stock_price', description: 'Latest price of a share', tags: ['finance'] }]);
+    expect((await router.rankByTask('what is the stock price of ACME', { k: 1 })).tools.map((t) => t.name)).toEqual(['get_stock_price']);
+    await expect(router.rankByTask('x', { k: 1.5 })).rejects.toThrow(/k must be a positive integer/);
+    const bare = createRouter({ spec: specFromData({ formatVersion: 1, hash: 'h', openaiStrict: false, schemas: {}, tools: [], flat: [], namespaces: [], toolkits: [], policies: {} }, { directoryXml: '', validators: [] }) }, {});
+    await expect(bare.rankByTask('x', { k: 1 })).rejects.toThrow(/no search index .*regenerate/);
+  });
+});
