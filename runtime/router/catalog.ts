@@ -164,19 +164,12 @@ export class Catalog {
 
   /** Tool `t`'s name. */
   toolName(t: number): string { return this.#entries[t]!.name; }
-  /** Whether tool `t` is flat. */
-  toolFlat(t: number): boolean { return this.#entries[t]!.flat; }
-  /** Whether tool `t` is a library tool. */
-  toolLibrary(t: number): boolean { return this.#entries[t]!.library; }
-  /** Tool `t`'s neutral definition. */
-  toolDefinition(t: number): ToolDefinition { return this.#entries[t]!.definition; }
-  toolNamespaces(t: number): readonly number[] { return this.#entries[t]!.namespaces; }
   toolToolkits(t: number): readonly number[] { return this.#entries[t]!.toolkits; }
 
   /** Whether `name` is a library tool of this router (`libraryTools`; `load_toolkit` is not one of them). */
   isLibraryTool(name: unknown): boolean {
     const ref = typeof name === 'string' ? this.byName.get(name) : undefined;
-    return ref?.kind === 'tool' && this.toolLibrary(ref.index);
+    return ref?.kind === 'tool' && this.tool(ref.index).library;
   }
 
   /** A toolkit's index by name, case-insensitively (the seed's lookup); undefined for anything else. */
@@ -193,10 +186,8 @@ export class Catalog {
 
   /** `registerTools`: new flat tools. Throws before any change on a bad or colliding definition. */
   registerTools(tools: readonly AnyDynamicTool[]): void {
-    const plan = this.#planTools(tools.map((t) => t), 'registerTools');
-    for (const def of plan.created) {
-      this.flat.push(this.#addDynamicTool(def, true));
-    }
+    this.#checkTools(tools, 'registerTools');
+    for (const def of tools) this.flat.push(this.#addDynamicTool(def, true));
     this.structureVersion++;
   }
 
@@ -224,7 +215,7 @@ export class Catalog {
     }
     // Check every inline tool before changing anything, so a bad call leaves no partial state.
     const inline = groups.flatMap((g) => g.tools.filter((m: AnyDynamicTool | string): m is AnyDynamicTool => typeof m !== 'string'));
-    const plan = this.#planTools(inline, where, kind === 'namespace' ? groupNames : undefined);
+    this.#checkTools(inline, where, kind === 'namespace' ? groupNames : undefined);
     for (const g of groups) {
       for (const m of g.tools) {
         if (typeof m === 'string' && (this.byName.get(m)?.kind !== 'tool' || this.isLibraryTool(m))) {
@@ -233,7 +224,7 @@ export class Catalog {
       }
     }
     const created = new Map<AnyDynamicTool, number>();
-    for (const def of plan.created) created.set(def, this.#addDynamicTool(def, false));
+    for (const def of inline) created.set(def, this.#addDynamicTool(def, false));
     for (const g of groups) {
       const members: number[] = [];
       for (const m of g.tools) {
@@ -261,7 +252,7 @@ export class Catalog {
   }
 
   /** Validate new tool definitions against each other and the router; throws before any change. */
-  #planTools(defs: readonly AnyDynamicTool[], where: string, alsoTaken?: ReadonlySet<string>): { created: AnyDynamicTool[] } {
+  #checkTools(defs: readonly AnyDynamicTool[], where: string, alsoTaken?: ReadonlySet<string>): void {
     if (!Array.isArray(defs)) throw new TypeError(`${where}: expected an array of tool definitions.`);
     const names = new Set<string>();
     for (const def of defs) {
@@ -282,7 +273,6 @@ export class Catalog {
       }
       names.add(def.name);
     }
-    return { created: [...defs] };
   }
 
   #addDynamicTool(def: AnyDynamicTool, flat: boolean, library = false): number {

@@ -122,7 +122,7 @@ export class Compiler {
     const catalog = this.#catalog;
     const groupMode = catalog.namespaces.length > 0 || catalog.toolkits.length > 0;
     if (groupMode && catalog.spec.offerUngroupedTools === false) return [];
-    return catalog.flat.filter((t) => catalog.toolNamespaces(t).length === 0);
+    return catalog.flat.filter((t) => catalog.tool(t).namespaces.length === 0);
   }
 
   /**

@@ -75,7 +75,7 @@ export class Gate {
       throw new ToolCallRejectedError('invalid_arguments', `Unknown toolkit: "${String(name)}". Available: ${available}`);
     }
     this.markLoaded(k);
-    return catalog.toolkits[k]!.tools.map((t) => catalog.toolDefinition(t));
+    return catalog.toolkits[k]!.tools.map((t) => catalog.tool(t).definition);
   }
 
   /** Replace the blocklist with a named policy of the spec; an unknown policy throws. */
@@ -107,7 +107,7 @@ export class Gate {
     this.nsBlocked = catalog.namespaces.map((ns) => set.has(ns.name));
     this.kitBlocked = catalog.toolkits.map((kit) => set.has(kit.name));
     this.toolBlocked = Array.from({ length: catalog.toolCount }, (_, t) =>
-      set.has(catalog.toolName(t)) || catalog.toolNamespaces(t).some((k) => this.nsBlocked[k]) || catalog.toolToolkits(t).some((k) => this.kitBlocked[k]),
+      set.has(catalog.toolName(t)) || catalog.tool(t).namespaces.some((k) => this.nsBlocked[k]) || catalog.toolToolkits(t).some((k) => this.kitBlocked[k]),
     );
   }
 
@@ -116,7 +116,7 @@ export class Gate {
     this.kitLoaded = catalog.toolkits.map(() => false);
     for (const k of this.#session.loaded) this.kitLoaded[k] = true;
     this.direct = Array.from({ length: catalog.toolCount }, (_, t) =>
-      catalog.toolFlat(t) || catalog.toolLibrary(t) || catalog.toolToolkits(t).some((k) => this.kitLoaded[k]),
+      catalog.tool(t).flat || catalog.tool(t).library || catalog.toolToolkits(t).some((k) => this.kitLoaded[k]),
     );
     this.loadVersion++;
   }
@@ -134,7 +134,7 @@ export class Gate {
   /** For a tool callable through a loaded toolkit (not flat): the first loaded one (the call's `group`); else null. */
   directGroup(t: number): string | null {
     const catalog = this.#catalog;
-    if (catalog.toolFlat(t)) return null;
+    if (catalog.tool(t).flat) return null;
     const k = catalog.toolToolkits(t).find((kit) => this.kitLoaded[kit]);
     return k === undefined ? null : catalog.toolkits[k]!.name;
   }

@@ -113,7 +113,7 @@ export class Pruner {
   /** All flat tools, as the seed's `getAllTools` (a fresh array). */
   getAllTools(): ToolDefinition[] {
     const catalog = this.#catalog;
-    return catalog.flat.map((t) => catalog.toolDefinition(t));
+    return catalog.flat.map((t) => catalog.tool(t).definition);
   }
 
   #index(): Keywords {

@@ -119,7 +119,7 @@ export class Session {
   /** The state as plain JSON. */
   snapshot(catalog: Catalog): RouterSnapshot {
     return {
-      format: 'toolroute-router/1',
+      format: SNAPSHOT_FORMAT,
       spec: catalog.spec.hash,
       blocked: [...this.blocked],
       ...(this.blockedAllowUnknown ? { blockedAllowUnknown: true } : {}),

@@ -70,13 +70,9 @@ export interface RouterOptions extends Partial<CallLimits> {
 }
 
 /** A tool known only at run time. Untyped; validated only by its own `validate`, if given. */
-export interface DynamicToolDefinition<C = unknown> {
-  readonly name: string;
-  readonly description: string;
+export interface DynamicToolDefinition<C = unknown> extends ToolDefinition {
   /** A `type: "object"` JSON Schema, or the seed's shorthand properties map. Shown to the model; not compiled. */
   readonly parameters?: Readonly<Record<string, unknown>>;
-  readonly tags?: readonly string[];
-  readonly deferLoading?: boolean;
   /** Runs on `dispatch`; without one, a dispatched call comes back as `handler_error`. */
   readonly handler?: (args: Record<string, unknown>, ctx: HandlerContext<C>) => unknown;
   /**

@@ -27,6 +27,11 @@ export function cloneSchema(schema: JsonSchema): JsonObject {
   return isRecord(copy) ? (copy as JsonObject) : {};
 }
 
+/** A key as a JSON Pointer segment (RFC 6901: `~` → `~0`, `/` → `~1`). */
+export function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
 /** Deep copy of a JSON value, key order kept; non-JSON leaves dropped as JSON.stringify drops them. */
 export function cloneJson(value: unknown): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
