@@ -8,11 +8,7 @@ import type { JsonSchema, NeutralTool } from './targets/adapter.js';
 import { isRecord } from './targets/history.js';
 
 /** What the neutral builders need of a tool (an IR tool or a run-time registration fits). */
-export interface NeutralToolInput {
-  readonly name: string;
-  readonly description: string;
-  /** A full `type: "object"` JSON Schema (the seed's properties-map shorthand already expanded). */
-  readonly parameters: JsonSchema;
+export interface NeutralToolInput extends Pick<NeutralTool, 'name' | 'description' | 'parameters'> {
   readonly deferLoading?: boolean;
 }
 
