@@ -13,7 +13,7 @@ import {
   type ValidateFn,
 } from '../contract.js';
 import { isPlainObject } from '../call-shape.js';
-import { neutralNamespaceTool, neutralTool, type NeutralToolInput } from '../neutral.js';
+import { neutralNamespaceTool, neutralTool } from '../neutral.js';
 import { renderTool, type JsonSchema } from '../targets/index.js';
 import { anthropicKeyPlan } from '../targets/property-keys.js';
 import { assertKnownNames } from '../suggest.js';
@@ -21,7 +21,7 @@ import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import { deepFreeze } from '../freeze.js';
 import { planLibraryTools } from './library.js';
-import { EMPTY_OBJECT_SCHEMA, Group, type AnyHandler, type GroupEntry, type ToolEntry } from './entries.js';
+import { EMPTY_OBJECT_SCHEMA, Group, toolInput, type AnyHandler, type GroupEntry, type ToolEntry } from './entries.js';
 
 export type { AnyHandler, GroupEntry, ToolEntry } from './entries.js';
 
@@ -233,11 +233,7 @@ export class Catalog {
       }
       const list = kind === 'namespace' ? this.namespaces : this.toolkits;
       const index = list.length;
-      const inputs: NeutralToolInput[] = members.map((t) => ({
-        name: this.tool(t).name,
-        description: this.tool(t).description,
-        parameters: this.tool(t).schema,
-      }));
+      const inputs = members.map((t) => toolInput(this.tool(t)));
       const neutral = kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined;
       list.push(new Group({ name: g.name, description: g.description, tools: members, specIndex: -1, neutral }, this));
       for (const t of members) {

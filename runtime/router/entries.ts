@@ -5,6 +5,7 @@
  */
 import type { GeneratedTool, HandlerContext, KeyDecodePlan, NullDecodePlan, ToolDefinition, ValidateFn } from '../contract.js';
 import type { Suggester } from '../suggest.js';
+import type { NeutralToolInput } from '../neutral.js';
 import type { JsonSchema, NeutralTool } from '../targets/index.js';
 
 /** A handler as stored: its argument and context types are erased here and restored by the façade's types. */
@@ -35,6 +36,9 @@ export interface ToolEntry extends Pick<GeneratedTool, 'name' | 'flat' | 'descri
   readonly specIndex: number;
   readonly neutral: NeutralTool | undefined;
 }
+
+/** A tool as the neutral builders read it (signatures in namespace descriptions and load results). */
+export const toolInput = (entry: ToolEntry): NeutralToolInput => ({ name: entry.name, description: entry.description, parameters: entry.schema });
 
 /** A tool's schema when it declares no parameters. */
 export const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) });
