@@ -4,6 +4,7 @@
  * becomes data or a problem, never an exception.
  */
 import { LOAD_TOOLKIT_NAME, type RejectionCode } from './contract.js';
+import { cloneJson } from './targets/schema.js';
 
 /** Limits on model-supplied arguments. Every field has a default; see `DEFAULT_LIMITS`. */
 export interface CallLimits {
@@ -194,16 +195,10 @@ export { applyNullDecode as decodeNulls } from './targets/strict.js';
 
 /**
  * A deep copy of checked arguments, for validators that fill defaults, so an object the caller handed over stays as
- * the model sent it. Keys are defined, never assigned (`__proto__` stays an own property); depth was checked already.
+ * the model sent it. Checked arguments are JSON data, so the renderers' JSON copy is exact (`__proto__` stays a key).
  * @example
  * const copy = cloneArguments(input); // copy.options !== input.options
  */
 export function cloneArguments<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((item: unknown) => cloneArguments(item)) as T;
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    Object.defineProperty(out, key, { value: cloneArguments(value[key]), writable: true, enumerable: true, configurable: true });
-  }
-  return out as T;
+  return cloneJson(value) as T;
 }
