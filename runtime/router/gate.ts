@@ -15,13 +15,6 @@ export interface BlocklistOptions {
   readonly allowUnknown?: boolean;
 }
 
-/** Every name a blocklist may hold: tools, namespaces, toolkits (exact spelling), `load_toolkit` and the other library-owned tools. */
-export function blockableNames(catalog: Catalog): string[] {
-  const names = [...catalog.byName.keys()];
-  for (const kit of catalog.toolkits) names.push(kit.name);
-  return names;
-}
-
 /**
  * The gate's tables for one router. Internal; call resolution reads the fields directly.
  * @example
@@ -37,7 +30,7 @@ export class Gate {
   kitBlocked: boolean[] = [];
   kitLoaded: boolean[] = [];
   direct: boolean[] = [];
-  /** Bumped whenever the callable set changes: a toolkit loads, a restore, any registration (see `recomputeDirect`). */
+  /** Bumped whenever the callable set changes: a toolkit loads, a restore, any registration (see `recompute`). */
   loadVersion = 0;
 
   constructor(catalog: Catalog, session: Session) {
@@ -49,7 +42,8 @@ export class Gate {
   /** Throw a `TypeError` when `names` holds a non-string, or an unknown name without `allowUnknown`. Changes nothing. */
   assertBlockable(names: readonly unknown[], allowUnknown: boolean, where: string): void {
     if (allowUnknown) return assertKnownNames(where, names, { has: () => true }, () => [], '');
-    const known = new Set(blockableNames(this.#catalog));
+    // Tools, namespaces, toolkits (exact spelling), `load_toolkit` and the other library-owned tools.
+    const known = new Set([...this.#catalog.byName.keys(), ...this.#catalog.toolkits.map((kit) => kit.name)]);
     const hint = 'A blocklist names tools, namespaces, toolkits (exact spelling), load_toolkit or library tools. ' +
       'To block a name that is not registered yet, pass { allowUnknown: true }.';
     assertKnownNames(where, names, known, () => known, hint);
@@ -95,12 +89,6 @@ export class Gate {
   /** Loaded toolkit indices, load order (the session's list; do not modify). */
   loadedToolkits(): readonly number[] { return this.#session.loaded; }
 
-  /** Rebuild every table: after a restore or a registration. */
-  recompute(): void {
-    this.recomputeBlocked();
-    this.recomputeDirect();
-  }
-
   recomputeBlocked(): void {
     const set = this.#session.blockedSet;
     const catalog = this.#catalog;
@@ -111,7 +99,9 @@ export class Gate {
     );
   }
 
-  recomputeDirect(): void {
+  /** Rebuild every table: after a restore or a registration. */
+  recompute(): void {
+    this.recomputeBlocked();
     const catalog = this.#catalog;
     this.kitLoaded = catalog.toolkits.map(() => false);
     for (const k of this.#session.loaded) this.kitLoaded[k] = true;
