@@ -11,6 +11,7 @@ import type { Announcement } from '../announcements.js';
 import type { CallLimits } from '../call-shape.js';
 import type { NamespaceEncoding } from '../neutral.js';
 import type { TargetCompileInput } from '../targets/compile.js';
+import type { NeutralMessage } from '../targets/history.js';
 import type { ToolkitLoadingOption } from '../toolkit-loading.js';
 
 /** How `pruneByTaskAndAllowlist` combines the task match and the allowlist. */
@@ -267,6 +268,14 @@ export interface TargetCompileRequest<R extends RegistryShape, D extends string 
    */
   readonly tools?: { readonly tools: readonly ToolDefinition[] } | readonly (ToolNameOf<R> | R['namespaces'] | D)[];
   readonly options?: TargetCompileInput['options'];
+}
+
+/** What `router.handleResponse` resolves to. */
+export interface ResponseStep {
+  /** The assistant turn, then one tool message per call in call order: append them all to the history. */
+  readonly messages: NeutralMessage[];
+  /** The model answered: its turn called no tool, so the loop ends. */
+  readonly done: boolean;
 }
 
 /** Plain-JSON router state. */
