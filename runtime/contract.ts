@@ -113,19 +113,15 @@ export interface GeneratedTool extends ToolData {
   readonly toolkits: readonly number[];
 }
 
-export interface GeneratedNamespace {
-  readonly name: string;
-  readonly description: string;
-  readonly encoding: 'compact' | 'schema';
-  /** Indices into `GeneratedSpec.tools`; the action name is the tool name. */
-  readonly tools: readonly number[];
-}
-
 export interface GeneratedToolkit {
   readonly name: string;
   readonly description: string;
-  /** Indices into `GeneratedSpec.tools`. */
+  /** Indices into `GeneratedSpec.tools` (in a namespace, the action name is the tool name). */
   readonly tools: readonly number[];
+}
+
+export interface GeneratedNamespace extends GeneratedToolkit {
+  readonly encoding: 'compact' | 'schema';
 }
 
 /** Tool definitions already rendered for one form (a target, or `neutral`), frozen; `compile` selects from these. */
