@@ -35,12 +35,6 @@ export type Ref =
   | { readonly kind: 'tool'; readonly index: number }
   | { readonly kind: 'namespace'; readonly index: number }
   | { readonly kind: 'loader' };
-/** Tool `t` as a `Ref`. */
-export const toolRef = (t: number): Ref => ({ kind: 'tool', index: t });
-/** Namespace `k` as a `Ref`. */
-export const namespaceRef = (k: number): Ref => ({ kind: 'namespace', index: k });
-/** `byName`'s value for `load_toolkit`. */
-export const LOADER_REF: Ref = Object.freeze({ kind: 'loader' });
 
 /** Names owned by the library (reserved in specs, refused in registrations). */
 const RESERVED_NAMES = new Set(['load_toolkit', TOOLKIT_DISPATCHER_NAME, 'context', 'new_context', 'create_memory', 'modify_memory', 'recall_context']);
@@ -119,7 +113,7 @@ export class Catalog {
         specIndex: i,
         neutral: undefined,
       });
-      this.byName.set(tool.name, toolRef(i));
+      this.byName.set(tool.name, { kind: 'tool', index: i });
     });
     if (missing.length > 0) {
       throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
@@ -134,13 +128,13 @@ export class Catalog {
     spec.namespaces.forEach((ns, k) => {
       this.namespaces.push(new Group({ name: ns.name, description: ns.description, tools: ns.tools, specIndex: k, neutral: undefined }, this));
       // A namespace shadows a same-named tool that is not flat (the model sees the namespace).
-      this.byName.set(ns.name, namespaceRef(k));
+      this.byName.set(ns.name, { kind: 'namespace', index: k });
     });
     spec.toolkits.forEach((kit, k) => {
       this.toolkits.push(new Group({ name: kit.name, description: kit.description, tools: kit.tools, specIndex: k, neutral: undefined }, this));
       this.kitByLower.set(kit.name.toLowerCase(), k);
     });
-    this.byName.set(LOAD_TOOLKIT_NAME, LOADER_REF);
+    this.byName.set(LOAD_TOOLKIT_NAME, { kind: 'loader' });
     this.flat.push(...spec.flat);
     const lower = new Set(spec.toolkits.map((kit) => kit.name.toLowerCase()));
     const planned = planLibraryTools(libraryTools, (name) =>
@@ -241,7 +235,7 @@ export class Catalog {
         if (kind === 'namespace') entry.namespaces = [...entry.namespaces, index];
         else entry.toolkits = [...entry.toolkits, index];
       }
-      if (kind === 'namespace') this.byName.set(g.name, namespaceRef(index));
+      if (kind === 'namespace') this.byName.set(g.name, { kind: 'namespace', index });
       else this.kitByLower.set(g.name.toLowerCase(), index);
     }
     this.structureVersion++;
@@ -298,7 +292,7 @@ export class Catalog {
       neutral,
     };
     this.toolCount = index + 1;
-    this.byName.set(def.name, toolRef(index));
+    this.byName.set(def.name, { kind: 'tool', index });
     return index;
   }
 }

@@ -2,8 +2,6 @@
 import { isRecord } from './history.js';
 import type { JsonObject } from './types.js';
 
-export { isRecord };
-
 /** A JSON Schema object. */
 export type JsonSchema = { readonly [key: string]: unknown };
 

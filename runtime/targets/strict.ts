@@ -5,8 +5,8 @@
  */
 import type { NullDecodePlan } from '../contract.js';
 import type { NeutralTool, RenderOptions } from './adapter.js';
-import { jsonText } from './history.js';
-import { cloneJson, escapePointer, isRecord, objectSchema, providerSchema, type JsonSchema } from './schema.js';
+import { isRecord, jsonText } from './history.js';
+import { cloneJson, escapePointer, objectSchema, providerSchema, type JsonSchema } from './schema.js';
 import type { JsonObject } from './types.js';
 
 /** The outcome of the strict rewrite: the schema, or why strict mode cannot express it. */
