@@ -183,7 +183,8 @@ export interface GeneratedSpec<R extends RegistryShape = RegistryShape> {
  * The data a generated `spec.gen.ts` writes, readable and in a stable order; `specFromData` (runtime/spec-data.ts)
  * turns it into the `GeneratedSpec`.
  */
-export interface SpecData extends Pick<GeneratedSpec, 'formatVersion' | 'hash' | 'flat' | 'namespaces' | 'toolkits' | 'policies' | 'offerUngroupedTools' | 'toolkitLoading'> {
+export interface SpecData
+  extends Pick<GeneratedSpec, 'formatVersion' | 'hash' | 'flat' | 'namespaces' | 'toolkits' | 'policies' | 'offerUngroupedTools' | 'toolkitLoading'> {
   /** The spec's `options.openaiStrict`: how the target forms are rendered. */
   readonly openaiStrict: boolean;
   /** Each distinct parameter schema once, by name; tools that share a schema share its object. */

@@ -53,7 +53,9 @@ export function neutralNamespaceTool(
   const action = { type: 'string', enum: actions.map((a) => a.name), description: ACTION_DESCRIPTION };
   const compact = encoding === 'compact';
   const docs = compact ? compactActionDocs(actions) : actions.map((a) => `- ${a.name}: ${a.description}`);
-  const args = compact ? { type: 'object', description: COMPACT_ARGS_DESCRIPTION } : { description: SCHEMA_ARGS_DESCRIPTION, anyOf: actions.map(actionArgsSchema) };
+  const args = compact
+    ? { type: 'object', description: COMPACT_ARGS_DESCRIPTION }
+    : { description: SCHEMA_ARGS_DESCRIPTION, anyOf: actions.map(actionArgsSchema) };
   return {
     kind: 'namespace',
     name: ns.name,

@@ -53,7 +53,8 @@ export function renderTool(form: RenderForm, tool: NeutralTool, options: RenderO
  */
 export function toolkitMode(target: Target, option: ToolkitLoadingOption | undefined, model?: string): ToolkitMode {
   const { toolChangeModels: accepts, toolkitLoading } = adapterFor(target);
-  const strategy = option === 'tool-changes' && accepts === undefined ? 'native' : typeof option === 'string' || option === undefined ? option : option[target];
+  const single = option === 'tool-changes' && accepts === undefined ? 'native' : option;
+  const strategy = typeof single === 'string' || single === undefined ? single : single[target];
   // Unknown model: `native` stays the adapter's mode, and an explicit `tool-changes` is trusted.
   const modelTakesChanges = accepts !== undefined && model !== undefined && accepts.test(model);
   if (strategy === undefined || strategy === 'native') return modelTakesChanges ? 'tool-changes' : toolkitLoading.native;
