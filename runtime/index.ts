@@ -7,90 +7,27 @@
  * const router = createRouter(generated, handlers);
  */
 export {
-  createRouter,
-  ToolRouter,
-  ToolCallRejectedError,
-  type BlockableName,
-  type BlocklistOptions,
-  type CompileDoneEvent,
-  type RouterEvents,
-  type CallableKind,
-  type CallWithArguments,
-  type CheckRejection,
-  type CheckResult,
-  type DispatchOptions,
-  type DispatchResult,
-  type DynamicGroupDefinition,
-  type DynamicResolvedCall,
-  type DynamicToolDefinition,
-  type LoaderResolvedCall,
-  type NameCheckResult,
-  type NameOnlyCall,
-  type NamespaceResolution,
-  type NeutralCompileResult,
-  type PrunedTool,
-  type PruneResult,
-  type PruneStrategy,
-  type ResolvedCall,
-  type RouterOptions,
-  type RouterSnapshot,
-  type TargetCompileRequest,
-  type TryNamespaceResolution,
-} from './router.js';
-export {
-  libraryTool,
-  type LibraryCheckResult,
-  type LibraryResolvedCall,
-  type LibraryToolDefinition,
-  type LibraryToolValidate,
-  type LoaderCall,
+  createRouter, ToolRouter, ToolCallRejectedError, type BlockableName, type BlocklistOptions, type CompileDoneEvent, type RouterEvents,
+  type CallableKind, type CallWithArguments, type CheckRejection, type CheckResult, type DispatchOptions, type DispatchResult,
+  type DynamicGroupDefinition, type DynamicResolvedCall, type DynamicToolDefinition, type LoaderResolvedCall, type NameCheckResult,
+  type NameOnlyCall, type NamespaceResolution, type NeutralCompileResult, type PrunedTool, type PruneResult, type PruneStrategy,
+  type ResolvedCall, type ResponseStep, type RouterOptions, type RouterSnapshot, type TargetCompileRequest, type TryNamespaceResolution,
+  libraryTool, type LibraryCheckResult, type LibraryResolvedCall, type LibraryToolDefinition, type LibraryToolValidate, type LoaderCall,
 } from './router.js';
 export { DEFAULT_LIMITS, type CallLimits } from './call-shape.js';
 export { lazyRendered, specFromData, type RenderSource } from './spec-data.js';
 export {
-  ANNOUNCEMENT_CHANNELS,
-  renderAnnouncements,
-  type AnnounceOptions,
-  type Announcement,
-  type AnnouncementChannel,
+  ANNOUNCEMENT_CHANNELS, renderAnnouncements, type AnnounceOptions, type Announcement, type AnnouncementChannel,
 } from './announcements.js';
 export {
-  LOAD_TOOLKIT_NAME,
-  REJECTION_CODES,
-  TARGETS,
-  type CallVia,
-  type GeneratedModule,
-  type SearchLoader,
-  type ToolSearchIndex,
-  type GeneratedSpec,
-  type GeneratedTool,
-  type HandlerContext,
-  type HandlersOf,
-  type RegistryShape,
-  type Rejection,
-  type RejectionCode,
-  type ResolvedCallOf,
-  type SpecData,
-  type SpecToolData,
-  type Target,
-  type ToolCallCheckResultOf,
-  type ToolDefinition,
-  type ToolData,
-  type ToolNameOf,
-  type ValidateFn,
+  LOAD_TOOLKIT_NAME, REJECTION_CODES, TARGETS, type CallVia, type GeneratedModule, type SearchLoader, type ToolSearchIndex,
+  type GeneratedSpec, type GeneratedTool, type HandlerContext, type HandlersOf, type RegistryShape, type Rejection, type RejectionCode,
+  type ResolvedCallOf, type SpecData, type SpecToolData, type Target, type ToolCallCheckResultOf, type ToolDefinition, type ToolData,
+  type ToolNameOf, type ValidateFn,
 } from './contract.js';
 export {
-  ANNOUNCEMENT_ANCHOR,
-  TARGET_WARNING_CODES,
-  ToolrouteConfigError,
-  compileForTarget,
-  warnOnce,
-  type CacheBreakpoint,
-  type TargetCompileInput,
-  type TargetCompileOptions,
-  type TargetPayload,
-  type TargetWarningCode,
-  type ToolChanges,
+  ANNOUNCEMENT_ANCHOR, TARGET_WARNING_CODES, ToolrouteConfigError, compileForTarget, warnOnce, type CacheBreakpoint,
+  type TargetCompileInput, type TargetCompileOptions, type TargetPayload, type TargetWarningCode, type ToolChanges,
 } from './targets/compile.js';
 export { anthropicToolChanges } from './targets/anthropic.js';
 export type { AnthropicToolChangesPayload, GeminiToolConfig, ResponsesNamespaceTool } from './targets/types.js';
@@ -99,25 +36,10 @@ export { renderTool, toolkitMode, toolResultErrorFlag, type NeutralTool, type Re
 export { applyNullDecode, nullDecodePlan } from './targets/strict.js';
 export type { NeutralMessage, NeutralToolCall } from './targets/history.js';
 export {
-  fromProvider,
-  toolMessage,
-  type AnthropicResponse,
-  type GeminiResponse,
-  type OpenAIChatResponse,
-  type OpenAIChatResponseMessage,
-  type ProviderResponseMap,
-  type ProviderItem,
-  type ProviderState,
-  type ResponsesResponse,
-  type ToolCallLike,
-  type ToolResultLike,
+  fromProvider, toolMessage, type AnthropicResponse, type GeminiResponse, type OpenAIChatResponse, type OpenAIChatResponseMessage,
+  type ProviderResponseMap, type ProviderItem, type ProviderState, type ResponsesResponse, type ToolCallLike, type ToolResultLike,
 } from './conversation.js';
 export { cacheBlocks, cacheReuse, type CacheBlock, type CacheReuse } from './cache-reuse.js';
-export type { ResponseStep } from './agent-step.js';
 export {
-  TOOLKIT_DISPATCHER_NAME,
-  TOOLKIT_LOADING_STRATEGIES,
-  type ToolkitLoadingOption,
-  type ToolkitLoadingStrategy,
-  type ToolkitMode,
+  TOOLKIT_DISPATCHER_NAME, TOOLKIT_LOADING_STRATEGIES, type ToolkitLoadingOption, type ToolkitLoadingStrategy, type ToolkitMode,
 } from './toolkit-loading.js';
