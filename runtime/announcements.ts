@@ -56,26 +56,10 @@ export class AnnouncementStore {
     return [...this.#entries.values()].map((a) => ({ ...a }));
   }
 
-  clear(): void {
+  /** Replace the contents with a snapshot's announcements (read and checked by `readSnapshot`). */
+  restore(announcements: readonly Announcement[]): void {
     this.#entries.clear();
-  }
-
-  /** Plain JSON for `snapshot()`. */
-  toJSON(): Announcement[] {
-    return this.list();
-  }
-
-  /** Replace the contents from a snapshot's `announcements`; anything but a list gives an empty set. */
-  restore(value: unknown): void {
-    this.clear();
-    if (!Array.isArray(value)) return;
-    for (const item of value) {
-      if (typeof item !== 'object' || item === null) continue;
-      const { id, content, channel } = item as Record<string, unknown>;
-      if (typeof id !== 'string' || typeof content !== 'string') continue;
-      const ch = (ANNOUNCEMENT_CHANNELS as readonly unknown[]).includes(channel) ? (channel as AnnouncementChannel) : 'auto';
-      this.announce(id, content, { channel: ch });
-    }
+    for (const a of announcements) this.announce(a.id, a.content, { channel: a.channel });
   }
 }
 

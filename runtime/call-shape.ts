@@ -3,7 +3,8 @@
  * router's limits, and strict-mode nulls decoded back. Everything takes `unknown` and never throws: model input
  * becomes data or a problem, never an exception.
  */
-import { LOAD_TOOLKIT_NAME, type NullDecodePlan, type RejectionCode } from './contract.js';
+import { LOAD_TOOLKIT_NAME, type RejectionCode } from './contract.js';
+import { cloneJson } from './targets/schema.js';
 
 /** Limits on model-supplied arguments. Every field has a default; see `DEFAULT_LIMITS`. */
 export interface CallLimits {
@@ -189,56 +190,15 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
-/**
- * Turn OpenAI strict-mode nulls of optional properties back into absent ones. Copies only what changes; never assigns a
- * model-supplied key through `=`.
- * @example
- * decodeNulls({ path: 'a', encoding: null }, { optional: ['encoding'] }); // → { path: 'a' }
- */
-export function decodeNulls(value: unknown, plan: NullDecodePlan): unknown {
-  if (Array.isArray(value)) {
-    if (!plan.items) return value;
-    let out: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const d = decodeNulls(value[i], plan.items);
-      if (d !== value[i]) (out ??= [...value])[i] = d;
-    }
-    return out ?? value;
-  }
-  if (!isPlainObject(value)) return value;
-  let out: Record<string, unknown> | undefined;
-  for (const key of plan.optional) {
-    if (Object.hasOwn(value, key) && value[key] === null) {
-      out ??= { ...value };
-      delete out[key];
-    }
-  }
-  if (plan.nested) {
-    for (const key of Object.keys(plan.nested)) {
-      const source = out ?? value;
-      if (!Object.hasOwn(source, key)) continue;
-      const d = decodeNulls(source[key], plan.nested[key]!);
-      if (d !== source[key]) {
-        out ??= { ...value };
-        Object.defineProperty(out, key, { value: d, writable: true, enumerable: true, configurable: true });
-      }
-    }
-  }
-  return out ?? value;
-}
+/** Strict-mode nulls back into absent arguments: the one null decode, re-exported under the resolver's name. */
+export { applyNullDecode as decodeNulls } from './targets/strict.js';
 
 /**
  * A deep copy of checked arguments, for validators that fill defaults, so an object the caller handed over stays as
- * the model sent it. Keys are defined, never assigned (`__proto__` stays an own property); depth was checked already.
+ * the model sent it. Checked arguments are JSON data, so the renderers' JSON copy is exact (`__proto__` stays a key).
  * @example
  * const copy = cloneArguments(input); // copy.options !== input.options
  */
 export function cloneArguments<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((item: unknown) => cloneArguments(item)) as T;
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    Object.defineProperty(out, key, { value: cloneArguments(value[key]), writable: true, enumerable: true, configurable: true });
-  }
-  return out as T;
+  return cloneJson(value) as T;
 }

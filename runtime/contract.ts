@@ -115,19 +115,15 @@ export interface GeneratedTool extends ToolData {
   readonly toolkits: readonly number[];
 }
 
-export interface GeneratedNamespace {
-  readonly name: string;
-  readonly description: string;
-  readonly encoding: 'compact' | 'schema';
-  /** Indices into `GeneratedSpec.tools`; the action name is the tool name. */
-  readonly tools: readonly number[];
-}
-
 export interface GeneratedToolkit {
   readonly name: string;
   readonly description: string;
-  /** Indices into `GeneratedSpec.tools`. */
+  /** Indices into `GeneratedSpec.tools` (in a namespace, the action name is the tool name). */
   readonly tools: readonly number[];
+}
+
+export interface GeneratedNamespace extends GeneratedToolkit {
+  readonly encoding: 'compact' | 'schema';
 }
 
 /** Tool definitions already rendered for one form (a target, or `neutral`), frozen; `compile` selects from these. */
@@ -189,20 +185,13 @@ export interface GeneratedSpec<R extends RegistryShape = RegistryShape> {
  * The data a generated `spec.gen.ts` writes, readable and in a stable order; `specFromData` (runtime/spec-data.ts)
  * turns it into the `GeneratedSpec`.
  */
-export interface SpecData {
-  readonly formatVersion: 1;
-  readonly hash: string;
+export interface SpecData
+  extends Pick<GeneratedSpec, 'formatVersion' | 'hash' | 'flat' | 'namespaces' | 'toolkits' | 'policies' | 'offerUngroupedTools' | 'toolkitLoading'> {
   /** The spec's `options.openaiStrict`: how the target forms are rendered. */
   readonly openaiStrict: boolean;
   /** Each distinct parameter schema once, by name; tools that share a schema share its object. */
   readonly schemas: { readonly [name: string]: ToolData['parameters'] };
   readonly tools: readonly SpecToolData[];
-  readonly flat: readonly number[];
-  readonly namespaces: readonly GeneratedNamespace[];
-  readonly toolkits: readonly GeneratedToolkit[];
-  readonly policies: { readonly [policy: string]: readonly string[] };
-  readonly offerUngroupedTools?: false;
-  readonly toolkitLoading?: ToolkitLoadingOption;
 }
 
 /** The ranked tool search (`toolroute/search`'s `ToolSearch`) as the router uses it. */

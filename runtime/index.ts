@@ -32,6 +32,7 @@ export {
   type PruneResult,
   type PruneStrategy,
   type ResolvedCall,
+  type ResponseStep,
   type RouterOptions,
   type RouterSnapshot,
   type TargetCompileRequest,
@@ -113,7 +114,6 @@ export {
   type ToolResultLike,
 } from './conversation.js';
 export { cacheBlocks, cacheReuse, type CacheBlock, type CacheReuse } from './cache-reuse.js';
-export type { ResponseStep } from './agent-step.js';
 export {
   TOOLKIT_DISPATCHER_NAME,
   TOOLKIT_LOADING_STRATEGIES,

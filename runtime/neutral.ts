@@ -8,11 +8,7 @@ import type { JsonSchema, NeutralTool } from './targets/adapter.js';
 import { isRecord } from './targets/history.js';
 
 /** What the neutral builders need of a tool (an IR tool or a run-time registration fits). */
-export interface NeutralToolInput {
-  readonly name: string;
-  readonly description: string;
-  /** A full `type: "object"` JSON Schema (the seed's properties-map shorthand already expanded). */
-  readonly parameters: JsonSchema;
+export interface NeutralToolInput extends Pick<NeutralTool, 'name' | 'description' | 'parameters'> {
   readonly deferLoading?: boolean;
 }
 
@@ -54,33 +50,17 @@ export function neutralNamespaceTool(
   actions: readonly NeutralToolInput[],
   encoding: NamespaceEncoding,
 ): NeutralTool {
-  const actionEnum = actions.map((a) => a.name);
-  const action = { type: 'string', enum: actionEnum, description: ACTION_DESCRIPTION };
-  if (encoding === 'compact') {
-    return {
-      kind: 'namespace',
-      name: ns.name,
-      description: `${ns.description}\n\nAvailable actions:\n${compactActionDocs(actions).join('\n')}`,
-      parameters: {
-        type: 'object',
-        properties: { action, args: { type: 'object', description: COMPACT_ARGS_DESCRIPTION } },
-        required: ['action', 'args'],
-      },
-      deferLoading: false,
-    };
-  }
+  const action = { type: 'string', enum: actions.map((a) => a.name), description: ACTION_DESCRIPTION };
+  const compact = encoding === 'compact';
+  const docs = compact ? compactActionDocs(actions) : actions.map((a) => `- ${a.name}: ${a.description}`);
+  const args = compact
+    ? { type: 'object', description: COMPACT_ARGS_DESCRIPTION }
+    : { description: SCHEMA_ARGS_DESCRIPTION, anyOf: actions.map(actionArgsSchema) };
   return {
     kind: 'namespace',
     name: ns.name,
-    description: `${ns.description}\n\nAvailable actions:\n${actions.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`,
-    parameters: {
-      type: 'object',
-      properties: {
-        action,
-        args: { description: SCHEMA_ARGS_DESCRIPTION, anyOf: actions.map(actionArgsSchema) },
-      },
-      required: ['action', 'args'],
-    },
+    description: `${ns.description}\n\nAvailable actions:\n${docs.join('\n')}`,
+    parameters: { type: 'object', properties: { action, args }, required: ['action', 'args'] },
     deferLoading: false,
   };
 }
@@ -114,7 +94,8 @@ export function directoryXml(toolkits: readonly DirectoryToolkit[]): string {
 
 /** One action of a compact namespace: `- name: description`, then one line per argument, `  arg?: type - description` (enums as literal unions, nested values in a compact TS-like form). */
 export function compactActionDoc(tool: NeutralToolInput): string {
-  return `- ${tool.name}: ${tool.description}${compactArgumentLines(tool.parameters)}`;
+  const args = argumentRows(tool.parameters).map((arg) => `\n  ${arg.head}: ${arg.type}${arg.tail}`).join('');
+  return `- ${tool.name}: ${tool.description}${args}`;
 }
 
 /** Argument types at least this long that repeat within a namespace are named once (see {@link compactActionDocs}). */
@@ -164,11 +145,6 @@ function argumentRows(parameters: JsonSchema): ArgumentRow[] {
     type: compactType(schema),
     tail: isRecord(schema) && typeof schema['description'] === 'string' && schema['description'] !== '' ? ` - ${schema['description']}` : '',
   }));
-}
-
-/** `\n  arg?: type - description` per argument of an object schema; '' when it has none. */
-function compactArgumentLines(parameters: JsonSchema): string {
-  return argumentRows(parameters).map((arg) => `\n  ${arg.head}: ${arg.type}${arg.tail}`).join('');
 }
 
 /** A schema as a compact TS-like type: `string`, `'a'|'b'`, `integer[]`, `{path: string, n?: number}`; `any` for what it cannot say briefly. */

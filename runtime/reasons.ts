@@ -4,6 +4,8 @@
  */
 import type { ValidationError } from './contract.js';
 import { jsonKind, type ArgumentsProblem } from './call-shape.js';
+import { isRecord } from './targets/history.js';
+import { escapePointer } from './targets/schema.js';
 
 /** Longest piece of model-supplied text quoted back. */
 const MAX_QUOTED = 64;
@@ -156,9 +158,7 @@ const cut = (text: string, max: number): string => text.length > max ? `${text.s
 
 type Schema = { readonly [key: string]: unknown };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const unescapePointer = (segment: string): string => segment.replace(/~1/g, '/').replace(/~0/g, '~');
-const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Own-property navigation only: model data must not reach prototypes. */
 function at(root: unknown, segments: readonly string[]): unknown {

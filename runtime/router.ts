@@ -5,9 +5,8 @@
  */
 import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlersOf, type RegistryShape, type Target, type ToolDefinition, type ToolNameOf } from './contract.js';
 import type { AnnounceOptions, Announcement } from './announcements.js';
-import { handleResponse, type ResponseStep } from './agent-step.js';
 import { readCall } from './call-shape.js';
-import type { ProviderResponseMap } from './conversation.js';
+import { fromProvider, toolMessage, type ProviderResponseMap } from './conversation.js';
 import type { TargetPayload } from './targets/compile.js';
 import { cacheKey as payloadCacheKey } from './cache-key.js';
 import { Catalog, type AnyDynamicGroup, type AnyDynamicTool } from './router/catalog.js';
@@ -23,7 +22,7 @@ import {
   ToolCallRejectedError, type BlockableName, type CallWithArguments, type CheckResult, type DispatchOptions, type DispatchResult,
   type DynamicGroupDefinition, type DynamicToolDefinition, type NameCheckResult, type NameOnlyCall, type NamespaceResolution,
   type NeutralCompileResult, type PruneResult, type PruneStrategy, type RouterOptions, type RouterSnapshot, type TargetCompileRequest,
-  type TryNamespaceResolution, type ContextProbe, type GroupNames, type LibraryCheckResult, type LibraryToolDefinition, type LoaderCall,
+  type TryNamespaceResolution, type ContextProbe, type GroupNames, type LibraryCheckResult, type LibraryToolDefinition, type LoaderCall, type ResponseStep,
 } from './router/types.js';
 
 // The public types live in router/types.ts and are exported from here, unchanged.
@@ -34,7 +33,7 @@ export type {
   LibraryCheckResult, LibraryResolvedCall, LibraryToolDefinition, LibraryToolValidate, LoaderCall, BlocklistOptions, BlockableName, CallableKind,
   CallWithArguments, CheckRejection, CheckResult, DispatchOptions, DispatchResult, DynamicGroupDefinition, DynamicResolvedCall,
   DynamicToolDefinition, LoaderResolvedCall, NameCheckResult, NameOnlyCall, NamespaceResolution, NeutralCompileResult, PrunedTool, PruneResult,
-  PruneStrategy, ResolvedCall, RouterOptions, RouterSnapshot, TargetCompileRequest, TryNamespaceResolution,
+  PruneStrategy, ResolvedCall, ResponseStep, RouterOptions, RouterSnapshot, TargetCompileRequest, TryNamespaceResolution,
 } from './router/types.js';
 
 /**
@@ -170,12 +169,16 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * history.push(...step.messages);
    * if (step.done) break; // the model answered
    */
-  handleResponse<T extends Target>(
+  async handleResponse<T extends Target>(
     target: T,
     response: ProviderResponseMap[T],
     ...options: undefined extends C ? [options?: DispatchOptions<C>] : [options: DispatchOptions<C> & { readonly context: C }]
   ): Promise<ResponseStep> {
-    return handleResponse(target, response, (call) => this.dispatch(call, ...options));
+    const messages = fromProvider(target, response);
+    const calls = messages.flatMap((m) => m.tool_calls ?? []);
+    // One after the other: a handler may depend on an earlier one's effect.
+    for (const call of calls) messages.push(toolMessage(call, await this.dispatch(call, ...options)));
+    return { messages, done: calls.length === 0 };
   }
 
   // ---- Namespaces and toolkits (the seed's two layers) ----------------------

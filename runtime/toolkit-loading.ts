@@ -36,25 +36,7 @@ export const TOOLKIT_MODE_TEXT: { readonly [M in ToolkitMode]: string } = {
   'tool-changes': 'every toolkit tool is sent with defer_loading, and a load adds its tools to the conversation with tool_addition blocks',
 };
 
-/**
- * What the option means for one target whose native mode is `native` (`toolChanges`: the target has tool changes and
- * the router's model accepts them); a `TypeError` for a value that is not a strategy (a misspelt one fails loudly) or
- * `tool-changes` on a target without them.
- */
-export function resolveToolkitMode(native: ToolkitMode, target: Target, option: ToolkitLoadingOption | undefined, toolChanges: 'yes' | 'no' | 'unknown' = 'unknown'): ToolkitMode {
-  const strategy = typeof option === 'string' || option === undefined ? option : option[target];
-  if (strategy === undefined || strategy === 'native') return toolChanges === 'yes' ? 'tool-changes' : native;
-  if (strategy === 'dispatcher' || strategy === 'append') return strategy;
-  if (strategy === 'tool-changes') {
-    if (toolChanges !== 'no') return strategy;
-    throw new TypeError(`toolkitLoading: 'tool-changes' is not available on target '${target}' for this router's model (mid-conversation tool changes are Anthropic's, on the models listed in docs/providers.md); use 'native'.`);
-  }
-  throw new TypeError(
-    `toolkitLoading: ${JSON.stringify(strategy)} is not a strategy; use one of ${TOOLKIT_LOADING_STRATEGIES.map((s) => `'${s}'`).join(', ')} (or an object of them per target).`,
-  );
-}
-
-/** Check a `toolkitLoading` option's shape once, up front (router creation); each target's strategy is then checked by {@link resolveToolkitMode}. */
+/** Check a `toolkitLoading` option's shape once, up front (router creation); each target's strategy is then checked by `toolkitMode` (targets/index.ts). */
 export function assertToolkitLoadingOption(option: unknown): asserts option is ToolkitLoadingOption | undefined {
   if (option === undefined || typeof option === 'string') return;
   if (typeof option !== 'object' || option === null || Array.isArray(option)) {

@@ -3,7 +3,7 @@
  *
  * `mcpHandlers(client, generated, options)` reads the server's live tool list
  * once, pairs every selected spec tool with its server tool (by the same name
- * rule `toolroute import mcp` used to write it), and returns one handler per
+ * rule `toolroute import mcp` wrote it with), and returns one handler per
  * tool. The router validates each call against the spec's schema first; the
  * handler then sends it with `callTool` and returns the server's result.
  *

@@ -13,7 +13,7 @@ import {
   type ValidateFn,
 } from '../contract.js';
 import { isPlainObject } from '../call-shape.js';
-import { neutralNamespaceTool, neutralTool, type NeutralToolInput } from '../neutral.js';
+import { neutralNamespaceTool, neutralTool } from '../neutral.js';
 import { renderTool, type JsonSchema } from '../targets/index.js';
 import { anthropicKeyPlan } from '../targets/property-keys.js';
 import { assertKnownNames } from '../suggest.js';
@@ -21,7 +21,7 @@ import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import { deepFreeze } from '../freeze.js';
 import { planLibraryTools } from './library.js';
-import { EMPTY_OBJECT_SCHEMA, Group, type AnyHandler, type GroupEntry, type ToolEntry } from './entries.js';
+import { EMPTY_OBJECT_SCHEMA, Group, toolInput, type AnyHandler, type GroupEntry, type ToolEntry } from './entries.js';
 
 export type { AnyHandler, GroupEntry, ToolEntry } from './entries.js';
 
@@ -35,12 +35,6 @@ export type Ref =
   | { readonly kind: 'tool'; readonly index: number }
   | { readonly kind: 'namespace'; readonly index: number }
   | { readonly kind: 'loader' };
-/** Tool `t` as a `Ref`. */
-export const toolRef = (t: number): Ref => ({ kind: 'tool', index: t });
-/** Namespace `k` as a `Ref`. */
-export const namespaceRef = (k: number): Ref => ({ kind: 'namespace', index: k });
-/** `byName`'s value for `load_toolkit`. */
-export const LOADER_REF: Ref = Object.freeze({ kind: 'loader' });
 
 /** Names owned by the library (reserved in specs, refused in registrations). */
 const RESERVED_NAMES = new Set(['load_toolkit', TOOLKIT_DISPATCHER_NAME, 'context', 'new_context', 'create_memory', 'modify_memory', 'recall_context']);
@@ -119,7 +113,7 @@ export class Catalog {
         specIndex: i,
         neutral: undefined,
       });
-      this.byName.set(tool.name, toolRef(i));
+      this.byName.set(tool.name, { kind: 'tool', index: i });
     });
     if (missing.length > 0) {
       throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
@@ -134,13 +128,13 @@ export class Catalog {
     spec.namespaces.forEach((ns, k) => {
       this.namespaces.push(new Group({ name: ns.name, description: ns.description, tools: ns.tools, specIndex: k, neutral: undefined }, this));
       // A namespace shadows a same-named tool that is not flat (the model sees the namespace).
-      this.byName.set(ns.name, namespaceRef(k));
+      this.byName.set(ns.name, { kind: 'namespace', index: k });
     });
     spec.toolkits.forEach((kit, k) => {
       this.toolkits.push(new Group({ name: kit.name, description: kit.description, tools: kit.tools, specIndex: k, neutral: undefined }, this));
       this.kitByLower.set(kit.name.toLowerCase(), k);
     });
-    this.byName.set(LOAD_TOOLKIT_NAME, LOADER_REF);
+    this.byName.set(LOAD_TOOLKIT_NAME, { kind: 'loader' });
     this.flat.push(...spec.flat);
     const lower = new Set(spec.toolkits.map((kit) => kit.name.toLowerCase()));
     const planned = planLibraryTools(libraryTools, (name) =>
@@ -164,19 +158,12 @@ export class Catalog {
 
   /** Tool `t`'s name. */
   toolName(t: number): string { return this.#entries[t]!.name; }
-  /** Whether tool `t` is flat. */
-  toolFlat(t: number): boolean { return this.#entries[t]!.flat; }
-  /** Whether tool `t` is a library tool. */
-  toolLibrary(t: number): boolean { return this.#entries[t]!.library; }
-  /** Tool `t`'s neutral definition. */
-  toolDefinition(t: number): ToolDefinition { return this.#entries[t]!.definition; }
-  toolNamespaces(t: number): readonly number[] { return this.#entries[t]!.namespaces; }
   toolToolkits(t: number): readonly number[] { return this.#entries[t]!.toolkits; }
 
   /** Whether `name` is a library tool of this router (`libraryTools`; `load_toolkit` is not one of them). */
   isLibraryTool(name: unknown): boolean {
     const ref = typeof name === 'string' ? this.byName.get(name) : undefined;
-    return ref?.kind === 'tool' && this.toolLibrary(ref.index);
+    return ref?.kind === 'tool' && this.tool(ref.index).library;
   }
 
   /** A toolkit's index by name, case-insensitively (the seed's lookup); undefined for anything else. */
@@ -193,10 +180,8 @@ export class Catalog {
 
   /** `registerTools`: new flat tools. Throws before any change on a bad or colliding definition. */
   registerTools(tools: readonly AnyDynamicTool[]): void {
-    const plan = this.#planTools(tools.map((t) => t), 'registerTools');
-    for (const def of plan.created) {
-      this.flat.push(this.#addDynamicTool(def, true));
-    }
+    this.#checkTools(tools, 'registerTools');
+    for (const def of tools) this.flat.push(this.#addDynamicTool(def, true));
     this.structureVersion++;
   }
 
@@ -224,7 +209,7 @@ export class Catalog {
     }
     // Check every inline tool before changing anything, so a bad call leaves no partial state.
     const inline = groups.flatMap((g) => g.tools.filter((m: AnyDynamicTool | string): m is AnyDynamicTool => typeof m !== 'string'));
-    const plan = this.#planTools(inline, where, kind === 'namespace' ? groupNames : undefined);
+    this.#checkTools(inline, where, kind === 'namespace' ? groupNames : undefined);
     for (const g of groups) {
       for (const m of g.tools) {
         if (typeof m === 'string' && (this.byName.get(m)?.kind !== 'tool' || this.isLibraryTool(m))) {
@@ -233,7 +218,7 @@ export class Catalog {
       }
     }
     const created = new Map<AnyDynamicTool, number>();
-    for (const def of plan.created) created.set(def, this.#addDynamicTool(def, false));
+    for (const def of inline) created.set(def, this.#addDynamicTool(def, false));
     for (const g of groups) {
       const members: number[] = [];
       for (const m of g.tools) {
@@ -242,11 +227,7 @@ export class Catalog {
       }
       const list = kind === 'namespace' ? this.namespaces : this.toolkits;
       const index = list.length;
-      const inputs: NeutralToolInput[] = members.map((t) => ({
-        name: this.tool(t).name,
-        description: this.tool(t).description,
-        parameters: this.tool(t).schema,
-      }));
+      const inputs = members.map((t) => toolInput(this.tool(t)));
       const neutral = kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined;
       list.push(new Group({ name: g.name, description: g.description, tools: members, specIndex: -1, neutral }, this));
       for (const t of members) {
@@ -254,14 +235,14 @@ export class Catalog {
         if (kind === 'namespace') entry.namespaces = [...entry.namespaces, index];
         else entry.toolkits = [...entry.toolkits, index];
       }
-      if (kind === 'namespace') this.byName.set(g.name, namespaceRef(index));
+      if (kind === 'namespace') this.byName.set(g.name, { kind: 'namespace', index });
       else this.kitByLower.set(g.name.toLowerCase(), index);
     }
     this.structureVersion++;
   }
 
   /** Validate new tool definitions against each other and the router; throws before any change. */
-  #planTools(defs: readonly AnyDynamicTool[], where: string, alsoTaken?: ReadonlySet<string>): { created: AnyDynamicTool[] } {
+  #checkTools(defs: readonly AnyDynamicTool[], where: string, alsoTaken?: ReadonlySet<string>): void {
     if (!Array.isArray(defs)) throw new TypeError(`${where}: expected an array of tool definitions.`);
     const names = new Set<string>();
     for (const def of defs) {
@@ -282,7 +263,6 @@ export class Catalog {
       }
       names.add(def.name);
     }
-    return { created: [...defs] };
   }
 
   #addDynamicTool(def: AnyDynamicTool, flat: boolean, library = false): number {
@@ -312,7 +292,7 @@ export class Catalog {
       neutral,
     };
     this.toolCount = index + 1;
-    this.byName.set(def.name, toolRef(index));
+    this.byName.set(def.name, { kind: 'tool', index });
     return index;
   }
 }

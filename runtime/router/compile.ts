@@ -124,7 +124,7 @@ export class Compiler {
     const catalog = this.#catalog;
     const groupMode = catalog.namespaces.length > 0 || catalog.toolkits.length > 0;
     if (groupMode && catalog.spec.offerUngroupedTools === false) return [];
-    return catalog.flat.filter((t) => catalog.toolNamespaces(t).length === 0);
+    return catalog.flat.filter((t) => catalog.tool(t).namespaces.length === 0);
   }
 
   /**
@@ -278,23 +278,23 @@ export class Compiler {
     if (gated) {
       // A toolkit's tools are offered once it is loaded; every other request tool from the first turn (a deferred one once found).
       const loaded = new Set(this.#session.loaded.flatMap((k) => catalog.toolkits[k]!.tools.map((t) => catalog.toolName(t))));
-      const adapter = adapterFor(target);
-      for (const tool of [...arrays.stable, ...arrays.deferred, ...arrays.loaded]) {
-        const name = adapter.toolName(tool);
-        const offered = !arrays.loaded.includes(tool) || (name !== undefined && loaded.has(name));
-        if (name !== undefined && offered && !this.#allowedName(name)) withdrawn.push(name);
-      }
+      for (const { name, kit } of this.#requestNames(target, arrays)) if ((!kit || loaded.has(name)) && !this.#allowedName(name)) withdrawn.push(name);
     }
     return added.length + withdrawn.length === 0 ? {} : { toolChanges: { withdrawn, added } };
   }
 
-  #allowedNames(target: Target, arrays: TargetArrays): string[] {
+  /** The names of the request's tools, in order (`kit`: a toolkit tool, offered once its toolkit is loaded). */
+  #requestNames(target: Target, arrays: TargetArrays): { name: string; kit: boolean }[] {
     const adapter = adapterFor(target);
-    const names: string[] = [];
-    for (const tool of [...arrays.stable, ...arrays.deferred, ...arrays.loaded]) {
+    const firstKit = arrays.stable.length + arrays.deferred.length;
+    return [...arrays.stable, ...arrays.deferred, ...arrays.loaded].flatMap((tool, i) => {
       const name = adapter.toolName(tool);
-      if (name !== undefined && this.#allowedName(name)) names.push(name);
-    }
+      return name === undefined ? [] : [{ name, kit: i >= firstKit }];
+    });
+  }
+
+  #allowedNames(target: Target, arrays: TargetArrays): string[] {
+    const names = this.#requestNames(target, arrays).map((r) => r.name).filter((name) => this.#allowedName(name));
     // Tools that reach the model outside `tools`: registered after the first turn, and in `tool-search` mode the loaded toolkits'.
     const loaded = arrays.mode === 'tool-search' && !arrays.kitNamespaces ? this.#session.loaded.flatMap((k) => this.#catalog.toolkits[k]!.tools) : [];
     const late = arrays.mode === 'dispatcher' ? [] : arrays.late;

@@ -3,17 +3,16 @@
  * (catalog.ts) builds them and every other router module reads them. Named fields, no positional encodings;
  * `Group` adds the lookups by member name that resolution needs.
  */
-import type { HandlerContext, KeyDecodePlan, NullDecodePlan, ToolDefinition, ValidateFn } from '../contract.js';
+import type { GeneratedTool, HandlerContext, KeyDecodePlan, NullDecodePlan, ToolDefinition, ValidateFn } from '../contract.js';
 import type { Suggester } from '../suggest.js';
+import type { NeutralToolInput } from '../neutral.js';
 import type { JsonSchema, NeutralTool } from '../targets/index.js';
 
 /** A handler as stored: its argument and context types are erased here and restored by the façade's types. */
 export type AnyHandler = (args: never, ctx: HandlerContext<never>) => unknown;
 
 /** One tool: from the spec (`specIndex >= 0`) or registered at run time. */
-export interface ToolEntry {
-  readonly name: string;
-  readonly flat: boolean;
+export interface ToolEntry extends Pick<GeneratedTool, 'name' | 'flat' | 'description' | 'tags' | 'deferLoading'> {
   /** A library tool (`libraryTools`): callable by name, offered after everything else, never pruned. */
   readonly library: boolean;
   /**
@@ -31,9 +30,6 @@ export interface ToolEntry {
   readonly handler: AnyHandler | undefined;
   /** Parameters schema for reasons and signatures. */
   readonly schema: JsonSchema;
-  readonly description: string;
-  readonly tags: readonly string[];
-  readonly deferLoading: boolean;
   /** The seed's neutral definition (prune results, extractToolkit). */
   readonly definition: ToolDefinition;
   /** Rendered forms: spec tools point into `spec.rendered`; run-time tools render lazily. */
@@ -41,21 +37,8 @@ export interface ToolEntry {
   readonly neutral: NeutralTool | undefined;
 }
 
-/** One namespace or toolkit. */
-export interface GroupEntry {
-  readonly name: string;
-  readonly description: string;
-  /** Member tool indices (spec groups: the spec's own frozen array). */
-  readonly tools: readonly number[];
-  /** Member tools by action name (built on first read). */
-  readonly actions: ReadonlyMap<string, number>;
-  /** `actions`' keys, listed in rejection reasons (built once, on first read, not per rejected call). */
-  readonly actionList: readonly string[];
-  readonly specIndex: number;
-  readonly neutral: NeutralTool | undefined;
-  /** Closest-action suggestions; built by call resolution on the first unknown action. */
-  suggester?: Suggester;
-}
+/** A tool as the neutral builders read it (signatures in namespace descriptions and load results). */
+export const toolInput = (entry: ToolEntry): NeutralToolInput => ({ name: entry.name, description: entry.description, parameters: entry.schema });
 
 /** A tool's schema when it declares no parameters. */
 export const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) });
@@ -68,18 +51,20 @@ export const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', p
  * const ns = new Group({ name: 'git', description: 'Git', tools: [4, 7], specIndex: 0, neutral: undefined }, catalog);
  * ns.actions.get('git_push'); // → 7
  */
-export class Group implements GroupEntry {
+export class Group {
   readonly name: string;
   readonly description: string;
+  /** Member tool indices (spec groups: the spec's own frozen array). */
   readonly tools: readonly number[];
   readonly specIndex: number;
   readonly neutral: NeutralTool | undefined;
+  /** Closest-action suggestions; built by call resolution on the first unknown action. */
   suggester?: Suggester;
   readonly #names: { toolName(t: number): string };
   #actions: Map<string, number> | undefined;
   #actionList: readonly string[] | undefined;
 
-  constructor(fields: Pick<GroupEntry, 'name' | 'description' | 'tools' | 'specIndex' | 'neutral'>, names: { toolName(t: number): string }) {
+  constructor(fields: Pick<Group, 'name' | 'description' | 'tools' | 'specIndex' | 'neutral'>, names: { toolName(t: number): string }) {
     this.name = fields.name;
     this.description = fields.description;
     this.tools = fields.tools;
@@ -88,11 +73,16 @@ export class Group implements GroupEntry {
     this.#names = names;
   }
 
+  /** Member tools by action name (built on first read). */
   get actions(): ReadonlyMap<string, number> {
     return (this.#actions ??= new Map(this.tools.map((t): readonly [string, number] => [this.#names.toolName(t), t])));
   }
 
+  /** `actions`' keys, listed in rejection reasons (built once, on first read, not per rejected call). */
   get actionList(): readonly string[] {
     return (this.#actionList ??= this.tools.map((t) => this.#names.toolName(t)));
   }
 }
+
+/** One namespace or toolkit, as the other router modules name it. */
+export type GroupEntry = Group;

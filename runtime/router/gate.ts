@@ -15,13 +15,6 @@ export interface BlocklistOptions {
   readonly allowUnknown?: boolean;
 }
 
-/** Every name a blocklist may hold: tools, namespaces, toolkits (exact spelling), `load_toolkit` and the other library-owned tools. */
-export function blockableNames(catalog: Catalog): string[] {
-  const names = [...catalog.byName.keys()];
-  for (const kit of catalog.toolkits) names.push(kit.name);
-  return names;
-}
-
 /**
  * The gate's tables for one router. Internal; call resolution reads the fields directly.
  * @example
@@ -37,7 +30,7 @@ export class Gate {
   kitBlocked: boolean[] = [];
   kitLoaded: boolean[] = [];
   direct: boolean[] = [];
-  /** Bumped whenever the callable set changes: a toolkit loads, a restore, any registration (see `recomputeDirect`). */
+  /** Bumped whenever the callable set changes: a toolkit loads, a restore, any registration (see `recompute`). */
   loadVersion = 0;
 
   constructor(catalog: Catalog, session: Session) {
@@ -49,7 +42,8 @@ export class Gate {
   /** Throw a `TypeError` when `names` holds a non-string, or an unknown name without `allowUnknown`. Changes nothing. */
   assertBlockable(names: readonly unknown[], allowUnknown: boolean, where: string): void {
     if (allowUnknown) return assertKnownNames(where, names, { has: () => true }, () => [], '');
-    const known = new Set(blockableNames(this.#catalog));
+    // Tools, namespaces, toolkits (exact spelling), `load_toolkit` and the other library-owned tools.
+    const known = new Set([...this.#catalog.byName.keys(), ...this.#catalog.toolkits.map((kit) => kit.name)]);
     const hint = 'A blocklist names tools, namespaces, toolkits (exact spelling), load_toolkit or library tools. ' +
       'To block a name that is not registered yet, pass { allowUnknown: true }.';
     assertKnownNames(where, names, known, () => known, hint);
@@ -75,7 +69,7 @@ export class Gate {
       throw new ToolCallRejectedError('invalid_arguments', `Unknown toolkit: "${String(name)}". Available: ${available}`);
     }
     this.markLoaded(k);
-    return catalog.toolkits[k]!.tools.map((t) => catalog.toolDefinition(t));
+    return catalog.toolkits[k]!.tools.map((t) => catalog.tool(t).definition);
   }
 
   /** Replace the blocklist with a named policy of the spec; an unknown policy throws. */
@@ -95,28 +89,24 @@ export class Gate {
   /** Loaded toolkit indices, load order (the session's list; do not modify). */
   loadedToolkits(): readonly number[] { return this.#session.loaded; }
 
-  /** Rebuild every table: after a restore or a registration. */
-  recompute(): void {
-    this.recomputeBlocked();
-    this.recomputeDirect();
-  }
-
   recomputeBlocked(): void {
     const set = this.#session.blockedSet;
     const catalog = this.#catalog;
     this.nsBlocked = catalog.namespaces.map((ns) => set.has(ns.name));
     this.kitBlocked = catalog.toolkits.map((kit) => set.has(kit.name));
     this.toolBlocked = Array.from({ length: catalog.toolCount }, (_, t) =>
-      set.has(catalog.toolName(t)) || catalog.toolNamespaces(t).some((k) => this.nsBlocked[k]) || catalog.toolToolkits(t).some((k) => this.kitBlocked[k]),
+      set.has(catalog.toolName(t)) || catalog.tool(t).namespaces.some((k) => this.nsBlocked[k]) || catalog.toolToolkits(t).some((k) => this.kitBlocked[k]),
     );
   }
 
-  recomputeDirect(): void {
+  /** Rebuild every table: after a restore or a registration. */
+  recompute(): void {
+    this.recomputeBlocked();
     const catalog = this.#catalog;
     this.kitLoaded = catalog.toolkits.map(() => false);
     for (const k of this.#session.loaded) this.kitLoaded[k] = true;
     this.direct = Array.from({ length: catalog.toolCount }, (_, t) =>
-      catalog.toolFlat(t) || catalog.toolLibrary(t) || catalog.toolToolkits(t).some((k) => this.kitLoaded[k]),
+      catalog.tool(t).flat || catalog.tool(t).library || catalog.toolToolkits(t).some((k) => this.kitLoaded[k]),
     );
     this.loadVersion++;
   }
@@ -134,7 +124,7 @@ export class Gate {
   /** For a tool callable through a loaded toolkit (not flat): the first loaded one (the call's `group`); else null. */
   directGroup(t: number): string | null {
     const catalog = this.#catalog;
-    if (catalog.toolFlat(t)) return null;
+    if (catalog.tool(t).flat) return null;
     const k = catalog.toolToolkits(t).find((kit) => this.kitLoaded[kit]);
     return k === undefined ? null : catalog.toolkits[k]!.name;
   }

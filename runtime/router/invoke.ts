@@ -8,6 +8,7 @@ import { compactActionDoc } from '../neutral.js';
 import { handlerErrorReason, quote } from '../reasons.js';
 import { loadResultHead } from '../toolkit-loading.js';
 import type { Catalog } from './catalog.js';
+import { toolInput } from './entries.js';
 import type { Gate } from './gate.js';
 import type { Resolver } from './resolve.js';
 import type { DispatchResult, RouterOptions } from './types.js';
@@ -110,8 +111,7 @@ export class Invoker {
     const catalog = this.#catalog;
     const kit = catalog.toolkits[k]!;
     const lines = kit.tools.map((t) => {
-      const entry = catalog.tool(t);
-      const doc = compactActionDoc({ name: entry.name, description: entry.description, parameters: entry.schema });
+      const doc = compactActionDoc(toolInput(catalog.tool(t)));
       return this.#gate.toolBlocked[t] ? doc.replace(/^- ([^\n]*)/, '- $1 (currently blocked)') : doc;
     });
     return `${loadResultHead(kit.name, fresh)} These tools can be called now:\n${lines.join('\n')}`;

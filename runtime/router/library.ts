@@ -14,13 +14,7 @@ const PORTABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 const DEFINITION_KEYS = ['name', 'description', 'parameters', 'validate', 'handler'] as const;
 
 /** A checked definition: the schema is a frozen copy, the rest as given. */
-export interface PlannedLibraryTool {
-  readonly name: string;
-  readonly description: string;
-  readonly parameters: Readonly<Record<string, unknown>>;
-  readonly validate: LibraryToolValidate<unknown>;
-  readonly handler: (args: never, ctx: HandlerContext<never>) => unknown;
-}
+export type PlannedLibraryTool = LibraryToolDefinition<never, never>;
 
 /**
  * Define one library tool, typed: the handler's `args` are the type the `validate` type guard checks (an
@@ -90,7 +84,7 @@ export function planLibraryTools(definitions: unknown, taken: (name: string) => 
       name,
       description: def['description'],
       parameters: staticSchema(def['parameters'], `${where} ${label}`),
-      validate: def['validate'] as LibraryToolValidate<unknown>,
+      validate: def['validate'] as PlannedLibraryTool['validate'],
       handler: def['handler'] as PlannedLibraryTool['handler'],
     });
   });

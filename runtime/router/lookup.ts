@@ -31,15 +31,8 @@ export class Suggestions {
     if (catalog.toolkits.length > 0) names.push(LOAD_TOOLKIT_NAME);
     for (const t of catalog.library) names.push(catalog.toolName(t));
     const seen = new Set(names);
-    for (const k of this.#gate.loadedToolkits()) {
-      for (const t of catalog.toolkits[k]!.tools) {
-        const n = catalog.toolName(t);
-        if (!seen.has(n)) {
-          seen.add(n);
-          names.push(n);
-        }
-      }
-    }
+    const loaded = new Set(this.#gate.loadedToolkits().flatMap((k) => catalog.toolkits[k]!.tools.map((t) => catalog.toolName(t))));
+    names.push(...[...loaded].filter((n) => !seen.has(n)));
     const value = new Suggester(names);
     this.#callable = { version, value };
     return value;

@@ -6,6 +6,7 @@
  */
 import type { SearchLoader, ToolDefinition, ToolSearchIndex } from '../contract.js';
 import type { Catalog } from './catalog.js';
+import { toolInput } from './entries.js';
 import type { Gate } from './gate.js';
 import { compactActionDoc } from '../neutral.js';
 import { quote } from '../reasons.js';
@@ -78,7 +79,7 @@ export class Pruner {
     const found = search.rank(String(query), { k, include: (name) => indexOf(name) >= 0 }).map(indexOf);
     if (found.length === 0) return `No tool matches ${quote(String(query))}; try other words, or load a toolkit of the directory.`;
     for (const t of found) gate.markLoaded(kitOf(t)!);
-    const docs = found.map((t) => { const e = catalog.tool(t); return compactActionDoc({ name: e.name, description: e.description, parameters: e.schema }); });
+    const docs = found.map((t) => compactActionDoc(toolInput(catalog.tool(t))));
     return `These tools can be called now (through call_toolkit_tool when it is among your tools):\n${docs.join('\n')}`;
   }
 
@@ -113,7 +114,7 @@ export class Pruner {
   /** All flat tools, as the seed's `getAllTools` (a fresh array). */
   getAllTools(): ToolDefinition[] {
     const catalog = this.#catalog;
-    return catalog.flat.map((t) => catalog.toolDefinition(t));
+    return catalog.flat.map((t) => catalog.tool(t).definition);
   }
 
   #index(): Keywords {

@@ -11,13 +11,9 @@ import type { RouterSnapshot } from './types.js';
 export const SNAPSHOT_FORMAT = 'toolroute-router/1';
 
 /** A snapshot's fields after reading: checked for shape, not yet against a catalog. */
-export interface SnapshotFields {
-  readonly blocked: string[];
+export interface SnapshotFields extends Pick<RouterSnapshot, 'blocked' | 'loaded' | 'announcedTools' | 'announcements'> {
   /** The blocklist was set with `allowUnknown` (its unknown names are kept on restore). */
   readonly blockedAllowUnknown: boolean;
-  readonly loaded: string[];
-  readonly announcedTools: string[];
-  readonly announcements: Announcement[];
 }
 
 /**
@@ -119,7 +115,7 @@ export class Session {
   /** The state as plain JSON. */
   snapshot(catalog: Catalog): RouterSnapshot {
     return {
-      format: 'toolroute-router/1',
+      format: SNAPSHOT_FORMAT,
       spec: catalog.spec.hash,
       blocked: [...this.blocked],
       ...(this.blockedAllowUnknown ? { blockedAllowUnknown: true } : {}),

@@ -11,6 +11,7 @@ import type { Announcement } from '../announcements.js';
 import type { CallLimits } from '../call-shape.js';
 import type { NamespaceEncoding } from '../neutral.js';
 import type { TargetCompileInput } from '../targets/compile.js';
+import type { NeutralMessage } from '../targets/history.js';
 import type { ToolkitLoadingOption } from '../toolkit-loading.js';
 
 /** How `pruneByTaskAndAllowlist` combines the task match and the allowlist. */
@@ -70,13 +71,9 @@ export interface RouterOptions extends Partial<CallLimits> {
 }
 
 /** A tool known only at run time. Untyped; validated only by its own `validate`, if given. */
-export interface DynamicToolDefinition<C = unknown> {
-  readonly name: string;
-  readonly description: string;
+export interface DynamicToolDefinition<C = unknown> extends ToolDefinition {
   /** A `type: "object"` JSON Schema, or the seed's shorthand properties map. Shown to the model; not compiled. */
   readonly parameters?: Readonly<Record<string, unknown>>;
-  readonly tags?: readonly string[];
-  readonly deferLoading?: boolean;
   /** Runs on `dispatch`; without one, a dispatched call comes back as `handler_error`. */
   readonly handler?: (args: Record<string, unknown>, ctx: HandlerContext<C>) => unknown;
   /**
@@ -273,6 +270,14 @@ export interface TargetCompileRequest<R extends RegistryShape, D extends string 
    */
   readonly tools?: { readonly tools: readonly ToolDefinition[] } | readonly (ToolNameOf<R> | R['namespaces'] | D)[];
   readonly options?: TargetCompileInput['options'];
+}
+
+/** What `router.handleResponse` resolves to. */
+export interface ResponseStep {
+  /** The assistant turn, then one tool message per call in call order: append them all to the history. */
+  readonly messages: NeutralMessage[];
+  /** The model answered: its turn called no tool, so the loop ends. */
+  readonly done: boolean;
 }
 
 /** Plain-JSON router state. */

@@ -172,17 +172,17 @@ function anthropicPayload({ input, options, systemText, placed, searchTool: sear
   if (converted.unplacedBreakpoints.length > 0) {
     throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints names messages[${converted.unplacedBreakpoints.join('], messages[')}], which is a system message; system messages join the top-level system prompt on Anthropic. Fix: use the 'system' breakpoint instead.`);
   }
-  const facts = toolFacts(tools);
+  const deferredNames = new Set(tools.filter(isMarkedDeferred).map((t) => t.name));
   const mode = input.toolkits?.mode;
   const deferredMode = mode === 'deferred' || mode === 'tool-changes';
   const changes = input.toolChanges;
   let messages = converted.messages;
-  if (mode === 'deferred') messages = withToolReferences(messages, placed.messages, input.toolkits!.catalog, facts.deferredNames);
-  if (mode === 'tool-changes') messages = withToolChanges(messages, placed.messages, input.toolkits!.catalog, facts.deferredNames, changes, warn);
-  checkAnthropicRules(facts, tools.length, system, messages);
+  if (mode === 'deferred') messages = withToolReferences(messages, placed.messages, input.toolkits!.catalog, deferredNames);
+  if (mode === 'tool-changes') messages = withToolChanges(messages, placed.messages, input.toolkits!.catalog, deferredNames, changes, warn);
+  checkAnthropicRules(tools, system, messages);
   // Toolkit tools deferred by the `deferred` mode are found through load_toolkit, not a search tool.
-  const searchNeeded = deferredMode ? (input.deferred?.length ?? 0) > 0 || toolFacts(input.stable as readonly AnthropicToolUnion[]).deferredNames.size > 0 : facts.deferredNames.size > 0;
-  if (searchNeeded && search === undefined && !facts.anySearch) {
+  const searchNeeded = deferredMode ? (input.deferred?.length ?? 0) > 0 || input.stable.some(isMarkedDeferred) : deferredNames.size > 0;
+  if (searchNeeded && search === undefined && !tools.some(isSearchTool)) {
     warn('anthropic-deferred-without-search', 'some tools have defer_loading but the request has no tool-search tool, so the model cannot discover them. Fix: pass options.toolSearch.');
   }
   if (options.cacheAudit) auditCachePlacement(system, messages, warn);
@@ -223,53 +223,26 @@ function readBreakpoints(breakpoints: readonly CacheBreakpoint[] | undefined, me
 
 const MAX_BREAKPOINTS = 4;
 
-/** What the Anthropic rules need to know about a tools array. */
-interface ToolFacts {
-  /** The first tool breaking a per-tool rule, in array order (the error reported). */
-  readonly firstProblem: { readonly code: 'anthropic-search-tool-deferred' | 'anthropic-deferred-cache-control'; readonly name: string } | undefined;
-  readonly deferredNames: ReadonlySet<string>;
-  readonly allDeferred: boolean;
-  readonly anySearch: boolean;
-  readonly cacheControls: number;
+function isSearchTool(tool: AnthropicToolUnion): boolean {
+  const type = (tool as { type?: unknown }).type;
+  return typeof type === 'string' && type.startsWith('tool_search_tool_');
 }
 
-function toolFacts(tools: readonly AnthropicToolUnion[]): ToolFacts {
-  let firstProblem: ToolFacts['firstProblem'];
-  const deferredNames = new Set<string>();
-  let deferredCount = 0;
-  let anySearch = false;
-  let cacheControls = 0;
-  for (const tool of tools) {
-    const deferred = isMarkedDeferred(tool);
-    const type = (tool as { type?: unknown }).type;
-    const search = typeof type === 'string' && type.startsWith('tool_search_tool_');
-    if (deferred) {
-      deferredCount++;
-      deferredNames.add(tool.name);
+/** The request rules Anthropic answers with a 400, checked before sending; a per-tool rule reports the first tool breaking it. */
+function checkAnthropicRules(tools: readonly AnthropicToolUnion[], system: AnthropicPayload['system'], messages: AnthropicPayload['messages']): void {
+  for (const tool of tools.filter(isMarkedDeferred)) {
+    if (isSearchTool(tool)) {
+      throw new ToolrouteConfigError('anthropic-search-tool-deferred', `the tool-search tool '${tool.name}' has defer_loading: true; Anthropic requires the search tool itself to be loaded. Fix: remove defer_loading from it.`);
     }
-    if (search) anySearch = true;
-    if (tool.cache_control != null) cacheControls++;
-    if (firstProblem === undefined && deferred && search) firstProblem = { code: 'anthropic-search-tool-deferred', name: tool.name };
-    else if (firstProblem === undefined && deferred && tool.cache_control != null) firstProblem = { code: 'anthropic-deferred-cache-control', name: tool.name };
+    if (tool.cache_control != null) {
+      throw new ToolrouteConfigError('anthropic-deferred-cache-control', `tool '${tool.name}' has both defer_loading: true and cache_control; deferred tools cannot use prompt caching. Fix: remove cache_control from it (put breakpoints on non-deferred tools, e.g. cacheBreakpoints: ['tools']).`);
+    }
   }
-  const facts: ToolFacts = { firstProblem, deferredNames, allDeferred: tools.length > 0 && deferredCount === tools.length, anySearch, cacheControls };
-  return facts;
-}
-
-/** The request rules Anthropic answers with a 400, checked before sending. */
-function checkAnthropicRules(facts: ToolFacts, toolCount: number, system: AnthropicPayload['system'], messages: AnthropicPayload['messages']): void {
-  const problem = facts.firstProblem;
-  if (problem?.code === 'anthropic-search-tool-deferred') {
-    throw new ToolrouteConfigError('anthropic-search-tool-deferred', `the tool-search tool '${problem.name}' has defer_loading: true; Anthropic requires the search tool itself to be loaded. Fix: remove defer_loading from it.`);
-  }
-  if (problem?.code === 'anthropic-deferred-cache-control') {
-    throw new ToolrouteConfigError('anthropic-deferred-cache-control', `tool '${problem.name}' has both defer_loading: true and cache_control; deferred tools cannot use prompt caching. Fix: remove cache_control from it (put breakpoints on non-deferred tools, e.g. cacheBreakpoints: ['tools']).`);
-  }
-  if (facts.allDeferred) {
-    throw new ToolrouteConfigError('anthropic-all-tools-deferred', `all ${toolCount} tools have defer_loading: true; Anthropic requires at least one non-deferred tool. Fix: pass options.toolSearch (the search tool is never deferred), or mark at least one tool without deferLoading in the spec.`);
+  if (tools.length > 0 && tools.every(isMarkedDeferred)) {
+    throw new ToolrouteConfigError('anthropic-all-tools-deferred', `all ${tools.length} tools have defer_loading: true; Anthropic requires at least one non-deferred tool. Fix: pass options.toolSearch (the search tool is never deferred), or mark at least one tool without deferLoading in the spec.`);
   }
   const marked = (blocks: unknown): number => list(blocks).filter((b) => (b as { cache_control?: unknown }).cache_control != null).length;
-  const count = facts.cacheControls + marked(system) + messages.reduce((n, m) => n + marked(m.content), 0);
+  const count = marked(tools) + marked(system) + messages.reduce((n, m) => n + marked(m.content), 0);
   if (count > MAX_BREAKPOINTS) {
     throw new ToolrouteConfigError('anthropic-too-many-breakpoints', `the request carries ${count} cache_control breakpoints; Anthropic allows at most ${MAX_BREAKPOINTS}. Fix: pass fewer cacheBreakpoints (rendered tools may carry their own cache_control, which count too).`);
   }

@@ -11,7 +11,7 @@ import { openaiResponses } from './openai-responses.js';
 import { openai } from './openai.js';
 import { cloneSchema } from './schema.js';
 import { deepFreeze } from '../freeze.js';
-import { DISPATCHER_TOOL, resolveToolkitMode, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
+import { DISPATCHER_TOOL, TOOLKIT_LOADING_STRATEGIES, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
 import type { RenderedToolMap } from './types.js';
 
 export type { JsonSchema, NativeToolkitLoading, NeutralTool, RenderOptions, TargetAdapter } from './adapter.js';
@@ -52,10 +52,20 @@ export function renderTool(form: RenderForm, tool: NeutralTool, options: RenderO
  * toolkitMode('openai', { anthropic: 'append' });         // → 'dispatcher'
  */
 export function toolkitMode(target: Target, option: ToolkitLoadingOption | undefined, model?: string): ToolkitMode {
-  const adapter = adapterFor(target);
-  const accepts = adapter.toolChangeModels;
-  const toolChanges = accepts === undefined ? 'no' : model === undefined ? 'unknown' : accepts.test(model) ? 'yes' : 'no';
-  return resolveToolkitMode(adapter.toolkitLoading.native, target, option === 'tool-changes' && accepts === undefined ? 'native' : option, toolChanges);
+  const { toolChangeModels: accepts, toolkitLoading } = adapterFor(target);
+  const single = option === 'tool-changes' && accepts === undefined ? 'native' : option;
+  const strategy = typeof single === 'string' || single === undefined ? single : single[target];
+  // Unknown model: `native` stays the adapter's mode, and an explicit `tool-changes` is trusted.
+  const modelTakesChanges = accepts !== undefined && model !== undefined && accepts.test(model);
+  if (strategy === undefined || strategy === 'native') return modelTakesChanges ? 'tool-changes' : toolkitLoading.native;
+  if (strategy === 'dispatcher' || strategy === 'append') return strategy;
+  if (strategy === 'tool-changes') {
+    if (modelTakesChanges || (accepts !== undefined && model === undefined)) return strategy;
+    throw new TypeError(`toolkitLoading: 'tool-changes' is not available on target '${target}' for this router's model (mid-conversation tool changes are Anthropic's, on the models listed in docs/providers.md); use 'native'.`);
+  }
+  throw new TypeError(
+    `toolkitLoading: ${JSON.stringify(strategy)} is not a strategy; use one of ${TOOLKIT_LOADING_STRATEGIES.map((s) => `'${s}'`).join(', ')} (or an object of them per target).`,
+  );
 }
 
 /**

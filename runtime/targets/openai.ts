@@ -6,8 +6,8 @@
  */
 import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, withToolsAndChoice, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
 import { ToolrouteConfigError } from './errors.js';
-import { isRecord, type NeutralToolCall, type NormalizedMessage, type ProviderItem } from './history.js';
-import { argumentsText, assistantMessage, items, neutralCall, OTHER, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
+import { isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
+import { argumentsText, assistantMessage, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { openaiParameters } from './strict.js';
 import type { OpenAIChatCustomToolCall, OpenAIChatMessage, OpenAIChatPayload, OpenAIChatTool, OpenAIChatToolCall } from './types.js';
 
@@ -64,11 +64,7 @@ export const openai: TargetAdapter<'openai'> = {
     const choices = isRecord(response) ? response['choices'] : undefined;
     const message: unknown = Array.isArray(choices) ? (isRecord(choices[0]) ? choices[0]['message'] : undefined) : response;
     if (!isRecord(message)) return [];
-    const calls: NeutralToolCall[] = [];
-    for (const call of items(message['tool_calls'])) {
-      const c = classifyChatToolCall(call);
-      if (c.kind === 'call') calls.push(neutralCall(c.id, c.name, c.arguments));
-    }
+    const { calls } = readItems(items(message['tool_calls']), classifyChatToolCall);
     return [assistantMessage(str(message['content']), calls, { target: 'openai', message })];
   },
 };

@@ -2,8 +2,6 @@
 import { isRecord } from './history.js';
 import type { JsonObject } from './types.js';
 
-export { isRecord };
-
 /** A JSON Schema object. */
 export type JsonSchema = { readonly [key: string]: unknown };
 
@@ -25,6 +23,11 @@ export function objectSchema(schema: JsonSchema): { type: 'object'; [key: string
 export function cloneSchema(schema: JsonSchema): JsonObject {
   const copy = cloneJson(schema);
   return isRecord(copy) ? (copy as JsonObject) : {};
+}
+
+/** A key as a JSON Pointer segment (RFC 6901: `~` → `~0`, `/` → `~1`). */
+export function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** Deep copy of a JSON value, key order kept; non-JSON leaves dropped as JSON.stringify drops them. */

@@ -5,8 +5,8 @@
  */
 import type { NullDecodePlan } from '../contract.js';
 import type { NeutralTool, RenderOptions } from './adapter.js';
-import { jsonText } from './history.js';
-import { cloneJson, isRecord, objectSchema, providerSchema, type JsonSchema } from './schema.js';
+import { isRecord, jsonText } from './history.js';
+import { cloneJson, escapePointer, objectSchema, providerSchema, type JsonSchema } from './schema.js';
 import type { JsonObject } from './types.js';
 
 /** The outcome of the strict rewrite: the schema, or why strict mode cannot express it. */
@@ -297,9 +297,5 @@ function typeList(schema: { readonly [key: string]: unknown }): string[] {
 
 function ownField(record: { readonly [key: string]: unknown }, key: string): unknown {
   return Object.hasOwn(record, key) ? record[key] : undefined;
-}
-
-function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 

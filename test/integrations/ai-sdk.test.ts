@@ -211,6 +211,26 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     expect(JSON.parse(JSON.stringify(rejected))).toEqual({ code: 'invalid_arguments', reason: (rejected as Error).message });
   });
 
+  it('offers search_tools as a library tool: the model finds a toolkit tool by query and calls it without a load', async () => {
+    const { handlers, log } = recordingHandlers();
+    const router = createRouter(generated, handlers, { searchTools: { k: 2 } });
+    const settings = toAiSdk(router, { tools: ['get_time'] });
+    expect(Object.keys(settings.tools)).toEqual(['get_time', 'load_toolkit', 'call_toolkit_tool', 'search_tools']);
+    expect(settings.activeTools).toContain('search_tools');
+    const { model, calls } = modelOf([
+      [call('q1', 'search_tools', { query: 'weather forecast for the next days' })],
+      [call('q2', 'call_toolkit_tool', { tool: 'get_forecast', args: { city: 'Oslo' } })],
+      [{ type: 'text', text: 'done' }],
+    ]);
+    await generateText({ model, ...settings, prompt: 'Weather in Oslo?', stopWhen: stepCountIs(4) });
+    const seen = seenResults(calls);
+    expect(reasonOf(seen, 'q1').split('\n')[1]).toMatch(/^- get_forecast:/);
+    expect(log.map((entry) => entry.tool)).toEqual(['get_forecast']);
+    expect(router.getLoadedToolkits()).toContain('Weather');
+    // The tools of the run never changed: every step offered the same set.
+    expect(new Set(calls.map((c) => JSON.stringify(c.tools?.map((t) => t.name)))).size).toBe(1);
+  });
+
   it('prunes flat tools by task, once for the run', () => {
     const router = createDemoRouter();
     const settings = toAiSdk(router, { tools: ['read_file', 'run_bash', 'get_time'], task: 'read the config file', toolkitLoading: 'append' });

@@ -1,5 +1,5 @@
 /**
- * A generated folder in ordinary application setups (issue 10, defect 8),
+ * A generated folder in ordinary application setups,
  * each a small app against the built package (a staged install of dist/, as
  * test/package/dist.test.ts makes it), type-checked under the strictest
  * common flags (strict, noPropertyAccessFromIndexSignature,

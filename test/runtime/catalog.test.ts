@@ -19,7 +19,7 @@ describe('the catalog', () => {
     const tools = module.spec.tools;
     expect(catalog.toolCount).toBe(tools.length);
     expect(catalog.specCount).toBe(tools.length);
-    const reads = (t: number) => [catalog.toolName(t), catalog.toolFlat(t), catalog.toolLibrary(t), catalog.toolNamespaces(t), catalog.toolToolkits(t), catalog.toolDefinition(t)];
+    const reads = (t: number) => [catalog.toolName(t), catalog.tool(t).flat, catalog.tool(t).library, catalog.tool(t).namespaces, catalog.toolToolkits(t), catalog.tool(t).definition];
     for (let t = 0; t < tools.length; t++) {
       const spec = tools[t]!;
       expect(reads(t)).toEqual([spec.name, spec.flat, false, spec.namespaces, spec.toolkits, module.spec.rendered.neutral.tools[t]]);
@@ -35,9 +35,8 @@ describe('the catalog', () => {
     const readFile = tools.findIndex((tool) => tool.name === 'read_file');
     const fresh = new Catalog(module, handlers);
     fresh.registerGroups([{ name: 'git', description: 'Git', tools: ['get_time'] }], 'namespace');
-    expect(fresh.toolNamespaces(getTime)).toEqual([...tools[getTime]!.namespaces, NAMESPACE_NAMES.length]);
-    expect(fresh.tool(getTime).namespaces).toEqual(fresh.toolNamespaces(getTime));
-    expect(fresh.toolNamespaces(readFile)).toBe(tools[readFile]!.namespaces);
+    expect(fresh.tool(getTime).namespaces).toEqual([...tools[getTime]!.namespaces, NAMESPACE_NAMES.length]);
+    expect(fresh.tool(readFile).namespaces).toBe(tools[readFile]!.namespaces);
   });
 
   test('names map to records: tools and namespaces by index, and the loader', () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 11, rule 9, the types: with `applyDefaults: true`
+ * The types of defaults: with `applyDefaults: true`
  * (test/fixtures/apply-defaults), a property whose default the validator
  * fills is required in the handler's argument type; one it does not fill (in
  * an anyOf branch, named like an Object.prototype member, or with the option

@@ -1,5 +1,5 @@
 /**
- * Type-level behaviour of library tools (issue 11, rule 11), checked by
+ * Type-level behaviour of library tools, checked by
  * `npx tsc -p .`: `libraryTool` types the handler's arguments from the
  * `validate` type guard (or the handler's annotation, and the two must
  * agree), the library tools' names join the router's names where a call or

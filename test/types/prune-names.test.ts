@@ -1,5 +1,5 @@
 /**
- * Issue 11, rule 7, the types: a prune result's `tools[].name` and `removed`
+ * The types of pruning: a prune result's `tools[].name` and `removed`
  * are the router's tool names (the generated `ToolName`, plus names
  * registered at run time), not `string`, so they combine with namespace names
  * in `compile({ tools })` and go into `setBlockedTools` without casts.
