@@ -70,7 +70,6 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   toolChangeModels: /^claude-(opus-(4-8|5)|fable-5|mythos-5)/,
   toolkitLoading: Object.freeze({ native: 'deferred' as const, unloadedTool: asDeferred }),
   toolResultErrorFlag: true,
-  convertMessages: (messages, options) => toAnthropicMessages(messages, options.cacheBreakpoints),
   buildPayload: anthropicPayload,
   readResponse: (response) => {
     const content = isRecord(response) ? items(response['content']) : [];

@@ -58,7 +58,6 @@ export const gemini: TargetAdapter<'gemini'> = {
   namespaces: undefined,
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
-  convertMessages: (messages) => toGeminiContents(messages),
   buildPayload: geminiPayload,
   readResponse: (response) => {
     // The first candidate. A call without an `id` gets a stable neutral one, so its result pairs with it.

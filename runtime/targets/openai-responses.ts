@@ -71,7 +71,6 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
   namespaces: { tool: (ns, members, deferred) => ({ type: 'namespace', name: ns.name, description: ns.description, tools: deferred ? members.map((m) => ({ ...m, defer_loading: true })) : [...members] }) },
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
-  convertMessages: (messages, options) => toResponsesInput(messages, options.systemRole),
   buildPayload: responsesPayload,
   readResponse: (response) => {
     const output = isRecord(response) ? items(response['output']) : [];

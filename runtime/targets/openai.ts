@@ -57,7 +57,6 @@ export const openai: TargetAdapter<'openai'> = {
   namespaces: undefined,
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
-  convertMessages: (messages) => toOpenAIChatMessages(messages),
   buildPayload: chatPayload,
   readResponse: (response) => {
     // A `ChatCompletion` (its first choice) or a `ChatCompletionMessage`, kept whole.

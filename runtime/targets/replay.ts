@@ -1,5 +1,5 @@
 /**
- * The shared half of every target's `readResponse` and of the assistant branch of its `convertMessages`: a target says
+ * The shared half of every target's `readResponse` and of the assistant branch of its history converter: a target says
  * how to classify one of its items and how to rebuild text and calls; reading and replaying are the same everywhere.
  */
 import { isRecord, jsonText, type NeutralMessage, type NeutralToolCall, type NormalizedCall, type NormalizedMessage, type ProviderItem, type ProviderState } from './history.js';
