@@ -68,17 +68,12 @@ export interface ToolkitLoadingInput {
   readonly responsesTools?: ReadonlyMap<string, readonly ResponsesTool[]>;
 }
 
-/** A `load_toolkit` call of the history and what its result said. */
-export interface LoadCall {
-  /** The toolkit loaded, or undefined when the result is not a successful load. */
-  readonly toolkit: CatalogToolkit | undefined;
-}
-
 /**
- * The `load_toolkit` calls of a history by call id, each with the toolkit its result reports as loaded.
- * @example loadCalls(normalized, catalog).get('call_1')?.toolkit?.name; // → 'Weather'
+ * The `load_toolkit` calls of a history by call id, each with the toolkit its result reports as loaded (undefined when
+ * the result is not a successful load).
+ * @example loadCalls(normalized, catalog).get('call_1')?.name; // → 'Weather'
  */
-export function loadCalls(messages: readonly NormalizedMessage[], catalog: ToolkitCatalog): Map<string, LoadCall> {
+export function loadCalls(messages: readonly NormalizedMessage[], catalog: ToolkitCatalog): Map<string, CatalogToolkit | undefined> {
   const requested = new Map<string, CatalogToolkit | undefined>();
   for (const m of messages) {
     if (m.role !== 'assistant') continue;
@@ -88,15 +83,13 @@ export function loadCalls(messages: readonly NormalizedMessage[], catalog: Toolk
       requested.set(c.id, typeof name === 'string' ? catalog.byLower.get(name.toLowerCase()) : undefined);
     }
   }
-  const out = new Map<string, LoadCall>();
-  if (requested.size === 0) return out;
-  for (const id of requested.keys()) out.set(id, { toolkit: undefined });
+  const out = new Map<string, CatalogToolkit | undefined>([...requested.keys()].map((id) => [id, undefined]));
   for (const m of messages) {
     if (m.role !== 'tool' || !requested.has(m.callId)) continue;
     const kit = requested.get(m.callId);
     const text = resultText(m.text);
     const ok = kit !== undefined && (text.startsWith(loadResultHead(kit.name, true)) || text.startsWith(loadResultHead(kit.name, false)));
-    out.set(m.callId, { toolkit: ok ? kit : undefined });
+    out.set(m.callId, ok ? kit : undefined);
   }
   return out;
 }

@@ -315,7 +315,7 @@ export function withToolChanges(
   for (const message of messages) {
     out.push(message);
     if (message.role !== 'user' || typeof message.content === 'string') continue;
-    const names = message.content.flatMap((b) => (b.type === 'tool_result' ? (loads.get(b.tool_use_id)?.toolkit?.tools ?? []) : []));
+    const names = message.content.flatMap((b) => (b.type === 'tool_result' ? (loads.get(b.tool_use_id)?.tools ?? []) : []));
     const fresh = [...new Set<string>(names)].filter((name) => deferredNames.has(name) && !added.has(name));
     fresh.forEach((name) => added.add(name));
     if (fresh.length > 0) pending.push({ at: out.length, blocks: fresh.map((name) => ({ type: 'tool_addition', tool: { type: 'tool_reference', name } })) });
@@ -347,7 +347,7 @@ export function withToolReferences(messages: AnthropicMessage[], normalized: rea
     if (message.role !== 'user' || typeof message.content === 'string') return message;
     let changed = false;
     const blocks = message.content.map((block) => {
-      const refs = block.type === 'tool_result' ? (loads.get(block.tool_use_id)?.toolkit?.tools.filter((name) => deferredNames.has(name)) ?? []) : [];
+      const refs = block.type === 'tool_result' ? (loads.get(block.tool_use_id)?.tools.filter((name) => deferredNames.has(name)) ?? []) : [];
       if (refs.length === 0) return block;
       changed = true;
       const text = typeof (block as AnthropicToolResultBlock).content === 'string' ? ((block as AnthropicToolResultBlock).content as string) : '';

@@ -199,7 +199,7 @@ export function asToolSearchItems(items: ResponsesInputItem[], normalized: reado
     }
     if (item.type === 'tool_search_call' && typeof item.call_id === 'string' && item.execution === 'client') searches.add(item.call_id);
     if (item.type !== 'function_call_output' || !searches.has(item.call_id)) return [item];
-    const kit = loads.get(item.call_id)!.toolkit;
+    const kit = loads.get(item.call_id);
     const tools = kit === undefined ? [] : [...(loading.responsesTools?.get(kit.name) ?? [])];
     const output: ResponsesInputItem = { type: 'tool_search_output', call_id: item.call_id, execution: 'client', status: 'completed', tools };
     return kit === undefined ? [output, { role: 'developer', content: `${LOAD_TOOLKIT_NAME}: ${item.output}` }] : [output];
