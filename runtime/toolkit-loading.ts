@@ -8,7 +8,7 @@
 import { LOAD_TOOLKIT_NAME, TARGETS, type Target, type ToolDefinition } from './contract.js';
 import { quote } from './reasons.js';
 import type { NeutralTool } from './targets/adapter.js';
-import { argumentsObject, type NormalizedMessage } from './targets/history.js';
+import { argumentsObject, parseOr, type NormalizedMessage } from './targets/history.js';
 import type { ResponsesTool } from './targets/types.js';
 
 /** The strategies an application chooses from. */
@@ -87,22 +87,13 @@ export function loadCalls(messages: readonly NormalizedMessage[], catalog: Toolk
   for (const m of messages) {
     if (m.role !== 'tool' || !requested.has(m.callId)) continue;
     const kit = requested.get(m.callId);
-    const text = resultText(m.text);
+    // A result may be its text as a JSON string (`JSON.stringify(text)`).
+    const unwrapped = m.text.startsWith('"') ? parseOr(m.text, m.text) : m.text;
+    const text = typeof unwrapped === 'string' ? unwrapped : m.text;
     const ok = kit !== undefined && (text.startsWith(loadResultHead(kit.name, true)) || text.startsWith(loadResultHead(kit.name, false)));
     out.set(m.callId, ok ? kit : undefined);
   }
   return out;
-}
-
-/** The text of a tool result, unwrapping one level of JSON string (`JSON.stringify(text)`). */
-function resultText(text: string): string {
-  if (!text.startsWith('"')) return text;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'string' ? parsed : text;
-  } catch {
-    return text;
-  }
 }
 
 /**

@@ -3,7 +3,7 @@
  * unlike `parameters`), the history as `contents` (system messages become user text), the payload `{ contents, config }`.
  */
 import { list, namedTool, TAIL_ANNOUNCEMENTS, type NeutralTool, type PayloadContext, type TargetAdapter } from './adapter.js';
-import { argumentsObject, isRecord, type NormalizedCall, type NormalizedMessage, type ProviderItem } from './history.js';
+import { argumentsObject, isRecord, parseOr, type NormalizedCall, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, fnv1a, items, neutralCall, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { objectSchema } from './schema.js';
 import type { GeminiContent, GeminiFunctionDeclaration, GeminiPart, GeminiPayload, GeminiToolConfig } from './types.js';
@@ -133,12 +133,8 @@ export function toGeminiContents(messages: readonly NormalizedMessage[]): Gemini
 }
 
 function responseObject(text: string): { [key: string]: unknown } {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    // A successful result with its own `error` key would read as a failure: wrap it as the output.
-    if (isRecord(parsed)) return Object.hasOwn(parsed, 'error') ? { output: parsed } : (parsed as { [key: string]: unknown });
-    return { result: parsed };
-  } catch {
-    return { result: text };
-  }
+  const parsed = parseOr(text, text);
+  // A successful result with its own `error` key would read as a failure: wrap it as the output.
+  if (isRecord(parsed)) return Object.hasOwn(parsed, 'error') ? { output: parsed } : (parsed as { [key: string]: unknown });
+  return { result: parsed };
 }

@@ -5,7 +5,7 @@
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { loadCalls, type ToolkitLoadingInput } from '../toolkit-loading.js';
 import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
-import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
+import { argumentsObject, isRecord, parseOr, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { openaiParameters } from './strict.js';
 import type { ResponsesAllowedTools, ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesToolSearchTool } from './types.js';
@@ -96,7 +96,7 @@ export function classifyResponsesItem(item: ProviderItem): ItemClass {
   // A namespace member's call is the namespace's `{ action, args }` call: one dispatch path for both encodings.
   const namespace = item['namespace'];
   if (typeof namespace === 'string' && namespace !== '') {
-    const args: unknown = typeof item['arguments'] === 'string' ? parseOr(item['arguments']) : item['arguments'];
+    const args: unknown = typeof item['arguments'] === 'string' ? parseOr(item['arguments'], item['arguments']) : item['arguments'];
     return { kind: 'call', id: str(item['call_id']), name: namespace, arguments: argumentsText({ action: str(item['name']), args }) };
   }
   return { kind: 'call', id: str(item['call_id']), name: search ? LOAD_TOOLKIT_NAME : str(item['name']), arguments: argumentsText(item['arguments'], true) };
@@ -113,14 +113,6 @@ const REPLAY: ReplayCodec<ResponsesInputItem> & { text: (text: string) => Respon
   },
 };
 
-function parseOr(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
 /**
  * A `{ action, args }` call to a native namespace as that namespace's member call (`namespace`, the action's `name`,
  * `args` as the arguments); anything else unchanged, so a call the model garbled stays as it was.
@@ -129,7 +121,7 @@ function parseOr(text: string): unknown {
  */
 export function inNamespace(item: ResponsesInputItem, namespaces: ReadonlySet<string>): ResponsesInputItem {
   if (!('type' in item) || item.type !== 'function_call' || item.namespace !== undefined || !namespaces.has(item.name)) return item;
-  const call = parseOr(item.arguments);
+  const call = parseOr(item.arguments, item.arguments);
   const action = isRecord(call) ? call['action'] : undefined;
   if (typeof action !== 'string' || !isRecord(call) || Object.keys(call).some((k) => k !== 'action' && k !== 'args')) return item;
   const { name: namespace, ...rest } = item;
