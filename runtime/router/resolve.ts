@@ -5,7 +5,9 @@
  */
 import { LOAD_TOOLKIT_NAME, type CallVia, type RejectionCode, type ValidateFn } from '../contract.js';
 import { applyKeyDecode } from '../targets/property-keys.js';
-import { cloneArguments, decodeNulls, DEFAULT_LIMITS, isPlainObject, jsonKind, parseArguments, readCall, type CallLimits } from '../call-shape.js';
+import { cloneJson } from '../targets/schema.js';
+import { applyNullDecode } from '../targets/strict.js';
+import { DEFAULT_LIMITS, isPlainObject, jsonKind, parseArguments, readCall, type CallLimits } from '../call-shape.js';
 import {
   actionHint, blockedReason, dispatcherArgsReason, dispatcherStrayReason, emptyNameReason, invalidReason, loaderStrayReason, malformedReason,
   namespaceArgsReason, notLoadedReason, notToolkitToolReason, quote, strayKeysReason, toolkitBlockedReason, unknownActionReason,
@@ -246,8 +248,8 @@ export class Resolver {
   ): Resolved {
     const entry = this.#catalog.tool(t);
     const named = entry.keyDecode ? (applyKeyDecode(input, entry.keyDecode) as Record<string, unknown>) : input;
-    const decoded = entry.nullDecode ? (decodeNulls(named, entry.nullDecode) as Record<string, unknown>) : named;
-    const args = entry.fillsDefaults && !fresh ? cloneArguments(decoded) : decoded;
+    const decoded = entry.nullDecode ? (applyNullDecode(named, entry.nullDecode) as Record<string, unknown>) : named;
+    const args = entry.fillsDefaults && !fresh ? (cloneJson(decoded) as Record<string, unknown>) : decoded;
     const validate = entry.validate;
     if (validate !== undefined && !passes(validate, args)) {
       return reject('invalid_arguments', invalid(entry, validate, args, prefix, via === 'namespace' ? group! : undefined, dispatched), callId);
