@@ -68,7 +68,8 @@ export class Compiler {
   /** `compile({ target, … })`: the provider's request fragment. */
   target(request: AnyTargetCompileRequest): TargetPayload<Target> {
     const { target } = request;
-    const options = request.options === undefined ? undefined : this.#withWarnOnce(request.options);
+    const onWarning = request.options?.onWarning;
+    const options = onWarning === undefined ? request.options : { ...request.options, onWarning: warnOnce(onWarning, this.#warned) };
     const arrays = this.#arraysFor(request);
     const input: TargetCompileInput = {
       target,
@@ -111,10 +112,6 @@ export class Compiler {
     return this.#allowedNames(request.target, this.#arraysFor(request));
   }
 
-  #withWarnOnce(options: TargetCompileOptions): TargetCompileOptions {
-    return options.onWarning === undefined ? options : { ...options, onWarning: warnOnce(options.onWarning, this.#warned) };
-  }
-
   /**
    * The flat tools of the default tool set: those in no namespace, in flat order. With `offerUngroupedTools: false` a
    * spec with namespaces or toolkits offers none (the reference library's `compile()`). A flat tool that is also a
@@ -133,26 +130,24 @@ export class Compiler {
    */
   #arraysFor(request: Pick<AnyTargetCompileRequest, 'target' | 'tools' | 'options'>): TargetArrays {
     const { target, tools: selection } = request;
-    const mode = this.#modeFor(target, request.options?.toolSearch);
     const names =
       selection === undefined ? undefined : Array.isArray(selection) ? [...(selection as readonly string[])] : (selection as { readonly tools: readonly ToolDefinition[] }).tools.map((d) => d.name);
     const native = request.options?.namespaces === 'native' && adapterFor(target).namespaces !== undefined;
     const search = request.options?.toolSearch !== undefined && request.options.toolSearch !== false;
+    // A target allows one tool search: with the hosted one asked for, `native` loads toolkits through the dispatcher.
+    const configured = toolkitMode(target, this.#toolkitLoading, this.#model);
+    const mode = configured === 'tool-search' && search ? 'dispatcher' : configured;
     const key = `${native ? 'native:' : ''}${search ? 'search:' : ''}${names === undefined ? '' : JSON.stringify(names)}`;
     const slot = `${target}\u0000${names === undefined ? 'default' : 'selection'}`;
     const version = this.#gate.loadVersion;
     if (!this.#firstTurnTools.has(target)) this.#firstTurnTools.set(target, this.#catalog.toolCount);
     const hit = this.#arrays.get(slot);
     if (hit?.version === version && hit.key === key && hit.mode === mode) return hit;
-    const value = this.#buildArrays(target, mode, names ?? this.#defaultNames(), version, key, native, search);
+    // The default choice: namespaces, then the flat tools in no namespace.
+    const chosen = names ?? [...this.#catalog.namespaces.map((ns) => ns.name), ...this.#offeredFlat().map((t) => this.#catalog.toolName(t))];
+    const value = this.#buildArrays(target, mode, chosen, version, key, native, search);
     this.#arrays.set(slot, value);
     return value;
-  }
-
-  /** The default choice: namespaces, then the flat tools in no namespace. */
-  #defaultNames(): string[] {
-    const catalog = this.#catalog;
-    return [...catalog.namespaces.map((ns) => ns.name), ...this.#offeredFlat().map((t) => catalog.toolName(t))];
   }
 
   #buildArrays(target: Target, mode: ToolkitMode, names: readonly string[], version: number, key: string, nativeNamespaces: boolean, search: boolean): TargetArrays {
@@ -218,12 +213,6 @@ export class Compiler {
         ? `it is an action of namespace ${entry.namespaces.map((k) => JSON.stringify(catalog.namespaces[k]!.name)).join(', ')}; offer the namespace instead`
         : `it belongs to toolkit ${entry.toolkits.map((k) => JSON.stringify(catalog.toolkits[k]!.name)).join(', ')}; leave it out: on ${target} (${mode}) ${TOOLKIT_MODE_TEXT[mode]}`;
     return `compile: ${JSON.stringify(entry.name)} in \`tools\` is not a flat tool, so the model could not call it by that name: ${via}.`;
-  }
-
-  /** A target allows one tool search: with the hosted one asked for, `native` loads toolkits through the dispatcher. */
-  #modeFor(target: Target, toolSearch: TargetCompileOptions['toolSearch']): ToolkitMode {
-    const mode = toolkitMode(target, this.#toolkitLoading, this.#model);
-    return mode === 'tool-search' && toolSearch !== undefined && toolSearch !== false ? 'dispatcher' : mode;
   }
 
   /** The catalog compile renders `load_toolkit` results with (per target; rebuilt on registration). */

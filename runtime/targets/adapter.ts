@@ -123,6 +123,19 @@ export function isMarkedDeferred(tool: unknown): boolean {
   return typeof tool === 'object' && tool !== null && (tool as { defer_loading?: unknown }).defer_loading === true;
 }
 
+/**
+ * `derive`, memoized per source object and frozen, so the router's arrays keep their identity turn after turn.
+ * @example const deferred = memoFrozen((tool: AnthropicTool) => ({ ...tool, defer_loading: true }));
+ */
+export function memoFrozen<S extends object, R extends object>(derive: (source: S) => R): (source: S) => R {
+  const memo = new WeakMap<S, R>();
+  return (source) => {
+    let hit = memo.get(source);
+    if (hit === undefined) memo.set(source, (hit = Object.freeze(derive(source))));
+    return hit;
+  };
+}
+
 /** The entries of an array (anything else gives []). */
 export function list(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];

@@ -5,7 +5,7 @@
  */
 import { withoutCacheControl } from '../cache-key.js';
 import { loadCalls, type ToolkitCatalog } from '../toolkit-loading.js';
-import { isMarkedDeferred, list, namedTool, type NeutralTool, type PayloadContext, type TargetAdapter, type Warn } from './adapter.js';
+import { isMarkedDeferred, list, memoFrozen, namedTool, type NeutralTool, type PayloadContext, type TargetAdapter, type Warn } from './adapter.js';
 import type { CacheBreakpoint, ToolChanges } from './compile.js';
 import { ToolrouteConfigError } from './errors.js';
 import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
@@ -30,6 +30,10 @@ function renderAnthropic(tool: NeutralTool): AnthropicTool {
 
 const SEARCH_REGEX: AnthropicToolSearchTool = Object.freeze({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
 const SEARCH_BM25: AnthropicToolSearchTool = Object.freeze({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
+
+const deferredForm = memoFrozen((tool: AnthropicTool): AnthropicTool => ({ ...tool, defer_loading: true }));
+/** An Anthropic tool with `defer_loading: true`, memoized and frozen per source. */
+const asDeferred = (tool: AnthropicTool): AnthropicTool => (tool.defer_loading === true ? tool : deferredForm(tool));
 
 /** The Anthropic adapter. */
 export const anthropic: TargetAdapter<'anthropic'> = {
@@ -273,15 +277,6 @@ function auditCachePlacement(system: AnthropicPayload['system'], messages: Anthr
   });
 }
 
-const deferredMemo = new WeakMap<object, AnthropicTool>();
-
-/** An Anthropic tool with `defer_loading: true`, memoized and frozen per source (the router's arrays keep their identity). */
-export function asDeferred(tool: AnthropicTool): AnthropicTool {
-  if (tool.defer_loading === true) return tool;
-  let hit = deferredMemo.get(tool);
-  if (hit === undefined) deferredMemo.set(tool, (hit = Object.freeze({ ...tool, defer_loading: true })));
-  return hit;
-}
 
 /**
  * The `tool-changes` mode: a system message with one `tool_addition` per deferred tool of a toolkit right after the

@@ -4,7 +4,7 @@
  */
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { loadCalls, type ToolkitLoadingInput } from '../toolkit-loading.js';
-import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
+import { flatCacheBlocks, list, memoFrozen, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
 import { argumentsObject, isRecord, parseOr, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { openaiParameters } from './strict.js';
@@ -44,6 +44,15 @@ function responsesPayload({ input, options, systemText, placed, tools }: Payload
   // Key order: instructions, input, tools — the order the docs write them.
   return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, choice);
 }
+
+/** The loader as a client-executed `tool_search` tool with its description and parameters, memoized and frozen per loader object. */
+const toolSearchLoader = memoFrozen((loader: ResponsesFunctionTool): ResponsesToolSearchTool => ({
+  type: 'tool_search', execution: 'client', description: loader.description ?? null, parameters: loader.parameters,
+}) as ResponsesToolSearchTool);
+
+const undeferred = memoFrozen(({ defer_loading: _deferred, ...rest }: ResponsesFunctionTool): ResponsesFunctionTool => rest);
+/** A function tool as a `tool_search_output` carries it: loaded, so without `defer_loading`. Memoized per source. */
+const loadedForm = (tool: ResponsesFunctionTool): ResponsesFunctionTool => (tool.defer_loading === undefined ? tool : undeferred(tool));
 
 /** The OpenAI Responses adapter. */
 export const openaiResponses: TargetAdapter<'openai-responses'> = {
@@ -145,30 +154,6 @@ export function toResponsesInput(messages: readonly NormalizedMessage[], systemR
   });
 }
 
-const searchLoaderMemo = new WeakMap<object, ResponsesToolSearchTool>();
-
-/** The loader as a client-executed `tool_search` tool with its description and parameters, memoized and frozen per loader object. */
-export function toolSearchLoader(loader: ResponsesFunctionTool): ResponsesToolSearchTool {
-  let hit = searchLoaderMemo.get(loader);
-  if (hit === undefined) {
-    hit = Object.freeze({ type: 'tool_search', execution: 'client', description: loader.description ?? null, parameters: loader.parameters }) as ResponsesToolSearchTool;
-    searchLoaderMemo.set(loader, hit);
-  }
-  return hit;
-}
-
-const loadedFormMemo = new WeakMap<object, ResponsesFunctionTool>();
-
-/** A function tool as a `tool_search_output` carries it: loaded, so without `defer_loading`. Memoized per source. */
-export function loadedForm(tool: ResponsesFunctionTool): ResponsesFunctionTool {
-  if (tool.defer_loading === undefined) return tool;
-  let hit = loadedFormMemo.get(tool);
-  if (hit === undefined) {
-    const { defer_loading: _deferred, ...rest } = tool;
-    loadedFormMemo.set(tool, (hit = Object.freeze(rest)));
-  }
-  return hit;
-}
 
 /**
  * `load_toolkit` calls and results as tool-search items: a `tool_search_call`, answered by a `tool_search_output`
