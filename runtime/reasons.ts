@@ -20,8 +20,7 @@ const MAX_LISTED = 20;
  * quote('a"b'); // → '"a\\"b"'
  */
 export function quote(text: string): string {
-  const cut = text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text;
-  return JSON.stringify(cut);
+  return JSON.stringify(cut(text, MAX_QUOTED));
 }
 
 /** A bounded, comma-separated list of names. */

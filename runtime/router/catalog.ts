@@ -158,7 +158,6 @@ export class Catalog {
 
   /** Tool `t`'s name. */
   toolName(t: number): string { return this.#entries[t]!.name; }
-  toolToolkits(t: number): readonly number[] { return this.#entries[t]!.toolkits; }
 
   /** Whether `name` is a library tool of this router (`libraryTools`; `load_toolkit` is not one of them). */
   isLibraryTool(name: unknown): boolean {

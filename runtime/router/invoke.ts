@@ -11,15 +11,13 @@ import type { Catalog } from './catalog.js';
 import { toolInput } from './entries.js';
 import type { Gate } from './gate.js';
 import type { Resolver } from './resolve.js';
-import type { DispatchResult, RouterOptions } from './types.js';
+import type { DispatchOptions, DispatchResult, RouterOptions } from './types.js';
 
 /** `DispatchResult` with the registry's types erased; the façade restores them. */
 export type AnyDispatchResult = DispatchResult<RegistryShape, string>;
 
 /** The router options invocation reads. */
 export type InvokeOptions = Pick<RouterOptions, 'propagateHandlerErrors' | 'handlerErrorReason' | 'timeoutMs'>;
-/** The per-call options of `dispatch`. */
-export type CallOptions = { readonly context?: unknown; readonly timeoutMs?: number; readonly signal?: AbortSignal };
 
 /** The handler's context. `signal` is created on first read (most handlers never read it). */
 class Context implements HandlerContext<unknown> {
@@ -68,7 +66,7 @@ export class Invoker {
   }
 
   /** `dispatch`'s whole path: resolve the call, then run its handler. Rejects only with `propagateHandlerErrors`. */
-  async dispatch(resolver: Resolver, call: unknown, options: CallOptions | undefined): Promise<AnyDispatchResult> {
+  async dispatch(resolver: Resolver, call: unknown, options: DispatchOptions<unknown> | undefined): Promise<AnyDispatchResult> {
     const r = resolver.resolve(call, true);
     const callId = r.callId;
     if (!r.ok) return { ok: false, code: r.code, reason: r.reason, callId };

@@ -199,7 +199,7 @@ export class Resolver {
     const ref = typeof tool === 'string' ? catalog.byName.get(tool) : undefined;
     // A toolkit tool, or a flat tool registered at run time (one registered after the first turn is offered only here).
     const registered = ref?.kind === 'tool' && ref.index >= catalog.specCount && catalog.tool(ref.index).flat && !catalog.tool(ref.index).library;
-    if (ref?.kind !== 'tool' || (catalog.toolToolkits(ref.index).length === 0 && !registered)) {
+    if (ref?.kind !== 'tool' || (catalog.tool(ref.index).toolkits.length === 0 && !registered)) {
       const names = catalog.toolkits.flatMap((kit) => kit.tools.map((i) => catalog.toolName(i)));
       const closest = typeof tool === 'string' ? new Suggester(names).closest(tool) : [];
       return reject('unknown_action', notToolkitToolReason(TOOLKIT_DISPATCHER_NAME, tool, names, closest), callId);

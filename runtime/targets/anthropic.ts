@@ -13,7 +13,7 @@ import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItem
 import { anthropicKeyPlan, anthropicSchema } from './property-keys.js';
 import { objectSchema } from './schema.js';
 import type {
-  AnthropicAssistantBlock, AnthropicConversion, AnthropicMessage, AnthropicPayload, AnthropicTextBlock, AnthropicTool, AnthropicToolChangeBlock, AnthropicToolChangesBeta,
+  AnthropicAssistantBlock, AnthropicMessage, AnthropicPayload, AnthropicTextBlock, AnthropicTool, AnthropicToolChangeBlock, AnthropicToolChangesBeta,
   AnthropicToolChangesMessage, AnthropicToolChangesPayload, AnthropicToolResultBlock, AnthropicToolSearchTool, AnthropicToolUnion
 } from './types.js';
 
@@ -106,12 +106,12 @@ interface AnthropicTurn {
 /**
  * Messages for `client.messages.create`: tool results become `tool_result` blocks in one user turn (a following user
  * message joins it after the results); system messages stay mid-conversation; Anthropic state sends its kept blocks.
- * `breakpoints` are caller message indices whose last block gets `cache_control`.
+ * `breakpoints` are caller message indices whose last block gets `cache_control`; one that names no block throws.
  * @example
- * toAnthropicMessages(normalizeMessages([{ role: 'user', content: 'hi' }])).messages;
+ * toAnthropicMessages(normalizeMessages([{ role: 'user', content: 'hi' }]));
  * // → [{ role: 'user', content: 'hi' }]
  */
-export function toAnthropicMessages(messages: readonly NormalizedMessage[], breakpoints: ReadonlySet<number> = new Set()): AnthropicConversion {
+export function toAnthropicMessages(messages: readonly NormalizedMessage[], breakpoints: ReadonlySet<number> = new Set()): AnthropicMessage[] {
   const turns: AnthropicTurn[] = [];
   for (const m of messages) {
     const prev = turns[turns.length - 1];
@@ -137,13 +137,15 @@ export function toAnthropicMessages(messages: readonly NormalizedMessage[], brea
     if (entry === undefined) unplacedBreakpoints.push(src);
     else entry.block = { ...entry.block, cache_control: { type: 'ephemeral' } };
   }
-  const out = turns.map((turn) => {
+  if (unplacedBreakpoints.length > 0) {
+    throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints names messages[${unplacedBreakpoints.join('], messages[')}], which is a system message; system messages join the top-level system prompt on Anthropic. Fix: use the 'system' breakpoint instead.`);
+  }
+  return turns.map((turn) => {
     const only = turn.blocks[0]?.block;
     // A lone plain text block is sent as a string: the smallest form, and the seed's.
     if (!turn.replayed && turn.blocks.length === 1 && only?.type === 'text' && only.cache_control === undefined) return { role: turn.role, content: only.text };
     return { role: turn.role, content: turn.blocks.map((b) => b.block) };
   }) as AnthropicMessage[];
-  return { messages: out, unplacedBreakpoints };
 }
 
 function anthropicPayload({ input, options, systemText, placed, searchTool: search, tools: assembled, warn }: PayloadContext<'anthropic'>): AnthropicPayload {
@@ -171,15 +173,11 @@ function anthropicPayload({ input, options, systemText, placed, searchTool: sear
     if (placed.hoisted !== '') blocks.push({ type: 'text', text: placed.hoisted });
     system = blocks;
   }
-  const converted = toAnthropicMessages(placed.messages, breakpoints.messages);
-  if (converted.unplacedBreakpoints.length > 0) {
-    throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints names messages[${converted.unplacedBreakpoints.join('], messages[')}], which is a system message; system messages join the top-level system prompt on Anthropic. Fix: use the 'system' breakpoint instead.`);
-  }
   const deferredNames = new Set(tools.filter(isMarkedDeferred).map((t) => t.name));
   const mode = input.toolkits?.mode;
   const deferredMode = mode === 'deferred' || mode === 'tool-changes';
   const changes = input.toolChanges;
-  let messages = converted.messages;
+  let messages = toAnthropicMessages(placed.messages, breakpoints.messages);
   if (mode === 'deferred') messages = withToolReferences(messages, placed.messages, input.toolkits!.catalog, deferredNames);
   if (mode === 'tool-changes') messages = withToolChanges(messages, placed.messages, input.toolkits!.catalog, deferredNames, changes, warn);
   checkAnthropicRules(tools, system, messages);
