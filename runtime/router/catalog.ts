@@ -21,9 +21,9 @@ import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import { deepFreeze } from '../freeze.js';
 import { planLibraryTools } from './library.js';
-import { EMPTY_OBJECT_SCHEMA, Group, toolInput, type AnyHandler, type GroupEntry, type ToolEntry } from './entries.js';
+import { EMPTY_OBJECT_SCHEMA, Group, toolInput, type AnyHandler, type ToolEntry } from './entries.js';
 
-export type { AnyHandler, GroupEntry, ToolEntry } from './entries.js';
+export type { AnyHandler, Group, ToolEntry } from './entries.js';
 
 /** A run-time tool definition with its context type erased (the catalog never calls a handler). */
 export type AnyDynamicTool = DynamicToolDefinition<never>;
@@ -62,8 +62,8 @@ export class Catalog {
   readonly specCount: number;
   /** Tool entries by index. */
   readonly #entries: ToolEntry[] = [];
-  readonly namespaces: GroupEntry[] = [];
-  readonly toolkits: GroupEntry[] = [];
+  readonly namespaces: Group[] = [];
+  readonly toolkits: Group[] = [];
   /** Every tool, namespace and the loader by exact name. A Map: `__proto__` finds nothing. */
   readonly byName = new Map<string, Ref>();
   /** Toolkits by lowercased name (the seed's case-insensitive lookup). */

@@ -11,7 +11,7 @@ import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompile
 import { adapterFor, dispatcherTool, renderTool, toolkitMode, type NativeToolkitLoading } from '../targets/index.js';
 import type { RenderedToolMap, ResponsesTool } from '../targets/types.js';
 import { assertToolkitLoadingOption, registeredToolsText, TOOLKIT_DISPATCHER_NAME, TOOLKIT_MODE_TEXT, type CatalogToolkit, type ToolkitLoadingInput, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
-import { RENDER_OPTIONS, type Catalog, type GroupEntry, type ToolEntry } from './catalog.js';
+import { RENDER_OPTIONS, type Catalog, type Group, type ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import type { Session } from './session.js';
 import type { NeutralCompileResult, TargetCompileRequest } from './types.js';
@@ -314,7 +314,7 @@ export class Compiler {
     return form === 'neutral' ? entry.definition : renderTool(form, entry.neutral!, RENDER_OPTIONS);
   }
 
-  #renderGroup(ns: GroupEntry, form: Target | 'neutral'): unknown {
+  #renderGroup(ns: Group, form: Target | 'neutral'): unknown {
     if (ns.neutral === undefined) return this.#catalog.spec.rendered[form].namespaces[ns.specIndex];
     return renderTool(form, ns.neutral, RENDER_OPTIONS);
   }
@@ -323,7 +323,7 @@ export class Compiler {
    * A namespace as the target's own namespace tool: each action the member tool's rendered form under the action's
    * name. A toolkit's: its members `deferred` (in `tools`), or `loaded` (a load's result).
    */
-  #nativeNamespace(ns: GroupEntry, target: Target, kit?: 'deferred' | 'loaded'): unknown {
+  #nativeNamespace(ns: Group, target: Target, kit?: 'deferred' | 'loaded'): unknown {
     const members = [...ns.actions].map(([action, t]) => {
       const tool = (kit === 'loaded' ? this.#loadedTool(t, target) : this.#renderTool(t, target)) as { name: string };
       return tool.name === action ? tool : { ...tool, name: action };

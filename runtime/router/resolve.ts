@@ -15,7 +15,7 @@ import {
 } from '../reasons.js';
 import { Suggester } from '../suggest.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
-import type { Catalog, GroupEntry, ToolEntry } from './catalog.js';
+import type { Catalog, Group, ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import { readableErrors } from './library.js';
 import { Suggestions } from './lookup.js';
@@ -157,7 +157,7 @@ export class Resolver {
    * flatten `{ action, args }`: with no `args` key every key beside `action` is an argument; with one, any other key is
    * rejected by name, since dropping it would run the action without it. `fresh`: parsed from text just now (see `#validate`).
    */
-  #envelope(group: GroupEntry, parsed: Record<string, unknown>, callId: string | undefined, fresh: boolean): Resolved {
+  #envelope(group: Group, parsed: Record<string, unknown>, callId: string | undefined, fresh: boolean): Resolved {
     const action = parsed['action'];
     // An unknown or blocked action is reported first: that is what the model must fix.
     const t = this.#action(group, action, callId);
@@ -175,7 +175,7 @@ export class Resolver {
   }
 
   /** The tool of action `action` of a namespace (or toolkit), or the rejection: unknown action (with the closest ones) or blocked. */
-  #action(group: GroupEntry, action: unknown, callId: string | undefined): number | Rejected {
+  #action(group: Group, action: unknown, callId: string | undefined): number | Rejected {
     const t = typeof action === 'string' ? group.actions.get(action) : undefined;
     if (t === undefined) {
       group.suggester ??= new Suggester(group.actionList);
