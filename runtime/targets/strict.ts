@@ -204,13 +204,10 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
       let propSchema: JsonObject = prop.schema;
       if (!required.has(name) && !admitsNull(properties[name])) {
         propSchema = nullable(propSchema);
-        plan ??= {};
-        (plan.optional ??= []).push(name);
+        (plan ??= { optional: [] }).optional.push(name);
       }
       if (prop.plan !== undefined) {
-        plan ??= {};
-        plan.nested ??= {};
-        defineOwn(plan.nested, name, prop.plan);
+        defineOwn(((plan ??= { optional: [] }).nested ??= {}), name, prop.plan);
       }
       props.push([name, propSchema]);
     }
@@ -226,27 +223,20 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
     const element = strictNode(items, `${path}/items`, false, options);
     if (!element.ok) return element;
     out['items'] = element.schema;
-    if (element.plan !== undefined) {
-      plan ??= {};
-      plan.items = element.plan;
-    }
+    if (element.plan !== undefined) (plan ??= { optional: [] }).items = element.plan;
   }
   if (notes.length > 0) {
     const own = typeof out['description'] === 'string' ? (out['description'] as string) : '';
     out['description'] = own === '' ? notes.join('\n') : `${own}\n${notes.join('\n')}`;
   }
-  return { ok: true, schema: out, plan: plan === undefined ? undefined : finishPlan(plan) };
+  return { ok: true, schema: out, plan };
 }
 
+/** A plan while it is built: `optional` first and always present. */
 interface MutablePlan {
-  optional?: string[];
+  optional: string[];
   nested?: Record<string, NullDecodePlan>;
   items?: NullDecodePlan;
-}
-
-/** The plan with `optional` first and always present. */
-function finishPlan({ optional = [], ...rest }: MutablePlan): NullDecodePlan {
-  return { optional, ...rest };
 }
 
 const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
