@@ -102,28 +102,23 @@ export class Resolver {
     }
     if (name === undefined || name === '') return reject('empty_name', emptyNameReason(this.#suggestions.callable().names), callId);
     const ref = catalog.byName.get(name);
-    if (ref === undefined) {
-      if (name === TOOLKIT_DISPATCHER_NAME && catalog.toolkits.length > 0) {
-        return nameOnly ? nameCheck(name, 'library', callId) : this.#dispatched(raw, callId);
-      }
-      // A toolkit's native namespace call as `fromProvider` reads it: `{ action, args }` under the toolkit's name.
-      const kit = nameOnly ? undefined : catalog.findToolkit(name);
-      if (kit === undefined) return this.#unknownName(name, callId);
-      const parsed = parseArguments(raw, this.#limits);
-      return parsed.ok ? this.#envelope(catalog.toolkits[kit]!, parsed.value, callId, typeof raw === 'string') : reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
+    if (ref === undefined && name === TOOLKIT_DISPATCHER_NAME && catalog.toolkits.length > 0) {
+      return nameOnly ? nameCheck(name, 'library', callId) : this.#dispatched(raw, callId);
     }
-    if (ref.kind === 'loader') {
+    if (ref?.kind === 'loader') {
       if (gate.loaderBlocked()) return reject('blocked', blockedReason(name), callId);
       return nameOnly ? nameCheck(name, 'library', callId) : this.#loader(raw, callId);
     }
-    if (ref.kind === 'namespace') {
-      if (gate.nsBlocked[ref.index]) return reject('blocked', blockedReason(name), callId);
-      if (nameOnly) return nameCheck(name, 'namespace', callId);
-      const parsed = parseArguments(raw, this.#limits);
-      if (!parsed.ok) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-      return this.#envelope(catalog.namespaces[ref.index]!, parsed.value, callId, typeof raw === 'string');
-    }
-    return this.#tool(ref.index, raw, nameOnly, callId);
+    if (ref?.kind === 'tool') return this.#tool(ref.index, raw, nameOnly, callId);
+    // A namespace's `{ action, args }` call, or the same under a toolkit's name (its native namespace call as `fromProvider` reads it).
+    const kit = ref === undefined && !nameOnly ? catalog.findToolkit(name) : undefined;
+    const group = ref !== undefined ? catalog.namespaces[ref.index]! : kit !== undefined ? catalog.toolkits[kit]! : undefined;
+    if (group === undefined) return this.#unknownName(name, callId);
+    if (ref !== undefined && gate.nsBlocked[ref.index]) return reject('blocked', blockedReason(name), callId);
+    if (nameOnly) return nameCheck(name, 'namespace', callId);
+    const parsed = parseArguments(raw, this.#limits);
+    if (!parsed.ok) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
+    return this.#envelope(group, parsed.value, callId, typeof raw === 'string');
   }
 
   /** A call to tool `t` by its name: the gate (blocked, not loaded, not callable by name), then its arguments. */
