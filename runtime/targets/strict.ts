@@ -150,7 +150,8 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
   const out: JsonObject = {};
   const notes: string[] = [];
   let plan: MutablePlan | undefined;
-  const types = typeList(schema);
+  const type = schema['type'];
+  const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
   const isObject = root || types.includes('object') || (types.length === 0 && isRecord(schema['properties']));
   const isArray = types.includes('array') || (types.length === 0 && Object.hasOwn(schema, 'items'));
   const alternatives = Object.hasOwn(schema, 'anyOf') ? schema['anyOf'] : schema['oneOf'];
@@ -207,7 +208,8 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
         (plan ??= { optional: [] }).optional.push(name);
       }
       if (prop.plan !== undefined) {
-        defineOwn(((plan ??= { optional: [] }).nested ??= {}), name, prop.plan);
+        // defineProperty: a `__proto__` property name stays a key of the plan.
+        Object.defineProperty(((plan ??= { optional: [] }).nested ??= {}), name, { value: prop.plan, enumerable: true, writable: true, configurable: true });
       }
       props.push([name, propSchema]);
     }
@@ -272,17 +274,6 @@ function admitsNull(schema: unknown): boolean {
 
 function replaceKey(schema: JsonObject, key: string, value: unknown): JsonObject {
   return Object.fromEntries(Object.keys(schema).map((k) => [k, k === key ? value : schema[k]]));
-}
-
-function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function typeList(schema: { readonly [key: string]: unknown }): string[] {
-  const type = schema['type'];
-  if (typeof type === 'string') return [type];
-  if (Array.isArray(type)) return type.filter((t): t is string => typeof t === 'string');
-  return [];
 }
 
 function ownField(record: { readonly [key: string]: unknown }, key: string): unknown {
