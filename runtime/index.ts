@@ -9,16 +9,11 @@
 export {
   createRouter,
   ToolRouter,
-} from './router.js';
-export {
-  type CompileDoneEvent,
-  type RouterEvents,
-} from './router/events.js';
-export { libraryTool } from './router/library.js';
-export {
   ToolCallRejectedError,
   type BlockableName,
   type BlocklistOptions,
+  type CompileDoneEvent,
+  type RouterEvents,
   type CallableKind,
   type CallWithArguments,
   type CheckRejection,
@@ -42,12 +37,15 @@ export {
   type RouterSnapshot,
   type TargetCompileRequest,
   type TryNamespaceResolution,
+} from './router.js';
+export {
+  libraryTool,
   type LibraryCheckResult,
   type LibraryResolvedCall,
   type LibraryToolDefinition,
   type LibraryToolValidate,
   type LoaderCall,
-} from './router/types.js';
+} from './router.js';
 export { DEFAULT_LIMITS, type CallLimits } from './call-shape.js';
 export { lazyRendered, specFromData, type RenderSource } from './spec-data.js';
 export {

@@ -25,6 +25,17 @@ import {
   type TryNamespaceResolution, type ContextProbe, type GroupNames, type LibraryCheckResult, type LibraryToolDefinition, type LoaderCall, type ResponseStep,
 } from './router/types.js';
 
+// The public types live in router/types.ts and are exported from here, unchanged.
+export type { CompileDoneEvent, RouterEvents } from './router/events.js';
+export { ToolCallRejectedError } from './router/types.js';
+export { libraryTool } from './router/library.js';
+export type {
+  LibraryCheckResult, LibraryResolvedCall, LibraryToolDefinition, LibraryToolValidate, LoaderCall, BlocklistOptions, BlockableName, CallableKind,
+  CallWithArguments, CheckRejection, CheckResult, DispatchOptions, DispatchResult, DynamicGroupDefinition, DynamicResolvedCall,
+  DynamicToolDefinition, LoaderResolvedCall, NameCheckResult, NameOnlyCall, NamespaceResolution, NeutralCompileResult, PrunedTool, PruneResult,
+  PruneStrategy, ResolvedCall, ResponseStep, RouterOptions, RouterSnapshot, TargetCompileRequest, TryNamespaceResolution,
+} from './router/types.js';
+
 /**
  * The router over one generated folder. Create it with {@link createRouter}.
  *

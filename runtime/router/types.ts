@@ -1,6 +1,6 @@
 /**
- * The router's public types: what `createRouter` takes and what every `ToolRouter` method returns, exported
- * unchanged by runtime/index.ts. Nothing here has behaviour except `ToolCallRejectedError`, the one
+ * The router's public types: what `createRouter` takes and what every `ToolRouter` method returns, re-exported
+ * unchanged by runtime/router.ts (the façade). Nothing here has behaviour except `ToolCallRejectedError`, the one
  * exception class the seed-compatible helpers throw.
  */
 import type {
