@@ -8,7 +8,7 @@ import { flatCacheBlocks, list, memoFrozen, TAIL_ANNOUNCEMENTS, namedTool, withT
 import { argumentsObject, isRecord, parseOr, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { openaiParameters } from './strict.js';
-import type { ResponsesAllowedTools, ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesToolSearchTool } from './types.js';
+import type { ResponsesAllowedTools, ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesTool, ResponsesToolSearchTool } from './types.js';
 
 function renderResponses(tool: NeutralTool, options: RenderOptions): ResponsesFunctionTool {
   const { parameters, strict } = openaiParameters(tool, options);
@@ -34,13 +34,7 @@ function responsesPayload({ input, options, systemText, placed, tools }: Payload
   }
   const added = (input.toolChanges?.added ?? []) as ResponsesFunctionTool[];
   // Tools registered after the first turn: a client tool search's result at the tail, so `tools` stays as cached.
-  if (added.length > 0) {
-    items = [
-      ...items,
-      { type: 'tool_search_call', call_id: REGISTERED_CALL_ID, arguments: { registered: true }, execution: 'client', status: 'completed' },
-      { type: 'tool_search_output', call_id: REGISTERED_CALL_ID, execution: 'client', status: 'completed', tools: added.map(loadedForm) },
-    ];
-  }
+  if (added.length > 0) items = [...items, searchCall(REGISTERED_CALL_ID, { registered: true }), searchOutput(REGISTERED_CALL_ID, added.map(loadedForm))];
   // Key order: instructions, input, tools — the order the docs write them.
   return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, choice);
 }
@@ -172,13 +166,17 @@ export function asToolSearchItems(items: ResponsesInputItem[], normalized: reado
     if (!('type' in item)) return [item];
     if (item.type === 'function_call' && item.name === LOAD_TOOLKIT_NAME && item.id === undefined && loads.has(item.call_id)) {
       searches.add(item.call_id);
-      return [{ type: 'tool_search_call', call_id: item.call_id, arguments: argumentsObject(item.arguments), execution: 'client', status: 'completed' }];
+      return [searchCall(item.call_id, argumentsObject(item.arguments))];
     }
     if (item.type === 'tool_search_call' && typeof item.call_id === 'string' && item.execution === 'client') searches.add(item.call_id);
     if (item.type !== 'function_call_output' || !searches.has(item.call_id)) return [item];
     const kit = loads.get(item.call_id);
     const tools = kit === undefined ? [] : [...(loading.responsesTools?.get(kit.name) ?? [])];
-    const output: ResponsesInputItem = { type: 'tool_search_output', call_id: item.call_id, execution: 'client', status: 'completed', tools };
+    const output = searchOutput(item.call_id, tools);
     return kit === undefined ? [output, { role: 'developer', content: `${LOAD_TOOLKIT_NAME}: ${item.output}` }] : [output];
   });
 }
+
+/** A completed client-executed tool search: its call, and its output carrying `tools`. */
+const searchCall = (call_id: string, args: unknown): ResponsesInputItem => ({ type: 'tool_search_call', call_id, arguments: args, execution: 'client', status: 'completed' });
+const searchOutput = (call_id: string, tools: ResponsesTool[]): ResponsesInputItem => ({ type: 'tool_search_output', call_id, execution: 'client', status: 'completed', tools });
