@@ -223,13 +223,11 @@ function line(error: ValidationError, schema: Schema | undefined, data: unknown,
     case 'exclusiveMaximum':
       return `${where}: must be ${String(p['comparison'])} ${String(p['limit'])}`;
     case 'minLength':
-      return `${where}: must be at least ${String(p['limit'])} characters`;
     case 'maxLength':
-      return `${where}: must be at most ${String(p['limit'])} characters`;
+      return `${where}: must be at ${error.keyword === 'minLength' ? 'least' : 'most'} ${String(p['limit'])} characters`;
     case 'minItems':
-      return `${where}: must have at least ${String(p['limit'])} items`;
     case 'maxItems':
-      return `${where}: must have at most ${String(p['limit'])} items`;
+      return `${where}: must have at ${error.keyword === 'minItems' ? 'least' : 'most'} ${String(p['limit'])} items`;
     case 'pattern':
       return `${where}: must match the pattern ${cut(JSON.stringify(p['pattern']) ?? '', 80)}`;
     case 'format':

@@ -113,8 +113,7 @@ export class Pruner {
 
   /** All flat tools, as the seed's `getAllTools` (a fresh array). */
   getAllTools(): ToolDefinition[] {
-    const catalog = this.#catalog;
-    return catalog.flat.map((t) => catalog.tool(t).definition);
+    return [...this.#index().definitions];
   }
 
   #index(): Keywords {
@@ -179,17 +178,16 @@ export class Pruner {
    * silently matched nothing would offer less than the application meant.
    */
   #byName(names: readonly string[], where: string): Uint8Array {
-    const catalog = this.#catalog;
-    const known = this.#index().names;
+    const { names: known, flatNames } = this.#index();
     assertKnownNames(
       where,
       names,
       { has: (name) => known.has(name.toLowerCase()) },
-      () => catalog.flat.map((t) => catalog.toolName(t)),
+      () => flatNames,
       'An allowlist names flat tools (matched ignoring case); namespace actions and toolkit tools are offered through their group.',
     );
     const wanted = new Set(names.map((n) => n.toLowerCase()));
-    return Uint8Array.from(catalog.flat, (t) => (wanted.has(catalog.toolName(t).toLowerCase()) ? 1 : 0));
+    return Uint8Array.from(flatNames, (name) => (wanted.has(name.toLowerCase()) ? 1 : 0));
   }
 
   /** The kept tools' definitions and the removed tools' names, both in flat order. */

@@ -254,8 +254,7 @@ export class Resolver {
 
   /** A toolkit tool whose toolkits are not loaded: the load to make (an unblocked toolkit when there is one). */
   #notLoaded(entry: ToolEntry, callId: string | undefined): Rejected {
-    const gate = this.#gate;
-    const kit = entry.toolkits.find((k) => !gate.kitBlocked[k]) ?? entry.toolkits[0]!;
+    const kit = entry.toolkits.find((k) => !this.#gate.kitBlocked[k]) ?? entry.toolkits[0]!;
     return reject('not_loaded', notLoadedReason(entry.name, this.#catalog.toolkits[kit]!.name), callId);
   }
 
