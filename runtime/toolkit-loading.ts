@@ -54,11 +54,8 @@ export function loadResultHead(toolkit: string, fresh: boolean): string {
 /** A toolkit as compile needs it: its canonical name and its tools' names, in order. */
 export interface CatalogToolkit { readonly name: string; readonly tools: readonly string[] }
 
-/** The toolkits of a router, looked up as `load_toolkit` does (case-insensitive). */
-export interface ToolkitCatalog {
-  /** The toolkit a lowercased name refers to. */
-  readonly byLower: ReadonlyMap<string, CatalogToolkit>;
-}
+/** The toolkits of a router by lowercased name, looked up as `load_toolkit` does (case-insensitive). */
+export type ToolkitCatalog = ReadonlyMap<string, CatalogToolkit>;
 
 /** What compile needs to render toolkit loads natively. */
 export interface ToolkitLoadingInput {
@@ -80,7 +77,7 @@ export function loadCalls(messages: readonly NormalizedMessage[], catalog: Toolk
     for (const c of m.calls) {
       if (c.name !== LOAD_TOOLKIT_NAME || c.id === '') continue;
       const name = argumentsObject(c.arguments)['toolkit_name'];
-      requested.set(c.id, typeof name === 'string' ? catalog.byLower.get(name.toLowerCase()) : undefined);
+      requested.set(c.id, typeof name === 'string' ? catalog.get(name.toLowerCase()) : undefined);
     }
   }
   const out = new Map<string, CatalogToolkit | undefined>([...requested.keys()].map((id) => [id, undefined]));

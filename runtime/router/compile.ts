@@ -226,7 +226,7 @@ export class Compiler {
     // What a load's result carries: the toolkit's tools in the target's loaded form, or its native namespace.
     const responsesTools = mode !== 'tool-search' ? undefined : new Map(catalog.toolkits.map((kit) => [kit.name,
       kitNamespaces ? [this.#nativeNamespace(kit, target, 'loaded')] : kit.tools.map((t) => this.#loadedTool(t, target))] as [string, ResponsesTool[]]));
-    const value: ToolkitLoadingInput = { mode, catalog: { byLower }, ...(responsesTools ? { responsesTools } : {}) };
+    const value: ToolkitLoadingInput = { mode, catalog: byLower, ...(responsesTools ? { responsesTools } : {}) };
     this.#toolkitInputs.set(target, { version, kitNamespaces, value });
     return value;
   }
