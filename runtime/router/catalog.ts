@@ -41,13 +41,6 @@ const RESERVED_NAMES = new Set(['load_toolkit', TOOLKIT_DISPATCHER_NAME, 'contex
 /** How run-time tools and groups are rendered (never OpenAI strict: their schemas are not checked for it). */
 export const RENDER_OPTIONS = Object.freeze({ openaiStrict: false });
 
-/** The seed's shorthand (a properties map) or a full schema → a full `type: "object"` schema. */
-function expandParameters(parameters: Readonly<Record<string, unknown>> | undefined): JsonSchema {
-  if (parameters === undefined) return EMPTY_OBJECT_SCHEMA;
-  if (parameters['type'] === 'object') return parameters;
-  return { type: 'object', properties: parameters };
-}
-
 /**
  * The router's name tables. Internal to the router; fields are public so the other router modules read them directly.
  * @example
@@ -265,7 +258,9 @@ export class Catalog {
   }
 
   #addDynamicTool(def: AnyDynamicTool, flat: boolean, library = false): number {
-    const schema = expandParameters(def.parameters);
+    // The seed's shorthand (a properties map) or a full schema, as a full `type: "object"` schema.
+    const { parameters } = def;
+    const schema: JsonSchema = parameters === undefined ? EMPTY_OBJECT_SCHEMA : parameters['type'] === 'object' ? parameters : { type: 'object', properties: parameters };
     const neutral = neutralTool({ name: def.name, description: def.description, parameters: schema, deferLoading: def.deferLoading === true });
     const index = this.toolCount;
     // Run-time tools: wire names for Anthropic rendered here; their own `validate` (one that writes into its argument

@@ -84,8 +84,9 @@ export class Invoker {
     let then: unknown;
     try {
       value = handler(r.args, ctx);
-      // `then` read once, here, as `await` would read it: a throwing getter is the handler's failure.
-      then = value instanceof Promise ? undefined : thenOf(value);
+      // `then` read once, here, as `await` would read it (of an object or a function): a throwing getter is the handler's failure.
+      const adoptable = (typeof value === 'object' && value !== null) || typeof value === 'function';
+      then = value instanceof Promise || !adoptable ? undefined : (value as { then?: unknown }).then;
     } catch (error) {
       return this.#failed(tool, error, callId);
     }
@@ -180,11 +181,6 @@ export class Invoker {
 }
 
 type Thenable = { then(resolve: (value: unknown) => void, reject: (error: unknown) => void): unknown };
-
-/** `value.then` where `value` is an object or a function (what `await` would adopt), else undefined. */
-function thenOf(value: unknown): unknown {
-  return (typeof value === 'object' && value !== null) || typeof value === 'function' ? (value as { then?: unknown }).then : undefined;
-}
 
 /** The result of a call the caller's signal aborted. */
 function aborted(tool: string, callId: string | undefined, error: unknown): AnyDispatchResult {
