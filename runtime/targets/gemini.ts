@@ -2,19 +2,11 @@
  * Gemini (`ai.models.generateContent`): `FunctionDeclaration` with `parametersJsonSchema` (sent untouched by the SDK,
  * unlike `parameters`), the history as `contents` (system messages become user text), the payload `{ contents, config }`.
  */
-import { list, namedTool, TAIL_ANNOUNCEMENTS, type NeutralTool, type PayloadContext, type TargetAdapter } from './adapter.js';
+import { list, namedTool, TAIL_ANNOUNCEMENTS, type PayloadContext, type TargetAdapter } from './adapter.js';
 import { argumentsObject, isRecord, parseOr, type NormalizedCall, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, fnv1a, items, neutralCall, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { objectSchema } from './schema.js';
 import type { GeminiContent, GeminiFunctionDeclaration, GeminiPart, GeminiPayload, GeminiToolConfig } from './types.js';
-
-function renderGemini(tool: NeutralTool): GeminiFunctionDeclaration {
-  const out: GeminiFunctionDeclaration = { name: tool.name, description: tool.description };
-  const schema = objectSchema(tool.parameters);
-  const properties = schema['properties'];
-  if (isRecord(properties) && Object.keys(properties).length > 0) out.parametersJsonSchema = schema;
-  return out;
-}
 
 function geminiPayload({ input, systemText, placed, tools }: PayloadContext<'gemini'>): GeminiPayload {
   const config: GeminiPayload['config'] = {};
@@ -30,7 +22,13 @@ const MADE_UP_ID = 'gemini_call_';
 /** The Gemini adapter. */
 export const gemini: TargetAdapter<'gemini'> = {
   target: 'gemini',
-  render: renderGemini,
+  render(tool): GeminiFunctionDeclaration {
+    const out: GeminiFunctionDeclaration = { name: tool.name, description: tool.description };
+    const schema = objectSchema(tool.parameters);
+    const properties = schema['properties'];
+    if (isRecord(properties) && Object.keys(properties).length > 0) out.parametersJsonSchema = schema;
+    return out;
+  },
   toolName: namedTool,
   systemMessages: 'all',
   announcements: TAIL_ANNOUNCEMENTS,

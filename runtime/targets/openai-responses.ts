@@ -4,18 +4,11 @@
  */
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { loadCalls, type ToolkitLoadingInput } from '../toolkit-loading.js';
-import { flatCacheBlocks, list, memoFrozen, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
+import { flatCacheBlocks, list, memoFrozen, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice, type PayloadContext, type TargetAdapter } from './adapter.js';
 import { argumentsObject, isRecord, parseOr, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { openaiParameters } from './strict.js';
 import type { ResponsesAllowedTools, ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesTool, ResponsesToolSearchTool } from './types.js';
-
-function renderResponses(tool: NeutralTool, options: RenderOptions): ResponsesFunctionTool {
-  const { parameters, strict } = openaiParameters(tool, options);
-  const out: ResponsesFunctionTool = { type: 'function', name: tool.name, description: tool.description, parameters, strict: strict ?? false };
-  if (tool.deferLoading) out.defer_loading = true;
-  return out;
-}
 
 const SEARCH: ResponsesToolSearchTool = Object.freeze({ type: 'tool_search' });
 
@@ -51,7 +44,12 @@ const loadedForm = (tool: ResponsesFunctionTool): ResponsesFunctionTool => (tool
 /** The OpenAI Responses adapter. */
 export const openaiResponses: TargetAdapter<'openai-responses'> = {
   target: 'openai-responses',
-  render: renderResponses,
+  render(tool, options): ResponsesFunctionTool {
+    const { parameters, strict } = openaiParameters(tool, options);
+    const out: ResponsesFunctionTool = { type: 'function', name: tool.name, description: tool.description, parameters, strict: strict ?? false };
+    if (tool.deferLoading) out.defer_loading = true;
+    return out;
+  },
   toolName: namedTool,
   systemMessages: 'all',
   announcements: TAIL_ANNOUNCEMENTS,

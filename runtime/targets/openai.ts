@@ -4,19 +4,12 @@
  * deferral: deferred tools are sent in full. The only target where a system message after the first turn keeps its
  * place (the reference library's behaviour).
  */
-import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, withToolsAndChoice, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
+import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, withToolsAndChoice, type PayloadContext, type TargetAdapter } from './adapter.js';
 import { ToolrouteConfigError } from './errors.js';
 import { isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantMessage, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { openaiParameters } from './strict.js';
 import type { OpenAIChatCustomToolCall, OpenAIChatMessage, OpenAIChatPayload, OpenAIChatTool, OpenAIChatToolCall } from './types.js';
-
-function renderChat(tool: NeutralTool, options: RenderOptions): OpenAIChatTool {
-  const { parameters, strict } = openaiParameters(tool, options);
-  const fn: OpenAIChatTool['function'] = { name: tool.name, description: tool.description, parameters };
-  if (strict !== undefined) fn.strict = strict;
-  return { type: 'function', function: fn };
-}
 
 /** Chat Completions answers 400 `array_above_max_length` above 128 tools (not in the SDK types, so checked here). */
 export const OPENAI_CHAT_MAX_TOOLS = 128;
@@ -38,7 +31,12 @@ function chatPayload({ input, systemText, placed, tools }: PayloadContext<'opena
 /** The OpenAI Chat Completions adapter. */
 export const openai: TargetAdapter<'openai'> = {
   target: 'openai',
-  render: renderChat,
+  render(tool, options): OpenAIChatTool {
+    const { parameters, strict } = openaiParameters(tool, options);
+    const fn: OpenAIChatTool['function'] = { name: tool.name, description: tool.description, parameters };
+    if (strict !== undefined) fn.strict = strict;
+    return { type: 'function', function: fn };
+  },
   toolName: (tool) => {
     const name = typeof tool === 'object' && tool !== null ? (tool as { function?: { name?: unknown } }).function?.name : undefined;
     return typeof name === 'string' ? name : undefined;
