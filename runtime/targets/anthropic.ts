@@ -5,7 +5,7 @@
  */
 import { withoutCacheControl } from '../cache-key.js';
 import { loadCalls, type ToolkitCatalog } from '../toolkit-loading.js';
-import { isMarkedDeferred, list, memoFrozen, namedTool, type NeutralTool, type PayloadContext, type TargetAdapter, type Warn } from './adapter.js';
+import { isMarkedDeferred, list, memoFrozen, namedTool, type PayloadContext, type TargetAdapter, type Warn } from './adapter.js';
 import type { CacheBreakpoint, ToolChanges } from './compile.js';
 import { ToolrouteConfigError } from './errors.js';
 import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
@@ -17,17 +17,6 @@ import type {
   AnthropicToolChangesMessage, AnthropicToolChangesPayload, AnthropicToolResultBlock, AnthropicToolSearchTool, AnthropicToolUnion
 } from './types.js';
 
-/**
- * The same form for tools, namespaces and the loader. Top-level property keys Anthropic refuses (a 400 for the whole
- * request) go out under wire names, decoded back at dispatch (property-keys.ts).
- */
-function renderAnthropic(tool: NeutralTool): AnthropicTool {
-  const schema = objectSchema(tool.parameters);
-  const out: AnthropicTool = { name: tool.name, description: tool.description, input_schema: anthropicSchema(schema, anthropicKeyPlan(schema)) as AnthropicTool['input_schema'] };
-  if (tool.deferLoading) out.defer_loading = true;
-  return out;
-}
-
 const SEARCH_REGEX: AnthropicToolSearchTool = Object.freeze({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
 const SEARCH_BM25: AnthropicToolSearchTool = Object.freeze({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
 
@@ -38,7 +27,14 @@ const asDeferred = (tool: AnthropicTool): AnthropicTool => (tool.defer_loading =
 /** The Anthropic adapter. */
 export const anthropic: TargetAdapter<'anthropic'> = {
   target: 'anthropic',
-  render: renderAnthropic,
+  // The same form for tools, namespaces and the loader. Top-level property keys Anthropic refuses (a 400 for the whole
+  // request) go out under wire names, decoded back at dispatch (property-keys.ts).
+  render(tool): AnthropicTool {
+    const schema = objectSchema(tool.parameters);
+    const out: AnthropicTool = { name: tool.name, description: tool.description, input_schema: anthropicSchema(schema, anthropicKeyPlan(schema)) as AnthropicTool['input_schema'] };
+    if (tool.deferLoading) out.defer_loading = true;
+    return out;
+  },
   toolName: namedTool,
   systemMessages: 'all',
   // Sonnet 5 has no mid-conversation system messages: announce with `user_tail` explicitly there.

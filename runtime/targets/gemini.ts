@@ -2,19 +2,11 @@
  * Gemini (`ai.models.generateContent`): `FunctionDeclaration` with `parametersJsonSchema` (sent untouched by the SDK,
  * unlike `parameters`), the history as `contents` (system messages become user text), the payload `{ contents, config }`.
  */
-import { list, namedTool, TAIL_ANNOUNCEMENTS, type PayloadContext, type TargetAdapter } from './adapter.js';
+import { list, namedTool, TAIL_ANNOUNCEMENTS, type TargetAdapter } from './adapter.js';
 import { argumentsObject, isRecord, parseOr, type NormalizedCall, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, fnv1a, items, neutralCall, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { objectSchema } from './schema.js';
 import type { GeminiContent, GeminiFunctionDeclaration, GeminiPart, GeminiPayload, GeminiToolConfig } from './types.js';
-
-function geminiPayload({ input, systemText, placed, tools }: PayloadContext<'gemini'>): GeminiPayload {
-  const config: GeminiPayload['config'] = {};
-  if (systemText !== '') config.systemInstruction = systemText;
-  if (tools.length > 0) config.tools = [{ functionDeclarations: tools as GeminiFunctionDeclaration[] }];
-  if (input.toolChoice !== undefined) config.toolConfig = input.toolChoice as GeminiToolConfig;
-  return { contents: toGeminiContents(placed.messages), config };
-}
 
 /** The prefix of the neutral ids made up for calls Gemini sent without one (never sent back to Gemini). */
 const MADE_UP_ID = 'gemini_call_';
@@ -56,7 +48,13 @@ export const gemini: TargetAdapter<'gemini'> = {
   namespaces: undefined,
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
-  buildPayload: geminiPayload,
+  buildPayload({ input, systemText, placed, tools }): GeminiPayload {
+    const config: GeminiPayload['config'] = {};
+    if (systemText !== '') config.systemInstruction = systemText;
+    if (tools.length > 0) config.tools = [{ functionDeclarations: tools as GeminiFunctionDeclaration[] }];
+    if (input.toolChoice !== undefined) config.toolConfig = input.toolChoice as GeminiToolConfig;
+    return { contents: toGeminiContents(placed.messages), config };
+  },
   readResponse: (response) => {
     // The first candidate. A call without an `id` gets a stable neutral one, so its result pairs with it.
     const candidate: unknown = isRecord(response) && Array.isArray(response['candidates']) ? response['candidates'][0] : undefined;
