@@ -4,7 +4,7 @@
  */
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { loadCalls, type ToolkitLoadingInput } from '../toolkit-loading.js';
-import { flatCacheBlocks, list, memoFrozen, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice, type PayloadContext, type TargetAdapter } from './adapter.js';
+import { flatCacheBlocks, list, memoFrozen, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice, type TargetAdapter } from './adapter.js';
 import { argumentsObject, isRecord, parseOr, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { openaiParameters } from './strict.js';
@@ -14,23 +14,6 @@ const SEARCH: ResponsesToolSearchTool = Object.freeze({ type: 'tool_search' });
 
 /** The `call_id` of the `tool_search` pair that carries tools registered after the first turn. */
 export const REGISTERED_CALL_ID = 'toolroute_registered';
-
-function responsesPayload({ input, options, systemText, placed, tools }: PayloadContext<'openai-responses'>): ResponsesPayload {
-  let items = toResponsesInput(placed.messages, options.responsesSystemRole);
-  if (input.toolkits?.mode === 'tool-search') items = asToolSearchItems(items, placed.messages, input.toolkits);
-  const namespaces = new Set(tools.flatMap((t) => (t.type === 'namespace' ? [t.name] : [])));
-  let choice = input.toolChoice as ResponsesAllowedTools | undefined;
-  if (namespaces.size > 0) {
-    items = items.map((item) => inNamespace(item, namespaces));
-    // A native namespace is allowed as a whole, named as the tool it is (the gate still checks each action).
-    if (choice !== undefined) choice = { ...choice, tools: choice.tools.map((t) => ('name' in t && namespaces.has(t.name) ? { type: 'namespace', name: t.name } : t)) };
-  }
-  const added = (input.toolChanges?.added ?? []) as ResponsesFunctionTool[];
-  // Tools registered after the first turn: a client tool search's result at the tail, so `tools` stays as cached.
-  if (added.length > 0) items = [...items, searchCall(REGISTERED_CALL_ID, { registered: true }), searchOutput(REGISTERED_CALL_ID, added.map(loadedForm))];
-  // Key order: instructions, input, tools — the order the docs write them.
-  return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, choice);
-}
 
 /** The loader as a client-executed `tool_search` tool with its description and parameters, memoized and frozen per loader object. */
 const toolSearchLoader = memoFrozen((loader: ResponsesFunctionTool): ResponsesToolSearchTool => ({
@@ -72,7 +55,22 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
   namespaces: { tool: (ns, members, deferred) => ({ type: 'namespace', name: ns.name, description: ns.description, tools: deferred ? members.map((m) => ({ ...m, defer_loading: true })) : [...members] }) },
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
-  buildPayload: responsesPayload,
+  buildPayload({ input, options, systemText, placed, tools }): ResponsesPayload {
+    let items = toResponsesInput(placed.messages, options.responsesSystemRole);
+    if (input.toolkits?.mode === 'tool-search') items = asToolSearchItems(items, placed.messages, input.toolkits);
+    const namespaces = new Set(tools.flatMap((t) => (t.type === 'namespace' ? [t.name] : [])));
+    let choice = input.toolChoice as ResponsesAllowedTools | undefined;
+    if (namespaces.size > 0) {
+      items = items.map((item) => inNamespace(item, namespaces));
+      // A native namespace is allowed as a whole, named as the tool it is (the gate still checks each action).
+      if (choice !== undefined) choice = { ...choice, tools: choice.tools.map((t) => ('name' in t && namespaces.has(t.name) ? { type: 'namespace', name: t.name } : t)) };
+    }
+    const added = (input.toolChanges?.added ?? []) as ResponsesFunctionTool[];
+    // Tools registered after the first turn: a client tool search's result at the tail, so `tools` stays as cached.
+    if (added.length > 0) items = [...items, searchCall(REGISTERED_CALL_ID, { registered: true }), searchOutput(REGISTERED_CALL_ID, added.map(loadedForm))];
+    // Key order: instructions, input, tools — the order the docs write them.
+    return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, choice);
+  },
   readResponse: (response) => {
     const output = isRecord(response) ? items(response['output']) : [];
     if (output.length === 0) return [];

@@ -4,7 +4,7 @@
  * deferral: deferred tools are sent in full. The only target where a system message after the first turn keeps its
  * place (the reference library's behaviour).
  */
-import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, withToolsAndChoice, type PayloadContext, type TargetAdapter } from './adapter.js';
+import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, withToolsAndChoice, type TargetAdapter } from './adapter.js';
 import { ToolrouteConfigError } from './errors.js';
 import { isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantMessage, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
@@ -13,20 +13,6 @@ import type { OpenAIChatCustomToolCall, OpenAIChatMessage, OpenAIChatPayload, Op
 
 /** Chat Completions answers 400 `array_above_max_length` above 128 tools (not in the SDK types, so checked here). */
 export const OPENAI_CHAT_MAX_TOOLS = 128;
-
-function chatPayload({ input, systemText, placed, tools }: PayloadContext<'openai'>): OpenAIChatPayload {
-  if (tools.length > OPENAI_CHAT_MAX_TOOLS) {
-    throw new ToolrouteConfigError(
-      'openai-too-many-tools',
-      `OpenAI Chat Completions accepts at most ${OPENAI_CHAT_MAX_TOOLS} tools per request; this compile would send ${tools.length} ` +
-        "(the selected tools plus every loaded toolkit's). Offer fewer: pass `tools` (a pruneByTask result or names), " +
-        'group tools into namespaces (one tool each), or move them into toolkits loaded on demand.',
-    );
-  }
-  const messages: OpenAIChatMessage[] = systemText === '' ? [] : [{ role: 'system', content: systemText }];
-  messages.push(...toOpenAIChatMessages(placed.messages));
-  return withToolsAndChoice<OpenAIChatPayload>({ messages }, tools, input.toolChoice);
-}
 
 /** The OpenAI Chat Completions adapter. */
 export const openai: TargetAdapter<'openai'> = {
@@ -55,7 +41,19 @@ export const openai: TargetAdapter<'openai'> = {
   namespaces: undefined,
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
-  buildPayload: chatPayload,
+  buildPayload({ input, systemText, placed, tools }): OpenAIChatPayload {
+    if (tools.length > OPENAI_CHAT_MAX_TOOLS) {
+      throw new ToolrouteConfigError(
+        'openai-too-many-tools',
+        `OpenAI Chat Completions accepts at most ${OPENAI_CHAT_MAX_TOOLS} tools per request; this compile would send ${tools.length} ` +
+          "(the selected tools plus every loaded toolkit's). Offer fewer: pass `tools` (a pruneByTask result or names), " +
+          'group tools into namespaces (one tool each), or move them into toolkits loaded on demand.',
+      );
+    }
+    const messages: OpenAIChatMessage[] = systemText === '' ? [] : [{ role: 'system', content: systemText }];
+    messages.push(...toOpenAIChatMessages(placed.messages));
+    return withToolsAndChoice<OpenAIChatPayload>({ messages }, tools, input.toolChoice);
+  },
   readResponse: (response) => {
     // A `ChatCompletion` (its first choice) or a `ChatCompletionMessage`, kept whole.
     const choices = isRecord(response) ? response['choices'] : undefined;
