@@ -5,7 +5,7 @@
  */
 import { withoutCacheControl } from '../cache-key.js';
 import { loadCalls, type ToolkitCatalog } from '../toolkit-loading.js';
-import { isMarkedDeferred, list, memoFrozen, namedTool, type PayloadContext, type TargetAdapter, type Warn } from './adapter.js';
+import { isMarkedDeferred, list, memoFrozen, namedTool, type TargetAdapter, type Warn } from './adapter.js';
 import type { CacheBreakpoint, ToolChanges } from './compile.js';
 import { ToolrouteConfigError } from './errors.js';
 import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
@@ -70,7 +70,54 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   toolChangeModels: /^claude-(opus-(4-8|5)|fable-5|mythos-5)/,
   toolkitLoading: Object.freeze({ native: 'deferred' as const, unloadedTool: asDeferred }),
   toolResultErrorFlag: true,
-  buildPayload: anthropicPayload,
+  buildPayload({ input, options, systemText, placed, searchTool: search, tools: assembled, warn }): AnthropicPayload {
+    const breakpoints = readBreakpoints(options.cacheBreakpoints, input.messages.length);
+    const tools = breakpoints.tools ? [...assembled] : assembled;
+    if (breakpoints.tools) {
+      // At the end of the stable prefix, never on a deferred tool.
+      const prefixLength = Math.min((search === undefined ? 0 : 1) + input.stable.length, tools.length);
+      const at = tools.slice(0, prefixLength).findLastIndex((t) => !isMarkedDeferred(t));
+      if (at === -1) {
+        throw new ToolrouteConfigError('cache-breakpoint-target', "cacheBreakpoints has 'tools' but the stable prefix holds no non-deferred tool to carry it. Fix: drop 'tools' from cacheBreakpoints, or offer at least one non-deferred tool.");
+      }
+      (tools as AnthropicToolUnion[])[at] = { ...tools[at]!, cache_control: { type: 'ephemeral' } };
+    }
+
+    // A string unless a breakpoint or the hoist needs separate blocks.
+    let system: AnthropicPayload['system'] = systemText === '' ? undefined : systemText;
+    if (breakpoints.system || placed.hoisted !== '') {
+      if (breakpoints.system && systemText === '') {
+        throw new ToolrouteConfigError('cache-breakpoint-target', "cacheBreakpoints has 'system' but the request has no system text. Fix: pass `system`, or drop 'system' from cacheBreakpoints.");
+      }
+      const blocks: AnthropicTextBlock[] = [];
+      if (systemText !== '') blocks.push(breakpoints.system ? { type: 'text', text: systemText, cache_control: { type: 'ephemeral' } } : { type: 'text', text: systemText });
+      // After the stable text, so the tools+system prefix (and its key) is unchanged by the hoist.
+      if (placed.hoisted !== '') blocks.push({ type: 'text', text: placed.hoisted });
+      system = blocks;
+    }
+    const deferredNames = new Set(tools.filter(isMarkedDeferred).map((t) => t.name));
+    const mode = input.toolkits?.mode;
+    const deferredMode = mode === 'deferred' || mode === 'tool-changes';
+    const changes = input.toolChanges;
+    let messages = toAnthropicMessages(placed.messages, breakpoints.messages);
+    if (mode === 'deferred') messages = withToolReferences(messages, placed.messages, input.toolkits!.catalog, deferredNames);
+    if (mode === 'tool-changes') messages = withToolChanges(messages, placed.messages, input.toolkits!.catalog, deferredNames, changes, warn);
+    checkAnthropicRules(tools, system, messages);
+    // Toolkit tools deferred by the `deferred` mode are found through load_toolkit, not a search tool.
+    const searchNeeded = deferredMode ? (input.deferred?.length ?? 0) > 0 || input.stable.some(isMarkedDeferred) : deferredNames.size > 0;
+    if (searchNeeded && search === undefined && !tools.some(isSearchTool)) {
+      warn('anthropic-deferred-without-search', 'some tools have defer_loading but the request has no tool-search tool, so the model cannot discover them. Fix: pass options.toolSearch.');
+    }
+    if (options.cacheAudit) auditCachePlacement(system, messages, warn);
+    const out: AnthropicPayload = system === undefined ? { messages } : { system, messages };
+    if (tools.length > 0) out.tools = tools as AnthropicToolUnion[];
+    if (mode === 'tool-changes') {
+      const betas: AnthropicToolChangesBeta[] = ['mid-conversation-tool-changes-2026-07-01'];
+      if ((changes?.added.length ?? 0) > 0) betas.push('inline-tools-2026-09-15');
+      (out as AnthropicToolChangesPayload).betas = betas;
+    }
+    return out;
+  },
   readResponse: (response) => {
     const content = isRecord(response) ? items(response['content']) : [];
     const { text, calls } = readItems(content, classifyAnthropicBlock);
@@ -142,55 +189,6 @@ export function toAnthropicMessages(messages: readonly NormalizedMessage[], brea
     if (!turn.replayed && turn.blocks.length === 1 && only?.type === 'text' && only.cache_control === undefined) return { role: turn.role, content: only.text };
     return { role: turn.role, content: turn.blocks.map((b) => b.block) };
   }) as AnthropicMessage[];
-}
-
-function anthropicPayload({ input, options, systemText, placed, searchTool: search, tools: assembled, warn }: PayloadContext<'anthropic'>): AnthropicPayload {
-  const breakpoints = readBreakpoints(options.cacheBreakpoints, input.messages.length);
-  const tools = breakpoints.tools ? [...assembled] : assembled;
-  if (breakpoints.tools) {
-    // At the end of the stable prefix, never on a deferred tool.
-    const prefixLength = Math.min((search === undefined ? 0 : 1) + input.stable.length, tools.length);
-    const at = tools.slice(0, prefixLength).findLastIndex((t) => !isMarkedDeferred(t));
-    if (at === -1) {
-      throw new ToolrouteConfigError('cache-breakpoint-target', "cacheBreakpoints has 'tools' but the stable prefix holds no non-deferred tool to carry it. Fix: drop 'tools' from cacheBreakpoints, or offer at least one non-deferred tool.");
-    }
-    (tools as AnthropicToolUnion[])[at] = { ...tools[at]!, cache_control: { type: 'ephemeral' } };
-  }
-
-  // A string unless a breakpoint or the hoist needs separate blocks.
-  let system: AnthropicPayload['system'] = systemText === '' ? undefined : systemText;
-  if (breakpoints.system || placed.hoisted !== '') {
-    if (breakpoints.system && systemText === '') {
-      throw new ToolrouteConfigError('cache-breakpoint-target', "cacheBreakpoints has 'system' but the request has no system text. Fix: pass `system`, or drop 'system' from cacheBreakpoints.");
-    }
-    const blocks: AnthropicTextBlock[] = [];
-    if (systemText !== '') blocks.push(breakpoints.system ? { type: 'text', text: systemText, cache_control: { type: 'ephemeral' } } : { type: 'text', text: systemText });
-    // After the stable text, so the tools+system prefix (and its key) is unchanged by the hoist.
-    if (placed.hoisted !== '') blocks.push({ type: 'text', text: placed.hoisted });
-    system = blocks;
-  }
-  const deferredNames = new Set(tools.filter(isMarkedDeferred).map((t) => t.name));
-  const mode = input.toolkits?.mode;
-  const deferredMode = mode === 'deferred' || mode === 'tool-changes';
-  const changes = input.toolChanges;
-  let messages = toAnthropicMessages(placed.messages, breakpoints.messages);
-  if (mode === 'deferred') messages = withToolReferences(messages, placed.messages, input.toolkits!.catalog, deferredNames);
-  if (mode === 'tool-changes') messages = withToolChanges(messages, placed.messages, input.toolkits!.catalog, deferredNames, changes, warn);
-  checkAnthropicRules(tools, system, messages);
-  // Toolkit tools deferred by the `deferred` mode are found through load_toolkit, not a search tool.
-  const searchNeeded = deferredMode ? (input.deferred?.length ?? 0) > 0 || input.stable.some(isMarkedDeferred) : deferredNames.size > 0;
-  if (searchNeeded && search === undefined && !tools.some(isSearchTool)) {
-    warn('anthropic-deferred-without-search', 'some tools have defer_loading but the request has no tool-search tool, so the model cannot discover them. Fix: pass options.toolSearch.');
-  }
-  if (options.cacheAudit) auditCachePlacement(system, messages, warn);
-  const out: AnthropicPayload = system === undefined ? { messages } : { system, messages };
-  if (tools.length > 0) out.tools = tools as AnthropicToolUnion[];
-  if (mode === 'tool-changes') {
-    const betas: AnthropicToolChangesBeta[] = ['mid-conversation-tool-changes-2026-07-01'];
-    if ((changes?.added.length ?? 0) > 0) betas.push('inline-tools-2026-09-15');
-    (out as AnthropicToolChangesPayload).betas = betas;
-  }
-  return out;
 }
 
 /**
