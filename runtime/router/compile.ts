@@ -185,8 +185,7 @@ export class Compiler {
     if (loader !== null) stable.push(mode === 'tool-search' ? nativeLoading(target, 'tool-search').loaderTool(loader as RenderedToolMap[Target]) : loader);
     if (loader !== null && mode === 'dispatcher') stable.push(dispatcherTool(target));
     for (const t of catalog.library) stable.push(deepFreeze(this.#renderTool(t, target)));
-    // `append`: the loaded toolkits' tools, in load order. `deferred`: every toolkit tool, deferred, from the first
-    // turn.
+    // `append`: the loaded toolkits' tools, in load order. `deferred`: every toolkit tool, deferred, from the first turn.
     const kitNamespaces = nativeNamespaces && mode === 'tool-search';
     const loaded = kitNamespaces ? catalog.toolkits.map((kit) => this.#nativeNamespace(kit, target, 'deferred')) : [];
     const everyKit = mode === 'deferred' || mode === 'tool-changes';

@@ -31,9 +31,9 @@ export class Suggestions {
       ...(catalog.toolkits.length > 0 ? [LOAD_TOOLKIT_NAME] : []),
       ...catalog.library.map((t) => catalog.toolName(t)),
     ];
-    const seen = new Set(names);
-    const loaded = new Set(this.#gate.loadedToolkits().flatMap((k) => catalog.toolkits[k]!.tools.map((t) => catalog.toolName(t))));
-    const value = new Suggester([...names, ...[...loaded].filter((n) => !seen.has(n))]);
+    const loaded = this.#gate.loadedToolkits().flatMap((k) => catalog.toolkits[k]!.tools.map((t) => catalog.toolName(t)));
+    // Each name once: a loaded toolkit tool may also be flat, or in two loaded toolkits.
+    const value = new Suggester(new Set([...names, ...loaded]));
     this.#callable = { version, value };
     return value;
   }
