@@ -283,12 +283,12 @@ function auditCachePlacement(system: AnthropicPayload['system'], messages: Anthr
 export function withToolChanges(
   messages: AnthropicMessage[],
   normalized: readonly NormalizedMessage[],
-  catalog: ToolkitCatalog | undefined,
+  catalog: ToolkitCatalog,
   deferredNames: ReadonlySet<string>,
   changes: ToolChanges | undefined,
   warn: Warn,
 ): AnthropicMessage[] {
-  const loads = catalog === undefined ? new Map() : loadCalls(normalized, catalog);
+  const loads = loadCalls(normalized, catalog);
   const out: AnthropicToolChangesMessage[] = [];
   // Blocks go into a system message already at `at` (Anthropic refuses two adjacent ones), before or after its own.
   const addTo = (at: number, blocks: AnthropicToolChangeBlock[], first: boolean): void => {

@@ -112,13 +112,9 @@ function decodeNode(value: unknown, plan: unknown, depth: number): unknown {
     return changed ? out : value;
   }
   const record = value as Record<string, unknown>;
-  const drop = new Set<string>();
   const optional = ownField(plan, 'optional');
-  if (Array.isArray(optional)) {
-    for (const key of optional) {
-      if (typeof key === 'string' && Object.hasOwn(record, key) && record[key] === null) drop.add(key);
-    }
-  }
+  const isNull = (key: unknown): key is string => typeof key === 'string' && Object.hasOwn(record, key) && record[key] === null;
+  const drop = new Set(Array.isArray(optional) ? optional.filter(isNull) : []);
   const replaced = new Map<string, unknown>();
   const nested = ownField(plan, 'nested');
   if (isRecord(nested)) {
