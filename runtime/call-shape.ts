@@ -1,10 +1,8 @@
 /**
  * Reading a tool call as the model produced it: its name, call id and arguments, parsed and checked against the
- * router's limits, and strict-mode nulls decoded back. Everything takes `unknown` and never throws: model input
- * becomes data or a problem, never an exception.
+ * router's limits. Everything takes `unknown` and never throws: model input becomes data or a problem, never an exception.
  */
 import { LOAD_TOOLKIT_NAME, type RejectionCode } from './contract.js';
-import { cloneJson } from './targets/schema.js';
 
 /** Limits on model-supplied arguments. Every field has a default; see `DEFAULT_LIMITS`. */
 export interface CallLimits {
@@ -188,17 +186,4 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
-}
-
-/** Strict-mode nulls back into absent arguments: the one null decode, re-exported under the resolver's name. */
-export { applyNullDecode as decodeNulls } from './targets/strict.js';
-
-/**
- * A deep copy of checked arguments, for validators that fill defaults, so an object the caller handed over stays as
- * the model sent it. Checked arguments are JSON data, so the renderers' JSON copy is exact (`__proto__` stays a key).
- * @example
- * const copy = cloneArguments(input); // copy.options !== input.options
- */
-export function cloneArguments<T>(value: T): T {
-  return cloneJson(value) as T;
 }

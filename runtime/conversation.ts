@@ -13,13 +13,11 @@ export type { ProviderItem, ProviderState } from './targets/history.js';
 /** `@anthropic-ai/sdk` `Message` (what `client.messages.create` resolves to). */
 export interface AnthropicResponse {
   readonly role: 'assistant';
-  readonly content: readonly AnthropicResponseBlock[];
+  /** `ContentBlock`s: read by `type`, kept whole. */
+  readonly content: readonly { readonly type: string; readonly text?: string; readonly id?: string; readonly name?: string; readonly input?: unknown }[];
   /** Present on every `Message`; the field that tells it apart from other `{ role, content }` shapes. */
   readonly stop_reason: string | null;
 }
-
-/** A `ContentBlock` of an Anthropic `Message`: read by `type`, kept whole. */
-export interface AnthropicResponseBlock { readonly type: string; readonly text?: string; readonly id?: string; readonly name?: string; readonly input?: unknown }
 
 /** `openai` `ChatCompletionMessage` (`completion.choices[0].message`). */
 export interface OpenAIChatResponseMessage {
@@ -37,17 +35,15 @@ export type OpenAIChatResponseToolCall =
 /** `openai` `ChatCompletion` (what `client.chat.completions.create` resolves to, non-streaming). */
 export interface OpenAIChatResponse { readonly object: 'chat.completion'; readonly choices: readonly { readonly message: OpenAIChatResponseMessage }[] }
 
-/** `openai` `Response` (what `client.responses.create` resolves to, non-streaming). */
-export interface ResponsesResponse { readonly object: 'response'; readonly output: readonly ResponsesOutputItem[] }
-
-/** A `ResponseOutputItem`: read by `type`, kept whole. */
-export interface ResponsesOutputItem { readonly type: string }
+/** `openai` `Response` (what `client.responses.create` resolves to, non-streaming); each `ResponseOutputItem` read by `type`, kept whole. */
+export interface ResponsesResponse { readonly object: 'response'; readonly output: readonly { readonly type: string }[] }
 
 /** `@google/genai` `GenerateContentResponse` (what `ai.models.generateContent` resolves to). */
-export interface GeminiResponse { readonly candidates?: readonly GeminiResponseCandidate[]; readonly responseId?: string }
-
-/** A `Candidate`: only `content` is read. */
-export interface GeminiResponseCandidate { readonly content?: { readonly role?: string; readonly parts?: readonly GeminiResponsePart[] } }
+export interface GeminiResponse {
+  /** `Candidate`s: only `content` is read. */
+  readonly candidates?: readonly { readonly content?: { readonly role?: string; readonly parts?: readonly GeminiResponsePart[] } }[];
+  readonly responseId?: string;
+}
 
 /** A `Part`: read by its fields, kept whole. */
 export interface GeminiResponsePart {

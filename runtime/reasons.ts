@@ -20,8 +20,7 @@ const MAX_LISTED = 20;
  * quote('a"b'); // → '"a\\"b"'
  */
 export function quote(text: string): string {
-  const cut = text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text;
-  return JSON.stringify(cut);
+  return JSON.stringify(cut(text, MAX_QUOTED));
 }
 
 /** A bounded, comma-separated list of names. */
@@ -172,13 +171,13 @@ function at(root: unknown, segments: readonly string[]): unknown {
 
 const dataAt = (data: unknown, pointer: string): unknown => (pointer === '' ? data : at(data, pointer.slice(1).split('/').map(unescapePointer)));
 
-/** The schema an error's keyword belongs to (its `schemaPath` minus the keyword). */
-function parentSchema(schema: Schema | undefined, schemaPath: string): Schema | undefined {
+/** The `properties` of the schema an error's keyword belongs to (its `schemaPath` minus the keyword). */
+function parentProperties(schema: Schema | undefined, schemaPath: string): Schema | undefined {
   if (!schema || !schemaPath.startsWith('#')) return undefined;
   const segments = schemaPath.slice(2).split('/').map(unescapePointer);
   segments.pop();
   const node = segments.length === 0 || (segments.length === 1 && segments[0] === '') ? schema : at(schema, segments);
-  return isRecord(node) ? node : undefined;
+  return isRecord(node) && isRecord(node['properties']) ? node['properties'] : undefined;
 }
 
 /** "string", "one of \"a\", \"b\"", … from a property schema. */
@@ -199,9 +198,7 @@ function line(error: ValidationError, schema: Schema | undefined, data: unknown,
   switch (error.keyword) {
     case 'required': {
       const missing = String(p['missingProperty'] ?? '');
-      const parent = parentSchema(schema, error.schemaPath);
-      const props = parent?.['properties'];
-      const want = expected(isRecord(props) ? props[missing] : undefined);
+      const want = expected(parentProperties(schema, error.schemaPath)?.[missing]);
       return `${path}/${escapePointer(missing)}: missing (required${want ? `, expected ${want}` : ''})`;
     }
     case 'type':
@@ -214,9 +211,8 @@ function line(error: ValidationError, schema: Schema | undefined, data: unknown,
       return `${where}: must be ${cut(JSON.stringify(p['allowedValue']) ?? '', 60)}`;
     case 'additionalProperties': {
       const extra = String(p['additionalProperty'] ?? '');
-      const parent = parentSchema(schema, error.schemaPath);
-      const props = parent?.['properties'];
-      const allowed = isRecord(props) ? Object.keys(props) : [];
+      const props = parentProperties(schema, error.schemaPath);
+      const allowed = props === undefined ? [] : Object.keys(props);
       return `${path}/${escapePointer(cut(extra, MAX_QUOTED))}: unexpected property ${quote(extra)}${
         allowed.length > 0 ? ` (allowed: ${listNames(allowed, 10)})` : ''
       }`;
@@ -227,13 +223,11 @@ function line(error: ValidationError, schema: Schema | undefined, data: unknown,
     case 'exclusiveMaximum':
       return `${where}: must be ${String(p['comparison'])} ${String(p['limit'])}`;
     case 'minLength':
-      return `${where}: must be at least ${String(p['limit'])} characters`;
     case 'maxLength':
-      return `${where}: must be at most ${String(p['limit'])} characters`;
+      return `${where}: must be at ${error.keyword === 'minLength' ? 'least' : 'most'} ${String(p['limit'])} characters`;
     case 'minItems':
-      return `${where}: must have at least ${String(p['limit'])} items`;
     case 'maxItems':
-      return `${where}: must have at most ${String(p['limit'])} items`;
+      return `${where}: must have at ${error.keyword === 'minItems' ? 'least' : 'most'} ${String(p['limit'])} items`;
     case 'pattern':
       return `${where}: must match the pattern ${cut(JSON.stringify(p['pattern']) ?? '', 80)}`;
     case 'format':

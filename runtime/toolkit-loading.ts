@@ -8,7 +8,7 @@
 import { LOAD_TOOLKIT_NAME, TARGETS, type Target, type ToolDefinition } from './contract.js';
 import { quote } from './reasons.js';
 import type { NeutralTool } from './targets/adapter.js';
-import { argumentsObject, type NormalizedMessage } from './targets/history.js';
+import { argumentsObject, parseOr, type NormalizedMessage } from './targets/history.js';
 import type { ResponsesTool } from './targets/types.js';
 
 /** The strategies an application chooses from. */
@@ -54,11 +54,8 @@ export function loadResultHead(toolkit: string, fresh: boolean): string {
 /** A toolkit as compile needs it: its canonical name and its tools' names, in order. */
 export interface CatalogToolkit { readonly name: string; readonly tools: readonly string[] }
 
-/** The toolkits of a router, looked up as `load_toolkit` does (case-insensitive). */
-export interface ToolkitCatalog {
-  /** The toolkit a lowercased name refers to. */
-  readonly byLower: ReadonlyMap<string, CatalogToolkit>;
-}
+/** The toolkits of a router by lowercased name, looked up as `load_toolkit` does (case-insensitive). */
+export type ToolkitCatalog = ReadonlyMap<string, CatalogToolkit>;
 
 /** What compile needs to render toolkit loads natively. */
 export interface ToolkitLoadingInput {
@@ -68,48 +65,32 @@ export interface ToolkitLoadingInput {
   readonly responsesTools?: ReadonlyMap<string, readonly ResponsesTool[]>;
 }
 
-/** A `load_toolkit` call of the history and what its result said. */
-export interface LoadCall {
-  /** The toolkit loaded, or undefined when the result is not a successful load. */
-  readonly toolkit: CatalogToolkit | undefined;
-}
-
 /**
- * The `load_toolkit` calls of a history by call id, each with the toolkit its result reports as loaded.
- * @example loadCalls(normalized, catalog).get('call_1')?.toolkit?.name; // → 'Weather'
+ * The `load_toolkit` calls of a history by call id, each with the toolkit its result reports as loaded (undefined when
+ * the result is not a successful load).
+ * @example loadCalls(normalized, catalog).get('call_1')?.name; // → 'Weather'
  */
-export function loadCalls(messages: readonly NormalizedMessage[], catalog: ToolkitCatalog): Map<string, LoadCall> {
+export function loadCalls(messages: readonly NormalizedMessage[], catalog: ToolkitCatalog): Map<string, CatalogToolkit | undefined> {
   const requested = new Map<string, CatalogToolkit | undefined>();
   for (const m of messages) {
     if (m.role !== 'assistant') continue;
     for (const c of m.calls) {
       if (c.name !== LOAD_TOOLKIT_NAME || c.id === '') continue;
       const name = argumentsObject(c.arguments)['toolkit_name'];
-      requested.set(c.id, typeof name === 'string' ? catalog.byLower.get(name.toLowerCase()) : undefined);
+      requested.set(c.id, typeof name === 'string' ? catalog.get(name.toLowerCase()) : undefined);
     }
   }
-  const out = new Map<string, LoadCall>();
-  if (requested.size === 0) return out;
-  for (const id of requested.keys()) out.set(id, { toolkit: undefined });
+  const out = new Map<string, CatalogToolkit | undefined>([...requested.keys()].map((id) => [id, undefined]));
   for (const m of messages) {
     if (m.role !== 'tool' || !requested.has(m.callId)) continue;
     const kit = requested.get(m.callId);
-    const text = resultText(m.text);
+    // A result may be its text as a JSON string (`JSON.stringify(text)`).
+    const unwrapped = m.text.startsWith('"') ? parseOr(m.text, m.text) : m.text;
+    const text = typeof unwrapped === 'string' ? unwrapped : m.text;
     const ok = kit !== undefined && (text.startsWith(loadResultHead(kit.name, true)) || text.startsWith(loadResultHead(kit.name, false)));
-    out.set(m.callId, { toolkit: ok ? kit : undefined });
+    out.set(m.callId, ok ? kit : undefined);
   }
   return out;
-}
-
-/** The text of a tool result, unwrapping one level of JSON string (`JSON.stringify(text)`). */
-function resultText(text: string): string {
-  if (!text.startsWith('"')) return text;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'string' ? parsed : text;
-  } catch {
-    return text;
-  }
 }
 
 /**

@@ -21,9 +21,9 @@ import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import { deepFreeze } from '../freeze.js';
 import { planLibraryTools } from './library.js';
-import { EMPTY_OBJECT_SCHEMA, Group, toolInput, type AnyHandler, type GroupEntry, type ToolEntry } from './entries.js';
+import { EMPTY_OBJECT_SCHEMA, Group, toolInput, type AnyHandler, type ToolEntry } from './entries.js';
 
-export type { AnyHandler, GroupEntry, ToolEntry } from './entries.js';
+export type { AnyHandler, Group, ToolEntry } from './entries.js';
 
 /** A run-time tool definition with its context type erased (the catalog never calls a handler). */
 export type AnyDynamicTool = DynamicToolDefinition<never>;
@@ -41,13 +41,6 @@ const RESERVED_NAMES = new Set(['load_toolkit', TOOLKIT_DISPATCHER_NAME, 'contex
 /** How run-time tools and groups are rendered (never OpenAI strict: their schemas are not checked for it). */
 export const RENDER_OPTIONS = Object.freeze({ openaiStrict: false });
 
-/** The seed's shorthand (a properties map) or a full schema → a full `type: "object"` schema. */
-function expandParameters(parameters: Readonly<Record<string, unknown>> | undefined): JsonSchema {
-  if (parameters === undefined) return EMPTY_OBJECT_SCHEMA;
-  if (parameters['type'] === 'object') return parameters;
-  return { type: 'object', properties: parameters };
-}
-
 /**
  * The router's name tables. Internal to the router; fields are public so the other router modules read them directly.
  * @example
@@ -62,8 +55,8 @@ export class Catalog {
   readonly specCount: number;
   /** Tool entries by index. */
   readonly #entries: ToolEntry[] = [];
-  readonly namespaces: GroupEntry[] = [];
-  readonly toolkits: GroupEntry[] = [];
+  readonly namespaces: Group[] = [];
+  readonly toolkits: Group[] = [];
   /** Every tool, namespace and the loader by exact name. A Map: `__proto__` finds nothing. */
   readonly byName = new Map<string, Ref>();
   /** Toolkits by lowercased name (the seed's case-insensitive lookup). */
@@ -158,7 +151,6 @@ export class Catalog {
 
   /** Tool `t`'s name. */
   toolName(t: number): string { return this.#entries[t]!.name; }
-  toolToolkits(t: number): readonly number[] { return this.#entries[t]!.toolkits; }
 
   /** Whether `name` is a library tool of this router (`libraryTools`; `load_toolkit` is not one of them). */
   isLibraryTool(name: unknown): boolean {
@@ -266,7 +258,9 @@ export class Catalog {
   }
 
   #addDynamicTool(def: AnyDynamicTool, flat: boolean, library = false): number {
-    const schema = expandParameters(def.parameters);
+    // The seed's shorthand (a properties map) or a full schema, as a full `type: "object"` schema.
+    const { parameters } = def;
+    const schema: JsonSchema = parameters === undefined ? EMPTY_OBJECT_SCHEMA : parameters['type'] === 'object' ? parameters : { type: 'object', properties: parameters };
     const neutral = neutralTool({ name: def.name, description: def.description, parameters: schema, deferLoading: def.deferLoading === true });
     const index = this.toolCount;
     // Run-time tools: wire names for Anthropic rendered here; their own `validate` (one that writes into its argument

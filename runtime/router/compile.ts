@@ -11,7 +11,7 @@ import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompile
 import { adapterFor, dispatcherTool, renderTool, toolkitMode, type NativeToolkitLoading } from '../targets/index.js';
 import type { RenderedToolMap, ResponsesTool } from '../targets/types.js';
 import { assertToolkitLoadingOption, registeredToolsText, TOOLKIT_DISPATCHER_NAME, TOOLKIT_MODE_TEXT, type CatalogToolkit, type ToolkitLoadingInput, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
-import { RENDER_OPTIONS, type Catalog, type GroupEntry, type ToolEntry } from './catalog.js';
+import { RENDER_OPTIONS, type Catalog, type Group, type ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import type { Session } from './session.js';
 import type { NeutralCompileResult, TargetCompileRequest } from './types.js';
@@ -68,7 +68,8 @@ export class Compiler {
   /** `compile({ target, … })`: the provider's request fragment. */
   target(request: AnyTargetCompileRequest): TargetPayload<Target> {
     const { target } = request;
-    const options = request.options === undefined ? undefined : this.#withWarnOnce(request.options);
+    const onWarning = request.options?.onWarning;
+    const options = onWarning === undefined ? request.options : { ...request.options, onWarning: warnOnce(onWarning, this.#warned) };
     const arrays = this.#arraysFor(request);
     const input: TargetCompileInput = {
       target,
@@ -111,10 +112,6 @@ export class Compiler {
     return this.#allowedNames(request.target, this.#arraysFor(request));
   }
 
-  #withWarnOnce(options: TargetCompileOptions): TargetCompileOptions {
-    return options.onWarning === undefined ? options : { ...options, onWarning: warnOnce(options.onWarning, this.#warned) };
-  }
-
   /**
    * The flat tools of the default tool set: those in no namespace, in flat order. With `offerUngroupedTools: false` a
    * spec with namespaces or toolkits offers none (the reference library's `compile()`). A flat tool that is also a
@@ -133,26 +130,24 @@ export class Compiler {
    */
   #arraysFor(request: Pick<AnyTargetCompileRequest, 'target' | 'tools' | 'options'>): TargetArrays {
     const { target, tools: selection } = request;
-    const mode = this.#modeFor(target, request.options?.toolSearch);
     const names =
       selection === undefined ? undefined : Array.isArray(selection) ? [...(selection as readonly string[])] : (selection as { readonly tools: readonly ToolDefinition[] }).tools.map((d) => d.name);
     const native = request.options?.namespaces === 'native' && adapterFor(target).namespaces !== undefined;
     const search = request.options?.toolSearch !== undefined && request.options.toolSearch !== false;
+    // A target allows one tool search: with the hosted one asked for, `native` loads toolkits through the dispatcher.
+    const configured = toolkitMode(target, this.#toolkitLoading, this.#model);
+    const mode = configured === 'tool-search' && search ? 'dispatcher' : configured;
     const key = `${native ? 'native:' : ''}${search ? 'search:' : ''}${names === undefined ? '' : JSON.stringify(names)}`;
     const slot = `${target}\u0000${names === undefined ? 'default' : 'selection'}`;
     const version = this.#gate.loadVersion;
     if (!this.#firstTurnTools.has(target)) this.#firstTurnTools.set(target, this.#catalog.toolCount);
     const hit = this.#arrays.get(slot);
     if (hit?.version === version && hit.key === key && hit.mode === mode) return hit;
-    const value = this.#buildArrays(target, mode, names ?? this.#defaultNames(), version, key, native, search);
+    // The default choice: namespaces, then the flat tools in no namespace.
+    const chosen = names ?? [...this.#catalog.namespaces.map((ns) => ns.name), ...this.#offeredFlat().map((t) => this.#catalog.toolName(t))];
+    const value = this.#buildArrays(target, mode, chosen, version, key, native, search);
     this.#arrays.set(slot, value);
     return value;
-  }
-
-  /** The default choice: namespaces, then the flat tools in no namespace. */
-  #defaultNames(): string[] {
-    const catalog = this.#catalog;
-    return [...catalog.namespaces.map((ns) => ns.name), ...this.#offeredFlat().map((t) => catalog.toolName(t))];
   }
 
   #buildArrays(target: Target, mode: ToolkitMode, names: readonly string[], version: number, key: string, nativeNamespaces: boolean, search: boolean): TargetArrays {
@@ -190,8 +185,7 @@ export class Compiler {
     if (loader !== null) stable.push(mode === 'tool-search' ? nativeLoading(target, 'tool-search').loaderTool(loader as RenderedToolMap[Target]) : loader);
     if (loader !== null && mode === 'dispatcher') stable.push(dispatcherTool(target));
     for (const t of catalog.library) stable.push(deepFreeze(this.#renderTool(t, target)));
-    // `append`: the loaded toolkits' tools, in load order. `deferred`: every toolkit tool, deferred, from the first
-    // turn.
+    // `append`: the loaded toolkits' tools, in load order. `deferred`: every toolkit tool, deferred, from the first turn.
     const kitNamespaces = nativeNamespaces && mode === 'tool-search';
     const loaded = kitNamespaces ? catalog.toolkits.map((kit) => this.#nativeNamespace(kit, target, 'deferred')) : [];
     const everyKit = mode === 'deferred' || mode === 'tool-changes';
@@ -220,12 +214,6 @@ export class Compiler {
     return `compile: ${JSON.stringify(entry.name)} in \`tools\` is not a flat tool, so the model could not call it by that name: ${via}.`;
   }
 
-  /** A target allows one tool search: with the hosted one asked for, `native` loads toolkits through the dispatcher. */
-  #modeFor(target: Target, toolSearch: TargetCompileOptions['toolSearch']): ToolkitMode {
-    const mode = toolkitMode(target, this.#toolkitLoading, this.#model);
-    return mode === 'tool-search' && toolSearch !== undefined && toolSearch !== false ? 'dispatcher' : mode;
-  }
-
   /** The catalog compile renders `load_toolkit` results with (per target; rebuilt on registration). */
   #getToolkitInput(target: Target, mode: ToolkitMode, kitNamespaces: boolean): ToolkitLoadingInput {
     const catalog = this.#catalog;
@@ -237,7 +225,7 @@ export class Compiler {
     // What a load's result carries: the toolkit's tools in the target's loaded form, or its native namespace.
     const responsesTools = mode !== 'tool-search' ? undefined : new Map(catalog.toolkits.map((kit) => [kit.name,
       kitNamespaces ? [this.#nativeNamespace(kit, target, 'loaded')] : kit.tools.map((t) => this.#loadedTool(t, target))] as [string, ResponsesTool[]]));
-    const value: ToolkitLoadingInput = { mode, catalog: { byLower }, ...(responsesTools ? { responsesTools } : {}) };
+    const value: ToolkitLoadingInput = { mode, catalog: byLower, ...(responsesTools ? { responsesTools } : {}) };
     this.#toolkitInputs.set(target, { version, kitNamespaces, value });
     return value;
   }
@@ -325,7 +313,7 @@ export class Compiler {
     return form === 'neutral' ? entry.definition : renderTool(form, entry.neutral!, RENDER_OPTIONS);
   }
 
-  #renderGroup(ns: GroupEntry, form: Target | 'neutral'): unknown {
+  #renderGroup(ns: Group, form: Target | 'neutral'): unknown {
     if (ns.neutral === undefined) return this.#catalog.spec.rendered[form].namespaces[ns.specIndex];
     return renderTool(form, ns.neutral, RENDER_OPTIONS);
   }
@@ -334,7 +322,7 @@ export class Compiler {
    * A namespace as the target's own namespace tool: each action the member tool's rendered form under the action's
    * name. A toolkit's: its members `deferred` (in `tools`), or `loaded` (a load's result).
    */
-  #nativeNamespace(ns: GroupEntry, target: Target, kit?: 'deferred' | 'loaded'): unknown {
+  #nativeNamespace(ns: Group, target: Target, kit?: 'deferred' | 'loaded'): unknown {
     const members = [...ns.actions].map(([action, t]) => {
       const tool = (kit === 'loaded' ? this.#loadedTool(t, target) : this.#renderTool(t, target)) as { name: string };
       return tool.name === action ? tool : { ...tool, name: action };

@@ -1,5 +1,5 @@
 /**
- * The catalog's records: one tool (`ToolEntry`) and one namespace or toolkit (`GroupEntry`), as the catalog
+ * The catalog's records: one tool (`ToolEntry`) and one namespace or toolkit (`Group`), as the catalog
  * (catalog.ts) builds them and every other router module reads them. Named fields, no positional encodings;
  * `Group` adds the lookups by member name that resolution needs.
  */
@@ -83,6 +83,3 @@ export class Group {
     return (this.#actionList ??= this.tools.map((t) => this.#names.toolName(t)));
   }
 }
-
-/** One namespace or toolkit, as the other router modules name it. */
-export type GroupEntry = Group;

@@ -4,6 +4,8 @@
  * (it is the application's own code, not model input).
  */
 import type { Target } from '../contract.js';
+import { namedTool } from '../targets/adapter.js';
+import { adapterFor } from '../targets/index.js';
 
 /** What `compile:done` listeners receive. */
 export interface CompileDoneEvent {
@@ -38,17 +40,9 @@ export class Events {
 
   compileDone(target: Target | 'neutral', payload: unknown): void {
     const tools = (payload as { tools?: unknown }).tools;
-    const toolNames = Array.isArray(tools) ? tools.map(toolName) : [];
+    const name = target === 'neutral' ? namedTool : adapterFor(target).toolName;
+    const toolNames = Array.isArray(tools) ? tools.map((tool) => name(tool) ?? '') : [];
     const event: CompileDoneEvent = { target, payload, toolNames };
     for (const listener of [...this.#compileDone]) listener(event);
   }
-}
-
-/** A rendered tool's name on any target (Gemini nests declarations in one tool entry). */
-function toolName(tool: unknown): string {
-  const t = tool as { name?: unknown; function?: { name?: unknown }; functionDeclarations?: { name?: unknown }[] };
-  if (typeof t?.name === 'string') return t.name;
-  if (typeof t?.function?.name === 'string') return t.function.name;
-  if (Array.isArray(t?.functionDeclarations)) return t.functionDeclarations.map((d) => String(d?.name)).join(',');
-  return '';
 }

@@ -95,7 +95,7 @@ export class Gate {
     this.nsBlocked = catalog.namespaces.map((ns) => set.has(ns.name));
     this.kitBlocked = catalog.toolkits.map((kit) => set.has(kit.name));
     this.toolBlocked = Array.from({ length: catalog.toolCount }, (_, t) =>
-      set.has(catalog.toolName(t)) || catalog.tool(t).namespaces.some((k) => this.nsBlocked[k]) || catalog.toolToolkits(t).some((k) => this.kitBlocked[k]),
+      set.has(catalog.toolName(t)) || catalog.tool(t).namespaces.some((k) => this.nsBlocked[k]) || catalog.tool(t).toolkits.some((k) => this.kitBlocked[k]),
     );
   }
 
@@ -106,7 +106,7 @@ export class Gate {
     this.kitLoaded = catalog.toolkits.map(() => false);
     for (const k of this.#session.loaded) this.kitLoaded[k] = true;
     this.direct = Array.from({ length: catalog.toolCount }, (_, t) =>
-      catalog.tool(t).flat || catalog.tool(t).library || catalog.toolToolkits(t).some((k) => this.kitLoaded[k]),
+      catalog.tool(t).flat || catalog.tool(t).library || catalog.tool(t).toolkits.some((k) => this.kitLoaded[k]),
     );
     this.loadVersion++;
   }
@@ -125,7 +125,7 @@ export class Gate {
   directGroup(t: number): string | null {
     const catalog = this.#catalog;
     if (catalog.tool(t).flat) return null;
-    const k = catalog.toolToolkits(t).find((kit) => this.kitLoaded[kit]);
+    const k = catalog.tool(t).toolkits.find((kit) => this.kitLoaded[kit]);
     return k === undefined ? null : catalog.toolkits[k]!.name;
   }
 }

@@ -11,15 +11,13 @@ import type { Catalog } from './catalog.js';
 import { toolInput } from './entries.js';
 import type { Gate } from './gate.js';
 import type { Resolver } from './resolve.js';
-import type { DispatchResult, RouterOptions } from './types.js';
+import type { DispatchOptions, DispatchResult, RouterOptions } from './types.js';
 
 /** `DispatchResult` with the registry's types erased; the façade restores them. */
 export type AnyDispatchResult = DispatchResult<RegistryShape, string>;
 
 /** The router options invocation reads. */
 export type InvokeOptions = Pick<RouterOptions, 'propagateHandlerErrors' | 'handlerErrorReason' | 'timeoutMs'>;
-/** The per-call options of `dispatch`. */
-export type CallOptions = { readonly context?: unknown; readonly timeoutMs?: number; readonly signal?: AbortSignal };
 
 /** The handler's context. `signal` is created on first read (most handlers never read it). */
 class Context implements HandlerContext<unknown> {
@@ -68,7 +66,7 @@ export class Invoker {
   }
 
   /** `dispatch`'s whole path: resolve the call, then run its handler. Rejects only with `propagateHandlerErrors`. */
-  async dispatch(resolver: Resolver, call: unknown, options: CallOptions | undefined): Promise<AnyDispatchResult> {
+  async dispatch(resolver: Resolver, call: unknown, options: DispatchOptions<unknown> | undefined): Promise<AnyDispatchResult> {
     const r = resolver.resolve(call, true);
     const callId = r.callId;
     if (!r.ok) return { ok: false, code: r.code, reason: r.reason, callId };
@@ -86,8 +84,9 @@ export class Invoker {
     let then: unknown;
     try {
       value = handler(r.args, ctx);
-      // `then` read once, here, as `await` would read it: a throwing getter is the handler's failure.
-      then = value instanceof Promise ? undefined : thenOf(value);
+      // `then` read once, here, as `await` would read it (of an object or a function): a throwing getter is the handler's failure.
+      const adoptable = (typeof value === 'object' && value !== null) || typeof value === 'function';
+      then = value instanceof Promise || !adoptable ? undefined : (value as { then?: unknown }).then;
     } catch (error) {
       return this.#failed(tool, error, callId);
     }
@@ -182,11 +181,6 @@ export class Invoker {
 }
 
 type Thenable = { then(resolve: (value: unknown) => void, reject: (error: unknown) => void): unknown };
-
-/** `value.then` where `value` is an object or a function (what `await` would adopt), else undefined. */
-function thenOf(value: unknown): unknown {
-  return (typeof value === 'object' && value !== null) || typeof value === 'function' ? (value as { then?: unknown }).then : undefined;
-}
 
 /** The result of a call the caller's signal aborted. */
 function aborted(tool: string, callId: string | undefined, error: unknown): AnyDispatchResult {

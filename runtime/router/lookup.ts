@@ -25,15 +25,15 @@ export class Suggestions {
     const version = this.#gate.loadVersion;
     if (this.#callable?.version === version) return this.#callable.value;
     const catalog = this.#catalog;
-    const names: string[] = [];
-    for (const t of catalog.flat) names.push(catalog.toolName(t));
-    for (const ns of catalog.namespaces) names.push(ns.name);
-    if (catalog.toolkits.length > 0) names.push(LOAD_TOOLKIT_NAME);
-    for (const t of catalog.library) names.push(catalog.toolName(t));
-    const seen = new Set(names);
-    const loaded = new Set(this.#gate.loadedToolkits().flatMap((k) => catalog.toolkits[k]!.tools.map((t) => catalog.toolName(t))));
-    names.push(...[...loaded].filter((n) => !seen.has(n)));
-    const value = new Suggester(names);
+    const names = [
+      ...catalog.flat.map((t) => catalog.toolName(t)),
+      ...catalog.namespaces.map((ns) => ns.name),
+      ...(catalog.toolkits.length > 0 ? [LOAD_TOOLKIT_NAME] : []),
+      ...catalog.library.map((t) => catalog.toolName(t)),
+    ];
+    const loaded = this.#gate.loadedToolkits().flatMap((k) => catalog.toolkits[k]!.tools.map((t) => catalog.toolName(t)));
+    // Each name once: a loaded toolkit tool may also be flat, or in two loaded toolkits.
+    const value = new Suggester(new Set([...names, ...loaded]));
     this.#callable = { version, value };
     return value;
   }

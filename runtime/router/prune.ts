@@ -74,7 +74,7 @@ export class Pruner {
   async searchTools(query: unknown, k: number, gate: Gate): Promise<string> {
     const catalog = this.#catalog;
     const search = await this.#loadSearch();
-    const kitOf = (t: number) => catalog.toolToolkits(t).find((kit) => !gate.kitBlocked[kit]);
+    const kitOf = (t: number) => catalog.tool(t).toolkits.find((kit) => !gate.kitBlocked[kit]);
     const indexOf = (name: string) => { const ref = catalog.byName.get(name); return ref?.kind === 'tool' && !gate.toolBlocked[ref.index] && kitOf(ref.index) !== undefined ? ref.index : -1; };
     const found = search.rank(String(query), { k, include: (name) => indexOf(name) >= 0 }).map(indexOf);
     if (found.length === 0) return `No tool matches ${quote(String(query))}; try other words, or load a toolkit of the directory.`;
@@ -113,8 +113,7 @@ export class Pruner {
 
   /** All flat tools, as the seed's `getAllTools` (a fresh array). */
   getAllTools(): ToolDefinition[] {
-    const catalog = this.#catalog;
-    return catalog.flat.map((t) => catalog.tool(t).definition);
+    return [...this.#index().definitions];
   }
 
   #index(): Keywords {
@@ -179,17 +178,16 @@ export class Pruner {
    * silently matched nothing would offer less than the application meant.
    */
   #byName(names: readonly string[], where: string): Uint8Array {
-    const catalog = this.#catalog;
-    const known = this.#index().names;
+    const { names: known, flatNames } = this.#index();
     assertKnownNames(
       where,
       names,
       { has: (name) => known.has(name.toLowerCase()) },
-      () => catalog.flat.map((t) => catalog.toolName(t)),
+      () => flatNames,
       'An allowlist names flat tools (matched ignoring case); namespace actions and toolkit tools are offered through their group.',
     );
     const wanted = new Set(names.map((n) => n.toLowerCase()));
-    return Uint8Array.from(catalog.flat, (t) => (wanted.has(catalog.toolName(t).toLowerCase()) ? 1 : 0));
+    return Uint8Array.from(flatNames, (name) => (wanted.has(name.toLowerCase()) ? 1 : 0));
   }
 
   /** The kept tools' definitions and the removed tools' names, both in flat order. */

@@ -5,7 +5,9 @@
  */
 import { LOAD_TOOLKIT_NAME, type CallVia, type RejectionCode, type ValidateFn } from '../contract.js';
 import { applyKeyDecode } from '../targets/property-keys.js';
-import { cloneArguments, decodeNulls, DEFAULT_LIMITS, isPlainObject, jsonKind, parseArguments, readCall, type CallLimits } from '../call-shape.js';
+import { cloneJson } from '../targets/schema.js';
+import { applyNullDecode } from '../targets/strict.js';
+import { DEFAULT_LIMITS, isPlainObject, jsonKind, parseArguments, readCall, type CallLimits } from '../call-shape.js';
 import {
   actionHint, blockedReason, dispatcherArgsReason, dispatcherStrayReason, emptyNameReason, invalidReason, loaderStrayReason, malformedReason,
   namespaceArgsReason, notLoadedReason, notToolkitToolReason, quote, strayKeysReason, toolkitBlockedReason, unknownActionReason,
@@ -13,7 +15,7 @@ import {
 } from '../reasons.js';
 import { Suggester } from '../suggest.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
-import type { Catalog, GroupEntry, ToolEntry } from './catalog.js';
+import type { Catalog, Group, ToolEntry } from './catalog.js';
 import type { Gate } from './gate.js';
 import { readableErrors } from './library.js';
 import { Suggestions } from './lookup.js';
@@ -100,28 +102,23 @@ export class Resolver {
     }
     if (name === undefined || name === '') return reject('empty_name', emptyNameReason(this.#suggestions.callable().names), callId);
     const ref = catalog.byName.get(name);
-    if (ref === undefined) {
-      if (name === TOOLKIT_DISPATCHER_NAME && catalog.toolkits.length > 0) {
-        return nameOnly ? nameCheck(name, 'library', callId) : this.#dispatched(raw, callId);
-      }
-      // A toolkit's native namespace call as `fromProvider` reads it: `{ action, args }` under the toolkit's name.
-      const kit = nameOnly ? undefined : catalog.findToolkit(name);
-      if (kit === undefined) return this.#unknownName(name, callId);
-      const parsed = parseArguments(raw, this.#limits);
-      return parsed.ok ? this.#envelope(catalog.toolkits[kit]!, parsed.value, callId, typeof raw === 'string') : reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
+    if (ref === undefined && name === TOOLKIT_DISPATCHER_NAME && catalog.toolkits.length > 0) {
+      return nameOnly ? nameCheck(name, 'library', callId) : this.#dispatched(raw, callId);
     }
-    if (ref.kind === 'loader') {
+    if (ref?.kind === 'loader') {
       if (gate.loaderBlocked()) return reject('blocked', blockedReason(name), callId);
       return nameOnly ? nameCheck(name, 'library', callId) : this.#loader(raw, callId);
     }
-    if (ref.kind === 'namespace') {
-      if (gate.nsBlocked[ref.index]) return reject('blocked', blockedReason(name), callId);
-      if (nameOnly) return nameCheck(name, 'namespace', callId);
-      const parsed = parseArguments(raw, this.#limits);
-      if (!parsed.ok) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-      return this.#envelope(catalog.namespaces[ref.index]!, parsed.value, callId, typeof raw === 'string');
-    }
-    return this.#tool(ref.index, raw, nameOnly, callId);
+    if (ref?.kind === 'tool') return this.#tool(ref.index, raw, nameOnly, callId);
+    // A namespace's `{ action, args }` call, or the same under a toolkit's name (its native namespace call as `fromProvider` reads it).
+    const kit = ref === undefined && !nameOnly ? catalog.findToolkit(name) : undefined;
+    const group = ref !== undefined ? catalog.namespaces[ref.index]! : kit !== undefined ? catalog.toolkits[kit]! : undefined;
+    if (group === undefined) return this.#unknownName(name, callId);
+    if (ref !== undefined && gate.nsBlocked[ref.index]) return reject('blocked', blockedReason(name), callId);
+    if (nameOnly) return nameCheck(name, 'namespace', callId);
+    const parsed = parseArguments(raw, this.#limits);
+    if (!parsed.ok) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
+    return this.#envelope(group, parsed.value, callId, typeof raw === 'string');
   }
 
   /** A call to tool `t` by its name: the gate (blocked, not loaded, not callable by name), then its arguments. */
@@ -155,7 +152,7 @@ export class Resolver {
    * flatten `{ action, args }`: with no `args` key every key beside `action` is an argument; with one, any other key is
    * rejected by name, since dropping it would run the action without it. `fresh`: parsed from text just now (see `#validate`).
    */
-  #envelope(group: GroupEntry, parsed: Record<string, unknown>, callId: string | undefined, fresh: boolean): Resolved {
+  #envelope(group: Group, parsed: Record<string, unknown>, callId: string | undefined, fresh: boolean): Resolved {
     const action = parsed['action'];
     // An unknown or blocked action is reported first: that is what the model must fix.
     const t = this.#action(group, action, callId);
@@ -173,7 +170,7 @@ export class Resolver {
   }
 
   /** The tool of action `action` of a namespace (or toolkit), or the rejection: unknown action (with the closest ones) or blocked. */
-  #action(group: GroupEntry, action: unknown, callId: string | undefined): number | Rejected {
+  #action(group: Group, action: unknown, callId: string | undefined): number | Rejected {
     const t = typeof action === 'string' ? group.actions.get(action) : undefined;
     if (t === undefined) {
       group.suggester ??= new Suggester(group.actionList);
@@ -197,7 +194,7 @@ export class Resolver {
     const ref = typeof tool === 'string' ? catalog.byName.get(tool) : undefined;
     // A toolkit tool, or a flat tool registered at run time (one registered after the first turn is offered only here).
     const registered = ref?.kind === 'tool' && ref.index >= catalog.specCount && catalog.tool(ref.index).flat && !catalog.tool(ref.index).library;
-    if (ref?.kind !== 'tool' || (catalog.toolToolkits(ref.index).length === 0 && !registered)) {
+    if (ref?.kind !== 'tool' || (catalog.tool(ref.index).toolkits.length === 0 && !registered)) {
       const names = catalog.toolkits.flatMap((kit) => kit.tools.map((i) => catalog.toolName(i)));
       const closest = typeof tool === 'string' ? new Suggester(names).closest(tool) : [];
       return reject('unknown_action', notToolkitToolReason(TOOLKIT_DISPATCHER_NAME, tool, names, closest), callId);
@@ -246,8 +243,8 @@ export class Resolver {
   ): Resolved {
     const entry = this.#catalog.tool(t);
     const named = entry.keyDecode ? (applyKeyDecode(input, entry.keyDecode) as Record<string, unknown>) : input;
-    const decoded = entry.nullDecode ? (decodeNulls(named, entry.nullDecode) as Record<string, unknown>) : named;
-    const args = entry.fillsDefaults && !fresh ? cloneArguments(decoded) : decoded;
+    const decoded = entry.nullDecode ? (applyNullDecode(named, entry.nullDecode) as Record<string, unknown>) : named;
+    const args = entry.fillsDefaults && !fresh ? (cloneJson(decoded) as Record<string, unknown>) : decoded;
     const validate = entry.validate;
     if (validate !== undefined && !passes(validate, args)) {
       return reject('invalid_arguments', invalid(entry, validate, args, prefix, via === 'namespace' ? group! : undefined, dispatched), callId);
@@ -257,8 +254,7 @@ export class Resolver {
 
   /** A toolkit tool whose toolkits are not loaded: the load to make (an unblocked toolkit when there is one). */
   #notLoaded(entry: ToolEntry, callId: string | undefined): Rejected {
-    const gate = this.#gate;
-    const kit = entry.toolkits.find((k) => !gate.kitBlocked[k]) ?? entry.toolkits[0]!;
+    const kit = entry.toolkits.find((k) => !this.#gate.kitBlocked[k]) ?? entry.toolkits[0]!;
     return reject('not_loaded', notLoadedReason(entry.name, this.#catalog.toolkits[kit]!.name), callId);
   }
 

@@ -4,7 +4,7 @@
  * exception class the seed-compatible helpers throw.
  */
 import type {
-  AbortSignalOf, CallVia, HandlerContext, LOAD_TOOLKIT_NAME, RegistryShape, Rejection, RejectionCode, ResolvedCallOf, Target, ToolCallCheckResultOf,
+  AbortSignalOf, CallVia, HandlerContext, LOAD_TOOLKIT_NAME, LoaderCallOf, RegistryShape, Rejection, RejectionCode, ResolvedCallOf, Target, ToolCallCheckResultOf,
   ToolDefinition, ToolNameOf, ValidateFn,
 } from '../contract.js';
 import type { Announcement } from '../announcements.js';
@@ -141,14 +141,8 @@ export interface DynamicResolvedCall<D extends string> {
   readonly group: string | null;
 }
 
-/** A resolved `load_toolkit` call of a router with run-time toolkits (`toolkit_name`: any registered toolkit). */
-export interface LoaderResolvedCall {
-  readonly tool: typeof LOAD_TOOLKIT_NAME;
-  /** `toolkit_name` is the toolkit's canonical spelling. */
-  readonly args: { readonly toolkit_name: string };
-  readonly via: 'library';
-  readonly group: null;
-}
+/** A resolved `load_toolkit` call of a router with run-time toolkits (`toolkit_name`: any registered toolkit, canonically spelt). */
+export type LoaderResolvedCall = LoaderCallOf<RegistryShape>;
 
 /**
  * Every call `checkToolCall` can resolve. Narrow on `tool` for typed arguments. Without run-time registrations it is

@@ -5,10 +5,10 @@
 import type { AnnouncementPlacement, PlacedMessages } from '../announcements.js';
 import type { CacheBlock } from '../cache-reuse.js';
 import type { Target } from '../contract.js';
-import type { NeutralMessage, NormalizedMessage, ProviderItem } from './history.js';
+import type { NeutralMessage, ProviderItem } from './history.js';
 import type { JsonSchema } from './schema.js';
 import type { TargetCompileInput, TargetCompileOptions, TargetWarningCode } from './compile.js';
-import type { AnthropicConversion, GeminiContent, OpenAIChatMessage, RenderedToolMap, ResponsesInputItem, TargetPayloadMap, TargetToolMap } from './types.js';
+import type { RenderedToolMap, TargetPayloadMap, TargetToolMap } from './types.js';
 
 export type { JsonSchema } from './schema.js';
 
@@ -31,17 +31,6 @@ export interface RenderOptions {
 
 /** Emits one warning (compile prefixes `[toolroute] ` and calls `options.onWarning`). */
 export type Warn = (code: TargetWarningCode, message: string) => void;
-
-/** What the converted history is on each target. */
-export interface TargetMessagesMap { anthropic: AnthropicConversion; openai: OpenAIChatMessage[]; 'openai-responses': ResponsesInputItem[]; gemini: GeminiContent[] }
-
-/** Options of {@link TargetAdapter.convertMessages}; each target reads the ones it has. */
-export interface ConvertOptions {
-  /** Anthropic: caller message indices (`src`) whose last block gets `cache_control`. */
-  readonly cacheBreakpoints?: ReadonlySet<number>;
-  /** Responses: role of inline system messages. Default `system`. */
-  readonly systemRole?: 'system' | 'developer';
-}
 
 /** Everything the shared pipeline hands a target to build its payload. */
 export interface PayloadContext<T extends Target> {
@@ -83,8 +72,6 @@ export interface TargetAdapter<T extends Target> {
   cacheBlocks(payload: ProviderItem, add: BlockSink): void;
   /** `options.allowedTools`: the gate field (`tool_choice`, `toolConfig`) that restricts the model to `names` (`search`: a tool-search tool among them), or why the target cannot. */
   readonly allowedTools: { readonly choice: (names: readonly string[], search: boolean) => unknown } | { readonly unsupported: string };
-  /** The placed, normalized history in the target's message shape. Total: never throws. */
-  convertMessages(messages: readonly NormalizedMessage[], options: ConvertOptions): TargetMessagesMap[T];
   /** The request fragment spread into the SDK call. May throw `ToolrouteConfigError` for a request the provider would reject. */
   buildPayload(context: PayloadContext<T>): TargetPayloadMap[T];
   /** The neutral history entries for one SDK response, the whole output kept as `provider` state to replay. Total. */
@@ -134,6 +121,19 @@ export function namedTool(tool: unknown): string | undefined {
 /** Whether a rendered tool is deferred on the wire (`defer_loading: true`: Anthropic and Responses). */
 export function isMarkedDeferred(tool: unknown): boolean {
   return typeof tool === 'object' && tool !== null && (tool as { defer_loading?: unknown }).defer_loading === true;
+}
+
+/**
+ * `derive`, memoized per source object and frozen, so the router's arrays keep their identity turn after turn.
+ * @example const deferred = memoFrozen((tool: AnthropicTool) => ({ ...tool, defer_loading: true }));
+ */
+export function memoFrozen<S extends object, R extends object>(derive: (source: S) => R): (source: S) => R {
+  const memo = new WeakMap<S, R>();
+  return (source) => {
+    let hit = memo.get(source);
+    if (hit === undefined) memo.set(source, (hit = Object.freeze(derive(source))));
+    return hit;
+  };
 }
 
 /** The entries of an array (anything else gives []). */

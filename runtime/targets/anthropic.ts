@@ -5,7 +5,7 @@
  */
 import { withoutCacheControl } from '../cache-key.js';
 import { loadCalls, type ToolkitCatalog } from '../toolkit-loading.js';
-import { isMarkedDeferred, list, namedTool, type NeutralTool, type PayloadContext, type TargetAdapter, type Warn } from './adapter.js';
+import { isMarkedDeferred, list, memoFrozen, namedTool, type TargetAdapter, type Warn } from './adapter.js';
 import type { CacheBreakpoint, ToolChanges } from './compile.js';
 import { ToolrouteConfigError } from './errors.js';
 import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
@@ -13,28 +13,28 @@ import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItem
 import { anthropicKeyPlan, anthropicSchema } from './property-keys.js';
 import { objectSchema } from './schema.js';
 import type {
-  AnthropicAssistantBlock, AnthropicConversion, AnthropicMessage, AnthropicPayload, AnthropicTextBlock, AnthropicTool, AnthropicToolChangeBlock, AnthropicToolChangesBeta,
+  AnthropicAssistantBlock, AnthropicMessage, AnthropicPayload, AnthropicTextBlock, AnthropicTool, AnthropicToolChangeBlock, AnthropicToolChangesBeta,
   AnthropicToolChangesMessage, AnthropicToolChangesPayload, AnthropicToolResultBlock, AnthropicToolSearchTool, AnthropicToolUnion
 } from './types.js';
-
-/**
- * The same form for tools, namespaces and the loader. Top-level property keys Anthropic refuses (a 400 for the whole
- * request) go out under wire names, decoded back at dispatch (property-keys.ts).
- */
-function renderAnthropic(tool: NeutralTool): AnthropicTool {
-  const schema = objectSchema(tool.parameters);
-  const out: AnthropicTool = { name: tool.name, description: tool.description, input_schema: anthropicSchema(schema, anthropicKeyPlan(schema)) as AnthropicTool['input_schema'] };
-  if (tool.deferLoading) out.defer_loading = true;
-  return out;
-}
 
 const SEARCH_REGEX: AnthropicToolSearchTool = Object.freeze({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
 const SEARCH_BM25: AnthropicToolSearchTool = Object.freeze({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
 
+const deferredForm = memoFrozen((tool: AnthropicTool): AnthropicTool => ({ ...tool, defer_loading: true }));
+/** An Anthropic tool with `defer_loading: true`, memoized and frozen per source. */
+const asDeferred = (tool: AnthropicTool): AnthropicTool => (tool.defer_loading === true ? tool : deferredForm(tool));
+
 /** The Anthropic adapter. */
 export const anthropic: TargetAdapter<'anthropic'> = {
   target: 'anthropic',
-  render: renderAnthropic,
+  // The same form for tools, namespaces and the loader. Top-level property keys Anthropic refuses (a 400 for the whole
+  // request) go out under wire names, decoded back at dispatch (property-keys.ts).
+  render(tool): AnthropicTool {
+    const schema = objectSchema(tool.parameters);
+    const out: AnthropicTool = { name: tool.name, description: tool.description, input_schema: anthropicSchema(schema, anthropicKeyPlan(schema)) as AnthropicTool['input_schema'] };
+    if (tool.deferLoading) out.defer_loading = true;
+    return out;
+  },
   toolName: namedTool,
   systemMessages: 'all',
   // Sonnet 5 has no mid-conversation system messages: announce with `user_tail` explicitly there.
@@ -70,8 +70,54 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   toolChangeModels: /^claude-(opus-(4-8|5)|fable-5|mythos-5)/,
   toolkitLoading: Object.freeze({ native: 'deferred' as const, unloadedTool: asDeferred }),
   toolResultErrorFlag: true,
-  convertMessages: (messages, options) => toAnthropicMessages(messages, options.cacheBreakpoints),
-  buildPayload: anthropicPayload,
+  buildPayload({ input, options, systemText, placed, searchTool: search, tools: assembled, warn }): AnthropicPayload {
+    const breakpoints = readBreakpoints(options.cacheBreakpoints, input.messages.length);
+    const tools = breakpoints.tools ? [...assembled] : assembled;
+    if (breakpoints.tools) {
+      // At the end of the stable prefix, never on a deferred tool.
+      const prefixLength = Math.min((search === undefined ? 0 : 1) + input.stable.length, tools.length);
+      const at = tools.slice(0, prefixLength).findLastIndex((t) => !isMarkedDeferred(t));
+      if (at === -1) {
+        throw new ToolrouteConfigError('cache-breakpoint-target', "cacheBreakpoints has 'tools' but the stable prefix holds no non-deferred tool to carry it. Fix: drop 'tools' from cacheBreakpoints, or offer at least one non-deferred tool.");
+      }
+      (tools as AnthropicToolUnion[])[at] = { ...tools[at]!, cache_control: { type: 'ephemeral' } };
+    }
+
+    // A string unless a breakpoint or the hoist needs separate blocks.
+    let system: AnthropicPayload['system'] = systemText === '' ? undefined : systemText;
+    if (breakpoints.system || placed.hoisted !== '') {
+      if (breakpoints.system && systemText === '') {
+        throw new ToolrouteConfigError('cache-breakpoint-target', "cacheBreakpoints has 'system' but the request has no system text. Fix: pass `system`, or drop 'system' from cacheBreakpoints.");
+      }
+      const blocks: AnthropicTextBlock[] = [];
+      if (systemText !== '') blocks.push(breakpoints.system ? { type: 'text', text: systemText, cache_control: { type: 'ephemeral' } } : { type: 'text', text: systemText });
+      // After the stable text, so the tools+system prefix (and its key) is unchanged by the hoist.
+      if (placed.hoisted !== '') blocks.push({ type: 'text', text: placed.hoisted });
+      system = blocks;
+    }
+    const deferredNames = new Set(tools.filter(isMarkedDeferred).map((t) => t.name));
+    const mode = input.toolkits?.mode;
+    const deferredMode = mode === 'deferred' || mode === 'tool-changes';
+    const changes = input.toolChanges;
+    let messages = toAnthropicMessages(placed.messages, breakpoints.messages);
+    if (mode === 'deferred') messages = withToolReferences(messages, placed.messages, input.toolkits!.catalog, deferredNames);
+    if (mode === 'tool-changes') messages = withToolChanges(messages, placed.messages, input.toolkits!.catalog, deferredNames, changes, warn);
+    checkAnthropicRules(tools, system, messages);
+    // Toolkit tools deferred by the `deferred` mode are found through load_toolkit, not a search tool.
+    const searchNeeded = deferredMode ? (input.deferred?.length ?? 0) > 0 || input.stable.some(isMarkedDeferred) : deferredNames.size > 0;
+    if (searchNeeded && search === undefined && !tools.some(isSearchTool)) {
+      warn('anthropic-deferred-without-search', 'some tools have defer_loading but the request has no tool-search tool, so the model cannot discover them. Fix: pass options.toolSearch.');
+    }
+    if (options.cacheAudit) auditCachePlacement(system, messages, warn);
+    const out: AnthropicPayload = system === undefined ? { messages } : { system, messages };
+    if (tools.length > 0) out.tools = tools as AnthropicToolUnion[];
+    if (mode === 'tool-changes') {
+      const betas: AnthropicToolChangesBeta[] = ['mid-conversation-tool-changes-2026-07-01'];
+      if ((changes?.added.length ?? 0) > 0) betas.push('inline-tools-2026-09-15');
+      (out as AnthropicToolChangesPayload).betas = betas;
+    }
+    return out;
+  },
   readResponse: (response) => {
     const content = isRecord(response) ? items(response['content']) : [];
     const { text, calls } = readItems(content, classifyAnthropicBlock);
@@ -103,12 +149,12 @@ interface AnthropicTurn {
 /**
  * Messages for `client.messages.create`: tool results become `tool_result` blocks in one user turn (a following user
  * message joins it after the results); system messages stay mid-conversation; Anthropic state sends its kept blocks.
- * `breakpoints` are caller message indices whose last block gets `cache_control`.
+ * `breakpoints` are caller message indices whose last block gets `cache_control`; one that names no block throws.
  * @example
- * toAnthropicMessages(normalizeMessages([{ role: 'user', content: 'hi' }])).messages;
+ * toAnthropicMessages(normalizeMessages([{ role: 'user', content: 'hi' }]));
  * // → [{ role: 'user', content: 'hi' }]
  */
-export function toAnthropicMessages(messages: readonly NormalizedMessage[], breakpoints: ReadonlySet<number> = new Set()): AnthropicConversion {
+export function toAnthropicMessages(messages: readonly NormalizedMessage[], breakpoints: ReadonlySet<number> = new Set()): AnthropicMessage[] {
   const turns: AnthropicTurn[] = [];
   for (const m of messages) {
     const prev = turns[turns.length - 1];
@@ -134,66 +180,15 @@ export function toAnthropicMessages(messages: readonly NormalizedMessage[], brea
     if (entry === undefined) unplacedBreakpoints.push(src);
     else entry.block = { ...entry.block, cache_control: { type: 'ephemeral' } };
   }
-  const out = turns.map((turn) => {
+  if (unplacedBreakpoints.length > 0) {
+    throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints names messages[${unplacedBreakpoints.join('], messages[')}], which is a system message; system messages join the top-level system prompt on Anthropic. Fix: use the 'system' breakpoint instead.`);
+  }
+  return turns.map((turn) => {
     const only = turn.blocks[0]?.block;
     // A lone plain text block is sent as a string: the smallest form, and the seed's.
     if (!turn.replayed && turn.blocks.length === 1 && only?.type === 'text' && only.cache_control === undefined) return { role: turn.role, content: only.text };
     return { role: turn.role, content: turn.blocks.map((b) => b.block) };
   }) as AnthropicMessage[];
-  return { messages: out, unplacedBreakpoints };
-}
-
-function anthropicPayload({ input, options, systemText, placed, searchTool: search, tools: assembled, warn }: PayloadContext<'anthropic'>): AnthropicPayload {
-  const breakpoints = readBreakpoints(options.cacheBreakpoints, input.messages.length);
-  const tools = breakpoints.tools ? [...assembled] : assembled;
-  if (breakpoints.tools) {
-    // At the end of the stable prefix, never on a deferred tool.
-    const prefixLength = Math.min((search === undefined ? 0 : 1) + input.stable.length, tools.length);
-    const at = tools.slice(0, prefixLength).findLastIndex((t) => !isMarkedDeferred(t));
-    if (at === -1) {
-      throw new ToolrouteConfigError('cache-breakpoint-target', "cacheBreakpoints has 'tools' but the stable prefix holds no non-deferred tool to carry it. Fix: drop 'tools' from cacheBreakpoints, or offer at least one non-deferred tool.");
-    }
-    (tools as AnthropicToolUnion[])[at] = { ...tools[at]!, cache_control: { type: 'ephemeral' } };
-  }
-
-  // A string unless a breakpoint or the hoist needs separate blocks.
-  let system: AnthropicPayload['system'] = systemText === '' ? undefined : systemText;
-  if (breakpoints.system || placed.hoisted !== '') {
-    if (breakpoints.system && systemText === '') {
-      throw new ToolrouteConfigError('cache-breakpoint-target', "cacheBreakpoints has 'system' but the request has no system text. Fix: pass `system`, or drop 'system' from cacheBreakpoints.");
-    }
-    const blocks: AnthropicTextBlock[] = [];
-    if (systemText !== '') blocks.push(breakpoints.system ? { type: 'text', text: systemText, cache_control: { type: 'ephemeral' } } : { type: 'text', text: systemText });
-    // After the stable text, so the tools+system prefix (and its key) is unchanged by the hoist.
-    if (placed.hoisted !== '') blocks.push({ type: 'text', text: placed.hoisted });
-    system = blocks;
-  }
-  const converted = toAnthropicMessages(placed.messages, breakpoints.messages);
-  if (converted.unplacedBreakpoints.length > 0) {
-    throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints names messages[${converted.unplacedBreakpoints.join('], messages[')}], which is a system message; system messages join the top-level system prompt on Anthropic. Fix: use the 'system' breakpoint instead.`);
-  }
-  const deferredNames = new Set(tools.filter(isMarkedDeferred).map((t) => t.name));
-  const mode = input.toolkits?.mode;
-  const deferredMode = mode === 'deferred' || mode === 'tool-changes';
-  const changes = input.toolChanges;
-  let messages = converted.messages;
-  if (mode === 'deferred') messages = withToolReferences(messages, placed.messages, input.toolkits!.catalog, deferredNames);
-  if (mode === 'tool-changes') messages = withToolChanges(messages, placed.messages, input.toolkits!.catalog, deferredNames, changes, warn);
-  checkAnthropicRules(tools, system, messages);
-  // Toolkit tools deferred by the `deferred` mode are found through load_toolkit, not a search tool.
-  const searchNeeded = deferredMode ? (input.deferred?.length ?? 0) > 0 || input.stable.some(isMarkedDeferred) : deferredNames.size > 0;
-  if (searchNeeded && search === undefined && !tools.some(isSearchTool)) {
-    warn('anthropic-deferred-without-search', 'some tools have defer_loading but the request has no tool-search tool, so the model cannot discover them. Fix: pass options.toolSearch.');
-  }
-  if (options.cacheAudit) auditCachePlacement(system, messages, warn);
-  const out: AnthropicPayload = system === undefined ? { messages } : { system, messages };
-  if (tools.length > 0) out.tools = tools as AnthropicToolUnion[];
-  if (mode === 'tool-changes') {
-    const betas: AnthropicToolChangesBeta[] = ['mid-conversation-tool-changes-2026-07-01'];
-    if ((changes?.added.length ?? 0) > 0) betas.push('inline-tools-2026-09-15');
-    (out as AnthropicToolChangesPayload).betas = betas;
-  }
-  return out;
 }
 
 /**
@@ -274,15 +269,6 @@ function auditCachePlacement(system: AnthropicPayload['system'], messages: Anthr
   });
 }
 
-const deferredMemo = new WeakMap<object, AnthropicTool>();
-
-/** An Anthropic tool with `defer_loading: true`, memoized and frozen per source (the router's arrays keep their identity). */
-export function asDeferred(tool: AnthropicTool): AnthropicTool {
-  if (tool.defer_loading === true) return tool;
-  let hit = deferredMemo.get(tool);
-  if (hit === undefined) deferredMemo.set(tool, (hit = Object.freeze({ ...tool, defer_loading: true })));
-  return hit;
-}
 
 /**
  * The `tool-changes` mode: a system message with one `tool_addition` per deferred tool of a toolkit right after the
@@ -297,12 +283,12 @@ export function asDeferred(tool: AnthropicTool): AnthropicTool {
 export function withToolChanges(
   messages: AnthropicMessage[],
   normalized: readonly NormalizedMessage[],
-  catalog: ToolkitCatalog | undefined,
+  catalog: ToolkitCatalog,
   deferredNames: ReadonlySet<string>,
   changes: ToolChanges | undefined,
   warn: Warn,
 ): AnthropicMessage[] {
-  const loads = catalog === undefined ? new Map() : loadCalls(normalized, catalog);
+  const loads = loadCalls(normalized, catalog);
   const out: AnthropicToolChangesMessage[] = [];
   // Blocks go into a system message already at `at` (Anthropic refuses two adjacent ones), before or after its own.
   const addTo = (at: number, blocks: AnthropicToolChangeBlock[], first: boolean): void => {
@@ -316,7 +302,7 @@ export function withToolChanges(
   for (const message of messages) {
     out.push(message);
     if (message.role !== 'user' || typeof message.content === 'string') continue;
-    const names = message.content.flatMap((b) => (b.type === 'tool_result' ? (loads.get(b.tool_use_id)?.toolkit?.tools ?? []) : []));
+    const names = message.content.flatMap((b) => (b.type === 'tool_result' ? (loads.get(b.tool_use_id)?.tools ?? []) : []));
     const fresh = [...new Set<string>(names)].filter((name) => deferredNames.has(name) && !added.has(name));
     fresh.forEach((name) => added.add(name));
     if (fresh.length > 0) pending.push({ at: out.length, blocks: fresh.map((name) => ({ type: 'tool_addition', tool: { type: 'tool_reference', name } })) });
@@ -348,7 +334,7 @@ export function withToolReferences(messages: AnthropicMessage[], normalized: rea
     if (message.role !== 'user' || typeof message.content === 'string') return message;
     let changed = false;
     const blocks = message.content.map((block) => {
-      const refs = block.type === 'tool_result' ? (loads.get(block.tool_use_id)?.toolkit?.tools.filter((name) => deferredNames.has(name)) ?? []) : [];
+      const refs = block.type === 'tool_result' ? (loads.get(block.tool_use_id)?.tools.filter((name) => deferredNames.has(name)) ?? []) : [];
       if (refs.length === 0) return block;
       changed = true;
       const text = typeof (block as AnthropicToolResultBlock).content === 'string' ? ((block as AnthropicToolResultBlock).content as string) : '';

@@ -2,27 +2,11 @@
  * Gemini (`ai.models.generateContent`): `FunctionDeclaration` with `parametersJsonSchema` (sent untouched by the SDK,
  * unlike `parameters`), the history as `contents` (system messages become user text), the payload `{ contents, config }`.
  */
-import { list, namedTool, TAIL_ANNOUNCEMENTS, type NeutralTool, type PayloadContext, type TargetAdapter } from './adapter.js';
-import { argumentsObject, isRecord, type NormalizedCall, type NormalizedMessage, type ProviderItem } from './history.js';
+import { list, namedTool, TAIL_ANNOUNCEMENTS, type TargetAdapter } from './adapter.js';
+import { argumentsObject, isRecord, parseOr, type NormalizedCall, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, fnv1a, items, neutralCall, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { objectSchema } from './schema.js';
 import type { GeminiContent, GeminiFunctionDeclaration, GeminiPart, GeminiPayload, GeminiToolConfig } from './types.js';
-
-function renderGemini(tool: NeutralTool): GeminiFunctionDeclaration {
-  const out: GeminiFunctionDeclaration = { name: tool.name, description: tool.description };
-  const schema = objectSchema(tool.parameters);
-  const properties = schema['properties'];
-  if (isRecord(properties) && Object.keys(properties).length > 0) out.parametersJsonSchema = schema;
-  return out;
-}
-
-function geminiPayload({ input, systemText, placed, tools }: PayloadContext<'gemini'>): GeminiPayload {
-  const config: GeminiPayload['config'] = {};
-  if (systemText !== '') config.systemInstruction = systemText;
-  if (tools.length > 0) config.tools = [{ functionDeclarations: tools as GeminiFunctionDeclaration[] }];
-  if (input.toolChoice !== undefined) config.toolConfig = input.toolChoice as GeminiToolConfig;
-  return { contents: toGeminiContents(placed.messages), config };
-}
 
 /** The prefix of the neutral ids made up for calls Gemini sent without one (never sent back to Gemini). */
 const MADE_UP_ID = 'gemini_call_';
@@ -30,7 +14,13 @@ const MADE_UP_ID = 'gemini_call_';
 /** The Gemini adapter. */
 export const gemini: TargetAdapter<'gemini'> = {
   target: 'gemini',
-  render: renderGemini,
+  render(tool): GeminiFunctionDeclaration {
+    const out: GeminiFunctionDeclaration = { name: tool.name, description: tool.description };
+    const schema = objectSchema(tool.parameters);
+    const properties = schema['properties'];
+    if (isRecord(properties) && Object.keys(properties).length > 0) out.parametersJsonSchema = schema;
+    return out;
+  },
   toolName: namedTool,
   systemMessages: 'all',
   announcements: TAIL_ANNOUNCEMENTS,
@@ -58,8 +48,13 @@ export const gemini: TargetAdapter<'gemini'> = {
   namespaces: undefined,
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
-  convertMessages: (messages) => toGeminiContents(messages),
-  buildPayload: geminiPayload,
+  buildPayload({ input, systemText, placed, tools }): GeminiPayload {
+    const config: GeminiPayload['config'] = {};
+    if (systemText !== '') config.systemInstruction = systemText;
+    if (tools.length > 0) config.tools = [{ functionDeclarations: tools as GeminiFunctionDeclaration[] }];
+    if (input.toolChoice !== undefined) config.toolConfig = input.toolChoice as GeminiToolConfig;
+    return { contents: toGeminiContents(placed.messages), config };
+  },
   readResponse: (response) => {
     // The first candidate. A call without an `id` gets a stable neutral one, so its result pairs with it.
     const candidate: unknown = isRecord(response) && Array.isArray(response['candidates']) ? response['candidates'][0] : undefined;
@@ -134,12 +129,8 @@ export function toGeminiContents(messages: readonly NormalizedMessage[]): Gemini
 }
 
 function responseObject(text: string): { [key: string]: unknown } {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    // A successful result with its own `error` key would read as a failure: wrap it as the output.
-    if (isRecord(parsed)) return Object.hasOwn(parsed, 'error') ? { output: parsed } : (parsed as { [key: string]: unknown });
-    return { result: parsed };
-  } catch {
-    return { result: text };
-  }
+  const parsed = parseOr(text, text);
+  // A successful result with its own `error` key would read as a failure: wrap it as the output.
+  if (isRecord(parsed)) return Object.hasOwn(parsed, 'error') ? { output: parsed } : (parsed as { [key: string]: unknown });
+  return { result: parsed };
 }

@@ -169,11 +169,18 @@ export function isRecord(value: unknown): value is ProviderItem {
 
 /** Tool-call arguments as a JSON object for the targets that need one; `{}` for anything else. */
 export function argumentsObject(raw: string): { [key: string]: unknown } {
-  if (raw.trim() === '') return {};
+  const parsed = parseOr(raw, undefined);
+  return isRecord(parsed) ? (parsed as { [key: string]: unknown }) : {};
+}
+
+/**
+ * `text` parsed as JSON, or `fallback` when it is not JSON.
+ * @example parseOr('{not json', ''); // → ''
+ */
+export function parseOr(text: string, fallback: unknown): unknown {
   try {
-    const parsed: unknown = JSON.parse(raw);
-    return isRecord(parsed) ? (parsed as { [key: string]: unknown }) : {};
+    return JSON.parse(text) as unknown;
   } catch {
-    return {};
+    return fallback;
   }
 }

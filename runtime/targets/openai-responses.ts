@@ -4,51 +4,35 @@
  */
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { loadCalls, type ToolkitLoadingInput } from '../toolkit-loading.js';
-import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
-import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
+import { flatCacheBlocks, list, memoFrozen, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice, type TargetAdapter } from './adapter.js';
+import { argumentsObject, isRecord, parseOr, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { openaiParameters } from './strict.js';
-import type { ResponsesAllowedTools, ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesToolSearchTool } from './types.js';
-
-function renderResponses(tool: NeutralTool, options: RenderOptions): ResponsesFunctionTool {
-  const { parameters, strict } = openaiParameters(tool, options);
-  const out: ResponsesFunctionTool = { type: 'function', name: tool.name, description: tool.description, parameters, strict: strict ?? false };
-  if (tool.deferLoading) out.defer_loading = true;
-  return out;
-}
+import type { ResponsesAllowedTools, ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesTool, ResponsesToolSearchTool } from './types.js';
 
 const SEARCH: ResponsesToolSearchTool = Object.freeze({ type: 'tool_search' });
 
 /** The `call_id` of the `tool_search` pair that carries tools registered after the first turn. */
 export const REGISTERED_CALL_ID = 'toolroute_registered';
 
-function responsesPayload({ input, options, systemText, placed, tools }: PayloadContext<'openai-responses'>): ResponsesPayload {
-  let items = toResponsesInput(placed.messages, options.responsesSystemRole);
-  if (input.toolkits?.mode === 'tool-search') items = asToolSearchItems(items, placed.messages, input.toolkits);
-  const namespaces = new Set(tools.flatMap((t) => (t.type === 'namespace' ? [t.name] : [])));
-  let choice = input.toolChoice as ResponsesAllowedTools | undefined;
-  if (namespaces.size > 0) {
-    items = items.map((item) => inNamespace(item, namespaces));
-    // A native namespace is allowed as a whole, named as the tool it is (the gate still checks each action).
-    if (choice !== undefined) choice = { ...choice, tools: choice.tools.map((t) => ('name' in t && namespaces.has(t.name) ? { type: 'namespace', name: t.name } : t)) };
-  }
-  const added = (input.toolChanges?.added ?? []) as ResponsesFunctionTool[];
-  // Tools registered after the first turn: a client tool search's result at the tail, so `tools` stays as cached.
-  if (added.length > 0) {
-    items = [
-      ...items,
-      { type: 'tool_search_call', call_id: REGISTERED_CALL_ID, arguments: { registered: true }, execution: 'client', status: 'completed' },
-      { type: 'tool_search_output', call_id: REGISTERED_CALL_ID, execution: 'client', status: 'completed', tools: added.map(loadedForm) },
-    ];
-  }
-  // Key order: instructions, input, tools — the order the docs write them.
-  return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, choice);
-}
+/** The loader as a client-executed `tool_search` tool with its description and parameters, memoized and frozen per loader object. */
+const toolSearchLoader = memoFrozen((loader: ResponsesFunctionTool): ResponsesToolSearchTool => ({
+  type: 'tool_search', execution: 'client', description: loader.description ?? null, parameters: loader.parameters,
+}) as ResponsesToolSearchTool);
+
+const undeferred = memoFrozen(({ defer_loading: _deferred, ...rest }: ResponsesFunctionTool): ResponsesFunctionTool => rest);
+/** A function tool as a `tool_search_output` carries it: loaded, so without `defer_loading`. Memoized per source. */
+const loadedForm = (tool: ResponsesFunctionTool): ResponsesFunctionTool => (tool.defer_loading === undefined ? tool : undeferred(tool));
 
 /** The OpenAI Responses adapter. */
 export const openaiResponses: TargetAdapter<'openai-responses'> = {
   target: 'openai-responses',
-  render: renderResponses,
+  render(tool, options): ResponsesFunctionTool {
+    const { parameters, strict } = openaiParameters(tool, options);
+    const out: ResponsesFunctionTool = { type: 'function', name: tool.name, description: tool.description, parameters, strict: strict ?? false };
+    if (tool.deferLoading) out.defer_loading = true;
+    return out;
+  },
   toolName: namedTool,
   systemMessages: 'all',
   announcements: TAIL_ANNOUNCEMENTS,
@@ -71,8 +55,22 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
   namespaces: { tool: (ns, members, deferred) => ({ type: 'namespace', name: ns.name, description: ns.description, tools: deferred ? members.map((m) => ({ ...m, defer_loading: true })) : [...members] }) },
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
-  convertMessages: (messages, options) => toResponsesInput(messages, options.systemRole),
-  buildPayload: responsesPayload,
+  buildPayload({ input, options, systemText, placed, tools }): ResponsesPayload {
+    let items = toResponsesInput(placed.messages, options.responsesSystemRole);
+    if (input.toolkits?.mode === 'tool-search') items = asToolSearchItems(items, placed.messages, input.toolkits);
+    const namespaces = new Set(tools.flatMap((t) => (t.type === 'namespace' ? [t.name] : [])));
+    let choice = input.toolChoice as ResponsesAllowedTools | undefined;
+    if (namespaces.size > 0) {
+      items = items.map((item) => inNamespace(item, namespaces));
+      // A native namespace is allowed as a whole, named as the tool it is (the gate still checks each action).
+      if (choice !== undefined) choice = { ...choice, tools: choice.tools.map((t) => ('name' in t && namespaces.has(t.name) ? { type: 'namespace', name: t.name } : t)) };
+    }
+    const added = (input.toolChanges?.added ?? []) as ResponsesFunctionTool[];
+    // Tools registered after the first turn: a client tool search's result at the tail, so `tools` stays as cached.
+    if (added.length > 0) items = [...items, searchCall(REGISTERED_CALL_ID, { registered: true }), searchOutput(REGISTERED_CALL_ID, added.map(loadedForm))];
+    // Key order: instructions, input, tools — the order the docs write them.
+    return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, choice);
+  },
   readResponse: (response) => {
     const output = isRecord(response) ? items(response['output']) : [];
     if (output.length === 0) return [];
@@ -97,7 +95,7 @@ export function classifyResponsesItem(item: ProviderItem): ItemClass {
   // A namespace member's call is the namespace's `{ action, args }` call: one dispatch path for both encodings.
   const namespace = item['namespace'];
   if (typeof namespace === 'string' && namespace !== '') {
-    const args: unknown = typeof item['arguments'] === 'string' ? parseOr(item['arguments']) : item['arguments'];
+    const args: unknown = typeof item['arguments'] === 'string' ? parseOr(item['arguments'], item['arguments']) : item['arguments'];
     return { kind: 'call', id: str(item['call_id']), name: namespace, arguments: argumentsText({ action: str(item['name']), args }) };
   }
   return { kind: 'call', id: str(item['call_id']), name: search ? LOAD_TOOLKIT_NAME : str(item['name']), arguments: argumentsText(item['arguments'], true) };
@@ -114,14 +112,6 @@ const REPLAY: ReplayCodec<ResponsesInputItem> & { text: (text: string) => Respon
   },
 };
 
-function parseOr(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
 /**
  * A `{ action, args }` call to a native namespace as that namespace's member call (`namespace`, the action's `name`,
  * `args` as the arguments); anything else unchanged, so a call the model garbled stays as it was.
@@ -130,7 +120,7 @@ function parseOr(text: string): unknown {
  */
 export function inNamespace(item: ResponsesInputItem, namespaces: ReadonlySet<string>): ResponsesInputItem {
   if (!('type' in item) || item.type !== 'function_call' || item.namespace !== undefined || !namespaces.has(item.name)) return item;
-  const call = parseOr(item.arguments);
+  const call = parseOr(item.arguments, item.arguments);
   const action = isRecord(call) ? call['action'] : undefined;
   if (typeof action !== 'string' || !isRecord(call) || Object.keys(call).some((k) => k !== 'action' && k !== 'args')) return item;
   const { name: namespace, ...rest } = item;
@@ -154,30 +144,6 @@ export function toResponsesInput(messages: readonly NormalizedMessage[], systemR
   });
 }
 
-const searchLoaderMemo = new WeakMap<object, ResponsesToolSearchTool>();
-
-/** The loader as a client-executed `tool_search` tool with its description and parameters, memoized and frozen per loader object. */
-export function toolSearchLoader(loader: ResponsesFunctionTool): ResponsesToolSearchTool {
-  let hit = searchLoaderMemo.get(loader);
-  if (hit === undefined) {
-    hit = Object.freeze({ type: 'tool_search', execution: 'client', description: loader.description ?? null, parameters: loader.parameters }) as ResponsesToolSearchTool;
-    searchLoaderMemo.set(loader, hit);
-  }
-  return hit;
-}
-
-const loadedFormMemo = new WeakMap<object, ResponsesFunctionTool>();
-
-/** A function tool as a `tool_search_output` carries it: loaded, so without `defer_loading`. Memoized per source. */
-export function loadedForm(tool: ResponsesFunctionTool): ResponsesFunctionTool {
-  if (tool.defer_loading === undefined) return tool;
-  let hit = loadedFormMemo.get(tool);
-  if (hit === undefined) {
-    const { defer_loading: _deferred, ...rest } = tool;
-    loadedFormMemo.set(tool, (hit = Object.freeze(rest)));
-  }
-  return hit;
-}
 
 /**
  * `load_toolkit` calls and results as tool-search items: a `tool_search_call`, answered by a `tool_search_output`
@@ -196,13 +162,17 @@ export function asToolSearchItems(items: ResponsesInputItem[], normalized: reado
     if (!('type' in item)) return [item];
     if (item.type === 'function_call' && item.name === LOAD_TOOLKIT_NAME && item.id === undefined && loads.has(item.call_id)) {
       searches.add(item.call_id);
-      return [{ type: 'tool_search_call', call_id: item.call_id, arguments: argumentsObject(item.arguments), execution: 'client', status: 'completed' }];
+      return [searchCall(item.call_id, argumentsObject(item.arguments))];
     }
     if (item.type === 'tool_search_call' && typeof item.call_id === 'string' && item.execution === 'client') searches.add(item.call_id);
     if (item.type !== 'function_call_output' || !searches.has(item.call_id)) return [item];
-    const kit = loads.get(item.call_id)!.toolkit;
+    const kit = loads.get(item.call_id);
     const tools = kit === undefined ? [] : [...(loading.responsesTools?.get(kit.name) ?? [])];
-    const output: ResponsesInputItem = { type: 'tool_search_output', call_id: item.call_id, execution: 'client', status: 'completed', tools };
+    const output = searchOutput(item.call_id, tools);
     return kit === undefined ? [output, { role: 'developer', content: `${LOAD_TOOLKIT_NAME}: ${item.output}` }] : [output];
   });
 }
+
+/** A completed client-executed tool search: its call, and its output carrying `tools`. */
+const searchCall = (call_id: string, args: unknown): ResponsesInputItem => ({ type: 'tool_search_call', call_id, arguments: args, execution: 'client', status: 'completed' });
+const searchOutput = (call_id: string, tools: ResponsesTool[]): ResponsesInputItem => ({ type: 'tool_search_output', call_id, execution: 'client', status: 'completed', tools });

@@ -4,41 +4,25 @@
  * deferral: deferred tools are sent in full. The only target where a system message after the first turn keeps its
  * place (the reference library's behaviour).
  */
-import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, withToolsAndChoice, type NeutralTool, type PayloadContext, type RenderOptions, type TargetAdapter } from './adapter.js';
+import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, withToolsAndChoice, type TargetAdapter } from './adapter.js';
 import { ToolrouteConfigError } from './errors.js';
 import { isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantMessage, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { openaiParameters } from './strict.js';
 import type { OpenAIChatCustomToolCall, OpenAIChatMessage, OpenAIChatPayload, OpenAIChatTool, OpenAIChatToolCall } from './types.js';
 
-function renderChat(tool: NeutralTool, options: RenderOptions): OpenAIChatTool {
-  const { parameters, strict } = openaiParameters(tool, options);
-  const fn: OpenAIChatTool['function'] = { name: tool.name, description: tool.description, parameters };
-  if (strict !== undefined) fn.strict = strict;
-  return { type: 'function', function: fn };
-}
-
 /** Chat Completions answers 400 `array_above_max_length` above 128 tools (not in the SDK types, so checked here). */
 export const OPENAI_CHAT_MAX_TOOLS = 128;
-
-function chatPayload({ input, systemText, placed, tools }: PayloadContext<'openai'>): OpenAIChatPayload {
-  if (tools.length > OPENAI_CHAT_MAX_TOOLS) {
-    throw new ToolrouteConfigError(
-      'openai-too-many-tools',
-      `OpenAI Chat Completions accepts at most ${OPENAI_CHAT_MAX_TOOLS} tools per request; this compile would send ${tools.length} ` +
-        "(the selected tools plus every loaded toolkit's). Offer fewer: pass `tools` (a pruneByTask result or names), " +
-        'group tools into namespaces (one tool each), or move them into toolkits loaded on demand.',
-    );
-  }
-  const messages: OpenAIChatMessage[] = systemText === '' ? [] : [{ role: 'system', content: systemText }];
-  messages.push(...toOpenAIChatMessages(placed.messages));
-  return withToolsAndChoice<OpenAIChatPayload>({ messages }, tools, input.toolChoice);
-}
 
 /** The OpenAI Chat Completions adapter. */
 export const openai: TargetAdapter<'openai'> = {
   target: 'openai',
-  render: renderChat,
+  render(tool, options): OpenAIChatTool {
+    const { parameters, strict } = openaiParameters(tool, options);
+    const fn: OpenAIChatTool['function'] = { name: tool.name, description: tool.description, parameters };
+    if (strict !== undefined) fn.strict = strict;
+    return { type: 'function', function: fn };
+  },
   toolName: (tool) => {
     const name = typeof tool === 'object' && tool !== null ? (tool as { function?: { name?: unknown } }).function?.name : undefined;
     return typeof name === 'string' ? name : undefined;
@@ -57,8 +41,19 @@ export const openai: TargetAdapter<'openai'> = {
   namespaces: undefined,
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
-  convertMessages: (messages) => toOpenAIChatMessages(messages),
-  buildPayload: chatPayload,
+  buildPayload({ input, systemText, placed, tools }): OpenAIChatPayload {
+    if (tools.length > OPENAI_CHAT_MAX_TOOLS) {
+      throw new ToolrouteConfigError(
+        'openai-too-many-tools',
+        `OpenAI Chat Completions accepts at most ${OPENAI_CHAT_MAX_TOOLS} tools per request; this compile would send ${tools.length} ` +
+          "(the selected tools plus every loaded toolkit's). Offer fewer: pass `tools` (a pruneByTask result or names), " +
+          'group tools into namespaces (one tool each), or move them into toolkits loaded on demand.',
+      );
+    }
+    const messages: OpenAIChatMessage[] = systemText === '' ? [] : [{ role: 'system', content: systemText }];
+    messages.push(...toOpenAIChatMessages(placed.messages));
+    return withToolsAndChoice<OpenAIChatPayload>({ messages }, tools, input.toolChoice);
+  },
   readResponse: (response) => {
     // A `ChatCompletion` (its first choice) or a `ChatCompletionMessage`, kept whole.
     const choices = isRecord(response) ? response['choices'] : undefined;

@@ -1,5 +1,5 @@
 /**
- * The shared half of every target's `readResponse` and of the assistant branch of its `convertMessages`: a target says
+ * The shared half of every target's `readResponse` and of the assistant branch of its history converter: a target says
  * how to classify one of its items and how to rebuild text and calls; reading and replaying are the same everywhere.
  */
 import { isRecord, jsonText, type NeutralMessage, type NeutralToolCall, type NormalizedCall, type NormalizedMessage, type ProviderItem, type ProviderState } from './history.js';
@@ -86,31 +86,29 @@ export function replayItems<O>(kept: readonly ProviderItem[], text: string, call
   const out: (ProviderItem | O)[] = [];
   const makeText = codec.text;
   let textPlaced = textSame || text === '' || makeText === undefined;
+  const placeText = (): void => {
+    if (!textPlaced) out.push(makeText!(text));
+    textPlaced = true;
+  };
   let next = 0;
   for (let i = 0; i < kept.length; i++) {
     const c = classes[i]!;
     const item = kept[i]!;
     if (c.kind === 'text') {
       if (textSame) out.push(item);
-      else if (!textPlaced) {
-        out.push(makeText!(text));
-        textPlaced = true;
-      }
+      else placeText();
     } else if (c.kind === 'call') {
       const call = calls[next++];
       if (call === undefined) continue; // removed by the application
-      if (!textPlaced) {
-        // Changed text with no text item to stand in for: before the first call, as a fresh turn has it.
-        out.push(makeText!(text));
-        textPlaced = true;
-      }
+      // Changed text with no text item to stand in for: before the first call, as a fresh turn has it.
+      placeText();
       const sameId = call.id === c.id || (c.id === '' && codec.wireId !== undefined && codec.wireId(call.id, item));
       out.push(sameId && call.name === c.name && call.arguments === c.arguments ? item : codec.call(call, item));
     } else {
       out.push(item);
     }
   }
-  if (!textPlaced) out.push(makeText!(text));
+  placeText();
   for (; next < calls.length; next++) out.push(codec.call(calls[next]!, undefined));
   return out;
 }

@@ -112,13 +112,9 @@ function decodeNode(value: unknown, plan: unknown, depth: number): unknown {
     return changed ? out : value;
   }
   const record = value as Record<string, unknown>;
-  const drop = new Set<string>();
   const optional = ownField(plan, 'optional');
-  if (Array.isArray(optional)) {
-    for (const key of optional) {
-      if (typeof key === 'string' && Object.hasOwn(record, key) && record[key] === null) drop.add(key);
-    }
-  }
+  const isNull = (key: unknown): key is string => typeof key === 'string' && Object.hasOwn(record, key) && record[key] === null;
+  const drop = new Set(Array.isArray(optional) ? optional.filter(isNull) : []);
   const replaced = new Map<string, unknown>();
   const nested = ownField(plan, 'nested');
   if (isRecord(nested)) {
@@ -150,7 +146,8 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
   const out: JsonObject = {};
   const notes: string[] = [];
   let plan: MutablePlan | undefined;
-  const types = typeList(schema);
+  const type = schema['type'];
+  const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
   const isObject = root || types.includes('object') || (types.length === 0 && isRecord(schema['properties']));
   const isArray = types.includes('array') || (types.length === 0 && Object.hasOwn(schema, 'items'));
   const alternatives = Object.hasOwn(schema, 'anyOf') ? schema['anyOf'] : schema['oneOf'];
@@ -204,13 +201,11 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
       let propSchema: JsonObject = prop.schema;
       if (!required.has(name) && !admitsNull(properties[name])) {
         propSchema = nullable(propSchema);
-        plan ??= {};
-        (plan.optional ??= []).push(name);
+        (plan ??= { optional: [] }).optional.push(name);
       }
       if (prop.plan !== undefined) {
-        plan ??= {};
-        plan.nested ??= {};
-        defineOwn(plan.nested, name, prop.plan);
+        // defineProperty: a `__proto__` property name stays a key of the plan.
+        Object.defineProperty(((plan ??= { optional: [] }).nested ??= {}), name, { value: prop.plan, enumerable: true, writable: true, configurable: true });
       }
       props.push([name, propSchema]);
     }
@@ -226,27 +221,20 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
     const element = strictNode(items, `${path}/items`, false, options);
     if (!element.ok) return element;
     out['items'] = element.schema;
-    if (element.plan !== undefined) {
-      plan ??= {};
-      plan.items = element.plan;
-    }
+    if (element.plan !== undefined) (plan ??= { optional: [] }).items = element.plan;
   }
   if (notes.length > 0) {
     const own = typeof out['description'] === 'string' ? (out['description'] as string) : '';
     out['description'] = own === '' ? notes.join('\n') : `${own}\n${notes.join('\n')}`;
   }
-  return { ok: true, schema: out, plan: plan === undefined ? undefined : finishPlan(plan) };
+  return { ok: true, schema: out, plan };
 }
 
+/** A plan while it is built: `optional` first and always present. */
 interface MutablePlan {
-  optional?: string[];
+  optional: string[];
   nested?: Record<string, NullDecodePlan>;
   items?: NullDecodePlan;
-}
-
-/** The plan with `optional` first and always present. */
-function finishPlan({ optional = [], ...rest }: MutablePlan): NullDecodePlan {
-  return { optional, ...rest };
 }
 
 const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
@@ -282,17 +270,6 @@ function admitsNull(schema: unknown): boolean {
 
 function replaceKey(schema: JsonObject, key: string, value: unknown): JsonObject {
   return Object.fromEntries(Object.keys(schema).map((k) => [k, k === key ? value : schema[k]]));
-}
-
-function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function typeList(schema: { readonly [key: string]: unknown }): string[] {
-  const type = schema['type'];
-  if (typeof type === 'string') return [type];
-  if (Array.isArray(type)) return type.filter((t): t is string => typeof t === 'string');
-  return [];
 }
 
 function ownField(record: { readonly [key: string]: unknown }, key: string): unknown {

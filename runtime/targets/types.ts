@@ -54,13 +54,6 @@ export type AnthropicMessage =
   | { role: 'assistant'; content: string | AnthropicAssistantBlock[] }
   | { role: 'system'; content: string | AnthropicTextBlock[] };
 
-/** The converted history (anthropic.ts `toAnthropicMessages`). */
-export interface AnthropicConversion {
-  readonly messages: AnthropicMessage[];
-  /** Requested breakpoint sources that produced no block (a system message moved to the top level, say). */
-  readonly unplacedBreakpoints: number[];
-}
-
 /** Spread into `client.messages.create({ model, max_tokens, ...payload })`. */
 export interface AnthropicPayload { system?: string | AnthropicTextBlock[]; messages: AnthropicMessage[]; tools?: AnthropicToolUnion[] }
 

@@ -4,21 +4,21 @@
  * parsed from text itself (the OpenAI Chat and Responses path) belong to no
  * one else and are filled in place (resolve.ts `#validate`, `fresh`). Both
  * paths must hand the handler the same filled arguments; only the object
- * paths may pay for the copy. `cloneArguments` is wrapped here to count the
+ * paths may pay for the copy. `cloneJson` is wrapped here to count the
  * copies (the module is mocked for this file only).
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import * as callShape from '../../runtime/call-shape.js';
+import * as schema from '../../runtime/targets/schema.js';
 import { createRouter } from '../../runtime/index.js';
 import * as gen from '../fixtures/apply-defaults/expected/index.js';
 import type { Handlers } from '../fixtures/apply-defaults/expected/index.js';
 
-vi.mock('../../runtime/call-shape.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../runtime/call-shape.js')>();
-  return { ...original, cloneArguments: vi.fn(original.cloneArguments) };
+vi.mock('../../runtime/targets/schema.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../runtime/targets/schema.js')>();
+  return { ...original, cloneJson: vi.fn(original.cloneJson) };
 });
 
-const copies = vi.mocked(callShape.cloneArguments);
+const copies = vi.mocked(schema.cloneJson);
 
 function router() {
   const seen: unknown[] = [];

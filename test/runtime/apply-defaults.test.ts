@@ -12,7 +12,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
-import { cloneArguments } from '../../runtime/call-shape.js';
+import { cloneJson } from '../../runtime/targets/schema.js';
 import { createRouter, TARGETS, type NeutralMessage } from '../../runtime/index.js';
 import * as gen from '../fixtures/apply-defaults/expected/index.js';
 import type { Handlers } from '../fixtures/apply-defaults/expected/index.js';
@@ -130,7 +130,7 @@ describe('applyDefaults: true', () => {
     expect(seen).toEqual([]);
     // The copy itself: deep and key-safe.
     const shallow = JSON.parse('{"a":[{"b":1}],"__proto__":{"c":2}}') as Record<string, unknown>;
-    const copy = cloneArguments(shallow);
+    const copy = cloneJson(shallow) as Record<string, unknown>;
     expect(copy).not.toBe(shallow);
     expect((copy['a'] as unknown[])[0]).not.toBe((shallow['a'] as unknown[])[0]);
     expect(JSON.stringify(copy)).toBe(JSON.stringify(shallow));

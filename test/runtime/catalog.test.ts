@@ -19,7 +19,7 @@ describe('the catalog', () => {
     const tools = module.spec.tools;
     expect(catalog.toolCount).toBe(tools.length);
     expect(catalog.specCount).toBe(tools.length);
-    const reads = (t: number) => [catalog.toolName(t), catalog.tool(t).flat, catalog.tool(t).library, catalog.tool(t).namespaces, catalog.toolToolkits(t), catalog.tool(t).definition];
+    const reads = (t: number) => [catalog.toolName(t), catalog.tool(t).flat, catalog.tool(t).library, catalog.tool(t).namespaces, catalog.tool(t).toolkits, catalog.tool(t).definition];
     for (let t = 0; t < tools.length; t++) {
       const spec = tools[t]!;
       expect(reads(t)).toEqual([spec.name, spec.flat, false, spec.namespaces, spec.toolkits, module.spec.rendered.neutral.tools[t]]);
