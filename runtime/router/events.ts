@@ -4,6 +4,7 @@
  * (it is the application's own code, not model input).
  */
 import type { Target } from '../contract.js';
+import type { ProviderItem } from '../targets/history.js';
 import { namedTool } from '../targets/adapter.js';
 import { adapterFor } from '../targets/index.js';
 
@@ -39,7 +40,8 @@ export class Events {
   }
 
   compileDone(target: Target | 'neutral', payload: unknown): void {
-    const tools = (payload as { tools?: unknown }).tools;
+    // Each target's own reading of where its tools sit (Gemini keeps them under `config.tools[].functionDeclarations`).
+    const tools = target === 'neutral' ? (payload as { tools?: unknown }).tools : adapterFor(target).sentTools(payload as ProviderItem);
     const name = target === 'neutral' ? namedTool : adapterFor(target).toolName;
     const toolNames = Array.isArray(tools) ? tools.map((tool) => name(tool) ?? '') : [];
     const event: CompileDoneEvent = { target, payload, toolNames };

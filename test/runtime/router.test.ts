@@ -566,9 +566,14 @@ describe('compile:done and the sync channel', () => {
     expect(JSON.stringify(second.messages.at(-1))).toContain('Tools newly available');
     router.compile();
     expect(seen.map((s) => s.target)).toEqual(['openai', 'anthropic', 'neutral']);
+    // Every target names the tools it sent, wherever its payload keeps them (Gemini: config.tools[].functionDeclarations).
+    const gemini = router.compile({ target: 'gemini', system: 'S', messages: [{ role: 'user', content: 'hi' }] });
+    const declared = (gemini.config?.tools ?? []).flatMap((t) => ('functionDeclarations' in t ? (t.functionDeclarations ?? []).map((d) => d.name) : []));
+    expect(declared.length).toBeGreaterThan(0);
+    expect(seen.at(-1)).toEqual({ target: 'gemini', toolNames: declared });
     off();
     router.compile();
-    expect(seen).toHaveLength(3);
+    expect(seen).toHaveLength(4);
     expect(() => router.on('compile:start' as never, (() => {}) as never)).toThrow(/unknown event "compile:start"/);
   });
 });
