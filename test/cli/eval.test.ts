@@ -1,5 +1,5 @@
 /**
- * `toolroute eval <spec> <cases>` as a user runs it (bin/toolroute.js, spawned): the example case file passes, a case
+ * `toolroute eval <spec> <cases>` as a user runs it (the built package's bin/toolroute.js on plain node, spawned): the example case file passes, a case
  * that fails under its gate exits 1 naming what is missing, `--json` carries the same report, and usage or
  * configuration mistakes exit 2 with a message.
  */
@@ -7,18 +7,22 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalReport } from '../../search/eval.js';
+import { builtPackage } from '../setup/package-build.js';
 import { REPO, removeDir, tempDir, write } from './stage.js';
 
-const BIN = path.join(REPO, 'bin/toolroute.js');
+let BIN = '';
 const SPEC = path.join(REPO, 'examples/tools.spec.yaml');
 let dir = '';
 
 function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  const env: NodeJS.ProcessEnv = { ...process.env, TOOLROUTE_CLI: 'dist' };
+  delete env['NODE_OPTIONS'];
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 beforeAll(() => {
+  BIN = path.join(builtPackage(), 'bin/toolroute.js');
   dir = tempDir('eval-');
 });
 afterAll(() => removeDir(dir));
