@@ -197,7 +197,8 @@ export interface SpecData
 /** The ranked tool search (`toolroute/search`'s `ToolSearch`) as the router uses it. */
 export interface ToolSearchIndex {
   has(name: string): boolean;
-  add(tool: { readonly name: string; readonly description: string; readonly tags: readonly string[]; readonly parameters: unknown }): void;
+  /** `groups`: the names and descriptions of the tool's namespaces and toolkits, as codegen indexes a spec tool. */
+  add(tool: { readonly name: string; readonly description: string; readonly tags: readonly string[]; readonly parameters: unknown; readonly groups?: readonly string[] }): void;
   /** Names best first, at most `k`, of the tools `include` accepts. */
   rank(query: string, options: { readonly k: number; readonly include?: (name: string) => boolean }): string[];
 }

@@ -91,7 +91,9 @@ export class Pruner {
     const catalog = this.#catalog;
     for (; this.#indexed < catalog.toolCount; this.#indexed++) {
       const e = catalog.tool(this.#indexed);
-      if (!e.library && !search.has(e.name)) search.add({ name: e.name, description: e.description, tags: e.tags, parameters: e.schema });
+      if (e.library || search.has(e.name)) continue;
+      const groups = [...e.namespaces.map((k) => catalog.namespaces[k]!), ...e.toolkits.map((k) => catalog.toolkits[k]!)];
+      search.add({ name: e.name, description: e.description, tags: e.tags, parameters: e.schema, groups: groups.flatMap((g) => [g.name, g.description]) });
     }
     return search;
   }

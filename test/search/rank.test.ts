@@ -79,6 +79,13 @@ describe('router.rankByTask', () => {
     const router = createRouter(flatOnly, handlers);
     router.registerTools([{ name: 'get_stock_price', description: 'Latest price of a share', tags: ['finance'] }]);
     expect((await router.rankByTask('what is the stock price of ACME', { k: 1 })).tools.map((t) => t.name)).toEqual(['get_stock_price']);
+    // A tool of a toolkit registered at run time is indexed with its toolkit's name and description, as codegen indexes a
+    // spec tool: words only the toolkit's description has find it.
+    const searching = createRouter(flatOnly, handlers, { searchTools: { k: 1 } }).registerToolkits([
+      { name: 'Ledger', description: 'Invoices and reimbursements of the accounting team', tools: [{ name: 'ledger_get', description: 'Get one entry by id' }] },
+    ]);
+    const found = await searching.dispatch({ name: 'search_tools', arguments: { query: 'reimbursements' } });
+    expect(found.ok && String(found.result)).toMatch(/^.*\n- ledger_get:/);
     await expect(router.rankByTask('x', { k: 1.5 })).rejects.toThrow(/k must be a positive integer/);
     const bare = createRouter({ spec: specFromData({ formatVersion: 1, hash: 'h', openaiStrict: false, schemas: {}, tools: [], flat: [], namespaces: [], toolkits: [], policies: {} }, { directoryXml: '', validators: [] }) }, {});
     await expect(bare.rankByTask('x', { k: 1 })).rejects.toThrow(/no search index .*regenerate/);
