@@ -10,9 +10,9 @@
  * tools of bench/make-spec.ts's flat spec as distractors).
  *
  * Needs AI SDK 7 (Node >= 22): `bash .ci/node24.sh npx tsx bench/bfcl-search.ts [corpus-dir]`.
- * The corpus folder holds BFCL_v4_live_multiple.json and possible_answer/ (default ../shared/corpora/bfcl).
- * `npx tsx bench/bfcl-search.ts --write-fixture test/fixtures/bfcl [corpus-dir]` writes the pooled catalog and the
- * queries the ranking's regression test reads.
+ * Without `corpus-dir` it reads the pooled catalog and the queries committed in test/fixtures/bfcl; a corpus folder
+ * (BFCL_v4_live_multiple.json and possible_answer/, as BFCL publishes them) is pooled the same way.
+ * `npx tsx bench/bfcl-search.ts --write-fixture test/fixtures/bfcl <corpus-dir>` writes that fixture from a corpus folder.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -43,6 +43,13 @@ function loadCorpus(dir: string): { functions: BfclFunction[]; queries: Query[] 
     if (answer !== undefined) queries.push({ task: turns.filter((t) => t.role === 'user').map((t) => t.content).join('\n'), answer });
   }
   return { functions: [...byName.values()], queries };
+}
+
+/** The pooled catalog and queries committed in test/fixtures/bfcl (what `--write-fixture` wrote from the corpus). */
+function loadFixture(): { functions: BfclFunction[]; queries: Query[] } {
+  const dir = new URL('../test/fixtures/bfcl/', import.meta.url);
+  const read = (file: string) => JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as unknown;
+  return { functions: read('catalog.json') as BfclFunction[], queries: read('queries.json') as Query[] };
 }
 
 /** Verbs and filler of tool names that say what a tool does, not what it is about: an author does not tag with them. */
@@ -152,7 +159,9 @@ async function main(): Promise<void> {
   const fixture = process.argv.indexOf('--write-fixture');
   if (fixture > 0) {
     // The pooled catalog and the queries, as test/search/bfcl.test.ts reads them (no AI SDK needed).
-    const { functions, queries } = loadCorpus(resolve(process.argv[fixture + 2] ?? '../shared/corpora/bfcl'));
+    const corpus = process.argv[fixture + 2];
+    if (corpus === undefined) throw new Error('--write-fixture <out-dir> <corpus-dir>: the BFCL corpus folder is required.');
+    const { functions, queries } = loadCorpus(resolve(corpus));
     const out = resolve(process.argv[fixture + 1]!);
     writeFileSync(join(out, 'catalog.json'), `${JSON.stringify(functions.map(({ name, description, parameters }) => ({ name, description, parameters })))}\n`);
     writeFileSync(join(out, 'queries.json'), `${JSON.stringify(queries)}\n`);
@@ -160,8 +169,7 @@ async function main(): Promise<void> {
   }
   const major = Number((createRequire(import.meta.url)('ai/package.json') as { version: string }).version.split('.')[0]);
   if (major < 7) throw new Error('bench/bfcl-search.ts compares with AI SDK 7 toolSearch: run it with `bash .ci/node24.sh npx tsx bench/bfcl-search.ts`.');
-  const dir = resolve(process.argv[2] ?? '../shared/corpora/bfcl');
-  const { functions, queries } = loadCorpus(dir);
+  const { functions, queries } = process.argv[2] === undefined ? loadFixture() : loadCorpus(resolve(process.argv[2]));
   const rows: string[] = [
     '| catalog (tools) | queries | selection | recall@1 | recall@5 | recall@10 | kept (mean) | time per query |',
     '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
