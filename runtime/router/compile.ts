@@ -132,7 +132,9 @@ export class Compiler {
     const { target, tools: selection } = request;
     const names =
       selection === undefined ? undefined : Array.isArray(selection) ? [...(selection as readonly string[])] : (selection as { readonly tools: readonly ToolDefinition[] }).tools.map((d) => d.name);
-    const native = request.options?.namespaces === 'native' && adapterFor(target).namespaces !== undefined;
+    const encoding = request.options?.namespaces;
+    if (encoding !== undefined && encoding !== 'native' && encoding !== 'action-args') throw new TypeError(`compile: options.namespaces must be 'native' or 'action-args'; got ${JSON.stringify(encoding)}.`);
+    const native = encoding === 'native' && adapterFor(target).namespaces !== undefined;
     const search = request.options?.toolSearch !== undefined && request.options.toolSearch !== false;
     // A target allows one tool search: with the hosted one asked for, `native` loads toolkits through the dispatcher.
     const configured = toolkitMode(target, this.#toolkitLoading, this.#model);
