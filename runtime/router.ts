@@ -8,6 +8,7 @@ import type { AnnounceOptions, Announcement } from './announcements.js';
 import { readCall } from './call-shape.js';
 import { fromProvider, toolMessage, type ProviderResponseMap } from './conversation.js';
 import type { TargetPayload } from './targets/compile.js';
+import { adapterFor } from './targets/index.js';
 import { cacheKey as payloadCacheKey } from './cache-key.js';
 import { Catalog, type AnyDynamicGroup, type AnyDynamicTool } from './router/catalog.js';
 import { Compiler, type AnyTargetCompileRequest } from './router/compile.js';
@@ -178,7 +179,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     const calls = messages.flatMap((m) => m.tool_calls ?? []);
     // One after the other: a handler may depend on an earlier one's effect.
     for (const call of calls) messages.push(toolMessage(call, await this.dispatch(call, ...options)));
-    return { messages, done: calls.length === 0 };
+    return { messages, done: calls.length === 0 && adapterFor(target).paused?.(response) !== true };
   }
 
   // ---- Namespaces and toolkits (the seed's two layers) ----------------------

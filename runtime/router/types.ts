@@ -270,7 +270,7 @@ export interface TargetCompileRequest<R extends RegistryShape, D extends string 
 export interface ResponseStep {
   /** The assistant turn, then one tool message per call in call order: append them all to the history. */
   readonly messages: NeutralMessage[];
-  /** The model answered: its turn called no tool, so the loop ends. */
+  /** The model answered: its turn called no tool and was not paused (a paused one is sent back to go on), so the loop ends. */
   readonly done: boolean;
 }
 

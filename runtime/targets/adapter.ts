@@ -76,6 +76,8 @@ export interface TargetAdapter<T extends Target> {
   buildPayload(context: PayloadContext<T>): TargetPayloadMap[T];
   /** The neutral history entries for one SDK response, the whole output kept as `provider` state to replay. Total. */
   readResponse(response: unknown): NeutralMessage[];
+  /** A turn the provider paused (Anthropic's `pause_turn`): sent back as it is, the model goes on. Absent: never. */
+  paused?(response: unknown): boolean;
   /** What the `native` toolkit-loading strategy means here, and the tool forms that mode needs (runtime/toolkit-loading.ts). */
   readonly toolkitLoading: NativeToolkitLoading<T>;
   /** `options.namespaces: 'native'`: a namespace (or toolkit, `deferred` members) as the target's own namespace tool, one member per action; undefined where the target has none. */

@@ -118,6 +118,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
     }
     return out;
   },
+  paused: (response) => isRecord(response) && response['stop_reason'] === 'pause_turn',
   readResponse: (response) => {
     const content = isRecord(response) ? items(response['content']) : [];
     const { text, calls } = readItems(content, classifyAnthropicBlock);

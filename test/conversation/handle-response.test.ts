@@ -68,4 +68,18 @@ describe('router.handleResponse', () => {
     };
     expectTypeOf(typeOnly).toBeFunction();
   });
+
+  it('is not done on a paused Anthropic turn (pause_turn): the turn is kept to be sent back, and nothing is dispatched', async () => {
+    const dispatched: string[] = [];
+    const router = createRouter(generated, Object.fromEntries(generated.TOOL_NAMES.map((name) => [name, () => void dispatched.push(name)])) as unknown as Handlers);
+    const content = [{ type: 'server_tool_use', id: 'srv1', name: 'tool_search_tool_regex', input: { pattern: 'weather' } }];
+    const base = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-opus-4-8', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
+    const paused = await router.handleResponse('anthropic', { ...base, content, stop_reason: 'pause_turn' } as never);
+    expect(paused.done).toBe(false);
+    expect(paused.messages).toHaveLength(1);
+    expect(router.compile({ target: 'anthropic', messages: [{ role: 'user', content: 'weather?' }, ...paused.messages] }).messages.at(-1)).toEqual({ role: 'assistant', content });
+    const answered = await router.handleResponse('anthropic', { ...base, content: [{ type: 'text', text: 'Sunny.' }], stop_reason: 'end_turn' } as never);
+    expect(answered.done).toBe(true);
+    expect(dispatched).toEqual([]);
+  });
 });
