@@ -210,8 +210,8 @@ export class Pruner {
  * they do instead of loading whole toolkits; `run(query, k)` answers.
  */
 export function searchToolsDefinition(option: true | { readonly k?: number }, run: (query: unknown, k: number) => Promise<string>): unknown {
-  const k = option === true ? 5 : (option.k ?? 5);
-  if (!Number.isInteger(k) || k < 1) throw new TypeError(`createRouter: searchTools.k must be a positive integer; got ${String(k)}.`);
+  const k = option === true ? 5 : typeof option === 'object' && option !== null ? (option.k ?? 5) : Number.NaN; // `'yes'` from JavaScript: refused
+  if (!Number.isInteger(k) || k < 1) throw new TypeError(`createRouter: searchTools must be true or { k } (searchTools.k must be a positive integer); got ${JSON.stringify(option)}.`);
   const validate = (a: unknown) => typeof a === 'object' && a !== null && typeof (a as { query?: unknown }).query === 'string' && Object.keys(a).length === 1;
   const description = `Find tools of the toolkits by what they do: returns up to ${k} matching tools with their arguments, ready to call. Cheaper than loading a whole toolkit.`;
   const parameters = { type: 'object', properties: { query: { type: 'string', description: 'What the tool should do, in a few words.' } }, required: ['query'], additionalProperties: false };
