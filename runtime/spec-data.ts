@@ -68,7 +68,7 @@ function membership(count: number, groups: readonly { readonly tools: readonly n
 }
 
 /**
- * The `GeneratedSpec` of a generated folder: `data` (frozen in place) plus what is derived from it. Called once by the
+ * The `GeneratedSpec` of a generated folder: `data` (the parts it exposes frozen in place) plus what is derived from it. Called once by the
  * generated `spec.gen.ts`; throws, naming the fix, on data of another format version.
  * @example
  * export const spec = specFromData<GeneratedSpec<Registry>>(data, { directoryXml, validators });
@@ -80,7 +80,8 @@ export function specFromData<S extends GeneratedSpec = GeneratedSpec>(
   if (data?.formatVersion !== 1) {
     throw new TypeError(`toolroute: this generated folder's spec data has format version ${String(data?.formatVersion)}; this runtime reads 1. Regenerate the folder (npx toolroute codegen).`);
   }
-  deepFreeze(data);
+  // Frozen in place: the parts the spec exposes as they are (each tool record is copied, and its copy frozen, below).
+  for (const part of [data.schemas, data.flat, data.namespaces, data.toolkits, data.policies]) deepFreeze(part);
   const count = data.tools.length;
   const isFlat = new Uint8Array(count);
   for (const t of data.flat) isFlat[t] = 1;
@@ -90,14 +91,23 @@ export function specFromData<S extends GeneratedSpec = GeneratedSpec>(
     if (!Object.hasOwn(data.schemas, t.parameters)) {
       throw new TypeError(`toolroute: this generated folder's spec data names the schema ${JSON.stringify(t.parameters)} for tool ${JSON.stringify(t.name)} but does not define it. Regenerate the folder (npx toolroute codegen).`);
     }
-    return Object.freeze({ ...t, tags: t.tags ?? NONE, deferLoading: t.deferLoading === true, parameters: data.schemas[t.parameters]!, flat: isFlat[i] === 1, namespaces: namespacesOf[i]!, toolkits: toolkitsOf[i]! });
+    return Object.freeze({
+      name: t.name, description: t.description, tags: t.tags === undefined ? NONE : Object.freeze(t.tags), deferLoading: t.deferLoading === true,
+      parameters: data.schemas[t.parameters]!, validator: t.validator, flat: isFlat[i] === 1, namespaces: namespacesOf[i]!, toolkits: toolkitsOf[i]!,
+      ...(t.nullDecode === undefined ? {} : { nullDecode: deepFreeze(t.nullDecode) }),
+      ...(t.keyDecode === undefined ? {} : { keyDecode: deepFreeze(t.keyDecode) }),
+      ...(t.fillsDefaults === true ? { fillsDefaults: true as const } : {}),
+    });
   });
   const options = Object.freeze({ openaiStrict: data.openaiStrict });
+  let neutralTools: readonly unknown[] | undefined;
   let namespaces: readonly unknown[] | undefined;
+  // Rendered on first read (a compile, a prune, a rejection that shows a definition): dispatch reads none of them.
   const neutral: RenderedTools = Object.freeze({
-    // Frozen shallowly: the schemas are frozen already.
-    tools: Object.freeze(tools.map(({ name, description, parameters, deferLoading }) => Object.freeze(deferLoading ? { name, description, parameters, deferLoading } : { name, description, parameters }))),
-    // Rendered on first read (a compile, a target form): they list every action's arguments, unread by dispatch.
+    get tools() {
+      // Frozen shallowly: the schemas are frozen already.
+      return (neutralTools ??= Object.freeze(tools.map(({ name, description, parameters, deferLoading }) => Object.freeze(deferLoading ? { name, description, parameters, deferLoading } : { name, description, parameters }))));
+    },
     get namespaces() {
       return (namespaces ??= deepFreeze(data.namespaces.map((ns) => renderTool('neutral', neutralNamespaceTool(ns, ns.tools.map((t) => tools[t]!), ns.encoding), options))));
     },

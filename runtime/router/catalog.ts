@@ -53,8 +53,10 @@ export class Catalog {
   /** Tools so far: the spec's (indices below `specCount`), then run-time and library ones. */
   toolCount = 0;
   readonly specCount: number;
-  /** Tool entries by index. */
-  readonly #entries: ToolEntry[] = [];
+  /** Tool entries by index: a spec tool's is built on first read (`tool`), a run-time tool's at registration. */
+  readonly #entries: (ToolEntry | undefined)[] = [];
+  /** The spec tools' handlers, by index, as passed to the constructor. */
+  readonly #handlers: (AnyHandler | undefined)[] = [];
   readonly namespaces: Group[] = [];
   readonly toolkits: Group[] = [];
   /** Every tool, namespace and the loader by exact name. A Map: `__proto__` finds nothing. */
@@ -82,32 +84,15 @@ export class Catalog {
     const count = spec.tools.length;
     this.specCount = this.toolCount = count;
     const missing: string[] = [];
-    spec.tools.forEach((tool, i) => {
+    // Handlers are taken now; a spec tool's entry is built on first read (most of a large spec is never called).
+    for (let i = 0; i < count; i++) {
+      const name = spec.tools[i]!.name;
       // Own properties only, enumerable or not: an inherited function is no handler.
-      const handler = Object.hasOwn(handlerTable, tool.name) ? handlerTable[tool.name] : undefined;
-      if (typeof handler !== 'function') missing.push(tool.name);
-      const definition = spec.rendered.neutral.tools[i] as ToolDefinition;
-      this.#entries.push({
-        name: tool.name,
-        flat: tool.flat,
-        library: false,
-        namespaces: tool.namespaces,
-        toolkits: tool.toolkits,
-        validate: spec.validators[tool.validator],
-        nullDecode: tool.nullDecode,
-        keyDecode: tool.keyDecode,
-        fillsDefaults: tool.fillsDefaults === true,
-        handler: handler as AnyHandler | undefined,
-        schema: (definition.parameters as JsonSchema | undefined) ?? EMPTY_OBJECT_SCHEMA,
-        description: tool.description,
-        tags: tool.tags,
-        deferLoading: tool.deferLoading,
-        definition,
-        specIndex: i,
-        neutral: undefined,
-      });
-      this.byName.set(tool.name, { kind: 'tool', index: i });
-    });
+      const handler = Object.hasOwn(handlerTable, name) ? handlerTable[name] : undefined;
+      if (typeof handler !== 'function') missing.push(name);
+      this.#handlers.push(handler as AnyHandler | undefined);
+      this.byName.set(name, { kind: 'tool', index: i });
+    }
     if (missing.length > 0) {
       throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
     }
@@ -146,11 +131,22 @@ export class Catalog {
 
   /** Tool `t`'s entry (`0 <= t < toolCount`). */
   tool(t: number): ToolEntry {
-    return this.#entries[t]!;
+    return this.#entries[t] ?? (this.#entries[t] = this.#specEntry(t));
   }
 
-  /** Tool `t`'s name. */
-  toolName(t: number): string { return this.#entries[t]!.name; }
+  /** Tool `t`'s name (without building its entry). */
+  toolName(t: number): string { return t < this.specCount ? this.spec.tools[t]!.name : this.#entries[t]!.name; }
+
+  /** The entry of spec tool `t`: its generated record and handler; its neutral definition read when first needed. */
+  #specEntry(t: number): ToolEntry {
+    const tool = this.spec.tools[t]!;
+    const rendered = this.spec.rendered;
+    return {
+      ...tool, library: false, validate: this.spec.validators[tool.validator], nullDecode: tool.nullDecode, keyDecode: tool.keyDecode,
+      fillsDefaults: tool.fillsDefaults === true, handler: this.#handlers[t], schema: tool.parameters as JsonSchema, specIndex: t, neutral: undefined,
+      get definition() { return rendered.neutral.tools[t] as ToolDefinition; },
+    };
+  }
 
   /** Whether `name` is a library tool of this router (`libraryTools`; `load_toolkit` is not one of them). */
   isLibraryTool(name: unknown): boolean {

@@ -89,25 +89,30 @@ export class Gate {
   /** Loaded toolkit indices, load order (the session's list; do not modify). */
   loadedToolkits(): readonly number[] { return this.#session.loaded; }
 
+  /** Rebuild the blocked tables from the blocklist: a tool is blocked when it, or a group it belongs to, is listed. */
   recomputeBlocked(): void {
     const set = this.#session.blockedSet;
     const catalog = this.#catalog;
     this.nsBlocked = catalog.namespaces.map((ns) => set.has(ns.name));
     this.kitBlocked = catalog.toolkits.map((kit) => set.has(kit.name));
-    this.toolBlocked = Array.from({ length: catalog.toolCount }, (_, t) =>
-      set.has(catalog.toolName(t)) || catalog.tool(t).namespaces.some((k) => this.nsBlocked[k]) || catalog.tool(t).toolkits.some((k) => this.kitBlocked[k]),
-    );
+    const blocked = new Array<boolean>(catalog.toolCount).fill(false);
+    if (set.size > 0) {
+      for (let t = 0; t < blocked.length; t++) if (set.has(catalog.toolName(t))) blocked[t] = true;
+      for (const [k, ns] of catalog.namespaces.entries()) if (this.nsBlocked[k]) for (const t of ns.tools) blocked[t] = true;
+      for (const [k, kit] of catalog.toolkits.entries()) if (this.kitBlocked[k]) for (const t of kit.tools) blocked[t] = true;
+    }
+    this.toolBlocked = blocked;
   }
 
-  /** Rebuild every table: after a restore or a registration. */
+  /** Rebuild every table: after a restore or a registration. A tool is callable by name when flat, a library tool or in a loaded toolkit. */
   recompute(): void {
     this.recomputeBlocked();
     const catalog = this.#catalog;
     this.kitLoaded = catalog.toolkits.map(() => false);
-    for (const k of this.#session.loaded) this.kitLoaded[k] = true;
-    this.direct = Array.from({ length: catalog.toolCount }, (_, t) =>
-      catalog.tool(t).flat || catalog.tool(t).library || catalog.tool(t).toolkits.some((k) => this.kitLoaded[k]),
-    );
+    this.direct = new Array<boolean>(catalog.toolCount).fill(false);
+    for (const t of catalog.flat) this.direct[t] = true;
+    for (const t of catalog.library) this.direct[t] = true;
+    for (const k of this.#session.loaded) this.#open(k);
     this.loadVersion++;
   }
 
@@ -115,10 +120,15 @@ export class Gate {
   markLoaded(k: number): boolean {
     if (this.kitLoaded[k]) return false;
     this.#session.loaded.push(k);
-    this.kitLoaded[k] = true;
-    for (const t of this.#catalog.toolkits[k]!.tools) this.direct[t] = true;
+    this.#open(k);
     this.loadVersion++;
     return true;
+  }
+
+  /** Toolkit `k`'s tools become callable by name. */
+  #open(k: number): void {
+    this.kitLoaded[k] = true;
+    for (const t of this.#catalog.toolkits[k]!.tools) this.direct[t] = true;
   }
 
   /** For a tool callable through a loaded toolkit (not flat): the first loaded one (the call's `group`); else null. */
