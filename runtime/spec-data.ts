@@ -91,12 +91,11 @@ export function specFromData<S extends GeneratedSpec = GeneratedSpec>(
     if (!Object.hasOwn(data.schemas, t.parameters)) {
       throw new TypeError(`toolroute: this generated folder's spec data names the schema ${JSON.stringify(t.parameters)} for tool ${JSON.stringify(t.name)} but does not define it. Regenerate the folder (npx toolroute codegen).`);
     }
+    const { nullDecode, keyDecode, fillsDefaults } = t;
     return Object.freeze({
       name: t.name, description: t.description, tags: t.tags === undefined ? NONE : Object.freeze(t.tags), deferLoading: t.deferLoading === true,
       parameters: data.schemas[t.parameters]!, validator: t.validator, flat: isFlat[i] === 1, namespaces: namespacesOf[i]!, toolkits: toolkitsOf[i]!,
-      ...(t.nullDecode === undefined ? {} : { nullDecode: deepFreeze(t.nullDecode) }),
-      ...(t.keyDecode === undefined ? {} : { keyDecode: deepFreeze(t.keyDecode) }),
-      ...(t.fillsDefaults === true ? { fillsDefaults: true as const } : {}),
+      ...(nullDecode && { nullDecode: deepFreeze(nullDecode) }), ...(keyDecode && { keyDecode: deepFreeze(keyDecode) }), ...(fillsDefaults && { fillsDefaults }),
     });
   });
   const options = Object.freeze({ openaiStrict: data.openaiStrict });

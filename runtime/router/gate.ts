@@ -95,13 +95,9 @@ export class Gate {
     const catalog = this.#catalog;
     this.nsBlocked = catalog.namespaces.map((ns) => set.has(ns.name));
     this.kitBlocked = catalog.toolkits.map((kit) => set.has(kit.name));
-    const blocked = new Array<boolean>(catalog.toolCount).fill(false);
-    if (set.size > 0) {
-      for (let t = 0; t < blocked.length; t++) if (set.has(catalog.toolName(t))) blocked[t] = true;
-      for (const [k, ns] of catalog.namespaces.entries()) if (this.nsBlocked[k]) for (const t of ns.tools) blocked[t] = true;
-      for (const [k, kit] of catalog.toolkits.entries()) if (this.kitBlocked[k]) for (const t of kit.tools) blocked[t] = true;
-    }
-    this.toolBlocked = blocked;
+    this.toolBlocked = set.size === 0 ? new Array<boolean>(catalog.toolCount).fill(false) : Array.from({ length: catalog.toolCount }, (_, t) => set.has(catalog.toolName(t)));
+    const listed = [...catalog.namespaces.filter((_, k) => this.nsBlocked[k]), ...catalog.toolkits.filter((_, k) => this.kitBlocked[k])];
+    for (const group of listed) for (const t of group.tools) this.toolBlocked[t] = true;
   }
 
   /** Rebuild every table: after a restore or a registration. A tool is callable by name when flat, a library tool or in a loaded toolkit. */
