@@ -224,6 +224,13 @@ export async function runScript(target: Target, strategy: ToolkitLoadingStrategy
     });
 
   let previous = compile();
+  // Each payload is cut into blocks once: every turn reads the previous payload's blocks again.
+  const blockCache = new WeakMap<object, CacheBlock[]>();
+  const blocksOf = (p: unknown): CacheBlock[] => {
+    let hit = blockCache.get(p as object);
+    if (hit === undefined) blockCache.set(p as object, (hit = cacheBlocks(target, p)));
+    return hit;
+  };
   payloads.push(previous);
   keys.push(router.cacheKey(previous));
   for (let turn = 1; turn <= SCRIPT_TURNS; turn++) {
@@ -303,14 +310,14 @@ export async function runScript(target: Target, strategy: ToolkitLoadingStrategy
     const next = compile();
     const reuse = cacheReuse(target, previous, next);
     // The gate's own field may change every turn by design: compared without it.
-    const ungated = (p: unknown) => cacheBlocks(target, p).filter((b) => b.section !== 'tool_choice');
+    const ungated = (p: unknown) => blocksOf(p).filter((b) => b.section !== 'tool_choice');
     const [blocks, nextBlocks] = [ungated(previous), ungated(next)];
     const volatileFrom = volatileStart(target, previous, blocks);
     let same = 0;
     while (same < blocks.length && blocks[same]!.json === nextBlocks[same]?.json) same++;
     const stableBytes = blocks.slice(0, volatileFrom).reduce((sum, b) => sum + b.bytes, 0);
     const offeredNotCallable = [...offeredNames(target, next)].filter(([, reach]) => !reach.some((c) => router.checkToolCall(c as { name: string }).allowed)).map(([name]) => name);
-    const gateField = (p: unknown) => cacheBlocks(target, p).find((b) => b.section === 'tool_choice')?.json;
+    const gateField = (p: unknown) => blocksOf(p).find((b) => b.section === 'tool_choice')?.json;
     turns.push({ turn, reuse, volatileFrom, stableBytes, fullExceptTail: same >= volatileFrom, offeredNotCallable, gateChanged: gateField(previous) !== gateField(next) });
     payloads.push(next);
     keys.push(router.cacheKey(next));
