@@ -136,26 +136,5 @@ export interface IRSpec {
   readonly policies: readonly IRPolicy[];
 }
 
-/** The name of the library-owned loader tool. */
-export const LOAD_TOOLKIT = 'load_toolkit';
-
-/**
- * Names owned by the library, reserved in every spec: the loader, the toolkit
- * dispatcher (runtime/toolkit-loading.ts), and the
- * tools the seed lists as library tools (memory, context, handoff).
- */
-export const RESERVED_TOOL_NAMES = [
-  'load_toolkit',
-  'call_toolkit_tool',
-  'context',
-  'new_context',
-  'create_memory',
-  'modify_memory',
-  'recall_context',
-] as const;
-
-/**
- * The tool-name rule every target accepts (intersection of providers.md):
- * starts with a letter or `_`, then letters, digits, `_` or `-`, 64 at most.
- */
-export const PORTABLE_TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+/** The library's own names and the tool-name rule: the runtime's, so a spec and a registration obey the same ones. */
+export { LOAD_TOOLKIT_NAME as LOAD_TOOLKIT, PORTABLE_TOOL_NAME, RESERVED_TOOL_NAMES } from '../runtime/contract.js';

@@ -32,6 +32,12 @@ export type RejectionCode = (typeof REJECTION_CODES)[number];
 
 /** The name of the library-owned loader tool. */
 export const LOAD_TOOLKIT_NAME = 'load_toolkit';
+/** The library-owned tool through which loaded toolkit tools are called in `dispatcher` mode. */
+export const TOOLKIT_DISPATCHER_NAME = 'call_toolkit_tool';
+/** Names the library owns, reserved in specs and refused in registrations: the loader, the dispatcher, the seed's library tools. */
+export const RESERVED_TOOL_NAMES = [LOAD_TOOLKIT_NAME, TOOLKIT_DISPATCHER_NAME, 'context', 'new_context', 'create_memory', 'modify_memory', 'recall_context'] as const;
+/** The tool-name rule every target accepts: a letter or `_`, then letters, digits, `_` or `-`, 64 at most. */
+export const PORTABLE_TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 /** One ajv error, as an ajv standalone validator reports it (`allErrors: true`). */
 export interface ValidationError {

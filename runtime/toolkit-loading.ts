@@ -5,7 +5,7 @@
  * Responses `tool-search` (a client-executed `tool_search`), OpenAI Chat and Gemini `dispatcher` (one stable tool,
  * {@link TOOLKIT_DISPATCHER_NAME}). Compile renders it as a pure function of the history and the catalog.
  */
-import { LOAD_TOOLKIT_NAME, TARGETS, type Target, type ToolDefinition } from './contract.js';
+import { LOAD_TOOLKIT_NAME, TARGETS, TOOLKIT_DISPATCHER_NAME, type Target, type ToolDefinition } from './contract.js';
 import { quote } from './reasons.js';
 import type { NeutralTool } from './targets/adapter.js';
 import { argumentsObject, parseOr, type NormalizedMessage } from './targets/history.js';
@@ -24,8 +24,7 @@ export type ToolkitLoadingOption = ToolkitLoadingStrategy | { readonly [T in Tar
 /** What a strategy means on one target. */
 export type ToolkitMode = 'deferred' | 'tool-search' | 'dispatcher' | 'append' | 'tool-changes';
 
-/** The library-owned tool through which loaded toolkit tools are called in `dispatcher` mode. */
-export const TOOLKIT_DISPATCHER_NAME = 'call_toolkit_tool';
+export { TOOLKIT_DISPATCHER_NAME } from './contract.js';
 
 /** How the model reaches a toolkit's tools in each mode: what error texts say, so they match the active strategy. */
 export const TOOLKIT_MODE_TEXT: { readonly [M in ToolkitMode]: string } = {

@@ -3,14 +3,13 @@
  * (which writes the names) and `mcpHandlers` (which finds each spec tool's server
  * tool again from the live `tools/list`), so the two can never disagree.
  *
- * No dependencies: the MCP SDK is not needed to compute a name.
+ * The MCP SDK is not needed to compute a name: the rules are the runtime's (runtime/contract.ts).
  */
 
-/** The tool-name rule of every target (same as the generator's PORTABLE_TOOL_NAME). */
-export const PORTABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+import { PORTABLE_TOOL_NAME, RESERVED_TOOL_NAMES } from '../../runtime/contract.js';
 
-/** Names the library owns (same as the generator's RESERVED_TOOL_NAMES). */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set(['load_toolkit', 'context', 'new_context', 'create_memory', 'modify_memory', 'recall_context']);
+/** Names the library owns: an imported tool never takes one. */
+const RESERVED_NAMES: ReadonlySet<string> = new Set(RESERVED_TOOL_NAMES);
 
 /** Why a name had to change: recorded in the imported spec, never silent. */
 export interface NameFix {
@@ -32,7 +31,7 @@ export interface NameFix {
  */
 export function specToolName(prefix: string, mcpName: string): { readonly name: string; readonly fix?: NameFix } {
   const wanted = `${prefix}${mcpName}`;
-  if (PORTABLE_NAME.test(wanted) && !RESERVED_NAMES.has(wanted)) return { name: wanted };
+  if (PORTABLE_TOOL_NAME.test(wanted) && !RESERVED_NAMES.has(wanted)) return { name: wanted };
   let name = wanted.replace(/[^A-Za-z0-9_-]/g, '_');
   const whys: string[] = [];
   if (name !== wanted) whys.push('characters outside [A-Za-z0-9_-] became "_"');

@@ -6,6 +6,7 @@
  */
 import {
   LOAD_TOOLKIT_NAME,
+  RESERVED_TOOL_NAMES,
   type GeneratedModule,
   type GeneratedSpec,
   type RegistryShape,
@@ -36,8 +37,7 @@ export type Ref =
   | { readonly kind: 'namespace'; readonly index: number }
   | { readonly kind: 'loader' };
 
-/** Names owned by the library (reserved in specs, refused in registrations). */
-const RESERVED_NAMES = new Set(['load_toolkit', TOOLKIT_DISPATCHER_NAME, 'context', 'new_context', 'create_memory', 'modify_memory', 'recall_context']);
+const RESERVED_NAMES: ReadonlySet<string> = new Set(RESERVED_TOOL_NAMES);
 /** How run-time tools and groups are rendered (never OpenAI strict: their schemas are not checked for it). */
 export const RENDER_OPTIONS = Object.freeze({ openaiStrict: false });
 

@@ -3,13 +3,11 @@
  * module owns their registration rules and the text `handleTool` returns; the catalog stores them as tool entries
  * (`library: true`), so they resolve, pass the gate, validate and run as the application's tools do.
  */
-import { LOAD_TOOLKIT_NAME, type HandlerContext, type ValidationError } from '../contract.js';
+import { LOAD_TOOLKIT_NAME, PORTABLE_TOOL_NAME, type HandlerContext, type ValidationError } from '../contract.js';
 import { isPlainObject } from '../call-shape.js';
 import { quote } from '../reasons.js';
 import type { LibraryToolDefinition, LibraryToolValidate } from './types.js';
 
-/** The tool-name rule every target accepts (the generator's PORTABLE_TOOL_NAME). */
-const PORTABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 /** The keys of a definition: every one is required, and no other is accepted. */
 const DEFINITION_KEYS = ['name', 'description', 'parameters', 'validate', 'handler'] as const;
 
@@ -67,8 +65,8 @@ export function planLibraryTools(definitions: unknown, taken: (name: string) => 
       );
     }
     const name = def['name'];
-    if (typeof name !== 'string' || !PORTABLE_NAME.test(name)) {
-      throw new TypeError(`${where} ${label}: the name must match ${PORTABLE_NAME.source} (the tool-name rule of every target).`);
+    if (typeof name !== 'string' || !PORTABLE_TOOL_NAME.test(name)) {
+      throw new TypeError(`${where} ${label}: the name must match ${PORTABLE_TOOL_NAME.source} (the tool-name rule of every target).`);
     }
     const holder = names.has(name) ? 'another library tool' : taken(name);
     if (holder !== undefined) throw new TypeError(`${where} ${label}: the name is already taken by ${holder}; pick another.`);

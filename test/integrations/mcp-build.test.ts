@@ -5,6 +5,7 @@
  */
 import type { McpTool as Tool } from '../../integrations/mcp/types.js';
 import { describe, expect, it } from 'vitest';
+import { RESERVED_TOOL_NAMES } from '../../runtime/contract.js';
 import { buildMcpImport, compareImport, readRecords } from '../../generator/import/mcp.js';
 import { loadText } from '../../generator/load.js';
 import { validateSpec } from '../../generator/validate.js';
@@ -58,6 +59,8 @@ describe('specToolName', () => {
     expect(specToolName('', 'github.get/issue').fix?.why).toMatch(/characters outside/);
     expect(specToolName('', '9lives').name).toBe('_9lives');
     expect(specToolName('', 'load_toolkit').name).toBe('mcp_load_toolkit');
+    // Every name the library owns, the toolkit dispatcher included, is renamed: the spec would refuse it.
+    for (const reserved of RESERVED_TOOL_NAMES) expect(specToolName('', reserved).name).toBe(`mcp_${reserved}`);
     const long = specToolName('', 'x'.repeat(80));
     expect(long.name).toHaveLength(64);
     expect(long.name).not.toBe(specToolName('', `${'x'.repeat(79)}y`).name);
