@@ -370,7 +370,7 @@ describe('compile for a target', () => {
 
 test('the runtime exports exactly its public API', () => {
   expect(Object.keys(runtime).sort()).toEqual([
-    'ANNOUNCEMENT_ANCHOR', 'ANNOUNCEMENT_CHANNELS', 'DEFAULT_LIMITS', 'LOAD_TOOLKIT_NAME', 'REJECTION_CODES', 'TARGETS',
+    'ANNOUNCEMENT_ANCHOR', 'ANNOUNCEMENT_CHANNELS', 'DEFAULT_LIMITS', 'LOAD_TOOLKIT_NAME', 'PORTABLE_TOOL_NAME', 'REJECTION_CODES', 'RESERVED_TOOL_NAMES', 'TARGETS',
     'TARGET_WARNING_CODES', 'TOOLKIT_DISPATCHER_NAME', 'TOOLKIT_LOADING_STRATEGIES', 'ToolCallRejectedError', 'ToolRouter',
     'ToolrouteConfigError', 'anthropicToolChanges', 'applyNullDecode', 'cacheBlocks', 'cacheKey', 'cacheReuse', 'compileForTarget',
     'createRouter', 'fromProvider', 'lazyRendered', 'libraryTool', 'nullDecodePlan', 'renderAnnouncements', 'renderTool', 'specFromData', 'stablePrefixOf',
