@@ -5,6 +5,7 @@ import type { ObjectKind } from '../../schema/spec-schema.js';
 import type { SpecPath } from '../load.js';
 import { didYouMean } from '../problems.js';
 import { TARGETS } from '../../runtime/contract.js';
+import { TOOLKIT_LOADING_STRATEGIES } from '../../runtime/toolkit-loading.js';
 import { COMMA_HINT, describe } from './context.js';
 import type { Context } from './context.js';
 
@@ -100,7 +101,7 @@ const FIELD_HINTS: Record<string, { missing: string; wrong: string }> = {
   offerUngroupedTools: { missing: '', wrong: 'Write `offerUngroupedTools: true` or `offerUngroupedTools: false` (no quotes).' },
   toolkitLoading: {
     missing: '',
-    wrong: 'Write `toolkitLoading: native`, `dispatcher` or `append`, or a mapping from target to strategy, e.g. `toolkitLoading: { openai: dispatcher, gemini: append }`.',
+    wrong: `Write \`toolkitLoading:\` as one of ${TOOLKIT_LOADING_STRATEGIES.join(', ')}, or a mapping from target to strategy, e.g. \`toolkitLoading: { openai: dispatcher, gemini: append }\`.`,
   },
   applyDefaults: { missing: '', wrong: 'Write `applyDefaults: true` or `applyDefaults: false` (no quotes).' },
   namespaces: { missing: '', wrong: 'Write `namespaces:` as a list of namespaces, each with name, description and tools.' },

@@ -91,7 +91,7 @@ describe('options.toolkitLoading', () => {
     ['toolkitLoading: dispather', 'invalid_value', /"dispather" is not a valid toolkitLoading strategy\..*"dispatcher"/s],
     ['toolkitLoading: { antropic: append }', 'unknown_key', /"antropic" in `options.toolkitLoading` is not a target\..*"anthropic".*Targets: anthropic, openai, openai-responses, gemini/s],
     ['toolkitLoading: { anthropic: apend }', 'invalid_value', /"apend" is not a valid strategy for anthropic\..*"append"/s],
-    ['toolkitLoading: 3', 'wrong_type', /expected a strategy name or a mapping from target to strategy, but found/],
+    ['toolkitLoading: 3', 'wrong_type', /expected a strategy name or a mapping from target to strategy, but found.*one of native, dispatcher, append, tool-changes/s],
     ['toolkitLoading: [native]', 'wrong_type', /expected a strategy name or a mapping from target to strategy/],
   ])('%s: %s, nothing written', async (line, code, message) => {
     const bad = mkdtempSync(path.join(REPO, '.tmp', 'runtime-tests', 'spec-toolkit-loading-bad-'));
