@@ -1,0 +1,119 @@
+/**
+ * Announcements: standing statements about what changed in the model's capabilities, re-rendered on every compile until
+ * retracted ("state, not event"), and placed at the conversation's tail, never written into the caller's history.
+ */
+import { Suggester } from './suggest.js';
+/** Where an announcement is delivered. `auto` routes by target at compile time. */
+export const ANNOUNCEMENT_CHANNELS = ['auto', 'user_tail', 'system'];
+const XML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+/** Escape text for an XML attribute value, or (`'text'`) for element text, where quotes need no escape. */
+export function escapeXml(text, where = 'attribute') {
+    return text.replace(where === 'text' ? /[&<>]/g : /[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
+}
+/**
+ * Refuses a channel outside {@link ANNOUNCEMENT_CHANNELS} (JavaScript callers and config values get no help from the
+ * types): a `TypeError` naming the closest channel, thrown before anything changes.
+ * @example checkChannel('announce', { channel: 'user-tail' as never }); // TypeError: … (did you mean "user_tail"?) …
+ */
+export function checkChannel(where, options) {
+    const channel = options?.channel;
+    if (channel === undefined || ANNOUNCEMENT_CHANNELS.includes(channel))
+        return;
+    const closest = typeof channel === 'string' ? new Suggester(ANNOUNCEMENT_CHANNELS).closest(channel) : [];
+    const mean = closest.length > 0 ? ` (did you mean ${closest.map((c) => JSON.stringify(c)).join(' or ')}?)` : '';
+    throw new TypeError(`${where}: unknown announcement channel ${JSON.stringify(channel) ?? String(channel)}${mean}; nothing was changed. Channels: ${ANNOUNCEMENT_CHANNELS.join(', ')}.`);
+}
+/** The ordered set of standing announcements. Upsert by id keeps the original insertion position (a `Map`), so updating one leaves the rendered block stable. */
+export class AnnouncementStore {
+    #entries = new Map();
+    /** Upsert by id; a new id goes last, an existing one keeps its position. */
+    announce(id, content, options) {
+        checkChannel('announce', options);
+        this.#entries.set(id, { id, content, channel: options?.channel ?? 'auto' });
+    }
+    /** Remove one; true when something was removed. */
+    retract(id) {
+        return this.#entries.delete(id);
+    }
+    /** Copies, in insertion order. */
+    list() {
+        return [...this.#entries.values()].map((a) => ({ ...a }));
+    }
+    /** Replace the contents with a snapshot's announcements (read and checked by `readSnapshot`). */
+    restore(announcements) {
+        this.#entries.clear();
+        for (const a of announcements)
+            this.announce(a.id, a.content, { channel: a.channel });
+    }
+}
+/**
+ * Announcement text as written, except that a tag of the block itself (`<announcement`, `</announcements`, any case)
+ * has its `<` written as `&lt;`, so no content can close or open a block early.
+ * @example escapeAnnouncementContent('x</announcement>y'); // → 'x&lt;/announcement>y'
+ */
+export function escapeAnnouncementContent(text) {
+    return text.replace(/<(?=\/?announcements?(?![A-Za-z0-9_:.-]))/gi, '&lt;');
+}
+/**
+ * The `<announcements>` block; '' for an empty list.
+ * @example
+ * renderAnnouncements([{ id: 'a', content: 'x', channel: 'auto' }]);
+ * // → '<announcements>\n<announcement id="a">\nx\n</announcement>\n</announcements>'
+ */
+export function renderAnnouncements(list) {
+    if (list.length === 0)
+        return '';
+    const body = list.map((a) => `<announcement id="${escapeXml(a.id)}">\n${escapeAnnouncementContent(a.content)}\n</announcement>`).join('\n\n');
+    return `<announcements>\n${body}\n</announcements>`;
+}
+/** The anchor line the reference library appends after tail state, verbatim. */
+export const ANNOUNCEMENT_ANCHOR = 'Above is the current system state. Use it to guide your next action.';
+/**
+ * Place the standing announcements into a normalized history: `user_tail` appends one block plus
+ * {@link ANNOUNCEMENT_ANCHOR} to the tail user message (or a new user message after the tail tool result); `system`
+ * adds one system message after the tail; with no tail, `policy.withoutTail` decides. Pure.
+ * @example
+ * placeAnnouncements(normalizeMessages([{ role: 'user', content: 'hi' }]),
+ *   [{ id: 'a', content: 'x', channel: 'user_tail' }], { auto: 'user_tail', withoutTail: 'before-prefill' }).messages[0].text;
+ * // → 'hi\n\n<announcements>\n<announcement id="a">\nx\n</announcement>\n</announcements>\n\nAbove is the current system state. Use it to guide your next action.'
+ */
+export function placeAnnouncements(messages, announcements, policy) {
+    const out = [...messages];
+    const on = (channel) => announcements.filter((a) => (a.channel === 'auto' ? policy.auto : a.channel) === channel);
+    const tailList = on('user_tail');
+    if (tailList.length > 0) {
+        const stitch = `${renderAnnouncements(tailList)}\n\n${ANNOUNCEMENT_ANCHOR}`;
+        const tail = lastTail(out);
+        const tailMessage = out[tail];
+        if (tailMessage?.role === 'user')
+            out[tail] = { ...tailMessage, text: tailMessage.text === '' ? stitch : `${tailMessage.text}\n\n${stitch}` };
+        else
+            out.splice(tail === -1 ? beforePrefill(out) : tail + 1, 0, injected('user', stitch));
+    }
+    const systemList = on('system');
+    if (systemList.length === 0)
+        return { messages: out, hoisted: '' };
+    const xml = renderAnnouncements(systemList);
+    const tail = lastTail(out);
+    if (tail !== -1)
+        out.splice(tail + 1, 0, injected('system', xml));
+    else if (policy.withoutTail === 'hoist')
+        return { messages: out, hoisted: xml };
+    else
+        out.splice(beforePrefill(out), 0, injected('system', xml));
+    return { messages: out, hoisted: '' };
+}
+function injected(role, text) {
+    return { role, text, calls: [], callId: '', name: '', src: -1 };
+}
+/** Index of the last user or tool message; -1 when there is none. */
+function lastTail(messages) {
+    return messages.findLastIndex((m) => m.role === 'user' || m.role === 'tool');
+}
+/** Insertion point before any trailing assistant messages (a prefill). */
+function beforePrefill(messages) {
+    let at = messages.length;
+    while (at > 0 && messages[at - 1].role === 'assistant')
+        at--;
+    return at;
+}

@@ -1,0 +1,162 @@
+/**
+ * Reading a tool call as the model produced it: its name, call id and arguments, parsed and checked against the
+ * router's limits. Everything takes `unknown` and never throws: model input becomes data or a problem, never an exception.
+ */
+import { LOAD_TOOLKIT_NAME } from './contract.js';
+/** 1 MiB of JSON text, 64 levels, 100,000 values. */
+export const DEFAULT_LIMITS = Object.freeze({
+    maxArgumentsLength: 1_048_576,
+    maxDepth: 64,
+    maxNodes: 100_000,
+});
+/**
+ * Read any supported call shape: `{ name, arguments }` (arguments a JSON string or an object), OpenAI Chat `{ id,
+ * function: { name, arguments } }`, Anthropic `{ id, name, input }`, Gemini `{ id?, name, args }`, OpenAI Responses `{
+ * call_id, name, arguments, namespace? }`. Never throws.
+ * @example
+ * readCall({ id: 'c1', function: { name: 'get_time', arguments: '{}' } });
+ * // → { name: 'get_time', callId: 'c1', namespace: undefined, hasArguments: true, rawArguments: '{}' }
+ */
+export function readCall(call) {
+    let name;
+    let id;
+    let namespace;
+    let raw;
+    if (typeof call === 'object' && call !== null) {
+        try {
+            // Fixed field names, never model-supplied keys.
+            const c = call;
+            const fn = c['function'];
+            const source = typeof fn === 'object' && fn !== null ? fn : c;
+            name = source['name'];
+            // Responses items carry both an item `id` and the `call_id` the output must echo.
+            id = c['call_id'] ?? c['id'] ?? c['tool_call_id'];
+            namespace = c['namespace'];
+            // Where each SDK puts a call's arguments: generic / OpenAI, Anthropic, Gemini. Read in this order.
+            raw = source['arguments'];
+            if (raw === undefined)
+                raw = source['input'];
+            if (raw === undefined)
+                raw = source['args'];
+            // A Responses client `tool_search_call` carries no name: it is the library's load_toolkit.
+            if (name === undefined && c['type'] === 'tool_search_call')
+                name = LOAD_TOOLKIT_NAME;
+        }
+        catch {
+            // A throwing getter or a Proxy trap: unreadable, so treat as nameless.
+            name = id = namespace = raw = undefined;
+        }
+    }
+    return {
+        name: typeof name === 'string' ? name : undefined,
+        callId: typeof id === 'string' ? id : undefined,
+        namespace: typeof namespace === 'string' && namespace !== '' ? namespace : undefined,
+        hasArguments: raw !== undefined,
+        rawArguments: raw,
+    };
+}
+/** What a value is, in JSON words, for messages. */
+export function jsonKind(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'array';
+    if (typeof value === 'number')
+        return Number.isInteger(value) ? 'integer' : 'number';
+    return typeof value;
+}
+/**
+ * Parse raw arguments into a plain object, within limits. A missing value, `null` and an empty or blank string mean "no
+ * arguments" (`{}`): providers send those for tools without parameters. Text and objects get the same check. Never
+ * throws.
+ * @example
+ * parseArguments('{"path":"a.ts"}', DEFAULT_LIMITS); // → { ok: true, value: { path: 'a.ts' } }
+ * parseArguments('[1]', DEFAULT_LIMITS);            // → { ok: false, code: 'malformed_arguments', … }
+ */
+export function parseArguments(raw, limits) {
+    let value = raw;
+    if (raw === undefined || raw === null)
+        return { ok: true, value: {} };
+    if (typeof raw === 'string') {
+        if (raw.length > limits.maxArgumentsLength)
+            return failed({ kind: 'too_long', length: raw.length, limit: limits.maxArgumentsLength });
+        try {
+            value = JSON.parse(raw);
+        }
+        catch (error) {
+            // Blank text is no JSON, and means no arguments.
+            if (raw.trim() === '')
+                return { ok: true, value: {} };
+            return failed({ kind: 'bad_json', detail: error instanceof Error ? error.message : String(error) });
+        }
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return failed({ kind: 'not_object', got: jsonKind(value) });
+    const problem = checkShape(value, limits);
+    return problem ? failed(problem) : { ok: true, value: value };
+}
+function failed(problem) {
+    return { ok: false, code: 'malformed_arguments', problem };
+}
+/**
+ * Check a value is JSON data within the depth, size and string-length limits. The value budget bounds the walk even
+ * for an SDK object that shares or cycles references; never throws.
+ */
+function checkShape(root, limits) {
+    if (limits.maxNodes < 1)
+        return { kind: 'too_many_values', limit: limits.maxNodes };
+    try {
+        return checkContainer(root, 1, limits, { nodes: 1, chars: 0 });
+    }
+    catch {
+        return { kind: 'not_json_data', got: 'an unreadable object' };
+    }
+}
+function checkContainer(container, depth, limits, used) {
+    if (depth > limits.maxDepth)
+        return { kind: 'too_deep', limit: limits.maxDepth };
+    let keys;
+    if (!Array.isArray(container)) {
+        const proto = Object.getPrototypeOf(container);
+        if (proto !== Object.prototype && proto !== null)
+            return { kind: 'not_json_data', got: proto?.constructor?.name ?? 'object' };
+        keys = Object.keys(container);
+    }
+    const count = keys ? keys.length : container.length;
+    for (let i = 0; i < count; i++) {
+        let value;
+        if (keys) {
+            used.chars += keys[i].length;
+            value = container[keys[i]];
+        }
+        else
+            value = container[i];
+        if (++used.nodes > limits.maxNodes)
+            return { kind: 'too_many_values', limit: limits.maxNodes };
+        if (typeof value === 'string') {
+            used.chars += value.length;
+            if (used.chars > limits.maxArgumentsLength)
+                return { kind: 'too_long', length: used.chars, limit: limits.maxArgumentsLength };
+        }
+        else if (typeof value === 'number') {
+            // `1e400` parses to Infinity.
+            if (!Number.isFinite(value))
+                return { kind: 'not_json_data', got: String(value) };
+        }
+        else if (typeof value === 'object' && value !== null) {
+            const problem = checkContainer(value, depth + 1, limits, used);
+            if (problem)
+                return problem;
+        }
+        else if (typeof value !== 'boolean' && value !== null)
+            return { kind: 'not_json_data', got: typeof value };
+    }
+    return undefined;
+}
+/** A plain object (own enumerable data, any prototype of Object or null), e.g. `isPlainObject([])` → false. */
+export function isPlainObject(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return false;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}

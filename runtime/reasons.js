@@ -1,0 +1,265 @@
+import { jsonKind } from './call-shape.js';
+import { isRecord } from './targets/history.js';
+import { escapePointer } from './targets/schema.js';
+/** Longest piece of model-supplied text quoted back. */
+const MAX_QUOTED = 64;
+/** Most argument problems listed before "…and N more". */
+const MAX_ERROR_LINES = 5;
+/** Most names listed in one "available: …" list. */
+const MAX_LISTED = 20;
+/**
+ * Quote model- or spec-supplied text for a reason: JSON string syntax, cut.
+ * @example
+ * quote('a"b'); // → '"a\\"b"'
+ */
+export function quote(text) {
+    return JSON.stringify(cut(text, MAX_QUOTED));
+}
+/** A bounded, comma-separated list of names. */
+export function listNames(names, limit = MAX_LISTED) {
+    if (names.length === 0)
+        return '(none)';
+    const shown = names.slice(0, limit).join(', ');
+    return names.length > limit ? `${shown}, … (${names.length - limit} more)` : shown;
+}
+/** The seed's text for a nameless call. */
+export const emptyNameReason = (available) => `Tool call rejected: missing or empty tool name. Call one of: ${listNames(available)}.`;
+/** The seed's text for a blocked tool (kept verbatim: applications match on it). */
+export const blockedReason = (name) => `Tool ${quote(name)} is currently blocked.`;
+/** A blocked toolkit named in a `load_toolkit` call. */
+export const toolkitBlockedReason = (toolkit) => `Toolkit ${quote(toolkit)} is currently blocked.`;
+/** An unknown name, with the closest real names or what can be called. */
+export function unknownToolReason(name, closest, available, hint) {
+    const head = `Unknown tool ${quote(name)}.`;
+    if (hint)
+        return `${head} ${hint}`;
+    if (closest.length > 0)
+        return `${head}${didYouMean(closest)}`;
+    return `${head} Available tools: ${listNames(available)}.`;
+}
+/** A tool that exists only as a namespace action, called by its bare name. */
+export const actionHint = (tool, namespace) => `${quote(tool)} is an action of ${quote(namespace)}: call ${namespace} with {"action":${JSON.stringify(tool)},"args":{…}}.`;
+/** A toolkit tool called before its toolkit was loaded: the exact call to make. */
+export function notLoadedReason(tool, toolkit) {
+    return (`Tool ${quote(tool)} belongs to toolkit ${quote(toolkit)}, which is not loaded. ` +
+        `Call load_toolkit with {"toolkit_name":${JSON.stringify(toolkit)}} first, then call ${tool} again.`);
+}
+/** A namespace call whose action is missing or not one of the namespace's tools. */
+export function unknownActionReason(namespace, action, actions, closest) {
+    const what = typeof action === 'string'
+        ? `Unknown action ${quote(action)} for ${quote(namespace)}.`
+        : `A call to ${quote(namespace)} needs "action" (a string) and "args" (an object).`;
+    return `${what}${didYouMean(closest)} Valid actions: ${listNames(actions)}.`;
+}
+/** Arguments that could not be read as a JSON object. */
+export function malformedReason(label, problem) {
+    const head = `Arguments for ${label}`;
+    switch (problem.kind) {
+        case 'too_long':
+            return `${head} are too long (${problem.length} characters; the limit is ${problem.limit}). Send less data.`;
+        case 'bad_json':
+            return `${head} are not valid JSON (${cut(problem.detail, 120)}). Send one JSON object.`;
+        case 'not_object':
+            return `${head} must be a JSON object; got ${problem.got}.`;
+        case 'too_deep':
+            return `${head} are nested deeper than ${problem.limit} levels. Send a flatter object.`;
+        case 'too_many_values':
+            return `${head} contain more than ${problem.limit} values. Send less data.`;
+        case 'not_json_data':
+            return `${head} must be JSON data; got ${cut(problem.got, 40)}.`;
+    }
+}
+/** The `args` of a namespace call that is not an object. */
+export const namespaceArgsReason = (namespace, action, got) => `Arguments for ${quote(namespace)} must be {"action":${JSON.stringify(action)},"args":{…}} with "args" a JSON object; got ${got}.`;
+/**
+ * A namespace call with keys beside `action` and `args`: they would be lost, so the call is refused and the model told
+ * where they belong.
+ * @example
+ * strayKeysReason('git', 'git_commit', ['paths']);
+ * // → 'Keys "paths" of the "git" call are outside "args" …'
+ */
+export function strayKeysReason(namespace, action, stray) {
+    const keys = stray.map((k) => JSON.stringify(k)).join(', ');
+    return (`Key${stray.length > 1 ? 's' : ''} ${keys} of the ${quote(namespace)} call ${stray.length > 1 ? 'are' : 'is'} outside "args" and would be ignored, so the call was not run. ` +
+        `Put every argument of ${JSON.stringify(action)} inside "args": {"action":${JSON.stringify(action)},"args":{…}}.`);
+}
+/** A `load_toolkit` call with keys beside `toolkit_name`: a key the model meant must not vanish without a word. */
+export const loaderStrayReason = (stray) => `load_toolkit takes only "toolkit_name"; remove ${stray.map((k) => JSON.stringify(k)).join(', ')} and call it as {"toolkit_name": "<name>"}.`;
+/**
+ * A throwing handler, as text the model can read. Never throws itself, whatever was thrown (an object without a string
+ * form, a throwing `message` getter), so `dispatch` keeps its promise to resolve.
+ */
+export function handlerErrorReason(tool, error) {
+    let message;
+    try {
+        const raw = error instanceof Error ? error.message : error;
+        message = typeof raw === 'string' ? raw : String(raw);
+    }
+    catch {
+        message = '';
+    }
+    return `Tool ${quote(tool)} failed: ${cut(message, 500) || 'unknown error'}`;
+}
+/** A call through the toolkit dispatcher tool naming no toolkit tool (or no tool at all). */
+export function notToolkitToolReason(dispatcher, tool, names, closest) {
+    const what = typeof tool === 'string' ? `${quote(tool)} is not a tool of any toolkit.` : `A call to ${quote(dispatcher)} needs "tool" (a string) and "args" (an object).`;
+    return `${what}${didYouMean(closest)} Toolkit tools: ${listNames(names)}.`;
+}
+/** A call through the toolkit dispatcher tool with keys beside `tool` and `args`. */
+export const dispatcherStrayReason = (dispatcher, stray) => `A call to ${quote(dispatcher)} takes only "tool" and "args"; put ${listNames(stray.map((k) => quote(k)))} inside "args".`;
+/** A call through the toolkit dispatcher tool whose `args` is not an object. */
+export const dispatcherArgsReason = (dispatcher, tool, got) => `Arguments for ${quote(dispatcher)} must be {"tool":${JSON.stringify(tool)},"args":{…}} with "args" a JSON object; got ${got}.`;
+/** A toolkit name the loader does not know. */
+export function unknownToolkitReason(requested, available, closest) {
+    const what = typeof requested === 'string' && requested !== ''
+        ? `Unknown toolkit ${quote(requested)}.`
+        : 'load_toolkit needs {"toolkit_name": "<name>"}.';
+    return `${what}${didYouMean(closest)} Available toolkits: ${listNames(available)}.`;
+}
+const didYouMean = (closest) => (closest.length > 0 ? ` Did you mean: ${closest.join(', ')}?` : '');
+const cut = (text, max) => text.length > max ? `${text.slice(0, max)}…` : text;
+const unescapePointer = (segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+/** Own-property navigation only: model data must not reach prototypes. */
+function at(root, segments) {
+    let node = root;
+    for (const s of segments) {
+        if (typeof node !== 'object' || node === null || !Object.hasOwn(node, s))
+            return undefined;
+        node = node[s];
+    }
+    return node;
+}
+const dataAt = (data, pointer) => (pointer === '' ? data : at(data, pointer.slice(1).split('/').map(unescapePointer)));
+/** The `properties` of the schema an error's keyword belongs to (its `schemaPath` minus the keyword). */
+function parentProperties(schema, schemaPath) {
+    if (!schema || !schemaPath.startsWith('#'))
+        return undefined;
+    const segments = schemaPath.slice(2).split('/').map(unescapePointer);
+    segments.pop();
+    const node = segments.length === 0 || (segments.length === 1 && segments[0] === '') ? schema : at(schema, segments);
+    return isRecord(node) && isRecord(node['properties']) ? node['properties'] : undefined;
+}
+/** "string", "one of \"a\", \"b\"", … from a property schema. */
+function expected(schema) {
+    if (!isRecord(schema))
+        return undefined;
+    if (Array.isArray(schema['enum']))
+        return `one of ${schema['enum'].map((v) => cut(JSON.stringify(v) ?? '', 40)).join(', ')}`;
+    if ('const' in schema)
+        return cut(JSON.stringify(schema['const']) ?? '', 40);
+    const t = schema['type'];
+    if (typeof t === 'string')
+        return t;
+    if (Array.isArray(t))
+        return t.join(' or ');
+    return undefined;
+}
+function line(error, schema, data, prefix) {
+    const p = error.params;
+    const path = prefix + error.instancePath;
+    const where = path === '' ? '(arguments)' : path;
+    switch (error.keyword) {
+        case 'required': {
+            const missing = String(p['missingProperty'] ?? '');
+            const want = expected(parentProperties(schema, error.schemaPath)?.[missing]);
+            return `${path}/${escapePointer(missing)}: missing (required${want ? `, expected ${want}` : ''})`;
+        }
+        case 'type':
+            return `${where}: expected ${String(p['type'])}, got ${jsonKind(dataAt(data, error.instancePath))}`;
+        case 'enum': {
+            const allowed = Array.isArray(p['allowedValues']) ? p['allowedValues'] : [];
+            return `${where}: must be one of ${allowed.map((v) => cut(JSON.stringify(v) ?? '', 40)).join(', ')}`;
+        }
+        case 'const':
+            return `${where}: must be ${cut(JSON.stringify(p['allowedValue']) ?? '', 60)}`;
+        case 'additionalProperties': {
+            const extra = String(p['additionalProperty'] ?? '');
+            const props = parentProperties(schema, error.schemaPath);
+            const allowed = props === undefined ? [] : Object.keys(props);
+            return `${path}/${escapePointer(cut(extra, MAX_QUOTED))}: unexpected property ${quote(extra)}${allowed.length > 0 ? ` (allowed: ${listNames(allowed, 10)})` : ''}`;
+        }
+        case 'minimum':
+        case 'maximum':
+        case 'exclusiveMinimum':
+        case 'exclusiveMaximum':
+            return `${where}: must be ${String(p['comparison'])} ${String(p['limit'])}`;
+        case 'minLength':
+        case 'maxLength':
+            return `${where}: must be at ${error.keyword === 'minLength' ? 'least' : 'most'} ${String(p['limit'])} characters`;
+        case 'minItems':
+        case 'maxItems':
+            return `${where}: must have at ${error.keyword === 'minItems' ? 'least' : 'most'} ${String(p['limit'])} items`;
+        case 'pattern':
+            return `${where}: must match the pattern ${cut(JSON.stringify(p['pattern']) ?? '', 80)}`;
+        case 'format':
+            return `${where}: must be a valid ${String(p['format'])}`;
+        default:
+            return `${where}: ${cut(error.message ?? `fails "${error.keyword}"`, 120)}`;
+    }
+}
+/**
+ * Invalid arguments, one line per failing argument by JSON pointer, capped. `schema` (the tool's parameters) lets a
+ * line name the expected type of a missing property or the allowed properties; `prefix` is prepended to every pointer
+ * (e.g. `/args` for a namespace call).
+ * @example
+ * invalidReason('"read_file"', [{ instancePath: '', schemaPath: '#/required', keyword: 'required',
+ *   params: { missingProperty: 'path' } }], schema, {}, '', 'read_file');
+ * // → 'Invalid arguments for "read_file":\n- /path: missing (required, expected string)\nFix them and call read_file again.'
+ */
+export function invalidReason(label, errors, schema, data, prefix, retry) {
+    const all = [...new Set(errorLines(errors ?? [], schema, data, prefix))].map((text) => `- ${text}`);
+    const lines = all.length === 0 ? ['- (arguments): do not match the tool\'s parameters'] : all.slice(0, MAX_ERROR_LINES);
+    if (all.length > lines.length)
+        lines.push(`- …and ${all.length - lines.length} more`);
+    return `Invalid arguments for ${label}:\n${lines.join('\n')}\nFix them and call ${retry} again.`;
+}
+const isCombinator = (e) => e.keyword === 'anyOf' || e.keyword === 'oneOf';
+/** One line per error; a failed `anyOf` / `oneOf` is explained by its branches' errors (ajv lists them before it). */
+function errorLines(errors, schema, data, prefix) {
+    const combinators = errors.filter(isCombinator);
+    const inBranch = (e, c) => e !== c && e.schemaPath.startsWith(`${c.schemaPath}/`);
+    const out = [];
+    for (const error of errors) {
+        if (combinators.some((c) => inBranch(error, c)))
+            continue;
+        if (isCombinator(error))
+            out.push(...combinatorLines(error, errors.filter((e) => inBranch(e, error)), schema, data, prefix));
+        else
+            out.push(line(error, schema, data, prefix));
+    }
+    return out;
+}
+/**
+ * A failed `anyOf` / `oneOf`. When a branch is clearly meant (the others fail a `const` / `enum` discriminator or the
+ * value's type, or it fails on the fewest keywords) its own errors, with their pointers; otherwise one line naming what
+ * each branch needs.
+ */
+function combinatorLines(combinator, branchErrors, schema, data, prefix) {
+    const where = prefix + combinator.instancePath || '(arguments)';
+    const passing = combinator.params['passingSchemas'];
+    if (Array.isArray(passing))
+        return [`${where}: must match exactly one of the allowed forms; it matches forms ${passing.map((i) => Number(i) + 1).join(' and ')}`];
+    const branches = new Map();
+    for (const e of branchErrors) {
+        const k = Number.parseInt(e.schemaPath.slice(combinator.schemaPath.length + 1), 10);
+        branches.set(k, [...(branches.get(k) ?? []), e]);
+    }
+    if (branches.size === 0)
+        return [`${where}: must match one of the allowed forms`];
+    const self = combinator.instancePath;
+    // A branch's errors all lie at or below the combinator's value: a discriminator is the value or a direct property.
+    const mismatch = (e) => ((e.keyword === 'const' || e.keyword === 'enum') && e.instancePath.slice(self.length).lastIndexOf('/') <= 0) || (e.keyword === 'type' && e.instancePath === self);
+    let meant = [...branches].filter(([, errs]) => !errs.some(mismatch));
+    const fewest = Math.min(...meant.map(([, errs]) => errs.length));
+    if (meant.length > 1 && meant.filter(([, errs]) => errs.length === fewest).length === 1)
+        meant = meant.filter(([, errs]) => errs.length === fewest);
+    if (meant.length === 1)
+        return errorLines(meant[0][1], schema, data, prefix);
+    const needs = (meant.length > 0 ? meant : [...branches]).map(([k, errs]) => {
+        const sorted = [...errs.filter(mismatch), ...errs.filter((e) => !mismatch(e))];
+        return { k, text: [...new Set(errorLines(sorted, schema, data, prefix))].slice(0, 2).join(', ') };
+    });
+    if (new Set(needs.map((n) => n.text)).size === 1)
+        return [needs[0].text];
+    return [`${where}: matches none of the allowed forms; ${needs.map((n) => `form ${n.k + 1} needs ${n.text}`).join('; ')}`];
+}

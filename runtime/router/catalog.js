@@ -1,0 +1,253 @@
+/**
+ * The catalog: what tools, namespaces and toolkits exist, by index and by name, built once from the generated module
+ * and grown only by run-time registration. It holds no session state, so the rest of the router reads it as a fixed
+ * table (indices stable, arrays only appended to); `structureVersion` counts registrations for the caches that depend
+ * on its shape. Configuration mistakes throw here, early, and a failed registration changes nothing.
+ */
+import { LOAD_TOOLKIT_NAME, RESERVED_TOOL_NAMES, } from '../contract.js';
+import { isPlainObject } from '../call-shape.js';
+import { neutralNamespaceTool, neutralTool } from '../neutral.js';
+import { renderTool } from '../targets/index.js';
+import { anthropicKeyPlan } from '../targets/property-keys.js';
+import { assertKnownNames } from '../suggest.js';
+import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
+import { deepFreeze } from '../freeze.js';
+import { planLibraryTools } from './library.js';
+import { EMPTY_OBJECT_SCHEMA, Group, toolInput } from './entries.js';
+const RESERVED_NAMES = new Set(RESERVED_TOOL_NAMES);
+/** How run-time tools and groups are rendered (never OpenAI strict: their schemas are not checked for it). */
+export const RENDER_OPTIONS = Object.freeze({ openaiStrict: false });
+/**
+ * The router's name tables. Internal to the router; fields are public so the other router modules read them directly.
+ * @example
+ * const catalog = new Catalog(generated, handlers);
+ * catalog.byName.get('read_file'); // → { kind: 'tool', index: 0 }
+ * catalog.tool(0).name; // → 'read_file'
+ */
+export class Catalog {
+    spec;
+    /** Tools so far: the spec's (indices below `specCount`), then run-time and library ones. */
+    toolCount = 0;
+    specCount;
+    /** Tool entries by index: a spec tool's is built on first read (`tool`), a run-time tool's at registration. */
+    #entries = [];
+    /** The spec tools' handlers, by index, as passed to the constructor. */
+    #handlers = [];
+    namespaces = [];
+    toolkits = [];
+    /** Every tool, namespace and the loader by exact name. A Map: `__proto__` finds nothing. */
+    byName = new Map();
+    /** Toolkits by lowercased name (the seed's case-insensitive lookup). */
+    kitByLower = new Map();
+    /** Flat tool indices, flat order: the spec's, then run-time ones. */
+    flat = [];
+    /** Library tool indices, registration order (fixed at creation). */
+    library = [];
+    /** Bumped by every registration. */
+    structureVersion = 0;
+    constructor(generated, handlers, libraryTools) {
+        const spec = generated?.spec;
+        if (!spec || spec.formatVersion !== 1) {
+            throw new TypeError('createRouter: expected the namespace import of a generated index.ts (`import * as generated from "./generated/index.js"`) ' +
+                `with spec.formatVersion 1; got ${spec ? `formatVersion ${String(spec.formatVersion)}` : 'no spec'}. ` +
+                'Regenerate the folder with the toolroute version of this runtime.');
+        }
+        this.spec = spec;
+        const handlerTable = (handlers ?? {});
+        const count = spec.tools.length;
+        this.specCount = this.toolCount = count;
+        const missing = [];
+        // Handlers are taken now; a spec tool's entry is built on first read (most of a large spec is never called).
+        for (let i = 0; i < count; i++) {
+            const name = spec.tools[i].name;
+            // Own properties only, enumerable or not: an inherited function is no handler.
+            const handler = Object.hasOwn(handlerTable, name) ? handlerTable[name] : undefined;
+            if (typeof handler !== 'function')
+                missing.push(name);
+            this.#handlers.push(handler);
+            this.byName.set(name, { kind: 'tool', index: i });
+        }
+        if (missing.length > 0) {
+            throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
+        }
+        assertKnownNames('createRouter: handlers', Object.keys(handlerTable).filter((key) => this.byName.get(key)?.kind !== 'tool'), { has: () => false }, () => spec.tools.map((t) => t.name), 'Handlers are keyed by tool name; remove the entry or fix its name.');
+        spec.namespaces.forEach((ns, k) => {
+            this.namespaces.push(new Group({ name: ns.name, description: ns.description, tools: ns.tools, specIndex: k, neutral: undefined }, this));
+            // A namespace shadows a same-named tool that is not flat (the model sees the namespace).
+            this.byName.set(ns.name, { kind: 'namespace', index: k });
+        });
+        spec.toolkits.forEach((kit, k) => {
+            this.toolkits.push(new Group({ name: kit.name, description: kit.description, tools: kit.tools, specIndex: k, neutral: undefined }, this));
+            this.kitByLower.set(kit.name.toLowerCase(), k);
+        });
+        this.byName.set(LOAD_TOOLKIT_NAME, { kind: 'loader' });
+        this.flat.push(...spec.flat);
+        const lower = new Set(spec.toolkits.map((kit) => kit.name.toLowerCase()));
+        const planned = planLibraryTools(libraryTools, (name) => name === LOAD_TOOLKIT_NAME || name === TOOLKIT_DISPATCHER_NAME ? 'the router itself'
+            : this.byName.get(name)?.kind === 'namespace' ? 'a namespace of the spec'
+                : this.byName.has(name) ? 'a tool of the spec'
+                    : lower.has(name.toLowerCase()) ? 'a toolkit of the spec (names of toolkits are matched ignoring case)'
+                        : undefined);
+        for (const def of planned) {
+            const t = this.#addDynamicTool({ ...def, validate: def.validate, handler: def.handler }, false, true);
+            deepFreeze(this.tool(t).definition);
+            this.library.push(t);
+        }
+    }
+    /** Tool `t`'s entry (`0 <= t < toolCount`). */
+    tool(t) {
+        return this.#entries[t] ?? (this.#entries[t] = this.#specEntry(t));
+    }
+    /** Tool `t`'s name (without building its entry). */
+    toolName(t) { return t < this.specCount ? this.spec.tools[t].name : this.#entries[t].name; }
+    /** The entry of spec tool `t`: its generated record and handler; its neutral definition read when first needed. */
+    #specEntry(t) {
+        const tool = this.spec.tools[t];
+        const rendered = this.spec.rendered;
+        return {
+            ...tool, library: false, validate: this.spec.validators[tool.validator], nullDecode: tool.nullDecode, keyDecode: tool.keyDecode,
+            fillsDefaults: tool.fillsDefaults === true, handler: this.#handlers[t], schema: tool.parameters, specIndex: t, neutral: undefined,
+            get definition() { return rendered.neutral.tools[t]; },
+        };
+    }
+    /** Whether `name` is a library tool of this router (`libraryTools`; `load_toolkit` is not one of them). */
+    isLibraryTool(name) {
+        const ref = typeof name === 'string' ? this.byName.get(name) : undefined;
+        return ref?.kind === 'tool' && this.tool(ref.index).library;
+    }
+    /** A toolkit's index by name, case-insensitively (the seed's lookup); undefined for anything else. */
+    findToolkit(name) {
+        return typeof name === 'string' ? this.kitByLower.get(name.toLowerCase()) : undefined;
+    }
+    /** Whether toolkits were registered at run time (then the directory and the loader are rendered, not read from the spec). */
+    hasDynamicToolkits() {
+        return this.toolkits.length > this.spec.toolkits.length;
+    }
+    // ---- Run-time registration ---------------------------------------------------
+    /** `registerTools`: new flat tools. Throws before any change on a bad or colliding definition. */
+    registerTools(tools) {
+        this.#checkTools(tools, 'registerTools');
+        for (const def of tools)
+            this.flat.push(this.#addDynamicTool(def, true));
+        this.structureVersion++;
+    }
+    /** `registerNamespaces` / `registerToolkits`. Throws before any change on a bad or colliding group. */
+    registerGroups(groups, kind) {
+        const where = kind === 'namespace' ? 'registerNamespaces' : 'registerToolkits';
+        if (!Array.isArray(groups))
+            throw new TypeError(`${where}: expected an array of groups.`);
+        const groupNames = new Set();
+        for (const g of groups) {
+            if (typeof g?.name !== 'string' || g.name === '' || typeof g.description !== 'string' || !Array.isArray(g.tools)) {
+                throw new TypeError(`${where}: every group needs a non-empty string \`name\`, a string \`description\` and a \`tools\` array.`);
+            }
+            if (kind === 'namespace') {
+                if (this.byName.has(g.name) || RESERVED_NAMES.has(g.name) || groupNames.has(g.name)) {
+                    throw new TypeError(`${where}: the name ${JSON.stringify(g.name)} is already taken; pick another.`);
+                }
+                groupNames.add(g.name);
+            }
+            else {
+                const lower = g.name.toLowerCase();
+                if (this.kitByLower.has(lower) || groupNames.has(lower) || this.library.some((t) => this.toolName(t).toLowerCase() === lower)) {
+                    throw new TypeError(`${where}: a toolkit named ${JSON.stringify(g.name)} (ignoring case) already exists; pick another.`);
+                }
+                groupNames.add(lower);
+            }
+        }
+        // Check every inline tool before changing anything, so a bad call leaves no partial state.
+        const inline = groups.flatMap((g) => g.tools.filter((m) => typeof m !== 'string'));
+        this.#checkTools(inline, where, kind === 'namespace' ? groupNames : undefined);
+        for (const g of groups) {
+            for (const m of g.tools) {
+                if (typeof m === 'string' && (this.byName.get(m)?.kind !== 'tool' || this.isLibraryTool(m))) {
+                    throw new TypeError(`${where}: group ${JSON.stringify(g.name)} refers to ${JSON.stringify(m)}, which is ${this.isLibraryTool(m) ? 'a library tool (library tools are never grouped)' : 'not a tool of this router'}.`);
+                }
+            }
+        }
+        const created = new Map();
+        for (const def of inline)
+            created.set(def, this.#addDynamicTool(def, false));
+        for (const g of groups) {
+            const members = [];
+            for (const m of g.tools) {
+                const t = typeof m === 'string' ? this.byName.get(m).index : created.get(m);
+                if (!members.includes(t))
+                    members.push(t);
+            }
+            const list = kind === 'namespace' ? this.namespaces : this.toolkits;
+            const index = list.length;
+            const inputs = members.map((t) => toolInput(this.tool(t)));
+            const neutral = kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined;
+            list.push(new Group({ name: g.name, description: g.description, tools: members, specIndex: -1, neutral }, this));
+            for (const t of members) {
+                const entry = this.tool(t);
+                if (kind === 'namespace')
+                    entry.namespaces = [...entry.namespaces, index];
+                else
+                    entry.toolkits = [...entry.toolkits, index];
+            }
+            if (kind === 'namespace')
+                this.byName.set(g.name, { kind: 'namespace', index });
+            else
+                this.kitByLower.set(g.name.toLowerCase(), index);
+        }
+        this.structureVersion++;
+    }
+    /** Validate new tool definitions against each other and the router; throws before any change. */
+    #checkTools(defs, where, alsoTaken) {
+        if (!Array.isArray(defs))
+            throw new TypeError(`${where}: expected an array of tool definitions.`);
+        const names = new Set();
+        for (const def of defs) {
+            if (typeof def?.name !== 'string' || def.name === '' || typeof def.description !== 'string') {
+                throw new TypeError(`${where}: every tool needs a non-empty string \`name\` and a string \`description\`.`);
+            }
+            if (this.byName.has(def.name) || RESERVED_NAMES.has(def.name) || names.has(def.name) || alsoTaken?.has(def.name)) {
+                throw new TypeError(`${where}: the tool name ${JSON.stringify(def.name)} is already taken; pick another.`);
+            }
+            if (def.parameters !== undefined && !isPlainObject(def.parameters)) {
+                throw new TypeError(`${where}: ${JSON.stringify(def.name)}.parameters must be a JSON Schema object or a properties map.`);
+            }
+            if (def.handler !== undefined && typeof def.handler !== 'function') {
+                throw new TypeError(`${where}: ${JSON.stringify(def.name)}.handler must be a function.`);
+            }
+            if (def.validate !== undefined && typeof def.validate !== 'function') {
+                throw new TypeError(`${where}: ${JSON.stringify(def.name)}.validate must be a function.`);
+            }
+            names.add(def.name);
+        }
+    }
+    #addDynamicTool(def, flat, library = false) {
+        // The seed's shorthand (a properties map) or a full schema, as a full `type: "object"` schema.
+        const { parameters } = def;
+        const schema = parameters === undefined ? EMPTY_OBJECT_SCHEMA : parameters['type'] === 'object' ? parameters : { type: 'object', properties: parameters };
+        const neutral = neutralTool({ name: def.name, description: def.description, parameters: schema, deferLoading: def.deferLoading === true });
+        const index = this.toolCount;
+        // Run-time tools: wire names for Anthropic rendered here; their own `validate` (one that writes into its argument
+        // does so on its own terms, so no `fillsDefaults`); their definition rendered now.
+        const definition = renderTool('neutral', neutral, RENDER_OPTIONS);
+        this.#entries[index] = {
+            name: def.name,
+            flat,
+            library,
+            namespaces: [],
+            toolkits: [],
+            validate: def.validate,
+            nullDecode: undefined,
+            keyDecode: anthropicKeyPlan(schema),
+            fillsDefaults: false,
+            handler: def.handler,
+            schema,
+            description: def.description,
+            tags: def.tags ? [...def.tags] : [],
+            deferLoading: def.deferLoading === true,
+            definition,
+            specIndex: -1,
+            neutral,
+        };
+        this.toolCount = index + 1;
+        this.byName.set(def.name, { kind: 'tool', index });
+        return index;
+    }
+}

@@ -1,0 +1,342 @@
+/**
+ * Compile, the router's half: which tools a payload carries, in which order, as frozen arrays of pre-rendered
+ * definitions cached per target until the callable set changes; the per-target half is `compileForTarget`. The
+ * blocklist never changes the output (a blocked tool stays visible so the prompt cache holds; the gate rejects it).
+ */
+import { LOAD_TOOLKIT_NAME, TARGETS } from '../contract.js';
+import { deepFreeze } from '../freeze.js';
+import { directoryXml as renderDirectoryXml, neutralLoaderTool } from '../neutral.js';
+import { compileForTarget, warnOnce } from '../targets/compile.js';
+import { adapterFor, dispatcherTool, renderTool, toolkitMode } from '../targets/index.js';
+import { assertToolkitLoadingOption, registeredToolsText, TOOLKIT_DISPATCHER_NAME, TOOLKIT_MODE_TEXT } from '../toolkit-loading.js';
+import { RENDER_OPTIONS } from './catalog.js';
+/** The announcement id under which the dispatcher modes list the tools registered after the first turn. */
+export const REGISTERED_TOOLS_ANNOUNCEMENT = 'toolroute:registered-tools';
+/** Compiles for one router. Internal. */
+export class Compiler {
+    #catalog;
+    #gate;
+    #session;
+    #toolkitLoading;
+    #model;
+    /** Per target: the tool count at its first compile; flat tools from there on are registered after the first turn. */
+    #firstTurnTools = new Map();
+    #neutralCompile;
+    /** Per target and kind of choice (`default` or a selection): the last arrays built. */
+    #arrays = new Map();
+    /** Warnings already delivered by this router, shared by every sink (the seed warns once per chef). */
+    #warned = new Set();
+    /** Per target: the toolkit catalog compile renders loads with; rebuilt on registration. */
+    #toolkitInputs = new Map();
+    constructor(catalog, gate, session, toolkitLoading, model) {
+        this.#catalog = catalog;
+        this.#gate = gate;
+        this.#session = session;
+        // A misspelt strategy, or `tool-changes` for a model without them, fails here, at createRouter, not on a compile.
+        assertToolkitLoadingOption(toolkitLoading);
+        for (const target of TARGETS)
+            toolkitMode(target, toolkitLoading, model);
+        this.#toolkitLoading = toolkitLoading;
+        this.#model = model;
+    }
+    /** `compile({ target, … })`: the provider's request fragment. */
+    target(request) {
+        const { target } = request;
+        const onWarning = request.options?.onWarning;
+        const options = onWarning === undefined ? request.options : { ...request.options, onWarning: warnOnce(onWarning, this.#warned) };
+        const arrays = this.#arraysFor(request);
+        const input = {
+            target,
+            messages: request.messages,
+            stable: arrays.stable,
+            deferred: arrays.deferred,
+            loaded: arrays.loaded,
+            // `tool-changes` also renders the gate and late registrations, with or without toolkits.
+            ...(this.#catalog.toolkits.length > 0 || arrays.mode === 'tool-changes' ? { toolkits: this.#getToolkitInput(target, arrays.mode, arrays.kitNamespaces) } : {}),
+            ...(options?.allowedTools === true && arrays.mode !== 'tool-changes' ? this.#allowedToolsChoice(target, arrays, options) : {}),
+            ...(arrays.mode === 'tool-changes' || arrays.mode === 'tool-search' ? this.#toolChanges(target, arrays, options?.allowedTools === true && arrays.mode === 'tool-changes') : {}),
+            directoryXml: this.neutral().directoryXml,
+            announcements: this.#announcements(arrays, options?.allowedTools === true),
+            ...(request.system !== undefined ? { system: request.system } : {}),
+            ...(options !== undefined ? { options } : {}),
+        };
+        return compileForTarget(input);
+    }
+    /** `compile()`: the seed's neutral `{ tools, directoryXml }`, frozen and cached until a registration. */
+    neutral() {
+        const cached = this.#neutralCompile;
+        if (cached !== undefined && cached.version === this.#catalog.structureVersion)
+            return cached.result;
+        const catalog = this.#catalog;
+        const tools = catalog.namespaces.map((ns) => this.#renderGroup(ns, 'neutral'));
+        for (const t of this.#offeredFlat())
+            tools.push(this.#renderTool(t, 'neutral'));
+        const loader = this.#renderLoader('neutral');
+        if (loader !== null)
+            tools.push(loader);
+        for (const t of catalog.library)
+            tools.push(catalog.tool(t).definition);
+        const directory = catalog.hasDynamicToolkits()
+            ? renderDirectoryXml(catalog.toolkits.map((kit) => ({ name: kit.name, description: kit.description, tools: kit.tools.map((t) => catalog.toolName(t)) })))
+            : catalog.spec.directoryXml;
+        const result = Object.freeze({ tools: Object.freeze(tools), directoryXml: directory });
+        this.#neutralCompile = { version: catalog.structureVersion, result };
+        return result;
+    }
+    /** `router.allowedToolNames`: the names of a compile's tools the gate lets through now (what `options.allowedTools` lists; Gemini's `allowedFunctionNames`). */
+    allowedToolNames(request) {
+        return this.#allowedNames(request.target, this.#arraysFor(request));
+    }
+    /**
+     * The flat tools of the default tool set: those in no namespace, in flat order. With `offerUngroupedTools: false` a
+     * spec with namespaces or toolkits offers none (the reference library's `compile()`). A flat tool that is also a
+     * namespace action reaches the model through its namespace.
+     */
+    #offeredFlat() {
+        const catalog = this.#catalog;
+        const groupMode = catalog.namespaces.length > 0 || catalog.toolkits.length > 0;
+        if (groupMode && catalog.spec.offerUngroupedTools === false)
+            return [];
+        return catalog.flat.filter((t) => catalog.tool(t).namespaces.length === 0);
+    }
+    /**
+     * The arrays of a compile: the default choice (namespaces, then `#offeredFlat`) or an explicit one (a prune result or
+     * names), memoized on its content so the same choice turn after turn yields the same arrays.
+     */
+    #arraysFor(request) {
+        const { target, tools: selection } = request;
+        const names = selection === undefined ? undefined : Array.isArray(selection) ? [...selection] : selection.tools.map((d) => d.name);
+        const encoding = request.options?.namespaces;
+        if (encoding !== undefined && encoding !== 'native' && encoding !== 'action-args')
+            throw new TypeError(`compile: options.namespaces must be 'native' or 'action-args'; got ${JSON.stringify(encoding)}.`);
+        const native = encoding === 'native' && adapterFor(target).namespaces !== undefined;
+        const search = request.options?.toolSearch !== undefined && request.options.toolSearch !== false;
+        // A target allows one tool search: with the hosted one asked for, `native` loads toolkits through the dispatcher.
+        const configured = toolkitMode(target, this.#toolkitLoading, this.#model);
+        const mode = configured === 'tool-search' && search ? 'dispatcher' : configured;
+        const key = `${native ? 'native:' : ''}${search ? 'search:' : ''}${names === undefined ? '' : JSON.stringify(names)}`;
+        const slot = `${target}\u0000${names === undefined ? 'default' : 'selection'}`;
+        const version = this.#gate.loadVersion;
+        if (!this.#firstTurnTools.has(target))
+            this.#firstTurnTools.set(target, this.#catalog.toolCount);
+        const hit = this.#arrays.get(slot);
+        if (hit?.version === version && hit.key === key && hit.mode === mode)
+            return hit;
+        // The default choice: namespaces, then the flat tools in no namespace.
+        const chosen = names ?? [...this.#catalog.namespaces.map((ns) => ns.name), ...this.#offeredFlat().map((t) => this.#catalog.toolName(t))];
+        const value = this.#buildArrays(target, mode, chosen, version, key, native, search);
+        this.#arrays.set(slot, value);
+        return value;
+    }
+    #buildArrays(target, mode, names, version, key, nativeNamespaces, search) {
+        const catalog = this.#catalog;
+        const stable = [];
+        const deferred = [];
+        const late = [];
+        // A tool registered after the first turn reaches the model without changing `tools` where the mode has a way.
+        // (`tool-search` and `dispatcher` need the toolkits' client tool search or dispatcher tool in `tools`.)
+        const addsLate = mode === 'tool-changes' || (mode === 'deferred' && search) || ((mode === 'tool-search' || mode === 'dispatcher') && catalog.toolkits.length > 0);
+        const firstTurn = addsLate ? this.#firstTurnTools.get(target) : Infinity;
+        const sent = new Set();
+        for (const name of names) {
+            if (sent.has(name))
+                continue;
+            const ref = catalog.byName.get(name);
+            if (ref?.kind === 'tool') {
+                const entry = catalog.tool(ref.index);
+                if (entry.library)
+                    continue; // always offered, at its own place below
+                if (!entry.flat)
+                    throw new TypeError(this.#notOfferable(entry, target, mode));
+                // `deferred` with a search tool: Anthropic leaves deferred tools out of the cached prefix, so a late one is deferred.
+                if (ref.index >= firstTurn && mode === 'deferred' && search)
+                    deferred.push(nativeLoading(target, 'deferred').unloadedTool(this.#renderTool(ref.index, target)));
+                else if (ref.index >= firstTurn)
+                    late.push(ref.index);
+                else
+                    (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
+            }
+            else if (ref?.kind === 'namespace') {
+                const ns = catalog.namespaces[ref.index];
+                stable.push(nativeNamespaces ? this.#nativeNamespace(ns, target) : this.#renderGroup(ns, target));
+            }
+            else if (ref?.kind !== 'loader') {
+                throw new TypeError(`compile: ${JSON.stringify(name)} in \`tools\` is not a tool or namespace of this router.`);
+            }
+            sent.add(name);
+        }
+        // The library's tools, never pruned: the loader (in `tool-search` mode in the adapter's own form), the dispatcher
+        // in `dispatcher` mode, then the library tools in registration order, a place no load, block or selection moves.
+        const loader = this.#renderLoader(target);
+        if (loader !== null)
+            stable.push(mode === 'tool-search' ? nativeLoading(target, 'tool-search').loaderTool(loader) : loader);
+        if (loader !== null && mode === 'dispatcher')
+            stable.push(dispatcherTool(target));
+        for (const t of catalog.library)
+            stable.push(deepFreeze(this.#renderTool(t, target)));
+        // `append`: the loaded toolkits' tools, in load order. `deferred`: every toolkit tool, deferred, from the first turn.
+        const kitNamespaces = nativeNamespaces && mode === 'tool-search';
+        const loaded = kitNamespaces ? catalog.toolkits.map((kit) => this.#nativeNamespace(kit, target, 'deferred')) : [];
+        const everyKit = mode === 'deferred' || mode === 'tool-changes';
+        const kits = mode === 'append' ? this.#session.loaded : everyKit ? catalog.toolkits.map((_, k) => k) : [];
+        const unloaded = everyKit ? nativeLoading(target, 'deferred') : undefined;
+        for (const k of kits) {
+            for (const t of catalog.toolkits[k].tools) {
+                const n = catalog.toolName(t);
+                // Never one name twice (a toolkit tool may also be flat and chosen, or in two toolkits).
+                if (sent.has(n))
+                    continue;
+                sent.add(n);
+                const rendered = this.#renderTool(t, target);
+                loaded.push(unloaded !== undefined ? unloaded.unloadedTool(rendered) : rendered);
+            }
+        }
+        return { version, key, mode, stable: Object.freeze(stable), deferred: Object.freeze(deferred), loaded: Object.freeze(loaded), late, kitNamespaces };
+    }
+    /** Why a non-flat tool cannot be offered by name: dispatch would reject a call to it by that name. */
+    #notOfferable(entry, target, mode) {
+        const catalog = this.#catalog;
+        const via = entry.namespaces.length > 0
+            ? `it is an action of namespace ${entry.namespaces.map((k) => JSON.stringify(catalog.namespaces[k].name)).join(', ')}; offer the namespace instead`
+            : `it belongs to toolkit ${entry.toolkits.map((k) => JSON.stringify(catalog.toolkits[k].name)).join(', ')}; leave it out: on ${target} (${mode}) ${TOOLKIT_MODE_TEXT[mode]}`;
+        return `compile: ${JSON.stringify(entry.name)} in \`tools\` is not a flat tool, so the model could not call it by that name: ${via}.`;
+    }
+    /** The catalog compile renders `load_toolkit` results with (per target; rebuilt on registration). */
+    #getToolkitInput(target, mode, kitNamespaces) {
+        const catalog = this.#catalog;
+        const version = catalog.structureVersion;
+        const hit = this.#toolkitInputs.get(target);
+        if (hit?.version === version && hit.value.mode === mode && hit.kitNamespaces === kitNamespaces)
+            return hit.value;
+        const byLower = new Map();
+        for (const kit of catalog.toolkits)
+            byLower.set(kit.name.toLowerCase(), Object.freeze({ name: kit.name, tools: Object.freeze(kit.tools.map((t) => catalog.toolName(t))) }));
+        // What a load's result carries: the toolkit's tools in the target's loaded form, or its native namespace.
+        const responsesTools = mode !== 'tool-search' ? undefined : new Map(catalog.toolkits.map((kit) => [kit.name,
+            kitNamespaces ? [this.#nativeNamespace(kit, target, 'loaded')] : kit.tools.map((t) => this.#loadedTool(t, target))]));
+        const value = { mode, catalog: byLower, ...(responsesTools ? { responsesTools } : {}) };
+        this.#toolkitInputs.set(target, { version, kitNamespaces, value });
+        return value;
+    }
+    /**
+     * `options.allowedTools`: the target's `tool_choice` listing the request's tools the gate lets through now (a search
+     * tool whenever it may search: the hosted one, or the loader in `tool-search` mode while it is callable); a warning
+     * where the target has no such restriction.
+     */
+    #allowedToolsChoice(target, arrays, options) {
+        const allowed = adapterFor(target).allowedTools;
+        if ('unsupported' in allowed) {
+            options.onWarning?.(`[toolroute] options.allowedTools: ${allowed.unsupported}`, 'allowed-tools-unsupported');
+            return {};
+        }
+        const hosted = options.toolSearch !== undefined && options.toolSearch !== false;
+        const loaderSearch = arrays.mode === 'tool-search' && this.#catalog.toolkits.length > 0 && this.#allowedName(LOAD_TOOLKIT_NAME);
+        return { toolChoice: allowed.choice(this.#allowedNames(target, arrays), hosted || loaderSearch) };
+    }
+    /** The standing announcements, and in the dispatcher modes the tools registered after the first turn (called through the dispatcher; with the provider gate, those it lets through). */
+    #announcements(arrays, gated) {
+        const list = this.#session.announcements.list();
+        const late = gated ? arrays.late.filter((t) => !this.#gate.toolBlocked[t]) : arrays.late;
+        if (arrays.mode !== 'dispatcher' || late.length === 0)
+            return list;
+        const content = registeredToolsText(late.map((t) => this.#catalog.tool(t).definition));
+        return [...list, { id: REGISTERED_TOOLS_ANNOUNCEMENT, content, channel: 'user_tail' }];
+    }
+    /**
+     * The tool set's changes from `tools`, sent at the tail: tools registered after the first turn the gate lets
+     * through, and with the provider gate on (`tool-changes`) the offered tools it rejects.
+     */
+    #toolChanges(target, arrays, gated) {
+        const catalog = this.#catalog;
+        const added = arrays.late.filter((t) => !this.#gate.toolBlocked[t] || !gated).map((t) => this.#renderTool(t, target));
+        const withdrawn = [];
+        if (gated) {
+            // A toolkit's tools are offered once it is loaded; every other request tool from the first turn (a deferred one once found).
+            const loaded = new Set(this.#session.loaded.flatMap((k) => catalog.toolkits[k].tools.map((t) => catalog.toolName(t))));
+            for (const { name, kit } of this.#requestNames(target, arrays))
+                if ((!kit || loaded.has(name)) && !this.#allowedName(name))
+                    withdrawn.push(name);
+        }
+        return added.length + withdrawn.length === 0 ? {} : { toolChanges: { withdrawn, added } };
+    }
+    /** The names of the request's tools, in order (`kit`: a toolkit tool, offered once its toolkit is loaded). */
+    #requestNames(target, arrays) {
+        const adapter = adapterFor(target);
+        const firstKit = arrays.stable.length + arrays.deferred.length;
+        return [...arrays.stable, ...arrays.deferred, ...arrays.loaded].flatMap((tool, i) => {
+            const name = adapter.toolName(tool);
+            return name === undefined ? [] : [{ name, kit: i >= firstKit }];
+        });
+    }
+    #allowedNames(target, arrays) {
+        const names = this.#requestNames(target, arrays).map((r) => r.name).filter((name) => this.#allowedName(name));
+        // Tools that reach the model outside `tools`: registered after the first turn, and in `tool-search` mode the loaded toolkits'.
+        const loaded = arrays.mode === 'tool-search' && !arrays.kitNamespaces ? this.#session.loaded.flatMap((k) => this.#catalog.toolkits[k].tools) : [];
+        const late = arrays.mode === 'dispatcher' ? [] : arrays.late;
+        for (const t of new Set([...loaded, ...late]))
+            if (this.#allowedName(this.#catalog.toolName(t)))
+                names.push(this.#catalog.toolName(t));
+        return names;
+    }
+    /** Whether the gate lets a call to this request tool through now (a namespace while any action is, the loader while any toolkit is). */
+    #allowedName(name) {
+        const catalog = this.#catalog;
+        const gate = this.#gate;
+        const toolkitToolOpen = (k) => !gate.kitBlocked[k] && catalog.toolkits[k].tools.some((t) => !gate.toolBlocked[t]);
+        if (name === TOOLKIT_DISPATCHER_NAME)
+            return catalog.toolkits.some((_, k) => toolkitToolOpen(k));
+        const ref = catalog.byName.get(name);
+        // A toolkit's native namespace: once loaded (the loader's tool search brings its members).
+        const kit = ref === undefined ? catalog.findToolkit(name) : undefined;
+        if (ref === undefined)
+            return kit === undefined || (this.#gate.kitLoaded[kit] === true && toolkitToolOpen(kit));
+        if (ref.kind === 'tool')
+            return !gate.toolBlocked[ref.index];
+        if (ref.kind === 'namespace')
+            return !gate.nsBlocked[ref.index] && catalog.namespaces[ref.index].tools.some((t) => !gate.toolBlocked[t]);
+        return !gate.loaderBlocked() && catalog.toolkits.some((_, k) => !gate.kitBlocked[k]);
+    }
+    #renderTool(t, form) {
+        const catalog = this.#catalog;
+        // A spec tool's forms are the spec's, at its own index; a run-time tool (from `specCount` on) has its neutral form.
+        if (t < catalog.specCount)
+            return catalog.spec.rendered[form].tools[t];
+        const entry = catalog.tool(t);
+        return form === 'neutral' ? entry.definition : renderTool(form, entry.neutral, RENDER_OPTIONS);
+    }
+    #renderGroup(ns, form) {
+        if (ns.neutral === undefined)
+            return this.#catalog.spec.rendered[form].namespaces[ns.specIndex];
+        return renderTool(form, ns.neutral, RENDER_OPTIONS);
+    }
+    /**
+     * A namespace as the target's own namespace tool: each action the member tool's rendered form under the action's
+     * name. A toolkit's: its members `deferred` (in `tools`), or `loaded` (a load's result).
+     */
+    #nativeNamespace(ns, target, kit) {
+        const members = [...ns.actions].map(([action, t]) => {
+            const tool = (kit === 'loaded' ? this.#loadedTool(t, target) : this.#renderTool(t, target));
+            return tool.name === action ? tool : { ...tool, name: action };
+        });
+        return deepFreeze(adapterFor(target).namespaces.tool(ns, members, kit === 'deferred'));
+    }
+    /** Tool `t` in the target's loaded form (`tool-search` mode: as a load's `tool_search_output` carries it). */
+    #loadedTool(t, target) {
+        return nativeLoading(target, 'tool-search').loadedTool(this.#renderTool(t, target));
+    }
+    #renderLoader(form) {
+        const catalog = this.#catalog;
+        if (catalog.toolkits.length === 0)
+            return null;
+        if (!catalog.hasDynamicToolkits())
+            return catalog.spec.rendered[form].loader;
+        return renderTool(form, neutralLoaderTool(catalog.toolkits.map((k) => k.name)), RENDER_OPTIONS);
+    }
+}
+/** The native toolkit-loading forms of `target` for `mode`, from its adapter; a mismatch is a broken adapter: fail loudly rather than send a tool in the wrong form. */
+function nativeLoading(target, mode) {
+    const loading = adapterFor(target).toolkitLoading;
+    if (loading.native !== mode)
+        throw new TypeError(`[toolroute] toolkit loading: target ${target} is in ${mode} mode but its adapter's native mode is ${loading.native}.`);
+    return loading;
+}

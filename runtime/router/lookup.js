@@ -1,0 +1,45 @@
+/**
+ * The closest-name suggesters a rejection quotes (`Suggestions`): the names the model may call now, and the toolkit
+ * names for `load_toolkit`. Built only when a call is rejected, and cached until a toolkit is loaded or something is
+ * registered, so an accepted call never pays for them.
+ */
+import { LOAD_TOOLKIT_NAME } from '../contract.js';
+import { Suggester } from '../suggest.js';
+/** The suggesters for one router's rejections. Internal. */
+export class Suggestions {
+    #catalog;
+    #gate;
+    #callable;
+    #toolkits;
+    constructor(catalog, gate) {
+        this.#catalog = catalog;
+        this.#gate = gate;
+    }
+    /** Names the model can call right now (flat tools, namespaces, loader, library tools, loaded toolkit tools). */
+    callable() {
+        const version = this.#gate.loadVersion;
+        if (this.#callable?.version === version)
+            return this.#callable.value;
+        const catalog = this.#catalog;
+        const names = [
+            ...catalog.flat.map((t) => catalog.toolName(t)),
+            ...catalog.namespaces.map((ns) => ns.name),
+            ...(catalog.toolkits.length > 0 ? [LOAD_TOOLKIT_NAME] : []),
+            ...catalog.library.map((t) => catalog.toolName(t)),
+        ];
+        const loaded = this.#gate.loadedToolkits().flatMap((k) => catalog.toolkits[k].tools.map((t) => catalog.toolName(t)));
+        // Each name once: a loaded toolkit tool may also be flat, or in two loaded toolkits.
+        const value = new Suggester(new Set([...names, ...loaded]));
+        this.#callable = { version, value };
+        return value;
+    }
+    /** Toolkit names for `load_toolkit` suggestions; rebuilt only when toolkits are registered. */
+    toolkits() {
+        const version = this.#catalog.structureVersion;
+        if (this.#toolkits?.version === version)
+            return this.#toolkits.value;
+        const value = new Suggester(this.#catalog.toolkits.map((kit) => kit.name));
+        this.#toolkits = { version, value };
+        return value;
+    }
+}

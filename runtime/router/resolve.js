@@ -1,0 +1,288 @@
+/**
+ * Call resolution: from whatever the model sent to a tool and its validated arguments, a toolkit to load, or a
+ * rejection with a code and a reason the model can act on. The one place that decides whether a call is valid: a new
+ * call rule goes here, its wording in reasons.ts. Model input never throws here.
+ */
+import { LOAD_TOOLKIT_NAME } from '../contract.js';
+import { applyKeyDecode } from '../targets/property-keys.js';
+import { cloneJson } from '../targets/schema.js';
+import { applyNullDecode } from '../targets/strict.js';
+import { DEFAULT_LIMITS, isPlainObject, jsonKind, parseArguments, readCall } from '../call-shape.js';
+import { actionHint, blockedReason, dispatcherArgsReason, dispatcherStrayReason, emptyNameReason, invalidReason, loaderStrayReason, malformedReason, namespaceArgsReason, notLoadedReason, notToolkitToolReason, quote, strayKeysReason, toolkitBlockedReason, unknownActionReason, unknownToolkitReason, unknownToolReason, } from '../reasons.js';
+import { Suggester } from '../suggest.js';
+import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
+import { readableErrors } from './library.js';
+import { Suggestions } from './lookup.js';
+const reject = (code, reason, callId) => ({ ok: false, code, reason, callId });
+/** Whether `validate` accepts `args`; a validator that throws refuses them (model input never makes dispatch throw). */
+function passes(validate, args) {
+    try {
+        return validate(args) === true;
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Resolves calls for one router. Internal.
+ * @example
+ * const resolver = new Resolver(catalog, gate, { maxDepth: 32 });
+ * const r = resolver.resolve({ name: 'read_file', arguments: '{"path":"a"}' }, true);
+ * if (r.ok && r.kind === 'call') catalog.tool(r.tool).name; // → 'read_file'
+ */
+export class Resolver {
+    #catalog;
+    #gate;
+    #limits;
+    #suggestions;
+    /** `limits`: the router's options; each limit not given is `DEFAULT_LIMITS`'. */
+    constructor(catalog, gate, limits) {
+        this.#catalog = catalog;
+        this.#gate = gate;
+        this.#suggestions = new Suggestions(catalog, gate);
+        this.#limits = {
+            maxArgumentsLength: limits.maxArgumentsLength ?? DEFAULT_LIMITS.maxArgumentsLength,
+            maxDepth: limits.maxDepth ?? DEFAULT_LIMITS.maxDepth,
+            maxNodes: limits.maxNodes ?? DEFAULT_LIMITS.maxNodes,
+        };
+    }
+    resolve(call, fullCheck) {
+        const { name, callId, namespace, hasArguments, rawArguments: raw } = readCall(call);
+        const catalog = this.#catalog;
+        const gate = this.#gate;
+        const nameOnly = !fullCheck && !hasArguments;
+        if (namespace !== undefined) {
+            // OpenAI Responses native namespace: `name` is the member (a namespace's action, a toolkit's tool), the arguments its own.
+            const ref = catalog.byName.get(namespace);
+            const kit = ref === undefined ? catalog.findToolkit(namespace) : undefined;
+            // A toolkit's member is then exactly the call of that tool by its own name.
+            const member = kit === undefined ? undefined : this.#action(catalog.toolkits[kit], name, callId);
+            if (member !== undefined)
+                return typeof member === 'number' ? this.#tool(member, raw, nameOnly, callId) : member;
+            if (ref?.kind !== 'namespace')
+                return this.#unknownName(namespace, callId);
+            if (gate.nsBlocked[ref.index])
+                return reject('blocked', blockedReason(namespace), callId);
+            const t = this.#action(catalog.namespaces[ref.index], name, callId);
+            if (typeof t !== 'number')
+                return t;
+            if (nameOnly)
+                return nameCheck(namespace, 'namespace', callId);
+            const parsed = parseArguments(raw, this.#limits);
+            if (!parsed.ok)
+                return reject(parsed.code, malformedReason(`${quote(namespace)} action ${quote(name)}`, parsed.problem), callId);
+            return this.#validate(t, parsed.value, '', 'namespace', namespace, callId, false, typeof raw === 'string');
+        }
+        if (name === undefined || name === '')
+            return reject('empty_name', emptyNameReason(this.#suggestions.callable().names), callId);
+        const ref = catalog.byName.get(name);
+        if (ref === undefined && name === TOOLKIT_DISPATCHER_NAME && catalog.toolkits.length > 0) {
+            return nameOnly ? nameCheck(name, 'library', callId) : this.#dispatched(raw, callId);
+        }
+        if (ref?.kind === 'loader') {
+            if (gate.loaderBlocked())
+                return reject('blocked', blockedReason(name), callId);
+            return nameOnly ? nameCheck(name, 'library', callId) : this.#loader(raw, callId);
+        }
+        if (ref?.kind === 'tool')
+            return this.#tool(ref.index, raw, nameOnly, callId);
+        // A namespace's `{ action, args }` call, or the same under a toolkit's name (its native namespace call as `fromProvider` reads it).
+        const kit = ref === undefined && !nameOnly ? catalog.findToolkit(name) : undefined;
+        const group = ref !== undefined ? catalog.namespaces[ref.index] : kit !== undefined ? catalog.toolkits[kit] : undefined;
+        if (group === undefined)
+            return this.#unknownName(name, callId);
+        if (ref !== undefined && gate.nsBlocked[ref.index])
+            return reject('blocked', blockedReason(name), callId);
+        if (nameOnly)
+            return nameCheck(name, 'namespace', callId);
+        const parsed = parseArguments(raw, this.#limits);
+        if (!parsed.ok)
+            return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
+        return this.#envelope(group, parsed.value, callId, typeof raw === 'string');
+    }
+    /** A call to tool `t` by its name: the gate (blocked, not loaded, not callable by name), then its arguments. */
+    #tool(t, raw, nameOnly, callId) {
+        const catalog = this.#catalog;
+        const gate = this.#gate;
+        const entry = catalog.tool(t);
+        const name = entry.name;
+        if (gate.toolBlocked[t])
+            return reject('blocked', blockedReason(name), callId);
+        if (!gate.direct[t]) {
+            if (entry.toolkits.length > 0)
+                return this.#notLoaded(entry, callId);
+            const ns = entry.namespaces[0];
+            const hint = ns !== undefined ? actionHint(name, catalog.namespaces[ns].name) : undefined;
+            return reject('unknown_tool', unknownToolReason(name, [], [], hint), callId);
+        }
+        if (nameOnly)
+            return nameCheck(name, entry.library ? 'library' : 'tool', callId);
+        const parsed = parseArguments(raw, this.#limits);
+        if (!parsed.ok)
+            return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
+        const via = entry.flat ? 'flat' : entry.library ? 'library' : 'toolkit';
+        return this.#validate(t, parsed.value, '', via, gate.directGroup(t), callId, false, typeof raw === 'string');
+    }
+    /** The public form of an accepted call (`checkToolCall`'s `call`): a fresh object, safe to keep. */
+    publicCall(r) {
+        if (r.kind === 'load')
+            return { tool: LOAD_TOOLKIT_NAME, args: { toolkit_name: this.#catalog.toolkits[r.toolkit].name }, via: 'library', group: null };
+        return { tool: this.#catalog.toolName(r.tool), args: r.args, via: r.via, group: r.group };
+    }
+    /**
+     * A namespace call's parsed object (or a toolkit's, as `fromProvider` reads its native namespace call). Models often
+     * flatten `{ action, args }`: with no `args` key every key beside `action` is an argument; with one, any other key is
+     * rejected by name, since dropping it would run the action without it. `fresh`: parsed from text just now (see `#validate`).
+     */
+    #envelope(group, parsed, callId, fresh) {
+        const action = parsed['action'];
+        // An unknown or blocked action is reported first: that is what the model must fix.
+        const t = this.#action(group, action, callId);
+        if (typeof t !== 'number')
+            return t;
+        const others = Object.keys(parsed).filter((key) => key !== 'action');
+        const stray = others.filter((key) => key !== 'args');
+        // Flattened. fromEntries defines keys, so a `__proto__` key stays an own property.
+        const flat = !Object.hasOwn(parsed, 'args');
+        const args = flat ? Object.fromEntries(others.map((key) => [key, parsed[key]])) : (parsed['args'] ?? {});
+        if (!flat && stray.length > 0)
+            return reject('malformed_arguments', strayKeysReason(group.name, action, stray), callId);
+        // A toolkit's tool is then checked exactly as the call by its own name, on the arguments the wire call carried.
+        if (this.#catalog.toolkits.includes(group))
+            return this.#tool(t, args, false, callId);
+        if (!isPlainObject(args))
+            return reject('malformed_arguments', namespaceArgsReason(group.name, action, jsonKind(args)), callId);
+        return this.#validate(t, args, flat ? '' : '/args', 'namespace', group.name, callId, false, fresh);
+    }
+    /** The tool of action `action` of a namespace (or toolkit), or the rejection: unknown action (with the closest ones) or blocked. */
+    #action(group, action, callId) {
+        const t = typeof action === 'string' ? group.actions.get(action) : undefined;
+        if (t === undefined) {
+            group.suggester ??= new Suggester(group.actionList);
+            const closest = typeof action === 'string' ? group.suggester.closest(action) : [];
+            return reject('unknown_action', unknownActionReason(group.name, action, group.actionList, closest), callId);
+        }
+        if (this.#gate.toolBlocked[t])
+            return reject('blocked', blockedReason(action), callId);
+        return t;
+    }
+    /**
+     * A call through the dispatcher tool (`{ tool, args }`), checked like a namespace action: a toolkit tool that passes
+     * the gate and is loaded; stray keys are named in a rejection. Routed as the toolkit tool itself (`via: 'toolkit'`).
+     */
+    #dispatched(raw, callId) {
+        const catalog = this.#catalog;
+        const gate = this.#gate;
+        const parsed = parseArguments(raw, this.#limits);
+        if (!parsed.ok)
+            return reject(parsed.code, malformedReason(quote(TOOLKIT_DISPATCHER_NAME), parsed.problem), callId);
+        const tool = parsed.value['tool'];
+        const ref = typeof tool === 'string' ? catalog.byName.get(tool) : undefined;
+        // A toolkit tool, or a flat tool registered at run time (one registered after the first turn is offered only here).
+        const registered = ref?.kind === 'tool' && ref.index >= catalog.specCount && catalog.tool(ref.index).flat && !catalog.tool(ref.index).library;
+        if (ref?.kind !== 'tool' || (catalog.tool(ref.index).toolkits.length === 0 && !registered)) {
+            const names = catalog.toolkits.flatMap((kit) => kit.tools.map((i) => catalog.toolName(i)));
+            const closest = typeof tool === 'string' ? new Suggester(names).closest(tool) : [];
+            return reject('unknown_action', notToolkitToolReason(TOOLKIT_DISPATCHER_NAME, tool, names, closest), callId);
+        }
+        const t = ref.index;
+        const entry = catalog.tool(t);
+        if (gate.toolBlocked[t])
+            return reject('blocked', blockedReason(entry.name), callId);
+        if (!gate.direct[t])
+            return this.#notLoaded(entry, callId);
+        const extra = Object.keys(parsed.value).filter((key) => key !== 'tool' && key !== 'args');
+        if (extra.length > 0)
+            return reject('invalid_arguments', dispatcherStrayReason(TOOLKIT_DISPATCHER_NAME, extra), callId);
+        const args = Object.hasOwn(parsed.value, 'args') ? parsed.value['args'] : {};
+        if (!isPlainObject(args))
+            return reject('malformed_arguments', dispatcherArgsReason(TOOLKIT_DISPATCHER_NAME, entry.name, jsonKind(args)), callId);
+        return this.#validate(t, args, '/args', entry.flat ? 'flat' : 'toolkit', gate.directGroup(t), callId, true, typeof raw === 'string');
+    }
+    /** `load_toolkit`'s arguments: exactly `toolkit_name`, naming a toolkit (any case) that is not blocked. */
+    #loader(raw, callId) {
+        const parsed = parseArguments(raw, this.#limits);
+        if (!parsed.ok)
+            return reject(parsed.code, malformedReason(quote(LOAD_TOOLKIT_NAME), parsed.problem), callId);
+        const requested = parsed.value['toolkit_name'];
+        const stray = Object.keys(parsed.value).filter((key) => key !== 'toolkit_name');
+        if (stray.length > 0)
+            return reject('malformed_arguments', loaderStrayReason(stray), callId);
+        const k = this.#catalog.findToolkit(requested);
+        if (k === undefined) {
+            const suggester = this.#suggestions.toolkits();
+            const closest = typeof requested === 'string' ? suggester.closest(requested) : [];
+            return reject('invalid_arguments', unknownToolkitReason(requested, suggester.names, closest), callId);
+        }
+        if (this.#gate.kitBlocked[k])
+            return reject('blocked', toolkitBlockedReason(this.#catalog.toolkits[k].name), callId);
+        return { ok: true, kind: 'load', toolkit: k, callId };
+    }
+    /**
+     * Decode Anthropic wire names and strict-mode nulls, then validate. `fresh`: `input` was parsed from text just now, so
+     * a validator that fills defaults may fill it in place; any other input is copied first (the caller's stays unchanged).
+     */
+    #validate(t, input, prefix, via, group, callId, dispatched, fresh) {
+        const entry = this.#catalog.tool(t);
+        const named = entry.keyDecode ? applyKeyDecode(input, entry.keyDecode) : input;
+        const decoded = entry.nullDecode ? applyNullDecode(named, entry.nullDecode) : named;
+        const args = entry.fillsDefaults && !fresh ? cloneJson(decoded) : decoded;
+        const validate = entry.validate;
+        if (validate !== undefined && !passes(validate, args)) {
+            return reject('invalid_arguments', invalid(entry, validate, args, prefix, via === 'namespace' ? group : undefined, dispatched), callId);
+        }
+        return { ok: true, kind: 'call', tool: t, args, via, group, callId };
+    }
+    /** A toolkit tool whose toolkits are not loaded: the load to make (an unblocked toolkit when there is one). */
+    #notLoaded(entry, callId) {
+        const kit = entry.toolkits.find((k) => !this.#gate.kitBlocked[k]) ?? entry.toolkits[0];
+        return reject('not_loaded', notLoadedReason(entry.name, this.#catalog.toolkits[kit].name), callId);
+    }
+    #unknownName(name, callId) {
+        // The seed blocks any listed name, known or not.
+        if (this.#gate.isListed(name))
+            return reject('blocked', blockedReason(name), callId);
+        // `file_ops.read_file`, `file_ops__read_file`, `file_ops/read_file`: a namespace action called by a joined name.
+        const split = /^(.+?)(?:\.|__|\/|:)(.+)$/.exec(name);
+        if (split) {
+            const ref = this.#catalog.byName.get(split[1]);
+            if (ref?.kind === 'namespace' && this.#catalog.namespaces[ref.index].actions.get(split[2]) !== undefined) {
+                return reject('unknown_tool', unknownToolReason(name, [], [], actionHint(split[2], split[1])), callId);
+            }
+        }
+        const suggester = this.#suggestions.callable();
+        return reject('unknown_tool', unknownToolReason(name, suggester.closest(name), suggester.names), callId);
+    }
+    // ---- The seed's namespace helpers -------------------------------------------
+    /** Whether a call targets a namespace tool (any call shape). Never throws. */
+    isNamespaceCall(call) {
+        const shape = readCall(call);
+        const name = shape.namespace ?? shape.name;
+        return name !== undefined && this.#catalog.byName.get(name)?.kind === 'namespace';
+    }
+    /** The seed's `resolveNamespace` without exceptions, through the same checks as `dispatch` (gate, key rule, validator). */
+    tryResolveNamespace(call) {
+        const catalog = this.#catalog;
+        const shape = readCall(call);
+        const nsName = shape.namespace ?? shape.name;
+        const ref = nsName === undefined ? undefined : catalog.byName.get(nsName);
+        const r = ref?.kind === 'namespace' ? this.resolve(call, true) : undefined;
+        if (r?.ok === false)
+            return { ok: false, code: r.code, reason: r.reason };
+        if (r?.kind !== 'call' || ref?.kind !== 'namespace') {
+            const available = catalog.namespaces.map((n) => n.name).join(', ') || '(none)';
+            return { ok: false, code: nsName ? 'unknown_tool' : 'empty_name', reason: `${nsName ? quote(nsName) : 'The call'} is not a registered namespace. Available: ${available}` };
+        }
+        // A copy: the caller may keep or change the args, and checkToolCall hands out the same object.
+        return { ok: true, group: catalog.namespaces[ref.index].name, toolName: catalog.toolName(r.tool), args: { ...r.args } };
+    }
+}
+const nameCheck = (name, callable, callId) => ({ ok: true, kind: 'name', name, callable, callId });
+/** The reason for `args` that `entry`'s validator has just refused. The model retries the namespace (or the dispatcher tool) it called through. */
+function invalid(entry, validate, args, prefix, namespace, dispatched) {
+    const through = namespace ?? (dispatched ? TOOLKIT_DISPATCHER_NAME : undefined);
+    const label = through === undefined ? quote(entry.name) : `${quote(through)} ${dispatched ? 'tool' : 'action'} ${quote(entry.name)}`;
+    // A validator the application wrote may report malformed errors: only readable ones reach the reason.
+    const errors = entry.specIndex < 0 ? readableErrors(validate) : validate.errors;
+    return invalidReason(label, errors, entry.schema, args, prefix, through ?? entry.name);
+}

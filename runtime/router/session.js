@@ -1,0 +1,152 @@
+/**
+ * The session state: what `snapshot()` stores and `restore()` reads back (the blocklist, the loaded toolkits in load
+ * order, the announcements, `syncToolAnnouncements`' previous set). A snapshot is untrusted input that decides what is
+ * blocked, so `readSnapshot` reads it strictly.
+ */
+import { ANNOUNCEMENT_CHANNELS, AnnouncementStore, checkChannel } from '../announcements.js';
+/** The `format` every snapshot carries; a snapshot without it (or with another) is refused. */
+export const SNAPSHOT_FORMAT = 'toolroute-router/1';
+/**
+ * Read an untrusted snapshot, strictly (it decides what is blocked): throws a `TypeError` listing every problem, and a
+ * missing field never means "nothing blocked". `announcements` and `announcedTools` may be absent (the seed).
+ * @example
+ * readSnapshot(JSON.parse(saved)).blocked; // → ['delete_file']
+ * readSnapshot({}); // TypeError: restore: not a toolroute router snapshot …
+ */
+export function readSnapshot(snapshot) {
+    if (typeof snapshot !== 'object' || snapshot === null || Array.isArray(snapshot)) {
+        throw new TypeError(`restore: expected an object from router.snapshot(), got ${snapshot === null ? 'null' : Array.isArray(snapshot) ? 'an array' : typeof snapshot}. Nothing was changed.`);
+    }
+    const s = snapshot;
+    const problems = [];
+    const strings = (key, required) => {
+        const value = s[key];
+        if (value === undefined) {
+            if (required)
+                problems.push(`\`${key}\` is missing`);
+            return [];
+        }
+        if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
+            problems.push(`\`${key}\` must be an array of strings`);
+            return [];
+        }
+        return [...value];
+    };
+    let fields;
+    try {
+        if (s['format'] !== SNAPSHOT_FORMAT) {
+            throw new TypeError(`restore: not a toolroute router snapshot (format ${s['format'] === undefined ? 'missing' : JSON.stringify(s['format'])}, expected ${JSON.stringify(SNAPSHOT_FORMAT)}). ` +
+                'Restore only what router.snapshot() returned; a snapshot of another library or version cannot say what is blocked. Nothing was changed.');
+        }
+        const blocked = strings('blocked', true);
+        const loaded = strings('loaded', true);
+        const announcedTools = strings('announcedTools', false);
+        const flag = s['blockedAllowUnknown'];
+        if (flag !== undefined && typeof flag !== 'boolean')
+            problems.push('`blockedAllowUnknown` must be a boolean');
+        const announcements = readAnnouncements(s['announcements'], problems);
+        fields = { blocked, blockedAllowUnknown: flag === true, loaded, announcedTools, announcements };
+    }
+    catch (error) {
+        if (error instanceof TypeError && error.message.startsWith('restore:'))
+            throw error;
+        throw new TypeError(`restore: the snapshot could not be read (${error instanceof Error ? error.message : String(error)}). Nothing was changed.`);
+    }
+    if (problems.length > 0)
+        throw new TypeError(`restore: bad snapshot: ${problems.join('; ')}. Nothing was changed.`);
+    return fields;
+}
+/** A snapshot's `announcements`: absent is none (the seed); anything present must be well-formed. */
+function readAnnouncements(value, problems) {
+    if (value === undefined)
+        return [];
+    if (!Array.isArray(value)) {
+        problems.push('`announcements` must be an array');
+        return [];
+    }
+    const out = [];
+    value.forEach((item, i) => {
+        const a = typeof item === 'object' && item !== null ? item : undefined;
+        const channel = a?.['channel'] ?? 'auto';
+        if (!a || typeof a['id'] !== 'string' || typeof a['content'] !== 'string' || !ANNOUNCEMENT_CHANNELS.includes(channel)) {
+            problems.push(`\`announcements[${i}]\` must be { id: string, content: string, channel: ${ANNOUNCEMENT_CHANNELS.map((c) => JSON.stringify(c)).join(' | ')} }`);
+            return;
+        }
+        out.push({ id: a['id'], content: a['content'], channel: channel });
+    });
+    return out;
+}
+/**
+ * One router's session state. Internal to the router; the gate owns the tables derived from `blockedSet` and `loaded`
+ * and must be told when they change (the façade does that).
+ */
+export class Session {
+    /** The blocklist as set (strings only), in the caller's order. */
+    blocked = [];
+    blockedSet = new Set();
+    /** The blocklist was set with `allowUnknown`: a restore keeps its unknown names. */
+    blockedAllowUnknown = false;
+    /** Loaded toolkit indices, load order, no duplicates. */
+    loaded = [];
+    announcements = new AnnouncementStore();
+    /** `syncToolAnnouncements`' previous tool set. */
+    announcedTools = new Set();
+    /** Replace the blocklist (the gate has checked every name already). */
+    setBlocked(names, allowUnknown) {
+        this.blocked = [...names].filter((n) => typeof n === 'string');
+        this.blockedSet = new Set(this.blocked);
+        this.blockedAllowUnknown = allowUnknown;
+    }
+    /** Loaded toolkits' canonical names, load order. */
+    loadedNames(catalog) { return this.loaded.map((k) => catalog.toolkits[k].name); }
+    /** The state as plain JSON. */
+    snapshot(catalog) {
+        return {
+            format: SNAPSHOT_FORMAT,
+            spec: catalog.spec.hash,
+            blocked: [...this.blocked],
+            ...(this.blockedAllowUnknown ? { blockedAllowUnknown: true } : {}),
+            loaded: this.loadedNames(catalog),
+            announcements: this.announcements.list(),
+            announcedTools: [...this.announcedTools],
+        };
+    }
+    /** Replace the state with a read snapshot, all or nothing (an unknown toolkit throws first); the gate must recompute. */
+    restore(fields, catalog) {
+        const loaded = [];
+        const unknown = [];
+        for (const name of fields.loaded) {
+            const k = catalog.findToolkit(name);
+            if (k === undefined)
+                unknown.push(name);
+            else if (!loaded.includes(k))
+                loaded.push(k);
+        }
+        if (unknown.length > 0) {
+            throw new TypeError(`restore: the snapshot has loaded toolkit${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => JSON.stringify(n)).join(', ')} that this router does not know ` +
+                `(toolkits: ${catalog.toolkits.map((kit) => kit.name).join(', ') || '(none)'}). Register run-time toolkits before restoring. Nothing was changed.`);
+        }
+        this.setBlocked(fields.blocked, fields.blockedAllowUnknown);
+        this.loaded = loaded;
+        this.announcements.restore(fields.announcements);
+        this.announcedTools = new Set(fields.announcedTools);
+    }
+    /** The seed's delta detection: announce `tools:added` / `tools:removed` for what changed since the last call, retract them when nothing did. */
+    syncToolAnnouncements(next, options) {
+        checkChannel('syncToolAnnouncements', options);
+        const previous = this.announcedTools;
+        const nextSet = new Set(next);
+        const added = next.filter((name) => !previous.has(name));
+        const removed = [...previous].filter((name) => !nextSet.has(name));
+        if (added.length)
+            this.announcements.announce('tools:added', `Tools newly available: ${added.join(', ')}`, options);
+        else
+            this.announcements.retract('tools:added');
+        if (removed.length)
+            this.announcements.announce('tools:removed', `Withdrawn; calls to these will be rejected: ${removed.join(', ')}`, options);
+        else
+            this.announcements.retract('tools:removed');
+        this.announcedTools = nextSet;
+        return { added, removed };
+    }
+}

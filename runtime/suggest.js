@@ -1,0 +1,121 @@
+/**
+ * "Did you mean …": the closest real names to a name the model got wrong. Built once per set of candidate names; a
+ * lookup compares only names of similar length, with a distance bound that stops each comparison early.
+ */
+/** Longest name compared; longer input is not a near-miss of any tool name. */
+const MAX_QUERY = 128;
+/**
+ * Optimal-string-alignment distance (Damerau–Levenshtein with adjacent transpositions), or `bound + 1` as soon as it
+ * must exceed `bound`.
+ * @example
+ * boundedDistance('raed_file', 'read_file', 2); // → 1
+ */
+export function boundedDistance(a, b, bound) {
+    if (Math.abs(a.length - b.length) > bound)
+        return bound + 1;
+    const n = b.length;
+    let prev2 = new Array(n + 1).fill(0);
+    let prev = new Array(n + 1);
+    let cur = new Array(n + 1);
+    for (let j = 0; j <= n; j++)
+        prev[j] = j;
+    for (let i = 1; i <= a.length; i++) {
+        cur[0] = i;
+        let rowMin = i;
+        const ca = a.charCodeAt(i - 1);
+        for (let j = 1; j <= n; j++) {
+            const cb = b.charCodeAt(j - 1);
+            const cost = ca === cb ? 0 : 1;
+            let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+            if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
+                d = Math.min(d, prev2[j - 2] + 1);
+            }
+            cur[j] = d;
+            if (d < rowMin)
+                rowMin = d;
+        }
+        if (rowMin > bound)
+            return bound + 1;
+        [prev2, prev, cur] = [prev, cur, prev2];
+    }
+    return Math.min(prev[n], bound + 1);
+}
+/**
+ * An index of candidate names for suggestions.
+ * @example
+ * const s = new Suggester(['read_file', 'write_file', 'run_bash']);
+ * s.closest('reed_file'); // → ['read_file']
+ */
+export class Suggester {
+    #byLength = new Map();
+    #byLower = new Map();
+    #names;
+    constructor(names) {
+        const all = [];
+        for (const name of names) {
+            all.push(name);
+            const lower = name.toLowerCase();
+            if (!this.#byLower.has(lower))
+                this.#byLower.set(lower, name);
+            const bucket = this.#byLength.get(lower.length) ?? [];
+            bucket.push({ name, lower, index: all.length - 1 });
+            this.#byLength.set(lower.length, bucket);
+        }
+        this.#names = all;
+    }
+    /** The candidate names, in the order given. */
+    get names() {
+        return this.#names;
+    }
+    /**
+     * Up to `limit` names closest to `query`, best first (case-insensitive; ties keep candidate order). A case-only
+     * difference is always the best.
+     */
+    closest(query, limit = 3) {
+        if (query.length === 0 || query.length > MAX_QUERY)
+            return [];
+        const lower = query.toLowerCase();
+        const exact = this.#byLower.get(lower);
+        if (exact !== undefined && exact !== query)
+            return [exact];
+        // Allow about one edit per three characters, at least one, at most three.
+        const bound = Math.max(1, Math.min(3, Math.floor(lower.length / 3)));
+        const found = [];
+        for (let len = lower.length - bound; len <= lower.length + bound; len++) {
+            for (const c of this.#byLength.get(len) ?? []) {
+                const d = boundedDistance(lower, c.lower, bound);
+                if (d <= bound && c.name !== query)
+                    found.push({ name: c.name, d, order: c.index });
+            }
+        }
+        found.sort((x, y) => x.d - y.d || x.order - y.order);
+        return found.slice(0, limit).map((f) => f.name);
+    }
+}
+/**
+ * Throw a `TypeError` naming every entry of `names` that is not a string or not in `known`, with the closest known
+ * names, before anything changes: configuration from files and environment variables gets no help from the types.
+ * @example
+ * assertKnownNames('setBlockedTools', ['git_psh'], new Set(['git_push']), () => ['git_push'], 'Known names: …');
+ * // TypeError: setBlockedTools: unknown name "git_psh" (did you mean "git_push"?). …
+ */
+export function assertKnownNames(where, names, known, candidates, fix) {
+    if (!Array.isArray(names))
+        throw new TypeError(`${where}: expected an array of names, got ${names === null ? 'null' : typeof names}.`);
+    const problems = [];
+    let suggester;
+    for (const name of names) {
+        if (typeof name !== 'string') {
+            problems.push(`${JSON.stringify(name) ?? String(name)} is not a string`);
+            continue;
+        }
+        if (known.has(name))
+            continue;
+        suggester ??= new Suggester(candidates());
+        const closest = suggester.closest(name);
+        problems.push(`${JSON.stringify(name)}${closest.length ? ` (did you mean ${closest.map((c) => JSON.stringify(c)).join(' or ')}?)` : ''}`);
+    }
+    if (problems.length > 0) {
+        throw new TypeError(`${where}: unknown name${problems.length > 1 ? 's' : ''} ${problems.join(', ')}. ${fix}`);
+    }
+}

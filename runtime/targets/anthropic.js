@@ -1,0 +1,346 @@
+/**
+ * Anthropic Messages (`client.messages.create`): `Tool` `{ name, description, input_schema, defer_loading? }`, tool
+ * search `tool_search_tool_*_20251119`, the payload with its cache breakpoints, and the request rules Anthropic answers
+ * with a 400, checked before anything is sent.
+ */
+import { withoutCacheControl } from '../cache-key.js';
+import { loadCalls } from '../toolkit-loading.js';
+import { isMarkedDeferred, list, memoFrozen, namedTool } from './adapter.js';
+import { ToolrouteConfigError } from './errors.js';
+import { argumentsObject, isRecord } from './history.js';
+import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, replayItems, str } from './replay.js';
+import { anthropicKeyPlan, anthropicSchema } from './property-keys.js';
+import { objectSchema } from './schema.js';
+const SEARCH_REGEX = Object.freeze({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
+const SEARCH_BM25 = Object.freeze({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
+const deferredForm = memoFrozen((tool) => ({ ...tool, defer_loading: true }));
+/** An Anthropic tool with `defer_loading: true`, memoized and frozen per source. */
+const asDeferred = (tool) => (tool.defer_loading === true ? tool : deferredForm(tool));
+/** The Anthropic adapter. */
+export const anthropic = {
+    target: 'anthropic',
+    // The same form for tools, namespaces and the loader. Top-level property keys Anthropic refuses (a 400 for the whole
+    // request) go out under wire names, decoded back at dispatch (property-keys.ts).
+    render(tool) {
+        const schema = objectSchema(tool.parameters);
+        const out = { name: tool.name, description: tool.description, input_schema: anthropicSchema(schema, anthropicKeyPlan(schema)) };
+        if (tool.deferLoading)
+            out.defer_loading = true;
+        return out;
+    },
+    toolName: namedTool,
+    systemMessages: 'all',
+    // Sonnet 5 has no mid-conversation system messages: announce with `user_tail` explicitly there.
+    announcements: Object.freeze({ auto: 'system', withoutTail: 'hoist' }),
+    searchTool: (option) => (option === 'bm25' ? SEARCH_BM25 : SEARCH_REGEX),
+    sentTools: (p) => list(p['tools']),
+    // "Deferred tools are not included in the system-prompt prefix."
+    cachedTools: (tools) => tools.filter((t) => !isMarkedDeferred(t)),
+    cacheBlocks(p, add) {
+        list(p['tools']).forEach((t, i) => {
+            if (!isMarkedDeferred(t))
+                add('tools', `tools[${i}]`, t);
+        });
+        const system = p['system'];
+        if (typeof system === 'string')
+            add('system', 'system', { type: 'text', text: system });
+        else
+            list(system).forEach((b, i) => add('system', `system[${i}]`, b));
+        // Anthropic documents that a tool_choice change invalidates the message cache.
+        if (p['tool_choice'] !== undefined)
+            add('tool_choice', 'tool_choice', p['tool_choice']);
+        // One block per content block, so a tool-result turn that gains a text block keeps its first blocks.
+        list(p['messages']).forEach((m, i) => {
+            const role = m?.role;
+            const content = m?.content;
+            if (typeof content === 'string')
+                add('conversation', `messages[${i}].content`, { role, block: { type: 'text', text: content } });
+            else
+                list(content).forEach((b, j) => add('conversation', `messages[${i}].content[${j}]`, { role, block: withoutCacheControl(b) }));
+        });
+    },
+    allowedTools: {
+        unsupported: "Anthropic has no allowed-tools tool_choice; it withdraws tools with tool_removal blocks in the 'tool-changes' strategy, which this router does not use (toolkitLoading, model). The gate enforces the blocklist alone.",
+    },
+    // Mid-conversation system messages: Opus 4.8, 5 and 5.5, Fable 5.x, Mythos 5.x (not Sonnet 5).
+    // https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages
+    namespaces: undefined,
+    toolChangeModels: /^claude-(opus-(4-8|5)|fable-5|mythos-5)/,
+    toolkitLoading: Object.freeze({ native: 'deferred', unloadedTool: asDeferred }),
+    toolResultErrorFlag: true,
+    buildPayload({ input, options, systemText, placed, searchTool: search, tools: assembled, warn }) {
+        const breakpoints = readBreakpoints(options.cacheBreakpoints, input.messages.length);
+        const tools = breakpoints.tools ? [...assembled] : assembled;
+        if (breakpoints.tools) {
+            // At the end of the stable prefix, never on a deferred tool.
+            const prefixLength = Math.min((search === undefined ? 0 : 1) + input.stable.length, tools.length);
+            const at = tools.slice(0, prefixLength).findLastIndex((t) => !isMarkedDeferred(t));
+            if (at === -1) {
+                throw new ToolrouteConfigError('cache-breakpoint-target', "cacheBreakpoints has 'tools' but the stable prefix holds no non-deferred tool to carry it. Fix: drop 'tools' from cacheBreakpoints, or offer at least one non-deferred tool.");
+            }
+            tools[at] = { ...tools[at], cache_control: { type: 'ephemeral' } };
+        }
+        // A string unless a breakpoint or the hoist needs separate blocks.
+        let system = systemText === '' ? undefined : systemText;
+        if (breakpoints.system || placed.hoisted !== '') {
+            if (breakpoints.system && systemText === '') {
+                throw new ToolrouteConfigError('cache-breakpoint-target', "cacheBreakpoints has 'system' but the request has no system text. Fix: pass `system`, or drop 'system' from cacheBreakpoints.");
+            }
+            const blocks = [];
+            if (systemText !== '')
+                blocks.push(breakpoints.system ? { type: 'text', text: systemText, cache_control: { type: 'ephemeral' } } : { type: 'text', text: systemText });
+            // After the stable text, so the tools+system prefix (and its key) is unchanged by the hoist.
+            if (placed.hoisted !== '')
+                blocks.push({ type: 'text', text: placed.hoisted });
+            system = blocks;
+        }
+        const deferredNames = new Set(tools.filter(isMarkedDeferred).map((t) => t.name));
+        const mode = input.toolkits?.mode;
+        const deferredMode = mode === 'deferred' || mode === 'tool-changes';
+        const changes = input.toolChanges;
+        let messages = toAnthropicMessages(placed.messages, breakpoints.messages);
+        if (mode === 'deferred')
+            messages = withToolReferences(messages, placed.messages, input.toolkits.catalog, deferredNames);
+        if (mode === 'tool-changes')
+            messages = withToolChanges(messages, placed.messages, input.toolkits.catalog, deferredNames, changes, warn);
+        checkAnthropicRules(tools, system, messages);
+        // Toolkit tools deferred by the `deferred` mode are found through load_toolkit, not a search tool.
+        const searchNeeded = deferredMode ? (input.deferred?.length ?? 0) > 0 || input.stable.some(isMarkedDeferred) : deferredNames.size > 0;
+        if (searchNeeded && search === undefined && !tools.some(isSearchTool)) {
+            warn('anthropic-deferred-without-search', 'some tools have defer_loading but the request has no tool-search tool, so the model cannot discover them. Fix: pass options.toolSearch.');
+        }
+        if (options.cacheAudit)
+            auditCachePlacement(system, messages, warn);
+        const out = system === undefined ? { messages } : { system, messages };
+        if (tools.length > 0)
+            out.tools = tools;
+        if (mode === 'tool-changes') {
+            const betas = ['mid-conversation-tool-changes-2026-07-01'];
+            if ((changes?.added.length ?? 0) > 0)
+                betas.push('inline-tools-2026-09-15');
+            out.betas = betas;
+        }
+        return out;
+    },
+    paused: (response) => isRecord(response) && response['stop_reason'] === 'pause_turn',
+    readResponse: (response) => {
+        const content = isRecord(response) ? items(response['content']) : [];
+        const { text, calls } = readItems(content, classifyAnthropicBlock);
+        return [assistantMessage(text, calls, { target: 'anthropic', content })];
+    },
+};
+/** How an Anthropic content block reads: `text` is text, `tool_use` a call, everything else (thinking, server tools) state. */
+export function classifyAnthropicBlock(block) {
+    if (block['type'] === 'text')
+        return { kind: 'text', text: str(block['text']) };
+    if (block['type'] === 'tool_use')
+        return { kind: 'call', id: str(block['id']), name: str(block['name']), arguments: argumentsText(block['input']) };
+    return OTHER;
+}
+const REPLAY = {
+    classify: classifyAnthropicBlock,
+    text: (text) => ({ type: 'text', text }),
+    call: (call) => ({ type: 'tool_use', id: call.id, name: call.name, input: argumentsObject(call.arguments) }),
+};
+/**
+ * Messages for `client.messages.create`: tool results become `tool_result` blocks in one user turn (a following user
+ * message joins it after the results); system messages stay mid-conversation; Anthropic state sends its kept blocks.
+ * `breakpoints` are caller message indices whose last block gets `cache_control`; one that names no block throws.
+ * @example
+ * toAnthropicMessages(normalizeMessages([{ role: 'user', content: 'hi' }]));
+ * // → [{ role: 'user', content: 'hi' }]
+ */
+export function toAnthropicMessages(messages, breakpoints = new Set()) {
+    const turns = [];
+    for (const m of messages) {
+        const prev = turns[turns.length - 1];
+        const afterResults = prev?.role === 'user' && prev.blocks.length > 0 && prev.blocks.every((b) => b.block.type === 'tool_result');
+        if (m.role === 'system') {
+            turns.push({ role: 'system', blocks: [{ block: { type: 'text', text: m.text }, src: m.src }] });
+        }
+        else if (m.role === 'tool' || m.role === 'user') {
+            const block = m.role === 'user' ? { type: 'text', text: m.text } : m.isError ? { type: 'tool_result', tool_use_id: m.callId, content: m.text, is_error: true } : { type: 'tool_result', tool_use_id: m.callId, content: m.text };
+            if (afterResults)
+                prev.blocks.push({ block, src: m.src });
+            else
+                turns.push({ role: 'user', blocks: [{ block, src: m.src }] });
+        }
+        else {
+            const kept = m.state?.target === 'anthropic' ? replayItems(m.state.content, m.text, m.calls, REPLAY) : [];
+            // An empty content array is a 400: a state with nothing left falls back to the neutral fields.
+            const blocks = (kept.length > 0 ? kept : assistantItems(m, undefined, REPLAY));
+            turns.push({ role: 'assistant', blocks: blocks.map((block) => ({ block, src: m.src })), replayed: kept.length > 0 });
+        }
+    }
+    const unplacedBreakpoints = [];
+    for (const src of breakpoints) {
+        const turn = turns.findLast((t) => t.blocks.some((b) => b.src === src));
+        const entry = turn?.blocks.findLast((b) => b.src === src);
+        if (entry === undefined)
+            unplacedBreakpoints.push(src);
+        else
+            entry.block = { ...entry.block, cache_control: { type: 'ephemeral' } };
+    }
+    if (unplacedBreakpoints.length > 0) {
+        throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints names messages[${unplacedBreakpoints.join('], messages[')}], which is a system message; system messages join the top-level system prompt on Anthropic. Fix: use the 'system' breakpoint instead.`);
+    }
+    return turns.map((turn) => {
+        const only = turn.blocks[0]?.block;
+        // A lone plain text block is sent as a string: the smallest form, and the seed's.
+        if (!turn.replayed && turn.blocks.length === 1 && only?.type === 'text' && only.cache_control === undefined)
+            return { role: turn.role, content: only.text };
+        return { role: turn.role, content: turn.blocks.map((b) => b.block) };
+    });
+}
+/**
+ * A compiled Anthropic payload typed as the `tool-changes` request it is (system messages carrying `tool_addition` /
+ * `tool_removal`, and `betas`), or undefined for one of the other modes. Send it with `client.beta.messages.create`.
+ * @example
+ * const payload = router.compile({ target: 'anthropic', messages });
+ * const beta = anthropicToolChanges(payload);
+ * if (beta) await client.beta.messages.create({ model, max_tokens: 1024, ...beta });
+ */
+export function anthropicToolChanges(payload) {
+    return Array.isArray(payload.betas) ? payload : undefined;
+}
+function readBreakpoints(breakpoints, messageCount) {
+    const out = { tools: false, system: false, messages: new Set() };
+    for (const bp of breakpoints ?? []) {
+        if (bp === 'tools')
+            out.tools = true;
+        else if (bp === 'system')
+            out.system = true;
+        else if (typeof bp === 'object' && bp !== null && Number.isInteger(bp.message) && bp.message >= 0 && bp.message < messageCount)
+            out.messages.add(bp.message);
+        else {
+            throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints entry ${JSON.stringify(bp)} names nothing: use 'tools', 'system' or { message: i } with 0 <= i < ${messageCount} (an index into the messages passed to compile).`);
+        }
+    }
+    return out;
+}
+const MAX_BREAKPOINTS = 4;
+function isSearchTool(tool) {
+    const type = tool.type;
+    return typeof type === 'string' && type.startsWith('tool_search_tool_');
+}
+/** The request rules Anthropic answers with a 400, checked before sending; a per-tool rule reports the first tool breaking it. */
+function checkAnthropicRules(tools, system, messages) {
+    for (const tool of tools.filter(isMarkedDeferred)) {
+        if (isSearchTool(tool)) {
+            throw new ToolrouteConfigError('anthropic-search-tool-deferred', `the tool-search tool '${tool.name}' has defer_loading: true; Anthropic requires the search tool itself to be loaded. Fix: remove defer_loading from it.`);
+        }
+        if (tool.cache_control != null) {
+            throw new ToolrouteConfigError('anthropic-deferred-cache-control', `tool '${tool.name}' has both defer_loading: true and cache_control; deferred tools cannot use prompt caching. Fix: remove cache_control from it (put breakpoints on non-deferred tools, e.g. cacheBreakpoints: ['tools']).`);
+        }
+    }
+    if (tools.length > 0 && tools.every(isMarkedDeferred)) {
+        throw new ToolrouteConfigError('anthropic-all-tools-deferred', `all ${tools.length} tools have defer_loading: true; Anthropic requires at least one non-deferred tool. Fix: pass options.toolSearch (the search tool is never deferred), or mark at least one tool without deferLoading in the spec.`);
+    }
+    const marked = (blocks) => list(blocks).filter((b) => b.cache_control != null).length;
+    const count = marked(tools) + marked(system) + messages.reduce((n, m) => n + marked(m.content), 0);
+    if (count > MAX_BREAKPOINTS) {
+        throw new ToolrouteConfigError('anthropic-too-many-breakpoints', `the request carries ${count} cache_control breakpoints; Anthropic allows at most ${MAX_BREAKPOINTS}. Fix: pass fewer cacheBreakpoints (rendered tools may carry their own cache_control, which count too).`);
+    }
+}
+/** Warn when an `<announcements>` block sits at or before the last breakpoint: announcements change between turns, so the cached prefix would be rewritten. */
+function auditCachePlacement(system, messages, warn) {
+    const segments = [];
+    if (typeof system === 'string')
+        segments.push({ location: 'system', text: system, breakpoint: false });
+    else
+        system?.forEach((b, i) => segments.push({ location: `system[${i}]`, text: b.text, breakpoint: b.cache_control != null }));
+    messages.forEach((m, i) => {
+        if (typeof m.content === 'string')
+            return segments.push({ location: `messages[${i}]`, text: m.content, breakpoint: false });
+        let text = '';
+        for (const block of m.content) {
+            if (typeof block.text === 'string')
+                text += `\n${block.text}`;
+            else if (typeof block.content === 'string')
+                text += `\n${block.content}`;
+        }
+        return segments.push({ location: `messages[${i}]`, text, breakpoint: m.content.some((b) => b.cache_control != null) });
+    });
+    const last = segments.findLastIndex((s) => s.breakpoint);
+    segments.slice(0, last + 1).forEach((segment, i) => {
+        if (!segment.text.includes('<announcements>'))
+            return;
+        warn('cache-audit', i === last
+            ? `cache audit: ${segment.location} carries the final cache_control breakpoint and an <announcements> block, so the cache entry is rewritten whenever announcements change. Fix: move the breakpoint to an earlier, stable message.`
+            : `cache audit: an <announcements> block in ${segment.location} sits inside the cached prefix (a breakpoint follows it), so every change to announcements invalidates the cache. Fix: move the breakpoint before the conversation tail.`);
+    });
+}
+/**
+ * The `tool-changes` mode: a system message with one `tool_addition` per deferred tool of a toolkit right after the
+ * turn holding its successful load's result (fixed in the history, so cached), and at the tail (after the last user or
+ * tool-result turn, never after a paused assistant turn) the current changes from `tools`: a `tool_removal` per tool
+ * the gate rejects, a by-value `tool_addition` per tool registered after the first turn. Anthropic refuses adjacent
+ * system messages, so blocks join a system message already there.
+ * @example
+ * withToolChanges(messages, normalized, catalog, deferred, { withdrawn: ['delete_file'], added: [] }, warn);
+ * // → [..., { role: 'system', content: [{ type: 'tool_removal', tool: { type: 'tool_reference', name: 'delete_file' } }] }]
+ */
+export function withToolChanges(messages, normalized, catalog, deferredNames, changes, warn) {
+    const loads = loadCalls(normalized, catalog);
+    const out = [];
+    // Blocks go into a system message already at `at` (Anthropic refuses two adjacent ones), before or after its own.
+    const addTo = (at, blocks, first) => {
+        const next = out[at];
+        if (next?.role !== 'system')
+            return void out.splice(at, 0, { role: 'system', content: blocks });
+        const own = typeof next.content === 'string' ? [{ type: 'text', text: next.content }] : next.content;
+        out[at] = { role: 'system', content: first ? [...blocks, ...own] : [...own, ...blocks] };
+    };
+    const added = new Set();
+    const pending = [];
+    for (const message of messages) {
+        out.push(message);
+        if (message.role !== 'user' || typeof message.content === 'string')
+            continue;
+        const names = message.content.flatMap((b) => (b.type === 'tool_result' ? (loads.get(b.tool_use_id)?.tools ?? []) : []));
+        const fresh = [...new Set(names)].filter((name) => deferredNames.has(name) && !added.has(name));
+        fresh.forEach((name) => added.add(name));
+        if (fresh.length > 0)
+            pending.push({ at: out.length, blocks: fresh.map((name) => ({ type: 'tool_addition', tool: { type: 'tool_reference', name } })) });
+    }
+    for (const { at, blocks } of pending.reverse())
+        addTo(at, blocks, true);
+    const tail = [
+        ...(changes?.withdrawn ?? []).map((name) => ({ type: 'tool_removal', tool: { type: 'tool_reference', name } })),
+        ...(changes?.added ?? []).map((definition) => ({ type: 'tool_addition', tool: { type: 'tool_definition', definition: definition } })),
+    ];
+    if (tail.length > 0) {
+        const last = out.findLastIndex((m) => m.role === 'user');
+        if (last === -1)
+            warn('tool-changes-unplaced', 'the history has no user turn to place tool changes after; the tools the gate rejects stay visible this turn (the gate still rejects their calls).');
+        else
+            addTo(last + 1, tail, false);
+    }
+    return out;
+}
+/**
+ * A successful `load_toolkit` call's `tool_result` gains one `tool_reference` block per tool of the toolkit the request
+ * sends deferred; the cached prefix is untouched. Returns `messages` itself when nothing answers a load.
+ * @example
+ * withToolReferences(messages, normalized, catalog, new Set(['get_forecast']));
+ * // tool_result content → [{ type: 'text', text: 'Toolkit "Weather" loaded. …' }, { type: 'tool_reference', tool_name: 'get_forecast' }]
+ */
+export function withToolReferences(messages, normalized, catalog, deferredNames) {
+    const loads = loadCalls(normalized, catalog);
+    if (loads.size === 0)
+        return messages;
+    return messages.map((message) => {
+        if (message.role !== 'user' || typeof message.content === 'string')
+            return message;
+        let changed = false;
+        const blocks = message.content.map((block) => {
+            const refs = block.type === 'tool_result' ? (loads.get(block.tool_use_id)?.tools.filter((name) => deferredNames.has(name)) ?? []) : [];
+            if (refs.length === 0)
+                return block;
+            changed = true;
+            const text = typeof block.content === 'string' ? block.content : '';
+            return { ...block, content: [{ type: 'text', text }, ...refs.map((tool_name) => ({ type: 'tool_reference', tool_name }))] };
+        });
+        return changed ? { role: 'user', content: blocks } : message;
+    });
+}

@@ -1,0 +1,21 @@
+/** The provider rules compile checks before sending anything: the provider would answer 400, and the cause is configuration, never model output. */
+export const CONFIG_RULES = [
+    'anthropic-all-tools-deferred', 'anthropic-search-tool-deferred', 'anthropic-deferred-cache-control', 'anthropic-too-many-breakpoints',
+    'cache-breakpoint-target', 'native-history-entry', 'openai-too-many-tools'
+];
+/**
+ * A request that the provider would reject, caught at compile time. `rule` is stable for programs to branch on;
+ * `message` says what, where and how to fix it.
+ * @example
+ * try { compileForTarget(input); } catch (e) {
+ *   if (e instanceof ToolrouteConfigError && e.rule === 'anthropic-all-tools-deferred') { … }
+ * }
+ */
+export class ToolrouteConfigError extends Error {
+    name = 'ToolrouteConfigError';
+    rule;
+    constructor(rule, message) {
+        super(`[toolroute] ${rule}: ${message}`);
+        this.rule = rule;
+    }
+}

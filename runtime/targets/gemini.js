@@ -1,0 +1,150 @@
+/**
+ * Gemini (`ai.models.generateContent`): `FunctionDeclaration` with `parametersJsonSchema` (sent untouched by the SDK,
+ * unlike `parameters`), the history as `contents` (system messages become user text), the payload `{ contents, config }`.
+ */
+import { list, namedTool, TAIL_ANNOUNCEMENTS } from './adapter.js';
+import { argumentsObject, isRecord, parseOr } from './history.js';
+import { argumentsText, assistantItems, assistantMessage, fnv1a, items, neutralCall, OTHER, readItems, str } from './replay.js';
+import { objectSchema } from './schema.js';
+/** The prefix of the neutral ids made up for calls Gemini sent without one (never sent back to Gemini). */
+const MADE_UP_ID = 'gemini_call_';
+/** The Gemini adapter. */
+export const gemini = {
+    target: 'gemini',
+    render(tool) {
+        const out = { name: tool.name, description: tool.description };
+        const schema = objectSchema(tool.parameters);
+        const properties = schema['properties'];
+        if (isRecord(properties) && Object.keys(properties).length > 0)
+            out.parametersJsonSchema = schema;
+        return out;
+    },
+    toolName: namedTool,
+    systemMessages: 'all',
+    announcements: TAIL_ANNOUNCEMENTS,
+    searchTool: undefined,
+    sentTools: (p) => list(isRecord(p['config']) ? p['config']['tools'] : undefined).flatMap((t) => list(t?.functionDeclarations)),
+    cachedTools: (tools) => tools,
+    cacheBlocks(p, add) {
+        const config = isRecord(p['config']) ? p['config'] : {};
+        list(config['tools']).forEach((tool, i) => {
+            const declarations = tool?.functionDeclarations;
+            if (Array.isArray(declarations))
+                declarations.forEach((d, j) => add('tools', `config.tools[${i}].functionDeclarations[${j}]`, d));
+            else
+                add('tools', `config.tools[${i}]`, tool);
+        });
+        if (config['toolConfig'] !== undefined)
+            add('tool_choice', 'config.toolConfig', config['toolConfig']);
+        if (config['systemInstruction'] !== undefined)
+            add('system', 'config.systemInstruction', config['systemInstruction']);
+        // One block per part: consecutive same-role contents are merged, so parts are what a later turn appends.
+        list(p['contents']).forEach((c, i) => {
+            const role = c?.role;
+            list(c?.parts).forEach((part, j) => add('conversation', `contents[${i}].parts[${j}]`, { role, part }));
+        });
+    },
+    // VALIDATED, not ANY: the model may still answer in text. https://ai.google.dev/gemini-api/docs/function-calling
+    allowedTools: { choice: (names) => ({ functionCallingConfig: { mode: 'VALIDATED', allowedFunctionNames: [...names] } }) },
+    toolkitLoading: Object.freeze({ native: 'dispatcher' }),
+    namespaces: undefined,
+    toolChangeModels: undefined,
+    toolResultErrorFlag: false,
+    buildPayload({ input, systemText, placed, tools }) {
+        const config = {};
+        if (systemText !== '')
+            config.systemInstruction = systemText;
+        if (tools.length > 0)
+            config.tools = [{ functionDeclarations: tools }];
+        if (input.toolChoice !== undefined)
+            config.toolConfig = input.toolChoice;
+        return { contents: toGeminiContents(placed.messages), config };
+    },
+    readResponse: (response) => {
+        // The first candidate. A call without an `id` gets a stable neutral one, so its result pairs with it.
+        const candidate = isRecord(response) && Array.isArray(response['candidates']) ? response['candidates'][0] : undefined;
+        const content = isRecord(candidate) ? candidate['content'] : undefined;
+        if (!isRecord(content))
+            return [];
+        const parts = items(content['parts']);
+        const { text, calls } = readItems(parts, classifyGeminiPart);
+        const hash = calls.some((c) => c.id === '') ? fnv1a(argumentsText(parts)) : '';
+        const named = calls.map((c, i) => (c.id !== '' ? c : neutralCall(`${MADE_UP_ID}${i}_${hash}`, c.function.name, c.function.arguments)));
+        return [assistantMessage(text, named, { target: 'gemini', parts })];
+    },
+};
+/** How a Gemini part reads: `functionCall` is a call, non-thought text is text, the rest is state. */
+export function classifyGeminiPart(part) {
+    const fc = part['functionCall'];
+    if (isRecord(fc))
+        return { kind: 'call', id: str(fc['id']), name: str(fc['name']), arguments: argumentsText(fc['args']) };
+    if (typeof part['text'] === 'string' && part['thought'] !== true)
+        return { kind: 'text', text: part['text'] };
+    return OTHER;
+}
+const REPLAY = {
+    classify: classifyGeminiPart,
+    text: (text) => ({ text }),
+    call: (c, raw) => {
+        const call = { name: c.name, args: argumentsObject(c.arguments) };
+        if (c.id !== '' && !c.id.startsWith(MADE_UP_ID))
+            call.id = c.id;
+        const part = { functionCall: call };
+        // Gemini validates the signature on the first functionCall part of a step: keep it where it was.
+        if (raw !== undefined && typeof raw['thoughtSignature'] === 'string')
+            part.thoughtSignature = raw['thoughtSignature'];
+        return part;
+    },
+    wireId: (neutralId) => neutralId.startsWith(MADE_UP_ID),
+};
+/**
+ * Contents for `ai.models.generateContent`: assistant turns as `model`; tool results as `functionResponse` parts (name
+ * looked up by call id, `response` always an object); system messages as user text. Same-role contents are merged, so
+ * parallel results answer their calls in one turn.
+ * @example
+ * toGeminiContents(normalizeMessages([{ role: 'user', content: 'hi' }]));
+ * // → [{ role: 'user', parts: [{ text: 'hi' }] }]
+ */
+export function toGeminiContents(messages) {
+    const contents = [];
+    const nameById = new Map();
+    // Neutral call ids Gemini never saw (made up by fromProvider): their functionResponse carries no id.
+    const unsent = new Set();
+    const push = (role, parts) => {
+        const prev = contents[contents.length - 1];
+        if (prev !== undefined && prev.role === role)
+            prev.parts.push(...parts);
+        else
+            contents.push({ role, parts });
+    };
+    for (const m of messages) {
+        if (m.role === 'assistant') {
+            const kept = m.state?.target === 'gemini' ? m.state.parts : undefined;
+            for (const c of m.calls) {
+                if (c.id !== '' || (kept?.length ?? 0) > 0)
+                    nameById.set(c.id, c.name);
+                if (c.id.startsWith(MADE_UP_ID))
+                    unsent.add(c.id);
+            }
+            push('model', assistantItems(m, kept, REPLAY));
+        }
+        else if (m.role === 'tool') {
+            const name = nameById.get(m.callId) ?? (m.name !== '' ? m.name : m.callId !== '' ? m.callId : 'unknown');
+            const response = { name, response: m.isError ? { error: m.text } : responseObject(m.text) };
+            if (m.callId !== '' && !unsent.has(m.callId))
+                response.id = m.callId;
+            push('user', [{ functionResponse: response }]);
+        }
+        else {
+            push('user', [{ text: m.text }]);
+        }
+    }
+    return contents;
+}
+function responseObject(text) {
+    const parsed = parseOr(text, text);
+    // A successful result with its own `error` key would read as a failure: wrap it as the output.
+    if (isRecord(parsed))
+        return Object.hasOwn(parsed, 'error') ? { output: parsed } : parsed;
+    return { result: parsed };
+}

@@ -1,0 +1,69 @@
+/**
+ * runtime/targets/: everything that differs by provider, one adapter module per target listed in
+ * {@link TARGET_ADAPTERS}. A new target: its name in `TARGETS` (runtime/contract.ts), its wire types in types.ts, one
+ * module here and one entry in the table; the compiler lists whatever is still missing.
+ */
+import { TARGETS } from '../contract.js';
+import { anthropic } from './anthropic.js';
+import { gemini } from './gemini.js';
+import { openaiResponses } from './openai-responses.js';
+import { openai } from './openai.js';
+import { cloneSchema } from './schema.js';
+import { deepFreeze } from '../freeze.js';
+import { DISPATCHER_TOOL, TOOLKIT_LOADING_STRATEGIES } from '../toolkit-loading.js';
+/** The one table of targets; `satisfies` makes a missing target or member a compile error. Frozen: shared by every router. */
+export const TARGET_ADAPTERS = Object.freeze({ anthropic, openai, 'openai-responses': openaiResponses, gemini });
+/** The adapter of a target; a `TypeError` naming the valid targets for anything else. */
+export function adapterFor(target) {
+    if (!Object.hasOwn(TARGET_ADAPTERS, target)) {
+        throw new TypeError(`[toolroute] unknown target ${JSON.stringify(target)}; expected one of ${TARGETS.map((t) => `'${t}'`).join(', ')}`);
+    }
+    return TARGET_ADAPTERS[target];
+}
+export function renderTool(form, tool, options) {
+    if (form !== 'neutral')
+        return adapterFor(form).render(tool, options);
+    const out = { name: tool.name, description: tool.description, parameters: cloneSchema(tool.parameters) };
+    if (tool.deferLoading)
+        out.deferLoading = true;
+    return out;
+}
+/**
+ * What a `toolkitLoading` option means on a target for the router's `model` (its adapter's `native` mode for `native`,
+ * or `tool-changes` where the model accepts them). A single `'tool-changes'` means `native` on targets without them.
+ * @example
+ * toolkitMode('anthropic', 'native');                     // → 'deferred'
+ * toolkitMode('anthropic', 'native', 'claude-opus-4-8');  // → 'tool-changes'
+ * toolkitMode('openai', { anthropic: 'append' });         // → 'dispatcher'
+ */
+export function toolkitMode(target, option, model) {
+    const { toolChangeModels: accepts, toolkitLoading } = adapterFor(target);
+    const single = option === 'tool-changes' && accepts === undefined ? 'native' : option;
+    const strategy = typeof single === 'string' || single === undefined ? single : single[target];
+    // Unknown model: `native` stays the adapter's mode, and an explicit `tool-changes` is trusted.
+    const modelTakesChanges = accepts !== undefined && model !== undefined && accepts.test(model);
+    if (strategy === undefined || strategy === 'native')
+        return modelTakesChanges ? 'tool-changes' : toolkitLoading.native;
+    if (strategy === 'dispatcher' || strategy === 'append')
+        return strategy;
+    if (strategy === 'tool-changes') {
+        if (modelTakesChanges || (accepts !== undefined && model === undefined))
+            return strategy;
+        throw new TypeError(`toolkitLoading: 'tool-changes' is not available on target '${target}' for this router's model (mid-conversation tool changes are Anthropic's, on the models listed in docs/providers.md); use 'native'.`);
+    }
+    throw new TypeError(`toolkitLoading: ${JSON.stringify(strategy)} is not a strategy; use one of ${TOOLKIT_LOADING_STRATEGIES.map((s) => `'${s}'`).join(', ')} (or an object of them per target).`);
+}
+/**
+ * Whether the target's tool results carry a failure flag beside their text (Anthropic's `is_error`).
+ * @example toolResultErrorFlag('anthropic'); // → true
+ */
+export function toolResultErrorFlag(target) {
+    return adapterFor(target).toolResultErrorFlag;
+}
+const dispatcherMemo = new Map();
+/** The toolkit dispatcher tool (`call_toolkit_tool`) rendered for a target: one frozen object per target. */
+export function dispatcherTool(target) {
+    if (!dispatcherMemo.has(target))
+        dispatcherMemo.set(target, deepFreeze(renderTool(target, DISPATCHER_TOOL, { openaiStrict: false })));
+    return dispatcherMemo.get(target);
+}

@@ -1,0 +1,194 @@
+/**
+ * Provider-native entries in the neutral history (an Anthropic block array, a Gemini content, Responses items): read as
+ * `fromProvider` and `toolMessage` would have written them, or rejected with `ToolrouteConfigError` when the neutral
+ * history cannot carry a part to every target (images, files, refusals). Never dropped.
+ */
+import { ToolrouteConfigError } from './errors.js';
+import { isRecord, jsonText, normalizeOne, textOf } from './history.js';
+import { anthropic } from './anthropic.js';
+import { gemini } from './gemini.js';
+import { openaiResponses } from './openai-responses.js';
+import { items, str } from './replay.js';
+/** Anthropic content block types that only an assistant turn carries (the model's output). */
+const ANTHROPIC_OUTPUT = new Set([
+    'tool_use', 'thinking', 'redacted_thinking', 'compaction', 'server_tool_use', 'web_search_tool_result', 'web_fetch_tool_result', 'code_execution_tool_result',
+    'bash_code_execution_tool_result', 'text_editor_code_execution_tool_result', 'tool_search_tool_result', 'container_upload'
+]);
+/** Text part types: their text is read, nothing else is in them. */
+const TEXT_PARTS = new Set(['text', 'input_text', 'output_text']);
+/** A native part the neutral history cannot carry, described; recognized by type and payload (without its payload it is malformed, not native). */
+function unsupportedPart(part) {
+    const type = part['type'];
+    switch (type) {
+        case 'image':
+        case 'document':
+            return isRecord(part['source']) ? `Anthropic '${type}' block` : undefined;
+        case 'search_result':
+            return Array.isArray(part['content']) ? "Anthropic 'search_result' block" : undefined;
+        case 'image_url':
+            return isRecord(part['image_url']) ? "OpenAI Chat 'image_url' part" : undefined;
+        case 'input_audio':
+            return isRecord(part['input_audio']) ? "OpenAI Chat 'input_audio' part" : undefined;
+        case 'file':
+            return isRecord(part['file']) ? "OpenAI Chat 'file' part" : undefined;
+        case 'input_image':
+        case 'input_file':
+            return typeof part['image_url'] === 'string' || typeof part['file_id'] === 'string' || typeof part['file_data'] === 'string' || typeof part['file_url'] === 'string'
+                ? `OpenAI Responses '${type}' part`
+                : undefined;
+        case 'refusal':
+            return typeof part['refusal'] === 'string' ? "'refusal' part" : undefined;
+        default:
+            return undefined;
+    }
+}
+/** The first Gemini part that is neither text nor a function response, as a description. */
+function unsupportedGeminiPart(part) {
+    if (typeof part['text'] === 'string' || isRecord(part['functionResponse']))
+        return undefined;
+    const key = Object.keys(part).find((k) => k !== 'thought' && k !== 'thoughtSignature' && k !== 'partMetadata');
+    return key === undefined ? undefined : `Gemini '${key}' part`;
+}
+function reject(index, what, fix) {
+    throw new ToolrouteConfigError('native-history-entry', `messages[${index}] holds a provider-native ${what}. The neutral history carries text, tool calls and tool results to every target, ` +
+        `so compile cannot send this part and will not drop it silently. Fix: ${fix}`);
+}
+const MEDIA_FIX = 'keep media and files out of the history you pass to compile (toolroute routes tools; it does not convert media between providers), or build this request with the SDK directly.';
+const normalized = (messages, src) => messages.map((m) => normalizeOne(m, src));
+/** Whether an entry is a Responses output item (what `Response.output` holds), as opposed to a message or a call output. */
+function isResponsesOutputItem(entry) {
+    if (!isRecord(entry) || typeof entry['type'] !== 'string')
+        return false;
+    if (entry['type'] === 'message')
+        return entry['role'] === 'assistant' && Array.isArray(entry['content']) && items(entry['content']).some((p) => p['type'] === 'output_text');
+    return entry['role'] === undefined && entry['type'] !== 'function_call_output';
+}
+/** A tool result's content as text, or undefined when it holds something that is not text. */
+function resultText(content) {
+    if (typeof content === 'string' || content === undefined || content === null)
+        return content ?? '';
+    if (!Array.isArray(content))
+        return undefined;
+    for (const part of content) {
+        if (!isRecord(part) || part['type'] !== 'text' || typeof part['text'] !== 'string')
+            return undefined;
+    }
+    return textOf(content);
+}
+const valueText = (value) => (typeof value === 'string' ? value : (jsonText(value) ?? ''));
+/**
+ * One provider-native history entry read, or `undefined` for a neutral one; `consumed` counts the entries it read
+ * (consecutive Responses output items are one turn). Throws for a native part the neutral history cannot carry.
+ * @example
+ * readNativeEntry({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] }, 0, entries);
+ * // → { messages: [{ role: 'tool', callId: 't1', text: 'ok', … }], consumed: 1 }
+ */
+export function readNativeEntry(entry, index, entries) {
+    // Cheap checks first: a neutral message has a role and string (or null) content.
+    const content = entry['content'];
+    if (Array.isArray(content))
+        return readBlocks(entry, content, index, entries);
+    if (Array.isArray(entry['parts']) && content === undefined)
+        return readGeminiContent(entry, index);
+    if (typeof entry['type'] === 'string' && entry['role'] === undefined)
+        return readResponsesItems(entry, index, entries);
+    return undefined;
+}
+function readBlocks(entry, content, index, entries) {
+    // A Responses output message item (with its id): read with its sibling output items, kept as received.
+    if (isResponsesOutputItem(entry))
+        return readResponsesItems(entry, index, entries);
+    const parts = items(content);
+    for (const part of parts) {
+        const what = unsupportedPart(part);
+        if (what !== undefined)
+            reject(index, what, MEDIA_FIX);
+    }
+    const role = entry['role'];
+    if (role === 'assistant' && parts.some((p) => ANTHROPIC_OUTPUT.has(String(p['type'])))) {
+        if (Array.isArray(entry['tool_calls']) && entry['tool_calls'].length > 0) {
+            reject(index, 'Anthropic assistant turn that also has tool_calls', 'give the turn either Anthropic blocks (tool_use) or neutral tool_calls, not both.');
+        }
+        return { messages: normalized(anthropic.readResponse({ content }), index), consumed: 1 };
+    }
+    if (role !== 'assistant' && parts.some((p) => p['type'] === 'tool_result')) {
+        const out = [];
+        const texts = [];
+        for (const part of parts) {
+            if (part['type'] === 'tool_result') {
+                const text = resultText(part['content']);
+                if (text === undefined)
+                    reject(index, "Anthropic 'tool_result' block with non-text content", 'give the tool result text content (a string, or text blocks).');
+                const record = { role: 'tool', tool_call_id: str(part['tool_use_id']), content: text };
+                if (part['is_error'] === true)
+                    record['is_error'] = true;
+                out.push(normalizeOne(record, index));
+            }
+            else if (TEXT_PARTS.has(String(part['type'])) && typeof part['text'] === 'string') {
+                texts.push(part['text']);
+            }
+        }
+        // Anthropic puts the text after the results in the same user turn; so does toAnthropicMessages.
+        if (texts.length > 0)
+            out.push(normalizeOne({ role: 'user', content: texts.join('\n') }, index));
+        return { messages: out, consumed: 1 };
+    }
+    return undefined;
+}
+function readGeminiContent(entry, index) {
+    const parts = items(entry['parts']);
+    if (entry['role'] === 'model') {
+        return { messages: normalized(gemini.readResponse({ candidates: [{ content: entry }] }), index), consumed: 1 };
+    }
+    const out = [];
+    let text = [];
+    const flush = () => {
+        if (text.length > 0)
+            out.push(normalizeOne({ role: 'user', content: text.join('\n') }, index));
+        text = [];
+    };
+    for (const part of parts) {
+        const what = unsupportedGeminiPart(part);
+        if (what !== undefined)
+            reject(index, what, MEDIA_FIX);
+        const fr = part['functionResponse'];
+        if (isRecord(fr)) {
+            flush();
+            const response = fr['response'];
+            const record = { role: 'tool', tool_call_id: str(fr['id']), name: str(fr['name']) };
+            if (isRecord(response) && Object.hasOwn(response, 'error')) {
+                record['content'] = valueText(response['error']);
+                record['is_error'] = true;
+            }
+            else if (isRecord(response) && Object.keys(response).length === 1 && (Object.hasOwn(response, 'result') || Object.hasOwn(response, 'output'))) {
+                record['content'] = valueText(response['result'] ?? response['output']);
+            }
+            else {
+                record['content'] = valueText(response ?? {});
+            }
+            out.push(normalizeOne(record, index));
+        }
+        else if (typeof part['text'] === 'string' && part['thought'] !== true) {
+            text.push(part['text']);
+        }
+    }
+    flush();
+    return { messages: out, consumed: 1 };
+}
+function readResponsesItems(entry, index, entries) {
+    if (entry['type'] === 'function_call_output') {
+        const output = entry['output'];
+        const text = typeof output === 'string' ? output : resultText(Array.isArray(output) ? items(output).map((p) => (p['type'] === 'input_text' ? { ...p, type: 'text' } : p)) : output);
+        if (text === undefined)
+            reject(index, "Responses 'function_call_output' with non-text output", 'give the call output text (a string, or input_text parts).');
+        return { messages: [normalizeOne({ role: 'tool', tool_call_id: str(entry['call_id']), content: text }, index)], consumed: 1 };
+    }
+    if (!isResponsesOutputItem(entry))
+        return undefined;
+    // Consecutive output items are one assistant turn, as they were one response's output.
+    let end = index + 1;
+    while (end < entries.length && isResponsesOutputItem(entries[end]))
+        end++;
+    const output = entries.slice(index, end);
+    return { messages: normalized(openaiResponses.readResponse({ output }), index), consumed: end - index };
+}

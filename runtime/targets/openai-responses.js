@@ -1,0 +1,182 @@
+/**
+ * OpenAI Responses (`client.responses.create`): `FunctionTool` with `strict` always written (omitted means true there),
+ * tool search `{ type: 'tool_search' }`, the history as input items, the payload `{ instructions?, input, tools? }`.
+ */
+import { LOAD_TOOLKIT_NAME } from '../contract.js';
+import { loadCalls } from '../toolkit-loading.js';
+import { flatCacheBlocks, list, memoFrozen, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice } from './adapter.js';
+import { argumentsObject, isRecord, parseOr } from './history.js';
+import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, str } from './replay.js';
+import { openaiParameters } from './strict.js';
+const SEARCH = Object.freeze({ type: 'tool_search' });
+/** The `call_id` of the `tool_search` pair that carries tools registered after the first turn. */
+export const REGISTERED_CALL_ID = 'toolroute_registered';
+/** The loader as a client-executed `tool_search` tool with its description and parameters, memoized and frozen per loader object. */
+const toolSearchLoader = memoFrozen((loader) => ({
+    type: 'tool_search', execution: 'client', description: loader.description ?? null, parameters: loader.parameters,
+}));
+const undeferred = memoFrozen(({ defer_loading: _deferred, ...rest }) => rest);
+/** A function tool as a `tool_search_output` carries it: loaded, so without `defer_loading`. Memoized per source. */
+const loadedForm = (tool) => (tool.defer_loading === undefined ? tool : undeferred(tool));
+/** The OpenAI Responses adapter. */
+export const openaiResponses = {
+    target: 'openai-responses',
+    render(tool, options) {
+        const { parameters, strict } = openaiParameters(tool, options);
+        const out = { type: 'function', name: tool.name, description: tool.description, parameters, strict: strict ?? false };
+        if (tool.deferLoading)
+            out.defer_loading = true;
+        return out;
+    },
+    toolName: namedTool,
+    systemMessages: 'all',
+    announcements: TAIL_ANNOUNCEMENTS,
+    searchTool: () => SEARCH,
+    // A deferred function still shows its name and description at the start of the request.
+    sentTools: (p) => list(p['tools']),
+    cachedTools: (tools) => tools,
+    cacheBlocks(p, add) {
+        flatCacheBlocks(p, add, 'instructions');
+        const input = p['input'];
+        if (typeof input === 'string')
+            add('conversation', 'input', { role: 'user', content: input });
+        else
+            list(input).forEach((item, i) => add('conversation', `input[${i}]`, item));
+    },
+    allowedTools: {
+        choice: (names, search) => ({ type: 'allowed_tools', mode: 'auto', tools: [...names.map((name) => ({ type: 'function', name })), ...(search ? [{ type: 'tool_search' }] : [])] }),
+    },
+    toolkitLoading: Object.freeze({ native: 'tool-search', loaderTool: toolSearchLoader, loadedTool: loadedForm }),
+    // OpenAI: "our models have primarily been trained to search those surfaces". https://developers.openai.com/api/docs/guides/tools-tool-search
+    // A toolkit's members are deferred: the model sees the namespace's name and description until a load brings them.
+    namespaces: { tool: (ns, members, deferred) => ({ type: 'namespace', name: ns.name, description: ns.description, tools: deferred ? members.map((m) => ({ ...m, defer_loading: true })) : [...members] }) },
+    toolChangeModels: undefined,
+    toolResultErrorFlag: false,
+    buildPayload({ input, options, systemText, placed, tools }) {
+        let items = toResponsesInput(placed.messages, options.responsesSystemRole);
+        if (input.toolkits?.mode === 'tool-search')
+            items = asToolSearchItems(items, placed.messages, input.toolkits);
+        const namespaces = new Set(tools.flatMap((t) => (t.type === 'namespace' ? [t.name] : [])));
+        let choice = input.toolChoice;
+        if (namespaces.size > 0) {
+            items = items.map((item) => inNamespace(item, namespaces));
+            // A native namespace is allowed as a whole, named as the tool it is (the gate still checks each action).
+            if (choice !== undefined)
+                choice = { ...choice, tools: choice.tools.map((t) => ('name' in t && namespaces.has(t.name) ? { type: 'namespace', name: t.name } : t)) };
+        }
+        const added = (input.toolChanges?.added ?? []);
+        // Tools registered after the first turn: a client tool search's result at the tail, so `tools` stays as cached.
+        if (added.length > 0)
+            items = [...items, searchCall(REGISTERED_CALL_ID, { registered: true }), searchOutput(REGISTERED_CALL_ID, added.map(loadedForm))];
+        // Key order: instructions, input, tools — the order the docs write them.
+        return withToolsAndChoice(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, choice);
+    },
+    readResponse: (response) => {
+        const output = isRecord(response) ? items(response['output']) : [];
+        if (output.length === 0)
+            return [];
+        const { text, calls } = readItems(output, classifyResponsesItem, '\n');
+        return [assistantMessage(text, calls, { target: 'openai-responses', output })];
+    },
+};
+/**
+ * How a Responses output item reads: a `message` is text (its `output_text` parts), a `function_call` a call, a
+ * client-executed `tool_search_call` a `load_toolkit` call (toolkit loading over tool search); the rest is state.
+ * @example
+ * classifyResponsesItem({ type: 'function_call', id: 'fc_1', call_id: 'c1', name: 'get_time', arguments: '{}' });
+ * // → { kind: 'call', id: 'c1', name: 'get_time', arguments: '{}' }
+ */
+export function classifyResponsesItem(item) {
+    if (item['type'] === 'message') {
+        return { kind: 'text', text: items(item['content']).map((part) => (part['type'] === 'output_text' ? str(part['text']) : '')).join('') };
+    }
+    const search = item['type'] === 'tool_search_call' && item['execution'] === 'client';
+    if (item['type'] !== 'function_call' && !search)
+        return OTHER;
+    // A namespace member's call is the namespace's `{ action, args }` call: one dispatch path for both encodings.
+    const namespace = item['namespace'];
+    if (typeof namespace === 'string' && namespace !== '') {
+        const args = typeof item['arguments'] === 'string' ? parseOr(item['arguments'], item['arguments']) : item['arguments'];
+        return { kind: 'call', id: str(item['call_id']), name: namespace, arguments: argumentsText({ action: str(item['name']), args }) };
+    }
+    return { kind: 'call', id: str(item['call_id']), name: search ? LOAD_TOOLKIT_NAME : str(item['name']), arguments: argumentsText(item['arguments'], true) };
+}
+const REPLAY = {
+    classify: classifyResponsesItem,
+    separator: '\n',
+    text: (text) => ({ role: 'assistant', content: text }),
+    call: (c, raw) => {
+        const item = { type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments };
+        // A changed call is a new item (no item id), still in the namespace the model called it in.
+        return raw !== undefined && typeof raw['namespace'] === 'string' ? inNamespace(item, new Set([c.name])) : item;
+    },
+};
+/**
+ * A `{ action, args }` call to a native namespace as that namespace's member call (`namespace`, the action's `name`,
+ * `args` as the arguments); anything else unchanged, so a call the model garbled stays as it was.
+ * @example inNamespace({ type: 'function_call', call_id: 'c1', name: 'file_ops', arguments: '{"action":"read_file","args":{}}' }, new Set(['file_ops']));
+ * // → { type: 'function_call', call_id: 'c1', name: 'read_file', namespace: 'file_ops', arguments: '{}' }
+ */
+export function inNamespace(item, namespaces) {
+    if (!('type' in item) || item.type !== 'function_call' || item.namespace !== undefined || !namespaces.has(item.name))
+        return item;
+    const call = parseOr(item.arguments, item.arguments);
+    const action = isRecord(call) ? call['action'] : undefined;
+    if (typeof action !== 'string' || !isRecord(call) || Object.keys(call).some((k) => k !== 'action' && k !== 'args'))
+        return item;
+    const { name: namespace, ...rest } = item;
+    return { ...rest, name: action, namespace, arguments: argumentsText(call['args'] ?? {}) };
+}
+/**
+ * Input items for `client.responses.create`: easy input messages, `function_call` / `function_call_output` items (a
+ * failure is its text), system messages inline with `systemRole`; Responses state replayed as received.
+ * @example
+ * toResponsesInput(normalizeMessages([{ role: 'assistant', content: null,
+ *   tool_calls: [{ id: 'c1', function: { name: 'get_time', arguments: '{}' } }] }]));
+ * // → [{ type: 'function_call', call_id: 'c1', name: 'get_time', arguments: '{}' }]
+ */
+export function toResponsesInput(messages, systemRole = 'system') {
+    return messages.flatMap((m) => {
+        if (m.role === 'system')
+            return [{ role: systemRole, content: m.text }];
+        if (m.role === 'user')
+            return [{ role: 'user', content: m.text }];
+        if (m.role === 'tool')
+            return [{ type: 'function_call_output', call_id: m.callId, output: m.text }];
+        return assistantItems(m, m.state?.target === 'openai-responses' ? m.state.output : undefined, REPLAY);
+    });
+}
+/**
+ * `load_toolkit` calls and results as tool-search items: a `tool_search_call`, answered by a `tool_search_output`
+ * carrying the toolkit's tools (empty for an error, then a `developer` message with its text). Returns `items` itself
+ * when there are no load calls.
+ * @example
+ * asToolSearchItems(items, normalized, { mode: 'tool-search', catalog, responsesTools });
+ * // [{ type: 'tool_search_call', call_id: 'c1', arguments: { toolkit_name: 'Weather' }, execution: 'client', status: 'completed' },
+ * //  { type: 'tool_search_output', call_id: 'c1', execution: 'client', status: 'completed', tools: [getForecast, …] }]
+ */
+export function asToolSearchItems(items, normalized, loading) {
+    const loads = loadCalls(normalized, loading.catalog);
+    if (loads.size === 0)
+        return items;
+    const searches = new Set();
+    return items.flatMap((item) => {
+        if (!('type' in item))
+            return [item];
+        if (item.type === 'function_call' && item.name === LOAD_TOOLKIT_NAME && item.id === undefined && loads.has(item.call_id)) {
+            searches.add(item.call_id);
+            return [searchCall(item.call_id, argumentsObject(item.arguments))];
+        }
+        if (item.type === 'tool_search_call' && typeof item.call_id === 'string' && item.execution === 'client')
+            searches.add(item.call_id);
+        if (item.type !== 'function_call_output' || !searches.has(item.call_id))
+            return [item];
+        const kit = loads.get(item.call_id);
+        const tools = kit === undefined ? [] : [...(loading.responsesTools?.get(kit.name) ?? [])];
+        const output = searchOutput(item.call_id, tools);
+        return kit === undefined ? [output, { role: 'developer', content: `${LOAD_TOOLKIT_NAME}: ${item.output}` }] : [output];
+    });
+}
+/** A completed client-executed tool search: its call, and its output carrying `tools`. */
+const searchCall = (call_id, args) => ({ type: 'tool_search_call', call_id, arguments: args, execution: 'client', status: 'completed' });
+const searchOutput = (call_id, tools) => ({ type: 'tool_search_output', call_id, execution: 'client', status: 'completed', tools });

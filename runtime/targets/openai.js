@@ -1,0 +1,103 @@
+/**
+ * OpenAI Chat Completions (`client.chat.completions.create`): `ChatCompletionFunctionTool` (with the optional strict
+ * rewrite, strict.ts), the history mostly passed through, and the payload `{ messages, tools? }`. No tool search and no
+ * deferral: deferred tools are sent in full. The only target where a system message after the first turn keeps its
+ * place (the reference library's behaviour).
+ */
+import { flatCacheBlocks, list, TAIL_ANNOUNCEMENTS, withToolsAndChoice } from './adapter.js';
+import { ToolrouteConfigError } from './errors.js';
+import { isRecord } from './history.js';
+import { argumentsText, assistantMessage, items, OTHER, readItems, replayItems, str } from './replay.js';
+import { openaiParameters } from './strict.js';
+/** Chat Completions answers 400 `array_above_max_length` above 128 tools (not in the SDK types, so checked here). */
+export const OPENAI_CHAT_MAX_TOOLS = 128;
+/** The OpenAI Chat Completions adapter. */
+export const openai = {
+    target: 'openai',
+    render(tool, options) {
+        const { parameters, strict } = openaiParameters(tool, options);
+        const fn = { name: tool.name, description: tool.description, parameters };
+        if (strict !== undefined)
+            fn.strict = strict;
+        return { type: 'function', function: fn };
+    },
+    toolName: (tool) => {
+        const name = typeof tool === 'object' && tool !== null ? tool.function?.name : undefined;
+        return typeof name === 'string' ? name : undefined;
+    },
+    systemMessages: 'leading',
+    announcements: TAIL_ANNOUNCEMENTS,
+    searchTool: undefined,
+    sentTools: (p) => list(p['tools']),
+    cachedTools: (tools) => tools,
+    cacheBlocks(p, add) {
+        flatCacheBlocks(p, add);
+        list(p['messages']).forEach((m, i) => add('conversation', `messages[${i}]`, m));
+    },
+    allowedTools: { choice: (names) => ({ type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: names.map((name) => ({ type: 'function', function: { name } })) } }) },
+    toolkitLoading: Object.freeze({ native: 'dispatcher' }),
+    namespaces: undefined,
+    toolChangeModels: undefined,
+    toolResultErrorFlag: false,
+    buildPayload({ input, systemText, placed, tools }) {
+        if (tools.length > OPENAI_CHAT_MAX_TOOLS) {
+            throw new ToolrouteConfigError('openai-too-many-tools', `OpenAI Chat Completions accepts at most ${OPENAI_CHAT_MAX_TOOLS} tools per request; this compile would send ${tools.length} ` +
+                "(the selected tools plus every loaded toolkit's). Offer fewer: pass `tools` (a pruneByTask result or names), " +
+                'group tools into namespaces (one tool each), or move them into toolkits loaded on demand.');
+        }
+        const messages = systemText === '' ? [] : [{ role: 'system', content: systemText }];
+        messages.push(...toOpenAIChatMessages(placed.messages));
+        return withToolsAndChoice({ messages }, tools, input.toolChoice);
+    },
+    readResponse: (response) => {
+        // A `ChatCompletion` (its first choice) or a `ChatCompletionMessage`, kept whole.
+        const choices = isRecord(response) ? response['choices'] : undefined;
+        const message = Array.isArray(choices) ? (isRecord(choices[0]) ? choices[0]['message'] : undefined) : response;
+        if (!isRecord(message))
+            return [];
+        const { calls } = readItems(items(message['tool_calls']), classifyChatToolCall);
+        return [assistantMessage(str(message['content']), calls, { target: 'openai', message })];
+    },
+};
+/** How a Chat Completions tool call reads: a function call is a call; a custom tool call is state, replayed in its place. */
+export function classifyChatToolCall(call) {
+    const fn = call['function'];
+    if (call['type'] === 'custom' || !isRecord(fn))
+        return OTHER;
+    return { kind: 'call', id: str(call['id']), name: str(fn['name']), arguments: argumentsText(fn['arguments'], true) };
+}
+const chatCall = (c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } });
+// No `text`: a Chat message's text is its `content`, replayed separately.
+const REPLAY = { classify: classifyChatToolCall, call: chatCall };
+/**
+ * An assistant message replayed from its kept `ChatCompletionMessage`: the content as received (unless the history
+ * changed it), `refusal`, the `audio` id, and the tool calls as received (custom ones included).
+ */
+function replayAssistant(m, message) {
+    const raw = message['content'];
+    const content = typeof raw === 'string' && raw === m.text ? raw : m.text === '' && (m.calls.length > 0 || raw === null) ? null : m.text;
+    const out = { role: 'assistant', content };
+    if (typeof message['refusal'] === 'string')
+        out.refusal = message['refusal'];
+    const audio = message['audio'];
+    if (isRecord(audio) && typeof audio['id'] === 'string')
+        out.audio = { id: audio['id'] };
+    const calls = replayItems(items(message['tool_calls']), '', m.calls, REPLAY);
+    if (calls.length > 0)
+        out.tool_calls = calls;
+    return out;
+}
+/** Messages for `client.chat.completions.create`. A tool-calling turn carries `content: null`; a failed tool result is its text (Chat has no flag). */
+export function toOpenAIChatMessages(messages) {
+    return messages.map((m) => {
+        if (m.role === 'tool')
+            return { role: 'tool', tool_call_id: m.callId, content: m.text };
+        if (m.role !== 'assistant')
+            return { role: m.role, content: m.text };
+        if (m.state?.target === 'openai')
+            return replayAssistant(m, m.state.message);
+        if (m.calls.length === 0)
+            return { role: 'assistant', content: m.text };
+        return { role: 'assistant', content: m.text === '' ? null : m.text, tool_calls: m.calls.map(chatCall) };
+    });
+}

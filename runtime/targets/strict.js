@@ -1,0 +1,266 @@
+import { isRecord, jsonText } from './history.js';
+import { cloneJson, escapePointer, objectSchema, providerSchema } from './schema.js';
+const STRICT_KEEP = new Set([
+    'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'anyOf',
+    'description', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+    'multipleOf', 'minItems', 'maxItems',
+]);
+// Formats strict mode documents; any other `format` moves into the description.
+const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
+// Structure strict mode cannot express at all: the tool falls back to non-strict.
+const STRICT_UNSUPPORTED = [
+    '$ref', 'allOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'dependencies',
+    'patternProperties', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'prefixItems',
+    'contains', '$defs', 'definitions',
+];
+// Constraints strict mode rejects but a reader can use: kept as text in the description. (The dispatch validator is
+// compiled from the ORIGINAL schema, so they are still enforced.)
+const STRICT_AS_TEXT = ['default', 'minLength', 'maxLength', 'uniqueItems', 'minProperties', 'maxProperties', 'examples', 'format'];
+/**
+ * A tool's parameter schema for OpenAI strict mode, with its null decode plan: every object closed, every property
+ * required, optional ones made nullable, unsupported constraints moved into the description. What strict mode cannot
+ * express (`$ref`, `allOf`, open maps, untyped values, tuples) gives `{ ok: false, reason, path }`.
+ * @example
+ * toOpenAIStrictSchema({ type: 'object', properties: { a: { type: 'string' } } });
+ * // → { ok: true, plan: { optional: ['a'] }, schema: { type: 'object',
+ * //     properties: { a: { type: ['string', 'null'] } }, required: ['a'], additionalProperties: false } }
+ */
+export function toOpenAIStrictSchema(parameters, options = {}) {
+    try {
+        // The root is an object whatever the schema says (a tool's arguments are always an object).
+        return strictNode(objectSchema(parameters), '', true, options);
+    }
+    catch (error) {
+        // Only reachable for pathological input (a cyclic or exotic object): fall back to non-strict.
+        return { ok: false, reason: `the schema could not be read (${String(error)})`, path: '' };
+    }
+}
+/**
+ * The parameters an OpenAI target sends and its `strict` flag (undefined without `openaiStrict`): the strict rewrite,
+ * or the schema as-is with `strict: false` when strict mode cannot express it. A namespace's `args` members are its
+ * actions' schemas, decoded by the action's plan after routing.
+ * @example openaiParameters(tool, { openaiStrict: false }); // → { parameters: { type: 'object', … }, strict: undefined }
+ */
+export function openaiParameters(tool, options) {
+    const result = options.openaiStrict ? toOpenAIStrictSchema(tool.parameters, { anyOfDecodedElsewhere: tool.kind === 'namespace' }) : undefined;
+    return { parameters: result?.ok ? result.schema : providerSchema(tool.parameters), strict: result?.ok };
+}
+/**
+ * Which properties' `null`s the router turns back into absent arguments for a tool rendered with OpenAI strict mode;
+ * `undefined` when there is nothing to decode or the schema is sent non-strict. Descends into object properties
+ * (`nested`) and array elements (`items`).
+ * @example
+ * nullDecodePlan({ type: 'object', properties: { path: { type: 'string' },
+ *   opts: { type: 'object', properties: { depth: { type: 'integer' } } } }, required: ['path'] });
+ * // → { optional: ['opts'], nested: { opts: { optional: ['depth'] } } }
+ */
+export function nullDecodePlan(parameters) {
+    const result = toOpenAIStrictSchema(parameters);
+    return result.ok ? result.plan : undefined;
+}
+const MAX_DECODE_DEPTH = 64;
+/**
+ * Turn strict-mode `null`s back into absent properties, as `plan` says. Pure and total: never throws or mutates `value`
+ * (changed containers are copied); returns `value` itself when nothing changes.
+ * @example applyNullDecode({ path: 'a', encoding: null }, { optional: ['encoding'] }); // → { path: 'a' }
+ */
+export function applyNullDecode(value, plan) {
+    if (plan === undefined)
+        return value;
+    try {
+        return decodeNode(value, plan, 0);
+    }
+    catch {
+        // Exotic input (a throwing getter, a proxy): leave it to the validator to reject.
+        return value;
+    }
+}
+function decodeNode(value, plan, depth) {
+    if (depth > MAX_DECODE_DEPTH || !isRecord(plan) || typeof value !== 'object' || value === null)
+        return value;
+    if (Array.isArray(value)) {
+        const items = ownField(plan, 'items');
+        if (items === undefined)
+            return value;
+        let changed = false;
+        const out = value.map((element) => {
+            const next = decodeNode(element, items, depth + 1);
+            if (next !== element)
+                changed = true;
+            return next;
+        });
+        return changed ? out : value;
+    }
+    const record = value;
+    const optional = ownField(plan, 'optional');
+    const isNull = (key) => typeof key === 'string' && Object.hasOwn(record, key) && record[key] === null;
+    const drop = new Set(Array.isArray(optional) ? optional.filter(isNull) : []);
+    const replaced = new Map();
+    const nested = ownField(plan, 'nested');
+    if (isRecord(nested)) {
+        for (const key of Object.keys(nested)) {
+            if (drop.has(key) || !Object.hasOwn(record, key))
+                continue;
+            const before = record[key];
+            const after = decodeNode(before, nested[key], depth + 1);
+            if (after !== before)
+                replaced.set(key, after);
+        }
+    }
+    if (drop.size === 0 && replaced.size === 0)
+        return value;
+    // fromEntries defines own data properties, so a `__proto__` key stays a key.
+    return Object.fromEntries(Object.keys(record)
+        .filter((key) => !drop.has(key))
+        .map((key) => [key, replaced.has(key) ? replaced.get(key) : record[key]]));
+}
+function unsupported(path, reason) {
+    return { ok: false, reason, path };
+}
+function strictNode(schema, path, root, options) {
+    if (!isRecord(schema))
+        return unsupported(path, 'a boolean or non-object schema has no strict-mode form');
+    for (const keyword of STRICT_UNSUPPORTED) {
+        if (Object.hasOwn(schema, keyword))
+            return unsupported(path, `\`${keyword}\` is not supported in strict mode`);
+    }
+    const out = {};
+    const notes = [];
+    let plan;
+    const type = schema['type'];
+    const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type.filter((t) => typeof t === 'string') : [];
+    const isObject = root || types.includes('object') || (types.length === 0 && isRecord(schema['properties']));
+    const isArray = types.includes('array') || (types.length === 0 && Object.hasOwn(schema, 'items'));
+    const alternatives = Object.hasOwn(schema, 'anyOf') ? schema['anyOf'] : schema['oneOf'];
+    if (types.length === 0 && !isObject && !isArray && alternatives === undefined
+        && !Object.hasOwn(schema, 'enum') && !Object.hasOwn(schema, 'const')) {
+        return unsupported(path, 'a value without `type`, `enum`, `const` or `anyOf` has no strict-mode form');
+    }
+    for (const key of Object.keys(schema)) {
+        const value = schema[key];
+        if (key === 'properties' || key === 'required' || key === 'additionalProperties' || key === 'items')
+            continue;
+        if (key === 'anyOf' || key === 'oneOf')
+            continue;
+        if (key === 'format' && typeof value === 'string' && STRICT_FORMATS.has(value)) {
+            out[key] = value;
+        }
+        else if (STRICT_AS_TEXT.includes(key)) {
+            notes.push(`${key === 'default' ? 'Default' : key}: ${jsonText(value) ?? String(value)}`);
+        }
+        else if (STRICT_KEEP.has(key)) {
+            out[key] = cloneJson(value);
+        }
+        // Anything else ($schema, $id, title, $comment, vendor keys…) is annotation: dropped.
+    }
+    if (Array.isArray(alternatives)) {
+        const members = [];
+        for (let i = 0; i < alternatives.length; i++) {
+            const member = strictNode(alternatives[i], `${path}/anyOf/${i}`, false, options);
+            if (!member.ok)
+                return member;
+            if (member.plan !== undefined && !options.anyOfDecodedElsewhere) {
+                return unsupported(`${path}/anyOf/${i}`, 'optional properties inside `anyOf` cannot be decoded back (which member the model meant is unknown)');
+            }
+            members.push(member.schema);
+        }
+        out['anyOf'] = members;
+    }
+    else if (alternatives !== undefined) {
+        return unsupported(path, '`anyOf` must be an array');
+    }
+    if (isObject) {
+        const additional = schema['additionalProperties'];
+        if (additional !== undefined && additional !== false) {
+            return unsupported(path, 'an open map (`additionalProperties` other than false) has no strict-mode form');
+        }
+        const properties = isRecord(schema['properties']) ? schema['properties'] : {};
+        const names = Object.keys(properties);
+        if (!root && names.length === 0 && additional !== false) {
+            return unsupported(path, 'a free-form object (no `properties`) has no strict-mode form');
+        }
+        const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((r) => typeof r === 'string') : []);
+        const props = [];
+        for (const name of names) {
+            const propPath = `${path}/properties/${escapePointer(name)}`;
+            const prop = strictNode(properties[name], propPath, false, options);
+            if (!prop.ok)
+                return prop;
+            let propSchema = prop.schema;
+            if (!required.has(name) && !admitsNull(properties[name])) {
+                propSchema = nullable(propSchema);
+                (plan ??= { optional: [] }).optional.push(name);
+            }
+            if (prop.plan !== undefined) {
+                // defineProperty: a `__proto__` property name stays a key of the plan.
+                Object.defineProperty(((plan ??= { optional: [] }).nested ??= {}), name, { value: prop.plan, enumerable: true, writable: true, configurable: true });
+            }
+            props.push([name, propSchema]);
+        }
+        out['properties'] = Object.fromEntries(props);
+        out['required'] = names;
+        out['additionalProperties'] = false;
+    }
+    if (isArray) {
+        const items = schema['items'];
+        if (!isRecord(items)) {
+            return unsupported(path, Array.isArray(items) ? 'tuples (`items` as an array) have no strict-mode form' : 'an array without `items` has no strict-mode form');
+        }
+        const element = strictNode(items, `${path}/items`, false, options);
+        if (!element.ok)
+            return element;
+        out['items'] = element.schema;
+        if (element.plan !== undefined)
+            (plan ??= { optional: [] }).items = element.plan;
+    }
+    if (notes.length > 0) {
+        const own = typeof out['description'] === 'string' ? out['description'] : '';
+        out['description'] = own === '' ? notes.join('\n') : `${own}\n${notes.join('\n')}`;
+    }
+    return { ok: true, schema: out, plan };
+}
+const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
+/** The schema with `null` admitted, in the form strict mode documents. */
+function nullable(schema) {
+    const type = schema['type'];
+    const constrained = Object.hasOwn(schema, 'enum') || Object.hasOwn(schema, 'const') || Object.hasOwn(schema, 'anyOf');
+    if (!constrained && typeof type === 'string' && PRIMITIVE_TYPES.has(type))
+        return replaceKey(schema, 'type', [type, 'null']);
+    if (!constrained && Array.isArray(type) && type.every((t) => typeof t === 'string' && PRIMITIVE_TYPES.has(t)))
+        return replaceKey(schema, 'type', [...type, 'null']);
+    if (!Object.hasOwn(schema, 'type') && Array.isArray(schema['anyOf']))
+        return replaceKey(schema, 'anyOf', [...schema['anyOf'], { type: 'null' }]);
+    return { anyOf: [schema, { type: 'null' }] };
+}
+/** Whether a (source) schema accepts `null`: decides whether a `null` can mean "absent". */
+function admitsNull(schema) {
+    if (schema === true)
+        return true;
+    if (!isRecord(schema))
+        return false;
+    if (Object.hasOwn(schema, 'const') && schema['const'] !== null)
+        return false;
+    const en = schema['enum'];
+    if (Array.isArray(en) && !en.includes(null))
+        return false;
+    const type = schema['type'];
+    if (typeof type === 'string' && type !== 'null')
+        return false;
+    if (Array.isArray(type) && !type.includes('null'))
+        return false;
+    for (const key of ['anyOf', 'oneOf']) {
+        const members = schema[key];
+        if (Array.isArray(members) && !members.some(admitsNull))
+            return false;
+    }
+    const all = schema['allOf'];
+    if (Array.isArray(all) && !all.every(admitsNull))
+        return false;
+    return true;
+}
+function replaceKey(schema, key, value) {
+    return Object.fromEntries(Object.keys(schema).map((k) => [k, k === key ? value : schema[k]]));
+}
+function ownField(record, key) {
+    return Object.hasOwn(record, key) ? record[key] : undefined;
+}

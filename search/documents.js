@@ -1,0 +1,112 @@
+/**
+ * What a tool is searched by: one document per tool, built from what the spec knows of it. Names are split on case
+ * and separators (`getWeatherForecast`, `get_weather.forecast`), so a task that says "weather forecast" finds them;
+ * argument names, descriptions and enum values say what a tool takes, which a short description often leaves out.
+ */
+/** The fields of a document and how much a match in each counts: a name or tag says what a tool is for. */
+export const FIELD_BOOST = Object.freeze({ name: 3, tags: 2, description: 1, args: 1, groups: 0.5 });
+export const FIELDS = Object.keys(FIELD_BOOST);
+/** How deep argument schemas are read (nested objects and array items). */
+const MAX_DEPTH = 4;
+/**
+ * One tool's document.
+ * @example
+ * toolDocument({ name: 'get_forecast', description: 'Weather ahead', parameters: { type: 'object', properties: { city: { type: 'string' } } } }).args; // → 'city'
+ */
+export function toolDocument(tool) {
+    const args = [];
+    readSchema(tool.parameters, args, 0);
+    return {
+        name: tool.name,
+        tags: (tool.tags ?? []).join(' '),
+        description: tool.description ?? '',
+        args: args.join(' '),
+        groups: (tool.groups ?? []).join(' '),
+    };
+}
+/** Property names, descriptions and string enum values of a schema, depth-first. */
+function readSchema(schema, out, depth) {
+    if (depth > MAX_DEPTH || typeof schema !== 'object' || schema === null || Array.isArray(schema))
+        return;
+    const s = schema;
+    if (depth > 0 && typeof s['description'] === 'string')
+        out.push(s['description']);
+    if (Array.isArray(s['enum']))
+        for (const v of s['enum'])
+            if (typeof v === 'string')
+                out.push(v);
+    const properties = s['properties'];
+    if (typeof properties === 'object' && properties !== null) {
+        for (const [key, value] of Object.entries(properties)) {
+            out.push(key);
+            readSchema(value, out, depth + 1);
+        }
+    }
+    readSchema(s['items'], out, depth + 1);
+}
+/** Common English function words: they say nothing about which tool a task needs. */
+const STOP_WORDS = new Set(('a an and are as at be by can could do does for from have how i if in into is it its me my of on or our please ' +
+    'should so that the their then there these this those to us was we were what when where which who will with would you your').split(' '));
+const PLAIN = /^\p{Lu}?[\p{Ll}\p{N}]+$/u;
+/**
+ * The words of a text: split on anything that is not a letter or digit and on case changes (`HTTPRequest` → `http`,
+ * `request`); a compound (`get_weather`) is kept whole beside its parts, so a task naming a tool exactly matches it best.
+ * @example
+ * words('getWeather.forecast'); // → ['getweather.forecast', 'get', 'weather', 'forecast']
+ */
+export function words(text) {
+    const out = [];
+    for (const chunk of text.split(/[\s,;:()[\]{}"'`!?<>=|/\\]+/u)) {
+        // Most words of a description are one plain word: no case or separator to split on.
+        if (PLAIN.test(chunk)) {
+            out.push(chunk.toLowerCase());
+            continue;
+        }
+        const parts = chunk
+            .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2')
+            .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+            .split(/[^\p{L}\p{N}]+/u)
+            .filter((p) => p !== '');
+        if (parts.length > 1)
+            out.push(chunk.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
+        for (const p of parts)
+            out.push(p.toLowerCase());
+    }
+    return out;
+}
+/**
+ * One word as it is indexed and searched: stop words dropped, plurals and `-ing` forms reduced (`forecasts` →
+ * `forecast`, `booking` → `book`), so the forms a task and a description use meet.
+ * @example
+ * term('Hotels'); // → 'hotel'
+ */
+export function term(word) {
+    let t = TERMS.get(word);
+    if (t === undefined) {
+        if (TERMS.size >= 100_000)
+            TERMS.clear();
+        TERMS.set(word, (t = reduce(word.toLowerCase())));
+    }
+    return t;
+}
+/** `term`'s answers by word: a catalog repeats its words many times. */
+const TERMS = new Map();
+function reduce(w) {
+    if (STOP_WORDS.has(w))
+        return null;
+    if (w.length < 4 || /\d/.test(w))
+        return w;
+    if (w.endsWith('ies') && w.length > 4)
+        return `${w.slice(0, -3)}y`;
+    if (/(ss|us|is)$/.test(w))
+        return w;
+    if (/(sh|ch|x|ss)es$/.test(w))
+        return w.slice(0, -2);
+    if (w.endsWith('s'))
+        return w.slice(0, -1);
+    if (w.endsWith('ing') && w.length >= 7) {
+        const stem = w.slice(0, -3);
+        return /([^aeiouls])\1$/.test(stem) ? stem.slice(0, -1) : stem;
+    }
+    return w;
+}
