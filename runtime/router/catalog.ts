@@ -91,6 +91,7 @@ export class Catalog {
       const handler = Object.hasOwn(handlerTable, name) ? handlerTable[name] : undefined;
       if (typeof handler !== 'function') missing.push(name);
       this.#handlers.push(handler as AnyHandler | undefined);
+      this.#entries.push(undefined);
       this.byName.set(name, { kind: 'tool', index: i });
     }
     if (missing.length > 0) {
@@ -124,7 +125,7 @@ export class Catalog {
     );
     for (const def of planned) {
       const t = this.#addDynamicTool({ ...def, validate: def.validate as ValidateFn, handler: def.handler as AnyDynamicTool['handler'] }, false, true);
-      deepFreeze(this.tool(t).definition);
+      deepFreeze(this.definition(t));
       this.library.push(t);
     }
   }
@@ -137,14 +138,19 @@ export class Catalog {
   /** Tool `t`'s name (without building its entry). */
   toolName(t: number): string { return t < this.specCount ? this.spec.tools[t]!.name : this.#entries[t]!.name; }
 
-  /** The entry of spec tool `t`: its generated record and handler; its neutral definition read when first needed. */
+  /** Tool `t`'s neutral definition (prune results, extractToolkit): a spec tool's is read from the spec when asked. */
+  definition(t: number): ToolDefinition {
+    return t < this.specCount ? (this.spec.rendered.neutral.tools[t] as ToolDefinition) : this.#entries[t]!.definition!;
+  }
+
+  /** The entry of spec tool `t`: its generated record and handler, in the field order of every entry (one shape on the hot path). */
   #specEntry(t: number): ToolEntry {
     const tool = this.spec.tools[t]!;
-    const rendered = this.spec.rendered;
     return {
-      ...tool, library: false, validate: this.spec.validators[tool.validator], nullDecode: tool.nullDecode, keyDecode: tool.keyDecode,
-      fillsDefaults: tool.fillsDefaults === true, handler: this.#handlers[t], schema: tool.parameters as JsonSchema, specIndex: t, neutral: undefined,
-      get definition() { return rendered.neutral.tools[t] as ToolDefinition; },
+      name: tool.name, flat: tool.flat, library: false, namespaces: tool.namespaces, toolkits: tool.toolkits,
+      validate: this.spec.validators[tool.validator], nullDecode: tool.nullDecode, keyDecode: tool.keyDecode, fillsDefaults: tool.fillsDefaults === true,
+      handler: this.#handlers[t], schema: tool.parameters as JsonSchema, description: tool.description, tags: tool.tags, deferLoading: tool.deferLoading,
+      definition: undefined, specIndex: t, neutral: undefined,
     };
   }
 

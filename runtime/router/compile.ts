@@ -98,7 +98,7 @@ export class Compiler {
     for (const t of this.#offeredFlat()) tools.push(this.#renderTool(t, 'neutral') as ToolDefinition);
     const loader = this.#renderLoader('neutral');
     if (loader !== null) tools.push(loader as ToolDefinition);
-    for (const t of catalog.library) tools.push(catalog.tool(t).definition);
+    for (const t of catalog.library) tools.push(catalog.definition(t));
     const directory = catalog.hasDynamicToolkits()
       ? renderDirectoryXml(catalog.toolkits.map((kit) => ({ name: kit.name, description: kit.description, tools: kit.tools.map((t) => catalog.toolName(t)) })))
       : catalog.spec.directoryXml;
@@ -253,7 +253,7 @@ export class Compiler {
     const list = this.#session.announcements.list();
     const late = gated ? arrays.late.filter((t) => !this.#gate.toolBlocked[t]) : arrays.late;
     if (arrays.mode !== 'dispatcher' || late.length === 0) return list;
-    const content = registeredToolsText(late.map((t) => this.#catalog.tool(t).definition));
+    const content = registeredToolsText(late.map((t) => this.#catalog.definition(t)));
     return [...list, { id: REGISTERED_TOOLS_ANNOUNCEMENT, content, channel: 'user_tail' }];
   }
 

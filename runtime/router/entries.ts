@@ -30,8 +30,8 @@ export interface ToolEntry extends Pick<GeneratedTool, 'name' | 'flat' | 'descri
   readonly handler: AnyHandler | undefined;
   /** Parameters schema for reasons and signatures. */
   readonly schema: JsonSchema;
-  /** The seed's neutral definition (prune results, extractToolkit). */
-  readonly definition: ToolDefinition;
+  /** A run-time tool's neutral definition; a spec tool's is the spec's (`Catalog.definition` reads either). */
+  readonly definition: ToolDefinition | undefined;
   /** Rendered forms: spec tools point into `spec.rendered`; run-time tools render lazily. */
   readonly specIndex: number;
   readonly neutral: NeutralTool | undefined;

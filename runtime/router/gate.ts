@@ -69,7 +69,7 @@ export class Gate {
       throw new ToolCallRejectedError('invalid_arguments', `Unknown toolkit: "${String(name)}". Available: ${available}`);
     }
     this.markLoaded(k);
-    return catalog.toolkits[k]!.tools.map((t) => catalog.tool(t).definition);
+    return catalog.toolkits[k]!.tools.map((t) => catalog.definition(t));
   }
 
   /** Replace the blocklist with a named policy of the spec; an unknown policy throws. */

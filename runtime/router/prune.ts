@@ -149,7 +149,7 @@ export class Pruner {
       short,
       byStart,
       names: new Set(entries.map((entry) => entry.name.toLowerCase())),
-      definitions: entries.map((entry) => entry.definition),
+      definitions: catalog.flat.map((t) => catalog.definition(t)),
       flatNames: entries.map((entry) => entry.name),
       positions: new Map(entries.map((entry, p) => [entry.name, p])),
     });
