@@ -19,7 +19,7 @@ describe('the catalog', () => {
     const tools = module.spec.tools;
     expect(catalog.toolCount).toBe(tools.length);
     expect(catalog.specCount).toBe(tools.length);
-    const reads = (t: number) => [catalog.toolName(t), catalog.tool(t).flat, catalog.tool(t).library, catalog.tool(t).namespaces, catalog.tool(t).toolkits, catalog.tool(t).definition];
+    const reads = (t: number) => [catalog.toolName(t), catalog.tool(t).flat, catalog.tool(t).library, catalog.tool(t).namespaces, catalog.tool(t).toolkits, catalog.definition(t)];
     for (let t = 0; t < tools.length; t++) {
       const spec = tools[t]!;
       expect(reads(t)).toEqual([spec.name, spec.flat, false, spec.namespaces, spec.toolkits, module.spec.rendered.neutral.tools[t]]);
@@ -28,6 +28,8 @@ describe('the catalog', () => {
       expect(entry).toMatchObject({ name: spec.name, flat: spec.flat, library: false, specIndex: t, description: spec.description, tags: spec.tags, deferLoading: spec.deferLoading });
       expect(entry.handler).toBe(handlers[spec.name as keyof typeof handlers]);
       expect(entry.validate).toBe(module.spec.validators[spec.validator]);
+      // The neutral definition is the spec's own object, read when asked rather than copied into the entry.
+      expect(catalog.definition(t)).toBe(module.spec.rendered.neutral.tools[t]);
       expect(catalog.byName.get(spec.name)).toEqual({ kind: 'tool', index: t });
     }
     // A registration replaces a spec tool's group list; the per-tool reads follow it.
