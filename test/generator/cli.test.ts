@@ -1,22 +1,28 @@
 /**
- * The real CLI (`node bin/toolroute.js`), spawned: exit codes, messages,
- * `--check` for both outcomes, and a bad spec listing every problem.
+ * The real CLI (`node bin/toolroute.js` of the built package, what an installed
+ * copy runs), spawned: exit codes, messages, `--check` for both outcomes, and a
+ * bad spec listing every problem. The checkout's source mode is spawned by the
+ * watch, inspect and warnings tests.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtPackage } from '../setup/package-build.js';
 import { REPO, removeDir, tempDir } from './helpers.js';
 
-const BIN = path.join(REPO, 'bin/toolroute.js');
+let BIN = '';
 let dir: string;
 
 function toolroute(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8' });
+  const env: NodeJS.ProcessEnv = { ...process.env, TOOLROUTE_CLI: 'dist' };
+  delete env['NODE_OPTIONS'];
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 beforeAll(() => {
+  BIN = path.join(builtPackage(), 'bin/toolroute.js');
   dir = tempDir('cli-');
   copyFileSync(path.join(REPO, 'test/fixtures/flat-only/spec.yaml'), path.join(dir, 'spec.yaml'));
 });
