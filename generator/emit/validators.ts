@@ -43,8 +43,12 @@ const AJV_OPTIONS: AjvOptions = {
   validateSchema: false,
 };
 
-/** Schemas per ajv instance: its standalone builder is quadratic in the schemas of one instance. */
-const SCHEMAS_PER_AJV = 100;
+/**
+ * Schemas per ajv instance: its standalone builder is quadratic in the schemas of one instance, and a
+ * new instance costs well under a millisecond. Between 5 and 20 per instance, 1,000 distinct schemas
+ * generate fastest (and with the least garbage to collect).
+ */
+const SCHEMAS_PER_AJV = 10;
 
 /** Keywords whose value names properties: keys of a map, or a list of names. */
 const NAMING_MAPS = ['properties', 'dependencies', 'dependentRequired', 'dependentSchemas'];

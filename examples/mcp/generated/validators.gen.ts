@@ -680,13 +680,16 @@ return errors === 0;
 }
 validate9.evaluated = {"props":{"duration":true,"steps":true},"dynamicProps":false,"dynamicItems":false};
 
-const v10 = validate10;
-const schema10 = {"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"entityType":{"type":"string"},"observations":{"type":"array","items":{"type":"string"}}},"required":["name","entityType","observations"]}}},"required":["entities"]};
+return { v0, v1, v2, v3, v4, v5, v6, v7, v8, v9 };
+})();
+const plain2 = (() => {
+const v10 = validate0;
+const schema0 = {"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"entityType":{"type":"string"},"observations":{"type":"array","items":{"type":"string"}}},"required":["name","entityType","observations"]}}},"required":["entities"]};
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate10.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -858,18 +861,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate10.evaluated = {"props":{"entities":true},"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":{"entities":true},"dynamicProps":false,"dynamicItems":false};
 
-const v11 = validate11;
-const schema11 = {"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string"},"to":{"type":"string"},"relationType":{"type":"string"}},"required":["from","to","relationType"]}}},"required":["relations"]};
+const v11 = validate1;
+const schema1 = {"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string"},"to":{"type":"string"},"relationType":{"type":"string"}},"required":["from","to","relationType"]}}},"required":["relations"]};
 
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate11.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1018,18 +1021,18 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate11.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate11.evaluated = {"props":{"relations":true},"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":{"relations":true},"dynamicProps":false,"dynamicItems":false};
 
-const v12 = validate12;
-const schema12 = {"type":"object","properties":{"observations":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"contents":{"type":"array","items":{"type":"string"}}},"required":["entityName","contents"]}}},"required":["observations"]};
+const v12 = validate2;
+const schema2 = {"type":"object","properties":{"observations":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"contents":{"type":"array","items":{"type":"string"}}},"required":["entityName","contents"]}}},"required":["observations"]};
 
-function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate12.evaluated;
+const evaluated0 = validate2.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1175,18 +1178,18 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate12.errors = vErrors;
+validate2.errors = vErrors;
 return errors === 0;
 }
-validate12.evaluated = {"props":{"observations":true},"dynamicProps":false,"dynamicItems":false};
+validate2.evaluated = {"props":{"observations":true},"dynamicProps":false,"dynamicItems":false};
 
-const v13 = validate13;
-const schema13 = {"type":"object","properties":{"entityNames":{"type":"array","items":{"type":"string"}}},"required":["entityNames"]};
+const v13 = validate3;
+const schema3 = {"type":"object","properties":{"entityNames":{"type":"array","items":{"type":"string"}}},"required":["entityNames"]};
 
-function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate13.evaluated;
+const evaluated0 = validate3.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1255,18 +1258,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate13.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate13.evaluated = {"props":{"entityNames":true},"dynamicProps":false,"dynamicItems":false};
+validate3.evaluated = {"props":{"entityNames":true},"dynamicProps":false,"dynamicItems":false};
 
-const v14 = validate14;
-const schema14 = {"type":"object","properties":{"deletions":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"observations":{"type":"array","items":{"type":"string"}}},"required":["entityName","observations"]}}},"required":["deletions"]};
+const v14 = validate4;
+const schema4 = {"type":"object","properties":{"deletions":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"observations":{"type":"array","items":{"type":"string"}}},"required":["entityName","observations"]}}},"required":["deletions"]};
 
-function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate14.evaluated;
+const evaluated0 = validate4.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1412,18 +1415,18 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate14.errors = vErrors;
+validate4.errors = vErrors;
 return errors === 0;
 }
-validate14.evaluated = {"props":{"deletions":true},"dynamicProps":false,"dynamicItems":false};
+validate4.evaluated = {"props":{"deletions":true},"dynamicProps":false,"dynamicItems":false};
 
-const v15 = validate15;
-const schema15 = {"type":"object","properties":{"query":{"type":"string"}},"required":["query"]};
+const v15 = validate5;
+const schema5 = {"type":"object","properties":{"query":{"type":"string"}},"required":["query"]};
 
-function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate15.evaluated;
+const evaluated0 = validate5.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1469,18 +1472,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate15.errors = vErrors;
+validate5.errors = vErrors;
 return errors === 0;
 }
-validate15.evaluated = {"props":{"query":true},"dynamicProps":false,"dynamicItems":false};
+validate5.evaluated = {"props":{"query":true},"dynamicProps":false,"dynamicItems":false};
 
-const v16 = validate16;
-const schema16 = {"type":"object","properties":{"names":{"type":"array","items":{"type":"string"}}},"required":["names"]};
+const v16 = validate6;
+const schema6 = {"type":"object","properties":{"names":{"type":"array","items":{"type":"string"}}},"required":["names"]};
 
-function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate16.evaluated;
+const evaluated0 = validate6.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1549,13 +1552,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate16.errors = vErrors;
+validate6.errors = vErrors;
 return errors === 0;
 }
-validate16.evaluated = {"props":{"names":true},"dynamicProps":false,"dynamicItems":false};
+validate6.evaluated = {"props":{"names":true},"dynamicProps":false,"dynamicItems":false};
 
-return { v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16 };
+return { v10, v11, v12, v13, v14, v15, v16 };
 })();
 
 /** One validator per distinct argument schema (ajv standalone code); `spec.tools[i].validator` indexes this array. */
-export const validators: readonly ValidateFn[] = Object.freeze([plain1.v0, plain1.v1, plain1.v2, plain1.v3, plain1.v4, plain1.v5, plain1.v6, plain1.v7, plain1.v8, plain1.v9, plain1.v10, plain1.v11, plain1.v12, plain1.v13, plain1.v14, plain1.v15, plain1.v16]);
+export const validators: readonly ValidateFn[] = Object.freeze([plain1.v0, plain1.v1, plain1.v2, plain1.v3, plain1.v4, plain1.v5, plain1.v6, plain1.v7, plain1.v8, plain1.v9, plain2.v10, plain2.v11, plain2.v12, plain2.v13, plain2.v14, plain2.v15, plain2.v16]);
