@@ -22,7 +22,8 @@ export interface CliIO {
 export const WARNINGS_SHOWN_PER_CODE = 3;
 
 export const USAGE = `Usage: toolroute codegen <spec> --out <dir> [--check | --watch] [--runtime-import <specifier>] [--verbose]
-       toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--check] (--url <url> | -- <command> [args…])
+       toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--prefix <p>] [--description <text>]
+                            [--check] [--sdk 1.x|2.x] (--url <url> | -- <command> [args…])
        toolroute inspect <spec> [--json | --html <file>] [--toolkit-loading native|dispatcher|append|tool-changes]
        toolroute eval <spec> <cases> [--json]
        toolroute init [folder]

@@ -1,12 +1,13 @@
 /**
  * Load a spec file (YAML, JSON or TypeScript) into a plain value plus a way to map a spec path back
  * to a line and column, so every later problem can say where it is. Duplicate keys are an error
- * with both positions, never "last one wins".
+ * with both positions, never "last one wins", and so is anything JSON data cannot hold.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem } from './problems.js';
 import { errorCode, fail } from './load/common.js';
+import { jsonDataProblems } from './load/json-data.js';
 import { loadJson } from './load/json.js';
 import { loadTs } from './load/typescript.js';
 import { loadYamlDocument } from './load/yaml.js';
@@ -65,7 +66,7 @@ export async function loadSpec(file: string, options: { cwd?: string } = {}): Pr
     return fail(display, 'unsupported_file_type', `"${path.extname(absolute) || '(no extension)'}" is not a spec file type.`,
       'Name the spec *.yaml, *.yml, *.json, *.ts or *.mts.');
   }
-  if (format === 'ts') return loadTs(absolute, display);
+  if (format === 'ts') return jsonData(await loadTs(absolute, display));
 
   let text: string;
   try {
@@ -77,6 +78,13 @@ export async function loadSpec(file: string, options: { cwd?: string } = {}): Pr
   return loadText(text, display, format);
 }
 
+/** A loaded spec, or its `not_json_data` problems: everything after loading reads plain JSON data. */
+function jsonData(loaded: LoadResult): LoadResult {
+  if (!loaded.ok) return loaded;
+  const problems = jsonDataProblems(loaded.spec.value, loaded.spec.file, (p) => loaded.spec.locate(p));
+  return problems.length > 0 ? { ok: false, problems } : loaded;
+}
+
 /**
  * Parses spec text that is already in memory (used by `loadSpec`, and by tests
  * and tools that hold the text). `display` is the file name used in messages.
@@ -86,7 +94,7 @@ export async function loadSpec(file: string, options: { cwd?: string } = {}): Pr
  */
 export function loadText(text: string, display: string, format: 'yaml' | 'json'): LoadResult {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a BOM is not content
-  return format === 'json' ? loadJson(text, display) : loadYamlDocument(text, display, format);
+  return jsonData(format === 'json' ? loadJson(text, display) : loadYamlDocument(text, display, format));
 }
 
 /** The display form of a spec path: relative to cwd, POSIX separators. */

@@ -1,9 +1,9 @@
 /** Problems in a spec, as data, formatted in one place. Bugs of toolroute itself are plain `Error`s from `bug()`. */
 
-/** Every kind of problem the front end reports: a new kind is added here, in schema/README.md and a fixture. */
+/** Every kind of problem the front end reports: a new kind is added here, to the table in docs/spec.md and as a fixture. */
 export const PROBLEM_CODES = [
   // Reading the file
-  'file_not_found', 'unsupported_file_type', 'syntax_error', 'duplicate_key', 'ts_load_failed', 'ts_no_spec_export', 'zod_conversion_failed',
+  'file_not_found', 'unsupported_file_type', 'syntax_error', 'duplicate_key', 'not_json_data', 'ts_load_failed', 'ts_no_spec_export', 'zod_conversion_failed',
   // Shape
   'unknown_key', 'missing_key', 'wrong_type', 'invalid_value', 'unsupported_version', 'empty_description', 'empty_tag',
   // Names and references

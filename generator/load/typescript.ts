@@ -6,6 +6,7 @@ import { formatPath } from '../problems.js';
 import type { Problem } from '../problems.js';
 import { setOwn } from '../validate/context.js';
 import { fail, sentence } from './common.js';
+import { jsonDataProblems } from './json-data.js';
 
 /**
  * Imports a TypeScript spec and returns its spec value (zod already converted).
@@ -34,7 +35,9 @@ export async function loadTs(absolute: string, display: string): Promise<LoadRes
     return fail(display, 'ts_no_spec_export', 'the TypeScript spec exports no spec.',
       'Export the spec as the default export (`export default defineSpec({ ... })`) or as `export const spec = ...`.');
   }
-  const problems: Problem[] = [];
+  // Converting walks the value: a value inside itself or nested without end is reported first.
+  const problems: Problem[] = jsonDataProblems(candidate, display, () => ({ line: 1, column: 1 }), isZodSchema);
+  if (problems.length > 0) return { ok: false, problems };
   // zod is loaded only for TS specs: a YAML or JSON spec never pays for it at start-up.
   const { z } = await import('zod');
   const value = convertZod(candidate, [], display, problems, z.toJSONSchema);

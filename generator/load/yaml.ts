@@ -10,9 +10,27 @@ import { fail, sentence } from './common.js';
 let yamlModule: typeof import('yaml') | undefined;
 const yaml = (): typeof import('yaml') => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
-/** The loader's `yaml` options: YAML 1.2 core schema, duplicate keys reported by us, errors without source excerpts. */
+/**
+ * The loader's `yaml` options: YAML 1.2 core schema, duplicate keys reported by us, errors without source excerpts.
+ * A spec is JSON data: every key a string (a mapping or list as a key is an error), and no YAML 1.1 types
+ * (`!!timestamp`, `!!binary`, `!!set`…: their tags are left unresolved, which the loader reports).
+ */
 function parse(text: string, lineCounter?: import('yaml').LineCounter): Document {
-  return yaml().parseDocument(text, { ...(lineCounter ? { lineCounter } : {}), uniqueKeys: false, prettyErrors: false, strict: true });
+  return yaml().parseDocument(text, {
+    ...(lineCounter ? { lineCounter } : {}), uniqueKeys: false, prettyErrors: false, strict: true, stringKeys: true, resolveKnownTags: false,
+  });
+}
+
+const YAML_HINTS: Readonly<Record<string, string>> = {
+  NON_STRING_KEY: 'Write the key as a plain name. A `?` or a `{` / `[` before a colon makes a complex key; check the indentation and quotes.',
+  TAG_RESOLVE_FAILED: 'Remove the tag (`!…`); quote the value if it must stay a string.',
+};
+
+/** yaml's message for a key or a tag, said in the spec's terms. */
+function yamlMessage(e: { code: string; message: string }): string {
+  if (e.code === 'NON_STRING_KEY') return 'a key here is a mapping, a list or a tagged value; a key is a name (JSON keys are strings).';
+  if (e.code === 'TAG_RESOLVE_FAILED') return `${sentence(e.message.replace(/tag:yaml\.org,2002:/g, '!!'))} A spec holds JSON data, which has no such type.`;
+  return sentence(e.message);
 }
 
 /**
@@ -30,10 +48,11 @@ export function loadYamlDocument(text: string, display: string, format: 'yaml' |
     return { line, column: col };
   };
   const doc = parse(text, lineCounter);
-  // Only the first syntax error: the ones after it are usually its echoes.
-  for (const e of doc.errors.slice(0, 1)) {
-    problems.push({ code: 'syntax_error', message: `invalid ${format === 'json' ? 'JSON' : 'YAML'}: ${sentence(e.message)}`,
-      hint: format === 'json' ? 'Fix the JSON syntax.' : 'Fix the YAML syntax (indentation, quotes, brackets).',
+  // Only the first syntax error: the ones after it are usually its echoes. yaml's warnings (an unknown tag, a
+  // directive it ignores) would change what the file says without a word, so they count as errors.
+  for (const e of [...doc.errors, ...doc.warnings].slice(0, 1)) {
+    problems.push({ code: 'syntax_error', message: `invalid ${format === 'json' ? 'JSON' : 'YAML'}: ${yamlMessage(e)}`,
+      hint: format === 'json' ? 'Fix the JSON syntax.' : YAML_HINTS[e.code] ?? 'Fix the YAML syntax (indentation, quotes, brackets).',
       file: display, ...at(e.pos[0]), path: '' });
   }
   if (problems.length > 0) return { ok: false, problems };

@@ -5,7 +5,7 @@
  * `toAiSdk(router, options)` returns settings to spread into the call:
  *
  * - `tools`: the tools of this run in toolroute's stable order — the chosen
- *   tools (namespaces by default, or flat tools), then `load_toolkit`, then
+ *   tools (by default `compile()`'s: namespaces, then flat tools in no namespace), then `load_toolkit`, then
  *   what the toolkit-loading strategy adds — each `execute` going through
  *   `router.dispatch`. The AI SDK sends tools in the order of this object,
  *   and the prompt cache depends on it.
@@ -78,9 +78,10 @@ export interface ToAiSdkOptions<C = unknown> {
   readonly system?: string;
   /**
    * The stable tools, as names of flat tools and namespaces (like `compile`'s
-   * `tools`). Default: the namespaces when the router has namespaces or
-   * toolkits, else the flat tools. `load_toolkit` is always added when there
-   * are toolkits.
+   * `tools`). Default: the tools `compile()` offers (the namespaces, then the
+   * flat tools in no namespace); when it offers none and there are no
+   * toolkits, every flat tool. `load_toolkit` is always added when there are
+   * toolkits.
    */
   readonly tools?: readonly string[];
   /** Prune the flat tools of the choice by this task (`router.pruneByTask`), once for the run. */
@@ -212,9 +213,10 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
   const compiled = router.compile();
   const loader = compiled.tools.find((t) => t.name === LOAD_TOOLKIT_NAME);
   const library = compiled.tools.filter((t) => t.name !== LOAD_TOOLKIT_NAME && router.ownsTool?.(t.name) === true);
-  const namespaces = compiled.tools.filter((t) => t.name !== LOAD_TOOLKIT_NAME && !library.includes(t));
+  // compile()'s default set: the namespaces, then the flat tools in no namespace.
+  const offered = compiled.tools.filter((t) => t.name !== LOAD_TOOLKIT_NAME && !library.includes(t));
   const flat = router.getAllTools();
-  const byName = new Map<string, ToolDefinition>([...flat, ...namespaces].map((t) => [t.name, t]));
+  const byName = new Map<string, ToolDefinition>([...flat, ...offered].map((t) => [t.name, t]));
 
   // The stable choice, as `compile` makes it.
   let stable: ToolDefinition[];
@@ -225,7 +227,7 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
       return t;
     });
   } else {
-    stable = namespaces.length > 0 || loader ? namespaces : flat;
+    stable = offered.length > 0 || loader ? offered : flat;
   }
   if (options.task !== undefined) {
     const kept = new Set(router.pruneByTask(options.task).tools.map((t) => t.name));

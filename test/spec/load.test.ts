@@ -112,7 +112,7 @@ describe('JSON specs', () => {
     },
     {
       name: 'CRLF line ends, tabs, escapes, a __proto__ key and odd numbers',
-      text: () => '{\r\n "version": 1,\r\n\t"tools": [ {"name": "a\\u0062", "description": "x\\"y\\n", "tags": ["t", "\\u00e9"]} ],\r\n "__proto__": {"k": [1, -0, 2.5e3, 1e400]}, "": {"\\"": null}\r\n}\r\n',
+      text: () => '{\r\n "version": 1,\r\n\t"tools": [ {"name": "a\\u0062", "description": "x\\"y\\n", "tags": ["t", "\\u00e9"]} ],\r\n "__proto__": {"k": [1, -0, 2.5e3, 1e300]}, "": {"\\"": null}\r\n}\r\n',
     },
     // Strings ending in backslashes: an even run before a quote closes the string, an odd one escapes it.
     { name: 'strings ending in escaped backslashes and quotes', text: () => '{"a\\\\": ["x\\\\", "\\\\\\"", "\\\\\\\\"], "b": {"c\\"\\\\": "\\\\", "d": 1}}' },
@@ -140,7 +140,17 @@ describe('JSON specs', () => {
   });
 
   it('accepts what JSON allows and YAML may not: a number longer than 400 characters', () => {
-    const r = loadText(`{"version": 1, "n": ${'1'.repeat(500)}}`, 'x.json', 'json');
+    const r = loadText(`{"version": 1, "n": 0.${'1'.repeat(500)}}`, 'x.json', 'json');
     expect(r.ok).toBe(true);
+  });
+
+  it('refuses a number the text overflows (1e400 reads as Infinity, which JSON cannot write back), at its place, in both readings', () => {
+    const source = '{"version": 1,\n "n": [1, 1e400, -1e400]}';
+    for (const r of [loadText(source, 'x.json', 'json'), asYaml(source)]) {
+      expect(r.ok ? [] : r.problems.map((p) => `${p.code} ${p.path}@${p.line}:${p.column} ${p.message}`)).toEqual([
+        'not_json_data n[1]@2:11 this value is Infinity, a number JSON cannot write.',
+        'not_json_data n[2]@2:18 this value is -Infinity, a number JSON cannot write.',
+      ]);
+    }
   });
 });

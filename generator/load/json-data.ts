@@ -1,0 +1,97 @@
+/**
+ * A spec is JSON data, whatever file it is written in. YAML can say more (an alias inside the mapping it names,
+ * `.inf`, a YAML 1.1 timestamp or binary value), JSON text can overflow a number (`1e400`), and a TypeScript spec can
+ * hold any object. Everything after loading reads plain data and walks it recursively, so this check runs first.
+ */
+import type { SpecPath } from '../load.js';
+import { formatPath, type Problem } from '../problems.js';
+
+/**
+ * How deep a spec may nest (objects and arrays, from the top). Real argument schemas nest a few dozen levels; ajv's
+ * code generator runs out of stack near a thousand.
+ */
+export const MAX_SPEC_DEPTH = 256;
+
+/** What a value that is not JSON data is, in words. */
+function notJson(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return undefined;
+    case 'number':
+      return Number.isFinite(value) ? undefined : `${String(value)}, a number JSON cannot write`;
+    case 'object': {
+      if (value === null || Array.isArray(value)) return undefined;
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto === Object.prototype || proto === null) return undefined;
+      const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+      return `${typeof name === 'string' && name !== '' ? `a ${name}` : 'an object'}, not JSON data`;
+    }
+    default:
+      return `a ${typeof value}, not JSON data`;
+  }
+}
+
+/** At most this many places are reported; a spec with more gets one more problem that says so. */
+const MAX_REPORTED = 20;
+
+const JSON_HINT = 'A spec holds JSON data: strings, finite numbers, true, false, null, mappings and lists. Write the value as one of those.';
+
+/**
+ * The places where `value` is not JSON data: a value inside itself, a number JSON cannot write, an object that is
+ * not a plain mapping or list (`keep` lets a loader accept some: a TS spec's zod schemas), or nesting deeper than
+ * {@link MAX_SPEC_DEPTH}. Each is a `not_json_data` problem located with `locate`. A property whose value is
+ * `undefined` counts as absent, as in JSON.stringify.
+ *
+ * @example
+ * const loop: Record<string, unknown> = {};
+ * loop.self = loop;
+ * jsonDataProblems({ a: [1, Infinity], loop }, 'spec.ts', () => ({ line: 1, column: 1 })).map((p) => p.path);
+ * // ['a[1]', 'loop.self']
+ */
+export function jsonDataProblems(
+  value: unknown,
+  file: string,
+  locate: (path: SpecPath) => { line: number; column: number },
+  keep: (value: unknown) => boolean = () => false,
+): Problem[] {
+  const problems: Problem[] = [];
+  let more = false;
+  /** The path being read, and the mappings and lists along it (a value among them contains itself). */
+  const path: (string | number)[] = [];
+  const open: object[] = [];
+  const report = (message: string, hint: string) => {
+    if (problems.length === MAX_REPORTED) more = true;
+    else problems.push({ code: 'not_json_data', message, hint, file, ...locate(path), path: formatPath(path) });
+  };
+  const walk = (node: unknown): void => {
+    if (more || keep(node)) return;
+    const what = notJson(node);
+    if (what !== undefined) return report(`this value is ${what}.`, JSON_HINT);
+    if (typeof node !== 'object' || node === null) return;
+    if (open.includes(node)) return report('this value contains itself (in YAML: an alias of a mapping or list it is inside).', 'Write the repeated part out, or name it under `$defs` and refer to it with `$ref`.');
+    if (open.length === MAX_SPEC_DEPTH) return report(`the spec nests deeper than ${MAX_SPEC_DEPTH} levels here.`, 'Flatten the schema, or name a repeated part under `$defs` and refer to it with `$ref`.');
+    open.push(node);
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        path.push(i);
+        if (node[i] === undefined) report('this list item is undefined.', 'Remove the item or give it a JSON value.');
+        else walk(node[i]);
+        path.pop();
+      }
+    } else {
+      for (const key of Object.keys(node)) {
+        const item = (node as Record<string, unknown>)[key];
+        path.push(key);
+        if (item !== undefined) walk(item);
+        path.pop();
+      }
+    }
+    open.pop();
+  };
+  walk(value);
+  if (more) {
+    problems.push({ code: 'not_json_data', message: `more than ${MAX_REPORTED} values in the spec are not JSON data; the first ${MAX_REPORTED} are listed.`, hint: JSON_HINT, file, line: 0, column: 0, path: '' });
+  }
+  return problems;
+}
