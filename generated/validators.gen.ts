@@ -2,7 +2,7 @@
 // @ts-nocheck
 import type { ValidateFn } from "toolroute/runtime";
 
-// ajv's standalone code of one instance, for v0, v1, v2, v3, v4, v5, v6, v7, v8, v9; ajv numbers the names inside (validate0, schema0, …) from 0.
+// ajv's standalone code of one instance, for v0, v1, v2, v3, v4, v5, v6, v7, v8, v9; ajv numbers the names inside (validate0, schema0 and so on) from 0.
 const plain1 = (() => {
 const v0 = validate0;
 const schema0 = {"type":"object","properties":{"path":{"type":"string"},"encoding":{"type":"string","enum":["utf8","base64"]},"max_bytes":{"type":"integer","minimum":1}},"additionalProperties":false,"required":["path"]};

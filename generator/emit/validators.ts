@@ -136,7 +136,7 @@ export function validatorsModule(input: ValidatorsInput): string {
       }
       const code = esmCode(standaloneCode(ajv, names), imports);
       const exported = members.map((m) => `v${m.index}`).join(', ');
-      scopes.push(`// ajv's standalone code of one instance, for ${exported}; ajv numbers the names inside (validate0, schema0, …) from 0.\nconst ${scope} = (() => {\n${code}\nreturn { ${exported} };\n})();`);
+      scopes.push(`// ajv's standalone code of one instance, for ${exported}; ajv numbers the names inside (validate0, schema0 and so on) from 0.\nconst ${scope} = (() => {\n${code}\nreturn { ${exported} };\n})();`);
     }
   }
   // A .ts file, emitted by `tsc --outDir` like the others; @ts-nocheck keeps the application's flags off ajv's JavaScript.

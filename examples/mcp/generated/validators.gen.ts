@@ -3,7 +3,7 @@
 import type { ValidateFn } from "toolroute/runtime";
 import ajvRuntime0 from "ajv-formats/dist/formats.js";
 
-// ajv's standalone code of one instance, for v0, v1, v2, v3, v4, v5, v6, v7, v8, v9; ajv numbers the names inside (validate0, schema0, …) from 0.
+// ajv's standalone code of one instance, for v0, v1, v2, v3, v4, v5, v6, v7, v8, v9; ajv numbers the names inside (validate0, schema0 and so on) from 0.
 const plain1 = (() => {
 const v0 = validate0;
 const schema0 = {"type":"object","properties":{},"additionalProperties":false};
@@ -683,7 +683,7 @@ validate9.evaluated = {"props":{"duration":true,"steps":true},"dynamicProps":fal
 
 return { v0, v1, v2, v3, v4, v5, v6, v7, v8, v9 };
 })();
-// ajv's standalone code of one instance, for v10, v11, v12, v13, v14, v15, v16; ajv numbers the names inside (validate0, schema0, …) from 0.
+// ajv's standalone code of one instance, for v10, v11, v12, v13, v14, v15, v16; ajv numbers the names inside (validate0, schema0 and so on) from 0.
 const plain2 = (() => {
 const v10 = validate0;
 const schema0 = {"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"entityType":{"type":"string"},"observations":{"type":"array","items":{"type":"string"}}},"required":["name","entityType","observations"]}}},"required":["entities"]};
