@@ -64,30 +64,42 @@ export function jsonDataProblems(
     if (problems.length === MAX_REPORTED) more = true;
     else problems.push({ code: 'not_json_data', message, hint, file, ...locate(path), path: formatPath(path) });
   };
+  const threw = (error: unknown) => `reading this value threw: ${error instanceof Error ? error.message : String(error)}`;
   const walk = (node: unknown): void => {
-    if (more || keep(node)) return;
-    const what = notJson(node);
-    if (what !== undefined) return report(`this value is ${what}.`, JSON_HINT);
-    if (typeof node !== 'object' || node === null) return;
-    if (open.includes(node)) return report('this value contains itself (in YAML: an alias of a mapping or list it is inside).', 'Write the repeated part out, or name it under `$defs` and refer to it with `$ref`.');
-    if (open.length === MAX_SPEC_DEPTH) return report(`the spec nests deeper than ${MAX_SPEC_DEPTH} levels here.`, 'Flatten the schema, or name a repeated part under `$defs` and refer to it with `$ref`.');
-    open.push(node);
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) {
-        path.push(i);
-        if (node[i] === undefined) report('this list item is undefined.', 'Remove the item or give it a JSON value.');
-        else walk(node[i]);
-        path.pop();
+    if (more) return;
+    // A TS spec's getter or Proxy may throw anywhere here: that is a problem at its place, never a crash.
+    try {
+      if (keep(node)) return;
+      const what = notJson(node);
+      if (what !== undefined) return report(`this value is ${what}.`, JSON_HINT);
+      if (typeof node !== 'object' || node === null) return;
+      if (open.includes(node)) return report('this value contains itself (in YAML: an alias of a mapping or list it is inside).', 'Write the repeated part out, or name it under `$defs` and refer to it with `$ref`.');
+      if (open.length === MAX_SPEC_DEPTH) return report(`the spec nests deeper than ${MAX_SPEC_DEPTH} levels here.`, 'Flatten the schema, or name a repeated part under `$defs` and refer to it with `$ref`.');
+      const keys: readonly (string | number)[] = Array.isArray(node) ? [...node.keys()] : Object.keys(node);
+      open.push(node);
+      try {
+        for (const key of keys) {
+          path.push(key);
+          try {
+            let item: unknown;
+            try {
+              item = (node as Record<string | number, unknown>)[key];
+            } catch (error) {
+              report(threw(error), JSON_HINT);
+              continue;
+            }
+            if (item !== undefined) walk(item);
+            else if (Array.isArray(node)) report('this list item is undefined.', 'Remove the item or give it a JSON value.');
+          } finally {
+            path.pop();
+          }
+        }
+      } finally {
+        open.pop();
       }
-    } else {
-      for (const key of Object.keys(node)) {
-        const item = (node as Record<string, unknown>)[key];
-        path.push(key);
-        if (item !== undefined) walk(item);
-        path.pop();
-      }
+    } catch (error) {
+      report(threw(error), JSON_HINT);
     }
-    open.pop();
   };
   walk(value);
   if (more) {
