@@ -51,6 +51,13 @@ describe('loadSpec', () => {
     const r = loadText(bomb, 'bomb.yaml', 'yaml');
     expect(r.ok ? '' : r.problems[0]?.code).toBe('syntax_error');
   });
+
+  it('reads what YAML may say of JSON data: a shared part through an alias, core tags, scalar keys as names', () => {
+    const r = loadText('shared: &s { type: string }\nuses: [*s, *s]\nforced: !!str 10\ncount: !!int "3"\n1: one\ntrue: yes\n', 'x.yaml', 'yaml');
+    expect(r.ok ? r.spec.value : r.problems).toEqual({
+      shared: { type: 'string' }, uses: [{ type: 'string' }, { type: 'string' }], forced: '10', count: 3, 1: 'one', true: 'yes',
+    });
+  });
 });
 
 describe('jsonSyntaxError', () => {
