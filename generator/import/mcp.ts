@@ -48,6 +48,9 @@ export interface McpImportBuild {
 
 const EMPTY_PARAMETERS = { type: 'object', properties: {} } as const;
 
+/** Which schema of a tool entry a problem's path is in (`tools[2].parameters["x-a"]`, `toolkits[0].tools[1].returns.type`). */
+const ENTRY_SCHEMA = /^(?:(?:namespaces|toolkits)\[\d+\]\.)?tools\[\d+\]\.(parameters|returns)(?=[.[]|$)/;
+
 /** MCP annotations with the protocol's defaults applied, as tags. */
 export function annotationTags(annotations: Tool['annotations']): string[] {
   const readOnly = annotations?.readOnlyHint === true;
@@ -152,10 +155,11 @@ export function buildMcpImport(
     for (const p of found) {
       // Only a schema the generator refuses is left out (the tool cannot be offered as published);
       // a name clash with other content is the user's to resolve (--prefix), so nothing is written.
-      const index = /\.(parameters|returns)(\.|$)/.test(p.path) ? importedIndex(p.path, as, name, doc, previous, entries.length) : undefined;
+      const part = ENTRY_SCHEMA.exec(p.path)?.[1];
+      const index = part === undefined ? undefined : importedIndex(p.path, as, name, doc, previous, entries.length);
+      const into = part === 'returns' ? returnsRefused : refused;
       if (index === undefined) other.push(p);
-      else if (/\.returns(\.|$)/.test(p.path)) returnsRefused.set(index, [...(returnsRefused.get(index) ?? []), p]);
-      else if (!/\.returns(\.|$)/.test(p.path)) refused.set(index, [...(refused.get(index) ?? []), p]);
+      else into.set(index, [...(into.get(index) ?? []), p]);
     }
     for (const [index, list] of returnsRefused) {
       if (refused.has(index)) continue;

@@ -114,6 +114,28 @@ describe('buildMcpImport', () => {
     expect(built.text).toMatch(/# skipped by import of demo: skipped "bad": the generator refuses it/);
   });
 
+  it('leaves out a tool whose schema is refused wherever the problem is: at a key written in brackets, or under a property named like a tool field', () => {
+    const built = buildMcpImport(
+      [
+        tool('good'),
+        tool('vendor', { inputSchema: { type: 'object', properties: {}, 'x-vendor-hint': true } as Tool['inputSchema'] }),
+        tool('shadow', { inputSchema: { type: 'object', properties: { returns: { type: 'strin' } } } as Tool['inputSchema'], outputSchema: { type: 'object', properties: {} } as Tool['outputSchema'] }),
+      ],
+      undefined,
+      { name: 'demo' },
+      SERVER,
+      'spec.yaml',
+    );
+    expect(built.problems).toEqual([]);
+    expect(valid(built.text!)).toEqual([]);
+    expect(built.record.tools).toEqual(['good']);
+    expect(built.notes.map((n) => [n.tool, n.kind])).toEqual([['shadow', 'skipped'], ['vendor', 'skipped']]);
+    expect(built.notes.map((n) => n.message)).toEqual([
+      expect.stringMatching(/\[invalid_schema\] "strin" is not a JSON Schema type/),
+      expect.stringMatching(/\[unknown_schema_keyword\] unknown JSON Schema keyword "x-vendor-hint"/),
+    ]);
+  });
+
   it('keeps an input schema that uses the applicators, assertions and annotations of JSON Schema 2020-12, as MCP allows', () => {
     const inputSchema = {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
