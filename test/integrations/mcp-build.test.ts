@@ -11,6 +11,7 @@ import { loadText } from '../../generator/load.js';
 import { validateSpec } from '../../generator/validate.js';
 import { listAllTools } from '../../integrations/mcp/connect.js';
 import { specToolName } from '../../integrations/mcp/names.js';
+import fc from 'fast-check';
 import { parseDocument } from 'yaml';
 
 const SERVER = { name: 'demo-server', version: '1.2.3' };
@@ -238,5 +239,47 @@ describe('buildMcpImport', () => {
       { tool: 'y', change: 'removed from the server' },
     ]);
     expect(compareImport(a, a, 'demo')).toEqual([]);
+  });
+});
+
+describe('buildMcpImport on arbitrary servers', () => {
+  const name = fc.oneof(fc.string({ maxLength: 16 }), fc.constantFrom('read_file', 'load_toolkit', 'call_toolkit_tool', 'a b', 'ünï', '中文', 'x'.repeat(90), '__proto__', 'constructor', '', 'a.b', 'A-B'));
+  const property = fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.record({ type: fc.constantFrom('string', 'number', 'object', 'bogus'), description: fc.string(), enum: fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }), format: fc.constantFrom('email', 'weird'), $ref: fc.constantFrom('#', '#/$defs/a', 'http://x') }, { requiredKeys: [] }),
+  );
+  const schema = fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.record(
+      {
+        type: fc.constantFrom('object', 'string', 'nonsense'), properties: fc.dictionary(name, property, { maxKeys: 4 }), required: fc.array(name, { maxLength: 3 }),
+        additionalProperties: fc.oneof(fc.boolean(), fc.jsonValue({ maxDepth: 1 })), $defs: fc.dictionary(fc.constantFrom('a', 'b'), fc.jsonValue({ maxDepth: 2 })),
+        $schema: fc.constantFrom('http://json-schema.org/draft-07/schema#', 'https://json-schema.org/draft/2020-12/schema', 'x'), 'x-vendor': fc.jsonValue({ maxDepth: 1 }),
+      },
+      { requiredKeys: [] },
+    ),
+  );
+  const serverTool = fc.record(
+    { name, description: fc.option(fc.string({ maxLength: 30 }), { nil: undefined }), title: fc.option(fc.string({ maxLength: 10 }), { nil: undefined }), inputSchema: schema, outputSchema: fc.option(schema, { nil: undefined }) },
+    { requiredKeys: ['name', 'inputSchema'] },
+  );
+
+  it('writes a spec the generator accepts, listing or noting every tool, or writes nothing and says why', () => {
+    fc.assert(
+      fc.property(fc.array(serverTool, { minLength: 1, maxLength: 6 }), fc.constantFrom('flat', 'namespace', 'toolkit') as fc.Arbitrary<'flat' | 'namespace' | 'toolkit'>, (tools, as) => {
+        const built = buildMcpImport(tools as Tool[], undefined, { as }, SERVER, 'spec.yaml');
+        expect(built.problems.join('\n')).not.toMatch(/bug in toolroute/);
+        if (built.text === undefined) {
+          expect(built.problems.length).toBeGreaterThan(0);
+          // A tool whose own schema is refused is left out; it never keeps the others from being imported.
+          expect(built.problems.filter((p) => /tools\[\d+\]\.(parameters|returns)(\.|\[|:)/.test(p))).toEqual([]);
+          return;
+        }
+        expect(valid(built.text)).toEqual([]);
+        // Nothing is dropped silently: every server tool is imported or noted as skipped.
+        expect(built.record.tools.length + built.notes.filter((n) => n.kind === 'skipped').length).toBe(tools.length);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
