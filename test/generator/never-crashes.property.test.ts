@@ -103,7 +103,7 @@ describe('the generator on specs changed at random', () => {
         const spec = changes.reduce(applyChange, structuredClone(example));
         await generateChecked(asYaml ? stringify(spec) : JSON.stringify(spec, null, 1) ?? 'null', asYaml ? 'yaml' : 'json');
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 
@@ -117,7 +117,7 @@ describe('the generator on specs changed at random', () => {
         }
         await generateChecked(text, asJson ? 'json' : 'yaml');
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 

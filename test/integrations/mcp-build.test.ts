@@ -279,7 +279,7 @@ describe('buildMcpImport on arbitrary servers', () => {
         // Nothing is dropped silently: every server tool is imported or noted as skipped.
         expect(built.record.tools.length + built.notes.filter((n) => n.kind === 'skipped').length).toBe(tools.length);
       }),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
   });
 });
