@@ -28,6 +28,15 @@ export type { AnyHandler, Group, ToolEntry } from './entries.js';
 
 /** A run-time tool definition with its context type erased (the catalog never calls a handler). */
 export type AnyDynamicTool = DynamicToolDefinition<never>;
+
+/** A run-time tool's parts, computed before the router changes (`Catalog.#prepare`). */
+interface PreparedTool {
+  readonly def: AnyDynamicTool;
+  readonly schema: JsonSchema;
+  readonly neutral: ReturnType<typeof neutralTool>;
+  readonly definition: ToolDefinition;
+  readonly keyDecode: ReturnType<typeof anthropicKeyPlan>;
+}
 /** A run-time group definition with its context type erased. */
 export type AnyDynamicGroup = DynamicGroupDefinition<never>;
 
@@ -124,7 +133,7 @@ export class Catalog {
       : undefined,
     );
     for (const def of planned) {
-      const t = this.#addDynamicTool({ ...def, validate: def.validate as ValidateFn, handler: def.handler as AnyDynamicTool['handler'] }, false, true);
+      const t = this.#addDynamicTool(this.#prepare({ ...def, validate: def.validate as ValidateFn, handler: def.handler as AnyDynamicTool['handler'] }, 'createRouter'), false, true);
       deepFreeze(this.definition(t));
       this.library.push(t);
     }
@@ -175,7 +184,7 @@ export class Catalog {
   /** `registerTools`: new flat tools. Throws before any change on a bad or colliding definition. */
   registerTools(tools: readonly AnyDynamicTool[]): void {
     this.#checkTools(tools, 'registerTools');
-    for (const def of tools) this.flat.push(this.#addDynamicTool(def, true));
+    for (const p of tools.map((def) => this.#prepare(def, 'registerTools'))) this.flat.push(this.#addDynamicTool(p, true));
     this.structureVersion++;
   }
 
@@ -211,8 +220,9 @@ export class Catalog {
         }
       }
     }
+    const prepared = inline.map((def) => this.#prepare(def, where));
     const created = new Map<AnyDynamicTool, number>();
-    for (const def of inline) created.set(def, this.#addDynamicTool(def, false));
+    for (const p of prepared) created.set(p.def, this.#addDynamicTool(p, false));
     for (const g of groups) {
       const members: number[] = [];
       for (const m of g.tools) {
@@ -259,15 +269,26 @@ export class Catalog {
     }
   }
 
-  #addDynamicTool(def: AnyDynamicTool, flat: boolean, library = false): number {
+  /**
+   * What a run-time tool's entry is made of, computed before the router changes: rendering copies the schema, and a
+   * schema that contains itself or nests without end throws here, as a TypeError naming the tool.
+   */
+  #prepare(def: AnyDynamicTool, where: string): PreparedTool {
     // The seed's shorthand (a properties map) or a full schema, as a full `type: "object"` schema.
     const { parameters } = def;
     const schema: JsonSchema = parameters === undefined ? EMPTY_OBJECT_SCHEMA : parameters['type'] === 'object' ? parameters : { type: 'object', properties: parameters };
-    const neutral = neutralTool({ name: def.name, description: def.description, parameters: schema, deferLoading: def.deferLoading === true });
+    try {
+      const neutral = neutralTool({ name: def.name, description: def.description, parameters: schema, deferLoading: def.deferLoading === true });
+      return { def, schema, neutral, definition: renderTool('neutral', neutral, RENDER_OPTIONS) as ToolDefinition, keyDecode: anthropicKeyPlan(schema) };
+    } catch (error) {
+      throw new TypeError(`${where}: ${JSON.stringify(def.name)}.parameters cannot be read as JSON Schema (${error instanceof Error ? error.message : String(error)}): is it a schema that contains itself, or nests thousands of levels deep?`);
+    }
+  }
+
+  #addDynamicTool({ def, schema, neutral, definition, keyDecode }: PreparedTool, flat: boolean, library = false): number {
     const index = this.toolCount;
-    // Run-time tools: wire names for Anthropic rendered here; their own `validate` (one that writes into its argument
-    // does so on its own terms, so no `fillsDefaults`); their definition rendered now.
-    const definition = renderTool('neutral', neutral, RENDER_OPTIONS) as ToolDefinition;
+    // Run-time tools: wire names for Anthropic rendered in #prepare; their own `validate` (one that writes into its
+    // argument does so on its own terms, so no `fillsDefaults`).
     this.#entries[index] = {
       name: def.name,
       flat,
@@ -276,7 +297,7 @@ export class Catalog {
       toolkits: [],
       validate: def.validate,
       nullDecode: undefined,
-      keyDecode: anthropicKeyPlan(schema),
+      keyDecode,
       fillsDefaults: false,
       handler: def.handler as AnyHandler | undefined,
       schema,

@@ -330,6 +330,19 @@ describe('run-time registration', () => {
     expect(router.compile().tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit']);
     expect(router.checkToolCall({ name: 'a' })).toMatchObject({ code: 'unknown_tool' });
   });
+
+  test('a schema that contains itself is refused with a TypeError naming its tool, before any tool of the call is added', () => {
+    const { router } = exampleRouter();
+    const loop: Record<string, unknown> = { type: 'object', properties: {} };
+    (loop['properties'] as Record<string, unknown>)['self'] = loop;
+    const tools = [{ name: 'fine', description: 'Fine' }, { name: 'loop', description: 'Loops', parameters: loop }];
+    expect(() => router.registerTools(tools)).toThrow(/^registerTools: "loop"\.parameters cannot be read as JSON Schema/);
+    expect(() => router.registerToolkits([{ name: 'Loops', description: 'x', tools }])).toThrow(/^registerToolkits: "loop"\.parameters/);
+    expect(router.checkToolCall({ name: 'fine' })).toMatchObject({ code: 'unknown_tool' });
+    expect(router.compile().tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit']);
+    // The same tools without the loop register as usual.
+    expect(router.registerTools([tools[0]!]).checkToolCall({ name: 'fine' })).toMatchObject({ allowed: true, kind: 'tool' });
+  });
 });
 
 describe('compile for a target', () => {
