@@ -22,6 +22,9 @@ const tool = (name: string, extra: Partial<Tool> = {}): Tool => ({
   ...extra,
 });
 
+/** A new import of `tools` as the namespace `demo`. */
+const importAsDemo = (tools: Tool[]) => buildMcpImport(tools, undefined, { name: 'demo' }, SERVER, 'spec.yaml');
+
 function valid(text: string): string[] {
   const loaded = loadText(text, 'spec.yaml', 'yaml');
   if (!loaded.ok) return loaded.problems.map((p) => p.message);
@@ -116,17 +119,11 @@ describe('buildMcpImport', () => {
   });
 
   it('leaves out a tool whose schema is refused wherever the problem is: at a key written in brackets, or under a property named like a tool field', () => {
-    const built = buildMcpImport(
-      [
-        tool('good'),
-        tool('vendor', { inputSchema: { type: 'object', properties: {}, 'x-vendor-hint': true } as Tool['inputSchema'] }),
-        tool('shadow', { inputSchema: { type: 'object', properties: { returns: { type: 'strin' } } } as Tool['inputSchema'], outputSchema: { type: 'object', properties: {} } as Tool['outputSchema'] }),
-      ],
-      undefined,
-      { name: 'demo' },
-      SERVER,
-      'spec.yaml',
-    );
+    const built = importAsDemo([
+      tool('good'),
+      tool('vendor', { inputSchema: { type: 'object', properties: {}, 'x-vendor-hint': true } as Tool['inputSchema'] }),
+      tool('shadow', { inputSchema: { type: 'object', properties: { returns: { type: 'strin' } } } as Tool['inputSchema'], outputSchema: { type: 'object', properties: {} } as Tool['outputSchema'] }),
+    ]);
     expect(built.problems).toEqual([]);
     expect(valid(built.text!)).toEqual([]);
     expect(built.record.tools).toEqual(['good']);
@@ -209,13 +206,7 @@ describe('buildMcpImport', () => {
 
   it('keeps an output schema as returns, and only the result type is lost when the generator refuses it', () => {
     const outputSchema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } as Tool['outputSchema'];
-    const built = buildMcpImport(
-      [tool('count', { outputSchema }), tool('odd', { outputSchema: { type: 'object', properties: {}, required: ['missing'] } as Tool['outputSchema'] })],
-      undefined,
-      { name: 'demo' },
-      SERVER,
-      'spec.yaml',
-    );
+    const built = importAsDemo([tool('count', { outputSchema }), tool('odd', { outputSchema: { type: 'object', properties: {}, required: ['missing'] } as Tool['outputSchema'] })]);
     expect(built.problems).toEqual([]);
     expect(valid(built.text!)).toEqual([]);
     const spec = parseDocument(built.text!).toJS() as { namespaces: { tools: { name: string; returns?: unknown }[] }[] };
