@@ -24,11 +24,13 @@ function parse(text: string, lineCounter?: import('yaml').LineCounter): Document
 const YAML_HINTS: Readonly<Record<string, string>> = {
   NON_STRING_KEY: 'Write the key as a plain name. A `?` or a `{` / `[` before a colon makes a complex key; check the indentation and quotes.',
   TAG_RESOLVE_FAILED: 'Remove the tag (`!…`); quote the value if it must stay a string.',
+  MULTIPLE_DOCS: 'Keep one document: remove the `---` line and what follows it, or merge the two.',
 };
 
 /** yaml's message for a key or a tag, said in the spec's terms. */
 function yamlMessage(e: { code: string; message: string }): string {
   if (e.code === 'NON_STRING_KEY') return 'a key here is a mapping, a list or a tagged value; a key is a name (JSON keys are strings).';
+  if (e.code === 'MULTIPLE_DOCS') return 'the file holds more than one YAML document (a second `---`); a spec is one document.';
   if (e.code === 'TAG_RESOLVE_FAILED') return `${sentence(e.message.replace(/tag:yaml\.org,2002:/g, '!!'))} A spec holds JSON data, which has no such type.`;
   return sentence(e.message);
 }

@@ -52,6 +52,13 @@ describe('loadSpec', () => {
     expect(r.ok ? '' : r.problems[0]?.code).toBe('syntax_error');
   });
 
+  it('refuses a second YAML document at its `---`, saying so in the spec\'s terms', () => {
+    const r = loadText('version: 1\n---\nversion: 2\n', 'x.yaml', 'yaml');
+    expect(r.ok ? [] : r.problems.map((p) => `${p.code}@${p.line}:${p.column} ${p.message} / ${p.hint}`)).toEqual([
+      'syntax_error@2:1 invalid YAML: the file holds more than one YAML document (a second `---`); a spec is one document. / Keep one document: remove the `---` line and what follows it, or merge the two.',
+    ]);
+  });
+
   it('reads what YAML may say of JSON data: a shared part through an alias, core tags, scalar keys as names', () => {
     const r = loadText('shared: &s { type: string }\nuses: [*s, *s]\nforced: !!str 10\ncount: !!int "3"\n1: one\ntrue: yes\n', 'x.yaml', 'yaml');
     expect(r.ok ? r.spec.value : r.problems).toEqual({
