@@ -19,6 +19,11 @@ export function checkPolicies(ctx: Context, root: Record<string, unknown>, entri
   if (isRecord(root.policies)) {
     for (const [policy, list] of Object.entries(root.policies)) {
       if (policy.trim() === '') ctx.add('empty_name', ['policies', policy], 'the policy name is empty.', 'Give the policy a name, e.g. `prod`.', 'key');
+      // zod's records skip this key, so the shape check never saw its value.
+      if (policy === '__proto__') {
+        ctx.add('invalid_name', ['policies', policy], 'a policy cannot be named "__proto__": JavaScript gives that name to every object\'s prototype.', 'Rename the policy, e.g. `proto`.', 'key');
+        continue;
+      }
       listAt(list).forEach((target, i) => {
         if (typeof target !== 'string' || targetSet.has(target)) return;
         const suggestion = didYouMean(target, policyTargets);

@@ -56,6 +56,7 @@ const CASES: readonly Case[] = [
   { file: 'remote-ref.yaml', codes: ['remote_ref', 'remote_ref'] },
   { file: 'recursive-ref.yaml', codes: ['recursive_ref'] },
   { file: 'policy-unknown.yaml', codes: ['unknown_policy_target', 'unknown_policy_target', 'wrong_type'] },
+  { file: 'policy-proto.yaml', codes: ['invalid_name'] },
   { file: 'all-deferred.yaml', codes: ['all_tools_deferred'] },
   { file: 'empty-tag.yaml', codes: ['empty_tag', 'empty_tag'] },
   { file: 'unknown-schema-keyword.yaml', codes: ['unknown_schema_keyword', 'unknown_schema_keyword'] },
