@@ -59,6 +59,11 @@ describe('loadSpec', () => {
     ]);
   });
 
+  it('reads keys as written: numbers, null and hex spellings stay distinct names', () => {
+    const r = loadText('01: a\n1.0: b\n1: c\n~: d\nnull: e\n0x1F: f\n', 'x.yaml', 'yaml');
+    expect(r.ok ? Object.keys(r.spec.value as object).sort() : r.problems).toEqual(['0x1F', '01', '1', '1.0', 'null', '~']);
+  });
+
   it('reads what YAML may say of JSON data: a shared part through an alias, core tags, scalar keys as names', () => {
     const r = loadText('shared: &s { type: string }\nuses: [*s, *s]\nforced: !!str 10\ncount: !!int "3"\n1: one\ntrue: yes\n', 'x.yaml', 'yaml');
     expect(r.ok ? r.spec.value : r.problems).toEqual({
