@@ -21,19 +21,21 @@ function parse(text: string, lineCounter?: import('yaml').LineCounter): Document
   });
 }
 
-const YAML_HINTS: Readonly<Record<string, string>> = {
-  NON_STRING_KEY: 'Write the key as a plain name. A `?` or a `{` / `[` before a colon makes a complex key; check the indentation and quotes.',
-  TAG_RESOLVE_FAILED: 'Remove the tag (`!…`); quote the value if it must stay a string.',
-  MULTIPLE_DOCS: 'Keep one document: remove the `---` line and what follows it, or merge the two.',
+/** yaml's complaints about keys, tags and documents, said in the spec's terms: message and hint per yaml code. */
+const IN_SPEC_TERMS: Readonly<Record<string, { readonly message: (yamlMessage: string) => string; readonly hint: string }>> = {
+  NON_STRING_KEY: {
+    message: () => 'a key here is a mapping, a list or a tagged value; a key is a name (JSON keys are strings).',
+    hint: 'Write the key as a plain name. A `?` or a `{` / `[` before a colon makes a complex key; check the indentation and quotes.',
+  },
+  MULTIPLE_DOCS: {
+    message: () => 'the file holds more than one YAML document (a second `---`); a spec is one document.',
+    hint: 'Keep one document: remove the `---` line and what follows it, or merge the two.',
+  },
+  TAG_RESOLVE_FAILED: {
+    message: (m) => `${sentence(m.replace(/tag:yaml\.org,2002:/g, '!!'))} A spec holds JSON data, which has no such type.`,
+    hint: 'Remove the tag (`!…`); quote the value if it must stay a string.',
+  },
 };
-
-/** yaml's message for a key or a tag, said in the spec's terms. */
-function yamlMessage(e: { code: string; message: string }): string {
-  if (e.code === 'NON_STRING_KEY') return 'a key here is a mapping, a list or a tagged value; a key is a name (JSON keys are strings).';
-  if (e.code === 'MULTIPLE_DOCS') return 'the file holds more than one YAML document (a second `---`); a spec is one document.';
-  if (e.code === 'TAG_RESOLVE_FAILED') return `${sentence(e.message.replace(/tag:yaml\.org,2002:/g, '!!'))} A spec holds JSON data, which has no such type.`;
-  return sentence(e.message);
-}
 
 /**
  * Parse with `yaml`, report the first syntax error or
@@ -53,8 +55,9 @@ export function loadYamlDocument(text: string, display: string, format: 'yaml' |
   // Only the first syntax error: the ones after it are usually its echoes. yaml's warnings (an unknown tag, a
   // directive it ignores) would change what the file says without a word, so they count as errors.
   for (const e of [...doc.errors, ...doc.warnings].slice(0, 1)) {
-    problems.push({ code: 'syntax_error', message: `invalid ${format === 'json' ? 'JSON' : 'YAML'}: ${yamlMessage(e)}`,
-      hint: format === 'json' ? 'Fix the JSON syntax.' : YAML_HINTS[e.code] ?? 'Fix the YAML syntax (indentation, quotes, brackets).',
+    const terms = IN_SPEC_TERMS[e.code];
+    problems.push({ code: 'syntax_error', message: `invalid ${format === 'json' ? 'JSON' : 'YAML'}: ${terms ? terms.message(e.message) : sentence(e.message)}`,
+      hint: format === 'json' ? 'Fix the JSON syntax.' : (terms?.hint ?? 'Fix the YAML syntax (indentation, quotes, brackets).'),
       file: display, ...at(e.pos[0]), path: '' });
   }
   if (problems.length > 0) return { ok: false, problems };

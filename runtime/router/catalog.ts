@@ -37,6 +37,7 @@ interface PreparedTool {
   readonly definition: ToolDefinition;
   readonly keyDecode: ReturnType<typeof anthropicKeyPlan>;
 }
+
 /** A run-time group definition with its context type erased. */
 export type AnyDynamicGroup = DynamicGroupDefinition<never>;
 
