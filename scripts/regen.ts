@@ -1,8 +1,10 @@
 /**
- * `npm run regen`: rewrite every generated folder the repository checks in,
- * after a change of the generator's output. Three kinds, each checked by a
- * test that fails when it is stale:
+ * `npm run regen`: rewrite every generated file the repository checks in,
+ * after a change of the generator's output or of ajv. Four kinds, each checked
+ * by a test that fails when it is stale:
  *
+ * - `generator/validate/meta-validators.gen.ts` (ajv's compiled meta-schemas,
+ *   which the generator itself runs: written first; meta-validators.test.ts),
  * - `generated/` (the README's example spec; `npm test` runs `codegen --check`),
  * - `examples/mcp/generated/` (examples.test.ts checks it with `--check`),
  * - `test/fixtures/<name>/expected/` (fixtures.test.ts compares byte for byte).
@@ -15,8 +17,10 @@
  * npm run regen
  */
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { META_VALIDATORS_FILE, metaValidatorsModule } from './meta-validators.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
@@ -33,6 +37,9 @@ const steps: { what: string; args: string[]; cwd: string; env?: NodeJS.ProcessEn
     env: { ...process.env, UPDATE_SNAPSHOTS: '1' },
   },
 ];
+
+writeFileSync(META_VALIDATORS_FILE, metaValidatorsModule());
+process.stdout.write('regen: generator/validate/meta-validators.gen.ts up to date\n');
 
 for (const step of steps) {
   const r = spawnSync(process.execPath, step.args, { cwd: step.cwd, env: step.env ?? process.env, encoding: 'utf8' });

@@ -208,8 +208,13 @@ function keepsIds(schema: JsonSchema): boolean {
  * ajv's code as a function body of an ES module: its ESM mode still writes `require(…)` for runtime
  * helpers (ajv-validator/ajv#2209), made default imports with a `.js` extension (ajv has no exports
  * map); its `export const` lines become constants the enclosing scope returns.
+ *
+ * @example
+ * const imports = new Map<string, string>();
+ * esmCode('const func0 = require("ajv/dist/runtime/equal").default;\nexport const v0 = validate0;', imports);
+ * // 'const func0 = ajvRuntime0.default ?? ajvRuntime0;\nconst v0 = validate0;' (imports: equal.js → ajvRuntime0)
  */
-function esmCode(code: string, imports: Map<string, string>): string {
+export function esmCode(code: string, imports: Map<string, string>): string {
   // A slice, not `/^"use strict";\n/`: V8 tries that regex at every offset of the code.
   const out = (code.startsWith('"use strict";\n') ? code.slice('"use strict";\n'.length) : code)
     .replace(/^export const /gm, 'const ')

@@ -14,25 +14,19 @@ import type { SchemaDialect, SchemaProblem } from './schema-keywords.js';
 import { inlineSchema, pointerToPath, usesDynamicScope } from './schema-refs.js';
 import { checkEngineLimits } from './schema-engine.js';
 import { walkSchema } from './schema-rules.js';
+import { STRICT } from './meta-schema.js';
+import { metaValidators } from './meta-validators.gen.js';
 
 type AjvLike = {
-  validateSchema(schema: unknown): boolean | Promise<unknown>;
-  errors?: ErrorObject[] | null;
   errorsText(errors?: ErrorObject[] | null): string;
   compile(schema: unknown): unknown;
   removeSchema(schema: unknown): unknown;
 };
 /**
- * ajv's strict mode minus the parts that refuse valid JSON Schema (strictTypes, strictTuples,
- * strictRequired, and strictSchema's "ignored keyword" checks, wrong for 2020-12). Unknown keywords
- * and formats are checked by schema-rules.ts, with positions.
- */
-const STRICT = { strict: true, strictSchema: false, strictTypes: false, strictTuples: false, strictRequired: false, logger: false } as const;
-/**
  * The ajv for the strict compile check: only whether the schema compiles matters (strict-mode errors
  * and bad patterns are raised while ajv generates code), so the optimizer is skipped and a stub is
  * evaluated in place of the code. The stub would also stand in for the meta-schema's validator, so
- * the meta-schema check is done by the dialect's instance.
+ * the meta-schema check is done by the compiled meta validators.
  */
 const COMPILE_CHECK = {
   ...STRICT,
@@ -40,28 +34,32 @@ const COMPILE_CHECK = {
   validateSchema: false,
   code: { optimize: false, process: () => 'return function unused() { return true; };' },
 } as const;
-const ajvCache = new Map<SchemaDialect | 'compile-check', AjvLike>();
 const require = createRequire(import.meta.url);
-/** ajv's classes and ajv-formats (CommonJS: `require` keeps `ajvFor` synchronous). */
-function ajvModules() {
-  return {
-    Ajv2020: require('ajv/dist/2020.js') as (typeof import('ajv/dist/2020.js'))['default'],
-    AjvDraft7: require('ajv') as (typeof import('ajv'))['default'],
-    addFormats: require('ajv-formats') as (typeof import('ajv-formats'))['default'],
-  };
-}
-/** One ajv per dialect (meta-schema checks, every error) and one for the compile check, created on first use (creating one costs milliseconds). */
-function ajvFor(use: SchemaDialect | 'compile-check'): AjvLike {
-  let ajv = ajvCache.get(use);
-  if (!ajv) {
-    const { Ajv2020, AjvDraft7, addFormats } = ajvModules();
-    const instance = use === 'compile-check' ? new Ajv2020(COMPILE_CHECK)
-      : use === '2020-12' ? new Ajv2020({ ...STRICT, allErrors: true }) : new AjvDraft7({ ...STRICT, allErrors: true });
-    addFormats(instance);
-    ajv = instance as unknown as AjvLike;
-    ajvCache.set(use, ajv);
+/** ajv's 2020-12 class (CommonJS: `require` keeps the check synchronous). */
+const ajv2020Class = () => require('ajv/dist/2020.js') as (typeof import('ajv/dist/2020.js'))['default'];
+let compileCheckAjv: AjvLike | undefined;
+/** The shared ajv of the compile check, created on first use (creating one costs milliseconds). */
+function compileChecker(): AjvLike {
+  if (!compileCheckAjv) {
+    const instance = new (ajv2020Class())(COMPILE_CHECK);
+    (require('ajv-formats') as (typeof import('ajv-formats'))['default'])(instance);
+    compileCheckAjv = instance as unknown as AjvLike;
   }
-  return ajv;
+  return compileCheckAjv;
+}
+
+/**
+ * Every way `schema` breaks the meta-schema of `dialect` (a keyword with a value of the wrong type, a negative
+ * `maxLength`…) as ajv reports it, or an empty list. The dialect is the caller's (any spelling of `$schema`
+ * toolroute accepts), not looked up by the `$schema` URI.
+ *
+ * @example
+ * metaSchemaErrors('2020-12', { type: 'object' }); // → []
+ * metaSchemaErrors('2020-12', { minLength: -1 })[0].instancePath; // → '/minLength'
+ */
+export function metaSchemaErrors(dialect: SchemaDialect, schema: unknown): ErrorObject[] {
+  const validate = metaValidators[dialect];
+  return validate(schema) ? [] : [...(validate.errors ?? [])];
 }
 
 /** What `expandParameters` returns. */
@@ -143,11 +141,11 @@ export function expandParameters(parameters: Record<string, unknown>): ExpandedP
   for (const p of found) (p.severity === 'warning' ? warnings : problems).push(p);
 
   // The meta-schema catches the rest (a keyword with a value of the wrong type, a negative maxLength…).
-  const ajv = ajvFor(dialect);
-  if (ajv.validateSchema(full) !== true) {
+  const metaErrors = metaSchemaErrors(dialect, full);
+  if (metaErrors.length > 0) {
     const reported = problems.map((p) => formatPath(p.path));
     const byPath = new Map<string, ErrorObject[]>();
-    for (const e of ajv.errors ?? []) byPath.set(e.instancePath, [...(byPath.get(e.instancePath) ?? []), e]);
+    for (const e of metaErrors) byPath.set(e.instancePath, [...(byPath.get(e.instancePath) ?? []), e]);
     for (const [pointer, errors] of byPath) {
       const path = toSpec(pointerToPath(pointer));
       const p = formatPath(path);
@@ -206,11 +204,11 @@ function dialectOfSchema(full: Record<string, unknown>): SchemaDialect | undefin
  */
 export function strictCompileCheck(schema: JsonSchema, options: { skipProvable?: boolean } = {}): void {
   // A `$ref` may have pulled data (an enum value) into a schema position: the inlined form against the meta-schema.
-  const meta = ajvFor('2020-12');
-  if (meta.validateSchema(schema) !== true) throw new Error(`schema is invalid: ${meta.errorsText(meta.errors)}`);
+  const metaErrors = metaSchemaErrors('2020-12', schema);
+  if (metaErrors.length > 0) throw new Error(`schema is invalid: ${compileChecker().errorsText(metaErrors)}`);
   if (options.skipProvable === true && compileCannotFail(schema)) return;
   // A schema kept with its `$id`s gets an ajv of its own: another tool may declare the same ids.
-  const ajv2020 = usesDynamicScope(schema) ? new (ajvModules().Ajv2020)(COMPILE_CHECK) : ajvFor('compile-check');
+  const ajv2020 = usesDynamicScope(schema) ? new (ajv2020Class())(COMPILE_CHECK) as unknown as AjvLike : compileChecker();
   try {
     ajv2020.compile(schema);
   } finally {
