@@ -6,6 +6,8 @@ import { bug } from '../problems.js';
 import { tsString } from './code.js';
 import type { EmitContext } from './context.js';
 import type { GeneratedFile } from './file.js';
+import { schemaForAjv } from './ajv-schema.js';
+import { usesDynamicScope } from '../validate/schema-refs.js';
 import { mapSchema } from './schema-walk.js';
 import { PROTOTYPE_NAMES } from './prototype-names.js';
 
@@ -116,10 +118,10 @@ export function validatorsModule(input: ValidatorsInput): string {
   // ajv's `ownProperties` is per instance: schemas that need it (see needsOwnProperties) get their own.
   const owns = input.schemas.map(needsOwnProperties);
   for (const own of [false, true]) {
-    const all = input.schemas.flatMap((schema, index) => (owns[index] === own && !keepsIds(schema) ? [{ schema, index }] : []));
+    const all = input.schemas.flatMap((schema, index) => (owns[index] === own && !usesDynamicScope(schema) ? [{ schema, index }] : []));
     const chunks = Array.from({ length: Math.ceil(all.length / SCHEMAS_PER_AJV) }, (_, i) => all.slice(i * SCHEMAS_PER_AJV, (i + 1) * SCHEMAS_PER_AJV));
     // A schema that keeps its `$id`s gets an ajv of its own: another may declare the same ids.
-    for (const [index, schema] of input.schemas.entries()) if (owns[index] === own && keepsIds(schema)) chunks.push([{ schema, index }]);
+    for (const [index, schema] of input.schemas.entries()) if (owns[index] === own && usesDynamicScope(schema)) chunks.push([{ schema, index }]);
     for (const [n, members] of chunks.entries()) {
       const scope = `${own ? 'ownProperties' : 'plain'}${n + 1}`;
       // `applyDefaults`: ajv fills `default`s into the arguments (which the runtime copies first,
@@ -153,56 +155,6 @@ export function validatorsModule(input: ValidatorsInput): string {
   return `${content}\n`;
 }
 
-/**
- * The copy ajv compiles: `$schema` and every `$id` dropped (refs are inlined; two tools reusing an id
- * must not collide) unless the schema needs a dynamic scope (then it has an ajv of its own), a
- * `__proto__` property moved to `patternProperties: { "^__proto__$": … }` (ajv skips that name under `properties`), and under `applyDefaults` no `default` on a property named
- * like an `Object.prototype` member (ajv would validate the inherited member and refuse the call).
- *
- * @example
- * schemaForAjv({ type: 'object', properties: JSON.parse('{"__proto__":{"type":"number"}}') });
- * // { type: 'object', properties: {}, patternProperties: { '^__proto__$': { type: 'number' } } }
- */
-export function schemaForAjv(schema: JsonSchema, applyDefaults = false): JsonSchema {
-  const { $schema: _dialect, ...rest } = schema;
-  void _dialect;
-  const ids = keepsIds(schema);
-  return mapSchema(rest, (node) => {
-    let out = '$id' in node && !ids ? Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$id')) : node;
-    const declared = out['properties'];
-    if (applyDefaults && typeof declared === 'object' && declared !== null && !Array.isArray(declared)) {
-      const entries = Object.entries(declared);
-      if (entries.some(([k, v]) => PROTOTYPE_NAMES.has(k) && typeof v === 'object' && v !== null && !Array.isArray(v) && 'default' in v)) {
-        const kept = entries.map(([k, v]): [string, JsonValue] =>
-          PROTOTYPE_NAMES.has(k) && typeof v === 'object' && v !== null && !Array.isArray(v) ? [k, Object.fromEntries(Object.entries(v).filter(([kw]) => kw !== 'default'))] : [k, v],
-        );
-        out = { ...out, properties: Object.fromEntries(kept) };
-      }
-    }
-    const props = out['properties'];
-    if (typeof props === 'object' && props !== null && !Array.isArray(props) && Object.hasOwn(props, '__proto__')) {
-      const proto = (props as Record<string, JsonSchema>)['__proto__'] as JsonSchema;
-      const patterns = (out['patternProperties'] ?? {}) as Record<string, JsonSchema>;
-      const same = patterns['^__proto__$'];
-      out = {
-        ...out,
-        properties: Object.fromEntries(Object.entries(props).filter(([k]) => k !== '__proto__')),
-        patternProperties: { ...patterns, '^__proto__$': same === undefined ? proto : { allOf: [same, proto] } },
-      };
-    }
-    return out;
-  });
-}
-
-/** Whether a schema needs a dynamic scope, kept as written with its `$id`s (generator/validate/schema-refs.ts). */
-function keepsIds(schema: JsonSchema): boolean {
-  let found = false;
-  mapSchema(schema, (node) => {
-    found ||= '$dynamicRef' in node || '$dynamicAnchor' in node;
-    return node;
-  });
-  return found;
-}
 
 /**
  * ajv's code as a function body of an ES module: its ESM mode still writes `require(…)` for runtime

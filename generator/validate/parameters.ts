@@ -13,7 +13,8 @@ import { DIALECT_URIS, knownKeywords } from './schema-keywords.js';
 import type { SchemaDialect, SchemaProblem } from './schema-keywords.js';
 import { inlineSchema, pointerToPath, usesDynamicScope } from './schema-refs.js';
 import { checkEngineLimits } from './schema-engine.js';
-import { walkSchema } from './schema-rules.js';
+import { patternError, walkSchema } from './schema-rules.js';
+import { schemaForAjv } from '../emit/ajv-schema.js';
 import { STRICT } from './meta-schema.js';
 import { metaValidators } from './meta-validators.gen.js';
 
@@ -206,14 +207,16 @@ export function strictCompileCheck(schema: JsonSchema, options: { skipProvable?:
   // A `$ref` may have pulled data (an enum value) into a schema position: the inlined form against the meta-schema.
   const metaErrors = metaSchemaErrors('2020-12', schema);
   if (metaErrors.length > 0) throw new Error(`schema is invalid: ${compileChecker().errorsText(metaErrors)}`);
-  if (options.skipProvable === true && compileCannotFail(schema)) return;
+  // The copy the emitter gives ajv (a `__proto__` property becomes a pattern ajv does compile, for one).
+  const copy = schemaForAjv(schema);
+  if (options.skipProvable === true && compileCannotFail(copy)) return;
   // A schema kept with its `$id`s gets an ajv of its own: another tool may declare the same ids.
   const ajv2020 = usesDynamicScope(schema) ? new (ajv2020Class())(COMPILE_CHECK) as unknown as AjvLike : compileChecker();
   try {
-    ajv2020.compile(schema);
+    ajv2020.compile(copy);
   } finally {
     // ajv caches every schema it compiled by object; this one is never compiled again here.
-    ajv2020.removeSchema(schema);
+    ajv2020.removeSchema(copy);
   }
 }
 
@@ -233,16 +236,8 @@ const CANNOT_THROW = new Set([
   'readOnly', 'writeOnly', '$comment', 'properties', 'patternProperties', ...ONE_SUBSCHEMA, ...SUBSCHEMA_LISTS,
 ]);
 
-/** Whether `new RegExp(pattern, 'u')` (ajv's default engine and flags) accepts `pattern`. */
-function compilesAsPattern(pattern: unknown): boolean {
-  if (typeof pattern !== 'string') return false;
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Whether ajv's regular expression engine accepts `pattern`. */
+const compilesAsPattern = (pattern: unknown): boolean => typeof pattern === 'string' && patternError(pattern) === undefined;
 
 /**
  * True when ajv's strict compile of `schema` (normalized, meta-schema accepted) provably succeeds:

@@ -1,6 +1,6 @@
 /**
  * Per-keyword rules for a `parameters` schema, walked over every subschema (never over data such as
- * `enum` values): known keywords, refused keywords, type names, formats, `required` names, `$ref`s.
+ * `enum` values): known keywords, refused keywords, type names, formats, patterns, `required` names, `$ref`s.
  */
 import { didYouMean } from '../problems.js';
 import type { ProblemCode } from '../problems.js';
@@ -20,6 +20,24 @@ const FOREIGN_TYPES: Readonly<Record<string, string>> = {
   str: '`type: string`', text: '`type: string`', bool: '`type: boolean`', list: '`type: array`', tuple: '`type: array` with `prefixItems: [...]` (one schema per position) and `items: false`',
   any: 'no `type` at all (leave `type` out: every value is allowed)', none: '`type: "null"`', nonetype: '`type: "null"`', undefined: '`type: "null"` or leaving the property out',
 };
+
+/**
+ * Why ajv cannot compile `pattern` (its engine: `new RegExp(pattern, 'u')`), or undefined when it can.
+ *
+ * @example
+ * patternError('^a+$'); // → undefined
+ * patternError('(');    // → 'Invalid regular expression: /(/u: Unterminated group'
+ */
+export function patternError(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern, 'u');
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+const PATTERN_HINT = 'JSON Schema patterns are JavaScript regular expressions with the `u` (Unicode) flag, where escaping a character that needs no escape (`\\_`, or `\\-` outside `[...]`) is an error too. In YAML, a single-quoted string keeps backslashes as written.';
 
 /**
  * Checks one schema object and its subschemas (but not data such as enum
@@ -106,6 +124,11 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
           });
         }
         break;
+      case 'pattern': {
+        const error = typeof value === 'string' ? patternError(value) : undefined;
+        if (error !== undefined) add('invalid_schema', here, `this pattern does not compile: ${error}.`, PATTERN_HINT);
+        break;
+      }
       case '$ref':
       case '$dynamicRef':
         if (typeof value === 'string') checkRef(value, here, root, add);
@@ -129,7 +152,11 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
         if (SCHEMA_KEYWORDS.has(key)) walkSchema(value, here, dialect, root, problems, toSpec);
         else if (SCHEMA_LIST_KEYWORDS.has(key)) listAt(value).forEach((s, i) => walkSchema(s, [...here, i], dialect, root, problems, toSpec));
         else if (SCHEMA_MAP_KEYWORDS.has(key) && isRecord(value)) {
-          for (const [k, s] of Object.entries(value)) walkSchema(s, [...here, k], dialect, root, problems, toSpec);
+          for (const [k, s] of Object.entries(value)) {
+            const error = key === 'patternProperties' ? patternError(k) : undefined;
+            if (error !== undefined) add('invalid_schema', [...here, k], `this property pattern does not compile: ${error}.`, PATTERN_HINT, 'key');
+            walkSchema(s, [...here, k], dialect, root, problems, toSpec);
+          }
         }
     }
   }

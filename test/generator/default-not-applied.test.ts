@@ -1,7 +1,7 @@
 /**
  * The warning `default_not_applied` names exactly the defaults the validator
  * never fills: `unfilledDefaults` (generator/emit/defaults.ts) against
- * `schemaForAjv` (emit/validators.ts), which removes them from ajv's copy,
+ * `schemaForAjv` (emit/ajv-schema.ts), which removes them from ajv's copy,
  * and against ajv itself, which with `useDefaults` fills every other default
  * of the same schema. Only with `applyDefaults: true`.
  */
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
 import { unfilledDefaults } from '../../generator/emit/defaults.js';
-import { schemaForAjv } from '../../generator/emit/validators.js';
+import { schemaForAjv } from '../../generator/emit/ajv-schema.js';
 import { generate } from '../../generator/index.js';
 import type { JsonSchema, JsonValue } from '../../generator/ir.js';
 import { loadSpec } from '../../generator/load.js';
@@ -30,7 +30,7 @@ function defaultsNamed(schema: JsonValue, names: ReadonlySet<string>): string[] 
       if (k === 'properties' && isRecord(v)) {
         for (const [p, s] of Object.entries(v)) if (names.has(p) && isRecord(s) && 'default' in s) out.push(`${p}=${JSON.stringify(s.default)}`);
       }
-      // ajv's copy holds a `__proto__` property as this pattern (validators.ts `schemaForAjv`).
+      // ajv's copy holds a `__proto__` property as this pattern (ajv-schema.ts `schemaForAjv`).
       if (k === 'patternProperties' && isRecord(v) && isRecord(v['^__proto__$']) && 'default' in v['^__proto__$']) out.push(`__proto__=${JSON.stringify(v['^__proto__$'].default)}`);
       if (k !== 'default' && k !== 'enum' && k !== 'const') walk(v);
     }

@@ -2,7 +2,9 @@
  * No input makes the generator crash, and a spec it refuses leaves nothing behind: the example spec, changed at random
  * (its values replaced by other JSON values and schema fragments, keys removed or added, YAML's own constructs spliced
  * into the text: aliases, anchors, tags, directives, complex keys, `.inf`), goes through `generate()`, which must
- * either write the folder or report at least one problem and write nothing.
+ * either write the folder or report at least one problem and write nothing. So must specs whose `parameters` are
+ * random JSON Schemas built from the whole vocabulary (every keyword, valid and broken values, refs, anchors, ids,
+ * dialects, patterns, property names such as `__proto__`).
  */
 import fc from 'fast-check';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,6 +40,38 @@ const anyValue = fc.oneof(
   fc.record({ $ref: fc.constantFrom('#', '#/$defs/a', '#/properties/a', 'http://example.com/s', '#/definitions/a'), $defs: fc.dictionary(fc.constantFrom('a', 'b'), fc.jsonValue({ maxDepth: 2 })) }, { requiredKeys: ['$ref'] }),
   fc.constantFrom('anyOf', 'oneOf', 'allOf', 'not', 'if', 'items', 'prefixItems', 'additionalProperties', 'patternProperties', 'const', 'enum', 'default', 'format', 'pattern', '$dynamicRef', '$id', '$schema').map((k) => ({ [k]: {} })),
 );
+
+/** Property names that are worth trying: prototype names, a space, the empty name, non-ASCII, keyword names. */
+const NAMES = ['a', 'b', 'x y', '__proto__', 'toString', 'constructor', '', 'é', '$ref', 'type'];
+/** A random JSON Schema from the whole vocabulary: each keyword with a value that is usually of the right kind. */
+const schemaArb = fc.letrec((tie) => ({
+  schema: fc.oneof({ depthSize: 'small' }, fc.boolean(), tie('object'), tie('object')),
+  object: fc.array(tie('keyword'), { maxLength: 4 }).map((kvs) => Object.fromEntries(kvs as [string, unknown][])),
+  keyword: fc.oneof(
+    fc.tuple(fc.constant('type'), fc.oneof(fc.constantFrom('object', 'string', 'array', 'integer', 'number', 'boolean', 'null', 'strin'), fc.subarray(['string', 'null', 'integer', 'object']))),
+    fc.tuple(fc.constant('properties'), fc.dictionary(fc.constantFrom(...NAMES), tie('schema'), { maxKeys: 3 })),
+    fc.tuple(fc.constant('patternProperties'), fc.dictionary(fc.constantFrom('^a', '(', '\\p{L}', '.*', '\\_'), tie('schema'), { maxKeys: 2 })),
+    fc.tuple(fc.constantFrom('additionalProperties', 'items', 'contains', 'not', 'if', 'then', 'else', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems'), tie('schema')),
+    fc.tuple(fc.constantFrom('allOf', 'anyOf', 'oneOf', 'prefixItems'), fc.array(tie('schema'), { maxLength: 3 })),
+    fc.tuple(fc.constant('required'), fc.array(fc.constantFrom(...NAMES), { maxLength: 3 })),
+    fc.tuple(fc.constantFrom('enum', 'examples'), fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 })),
+    fc.tuple(fc.constantFrom('const', 'default'), fc.jsonValue({ maxDepth: 2 })),
+    fc.tuple(fc.constantFrom('minimum', 'maximum', 'exclusiveMinimum', 'multipleOf', 'minLength', 'maxItems', 'minProperties', 'maxContains'), fc.oneof(fc.integer({ min: -2, max: 4 }), fc.constant(1.5), fc.constant('2'))),
+    fc.tuple(fc.constant('pattern'), fc.constantFrom('^a', '(', '\\p{L}', '[a-z\\-]+', '\\', '\\_')),
+    fc.tuple(fc.constant('format'), fc.constantFrom('email', 'date-time', 'uri', 'regex', 'unknown-format')),
+    fc.tuple(fc.constant('$ref'), fc.constantFrom('#', '#/$defs/a', '#/properties/a', '#a', '#/definitions/a', 'other.json', '#/$defs/a~1b')),
+    fc.tuple(fc.constantFrom('$defs', 'definitions'), fc.dictionary(fc.constantFrom('a', 'b', 'a/b'), tie('schema'), { maxKeys: 2 })),
+    fc.tuple(fc.constantFrom('$anchor', '$dynamicAnchor'), fc.constantFrom('a', 'meta', '1bad')),
+    fc.tuple(fc.constant('$dynamicRef'), fc.constantFrom('#meta', '#a')),
+    fc.tuple(fc.constant('$id'), fc.constantFrom('http://x.test/a', 'a.json', '#frag', 'urn:x:y')),
+    fc.tuple(fc.constant('$schema'), fc.constantFrom('https://json-schema.org/draft/2020-12/schema', 'http://json-schema.org/draft/2020-12/schema', 'http://json-schema.org/draft-07/schema#', 'https://json-schema.org/draft-07/schema', 'http://json-schema.org/draft-04/schema#', 5)),
+    fc.tuple(fc.constantFrom('dependentRequired', 'dependencies'), fc.dictionary(fc.constantFrom(...NAMES), fc.array(fc.constantFrom(...NAMES), { maxLength: 2 }), { maxKeys: 2 })),
+    fc.tuple(fc.constantFrom('description', 'title', 'x-vendor', 'descripton'), fc.constantFrom('x', '*/ end', '\u2028', 'a\nb', '\\')),
+  ),
+}));
+/** `parameters`: the shorthand, or an object schema with random properties and keywords. */
+const parametersArb = fc.tuple(schemaArb.object, fc.dictionary(fc.constantFrom(...NAMES), schemaArb.schema, { maxKeys: 3 }), fc.boolean())
+  .map(([keywords, properties, shorthand]) => (shorthand ? properties : { type: 'object', properties, ...keywords }));
 
 /** One change to the parsed spec: remove what is at a path, replace it, or add a key to the mapping there. */
 const change = fc.tuple(
@@ -119,6 +153,21 @@ describe('the generator on specs changed at random', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('writes the folder or reports problems, for random JSON Schemas as parameters', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(parametersArb, { minLength: 1, maxLength: 3 }), fc.boolean(), async (all, applyDefaults) => {
+        const spec = { version: 1, ...(applyDefaults ? { options: { applyDefaults: true } } : {}), tools: all.map((parameters, i) => ({ name: `tool_${i}`, description: 'A tool.', parameters })) };
+        await generateChecked(JSON.stringify(spec), 'json');
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('reports a pattern ajv cannot compile under a property named __proto__ instead of crashing', async () => {
+    const parameters = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string","pattern":"\\\\"}}}') as unknown;
+    expect(await generateChecked(JSON.stringify({ version: 1, tools: [{ name: 'a', description: 'x', parameters }] }), 'json')).toEqual(['invalid_schema']);
   });
 
   it('reports an alias of a mapping it is inside, and nesting without end, instead of crashing', async () => {

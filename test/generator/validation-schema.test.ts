@@ -15,7 +15,7 @@ import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { distinctSchemas } from '../../generator/emit/context.js';
 import { validationSchema } from '../../generator/emit/validation-schema.js';
-import { schemaForAjv } from '../../generator/emit/validators.js';
+import { schemaForAjv } from '../../generator/emit/ajv-schema.js';
 import { expandParameters } from '../../generator/validate/parameters.js';
 import type { JsonSchema } from '../../generator/ir.js';
 import { loadSuite, wrapSuiteSchema } from '../spec/json-schema-suite.js';

@@ -50,6 +50,7 @@ const CASES: readonly Case[] = [
   { file: 'reserved-name.yaml', codes: ['reserved_name', 'reserved_name'] },
   { file: 'invalid-name.yaml', codes: ['invalid_name', 'invalid_name', 'invalid_name', 'invalid_name'] },
   { file: 'params-invalid-schema.yaml', codes: ['invalid_schema', 'invalid_schema', 'invalid_schema'] },
+  { file: 'params-bad-pattern.yaml', codes: ['invalid_schema', 'invalid_schema', 'invalid_schema', 'invalid_schema'] },
   { file: 'params-not-object.yaml', codes: ['parameters_not_object', 'parameters_not_object'] },
   { file: 'params-shorthand-bad.yaml', codes: ['invalid_shorthand', 'invalid_shorthand'] },
   { file: 'unresolved-ref.yaml', codes: ['unresolved_ref', 'unresolved_ref'] },
