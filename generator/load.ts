@@ -44,6 +44,8 @@ export interface LoadedSpec {
    * does not exist (a missing key), the deepest existing node. TS specs: 1:1.
    */
   locate(path: SpecPath, at?: 'value' | 'key'): { line: number; column: number };
+  /** What reading the file found that does not stop generation (TS specs: a zod regex flag JSON Schema cannot carry). */
+  warnings?: Problem[];
 }
 
 /** What `loadSpec` returns: the spec, or the problems that kept it from loading. */

@@ -46,6 +46,6 @@ export function checkSpec(spec: LoadedSpec): CheckedSpec {
   const ctx = new Context(spec);
   checkShape(ctx);
   checkRules(ctx);
-  return { problems: sortProblems(ctx.unique()), warnings: sortProblems(ctx.unique('warnings')) };
+  return { problems: sortProblems(ctx.unique()), warnings: sortProblems([...(spec.warnings ?? []), ...ctx.unique('warnings')]) };
 }
 

@@ -40,9 +40,10 @@ export async function loadTs(absolute: string, display: string): Promise<LoadRes
   if (problems.length > 0) return { ok: false, problems };
   // zod is loaded only for TS specs: a YAML or JSON spec never pays for it at start-up.
   const { z } = await import('zod');
-  const value = convertZod(candidate, [], display, problems, z.toJSONSchema);
+  const warnings: Problem[] = [];
+  const value = convertZod(candidate, [], display, { problems, warnings }, z.toJSONSchema);
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, spec: { file: display, format: 'ts', value, locate: () => ({ line: 1, column: 1 }) } };
+  return { ok: true, spec: { file: display, format: 'ts', value, locate: () => ({ line: 1, column: 1 }), ...(warnings.length > 0 ? { warnings } : {}) } };
 }
 
 /**
@@ -55,19 +56,34 @@ export function isZodSchema(v: unknown): v is z.ZodType {
   return typeof v === 'object' && v !== null && '_zod' in v && typeof (v as { _zod?: { def?: unknown } })._zod?.def === 'object';
 }
 
+/** What converting finds: problems stop generation, warnings do not. */
+interface Findings {
+  readonly problems: Problem[];
+  readonly warnings: Problem[];
+}
+
 /**
  * Copies a TS spec value, turning zod schemas under `parameters` into JSON
  * Schema as the model sends arguments (`io: 'input'`: defaulted and optional
  * properties are not required).
  */
-function convertZod(v: unknown, p: (string | number)[], file: string, problems: Problem[], toJSONSchema: typeof z.toJSONSchema): unknown {
-  if (Array.isArray(v)) return v.map((item, i) => convertZod(item, [...p, i], file, problems, toJSONSchema));
+function convertZod(v: unknown, p: (string | number)[], file: string, found: Findings, toJSONSchema: typeof z.toJSONSchema): unknown {
+  if (Array.isArray(v)) return v.map((item, i) => convertZod(item, [...p, i], file, found, toJSONSchema));
   if (isZodSchema(v)) {
     if (p[p.length - 1] !== 'parameters') return v; // validation reports it as a wrong type, with its path
     try {
-      return stripZodIntegerBounds(toJSONSchema(v, { io: 'input', unrepresentable: 'throw' }));
+      const flagged = new Set<string>();
+      const override = ({ zodSchema, path }: { zodSchema: unknown; path: (string | number)[] }) => {
+        for (const regex of lostFlagPatterns(zodSchema)) {
+          const at = formatPath([...p, ...path, 'pattern']);
+          if (flagged.has(`${at} ${String(regex)}`)) continue;
+          flagged.add(`${at} ${String(regex)}`);
+          found.warnings.push(regexFlagsWarning(regex, file, at));
+        }
+      };
+      return stripZodIntegerBounds(toJSONSchema(v, { io: 'input', unrepresentable: 'throw', override }));
     } catch (err) {
-      problems.push({ code: 'zod_conversion_failed', message: `this zod schema cannot be written as JSON Schema: ${sentence(err instanceof Error ? err.message : String(err))}`,
+      found.problems.push({ code: 'zod_conversion_failed', message: `this zod schema cannot be written as JSON Schema: ${sentence(err instanceof Error ? err.message : String(err))}`,
         hint: 'Use only zod types that have a JSON Schema form (no transforms on output, dates, functions, maps, sets or custom checks).',
         file, line: 1, column: 1, path: formatPath(p) });
       return {};
@@ -75,10 +91,44 @@ function convertZod(v: unknown, p: (string | number)[], file: string, problems: 
   }
   if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype) {
     const out: Record<string, unknown> = {};
-    for (const [k, item] of Object.entries(v)) setOwn(out, k, convertZod(item, [...p, k], file, problems, toJSONSchema));
+    for (const [k, item] of Object.entries(v)) setOwn(out, k, convertZod(item, [...p, k], file, found, toJSONSchema));
     return out;
   }
   return v;
+}
+
+/**
+ * Regex flags that change what a pattern matches, which zod keeps when it checks a value but drops when it writes
+ * `pattern` (JSON Schema has no flags): i (case), m (lines), s (`.` and line breaks), y (a match from the start only).
+ */
+const LOST_FLAGS = /[imsy]/g;
+
+/**
+ * The regexes of a zod schema's own checks (`.regex(/…/i)`) with a flag that JSON Schema's `pattern` cannot carry.
+ *
+ * @example
+ * lostFlagPatterns(z.string().regex(/^a$/i)); // → [/^a$/i]
+ */
+function lostFlagPatterns(zodSchema: unknown): RegExp[] {
+  const checks = (zodSchema as { _zod?: { def?: { checks?: unknown } } } | null)?._zod?.def?.checks;
+  if (!Array.isArray(checks)) return [];
+  return checks.flatMap((check) => {
+    const pattern = (check as { _zod?: { def?: { pattern?: unknown } } } | null)?._zod?.def?.pattern;
+    return pattern instanceof RegExp && pattern.flags.match(LOST_FLAGS) !== null ? [pattern] : [];
+  });
+}
+
+/** The `zod_regex_flags` warning for one regex at `path` (formatted). */
+function regexFlagsWarning(regex: RegExp, file: string, path: string): Problem {
+  const flags = regex.flags.match(LOST_FLAGS)!.join('');
+  const looser = flags.includes('y');
+  return {
+    code: 'zod_regex_flags', severity: 'warning', file, line: 1, column: 1, path,
+    message: `the zod regex ${String(regex)} has the flag${flags.length > 1 ? 's' : ''} ${flags}, which a JSON Schema \`pattern\` cannot carry: ` +
+      `the model is shown, and the validator checks, \`${regex.source}\` without ${flags.length > 1 ? 'them' : 'it'}` +
+      `${looser ? ' (without y it matches anywhere in the value, not only from its start)' : ' (so it refuses values the zod schema accepts)'}.`,
+    hint: 'Write what the flag does into the pattern and drop the flag: `[Aa]` for either case (i), `[\\s\\S]` for any character (s), a leading `^` (y); or match the value per line in the handler (m).',
+  };
 }
 
 /**
