@@ -82,7 +82,7 @@ export function readCases(value: unknown): { ok: true; cases: EvalCase[] } | { o
   const k = (v: unknown, where: string, fallback: number): number => {
     if (v === undefined) return fallback;
     if (Number.isInteger(v) && (v as number) > 0) return v as number;
-    problems.push(`${where} must be a positive integer; got ${JSON.stringify(v)}.`);
+    problems.push(`${where} must be a positive integer; got ${typeof v === 'number' ? String(v) : JSON.stringify(v)}.`);
     return fallback;
   };
   if (!obj(value)) return { ok: false, problems: ['the case file must hold an object { gate?, k?, cases: [...] }.'] };

@@ -65,6 +65,7 @@ describe('toolroute eval', () => {
 
   it('exits 2 for usage and configuration mistakes, saying what is wrong', () => {
     write(path.join(dir, 'bad.yaml'), 'cases:\n  - task: x\n    keep: [read_file]\n    gate: fuzzy\n  - task: ""\n');
+    write(path.join(dir, 'infinite-k.yaml'), 'k: .inf\ncases:\n  - task: x\n    keep: [read_file]\n');
     write(path.join(dir, 'unknown.yaml'), 'cases:\n  - task: write notes\n    keep: [write_file, reed_file]\n');
     write(path.join(dir, 'broken.yaml'), 'cases: [\n');
     const cases: [string[], RegExp][] = [
@@ -73,6 +74,7 @@ describe('toolroute eval', () => {
       [['eval', SPEC, 'missing.yaml'], /cannot read missing.yaml/],
       [['eval', SPEC, 'broken.yaml'], /broken.yaml is not valid YAML/],
       [['eval', SPEC, 'bad.yaml'], /cases\[0\]\.gate must be one of pruneByTask, rankByTask; got "fuzzy"\.\n {2}cases\[1\]\.task must be a non-empty string\.\n {2}cases\[1\]\.keep is required/],
+      [['eval', SPEC, 'infinite-k.yaml'], /k must be a positive integer; got Infinity\./],
       [['eval', SPEC, 'unknown.yaml'], /names "write_file", "reed_file", which are no flat tool of .*flat tools: read_file, run_bash, get_time/],
       [['eval', 'nope.spec.yaml', path.join(REPO, 'examples/routing.cases.yaml')], /the spec has problems/],
     ];

@@ -18,8 +18,17 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const TSC = path.join(REPO, 'node_modules/typescript/bin/tsc');
 
 const ROOT = path.join(REPO, '.tmp', 'package-build');
-/** What the build reads: tsconfig.build.json's `include`, the configs it extends, and what ships beside dist/. */
-const INPUTS = ['index.ts', 'runtime', 'generator', 'cli', 'schema', 'integrations', 'bin', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'node_modules/typescript/package.json'];
+/**
+ * What the build reads: tsconfig.build.json's `include` (read from the file, so a folder added there is never left
+ * out of the key), the configs, and what ships beside dist/.
+ */
+function inputs(): string[] {
+  // The file's comments are whole `//` lines; the rest is JSON.
+  const text = readFileSync(path.join(REPO, 'tsconfig.build.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
+  const include = (JSON.parse(text) as { include?: unknown }).include;
+  if (!Array.isArray(include) || !include.every((i) => typeof i === 'string')) throw new Error('tsconfig.build.json: expected an `include` list of paths');
+  return [...include, 'bin', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'node_modules/typescript/package.json'];
+}
 /** A build that takes longer than this left its lock behind (a killed run); the next caller takes over. */
 const STALE_LOCK_MS = 10 * 60_000;
 
@@ -36,7 +45,7 @@ function buildKey(): string {
     const entries = (readdirSync(abs, { withFileTypes: true }) as Dirent[]).map((d) => d.name).filter((n) => n !== '.tmp' && n !== 'node_modules').sort();
     for (const name of entries) visit(`${rel}/${name}`);
   };
-  for (const input of INPUTS) visit(input);
+  for (const input of inputs()) visit(input);
   return hash.digest('hex').slice(0, 16);
 }
 
