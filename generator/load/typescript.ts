@@ -38,7 +38,7 @@ export async function loadTs(absolute: string, display: string): Promise<LoadRes
   // Converting walks the value: a value inside itself or nested without end is reported first.
   const problems: Problem[] = jsonDataProblems(candidate, display, () => ({ line: 1, column: 1 }), isZodSchema);
   if (problems.length > 0) return { ok: false, problems };
-  // zod is loaded only for TS specs: a YAML or JSON spec never pays for it at start-up.
+  // The same zod as the shape check's (schema/spec-schema.ts), which has loaded it already.
   const { z } = await import('zod');
   const warnings: Problem[] = [];
   const value = convertZod(candidate, [], display, { problems, warnings }, z.toJSONSchema);
