@@ -242,11 +242,14 @@ function measureTarget(generated: GeneratedModule, target: Target, counter: Toke
     groups.push({ kind: 'toolkit', name: k.name, tools: k.tools.length, entries: list.length, ...sum(list), directory: directoryEntry(k.name), initial: list.some((i) => i.offered === 'initial') });
   }
 
+  // A tool the default set leaves out is measured in a request that offers it after the default set: a request of that
+  // tool alone can break a target's rule (Anthropic refuses one whose every tool is deferred).
+  const offeredByDefault = router.compile().tools.map((t) => t.name).filter((name) => !router.ownsTool(name));
   const notOffered = spec.flat
     .map((i) => spec.tools[i]?.name ?? '')
     .filter((name) => !items.has(name))
     .map((name): ItemReport => {
-      const entry = toolEntries(target, router.compile({ target, messages: [], tools: [name] as never })).find((e) => entryName(target, e) === name);
+      const entry = toolEntries(target, router.compile({ target, messages: [], tools: [...offeredByDefault, name] as never })).find((e) => entryName(target, e) === name);
       return { name, kind: 'flat', group: null, deferred: entry !== undefined && isDeferred(entry), offered: 'not by default', ...measure(JSON.stringify(entry ?? null)) };
     });
 

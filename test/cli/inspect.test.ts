@@ -152,6 +152,19 @@ describe('inspect numbers', () => {
     expect(deferred('gemini')).toBe(0);
   });
 
+  it('measures a deferred flat tool the default set leaves out, on every target (a request of it alone breaks Anthropic\'s rule)', async () => {
+    write(path.join(dir, 'deferred-out.spec.yaml'),
+      'version: 1\noptions: { offerUngroupedTools: false }\ntools:\n  - { name: ping, description: Ping. }\n  - { name: later, description: Later., deferLoading: true }\n' +
+        'namespaces:\n  - { name: ops, description: Ops., tools: [ping] }\n');
+    const r = await inspectSpec('deferred-out.spec.yaml', { cwd: dir, tokenCounter: bytesEstimate() });
+    if (!r.ok) throw new Error('spec failed');
+    for (const t of r.report.targets) {
+      const later = t.notOffered.find((i) => i.name === 'later');
+      expect(later, t.target).toMatchObject({ offered: 'not by default', deferred: t.target === 'anthropic' || t.target === 'openai-responses' });
+      expect(later!.bytes, t.target).toBeGreaterThan(bytes('later'));
+    }
+  });
+
   it('without a tokenizer every target is labelled an estimate', async () => {
     const r = await inspectSpec('examples/tools.spec.yaml', { cwd: REPO, tokenCounter: bytesEstimate() });
     if (!r.ok) throw new Error('spec failed');
