@@ -151,8 +151,11 @@ describe('message conversion per target (tool calls and tool results included)',
         { type: 'tool_use', id: '', name: '', input: {} },
       ],
     });
+    // Anything but a list is no history: the same request as an empty one, on every target.
     for (const target of TARGET_LIST) {
-      expect(() => compileForTarget({ ...base, target, messages: 'not an array' as unknown as NeutralMessage[] })).not.toThrow();
+      for (const notAList of ['not an array', null, undefined, 5, {}]) {
+        expect(compileForTarget({ ...base, target, messages: notAList as unknown as NeutralMessage[] }), `${target} ${String(notAList)}`).toEqual(compileForTarget({ ...base, target, messages: [] }));
+      }
     }
   });
 
