@@ -7,7 +7,7 @@ import { LOAD_TOOLKIT_NAME, TARGETS, type Target, type ToolDefinition } from '..
 import type { Announcement } from '../announcements.js';
 import { deepFreeze } from '../freeze.js';
 import { directoryXml as renderDirectoryXml, neutralLoaderTool } from '../neutral.js';
-import { compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload, type ToolChanges } from '../targets/compile.js';
+import { checkCompileOptions, compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload, type ToolChanges } from '../targets/compile.js';
 import { adapterFor, dispatcherTool, renderTool, toolkitMode, type NativeToolkitLoading } from '../targets/index.js';
 import type { RenderedToolMap, ResponsesTool } from '../targets/types.js';
 import { assertToolkitLoadingOption, registeredToolsText, TOOLKIT_DISPATCHER_NAME, TOOLKIT_MODE_TEXT, type CatalogToolkit, type ToolkitLoadingInput, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
@@ -68,6 +68,7 @@ export class Compiler {
   /** `compile({ target, … })`: the provider's request fragment. */
   target(request: AnyTargetCompileRequest): TargetPayload<Target> {
     const { target } = request;
+    checkCompileOptions(request.options); // before anything reads them: a compile that throws changes no state
     const onWarning = request.options?.onWarning;
     const options = onWarning === undefined ? request.options : { ...request.options, onWarning: warnOnce(onWarning, this.#warned) };
     const arrays = this.#arraysFor(request);
@@ -133,7 +134,6 @@ export class Compiler {
     const names =
       selection === undefined ? undefined : Array.isArray(selection) ? [...(selection as readonly string[])] : (selection as { readonly tools: readonly ToolDefinition[] }).tools.map((d) => d.name);
     const encoding = request.options?.namespaces;
-    if (encoding !== undefined && encoding !== 'native' && encoding !== 'action-args') throw new TypeError(`compile: options.namespaces must be 'native' or 'action-args'; got ${JSON.stringify(encoding)}.`);
     const native = encoding === 'native' && adapterFor(target).namespaces !== undefined;
     const search = request.options?.toolSearch !== undefined && request.options.toolSearch !== false;
     // A target allows one tool search: with the hosted one asked for, `native` loads toolkits through the dispatcher.

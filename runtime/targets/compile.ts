@@ -5,6 +5,7 @@
 import { placeAnnouncements, type Announcement } from '../announcements.js';
 import { registerPayloadPrefix, stablePrefix } from '../cache-key.js';
 import type { Target } from '../contract.js';
+import { assertKnownNames } from '../suggest.js';
 import type { ToolkitLoadingInput } from '../toolkit-loading.js';
 import type { TargetAdapter, Warn } from './adapter.js';
 import { normalizeMessages, type NeutralMessage, type NormalizedMessage } from './history.js';
@@ -48,6 +49,31 @@ export interface TargetCompileOptions {
   readonly responsesSystemRole?: 'system' | 'developer';
   /** Receives warnings on every compile the condition holds; the library never prints. Wrap it with {@link warnOnce} to hear each once. */
   readonly onWarning?: (message: string, code: TargetWarningCode) => void;
+}
+
+/** Each compile option: whether a value is one it takes, and those values in words. */
+const OPTION_VALUES: Readonly<Record<keyof TargetCompileOptions, readonly [(v: unknown) => boolean, string]>> = {
+  toolSearch: [(v) => typeof v === 'boolean' || v === 'regex' || v === 'bm25', "true, false, 'regex' or 'bm25'"],
+  cacheAudit: [(v) => typeof v === 'boolean', 'true or false'],
+  cacheBreakpoints: [Array.isArray, "a list of 'tools', 'system' and { message: i }"],
+  allowedTools: [(v) => typeof v === 'boolean', 'true or false'],
+  namespaces: [(v) => v === 'native' || v === 'action-args', "'native' or 'action-args'"],
+  responsesSystemRole: [(v) => v === 'system' || v === 'developer', "'system' or 'developer'"],
+  onWarning: [(v) => typeof v === 'function', 'a function'],
+};
+
+/**
+ * Throws a `TypeError` for compile options the types refuse (from JavaScript, or read from configuration): an unknown
+ * key, with the closest known ones, or a value its option does not take.
+ * @example checkCompileOptions({ cacheBreakPoints: ['tools'] }); // TypeError: compile options: unknown name "cacheBreakPoints" (did you mean "cacheBreakpoints"?). …
+ */
+export function checkCompileOptions(options: unknown): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`compile: options must be an object; got ${JSON.stringify(options) ?? typeof options}.`);
+  const known = Object.keys(OPTION_VALUES);
+  assertKnownNames('compile options', Object.keys(options), new Set(known), () => known, `Options are ${known.join(', ')}.`);
+  const [key, value] = Object.entries(options).find(([k, v]) => v !== undefined && !OPTION_VALUES[k as keyof TargetCompileOptions][0](v)) ?? [];
+  if (key !== undefined) throw new TypeError(`compile: options.${key} takes ${OPTION_VALUES[key as keyof TargetCompileOptions][1]}; got ${typeof value === 'function' ? 'a function' : JSON.stringify(value)}.`);
 }
 
 /** What changed in the tool set since `tools` was fixed (see {@link TargetCompileInput.toolChanges}). */
@@ -96,6 +122,7 @@ export interface TargetCompileInput {
  * await client.messages.create({ model: 'claude-…', max_tokens: 1024, ...payload });
  */
 export function compileForTarget<T extends Target>(input: TargetCompileInput & { readonly target: T }): TargetPayload<T> {
+  checkCompileOptions(input.options);
   const adapter = adapterFor(input.target) as TargetAdapter<Target>;
   const options = input.options ?? {};
   const warn: Warn = (code, message) => options.onWarning?.(`[toolroute] ${message}`, code);

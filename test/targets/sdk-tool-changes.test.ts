@@ -149,7 +149,7 @@ describe('native namespaces on Responses', () => {
     const neutral = router.compile({ target: 'openai-responses', messages: [messages[0]!, { role: 'assistant', content: null, tool_calls: [{ id: 'c9', type: 'function', function: { name: 'file_ops', arguments: '{"action":"read_file","args":{"path":"a.ts"}}' } }] }], options: { namespaces: 'native' } });
     expect(neutral.input[1]).toEqual({ type: 'function_call', call_id: 'c9', name: 'read_file', namespace: 'file_ops', arguments: '{"path":"a.ts"}' });
     // A misspelt encoding (from JavaScript or a config value) fails loudly instead of falling back to the default.
-    expect(() => router.compile({ target: 'openai-responses', messages, options: { namespaces: 'nativ' as 'native' } })).toThrow(/options\.namespaces must be 'native' or 'action-args'; got "nativ"/);
+    expect(() => router.compile({ target: 'openai-responses', messages, options: { namespaces: 'nativ' as 'native' } })).toThrow(/options\.namespaces takes 'native' or 'action-args'; got "nativ"/);
     const entries: ResponseInputItem[] = payload.input;
     expect(entries).toHaveLength(3);
   });

@@ -1,0 +1,46 @@
+/**
+ * Compile options the types would refuse, as a JavaScript caller or a configuration file passes them: an unknown key
+ * is named with the closest known one, a value an option does not take is named with the values it takes, on the
+ * router and on `compileForTarget`, and a refused compile leaves the router as it was.
+ */
+import { describe, expect, it } from 'vitest';
+import * as generated from '../../generated/index.js';
+import { createRouter, TARGETS } from '../../runtime/index.js';
+import { compileForTarget } from '../../runtime/targets/compile.js';
+
+const noop = () => null;
+const router = () => createRouter(generated, Object.fromEntries(generated.TOOL_NAMES.map((n) => [n, noop])) as never);
+const messages = [{ role: 'user' as const, content: 'hi' }];
+
+describe('compile options', () => {
+  it.each([
+    [{ cacheBreakPoints: ['tools'] }, /unknown name "cacheBreakPoints" \(did you mean "cacheBreakpoints"\?\)/],
+    [{ toolSearch: 'bogus' }, /options\.toolSearch takes true, false, 'regex' or 'bm25'; got "bogus"/],
+    [{ allowedTools: 'yes' }, /options\.allowedTools takes true or false; got "yes"/],
+    [{ responsesSystemRole: 'assistant' }, /options\.responsesSystemRole takes 'system' or 'developer'; got "assistant"/],
+    [{ cacheBreakpoints: 'tools' }, /options\.cacheBreakpoints takes a list/],
+    [{ onWarning: 'console' }, /options\.onWarning takes a function; got "console"/],
+    ['fast', /options must be an object; got "fast"/],
+  ])('%j is refused with a TypeError that says why, on every target', (options, message) => {
+    for (const target of TARGETS) {
+      expect(() => router().compile({ target, messages, options: options as never })).toThrow(TypeError);
+      expect(() => router().compile({ target, messages, options: options as never })).toThrow(message);
+      expect(() => compileForTarget({ target, messages, stable: [], loaded: [], directoryXml: '', announcements: [], options: options as never })).toThrow(message);
+    }
+  });
+
+  it('accepts every value the types allow, and undefined for any option', () => {
+    const r = router();
+    for (const target of TARGETS) {
+      for (const options of [{}, { toolSearch: true }, { toolSearch: 'bm25' }, { cacheAudit: false, allowedTools: true }, { namespaces: 'native' }, { responsesSystemRole: 'developer' }, { cacheBreakpoints: ['tools'] }, { onWarning: noop }, { toolSearch: undefined }] as const) {
+        expect(() => r.compile({ target, messages, options: options as never }), `${target} ${JSON.stringify(options)}`).not.toThrow();
+      }
+    }
+  });
+
+  it('a refused compile changes nothing: the next compile is the one a fresh router makes', () => {
+    const r = router();
+    expect(() => r.compile({ target: 'anthropic', messages, tools: ['read_file'], options: { toolSerch: true } as never })).toThrow(/did you mean "toolSearch"/);
+    expect(r.compile({ target: 'anthropic', messages })).toEqual(router().compile({ target: 'anthropic', messages }));
+  });
+});
