@@ -131,8 +131,9 @@ export class Compiler {
    */
   #arraysFor(request: Pick<AnyTargetCompileRequest, 'target' | 'tools' | 'options'>): TargetArrays {
     const { target, tools: selection } = request;
-    const names =
-      selection === undefined ? undefined : Array.isArray(selection) ? [...(selection as readonly string[])] : (selection as { readonly tools: readonly ToolDefinition[] }).tools.map((d) => d.name);
+    const listed = selection === undefined || Array.isArray(selection) ? selection : (selection as { readonly tools?: unknown } | null)?.tools;
+    if (selection !== undefined && !Array.isArray(listed)) throw new TypeError(`compile: tools takes a list of names or a prune result ({ tools }); got ${JSON.stringify(selection) ?? typeof selection}.`);
+    const names = listed === selection ? (listed as readonly string[] | undefined)?.slice() : (listed as readonly ToolDefinition[]).map((d) => d?.name);
     const encoding = request.options?.namespaces;
     const native = encoding === 'native' && adapterFor(target).namespaces !== undefined;
     const search = request.options?.toolSearch !== undefined && request.options.toolSearch !== false;

@@ -71,8 +71,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   toolkitLoading: Object.freeze({ native: 'deferred' as const, unloadedTool: asDeferred }),
   toolResultErrorFlag: true,
   buildPayload({ input, options, systemText, placed, searchTool: search, tools: assembled, warn }): AnthropicPayload {
-    // A `{ message: i }` breakpoint indexes the caller's list; anything else is no messages, as normalizeMessages reads it.
-    const breakpoints = readBreakpoints(options.cacheBreakpoints, Array.isArray(input.messages) ? input.messages.length : 0);
+    const breakpoints = readBreakpoints(options.cacheBreakpoints, Array.isArray(input.messages) ? input.messages.length : 0); // not a list: no messages, as normalizeMessages reads it
     const tools = breakpoints.tools ? [...assembled] : assembled;
     if (breakpoints.tools) {
       // At the end of the stable prefix, never on a deferred tool.

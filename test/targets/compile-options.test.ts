@@ -1,6 +1,6 @@
 /**
- * Compile options the types would refuse, as a JavaScript caller or a configuration file passes them: an unknown key
- * is named with the closest known one, a value an option does not take is named with the values it takes, on the
+ * Compile options and `tools` the types would refuse, as a JavaScript caller or a configuration file passes them: an
+ * unknown key is named with the closest known one, a value an option does not take with the values it takes, on the
  * router and on `compileForTarget`, and a refused compile leaves the router as it was.
  */
 import { describe, expect, it } from 'vitest';
@@ -36,6 +36,16 @@ describe('compile options', () => {
         expect(() => r.compile({ target, messages, options: options as never }), `${target} ${JSON.stringify(options)}`).not.toThrow();
       }
     }
+  });
+
+  it('`tools` that is neither a list of names nor a prune result is refused with a TypeError that says so', () => {
+    for (const tools of [{}, 'read_file', { tools: 'read_file' }, null]) {
+      for (const target of TARGETS) {
+        expect(() => router().compile({ target, messages, tools: tools as never })).toThrow(/compile: tools takes a list of names or a prune result/);
+      }
+    }
+    const r = router();
+    expect(r.compile({ target: 'openai', messages, tools: r.pruneByTask('read the config file') })).toEqual(r.compile({ target: 'openai', messages, tools: r.pruneByTask('read the config file').tools.map((t) => t.name) }));
   });
 
   it('a refused compile changes nothing: the next compile is the one a fresh router makes', () => {
