@@ -42,14 +42,14 @@ export class AnnouncementStore {
 
   /** Upsert by id; a new id goes last, an existing one keeps its position. */
   announce(id: string, content: string, options?: AnnounceOptions): void {
+    // Rendered into every later compile: a content that is no text would break them all, not this call.
+    if (typeof id !== 'string' || typeof content !== 'string') throw new TypeError(`announce: id and content must be strings; got ${typeof id} and ${typeof content}. Nothing was changed.`);
     checkChannel('announce', options);
     this.#entries.set(id, { id, content, channel: options?.channel ?? 'auto' });
   }
 
   /** Remove one; true when something was removed. */
-  retract(id: string): boolean {
-    return this.#entries.delete(id);
-  }
+  retract(id: string): boolean { return this.#entries.delete(id); }
 
   /** Copies, in insertion order. */
   list(): Announcement[] {

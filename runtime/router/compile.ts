@@ -136,7 +136,7 @@ export class Compiler {
     const names = listed === selection ? (listed as readonly string[] | undefined)?.slice() : (listed as readonly ToolDefinition[]).map((d) => d?.name);
     const encoding = request.options?.namespaces;
     const native = encoding === 'native' && adapterFor(target).namespaces !== undefined;
-    const search = request.options?.toolSearch !== undefined && request.options.toolSearch !== false;
+    const search = Boolean(request.options?.toolSearch);
     // A target allows one tool search: with the hosted one asked for, `native` loads toolkits through the dispatcher.
     const configured = toolkitMode(target, this.#toolkitLoading, this.#model);
     const mode = configured === 'tool-search' && search ? 'dispatcher' : configured;
@@ -244,9 +244,8 @@ export class Compiler {
       options.onWarning?.(`[toolroute] options.allowedTools: ${allowed.unsupported}`, 'allowed-tools-unsupported');
       return {};
     }
-    const hosted = options.toolSearch !== undefined && options.toolSearch !== false;
     const loaderSearch = arrays.mode === 'tool-search' && this.#catalog.toolkits.length > 0 && this.#allowedName(LOAD_TOOLKIT_NAME);
-    return { toolChoice: allowed.choice(this.#allowedNames(target, arrays), hosted || loaderSearch) };
+    return { toolChoice: allowed.choice(this.#allowedNames(target, arrays), Boolean(options.toolSearch) || loaderSearch) };
   }
 
   /** The standing announcements, and in the dispatcher modes the tools registered after the first turn (called through the dispatcher; with the provider gate, those it lets through). */

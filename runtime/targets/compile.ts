@@ -138,7 +138,7 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
     );
   }
   let search: unknown;
-  if (options.toolSearch !== undefined && options.toolSearch !== false) {
+  if (options.toolSearch) {
     if (adapter.searchTool !== undefined) search = adapter.searchTool(options.toolSearch);
     else warn('tool-search-unsupported', `target '${adapter.target}' has no tool-search tool; options.toolSearch was ignored (deferred tools are sent in full there).`);
   }

@@ -590,3 +590,19 @@ describe('compile:done and the sync channel', () => {
     expect(() => router.on('compile:start' as never, (() => {}) as never)).toThrow(/unknown event "compile:start"/);
   });
 });
+
+describe('configuration from JavaScript: a wrong value fails at the call that takes it', () => {
+  test('createRouter refuses options that are not an object', () => {
+    for (const options of [null, 'strict', 5]) {
+      expect(() => createRouter(generated, recordingHandlers().handlers, options as never)).toThrow(/createRouter: options must be an object/);
+    }
+  });
+
+  test('announce refuses an id or content that is not a string, and every later compile still works', () => {
+    const { router } = exampleRouter();
+    expect(() => router.announce('note', [] as never)).toThrow(/announce: id and content must be strings; got string and object/);
+    expect(() => router.announce(7 as never, 'text')).toThrow(TypeError);
+    expect(router.getAnnouncements()).toEqual([]);
+    for (const target of runtime.TARGETS) expect(() => router.compile({ target, messages: [{ role: 'user', content: 'hi' }] })).not.toThrow();
+  });
+});
