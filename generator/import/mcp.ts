@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isMap, isSeq, parseDocument, type Document, YAMLMap, YAMLSeq } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, visit, type Document, YAMLMap, YAMLSeq } from 'yaml';
 import { connectMcp, listAllTools, type McpServerTarget } from '../../integrations/mcp/connect.js';
 import { groupNameOf, specToolName } from '../../integrations/mcp/names.js';
 import type { McpSdkLine } from '../../integrations/mcp/sdk.js';
@@ -303,6 +303,8 @@ function render(
     ...kept.filter((line, i) => !(i === kept.length - 1 && line.trim() === '')),
   ];
   doc.commentBefore = header.join('\n');
+  // yaml writes a key named "<<" plain, which reads as a YAML 1.1 merge key (refused by the spec loader): quote it.
+  visit(doc, { Pair: (_, pair) => void (isScalar(pair.key) && pair.key.value === '<<' && (pair.key.type = 'QUOTE_DOUBLE')) });
   return doc.toString({ lineWidth: 0 });
 }
 

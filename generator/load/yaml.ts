@@ -62,7 +62,7 @@ export function loadYamlDocument(text: string, display: string, format: 'yaml' |
   }
   if (problems.length > 0) return { ok: false, problems };
 
-  findDuplicateKeys(doc, display, at, problems);
+  checkMappingKeys(doc, display, at, problems);
   if (problems.length > 0) return { ok: false, problems };
 
   let value: unknown;
@@ -81,12 +81,14 @@ export function loadYamlDocument(text: string, display: string, format: 'yaml' |
 }
 
 /**
- * Reports every key written twice in one mapping, at the second one, naming the first.
+ * Reports what the keys of a mapping say that the spec would read otherwise: every key written twice in one mapping
+ * (at the second one, naming the first), and every plain `<<`, a YAML 1.1 merge key, which YAML 1.2 reads as a key
+ * named "<<" (so the merged keys would silently be missing).
  *
  * @example
- * findDuplicateKeys(doc, 'spec.yaml', at, problems); // duplicate_key for a second `name:`
+ * checkMappingKeys(doc, 'spec.yaml', at, problems); // duplicate_key for a second `name:`
  */
-export function findDuplicateKeys(doc: Document, file: string, at: (offset: number) => { line: number; column: number }, problems: Problem[]): void {
+export function checkMappingKeys(doc: Document, file: string, at: (offset: number) => { line: number; column: number }, problems: Problem[]): void {
   const { isMap, isPair, isScalar, isSeq } = yaml();
   // The path is a chain of parents, made into an array only for a duplicate: specs have many keys.
   type Chain = { readonly up: Chain; readonly seg: string | number } | null;
@@ -98,6 +100,11 @@ export function findDuplicateKeys(doc: Document, file: string, at: (offset: numb
         if (!isPair(pair)) continue;
         const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
         const keyStart = (pair.key as YamlNode | null)?.range?.[0];
+        if (key === '<<' && isScalar(pair.key) && pair.key.type === 'PLAIN' && keyStart !== undefined) {
+          problems.push({ code: 'syntax_error', file, ...at(keyStart), path: formatPath([...pathOf(p), key]),
+            message: 'invalid YAML: `<<` is a merge key of YAML 1.1, which a spec does not read (YAML 1.2 has no merge keys): this mapping would get a key named "<<" and none of the merged ones.',
+            hint: 'Write the keys out, or alias the whole value (`parameters: *paged`). Quote it (`"<<":`) for a key that is really named <<.' });
+        }
         if (key !== undefined && keyStart !== undefined) {
           const first = seen.get(key);
           if (first !== undefined) {

@@ -233,8 +233,18 @@ describe('buildMcpImport', () => {
   });
 });
 
+describe('buildMcpImport of a property named "<<"', () => {
+  it('quotes the key, so the spec reads it as a property and not as a YAML merge key', () => {
+    const built = importAsDemo([{ name: 'merge', description: 'Merge.', inputSchema: { type: 'object', properties: { '<<': { type: 'string' } }, required: ['<<'] } } as Tool]);
+    expect(built.text).toContain('"<<":');
+    expect(valid(built.text!)).toEqual([]);
+    const loaded = loadText(built.text!, 'spec.yaml', 'yaml');
+    expect(loaded.ok && JSON.stringify(loaded.spec.value)).toContain('"properties":{"<<":{"type":"string"}}');
+  });
+});
+
 describe('buildMcpImport on arbitrary servers', () => {
-  const name = fc.oneof(fc.string({ maxLength: 16 }), fc.constantFrom('read_file', 'load_toolkit', 'call_toolkit_tool', 'a b', 'ünï', '中文', 'x'.repeat(90), '__proto__', 'constructor', '', 'a.b', 'A-B'));
+  const name = fc.oneof(fc.string({ maxLength: 16 }), fc.constantFrom('read_file', 'load_toolkit', 'call_toolkit_tool', 'a b', 'ünï', '中文', 'x'.repeat(90), '__proto__', 'constructor', '', 'a.b', 'A-B', '<<'));
   const property = fc.oneof(
     fc.jsonValue({ maxDepth: 2 }),
     fc.record({ type: fc.constantFrom('string', 'number', 'object', 'bogus'), description: fc.string(), enum: fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }), format: fc.constantFrom('email', 'weird'), $ref: fc.constantFrom('#', '#/$defs/a', 'http://x') }, { requiredKeys: [] }),
