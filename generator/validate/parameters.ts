@@ -36,18 +36,15 @@ const COMPILE_CHECK = {
   code: { optimize: false, process: () => 'return function unused() { return true; };' },
 } as const;
 const require = createRequire(import.meta.url);
-/** ajv's 2020-12 class (CommonJS: `require` keeps the check synchronous). */
-const ajv2020Class = () => require('ajv/dist/2020.js') as (typeof import('ajv/dist/2020.js'))['default'];
+/** A new ajv for the compile check, with ajv-formats as the emitter's (CommonJS: `require` keeps the check synchronous). */
+function newCompileChecker(): AjvLike {
+  const instance = new (require('ajv/dist/2020.js') as (typeof import('ajv/dist/2020.js'))['default'])(COMPILE_CHECK);
+  (require('ajv-formats') as (typeof import('ajv-formats'))['default'])(instance);
+  return instance as unknown as AjvLike;
+}
 let compileCheckAjv: AjvLike | undefined;
 /** The shared ajv of the compile check, created on first use (creating one costs milliseconds). */
-function compileChecker(): AjvLike {
-  if (!compileCheckAjv) {
-    const instance = new (ajv2020Class())(COMPILE_CHECK);
-    (require('ajv-formats') as (typeof import('ajv-formats'))['default'])(instance);
-    compileCheckAjv = instance as unknown as AjvLike;
-  }
-  return compileCheckAjv;
-}
+const compileChecker = (): AjvLike => (compileCheckAjv ??= newCompileChecker());
 
 /**
  * Every way `schema` breaks the meta-schema of `dialect` (a keyword with a value of the wrong type, a negative
@@ -211,7 +208,7 @@ export function strictCompileCheck(schema: JsonSchema, options: { skipProvable?:
   const copy = schemaForAjv(schema);
   if (options.skipProvable === true && compileCannotFail(copy)) return;
   // A schema kept with its `$id`s gets an ajv of its own: another tool may declare the same ids.
-  const ajv2020 = usesDynamicScope(schema) ? new (ajv2020Class())(COMPILE_CHECK) as unknown as AjvLike : compileChecker();
+  const ajv2020 = usesDynamicScope(schema) ? newCompileChecker() : compileChecker();
   try {
     ajv2020.compile(copy);
   } finally {
