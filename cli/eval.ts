@@ -11,7 +11,6 @@ import type { CliIO } from './main.js';
 import { createRouter } from '../runtime/router.js';
 import { specFromData } from '../runtime/spec-data.js';
 import { buildEmitContext, DEFAULT_RUNTIME_IMPORT } from '../generator/emit/context.js';
-import { searchableTools } from '../generator/emit/search-index.js';
 import { specData } from '../generator/emit/spec.js';
 import { loadSpec } from '../generator/load.js';
 import { normalizeSpec } from '../generator/normalize.js';
@@ -53,7 +52,7 @@ export async function evalCommand(specFile: string, casesFile: string, options: 
   // The router codegen's folder gives, without writing it: no handler runs, so validators are not needed.
   const spec = specFromData(specData(ctx), { directoryXml: ctx.directoryXml, validators: ctx.validators.map(() => () => true) });
   const handlers = Object.fromEntries(spec.tools.map((t) => [t.name, () => null]));
-  const router = createRouter({ spec, loadSearch: async () => ToolSearch.build(searchableTools(ir)) }, handlers);
+  const router = createRouter({ spec, loadSearch: async () => new ToolSearch() }, handlers);
 
   const flat = new Set(spec.flat.map((i) => spec.tools[i]!.name));
   const unknown = [...new Set(read.cases.flatMap((c) => [...c.keep, ...c.drop]).filter((n) => !flat.has(n)))];

@@ -203,12 +203,12 @@ export interface SpecData
 /** The ranked tool search (`toolroute/search`'s `ToolSearch`) as the router uses it. */
 export interface ToolSearchIndex {
   has(name: string): boolean;
-  /** `groups`: the names and descriptions of the tool's namespaces and toolkits, as codegen indexes a spec tool. */
+  /** `groups`: the names and descriptions of the tool's namespaces and toolkits (`searchableTool`). */
   add(tool: { readonly name: string; readonly description: string; readonly tags: readonly string[]; readonly parameters: unknown; readonly groups?: readonly string[] }): void;
   /** Names best first, at most `k`, of the tools `include` accepts. */
   rank(query: string, options: { readonly k: number; readonly include?: (name: string) => boolean }): string[];
 }
-/** A generated folder's `loadSearch` (search.gen.ts): imports the index and the search code on first use. */
+/** A generated folder's `loadSearch` (search.gen.ts): imports the search code on first use and returns an empty index. */
 export type SearchLoader = () => Promise<ToolSearchIndex>;
 
 /** What `createRouter` accepts: the namespace import of a generated `index.ts`. */

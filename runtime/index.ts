@@ -17,7 +17,7 @@ export {
 } from './router.js';
 export {
   libraryTool, type LibraryCheckResult, type LibraryResolvedCall, type LibraryToolDefinition, type LibraryToolValidate,
-  type LoaderCall,
+  type LoaderCall, searchableTool,
 } from './router.js';
 export { DEFAULT_LIMITS, type CallLimits } from './call-shape.js';
 export { lazyRendered, specFromData, type RenderSource } from './spec-data.js';

@@ -30,6 +30,7 @@ import {
 export type { CompileDoneEvent, RouterEvents } from './router/events.js';
 export { ToolCallRejectedError } from './router/types.js';
 export { libraryTool } from './router/library.js';
+export { searchableTool } from './router/prune.js';
 export type {
   LibraryCheckResult, LibraryResolvedCall, LibraryToolDefinition, LibraryToolValidate, LoaderCall, BlocklistOptions, BlockableName, CallableKind,
   CallWithArguments, CheckRejection, CheckResult, DispatchOptions, DispatchResult, DynamicGroupDefinition, DynamicResolvedCall,
@@ -57,7 +58,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   constructor(generated: GeneratedModule<R>, handlers: HandlersOf<R, C>, options: RouterOptions & { readonly libraryTools?: unknown } = {}) {
     if (typeof options !== 'object' || options === null) throw new TypeError(`createRouter: options must be an object; got ${JSON.stringify(options) ?? typeof options}.`);
     const own = options.searchTools ? [searchToolsDefinition(options.searchTools, (query, k) => this.#pruner.searchTools(query, k, this.#gate))] : [];
-    if (own.length > 0 && typeof generated.loadSearch !== 'function') throw new TypeError('createRouter: searchTools needs a generated folder with its search index (search.gen.ts); regenerate it.');
+    if (own.length > 0 && typeof generated.loadSearch !== 'function') throw new TypeError('createRouter: searchTools needs a generated folder with its search loader (search.gen.ts); regenerate it.');
     const library = own.length > 0 && (options.libraryTools ?? []) instanceof Array ? [...((options.libraryTools ?? []) as unknown[]), ...own] : options.libraryTools;
     const catalog = new Catalog(generated as unknown as GeneratedModule<RegistryShape>, handlers, library);
     this.#catalog = catalog;
@@ -78,15 +79,13 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    */
   pruneByTask(task: string): PruneResult<ToolNameOf<R> | D> { return this.#pruner.pruneByTask(task) as PruneResult<ToolNameOf<R> | D>; }
   /**
-   * The `k` flat tools the ranked search (built at codegen; loaded by the first call, hence async) puts first, best first.
+   * The `k` flat tools the ranked search (imported and built by the first call, hence async) puts first, best first.
    * @example (await router.rankByTask('weather in Lisbon?', { k: 5 })).tools; // combine with compile({ tools }) as pruneByTask's
    */
   rankByTask(task: string, options: { readonly k: number }): Promise<PruneResult<ToolNameOf<R> | D>> { return this.#pruner.rankByTask(task, options?.k) as Promise<PruneResult<ToolNameOf<R> | D>>; }
 
   /** The seed's `allowOnly`: keep exactly the named flat tools (case-insensitive), e.g. `router.allowOnly(['read_file'])`. */
-  allowOnly(names: readonly (ToolNameOf<R> | D)[]): PruneResult<ToolNameOf<R> | D> {
-    return this.#pruner.allowOnly(names) as PruneResult<ToolNameOf<R> | D>;
-  }
+  allowOnly(names: readonly (ToolNameOf<R> | D)[]): PruneResult<ToolNameOf<R> | D> { return this.#pruner.allowOnly(names) as PruneResult<ToolNameOf<R> | D>; }
 
   /**
    * The seed's `pruneByTaskAndAllowlist`: task match and allowlist combined by `union` (default) or `intersection`.
@@ -111,16 +110,10 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    */
   setBlockedTools(names: readonly BlockableName<R, D | L>[], options?: BlocklistOptions): this;
   setBlockedTools(names: readonly string[], options: BlocklistOptions & { readonly allowUnknown: true }): this;
-  setBlockedTools(names: readonly string[], options?: BlocklistOptions): this {
-    this.#gate.setBlocklist(names, options);
-    return this;
-  }
+  setBlockedTools(names: readonly string[], options?: BlocklistOptions): this { this.#gate.setBlocklist(names, options); return this; }
 
   /** Replace the blocklist with a named policy from the spec, e.g. `router.applyPolicy('prod')`. */
-  applyPolicy(policy: R['policies']): this {
-    this.#gate.applyPolicy(policy);
-    return this;
-  }
+  applyPolicy(policy: R['policies']): this { this.#gate.applyPolicy(policy); return this; }
 
   /** The blocklist as set, as a fresh array. */
   getBlockedTools(): BlockableName<R, D | L>[] { return [...this.#session.blocked] as BlockableName<R, D | L>[]; }
@@ -286,10 +279,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * Upsert a standing announcement (rendered on every target compile until retracted). Same id keeps its position.
    * @example router.announce('tools:blocked', 'delete_file is disabled in this environment');
    */
-  announce(id: string, content: string, options?: AnnounceOptions): this {
-    this.#session.announcements.announce(id, content, options);
-    return this;
-  }
+  announce(id: string, content: string, options?: AnnounceOptions): this { this.#session.announcements.announce(id, content, options); return this; }
 
   /** Remove an announcement; true when one was removed. */
   retractAnnouncement(id: string): boolean { return this.#session.announcements.retract(id); }
@@ -368,7 +358,6 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   /** The seed's `chef.getPruner()`: the router itself, so the seed's samples run unchanged apart from setup. */
   getPruner(): this { return this; }
 }
-
 
 /**
  * Build the router for a generated folder. The context type is inferred from the handlers (`satisfies

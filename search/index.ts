@@ -1,15 +1,15 @@
 /**
  * toolroute/search: the ranked tool search. A MiniSearch index (BM25+) over one document per tool
- * ({@link toolDocument}), built at codegen and serialized into the generated folder (`search-index.gen.ts`), loaded on
- * first use. The router's `rankByTask` and `search_tools`, `toolroute eval` and `toolroute/ai-sdk`'s tool-search
- * callback all rank with it.
+ * ({@link toolDocument}). The generated folder's `loadSearch` imports this module on first use and returns an empty
+ * index; the router (or `toolroute/ai-sdk`'s tool-search callback) then adds its tools. The router's `rankByTask` and
+ * `search_tools`, `toolroute eval` and that callback all rank with it.
  */
 import MiniSearch, { type Options } from 'minisearch';
 import { FIELD_BOOST, FIELDS, term, toolDocument, words, type SearchableTool, type ToolDocument } from './documents.js';
 
 export { toolDocument, words, term, type SearchableTool, type ToolDocument } from './documents.js';
 
-/** The index's options: the same at build and at load (MiniSearch requires it). */
+/** The index's options: fields, their weights, and how text becomes terms. */
 const OPTIONS: Options<ToolDocument> = {
   idField: 'name',
   fields: FIELDS,
@@ -27,7 +27,7 @@ export interface RankOptions {
 }
 
 /**
- * A tool index: built from tools, or loaded from what codegen serialized.
+ * A tool index: empty, or built from tools; tools can be added later.
  * @example
  * const search = ToolSearch.build([{ name: 'get_forecast', description: 'Weather for the next days' }, { name: 'read_file' }]);
  * search.rank('what will the weather be tomorrow', { k: 5 }); // → ['get_forecast']
@@ -35,32 +35,16 @@ export interface RankOptions {
 export class ToolSearch {
   readonly #index: MiniSearch<ToolDocument>;
 
-  private constructor(index: MiniSearch<ToolDocument>) {
-    this.#index = index;
+  /** An empty index: tools are indexed with `add`. */
+  constructor() {
+    this.#index = new MiniSearch(OPTIONS);
   }
 
   /** An index of `tools` (names must be distinct). */
   static build(tools: readonly SearchableTool[]): ToolSearch {
-    const index = new MiniSearch(OPTIONS);
-    index.addAll(tools.map((tool) => toolDocument(tool)));
-    return new ToolSearch(index);
-  }
-
-  /** The index `serialize` wrote. Throws on text that is no serialized index (a damaged generated folder). */
-  static load(serialized: string): ToolSearch {
-    return new ToolSearch(MiniSearch.loadJSON(serialized, OPTIONS));
-  }
-
-  /**
-   * The index as JSON text, for `load`: one line per tool's field lengths and per indexed word, words sorted, so a
-   * changed description changes the lines of its words and its tool only. Deterministic: the same tools in the same
-   * order give the same text.
-   */
-  serialize(): string {
-    const { index, fieldLength, averageFieldLength, ...rest } = this.#index.toJSON();
-    const lengths = Object.entries(fieldLength).map(([id, lengths]) => `${JSON.stringify(id)}:${JSON.stringify(lengths)}`);
-    const words = [...index].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map((entry) => JSON.stringify(entry));
-    return `${JSON.stringify(rest).slice(0, -1)},\n"fieldLength":{\n${lengths.join(',\n')}\n},\n"averageFieldLength":${JSON.stringify(averageFieldLength)},\n"index":[\n${words.join(',\n')}\n]}`;
+    const search = new ToolSearch();
+    search.#index.addAll(tools.map((tool) => toolDocument(tool)));
+    return search;
   }
 
   /** Whether a tool of this name is indexed. */

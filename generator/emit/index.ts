@@ -10,7 +10,7 @@ import { emitIndex } from './index-file.js';
 import { emitManifest } from './manifest.js';
 import { emitNames } from './names.js';
 import { emitPackageJson } from './package-json.js';
-import { emitSearchIndex } from './search-index.js';
+import { emitSearchLoader } from './search.js';
 import { emitSpec } from './spec.js';
 import { emitTypes } from './types.js';
 import { emitValidators } from './validators.js';
@@ -27,7 +27,7 @@ const EMITTERS = {
   validators: emitValidators,
   directory: emitDirectory,
   spec: emitSpec,
-  search: emitSearchIndex,
+  search: emitSearchLoader,
   index: emitIndex,
   package: emitPackageJson,
   manifest: emitManifest,

@@ -2,9 +2,9 @@
  * Pruning, the seed's flat mode (`pruneByTask`, `allowOnly`, `pruneByTaskAndAllowlist`); reads only the catalog. A flat
  * tool is kept when the lower-cased task contains its lower-cased name or one of its lower-cased tags; a tool without
  * tags is always kept. Each distinct keyword is tested once per prune. The ranked search (`rankByTask`, `search_tools`)
- * reads the generated folder's index through the `ToolSearchIndex` contract, loaded on first use.
+ * is the generated folder's `loadSearch` (the `ToolSearchIndex` contract), imported on first use and filled here.
  */
-import type { SearchLoader, ToolDefinition, ToolSearchIndex } from '../contract.js';
+import type { GeneratedTool, SearchLoader, ToolDefinition, ToolSearchIndex } from '../contract.js';
 import type { Catalog } from './catalog.js';
 import { toolInput } from './entries.js';
 import type { Gate } from './gate.js';
@@ -12,6 +12,20 @@ import { compactActionDoc } from '../neutral.js';
 import { quote } from '../reasons.js';
 import { assertKnownNames } from '../suggest.js';
 import type { PruneResult, PruneStrategy } from './types.js';
+
+/**
+ * What the ranked search indexes of a tool: its fields, and the names and descriptions of its namespaces and toolkits
+ * (indices into `groups`). The router and `toolrouteSearch` both index with it.
+ * @example
+ * search.add(searchableTool(spec.tools[0], spec.tools[0].parameters, spec));
+ */
+export function searchableTool(
+  tool: Pick<GeneratedTool, 'name' | 'description' | 'tags' | 'namespaces' | 'toolkits'>, parameters: unknown,
+  groups: { readonly [K in 'namespaces' | 'toolkits']: readonly { readonly name: string; readonly description: string }[] },
+): Parameters<ToolSearchIndex['add']>[0] {
+  const named = [...tool.namespaces.map((k) => groups.namespaces[k]!), ...tool.toolkits.map((k) => groups.toolkits[k]!)];
+  return { name: tool.name, description: tool.description, tags: tool.tags, parameters, groups: named.flatMap((g) => [g.name, g.description]) };
+}
 
 /** A distinct lower-cased name or tag, and the flat positions it keeps (ascending). */
 interface Keyword {
@@ -83,17 +97,15 @@ export class Pruner {
     return `These tools can be called now (through call_toolkit_tool when it is among your tools):\n${docs.join('\n')}`;
   }
 
-  /** The generated folder's search, loaded once (a failed load is retried), with the tools registered since added. */
+  /** The generated folder's search, loaded once (a failed load is retried), with every tool not indexed yet added. */
   async #loadSearch(): Promise<ToolSearchIndex> {
     const loader = this.#loader;
-    if (loader === undefined) throw new TypeError('rankByTask, searchTools: the generated folder has no search index (search.gen.ts); regenerate it with this toolroute version.');
+    if (loader === undefined) throw new TypeError('rankByTask, searchTools: the generated folder has no search loader (search.gen.ts); regenerate it with this toolroute version.');
     const search = await (this.#search ??= loader().catch((error: unknown) => { this.#search = undefined; throw error; }));
     const catalog = this.#catalog;
     for (; this.#indexed < catalog.toolCount; this.#indexed++) {
       const e = catalog.tool(this.#indexed);
-      if (e.library || search.has(e.name)) continue;
-      const groups = [...e.namespaces.map((k) => catalog.namespaces[k]!), ...e.toolkits.map((k) => catalog.toolkits[k]!)];
-      search.add({ name: e.name, description: e.description, tags: e.tags, parameters: e.schema, groups: groups.flatMap((g) => [g.name, g.description]) });
+      if (!e.library && !search.has(e.name)) search.add(searchableTool(e, e.schema, catalog));
     }
     return search;
   }

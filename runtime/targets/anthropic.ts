@@ -270,7 +270,6 @@ function auditCachePlacement(system: AnthropicPayload['system'], messages: Anthr
   });
 }
 
-
 /**
  * The `tool-changes` mode: a system message with one `tool_addition` per deferred tool of a toolkit right after the
  * turn holding its successful load's result (fixed in the history, so cached), and at the tail (after the last user or

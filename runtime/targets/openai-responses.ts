@@ -144,7 +144,6 @@ export function toResponsesInput(messages: readonly NormalizedMessage[], systemR
   });
 }
 
-
 /**
  * `load_toolkit` calls and results as tool-search items: a `tool_search_call`, answered by a `tool_search_output`
  * carrying the toolkit's tools (empty for an error, then a `developer` message with its text). Returns `items` itself

@@ -70,7 +70,7 @@ describe('toolroute init', () => {
     const codegen = spawnSync('npm', ['run', '--silent', 'codegen'], { cwd: app, env, encoding: 'utf8', timeout: 120_000 });
     expect(codegen.stderr).toBe('');
     expect(codegen.status).toBe(0);
-    expect(codegen.stdout).toMatch(/toolroute: wrote 9 of 9 files \(2 tools, 0 namespaces, 0 toolkits\)/);
+    expect(codegen.stdout).toMatch(/toolroute: wrote 8 of 8 files \(2 tools, 0 namespaces, 0 toolkits\)/);
 
     const tsc = node([TSC, '-p', 'tsconfig.json'], app);
     expect(tsc.stdout + tsc.stderr).toBe('');

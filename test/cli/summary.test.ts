@@ -36,7 +36,7 @@ toolkits:
 `);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^toolroute: wrote 9 of 9 files \(2 tools, 1 namespace, 1 toolkit\) in \d+ ms\.\n$/);
+    expect(r.stdout).toMatch(/^toolroute: wrote 8 of 8 files \(2 tools, 1 namespace, 1 toolkit\) in \d+ ms\.\n$/);
   });
 
   it('is plural otherwise, including zero', async () => {

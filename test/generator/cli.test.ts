@@ -33,10 +33,10 @@ describe('toolroute codegen', () => {
     const first = toolroute('codegen', 'spec.yaml', '--out', 'out');
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^toolroute: wrote 9 of 9 files \(4 tools, 0 namespaces, 0 toolkits\) in \d+ ms\.\n$/);
+    expect(first.stdout).toMatch(/^toolroute: wrote 8 of 8 files \(4 tools, 0 namespaces, 0 toolkits\) in \d+ ms\.\n$/);
     const check = toolroute('codegen', 'spec.yaml', '--out', 'out', '--check');
     expect(check.code).toBe(0);
-    expect(check.stdout).toBe('toolroute: 9 files in out are up to date (4 tools, 0 namespaces, 0 toolkits).\n');
+    expect(check.stdout).toBe('toolroute: 8 files in out are up to date (4 tools, 0 namespaces, 0 toolkits).\n');
   });
 
   it('--check on stale output exits 1, names each stale file and the exact fix command, and writes nothing', () => {
@@ -49,7 +49,7 @@ describe('toolroute codegen', () => {
       'toolroute: generated files are out of date:\n  out/types.gen.ts: stale (differs from what the spec generates)\nFix: npx toolroute codegen spec.yaml --out out\n',
     );
     expect(readFileSync(file, 'utf8')).toBe(edited);
-    expect(toolroute('codegen', 'spec.yaml', '--out', 'out').stdout).toMatch(/^toolroute: wrote 1 of 9 files/);
+    expect(toolroute('codegen', 'spec.yaml', '--out', 'out').stdout).toMatch(/^toolroute: wrote 1 of 8 files/);
   });
 
   it('exits 1 listing every problem of a bad spec, and writes nothing', () => {

@@ -117,7 +117,6 @@ describe('emit', () => {
       'directory.gen.ts',
       'spec.gen.ts',
       'search.gen.ts',
-      'search-index.gen.ts',
       'index.ts',
       'manifest.json',
     ]);

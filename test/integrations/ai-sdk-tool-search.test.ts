@@ -59,11 +59,13 @@ describe('toolrouteSearch: AI SDK 7 toolSearch with toolroute ranking', () => {
     }
   });
 
-  it('ranks only the tools it is given; indexes a tool the spec does not know; refuses a module without an index', async () => {
+  it('ranks only the tools it is given, spec tools with their groups; indexes a tool the spec does not know; refuses a module without a loader', async () => {
     const search = toolrouteSearch(generated);
     expect(await search({ query: 'weather forecast', tools: DEFERRED.filter((t) => t.name !== 'get_forecast') })).toEqual(['get_current_weather']);
     expect(await search({ query: 'convert currency', tools: [...DEFERRED, { name: 'convertCurrency', description: 'Exchange rates' }] })).toEqual(['convertCurrency']);
     expect(await search({ query: 'anything', tools: [] })).toEqual([]);
+    // "APIs" is only in the Weather toolkit's description: spec tools are indexed with their groups' words.
+    expect((await search({ query: 'APIs', tools: DEFERRED })).sort()).toEqual(['get_current_weather', 'get_forecast']);
     expect(() => toolrouteSearch({ spec: generated.spec } as never)).toThrow(/loadSearch; regenerate/);
   });
 });

@@ -386,7 +386,7 @@ test('the runtime exports exactly its public API', () => {
     'ANNOUNCEMENT_ANCHOR', 'ANNOUNCEMENT_CHANNELS', 'DEFAULT_LIMITS', 'LOAD_TOOLKIT_NAME', 'PORTABLE_TOOL_NAME', 'REJECTION_CODES', 'RESERVED_TOOL_NAMES', 'TARGETS',
     'TARGET_WARNING_CODES', 'TOOLKIT_DISPATCHER_NAME', 'TOOLKIT_LOADING_STRATEGIES', 'ToolCallRejectedError', 'ToolRouter',
     'ToolrouteConfigError', 'anthropicToolChanges', 'applyNullDecode', 'cacheBlocks', 'cacheKey', 'cacheReuse', 'compileForTarget',
-    'createRouter', 'fromProvider', 'lazyRendered', 'libraryTool', 'nullDecodePlan', 'renderAnnouncements', 'renderTool', 'specFromData', 'stablePrefixOf',
+    'createRouter', 'fromProvider', 'lazyRendered', 'libraryTool', 'nullDecodePlan', 'renderAnnouncements', 'renderTool', 'searchableTool', 'specFromData', 'stablePrefixOf',
     'toolMessage', 'toolResultErrorFlag', 'toolkitMode', 'warnOnce',
   ]);
 });

@@ -1,7 +1,6 @@
 /**
  * The ranking on real user queries (BFCL live_multiple, test/fixtures/bfcl): the right function is in the top 5 and
- * top 10 of the pooled 457-function catalog about as often as docs/search.md reports, and the index a generated
- * folder would ship (serialized, then loaded) ranks every query exactly as the one built in memory.
+ * top 10 of the pooled 457-function catalog about as often as docs/search.md reports.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -22,11 +21,5 @@ describe('ranked search on BFCL live_multiple', () => {
     expect(recall(5)).toBeGreaterThanOrEqual(0.88);
     expect(recall(10)).toBeGreaterThanOrEqual(0.93);
     expect(recall(1)).toBeGreaterThanOrEqual(0.6);
-  });
-
-  it('ranks every query the same after serialize and load', () => {
-    const loaded = ToolSearch.load(built.serialize());
-    const differ = queries.filter((q) => JSON.stringify(loaded.rank(q.task, { k: 10 })) !== JSON.stringify(built.rank(q.task, { k: 10 })));
-    expect(differ).toEqual([]);
   });
 });

@@ -1,13 +1,13 @@
 /**
- * The ranked tool search: words split on case and separators, the index built at codegen and loaded from the
- * generated folder on the first `rankByTask`, tools registered at run time ranked too, and the result usable with
- * `compile({ tools })` like a prune result.
+ * The ranked tool search: words split on case and separators, the generated folder's search loaded on the first
+ * `rankByTask` and filled with the spec's tools (their groups' words included), tools registered at run time ranked
+ * too, and the result usable with `compile({ tools })` like a prune result.
  */
 import { describe, expect, it } from 'vitest';
 import { term, ToolSearch, words } from '../../search/index.js';
 import { createRouter, specFromData } from '../../runtime/index.js';
 import * as flatOnly from '../fixtures/flat-only/expected/index.js';
-import { searchIndex } from '../fixtures/flat-only/expected/search-index.gen.js';
+import * as example from '../fixtures/example/expected/index.js';
 
 const TOOLS = [
   { name: 'getWeatherForecast', description: 'Forecast for the coming days', parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name' } } } },
@@ -46,21 +46,23 @@ describe('ToolSearch', () => {
     expect(() => search.rank('x', { k: 0 })).toThrow(/k must be a positive integer/);
   });
 
-  it('serializes deterministically and loads to the same ranking; a tool added later is ranked', () => {
-    const text = search.serialize();
-    expect(ToolSearch.build(TOOLS).serialize()).toBe(text);
-    const loaded = ToolSearch.load(text);
-    for (const q of ['weather', 'hotel nights', 'email', 'GET']) expect(loaded.rank(q, { k: 4 })).toEqual(search.rank(q, { k: 4 }));
-    loaded.add({ name: 'get_stock_price', description: 'Latest price of a share' });
-    expect(loaded.rank('stock price of ACME', { k: 1 })).toEqual(['get_stock_price']);
+  it('ranks tools added one by one as the same tools built at once; a tool added again is replaced', () => {
+    const added = new ToolSearch();
+    for (const tool of TOOLS) added.add(tool);
+    for (const q of ['weather', 'hotel nights', 'email', 'GET', 'city travel request']) expect(added.rank(q, { k: 4 })).toEqual(search.rank(q, { k: 4 }));
+    added.add({ name: 'get_stock_price', description: 'Latest price of a share' });
+    expect(added.rank('stock price of ACME', { k: 1 })).toEqual(['get_stock_price']);
+    added.add({ name: 'get_stock_price', description: 'Dividends paid' });
+    expect(added.rank('latest share', { k: 1 })).toEqual([]);
+    expect(added.rank('dividends', { k: 1 })).toEqual(['get_stock_price']);
   });
 });
 
 describe('router.rankByTask', () => {
   const handlers = Object.fromEntries(flatOnly.spec.tools.map((t) => [t.name, () => 'ok'])) as never;
 
-  it('loads the generated index on first use and ranks flat tools; the result passes to compile({ tools })', async () => {
-    expect(ToolSearch.load(searchIndex).has('send_email')).toBe(true);
+  it('loads the generated search on first use, indexes the spec and ranks flat tools; the result passes to compile({ tools })', async () => {
+    expect((await flatOnly.loadSearch()).has('send_email')).toBe(false);
     let loads = 0;
     const router = createRouter({ spec: flatOnly.spec, loadSearch: () => (loads++, flatOnly.loadSearch()) }, handlers);
     expect(loads).toBe(0);
@@ -75,7 +77,17 @@ describe('router.rankByTask', () => {
     expect((payload.tools ?? []).map((t) => (t as { function: { name: string } }).function.name)).toEqual(ranked.tools.map((t) => t.name));
   });
 
-  it('ranks tools registered at run time; refuses k that is no positive integer and a folder without an index', async () => {
+  it("indexes a spec tool with its toolkit's and namespace's names and descriptions", async () => {
+    const exampleHandlers = Object.fromEntries(example.spec.tools.map((t) => [t.name, () => 'ok'])) as never;
+    const router = createRouter(example, exampleHandlers, { searchTools: { k: 1 } });
+    // "APIs" is only in the Weather toolkit's description, so the search finds its tools by it.
+    const found = await router.dispatch({ name: 'search_tools', arguments: { query: 'APIs' } });
+    expect(found.ok && String(found.result)).toMatch(/\n- get_(forecast|current_weather):/);
+    const plain = ToolSearch.build(example.spec.tools.map((t) => ({ name: t.name, description: t.description, tags: t.tags, parameters: t.parameters })));
+    expect(plain.rank('APIs', { k: 1 })).toEqual([]);
+  });
+
+  it('ranks tools registered at run time; refuses k that is no positive integer and a folder without a search loader', async () => {
     const router = createRouter(flatOnly, handlers);
     router.registerTools([{ name: 'get_stock_price', description: 'Latest price of a share', tags: ['finance'] }]);
     expect((await router.rankByTask('what is the stock price of ACME', { k: 1 })).tools.map((t) => t.name)).toEqual(['get_stock_price']);
@@ -88,6 +100,6 @@ describe('router.rankByTask', () => {
     expect(found.ok && String(found.result)).toMatch(/^.*\n- ledger_get:/);
     await expect(router.rankByTask('x', { k: 1.5 })).rejects.toThrow(/k must be a positive integer/);
     const bare = createRouter({ spec: specFromData({ formatVersion: 1, hash: 'h', openaiStrict: false, schemas: {}, tools: [], flat: [], namespaces: [], toolkits: [], policies: {} }, { directoryXml: '', validators: [] }) }, {});
-    await expect(bare.rankByTask('x', { k: 1 })).rejects.toThrow(/no search index .*regenerate/);
+    await expect(bare.rankByTask('x', { k: 1 })).rejects.toThrow(/no search loader .*regenerate/);
   });
 });

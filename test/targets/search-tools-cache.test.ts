@@ -90,9 +90,9 @@ describe('search_tools', () => {
     expect(router.getLoadedToolkits()).toEqual(['Weather']);
   });
 
-  test('fails loudly on a bad k or a folder without a search index', () => {
+  test('fails loudly on a bad k or a folder without a search loader', () => {
     expect(() => createRouter(gen, recordingHandlers().handlers, { searchTools: { k: 0 } })).toThrow(/searchTools.k must be a positive integer/);
     expect(() => createRouter(gen, recordingHandlers().handlers, { searchTools: 'yes' as unknown as true })).toThrow(/searchTools must be true or \{ k \}.*got "yes"/);
-    expect(() => createRouter({ spec: gen.spec }, recordingHandlers().handlers, { searchTools: true })).toThrow(/searchTools needs a generated folder with its search index/);
+    expect(() => createRouter({ spec: gen.spec }, recordingHandlers().handlers, { searchTools: true })).toThrow(/searchTools needs a generated folder with its search loader/);
   });
 });
