@@ -115,12 +115,12 @@ export class Catalog {
       'Handlers are keyed by tool name; remove the entry or fix its name.',
     );
     spec.namespaces.forEach((ns, k) => {
-      this.namespaces.push(new Group({ name: ns.name, description: ns.description, tools: ns.tools, specIndex: k, neutral: undefined }, this));
+      this.namespaces.push(new Group({ kind: 'namespace', name: ns.name, description: ns.description, tools: ns.tools, specIndex: k, neutral: undefined }, this));
       // A namespace shadows a same-named tool that is not flat (the model sees the namespace).
       this.byName.set(ns.name, { kind: 'namespace', index: k });
     });
     spec.toolkits.forEach((kit, k) => {
-      this.toolkits.push(new Group({ name: kit.name, description: kit.description, tools: kit.tools, specIndex: k, neutral: undefined }, this));
+      this.toolkits.push(new Group({ kind: 'toolkit', name: kit.name, description: kit.description, tools: kit.tools, specIndex: k, neutral: undefined }, this));
       this.kitByLower.set(kit.name.toLowerCase(), k);
     });
     this.byName.set(LOAD_TOOLKIT_NAME, { kind: 'loader' });
@@ -234,7 +234,7 @@ export class Catalog {
       const index = list.length;
       const inputs = members.map((t) => toolInput(this.tool(t)));
       const neutral = kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined;
-      list.push(new Group({ name: g.name, description: g.description, tools: members, specIndex: -1, neutral }, this));
+      list.push(new Group({ kind, name: g.name, description: g.description, tools: members, specIndex: -1, neutral }, this));
       for (const t of members) {
         const entry = this.tool(t);
         if (kind === 'namespace') entry.namespaces = [...entry.namespaces, index];

@@ -48,10 +48,11 @@ export const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', p
  * a call into the group (or a rejection naming its actions) needs them. Member names are read from the catalog; a
  * tool's name never changes.
  * @example
- * const ns = new Group({ name: 'git', description: 'Git', tools: [4, 7], specIndex: 0, neutral: undefined }, catalog);
+ * const ns = new Group({ kind: 'namespace', name: 'git', description: 'Git', tools: [4, 7], specIndex: 0, neutral: undefined }, catalog);
  * ns.actions.get('git_push'); // → 7
  */
 export class Group {
+  readonly kind: 'namespace' | 'toolkit';
   readonly name: string;
   readonly description: string;
   /** Member tool indices (spec groups: the spec's own frozen array). */
@@ -64,12 +65,8 @@ export class Group {
   #actions: Map<string, number> | undefined;
   #actionList: readonly string[] | undefined;
 
-  constructor(fields: Pick<Group, 'name' | 'description' | 'tools' | 'specIndex' | 'neutral'>, names: { toolName(t: number): string }) {
-    this.name = fields.name;
-    this.description = fields.description;
-    this.tools = fields.tools;
-    this.specIndex = fields.specIndex;
-    this.neutral = fields.neutral;
+  constructor(fields: Pick<Group, 'kind' | 'name' | 'description' | 'tools' | 'specIndex' | 'neutral'>, names: { toolName(t: number): string }) {
+    ({ kind: this.kind, name: this.name, description: this.description, tools: this.tools, specIndex: this.specIndex, neutral: this.neutral } = fields);
     this.#names = names;
   }
 

@@ -164,7 +164,7 @@ export class Resolver {
     const args = flat ? Object.fromEntries(others.map((key) => [key, parsed[key]])) : (parsed['args'] ?? {});
     if (!flat && stray.length > 0) return reject('malformed_arguments', strayKeysReason(group.name, action as string, stray), callId);
     // A toolkit's tool is then checked exactly as the call by its own name, on the arguments the wire call carried.
-    if (this.#catalog.toolkits.includes(group)) return this.#tool(t, args, false, callId);
+    if (group.kind === 'toolkit') return this.#tool(t, args, false, callId);
     if (!isPlainObject(args)) return reject('malformed_arguments', namespaceArgsReason(group.name, action as string, jsonKind(args)), callId);
     return this.#validate(t, args, flat ? '' : '/args', 'namespace', group.name, callId, false, fresh);
   }
