@@ -27,7 +27,7 @@
  * - Announcements ride on tool results: MCP has no channel that re-renders
  *   state into the prompt, and a tool result is the only server-written text a
  *   model is sure to read. When the standing announcements differ from what
- *   this session last delivered, the next result carries an extra text block
+ *   the MCP session last delivered, the next result carries an extra text block
  *   with the `<announcements>` block (or a line saying they were all retracted).
  */
 import { LOAD_TOOLKIT_NAME, renderAnnouncements, type ToolDefinition } from '../../runtime/index.js';

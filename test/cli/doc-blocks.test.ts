@@ -28,6 +28,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/index.js';
 import { consumerTsconfig, node, REPO, removeDir, stagePackage, tempDir, TSC, write } from './stage.js';
 
+/** Words that tell how the project was developed: sessions, rounds, issue and defect numbers. */
+const HISTORY = /\b(this|last|previous|earlier|next) (session|round)\b|\bsession \d+|\b(issue|defect) \d+/gi;
+
 const DOCS: readonly string[] = [
   'README.md',
   'ARCHITECTURE.md',
@@ -136,8 +139,23 @@ describe('code blocks of the docs', () => {
 
   it.each([...DOCS, 'bench/README.md'])('%s describes the project, not how it was developed (history goes in CHANGELOG.md)', (doc) => {
     const text = readFileSync(path.join(REPO, doc), 'utf8');
-    const history = /\b(this|last|previous|earlier|next) (session|round)\b|\bsession \d+|\b(issue|defect) \d+/gi;
-    expect([...text.matchAll(history)].map((m) => m[0]), doc).toEqual([]);
+    expect([...text.matchAll(HISTORY)].map((m) => m[0]), doc).toEqual([]);
+  });
+
+  it('no source, script, bench or test file tells how the project was developed, in comments or test names', () => {
+    const found: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(path.join(REPO, dir), { withFileTypes: true })) {
+        const rel = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (!['node_modules', '.tmp', 'fixtures', 'generated'].includes(entry.name)) walk(rel);
+        } else if (/\.(ts|mts|mjs|js)$/.test(entry.name) && !entry.name.endsWith('.gen.ts')) {
+          for (const m of readFileSync(path.join(REPO, rel), 'utf8').matchAll(HISTORY)) found.push(`${rel}: ${m[0]}`);
+        }
+      }
+    };
+    for (const dir of ['runtime', 'generator', 'cli', 'search', 'schema', 'integrations', 'scripts', 'bench', 'test', 'examples']) walk(dir);
+    expect(found).toEqual([]);
   });
 
   it.each(SPECS.map((b) => [`${b.doc}:${b.line}`, b] as const))('YAML spec %s generates without problems', async (_, block) => {

@@ -199,7 +199,7 @@ describe('a generated folder in ordinary setups', () => {
     copyFileSync(path.join(dir, 'generated/package.json'), path.join(dir, 'dist/generated/package.json'));
     expectRun(node(['dist/app.js'], dir));
 
-    // Without that package.json the same folder is CommonJS to tsc, and it fails (what defect 8 reported).
+    // Without that package.json the same folder is CommonJS to tsc, and it fails: the package.json is what makes the generated folder ESM outside an ESM package.
     rmSync(path.join(dir, 'generated/package.json'));
     const without = tsc(dir, { noEmit: true }, ['app.ts']);
     expect(without.code).not.toBe(0);
