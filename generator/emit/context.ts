@@ -1,7 +1,6 @@
-/** The emit context: what the emitters share, computed once from the IR (names, distinct schemas, neutral tools). */
+/** The emit context: what the emitters share, computed once from the IR (names, distinct schemas, the directory). */
 import type { IRSpec, JsonSchema } from '../ir.js';
-import type { NeutralTool } from '../../runtime/targets/index.js';
-import { directoryXml, neutralLoaderTool, neutralNamespaceTool, neutralTool } from '../../runtime/neutral.js';
+import { directoryXml } from '../../runtime/neutral.js';
 import { bug } from '../problems.js';
 import { canonicalJson } from '../../runtime/cache-key.js';
 import { cloneSchema } from '../../runtime/targets/schema.js';
@@ -52,12 +51,6 @@ export interface EmitContext {
   /** Distinct validators in order of first use (schemas without annotations); `validatorOf[i]` indexes this. */
   readonly validators: readonly DistinctSchema[];
   readonly validatorOf: readonly number[];
-  /** Neutral definitions, the input of every target's rendering. */
-  readonly neutral: {
-    readonly tools: readonly NeutralTool[];
-    readonly namespaces: readonly NeutralTool[];
-    readonly loader: NeutralTool | null;
-  };
   readonly directoryXml: string;
 }
 
@@ -103,16 +96,11 @@ export function buildEmitContext(ir: IRSpec, options: EmitOptions): EmitContext 
     if (tool === undefined) throw bug(`tool index ${i} out of range`);
     return tool;
   };
-  const neutral = {
-    tools: ir.tools.map((t) => neutralTool(t)),
-    namespaces: ir.namespaces.map((ns) => neutralNamespaceTool(ns, ns.tools.map(toolAt), ns.encoding)),
-    loader: ir.toolkits.length > 0 ? neutralLoaderTool(ir.toolkits.map((k) => k.name)) : null,
-  };
   const directory = directoryXml(
     ir.toolkits.map((k) => ({ name: k.name, description: k.description, tools: k.tools.map((i) => toolAt(i).name) })),
   );
 
-  return { ir, options, command, header, argTypeNames, actionTypeNames, resultTypeNames, parameterTexts, schemas, validators, validatorOf, neutral, directoryXml: directory };
+  return { ir, options, command, header, argTypeNames, actionTypeNames, resultTypeNames, parameterTexts, schemas, validators, validatorOf, directoryXml: directory };
 }
 
 /**
