@@ -155,7 +155,6 @@ export function validatorsModule(input: ValidatorsInput): string {
   return `${content}\n`;
 }
 
-
 /**
  * ajv's code as a function body of an ES module: its ESM mode still writes `require(…)` for runtime
  * helpers (ajv-validator/ajv#2209), made default imports with a `.js` extension (ajv has no exports
