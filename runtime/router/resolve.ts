@@ -157,12 +157,12 @@ export class Resolver {
     // An unknown or blocked action is reported first: that is what the model must fix.
     const t = this.#action(group, action, callId);
     if (typeof t !== 'number') return t;
-    const others = Object.keys(parsed).filter((key) => key !== 'action');
-    const stray = others.filter((key) => key !== 'args');
-    // Flattened. fromEntries defines keys, so a `__proto__` key stays an own property.
     const flat = !Object.hasOwn(parsed, 'args');
-    const args = flat ? Object.fromEntries(others.map((key) => [key, parsed[key]])) : (parsed['args'] ?? {});
-    if (!flat && stray.length > 0) return reject('malformed_arguments', strayKeysReason(group.name, action as string, stray), callId);
+    // The keys beside `action` (and `args`): the arguments of a flattened call, stray keys otherwise.
+    const beside = Object.keys(parsed).filter((key) => key !== 'action' && (flat || key !== 'args'));
+    if (!flat && beside.length > 0) return reject('malformed_arguments', strayKeysReason(group.name, action as string, beside), callId);
+    // fromEntries defines keys, so a `__proto__` key stays an own property.
+    const args = flat ? Object.fromEntries(beside.map((key) => [key, parsed[key]])) : (parsed['args'] ?? {});
     // A toolkit's tool is then checked exactly as the call by its own name, on the arguments the wire call carried.
     if (group.kind === 'toolkit') return this.#tool(t, args, false, callId);
     if (!isPlainObject(args)) return reject('malformed_arguments', namespaceArgsReason(group.name, action as string, jsonKind(args)), callId);
