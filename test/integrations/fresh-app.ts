@@ -1,7 +1,6 @@
 /**
  * toolroute as a new user installs it: the package as `npm pack` makes it
- * (the files package.json lists, with dist/ from the build the test run
- * shares, test/setup/package-build.ts), installed into a fresh app outside
+ * (the tarball the test run shares, test/setup/package-build.ts), installed into a fresh app outside
  * the repo with one plain `npm install` beside the SDK packages the app uses,
  * at the versions installed in the repo. The app's code is generated from the
  * example spec, type-checked with the repo's `tsc` against the installed
@@ -11,11 +10,11 @@
  * after the repo's own install.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generate, type GenerateResult } from '../../generator/index.js';
-import { builtPackage, REPO, TSC } from '../setup/package-build.js';
+import { packedPackage, REPO, TSC } from '../setup/package-build.js';
 
 /** The environment of the app's processes: without the test runner's NODE_OPTIONS or a forced CLI mode. */
 const APP_ENV: NodeJS.ProcessEnv = (() => {
@@ -56,25 +55,14 @@ export function installed(name: string): string {
 }
 
 /**
- * Packs toolroute into a new folder under the system's temp folder (outside
- * the repo, so nothing resolves from the repo's node_modules). Remove `base`
- * when done.
+ * A new folder under the system's temp folder (outside the repo, so nothing resolves from the repo's node_modules)
+ * for an app, and the packed toolroute tarball the test run shares. Remove `base` when done.
  *
  * @example
  * const { base, tarball } = packToolroute('toolroute-ai-sdk-app-');
  */
 export function packToolroute(prefix: string): { base: string; tarball: string } {
-  const base = mkdtempSync(path.join(os.tmpdir(), prefix));
-  const stage = path.join(base, 'stage');
-  // What npm would pack from the repo (no scripts run), with dist/ from the shared build.
-  const listing = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], REPO).stdout) as { files: { path: string }[] }[];
-  for (const file of (listing[0]?.files ?? []).map((f) => f.path).filter((f) => !f.startsWith('dist/'))) {
-    mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
-    copyFileSync(path.join(REPO, file), path.join(stage, file));
-  }
-  cpSync(path.join(builtPackage(), 'dist'), path.join(stage, 'dist'), { recursive: true });
-  const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', base], stage).stdout) as { filename: string }[];
-  return { base, tarball: path.join(base, packed[0]?.filename ?? '') };
+  return { base: mkdtempSync(path.join(os.tmpdir(), prefix)), tarball: packedPackage() };
 }
 
 /**

@@ -20,17 +20,18 @@
  * npm installs with --prefer-offline: every package is in the local npm cache
  * after `npm ci` (the registry is asked only for what is not).
  *
- * The tarball is packed from a staged copy (the files `npm pack` lists for
- * the repo, dist/ from the build the package tests share), so the repo's own
- * dist/ is never rebuilt under other tests that run the CLI from it.
+ * The tarball is the one the test run shares (test/setup/package-build.ts),
+ * packed from a staged copy (the files `npm pack` lists for the repo, dist/
+ * from the shared build), so the repo's own dist/ is never rebuilt under
+ * other tests that run the CLI from it.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/index.js';
-import { builtPackage, REPO, TSC } from '../setup/package-build.js';
+import { packedPackage, REPO, TSC } from '../setup/package-build.js';
 const NPM_ENV: NodeJS.ProcessEnv = (() => {
   const env = { ...process.env };
   delete env['NODE_OPTIONS'];
@@ -115,17 +116,7 @@ const mb = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
 
 beforeAll(() => {
   base = mkdtempSync(path.join(os.tmpdir(), 'toolroute-pack-'));
-  const stage = path.join(base, 'stage');
-  // What npm would pack from the repo (no scripts run), then the same files with a fresh build.
-  const listing = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], REPO).stdout) as { files: { path: string }[] }[];
-  const listed = listing[0]?.files.map((f) => f.path) ?? [];
-  for (const file of listed.filter((f) => !f.startsWith('dist/'))) {
-    mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
-    copyFileSync(path.join(REPO, file), path.join(stage, file));
-  }
-  cpSync(path.join(builtPackage(), 'dist'), path.join(stage, 'dist'), { recursive: true });
-  const out = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', base], stage).stdout) as { filename: string }[];
-  tarball = path.join(base, out[0]?.filename ?? '');
+  tarball = packedPackage();
 }, 300_000);
 afterAll(() => {
   if (base !== '') rmSync(base, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 /**
- * The package as `npm run build` makes it (package.json, bin/, dist/), built
- * once and shared by every test that installs it (the package tests, `init`,
- * the README's blocks). The build lives under `<repo>/.tmp/package-build/<key>/`,
+ * The package as `npm run build` makes it (package.json, bin/, dist/), and its
+ * tarball as `npm pack` makes it, each built once and shared by every test that
+ * installs it (the package tests, the fresh apps, `init`, the README's blocks). The build lives under `<repo>/.tmp/package-build/<key>/`,
  * where the key hashes everything the build reads (sources, tsconfigs,
  * package.json, bin/, the compiler's version): a second test file, or a second
  * run with unchanged sources, reuses it; any edit makes a new one. Test files
@@ -62,14 +62,10 @@ function build(dir: string): void {
 }
 
 /**
- * The folder holding the built package (package.json, bin/, dist/); read it, never write into it.
- *
- * @example
- * cpSync(builtPackage(), path.join(app, 'node_modules/toolroute'), { recursive: true });
+ * `make(work)` writes a folder once: the first caller makes it under a lock and moves it to `done`, the others wait
+ * for it. Returns `done`.
  */
-export function builtPackage(): string {
-  const key = buildKey();
-  const done = path.join(ROOT, key);
+function once(done: string, make: (work: string) => void): string {
   const lock = `${done}.lock`;
   mkdirSync(ROOT, { recursive: true });
   for (;;) {
@@ -83,14 +79,58 @@ export function builtPackage(): string {
     }
     try {
       if (existsSync(done)) return done;
-      const work = path.join(lock, 'package');
-      build(work);
+      const work = path.join(lock, 'work');
+      make(work);
       renameSync(work, done);
-      // Builds of older sources are of no further use.
-      for (const name of readdirSync(ROOT)) if (name !== key && !name.endsWith('.lock')) rmSync(path.join(ROOT, name), { recursive: true, force: true });
       return done;
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
   }
+}
+
+/**
+ * The folder holding the built package (package.json, bin/, dist/); read it, never write into it.
+ *
+ * @example
+ * cpSync(builtPackage(), path.join(app, 'node_modules/toolroute'), { recursive: true });
+ */
+export function builtPackage(): string {
+  const key = buildKey();
+  const done = once(path.join(ROOT, key), build);
+  // Builds (and tarballs) of older sources are of no further use.
+  for (const name of readdirSync(ROOT)) if (!name.startsWith(key)) rmSync(path.join(ROOT, name), { recursive: true, force: true });
+  return done;
+}
+
+/**
+ * The tarball `npm pack` makes of the package: the files it lists from the repository (no scripts run), with dist/
+ * from {@link builtPackage}. Packed once per build and shared; install from it, never write to it.
+ *
+ * @example
+ * spawnSync('npm', ['install', '--prefer-offline', packedPackage()], { cwd: app });
+ */
+export function packedPackage(): string {
+  const built = builtPackage();
+  const dir = once(`${built}-packed`, (work) => {
+    const stage = path.join(work, 'stage');
+    const listing = JSON.parse(npmPack(['--dry-run'], REPO)) as { files: { path: string }[] }[];
+    for (const file of (listing[0]?.files ?? []).map((f) => f.path).filter((f) => !f.startsWith('dist/'))) {
+      mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
+      copyFileSync(path.join(REPO, file), path.join(stage, file));
+    }
+    cpSync(path.join(built, 'dist'), path.join(stage, 'dist'), { recursive: true });
+    npmPack(['--pack-destination', work], stage);
+    rmSync(stage, { recursive: true, force: true });
+  });
+  const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
+  if (tarball === undefined) throw new Error(`npm pack wrote no tarball into ${dir}`);
+  return path.join(dir, tarball);
+}
+
+/** `npm pack --json` with `args` in `cwd` (no scripts run); its JSON output. */
+function npmPack(args: readonly string[], cwd: string): string {
+  const r = spawnSync('npm', ['pack', '--json', '--ignore-scripts', ...args, '--loglevel=error'], { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm pack ${args.join(' ')} failed (${r.status}):\n${r.stdout}${r.stderr}`);
+  return r.stdout;
 }
