@@ -28,8 +28,6 @@ interface Catalog { readonly label: string; readonly tools: readonly SearchableT
 /** Hits at 1, 5 and 10 (ranked), or kept counts (pruneByTask), over `n` queries, and the time they took. */
 interface Score { readonly label: string; at1: number; at5: number; at10: number; kept: number; n: number; ms: number }
 
-const KS = [1, 5, 10] as const;
-
 /** The corpus: its queries and every function it offers, one per name. */
 function loadCorpus(dir: string): { functions: BfclFunction[]; queries: Query[] } {
   const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);

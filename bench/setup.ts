@@ -6,7 +6,6 @@
  * folder's `index` (its `TOOL_NAMES`).
  */
 import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
 import type { createRouter as CreateRouter, GeneratedModule, RegistryShape, ToolRouter } from '../runtime/index.js';
 import type { MadeSpec, JsonObject } from './make-spec.js';
 import { makeReference, type Reference } from './reference.js';

@@ -9,7 +9,7 @@ import { toolMessage } from '../../runtime/conversation.js';
 import { adapterFor, toolkitMode } from '../../runtime/targets/index.js';
 import type { NeutralMessage } from '../../runtime/targets/history.js';
 import type { ToolkitLoadingOption, ToolkitLoadingStrategy, ToolkitMode } from '../../runtime/toolkit-loading.js';
-import { LOAD_TOOLKIT_NAME, TARGETS, type GeneratedModule, type GeneratedSpec, type RegistryShape, type Target } from '../../runtime/contract.js';
+import { LOAD_TOOLKIT_NAME, TARGETS, type GeneratedModule, type RegistryShape, type Target } from '../../runtime/contract.js';
 import { buildEmitContext, DEFAULT_RUNTIME_IMPORT } from '../../generator/emit/context.js';
 import { specData } from '../../generator/emit/spec.js';
 import { specFromData } from '../../runtime/spec-data.js';

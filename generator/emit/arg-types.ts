@@ -3,7 +3,7 @@
  * value the validator accepts: what TypeScript cannot say (ranges, patterns, `not`, `oneOf`'s
  * "exactly one", …) widens the type, never narrows it. Spec text never becomes code unescaped.
  */
-import { isJsonObject, type JsonSchema, type JsonValue } from '../ir.js';
+import { isJsonObject, type JsonValue } from '../ir.js';
 import { jsdoc, propertyKey, tsString } from './code.js';
 import { defaultApplies, fillsDefaultsIn } from './defaults.js';
 

@@ -1,7 +1,7 @@
 /** `validators.gen.ts`: ajv's standalone code, one validator per distinct argument schema. */
 import { createRequire } from 'node:module';
 import type { Ajv, Options as AjvOptions } from 'ajv';
-import type { JsonSchema, JsonValue } from '../ir.js';
+import type { JsonSchema } from '../ir.js';
 import { bug } from '../problems.js';
 import { tsString } from './code.js';
 import type { EmitContext } from './context.js';

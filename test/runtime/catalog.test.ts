@@ -9,7 +9,7 @@ import { Catalog } from '../../runtime/router/catalog.js';
 import type { GeneratedModule, RegistryShape } from '../../runtime/contract.js';
 import { generated, recordingHandlers } from './helpers.js';
 
-const { TOOL_NAMES, NAMESPACE_NAMES } = generated;
+const { NAMESPACE_NAMES } = generated;
 const module = generated as unknown as GeneratedModule<RegistryShape>;
 
 describe('the catalog', () => {

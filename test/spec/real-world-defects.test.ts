@@ -188,7 +188,7 @@ beforeAll(async () => {
     if (!r.ok) continue;
     modules.set(c.name, (await import(pathToFileURL(path.join(dir, 'out', 'index.ts')).href)) as GeneratedModule);
     const alias = c.name.replace(/-/g, '_');
-    lines.push(`import type { ToolArgs as ${alias} } from './${c.name}/out/index.js';`);
+    if ((c.types ?? []).length > 0) lines.push(`import type { ToolArgs as ${alias} } from './${c.name}/out/index.js';`);
     (c.types ?? []).forEach((t, i) => {
       if (!t.ok) {
         typeLines.set(lines.length + 1, { name: c.name, ok: false, tool: t.tool });

@@ -56,7 +56,7 @@ const geminiPayload = (): GeminiPayload => exampleRouter().router.compile({ targ
 describe('native toolkit-loading payloads are the SDK request types', () => {
   it('anthropic: deferred toolkit tools and tool_reference blocks', () => {
     const payload = anthropicPayload();
-    const params: MessageCreateParamsNonStreaming = { model: 'claude-x', max_tokens: 1, ...payload };
+    ({ model: 'claude-x', max_tokens: 1, ...payload }) satisfies MessageCreateParamsNonStreaming;
     const result = (payload.messages[2]!.content as ToolResultBlockParam[])[0]!;
     expectTypeOf(result).toMatchTypeOf<ToolResultBlockParam>();
     expect(result.content).toContainEqual({ type: 'tool_reference', tool_name: 'get_forecast' } satisfies ToolReferenceBlockParam);
