@@ -62,6 +62,8 @@ const OPTION_VALUES: Readonly<Record<keyof TargetCompileOptions, readonly [(v: u
   onWarning: [(v) => typeof v === 'function', 'a function'],
 };
 
+const OPTION_NAMES: ReadonlySet<string> = new Set(Object.keys(OPTION_VALUES));
+
 /**
  * Throws a `TypeError` for compile options the types refuse (from JavaScript, or read from configuration): an unknown
  * key, with the closest known ones, or a value its option does not take.
@@ -70,8 +72,7 @@ const OPTION_VALUES: Readonly<Record<keyof TargetCompileOptions, readonly [(v: u
 export function checkCompileOptions(options: unknown): void {
   if (options === undefined) return;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`compile: options must be an object; got ${JSON.stringify(options) ?? typeof options}.`);
-  const known = Object.keys(OPTION_VALUES);
-  assertKnownNames('compile options', Object.keys(options), new Set(known), () => known, `Options are ${known.join(', ')}.`);
+  assertKnownNames('compile options', Object.keys(options), OPTION_NAMES, () => OPTION_NAMES, `Options are ${[...OPTION_NAMES].join(', ')}.`);
   const [key, value] = Object.entries(options).find(([k, v]) => v !== undefined && !OPTION_VALUES[k as keyof TargetCompileOptions][0](v)) ?? [];
   if (key !== undefined) throw new TypeError(`compile: options.${key} takes ${OPTION_VALUES[key as keyof TargetCompileOptions][1]}; got ${typeof value === 'function' ? 'a function' : JSON.stringify(value)}.`);
 }
