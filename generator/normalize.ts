@@ -308,21 +308,16 @@ function hashedOptions(options: IROptions): Record<string, unknown> {
  * specHash(irWithoutHash); // '3f1c…' (64 hex digits)
  */
 export function specHash(ir: Omit<IRSpec, 'hash' | 'file'>): string {
-  const strip = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(strip);
-    if (typeof v !== 'object' || v === null) return v;
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) if (k !== 'source') out[k] = strip(x);
-    return out;
-  };
+  // Only the records' own `source` goes: a schema may well name a property `source`, and that is content.
+  const withoutSource = <R extends { readonly source: unknown }>(records: readonly R[]) => records.map(({ source: _source, ...rest }) => rest);
   const payload = {
     version: ir.version,
     options: hashedOptions(ir.options),
-    tools: strip(ir.tools),
+    tools: withoutSource(ir.tools),
     flat: ir.flat,
-    namespaces: strip(ir.namespaces),
-    toolkits: strip(ir.toolkits),
-    policies: strip(ir.policies),
+    namespaces: withoutSource(ir.namespaces),
+    toolkits: withoutSource(ir.toolkits),
+    policies: withoutSource(ir.policies),
   };
   return createHash('sha256').update(JSON.stringify(payload)).digest('hex');
 }

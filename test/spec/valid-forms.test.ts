@@ -92,6 +92,11 @@ describe('one spec, three forms', () => {
     expect(irOf(base.replace('{ x: { type: string }, y: { type: number } }', '{ y: { type: number }, x: { type: string } }')).hash).not.toBe(h);
     expect(irOf(base.replace('parameters: {', 'parameters:   {')).hash).toBe(h); // formatting is not content
   });
+
+  it('a schema property named `source` is content: changing it changes the hash', () => {
+    const spec = (type: string) => `version: 1\ntools:\n  - name: fetch_data\n    description: Fetch\n    parameters: { source: { type: ${type} } }\n`;
+    expect(irOf(spec('string')).hash).not.toBe(irOf(spec('number')).hash);
+  });
 });
 
 describe('normalization', () => {
