@@ -32,7 +32,7 @@ function mtime(url) {
 /** Newest modification time among the package's TypeScript sources (0 when none ship). */
 function newestSource() {
   let newest = mtime(new URL('index.ts', ROOT)) ?? 0;
-  for (const dir of ['cli', 'generator', 'runtime', 'schema', 'integrations']) {
+  for (const dir of ['cli', 'generator', 'runtime', 'schema', 'search', 'integrations']) {
     let names;
     try {
       names = readdirSync(new URL(`${dir}/`, ROOT), { recursive: true });

@@ -9,7 +9,7 @@ import type { ToolkitLoadingOption } from './toolkit-loading.js';
 export const TARGETS = ['anthropic', 'openai', 'openai-responses', 'gemini'] as const;
 export type Target = (typeof TARGETS)[number];
 
-/** Rendered tool sets exist for every target plus the seed's provider-neutral form. */
+/** Rendered tool sets exist for every target plus the reference library's provider-neutral form. */
 export const RENDER_FORMS = ['neutral', ...TARGETS] as const;
 export type RenderForm = (typeof RENDER_FORMS)[number];
 
@@ -34,7 +34,7 @@ export type RejectionCode = (typeof REJECTION_CODES)[number];
 export const LOAD_TOOLKIT_NAME = 'load_toolkit';
 /** The library-owned tool through which loaded toolkit tools are called in `dispatcher` mode. */
 export const TOOLKIT_DISPATCHER_NAME = 'call_toolkit_tool';
-/** Names the library owns, reserved in specs and refused in registrations: the loader, the dispatcher, the seed's library tools. */
+/** Names the library owns, reserved in specs and refused in registrations: the loader, the dispatcher, the reference library's library tools. */
 export const RESERVED_TOOL_NAMES = [LOAD_TOOLKIT_NAME, TOOLKIT_DISPATCHER_NAME, 'context', 'new_context', 'create_memory', 'modify_memory', 'recall_context'] as const;
 /** The tool-name rule every target accepts: a letter or `_`, then letters, digits, `_` or `-`, 64 at most. */
 export const PORTABLE_TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -54,7 +54,7 @@ export interface ValidateFn {
   errors?: readonly ValidationError[] | null;
 }
 
-/** The seed's provider-neutral tool definition: what `compile()` without a target returns. */
+/** The reference library's provider-neutral tool definition: what `compile()` without a target returns. */
 export interface ToolDefinition {
   readonly name: string;
   readonly description: string;

@@ -1,5 +1,5 @@
 /**
- * The seed's provider-neutral tool definitions: a spec tool, a namespace tool (routed by `action` in the `{ action,
+ * The reference library's provider-neutral tool definitions: a spec tool, a namespace tool (routed by `action` in the `{ action,
  * args }` wire format), the `load_toolkit` loader and the `<available_toolkits>` directory. Pure: the generator and
  * the runtime's registrations call the same functions, so both give the same bytes.
  */
@@ -25,7 +25,7 @@ export interface DirectoryToolkit { readonly name: string; readonly description:
  */
 export type NamespaceEncoding = 'compact' | 'schema';
 
-/** The reference library's loader description, kept verbatim so prompts match the seed. */
+/** The reference library's loader description, kept verbatim so prompts match the reference library's. */
 export const LOADER_DESCRIPTION =
   'Load a toolkit to access its specialized tools. Call this when you need tools not available in the current namespace groups. Check the <available_toolkits> directory in your system prompt for options.';
 

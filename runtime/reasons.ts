@@ -29,10 +29,10 @@ export function listNames(names: readonly string[], limit = MAX_LISTED): string 
   const shown = names.slice(0, limit).join(', ');
   return names.length > limit ? `${shown}, … (${names.length - limit} more)` : shown;
 }
-/** The seed's text for a nameless call. */
+/** The reference library's text for a nameless call. */
 export const emptyNameReason = (available: readonly string[]): string =>
   `Tool call rejected: missing or empty tool name. Call one of: ${listNames(available)}.`;
-/** The seed's text for a blocked tool (kept verbatim: applications match on it). */
+/** The reference library's text for a blocked tool (kept verbatim: applications match on it). */
 export const blockedReason = (name: string): string =>
   `Tool ${quote(name)} is currently blocked.`;
 /** A blocked toolkit named in a `load_toolkit` call. */

@@ -70,10 +70,10 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     this.#compiler = new Compiler(catalog, this.#gate, this.#session, options.toolkitLoading ?? catalog.spec.toolkitLoading, options.model);
   }
 
-  // ---- Pruning (the seed's flat mode) -------------------------------------
+  // ---- Pruning (the reference library's flat mode) -------------------------------------
 
   /**
-   * The seed's `pruneByTask`: keep flat tools whose name or any tag occurs in the task (case-insensitive), and untagged
+   * The reference library's `pruneByTask`: keep flat tools whose name or any tag occurs in the task (case-insensitive), and untagged
    * ones.
    * @example router.pruneByTask('Read the auth.ts file'); // → { tools: [read_file, get_time], removed: ['run_bash'], kept: 2, total: 3 }
    */
@@ -84,25 +84,25 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    */
   rankByTask(task: string, options: { readonly k: number }): Promise<PruneResult<ToolNameOf<R> | D>> { return this.#pruner.rankByTask(task, options?.k) as Promise<PruneResult<ToolNameOf<R> | D>>; }
 
-  /** The seed's `allowOnly`: keep exactly the named flat tools (case-insensitive), e.g. `router.allowOnly(['read_file'])`. */
+  /** The reference library's `allowOnly`: keep exactly the named flat tools (case-insensitive), e.g. `router.allowOnly(['read_file'])`. */
   allowOnly(names: readonly (ToolNameOf<R> | D)[]): PruneResult<ToolNameOf<R> | D> { return this.#pruner.allowOnly(names) as PruneResult<ToolNameOf<R> | D>; }
 
   /**
-   * The seed's `pruneByTaskAndAllowlist`: task match and allowlist combined by `union` (default) or `intersection`.
+   * The reference library's `pruneByTaskAndAllowlist`: task match and allowlist combined by `union` (default) or `intersection`.
    * @example router.pruneByTaskAndAllowlist('check the logs', ['get_time'], 'intersection');
    */
   pruneByTaskAndAllowlist(task: string, names: readonly (ToolNameOf<R> | D)[], strategy?: PruneStrategy): PruneResult<ToolNameOf<R> | D> {
     return this.#pruner.pruneByTaskAndAllowlist(task, names, strategy) as PruneResult<ToolNameOf<R> | D>;
   }
 
-  /** All flat tools, as the seed's `getAllTools`. */
+  /** All flat tools, as the reference library's `getAllTools`. */
   getAllTools(): ToolDefinition[] { return this.#pruner.getAllTools(); }
 
   // ---- Blocklist gate ------------------------------------------------------
   /**
    * Replace the blocklist (`[]` clears). A tool name blocks the tool however it is called; a namespace or toolkit name
    * blocks the group and all of its tools. Never changes `compile()` output. An unknown name throws a `TypeError`
-   * naming the closest names, changing nothing; `{ allowUnknown: true }` blocks names not registered yet (the seed's
+   * naming the closest names, changing nothing; `{ allowUnknown: true }` blocks names not registered yet (the reference library's
    * "any listed name").
    * @example
    * router.setBlockedTools(['delete_file', 'tail_logs']);
@@ -121,7 +121,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   // ---- Checking and dispatching ----------------------------------------------
 
   /**
-   * The dispatch-time gate. With only a name (the seed's `checkToolCall({ name })`) it checks the name; with arguments
+   * The dispatch-time gate. With only a name (the reference library's `checkToolCall({ name })`) it checks the name; with arguments
    * it runs `dispatch`'s whole check and returns the resolved call with typed arguments. Never throws.
    * @example
    * const check = router.checkToolCall({ name: 'delete_file' });
@@ -176,14 +176,14 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     return { messages, done: calls.length === 0 && adapterFor(target).paused?.(response) !== true };
   }
 
-  // ---- Namespaces and toolkits (the seed's two layers) ----------------------
+  // ---- Namespaces and toolkits (the reference library's two layers) ----------------------
 
   /** Whether a call targets a namespace tool (any call shape), e.g. `if (router.isNamespaceCall(call)) { … }`. Never throws. */
   isNamespaceCall(call: unknown): boolean { return this.#resolver.isNamespaceCall(call); }
 
   /**
-   * The seed's `resolveNamespace`: the concrete tool and its checked args; throws a `ToolCallRejectedError` as the seed
-   * does (`tryResolveNamespace` never throws).
+   * The reference library's `resolveNamespace`: the concrete tool and its checked args; throws a `ToolCallRejectedError` where the
+   * reference library throws (`tryResolveNamespace` never throws).
    * @example const { toolName, args } = router.resolveNamespace({ name: 'file_ops', arguments: '{"action":"read_file","args":{"path":"a"}}' });
    */
   resolveNamespace(call: unknown): NamespaceResolution {
@@ -202,7 +202,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   isToolkitLoader(call: unknown): boolean { return readCall(call).name === LOAD_TOOLKIT_NAME; }
 
   /**
-   * The seed's `extractToolkit`: a toolkit's tool definitions (name matched ignoring case), marking it loaded; throws on
+   * The reference library's `extractToolkit`: a toolkit's tool definitions (name matched ignoring case), marking it loaded; throws on
    * an unknown toolkit.
    * @example const newTools = router.extractToolkit('weather'); // Weather's tools
    */
@@ -238,7 +238,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   // ---- Compile ----------------------------------------------------------------
 
   /**
-   * Without a target: the seed's `{ tools, directoryXml }`. With `{ target, system?, messages, tools? }`: that
+   * Without a target: the reference library's `{ tools, directoryXml }`. With `{ target, system?, messages, tools? }`: that
    * provider's request fragment. The blocklist never changes the output. Arrays are shared and frozen: copy before
    * adding tools (`[...payload.tools, extra]`).
    * @example
@@ -256,7 +256,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   }
 
   /**
-   * Subscribe to `compile:done` (the seed's hook for delta detection; what it announces lands in the next compile).
+   * Subscribe to `compile:done` (the reference library's hook for delta detection; what it announces lands in the next compile).
    * Returns the unsubscribe function.
    * @example router.on('compile:done', ({ toolNames }) => router.syncToolAnnouncements(toolNames));
    */
@@ -288,7 +288,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   getAnnouncements(): Announcement[] { return this.#session.announcements.list(); }
 
   /**
-   * The seed's delta detection, the previous set kept in the router: announces `tools:added` / `tools:removed` for what
+   * The reference library's delta detection, the previous set kept in the router: announces `tools:added` / `tools:removed` for what
    * changed since the last call, retracting them when nothing did.
    * @example router.syncToolAnnouncements(names, { channel: 'user_tail' });
    */
@@ -321,7 +321,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   // ---- Run-time registration ----------------------------------------------------------
 
   /**
-   * Add flat tools known only at run time (additive; the seed's `registerTools` replaces), validated only by their own
+   * Add flat tools known only at run time (additive; the reference library's `registerTools` replaces), validated only by their own
    * `validate`. A name that already exists throws.
    * @example
    * const r2 = router.registerTools([{ name: 'ping', description: 'Ping', handler: () => 'pong' }]);
@@ -355,7 +355,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     return this as never;
   }
 
-  /** The seed's `chef.getPruner()`: the router itself, so the seed's samples run unchanged apart from setup. */
+  /** The reference library's `chef.getPruner()`: the router itself, so the reference library's samples run unchanged apart from setup. */
   getPruner(): this { return this; }
 }
 

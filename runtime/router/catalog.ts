@@ -71,7 +71,7 @@ export class Catalog {
   readonly toolkits: Group[] = [];
   /** Every tool, namespace and the loader by exact name. A Map: `__proto__` finds nothing. */
   readonly byName = new Map<string, Ref>();
-  /** Toolkits by lowercased name (the seed's case-insensitive lookup). */
+  /** Toolkits by lowercased name (the reference library's case-insensitive lookup). */
   readonly kitByLower = new Map<string, number>();
   /** Flat tool indices, flat order: the spec's, then run-time ones. */
   readonly flat: number[] = [];
@@ -170,7 +170,7 @@ export class Catalog {
     return ref?.kind === 'tool' && this.tool(ref.index).library;
   }
 
-  /** A toolkit's index by name, case-insensitively (the seed's lookup); undefined for anything else. */
+  /** A toolkit's index by name, case-insensitively (the reference library's lookup); undefined for anything else. */
   findToolkit(name: unknown): number | undefined {
     return typeof name === 'string' ? this.kitByLower.get(name.toLowerCase()) : undefined;
   }
@@ -275,7 +275,7 @@ export class Catalog {
    * schema that contains itself or nests without end throws here, as a TypeError naming the tool.
    */
   #prepare(def: AnyDynamicTool, where: string): PreparedTool {
-    // The seed's shorthand (a properties map) or a full schema, as a full `type: "object"` schema.
+    // The reference library's shorthand (a properties map) or a full schema, as a full `type: "object"` schema.
     const { parameters } = def;
     const schema: JsonSchema = parameters === undefined ? EMPTY_OBJECT_SCHEMA : parameters['type'] === 'object' ? parameters : { type: 'object', properties: parameters };
     try {

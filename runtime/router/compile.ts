@@ -49,7 +49,7 @@ export class Compiler {
   #neutralCompile: { readonly version: number; readonly result: NeutralCompileResult } | undefined;
   /** Per target and kind of choice (`default` or a selection): the last arrays built. */
   readonly #arrays = new Map<string, TargetArrays>();
-  /** Warnings already delivered by this router, shared by every sink (the seed warns once per chef). */
+  /** Warnings already delivered by this router, shared by every sink (the reference library warns once per chef). */
   readonly #warned = new Set<string>();
   /** Per target: the toolkit catalog compile renders loads with; rebuilt on registration. */
   readonly #toolkitInputs = new Map<Target, { version: number; kitNamespaces: boolean; value: ToolkitLoadingInput }>();
@@ -90,7 +90,7 @@ export class Compiler {
     return compileForTarget(input);
   }
 
-  /** `compile()`: the seed's neutral `{ tools, directoryXml }`, frozen and cached until a registration. */
+  /** `compile()`: the reference library's neutral `{ tools, directoryXml }`, frozen and cached until a registration. */
   neutral(): NeutralCompileResult {
     const cached = this.#neutralCompile;
     if (cached !== undefined && cached.version === this.#catalog.structureVersion) return cached.result;

@@ -1,5 +1,5 @@
 /**
- * Router events: the seed's `compile:done`, where an application detects tool deltas. Listeners run synchronously after
+ * Router events: the reference library's `compile:done`, where an application detects tool deltas. Listeners run synchronously after
  * a compile has built its result, in subscription order; a listener's exception propagates to the `compile` caller
  * (it is the application's own code, not model input).
  */
@@ -10,7 +10,7 @@ import { adapterFor } from '../targets/index.js';
 
 /** What `compile:done` listeners receive. */
 export interface CompileDoneEvent {
-  /** The target compiled for, or `'neutral'` for the seed's `compile()`. */
+  /** The target compiled for, or `'neutral'` for the reference library's `compile()`. */
   readonly target: Target | 'neutral';
   /** The result `compile` returns (frozen arrays: read, do not modify). */
   readonly payload: unknown;

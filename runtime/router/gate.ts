@@ -58,8 +58,8 @@ export class Gate {
   }
 
   /**
-   * The seed's `extractToolkit`: mark a toolkit loaded (case-insensitive name) and return its tools' neutral
-   * definitions; throws like the seed on an unknown toolkit.
+   * The reference library's `extractToolkit`: mark a toolkit loaded (case-insensitive name) and return its tools' neutral
+   * definitions; throws like the reference library on an unknown toolkit.
    */
   extractToolkit(name: unknown): ToolDefinition[] {
     const catalog = this.#catalog;
@@ -82,7 +82,7 @@ export class Gate {
     this.setBlocklist(names, {}, 'applyPolicy');
   }
 
-  /** Whether a name is on the blocklist as written (the seed blocks any listed name, known or not). */
+  /** Whether a name is on the blocklist as written (the reference library blocks any listed name, known or not). */
   isListed(name: string): boolean { return this.#session.blockedSet.has(name); }
   /** Whether `load_toolkit` itself is blocked. */
   loaderBlocked(): boolean { return this.#session.blockedSet.has(LOAD_TOOLKIT_NAME); }

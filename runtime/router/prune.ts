@@ -1,5 +1,5 @@
 /**
- * Pruning, the seed's flat mode (`pruneByTask`, `allowOnly`, `pruneByTaskAndAllowlist`); reads only the catalog. A flat
+ * Pruning, the reference library's flat mode (`pruneByTask`, `allowOnly`, `pruneByTaskAndAllowlist`); reads only the catalog. A flat
  * tool is kept when the lower-cased task contains its lower-cased name or one of its lower-cased tags; a tool without
  * tags is always kept. Each distinct keyword is tested once per prune. The ranked search (`rankByTask`, `search_tools`)
  * is the generated folder's `loadSearch` (the `ToolSearchIndex` contract), imported on first use and filled here.
@@ -125,7 +125,7 @@ export class Pruner {
     return this.#result(byTask.map((keep, p) => (both ? keep & byName[p]! : keep | byName[p]!)));
   }
 
-  /** All flat tools, as the seed's `getAllTools` (a fresh array). */
+  /** All flat tools, as the reference library's `getAllTools` (a fresh array). */
   getAllTools(): ToolDefinition[] {
     return [...this.#index().definitions];
   }

@@ -259,7 +259,7 @@ export class Resolver {
   }
 
   #unknownName(name: string, callId: string | undefined): Rejected {
-    // The seed blocks any listed name, known or not.
+    // The reference library blocks any listed name, known or not.
     if (this.#gate.isListed(name)) return reject('blocked', blockedReason(name), callId);
     // `file_ops.read_file`, `file_ops__read_file`, `file_ops/read_file`: a namespace action called by a joined name.
     const split = /^(.+?)(?:\.|__|\/|:)(.+)$/.exec(name);
@@ -273,7 +273,7 @@ export class Resolver {
     return reject('unknown_tool', unknownToolReason(name, suggester.closest(name), suggester.names), callId);
   }
 
-  // ---- The seed's namespace helpers -------------------------------------------
+  // ---- The reference library's namespace helpers -------------------------------------------
 
   /** Whether a call targets a namespace tool (any call shape). Never throws. */
   isNamespaceCall(call: unknown): boolean {
@@ -282,7 +282,7 @@ export class Resolver {
     return name !== undefined && this.#catalog.byName.get(name)?.kind === 'namespace';
   }
 
-  /** The seed's `resolveNamespace` without exceptions, through the same checks as `dispatch` (gate, key rule, validator). */
+  /** The reference library's `resolveNamespace` without exceptions, through the same checks as `dispatch` (gate, key rule, validator). */
   tryResolveNamespace(call: unknown): TryNamespaceResolution {
     const catalog = this.#catalog;
     const shape = readCall(call);

@@ -18,7 +18,7 @@ export interface SnapshotFields extends Pick<RouterSnapshot, 'blocked' | 'loaded
 
 /**
  * Read an untrusted snapshot, strictly (it decides what is blocked): throws a `TypeError` listing every problem, and a
- * missing field never means "nothing blocked". `announcements` and `announcedTools` may be absent (the seed).
+ * missing field never means "nothing blocked". `announcements` and `announcedTools` may be absent (the reference library).
  * @example
  * readSnapshot(JSON.parse(saved)).blocked; // → ['delete_file']
  * readSnapshot({}); // TypeError: restore: not a toolroute router snapshot …
@@ -66,7 +66,7 @@ export function readSnapshot(snapshot: unknown): SnapshotFields {
   return fields;
 }
 
-/** A snapshot's `announcements`: absent is none (the seed); anything present must be well-formed. */
+/** A snapshot's `announcements`: absent is none (the reference library); anything present must be well-formed. */
 function readAnnouncements(value: unknown, problems: string[]): Announcement[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
@@ -146,7 +146,7 @@ export class Session {
     this.announcedTools = new Set(fields.announcedTools);
   }
 
-  /** The seed's delta detection: announce `tools:added` / `tools:removed` for what changed since the last call, retract them when nothing did. */
+  /** The reference library's delta detection: announce `tools:added` / `tools:removed` for what changed since the last call, retract them when nothing did. */
   syncToolAnnouncements(next: readonly string[], options?: AnnounceOptions): { added: string[]; removed: string[] } {
     checkChannel('syncToolAnnouncements', options);
     const previous = this.announcedTools;

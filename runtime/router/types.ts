@@ -1,7 +1,7 @@
 /**
  * The router's public types: what `createRouter` takes and what every `ToolRouter` method returns, re-exported
  * unchanged by runtime/router.ts (the façade). Nothing here has behaviour except `ToolCallRejectedError`, the one
- * exception class the seed-compatible helpers throw.
+ * exception class the reference-library-compatible helpers throw.
  */
 import type {
   AbortSignalOf, CallVia, HandlerContext, LOAD_TOOLKIT_NAME, LoaderCallOf, RegistryShape, Rejection, RejectionCode, ResolvedCallOf, Target, ToolCallCheckResultOf,
@@ -23,7 +23,7 @@ export interface PrunedTool<N extends string = string> extends ToolDefinition {
 }
 
 /**
- * The seed's prune result: kept tools (neutral definitions, flat order), removed names, counts, typed by the router's
+ * The reference library's prune result: kept tools (neutral definitions, flat order), removed names, counts, typed by the router's
  * tool names so they combine with namespace names without casts.
  * @example
  * const { tools, removed } = router.pruneByTask('read the file');
@@ -39,7 +39,7 @@ export interface PruneResult<N extends string = string> {
 
 /** Options of `createRouter`. */
 export interface RouterOptions extends Partial<CallLimits> {
-  /** Default strategy of `pruneByTaskAndAllowlist` (the seed's `PrunerConfig.strategy`). Default `union`. */
+  /** Default strategy of `pruneByTaskAndAllowlist` (the reference library's `PrunerConfig.strategy`). Default `union`. */
   readonly strategy?: PruneStrategy;
   /** Rethrow a handler's exception from `dispatch` instead of returning `handler_error`. Default false. */
   readonly propagateHandlerErrors?: boolean;
@@ -72,7 +72,7 @@ export interface RouterOptions extends Partial<CallLimits> {
 
 /** A tool known only at run time. Untyped; validated only by its own `validate`, if given. */
 export interface DynamicToolDefinition<C = unknown> extends ToolDefinition {
-  /** A `type: "object"` JSON Schema, or the seed's shorthand properties map. Shown to the model; not compiled. */
+  /** A `type: "object"` JSON Schema, or the reference library's shorthand properties map. Shown to the model; not compiled. */
   readonly parameters?: Readonly<Record<string, unknown>>;
   /** Runs on `dispatch`; without one, a dispatched call comes back as `handler_error`. */
   readonly handler?: (args: Record<string, unknown>, ctx: HandlerContext<C>) => unknown;
@@ -164,12 +164,12 @@ export type CheckResult<R extends RegistryShape, D extends string = never> =
 /** What a name alone resolves to. */
 export type CallableKind = 'tool' | 'namespace' | 'library';
 
-/** Name-level check (the call carries only a name, as in the seed's `checkToolCall({ name })`). */
+/** Name-level check (the call carries only a name, as in the reference library's `checkToolCall({ name })`). */
 export type NameCheckResult<R extends RegistryShape, D extends string = never> =
   | { readonly allowed: true; readonly name: ToolNameOf<R> | R['namespaces'] | D | typeof LOAD_TOOLKIT_NAME; readonly kind: CallableKind }
   | CheckRejection;
 
-/** A call with only a name: the seed's `checkToolCall({ name: call.function.name })`. */
+/** A call with only a name: the reference library's `checkToolCall({ name: call.function.name })`. */
 export interface NameOnlyCall {
   readonly name: unknown;
   /** A Responses native namespace (a spec namespace or a toolkit): `name` is its member. */
@@ -217,7 +217,7 @@ export interface DispatchOptions<C> {
   readonly signal?: AbortSignalOf;
 }
 
-/** The seed's `resolveNamespace` result. */
+/** The reference library's `resolveNamespace` result. */
 export interface NamespaceResolution {
   readonly group: string;
   readonly toolName: string;
@@ -229,7 +229,7 @@ export type TryNamespaceResolution =
   | ({ readonly ok: true } & NamespaceResolution)
   | { readonly ok: false; readonly code: RejectionCode; readonly reason: string };
 
-/** Thrown by the seed-compatible helpers (`resolveNamespace`, `extractToolkit`) where the seed throws. */
+/** Thrown by the reference-library-compatible helpers (`resolveNamespace`, `extractToolkit`) where the reference library throws. */
 export class ToolCallRejectedError extends Error {
   override readonly name = 'ToolCallRejectedError';
   readonly code: RejectionCode;
@@ -242,7 +242,7 @@ export class ToolCallRejectedError extends Error {
 }
 
 /**
- * `compile()` without a target: the seed's provider-neutral result. The object and its `tools` array are frozen and
+ * `compile()` without a target: the reference library's provider-neutral result. The object and its `tools` array are frozen and
  * shared by every call until the router's structure changes (a registration): a turn's compile is a lookup, not a copy.
  * Copy `tools` (`[...tools]`) to add to it.
  */

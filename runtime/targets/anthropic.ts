@@ -186,7 +186,7 @@ export function toAnthropicMessages(messages: readonly NormalizedMessage[], brea
   }
   return turns.map((turn) => {
     const only = turn.blocks[0]?.block;
-    // A lone plain text block is sent as a string: the smallest form, and the seed's.
+    // A lone plain text block is sent as a string: the smallest form, and the reference library's.
     if (!turn.replayed && turn.blocks.length === 1 && only?.type === 'text' && only.cache_control === undefined) return { role: turn.role, content: only.text };
     return { role: turn.role, content: turn.blocks.map((b) => b.block) };
   }) as AnthropicMessage[];

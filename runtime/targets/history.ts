@@ -1,5 +1,5 @@
 /**
- * The provider-neutral history callers pass to `compile` (the seed's OpenAI-like messages), and its normalized form
+ * The provider-neutral history callers pass to `compile` (the reference library's OpenAI-like messages), and its normalized form
  * every target's converter reads. Normalizing never throws or mutates: a history is partly model output, so garbage
  * degrades to the nearest valid request.
  */

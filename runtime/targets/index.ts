@@ -28,7 +28,7 @@ export function adapterFor<T extends Target>(target: T): TargetAdapter<T> {
 }
 
 /**
- * One tool rendered for one form: `neutral` is the seed's `ToolDefinition`, a target its adapter's wire shape. Pure.
+ * One tool rendered for one form: `neutral` is the reference library's `ToolDefinition`, a target its adapter's wire shape. Pure.
  * @example
  * renderTool('anthropic', { kind: 'tool', name: 'get_time', description: 'Get timestamp',
  *   parameters: { type: 'object', properties: {} }, deferLoading: false }, { openaiStrict: false });

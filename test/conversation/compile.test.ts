@@ -215,7 +215,7 @@ describe('provider-native history entries', () => {
     }
   });
 
-  it('malformed parts are not native entries: they degrade as before', () => {
+  it('malformed parts are not native entries: they degrade to their text parts', () => {
     const payload = router().compile('openai', [{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'image_url' }] } as unknown as NeutralMessage]);
     expect(payload.messages.at(-1)).toEqual({ role: 'user', content: 'a' });
   });

@@ -1,7 +1,7 @@
 /**
- * runtime/neutral.ts: the seed's provider-neutral definitions (namespace tool
+ * runtime/neutral.ts: the reference library's provider-neutral definitions (namespace tool
  * in both encodings, loader, directory XML), checked against the reference
- * library where the seed's behaviour is the contract.
+ * library where the reference library's behaviour is the contract.
  */
 import { Pruner } from '@context-chef/core';
 import { describe, expect, it } from 'vitest';

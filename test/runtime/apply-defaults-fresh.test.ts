@@ -85,7 +85,7 @@ describe('applyDefaults: arguments parsed from text are filled without a copy', 
     expect(responsesArgs).toEqual({ path: 'a.ts' });
   });
 
-  test('a rejected text call reads the same as before: the model-visible reason names the bad value', async () => {
+  test('a rejected text call is rejected as the same call with an arguments object, naming the bad value', async () => {
     const { router: r, seen } = router();
     const got = await r.dispatch({ name: 'search', arguments: '{"query":"x","limit":0}' });
     const fromObject = await r.dispatch({ name: 'search', arguments: { query: 'x', limit: 0 } });

@@ -117,7 +117,7 @@ describe('offerUngroupedTools: false', () => {
     const router = createRouter(off, handlers);
     expect(router.checkToolCall({ name: 'get_time' })).toMatchObject({ allowed: true });
     const pruned = router.pruneByTask('read the file');
-    // The seed's matching: a name or tag in the task, untagged tools always.
+    // The reference library's matching: a name or tag in the task, untagged tools always.
     expect(pruned.tools.map((t) => t.name)).toEqual(['read_file', 'write_file', 'list_dir', 'get_time']);
     const names = payloadNames('anthropic', router.compile({ target: 'anthropic', messages, tools: [...pruned.tools.map((t) => t.name), 'git'] }));
     expect(names).toEqual(['read_file', 'write_file', 'list_dir', 'get_time', 'git', 'load_toolkit', 'gh_search', 'gh_pr_list']);

@@ -303,7 +303,7 @@ describe('dispatch over generated calls', () => {
                 expect(reached.map((c) => c.args)).toEqual([routed.args]);
               }
               if (routed.route.via === 'namespace') {
-                // The seed's resolveNamespace path gives application code exactly what dispatch would.
+                // The reference library's resolveNamespace path gives application code exactly what dispatch would.
                 const resolved = router.tryResolveNamespace(call);
                 if (r.ok) expect(resolved).toEqual({ ok: true, group: routed.route.group, toolName: routed.tool, args: routed.args });
                 else expect(resolved).toMatchObject({ ok: false, code: r.code, reason: r.reason });

@@ -109,7 +109,7 @@ describe('offered after everything else, never pruned', () => {
 });
 
 describe('dispatched like any tool, through the same gate and validation', () => {
-  test('ownsTool / handleTool (the seed loop), dispatch and checkToolCall', async () => {
+  test('ownsTool / handleTool (the reference library loop), dispatch and checkToolCall', async () => {
     const { router, received, log } = libraryRouter();
     expect(router.ownsTool('note')).toBe(true);
     expect(router.ownsTool('new_context')).toBe(true);
@@ -244,7 +244,7 @@ describe('registration mistakes throw a TypeError at createRouter, naming the to
     ['no handler', [{ ...ok, name: 'm', handler: undefined }], /missing `handler`/],
     ['an empty description', [{ ...ok, name: 'm', description: '' }], /`description` must be a non-empty string/],
     ['an unknown key (not dropped)', [{ ...ok, name: 'm', deferLoading: true, tags: ['x'] }], /unknown keys "deferLoading", "tags"/],
-    ['the seed shorthand', [{ ...ok, name: 'm', parameters: { q: { type: 'string' } } }], /type "object" at the top/],
+    ['the reference library shorthand', [{ ...ok, name: 'm', parameters: { q: { type: 'string' } } }], /type "object" at the top/],
     ['a non-object schema', [{ ...ok, name: 'm', parameters: 'object' }], /type "object" at the top/],
     ['properties that are no schemas', [{ ...ok, name: 'm', parameters: { type: 'object', properties: { q: 'string' } } }], /parameters.properties/],
     ['a duplicated required name', [{ ...ok, name: 'm', parameters: { type: 'object', required: ['a', 'a'] } }], /parameters.required/],
@@ -274,7 +274,7 @@ describe('registration mistakes throw a TypeError at createRouter, naming the to
 });
 
 describe('examples/memory-tools.ts', () => {
-  test('remember / recall through the seed loop: stored, rejected by schema, recalled, then blocked; the tools never move', async () => {
+  test('remember / recall through the reference library loop: stored, rejected by schema, recalled, then blocked; the tools never move', async () => {
     const { results, toolsBefore, toolsAfter, store } = await runMemoryExample();
     expect(results[0]).toBe('Remembered "deploy-target".');
     expect(results[1]).toMatch(/^Error: Invalid arguments for "remember":\n- \/value: /);

@@ -83,7 +83,7 @@ describe('no silent loss', () => {
           // What the model's keys look like after the shape's own transport (JSON drops undefined, keeps __proto__ as a key).
           const transported = JSON.parse(JSON.stringify(withExtras)) as Record<string, unknown>;
 
-          // Library tools: the seed's handleTool gives the same outcome as dispatch.
+          // Library tools: the reference library's handleTool gives the same outcome as dispatch.
           const r = route.startsWith('library') && extras.length % 2 === 1
             ? await (async () => {
                 const text = await router.handleTool(call);
@@ -189,7 +189,7 @@ describe('no public path gives a blocked tool’s arguments to application code'
     // The full check and dispatch reject.
     expect(router.checkToolCall(blockedCall)).toMatchObject({ allowed: false, code: 'blocked' });
     expect(await router.dispatch(blockedCall)).toMatchObject({ ok: false, code: 'blocked' });
-    // The seed's loop: resolveNamespace throws a typed rejection, tryResolveNamespace returns it.
+    // The reference library's loop: resolveNamespace throws a typed rejection, tryResolveNamespace returns it.
     expect(() => router.resolveNamespace(blockedCall)).toThrow(ToolCallRejectedError);
     try {
       router.resolveNamespace(blockedCall);

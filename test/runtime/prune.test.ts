@@ -1,6 +1,6 @@
 /**
- * Pruning has exactly the seed's semantics: a router prunes its flat tools
- * (the spec's and run-time ones) like the seed's rule written out plainly and
+ * Pruning has exactly the reference library's semantics: a router prunes its flat tools
+ * (the spec's and run-time ones) like the reference library's rule written out plainly and
  * like the reference library's own Pruner, on randomized tools, tags and
  * tasks, including characters whose lowercase form changes length (İ → i̇).
  */
@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import { Pruner } from '@context-chef/core';
 import { exampleRouter } from './helpers.js';
 
-/** The seed's rule, written out plainly (Pruner.pruneByTask of the reference). */
-function seedRule(tools: readonly { name: string; tags: readonly string[] }[], task: string): number[] {
+/** The reference library's rule, written out plainly (Pruner.pruneByTask of the reference). */
+function referenceRule(tools: readonly { name: string; tags: readonly string[] }[], task: string): number[] {
   const lowerTask = task.toLowerCase();
   const kept: number[] = [];
   tools.forEach((tool, i) => {
@@ -39,7 +39,7 @@ function routerWith(tools: readonly { name: string; tags: readonly string[] }[])
 }
 
 describe('pruning', () => {
-  test('equals the seed rule and the reference Pruner on random tools, tags and tasks, for every prune method', () => {
+  test('equals the reference rule and the reference Pruner on random tools, tags and tasks, for every prune method', () => {
     fc.assert(
       fc.property(toolsArb, fc.array(word(0, 30), { minLength: 1, maxLength: 6 }), fc.constantFrom('union', 'intersection' as const), (tools, tasks, strategy) => {
         const unique = tools.map((t, i) => ({ name: `${t.name}_${i}`, tags: t.tags }));
@@ -50,7 +50,7 @@ describe('pruning', () => {
         const names = (r: { tools: readonly { name: string }[] }) => r.tools.map((t) => t.name);
         for (const task of tasks) {
           const got = router.pruneByTask(task);
-          expect(names(got)).toEqual(seedRule(all, task).map((i) => all[i]!.name));
+          expect(names(got)).toEqual(referenceRule(all, task).map((i) => all[i]!.name));
           expect(names(got)).toEqual(names(reference.pruneByTask(task)));
           expect(got.removed).toEqual(reference.pruneByTask(task).removed);
           expect(names(router.pruneByTaskAndAllowlist(task, allow, strategy))).toEqual(names(reference.pruneByTaskAndAllowlist(task, allow)));
@@ -87,7 +87,7 @@ describe('pruning', () => {
     ];
     const task = 'read the db file, then sh db_tool_2';
     const names = (r: { tools: readonly { name: string }[] }) => r.tools.map((t) => t.name);
-    expect(names(router.pruneByTask(task))).toEqual(seedRule(base, task).map((i) => base[i]!.name));
+    expect(names(router.pruneByTask(task))).toEqual(referenceRule(base, task).map((i) => base[i]!.name));
     let current = router as unknown as typeof router;
     const all = [...base];
     for (let step = 0; step < 3; step++) {
@@ -97,7 +97,7 @@ describe('pruning', () => {
       ];
       current = current.registerTools(added.map((t) => ({ name: t.name, description: 'd', tags: t.tags }))) as unknown as typeof router;
       all.push(...added);
-      const want = seedRule(all, task).map((i) => all[i]!.name);
+      const want = referenceRule(all, task).map((i) => all[i]!.name);
       for (let repeat = 0; repeat < 3; repeat++) {
         const r = current.pruneByTask(task);
         expect(names(r)).toEqual(want);
@@ -119,7 +119,7 @@ describe('pruning', () => {
           { name: 'get_time', tags: [] },
           ...unique,
         ];
-        const want = seedRule(all, task).map((i) => all[i]!.name);
+        const want = referenceRule(all, task).map((i) => all[i]!.name);
         expect(r2.pruneByTask(task).tools.map((t) => t.name)).toEqual(want);
       }),
       { numRuns: 300 },

@@ -75,7 +75,7 @@ describe('snapshot / restore', () => {
     expect(router.getBlockedTools()).toEqual(['delete_file']);
   });
 
-  test('a snapshot without announcements (the seed: from before announcements) restores the rest and clears them', () => {
+  test('a snapshot without announcements restores the rest and clears them', () => {
     const { router } = exampleRouter();
     router.announce('old', 'x');
     router.restore({ format: 'toolroute-router/1', blocked: ['run_bash'], loaded: ['database'] });
@@ -124,7 +124,7 @@ describe('configuration names are checked (a typo never leaves a tool open)', ()
     const { router } = exampleRouter();
     expect(() => router.allowOnly(['raed_file'] as never)).toThrow(/^allowOnly: unknown name "raed_file" \(did you mean "read_file"\?\)/);
     expect(() => router.pruneByTaskAndAllowlist('x', ['write_file'] as never)).toThrow(/^pruneByTaskAndAllowlist: unknown name "write_file"/);
-    // Case-insensitive, as the seed matches.
+    // Case-insensitive, as the reference library matches.
     expect(router.allowOnly(['READ_FILE'] as never).tools.map((t) => t.name)).toEqual(['read_file']);
   });
 

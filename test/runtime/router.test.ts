@@ -36,7 +36,7 @@ describe('load_toolkit (library-owned)', () => {
     expect(log).toEqual([]);
   });
 
-  test('extractToolkit is case-insensitive, returns full definitions, and throws like the seed on unknown names', () => {
+  test('extractToolkit is case-insensitive, returns full definitions, and throws like the reference library on unknown names', () => {
     const { router } = exampleRouter();
     const tools = router.extractToolkit('dAtAbAsE');
     expect(tools.map((t) => t.name)).toEqual(['run_query', 'describe_table']);
@@ -232,7 +232,7 @@ describe('compile for a target', () => {
     expect(names(router.compile({ target: 'anthropic', messages }))).toEqual([
       'file_ops', 'terminal', 'get_time', 'load_toolkit', 'run_query', 'describe_table', 'get_forecast', 'get_current_weather',
     ]);
-    // The seed's neutral compile never includes loaded toolkits.
+    // The reference library's neutral compile never includes loaded toolkits.
     expect(router.compile().tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit']);
   });
 

@@ -55,7 +55,7 @@ describe('types', () => {
     expectTypeOf<typeof check>().toExtend<ToolCallCheckResult>();
     const asGenerated: ToolCallCheckResult = router.checkToolCall({ name: 'load_toolkit', arguments: '{"toolkit_name":"weather"}' });
     void asGenerated;
-    // A name-only check (the seed's form) returns the name-level result.
+    // A name-only check (the reference library's form) returns the name-level result.
     const byName = router.checkToolCall({ name: 'delete_file' });
     if (byName.allowed) expectTypeOf(byName.kind).toEqualTypeOf<'tool' | 'namespace' | 'library'>();
     // @ts-expect-error: a name-level result carries no call

@@ -24,7 +24,7 @@ describe('prune results are typed by the generated names', () => {
     expectTypeOf(byTask.removed).toEqualTypeOf<ToolName[]>();
     expectTypeOf(router.allowOnly(['read_file']).removed).toEqualTypeOf<ToolName[]>();
     expectTypeOf(router.pruneByTaskAndAllowlist('search', ['grep'], 'intersection').tools[0]!.name).toEqualTypeOf<ToolName>();
-    // Still the seed's ToolDefinition where one is expected.
+    // Still the reference library's ToolDefinition where one is expected.
     expectTypeOf(byTask.tools[0]!).toMatchTypeOf<{ readonly name: string; readonly description: string }>();
     expect(byTask.removed).toEqual(['grep', 'git_diff', 'gh_search', 'run_tests']);
   });

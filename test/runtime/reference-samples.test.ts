@@ -1,7 +1,7 @@
 /**
- * The seed's code samples (seed/pruner-tool-management.zh.md), transcribed
- * against the router built from examples/tools.spec.yaml. Apart from setup
- * (`chef` is the router) the sample code is the seed's; where the reference
+ * The code samples of the reference library's guide to pruning and tool
+ * management, transcribed against the router built from examples/tools.spec.yaml.
+ * Apart from setup (`chef` is the router) the sample code is the guide's; where the reference
  * library (@context-chef/core) can run the same sample, its result is the
  * expectation.
  */
@@ -30,7 +30,7 @@ describe('flat mode', () => {
       const want = reference.pruneByTask(task);
       const got = chef.getPruner().pruneByTask(task);
       expect({ ...got, tools: got.tools.map((t) => t.name) }).toEqual({ ...want, tools: want.tools.map((t) => t.name) });
-      // Case-insensitive at run time, as in the seed (the type only admits exact names).
+      // Case-insensitive at run time, as in the reference library (the type only admits exact names).
       expect(chef.getPruner().allowOnly(['READ_FILE' as 'read_file']).tools.map((t) => t.name)).toEqual(['read_file']);
       for (const strategy of ['union', 'intersection'] as const) {
         const refWithStrategy = new Pruner({ strategy }).registerTools(reference.getAllTools());
@@ -138,7 +138,7 @@ describe('namespace + lazy loading', () => {
     expect(tools[2]!.description).toBe(reference.tools[2]!.description);
   });
 
-  test('the seed agent loop routes namespace calls and expands toolkits', async () => {
+  test('the reference agent loop routes namespace calls and expands toolkits', async () => {
     const { router: chef, log } = exampleRouter();
     const executeTool = async (toolName: string, args: Record<string, unknown>) => {
       const r = await chef.dispatch({ name: toolName, arguments: args });
@@ -231,7 +231,7 @@ describe('announcements and delta detection', () => {
     expect(chef.retractAnnouncement('tools:added')).toBe(false);
   });
 
-  test("the seed's syncToolAnnouncements and the router's built-in one agree", () => {
+  test("the reference library's syncToolAnnouncements and the router's built-in one agree", () => {
     const { router: chef } = exampleRouter();
     const { router: builtIn } = exampleRouter();
 
