@@ -24,6 +24,22 @@ export const DEFAULT_LIMITS: CallLimits = Object.freeze({
   maxNodes: 100_000,
 });
 
+/**
+ * The router's limits: each given one checked (a whole number, 0 or more: a mistyped limit must not switch the check
+ * off), each missing one `DEFAULT_LIMITS`'. Throws a `TypeError` naming the option.
+ * @example callLimits({ maxDepth: 8 }); // → { maxArgumentsLength: 1048576, maxDepth: 8, maxNodes: 100000 }
+ */
+export function callLimits(options: Partial<CallLimits>): CallLimits {
+  const limits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof CallLimits)[]) {
+    const value: unknown = options[key];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || (value as number) < 0) throw new TypeError(`createRouter: ${key} must be a whole number, 0 or more; got ${String(value)}.`);
+    limits[key] = value as number;
+  }
+  return limits;
+}
+
 /** A call reduced to what the router needs. */
 export interface CallShape {
   /** The tool name as sent; `undefined` when missing or not a string. */

@@ -5,7 +5,7 @@
  * The response types are structural subsets of each SDK's (test/conversation/types.test.ts checks them).
  */
 import type { Target } from './contract.js';
-import { jsonText, type NeutralMessage, type NeutralToolCall } from './targets/history.js';
+import { resultText, type NeutralMessage, type NeutralToolCall } from './targets/history.js';
 import { adapterFor } from './targets/index.js';
 
 export type { ProviderItem, ProviderState } from './targets/history.js';
@@ -84,7 +84,7 @@ export type ToolResultLike =
 export type ToolCallLike = NeutralToolCall | { readonly id: string; readonly name: string };
 
 /**
- * The neutral `tool` message for a dispatch result: the result as text (a string as is, else JSON; `undefined` as ''),
+ * The neutral `tool` message for a dispatch result: the result as text (`resultText`: a string as is, else JSON),
  * or the rejection's reason with `is_error: true`. Carries the tool's `name` (Gemini needs it).
  * @example
  * const result = await router.dispatch(call);
@@ -95,6 +95,5 @@ export function toolMessage(call: ToolCallLike, result: ToolResultLike): Neutral
   const name = 'function' in call ? call.function.name : call.name;
   const base = { role: 'tool' as const, tool_call_id: call.id, name };
   if (!result.ok) return { ...base, content: result.reason, is_error: true };
-  const value = result.result;
-  return { ...base, content: typeof value === 'string' ? value : value === undefined ? '' : (jsonText(value) ?? String(value)) };
+  return { ...base, content: resultText(result.result) };
 }

@@ -102,7 +102,7 @@ export const namespaceArgsReason = (namespace: string, action: string, got: stri
  * // → 'Keys "paths" of the "git" call are outside "args" …'
  */
 export function strayKeysReason(namespace: string, action: string, stray: readonly string[]): string {
-  const keys = stray.map((k) => JSON.stringify(k)).join(', ');
+  const keys = listNames(stray.map(quote), 10);
   return (
     `Key${stray.length > 1 ? 's' : ''} ${keys} of the ${quote(namespace)} call ${stray.length > 1 ? 'are' : 'is'} outside "args" and would be ignored, so the call was not run. ` +
     `Put every argument of ${JSON.stringify(action)} inside "args": {"action":${JSON.stringify(action)},"args":{…}}.`
@@ -110,7 +110,7 @@ export function strayKeysReason(namespace: string, action: string, stray: readon
 }
 /** A `load_toolkit` call with keys beside `toolkit_name`: a key the model meant must not vanish without a word. */
 export const loaderStrayReason = (stray: readonly string[]): string =>
-  `load_toolkit takes only "toolkit_name"; remove ${stray.map((k) => JSON.stringify(k)).join(', ')} and call it as {"toolkit_name": "<name>"}.`;
+  `load_toolkit takes only "toolkit_name"; remove ${listNames(stray.map(quote), 10)} and call it as {"toolkit_name": "<name>"}.`;
 
 /**
  * A throwing handler, as text the model can read. Never throws itself, whatever was thrown (an object without a string
@@ -191,15 +191,21 @@ function expected(schema: unknown): string | undefined {
   return undefined;
 }
 
+/** A JSON Pointer into the arguments as a reason shows it: the model's keys are in it, so each segment is cut, and the whole is JSON-quoted unless plain. */
+function pointerText(pointer: string): string {
+  const text = cut(pointer.split('/').map((segment) => cut(segment, MAX_QUOTED)).join('/'), 4 * MAX_QUOTED);
+  return /^[\w/.~$-]*$/.test(text) ? text : JSON.stringify(text);
+}
+
 function line(error: ValidationError, schema: Schema | undefined, data: unknown, prefix: string): string {
   const p = error.params;
   const path = prefix + error.instancePath;
-  const where = path === '' ? '(arguments)' : path;
+  const where = path === '' ? '(arguments)' : pointerText(path);
   switch (error.keyword) {
     case 'required': {
       const missing = String(p['missingProperty'] ?? '');
       const want = expected(parentProperties(schema, error.schemaPath)?.[missing]);
-      return `${path}/${escapePointer(missing)}: missing (required${want ? `, expected ${want}` : ''})`;
+      return `${pointerText(`${path}/${escapePointer(missing)}`)}: missing (required${want ? `, expected ${want}` : ''})`;
     }
     case 'type':
       return `${where}: expected ${String(p['type'])}, got ${jsonKind(dataAt(data, error.instancePath))}`;
@@ -213,7 +219,7 @@ function line(error: ValidationError, schema: Schema | undefined, data: unknown,
       const extra = String(p['additionalProperty'] ?? '');
       const props = parentProperties(schema, error.schemaPath);
       const allowed = props === undefined ? [] : Object.keys(props);
-      return `${path}/${escapePointer(cut(extra, MAX_QUOTED))}: unexpected property ${quote(extra)}${
+      return `${pointerText(`${path}/${escapePointer(extra)}`)}: unexpected property ${quote(extra)}${
         allowed.length > 0 ? ` (allowed: ${listNames(allowed, 10)})` : ''
       }`;
     }

@@ -66,7 +66,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     this.#gate = new Gate(catalog, this.#session);
     this.#resolver = new Resolver(catalog, this.#gate, options);
     this.#invoker = new Invoker(catalog, this.#gate, options);
-    this.#pruner = new Pruner(catalog, options.strategy ?? 'union', generated.loadSearch);
+    this.#pruner = new Pruner(catalog, options.strategy, generated.loadSearch);
     this.#compiler = new Compiler(catalog, this.#gate, this.#session, options.toolkitLoading ?? catalog.spec.toolkitLoading, options.model);
   }
 

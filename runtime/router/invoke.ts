@@ -19,25 +19,26 @@ export type AnyDispatchResult = DispatchResult<RegistryShape, string>;
 /** The router options invocation reads. */
 export type InvokeOptions = Pick<RouterOptions, 'propagateHandlerErrors' | 'handlerErrorReason' | 'timeoutMs'>;
 
-/** The handler's context. `signal` is created on first read (most handlers never read it). */
+/**
+ * The handler's context. `signal` is created on first read (most handlers never read it). It is the call's own, never the
+ * caller's: a time limit aborts it as the caller's signal does (`Invoker.#within` gives it up on either).
+ */
 class Context implements HandlerContext<unknown> {
   readonly callId: string | undefined;
   readonly context: unknown;
-  readonly #parent: AbortSignal | undefined;
   #controller: AbortController | undefined;
   #givenUp: { readonly reason: unknown } | undefined;
 
-  constructor(callId: string | undefined, context: unknown, parent: AbortSignal | undefined) {
+  constructor(callId: string | undefined, context: unknown) {
     this.callId = callId;
     this.context = context;
-    this.#parent = parent;
   }
 
   get signal(): AbortSignal {
-    if (this.#controller) return this.#controller.signal;
-    if (this.#parent && !this.#givenUp) return this.#parent;
-    this.#controller = new AbortController();
-    if (this.#givenUp) this.#controller.abort(this.#givenUp.reason);
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#givenUp) this.#controller.abort(this.#givenUp.reason);
+    }
     return this.#controller.signal;
   }
 
@@ -79,7 +80,7 @@ export class Invoker {
     const own = options?.timeoutMs;
     const timeoutMs = own !== undefined && own !== 0 ? validTimeout(own, 'dispatch: timeoutMs')! : this.#timeoutMs;
     if (signal?.aborted) return aborted(tool, callId, signal.reason);
-    const ctx = new Context(callId, options?.context, signal);
+    const ctx = new Context(callId, options?.context);
     let value: unknown;
     let then: unknown;
     try {

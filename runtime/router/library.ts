@@ -7,6 +7,7 @@ import { LOAD_TOOLKIT_NAME, PORTABLE_TOOL_NAME, type HandlerContext, type Valida
 import { isPlainObject } from '../call-shape.js';
 import { quote } from '../reasons.js';
 import type { LibraryToolDefinition, LibraryToolValidate } from './types.js';
+import { resultText } from '../targets/history.js';
 
 /** The keys of a definition: every one is required, and no other is accepted. */
 const DEFINITION_KEYS = ['name', 'description', 'parameters', 'validate', 'handler'] as const;
@@ -131,13 +132,7 @@ function staticSchema(schema: unknown, where: string): Readonly<Record<string, u
  * libraryResultText({ ok: false, reason: 'Tool "recall" is currently blocked.' }); // → 'Error: Tool "recall" is currently blocked.'
  */
 export function libraryResultText(r: { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly reason: string }): string {
-  if (!r.ok) return `Error: ${r.reason}`;
-  if (typeof r.result === 'string') return r.result;
-  try {
-    return JSON.stringify(r.result) ?? '';
-  } catch {
-    return String(r.result);
-  }
+  return r.ok ? resultText(r.result) : `Error: ${r.reason}`;
 }
 
 /**

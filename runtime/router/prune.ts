@@ -60,6 +60,12 @@ interface Keywords {
   readonly positions: ReadonlyMap<string, number>;
 }
 
+/** A strategy as given, or a `TypeError`: a mistyped one must not quietly keep the union's larger set. */
+function checkedStrategy(strategy: unknown, where: string): PruneStrategy {
+  if (strategy === 'union' || strategy === 'intersection') return strategy;
+  throw new TypeError(`${where} is 'union' or 'intersection'; got ${JSON.stringify(strategy) ?? String(strategy)}.`);
+}
+
 /** Prunes one router's flat tools. Internal. */
 export class Pruner {
   readonly #catalog: Catalog;
@@ -69,9 +75,9 @@ export class Pruner {
   #search: Promise<ToolSearchIndex> | undefined;
   #indexed = 0; // catalog tools the search has seen: run-time ones are added to it
 
-  constructor(catalog: Catalog, strategy: PruneStrategy, loader?: SearchLoader) {
+  constructor(catalog: Catalog, strategy: unknown, loader?: SearchLoader) {
     this.#catalog = catalog;
-    this.#strategy = strategy;
+    this.#strategy = checkedStrategy(strategy ?? 'union', 'createRouter: strategy');
     this.#loader = loader;
   }
 
@@ -121,7 +127,7 @@ export class Pruner {
   pruneByTaskAndAllowlist(task: string, names: readonly string[], strategy?: PruneStrategy): PruneResult {
     const byTask = this.#byTask(task);
     const byName = this.#byName(names, 'pruneByTaskAndAllowlist');
-    const both = (strategy ?? this.#strategy) === 'intersection';
+    const both = (strategy === undefined ? this.#strategy : checkedStrategy(strategy, 'pruneByTaskAndAllowlist: strategy')) === 'intersection';
     return this.#result(byTask.map((keep, p) => (both ? keep & byName[p]! : keep | byName[p]!)));
   }
 

@@ -7,7 +7,7 @@ import { LOAD_TOOLKIT_NAME, type CallVia, type RejectionCode, type ValidateFn } 
 import { applyKeyDecode } from '../targets/property-keys.js';
 import { cloneJson } from '../targets/schema.js';
 import { applyNullDecode } from '../targets/strict.js';
-import { DEFAULT_LIMITS, isPlainObject, jsonKind, parseArguments, readCall, type CallLimits } from '../call-shape.js';
+import { callLimits, isPlainObject, jsonKind, parseArguments, readCall, type CallLimits } from '../call-shape.js';
 import {
   actionHint, blockedReason, dispatcherArgsReason, dispatcherStrayReason, emptyNameReason, invalidReason, loaderStrayReason, malformedReason,
   namespaceArgsReason, notLoadedReason, notToolkitToolReason, quote, strayKeysReason, toolkitBlockedReason, unknownActionReason,
@@ -61,16 +61,12 @@ export class Resolver {
   readonly #limits: CallLimits;
   readonly #suggestions: Suggestions;
 
-  /** `limits`: the router's options; each limit not given is `DEFAULT_LIMITS`'. */
+  /** `limits`: the router's options (`callLimits` checks them). */
   constructor(catalog: Catalog, gate: Gate, limits: Partial<CallLimits>) {
     this.#catalog = catalog;
     this.#gate = gate;
     this.#suggestions = new Suggestions(catalog, gate);
-    this.#limits = {
-      maxArgumentsLength: limits.maxArgumentsLength ?? DEFAULT_LIMITS.maxArgumentsLength,
-      maxDepth: limits.maxDepth ?? DEFAULT_LIMITS.maxDepth,
-      maxNodes: limits.maxNodes ?? DEFAULT_LIMITS.maxNodes,
-    };
+    this.#limits = callLimits(limits);
   }
 
   /**

@@ -59,14 +59,10 @@ export interface NormalizedMessage {
   readonly state?: ProviderState | null;
 }
 
-const ROLE_ALIASES: Readonly<Record<string, NormalizedMessage['role']>> = {
-  system: 'system',
-  developer: 'system',
-  user: 'user',
-  assistant: 'assistant',
-  model: 'assistant',
-  tool: 'tool',
-};
+/** Each role a history may name, as its normalized role. A Map: `constructor` or `__proto__` as a role is unknown, so `user`. */
+const ROLE_ALIASES: ReadonlyMap<unknown, NormalizedMessage['role']> = new Map([
+  ['system', 'system'], ['developer', 'system'], ['user', 'user'], ['assistant', 'assistant'], ['model', 'assistant'], ['tool', 'tool'],
+]);
 
 /** Reads a provider-native entry into messages (native.ts), or undefined for a neutral one. */
 export type NativeReader = (entry: Record<string, unknown>, index: number, entries: readonly unknown[]) => { readonly messages: NormalizedMessage[]; readonly consumed: number } | undefined;
@@ -91,7 +87,7 @@ export function normalizeMessages(messages: unknown, readNative?: NativeReader):
 
 /** One neutral entry, normalized; `src` is its index in the caller's history. */
 export function normalizeOne(record: Record<string, unknown>, src: number): NormalizedMessage {
-  const role = ROLE_ALIASES[typeof record['role'] === 'string' ? record['role'] : ''] ?? 'user';
+  const role = ROLE_ALIASES.get(record['role']) ?? 'user';
   const message: { -readonly [K in keyof NormalizedMessage]: NormalizedMessage[K] } = {
     role,
     text: textOf(record['content']),
@@ -141,7 +137,7 @@ function callsOf(value: unknown): NormalizedCall[] {
     calls.push({
       id: stringOf(record['id']),
       name: stringOf(fn['name']),
-      arguments: typeof args === 'string' ? args : args === undefined || args === null ? '' : (jsonText(args) ?? ''),
+      arguments: typeof args === 'string' ? args : args === undefined || args === null ? '' : (jsonText(args) ?? UNENCODABLE),
     });
   }
   return calls;
@@ -160,6 +156,23 @@ export function jsonText(value: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The text of a value JSON cannot write (a function, a cyclic or too deeply nested value). Not JSON itself: arguments
+ * carrying it are rejected as malformed, never run as `{}`; and no function's source reaches the model.
+ */
+export const UNENCODABLE = '(a value JSON cannot encode)';
+
+/**
+ * A tool's result as the model reads it: a string as is, `undefined` as '', a BigInt as its digits, else JSON (`UNENCODABLE`
+ * when JSON cannot write it). Never throws.
+ * @example resultText({ temp: 21 }); // → '{"temp":21}'
+ */
+export function resultText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  return typeof value === 'bigint' ? String(value) : (jsonText(value) ?? UNENCODABLE);
 }
 
 /** A JSON object (not null, not an array). */

@@ -2,7 +2,7 @@
  * The shared half of every target's `readResponse` and of the assistant branch of its history converter: a target says
  * how to classify one of its items and how to rebuild text and calls; reading and replaying are the same everywhere.
  */
-import { isRecord, jsonText, type NeutralMessage, type NeutralToolCall, type NormalizedCall, type NormalizedMessage, type ProviderItem, type ProviderState } from './history.js';
+import { isRecord, jsonText, UNENCODABLE, type NeutralMessage, type NeutralToolCall, type NormalizedCall, type NormalizedMessage, type ProviderItem, type ProviderState } from './history.js';
 
 /** The neutral assistant message for a provider turn (`content` null when it only calls tools). */
 export function assistantMessage(text: string, calls: NeutralToolCall[], provider: ProviderState): NeutralMessage {
@@ -18,11 +18,11 @@ export function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** Arguments as a JSON text: a string as sent, anything else as JSON (`{}` when absent or not encodable). */
+/** Arguments as a JSON text: a string as sent, anything else as JSON, `{}` when absent (`UNENCODABLE` when JSON cannot write them). */
 export function argumentsText(value: unknown, keepString = false): string {
   if (keepString && typeof value === 'string') return value;
   if (value === undefined || value === null) return '{}';
-  return jsonText(value) ?? '{}';
+  return jsonText(value) ?? UNENCODABLE;
 }
 
 /** FNV-1a of a text over UTF-16 code units, 8 hex digits: a short stable tag, not a security hash. */

@@ -96,9 +96,9 @@ describe('fromProvider', () => {
     for (const target of ['anthropic', 'openai', 'openai-responses', 'gemini'] as const) {
       for (const g of garbage) expect(() => fromProvider(target, g as never)).not.toThrow();
     }
-    // A BigInt input cannot be JSON: the call still reads, with {} arguments.
+    // A BigInt input cannot be JSON: the call still reads, with arguments that are not JSON either (dispatch rejects them).
     const [m] = fromProvider('anthropic', { role: 'assistant', stop_reason: null, content: [{ type: 'tool_use', id: 'a', name: 'n', input: 10n }] });
-    expect(m!.tool_calls![0]!.function.arguments).toBe('{}');
+    expect(() => JSON.parse(m!.tool_calls![0]!.function.arguments) as unknown).toThrow();
   });
 });
 
@@ -125,8 +125,13 @@ describe('toolMessage', () => {
   it('a result JSON cannot encode never throws', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic['self'] = cyclic;
-    expect(() => toolMessage(call, { ok: true, result: cyclic })).not.toThrow();
+    expect(toolMessage(call, { ok: true, result: cyclic }).content).toBe('(a value JSON cannot encode)');
     expect(toolMessage(call, { ok: true, result: 10n }).content).toBe('10');
+    // A function's source never reaches the model; a null-prototype cyclic value has no String() and still never throws.
+    expect(toolMessage(call, { ok: true, result: function secret() { return 'hunter2'; } }).content).toBe('(a value JSON cannot encode)');
+    const bare = Object.create(null) as Record<string, unknown>;
+    bare['self'] = bare;
+    expect(toolMessage(call, { ok: true, result: bare }).content).toBe('(a value JSON cannot encode)');
   });
 });
 

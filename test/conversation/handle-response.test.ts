@@ -82,4 +82,18 @@ describe('router.handleResponse', () => {
     expect(answered.done).toBe(true);
     expect(dispatched).toEqual([]);
   });
+
+  it('input JSON cannot encode again (nested thousands deep) is rejected as malformed on Anthropic and Gemini, never run as {}', async () => {
+    const dispatched: string[] = [];
+    const router = createRouter(generated, Object.fromEntries(generated.TOOL_NAMES.map((name) => [name, () => void dispatched.push(name)])) as unknown as Handlers);
+    const input = JSON.parse(`{"timezone":${'['.repeat(20000)}${']'.repeat(20000)}}`) as unknown;
+    const base = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-opus-4-8', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
+    const anthropic = await router.handleResponse('anthropic', { ...base, content: [{ type: 'tool_use', id: 't1', name: 'get_time', input }], stop_reason: 'tool_use' } as never);
+    const gemini = await router.handleResponse('gemini', { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'get_time', args: input } }] } }] } as never);
+    for (const step of [anthropic, gemini]) {
+      expect(step.messages.at(-1)).toMatchObject({ role: 'tool', is_error: true });
+      expect(step.messages.at(-1)!.content).toMatch(/^Arguments for "get_time" are not valid JSON/);
+    }
+    expect(dispatched).toEqual([]);
+  });
 });

@@ -110,6 +110,17 @@ describe('time limits and cancellation', () => {
     expect(log).toEqual([]);
   });
 
+  test("with the caller's signal and a time limit, the time limit still aborts the handler's signal", async () => {
+    let signal: AbortSignal | undefined;
+    const router = routerWith({ run_bash: (_a, ctx) => { signal = ctx.signal; return new Promise(() => {}); } }, { timeoutMs: 20 });
+    const caller = new AbortController();
+    const r = await router.dispatch(call('run_bash', { command: 'sleep 100' }), { signal: caller.signal });
+    expect(r).toMatchObject({ ok: false, code: 'timeout' });
+    expect(signal?.aborted).toBe(true);
+    expect((signal?.reason as Error).name).toBe('TimeoutError');
+    expect(caller.signal.aborted).toBe(false);
+  });
+
   test('a bad time limit is a configuration mistake: it throws (createRouter) or rejects (dispatch)', async () => {
     const { handlers } = recordingHandlers();
     expect(() => createRouter(generated, handlers, { timeoutMs: -1 })).toThrow(/timeoutMs must be a non-negative number/);

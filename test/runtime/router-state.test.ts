@@ -343,6 +343,20 @@ describe('configuration from JavaScript: a wrong value fails at the call that ta
     }
   });
 
+  test('a limit or prune strategy that is mistyped throws, never switching the check off', async () => {
+    const { handlers } = recordingHandlers();
+    for (const key of ['maxArgumentsLength', 'maxDepth', 'maxNodes']) {
+      for (const bad of [NaN, -1, 1.5, '64', Infinity]) {
+        expect(() => createRouter(generated, handlers, { [key]: bad } as never), `${key} ${String(bad)}`).toThrow(new RegExp(`createRouter: ${key} must be a whole number`));
+      }
+    }
+    expect(await createRouter(generated, handlers, { maxArgumentsLength: 10 }).dispatch({ name: 'get_time', arguments: '{"timezone":"Europe/Lisbon"}' })).toMatchObject({ ok: false, code: 'malformed_arguments' });
+    expect(() => createRouter(generated, handlers, { strategy: 'intersect' as never })).toThrow(/createRouter: strategy is 'union' or 'intersection'; got "intersect"/);
+    const router = createRouter(generated, handlers, { strategy: 'intersection' });
+    expect(() => router.pruneByTaskAndAllowlist('run it', ['get_time'], 'Intersection' as never)).toThrow(/pruneByTaskAndAllowlist: strategy/);
+    expect(router.pruneByTaskAndAllowlist('run it', ['get_time']).tools.map((t) => t.name)).toEqual(router.pruneByTaskAndAllowlist('run it', ['get_time'], 'intersection').tools.map((t) => t.name));
+  });
+
   test('announce refuses an id or content that is not a string, and every later compile still works', () => {
     const { router } = exampleRouter();
     expect(() => router.announce('note', [] as never)).toThrow(/announce: id and content must be strings; got string and object/);

@@ -159,6 +159,16 @@ describe('message conversion per target (tool calls and tool results included)',
     }
   });
 
+  it('a role named like an Object.prototype member is an unknown role: a user turn on every target', () => {
+    for (const role of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const messages = [{ role: 'user', content: 'a' }, { role, content: 'INJECTED' }] as unknown as NeutralMessage[];
+      for (const target of TARGET_LIST) {
+        const asUser = compileForTarget({ ...base, target, messages: [{ role: 'user', content: 'a' }, { role: 'wizard', content: 'INJECTED' }] as unknown as NeutralMessage[] });
+        expect(compileForTarget({ ...base, target, messages }), `${target} ${role}`).toEqual(asUser);
+      }
+    }
+  });
+
   it('tool results: functionResponse name falls back to the message name, then the call id', () => {
     const messages: NeutralMessage[] = [
       { role: 'user', content: 'x' },
