@@ -173,7 +173,10 @@ async function readFolder(fs: WriterFs, dir: string): Promise<Map<string, EntryK
   return entries;
 }
 
-/** The files in the folder that toolroute generated: listed in the previous manifest, or carrying the header. */
+/**
+ * The files in the folder that toolroute generated: those the previous manifest lists; with no manifest of toolroute's
+ * (deleted, say), those carrying the header. A manifest is the whole list: a file beside it is the user's, whatever its first line.
+ */
 async function ownedFiles(fs: WriterFs, dir: string, entries: ReadonlyMap<string, EntryKind>): Promise<Set<string>> {
   const ours = new Set<string>();
   if (entries.get(MANIFEST_FILE) === 'file') {
@@ -182,6 +185,7 @@ async function ownedFiles(fs: WriterFs, dir: string, entries: ReadonlyMap<string
       ours.add(MANIFEST_FILE);
       // Only plain names: a manifest must not make the writer reach outside the folder.
       for (const name of listed) if (isPlainName(name)) ours.add(name);
+      return ours;
     }
   }
   for (const [name, kind] of entries) {

@@ -18,6 +18,20 @@ export function errorCode(err: unknown): string {
   return typeof code === 'string' ? code : 'unreadable';
 }
 
+/**
+ * What was thrown, as text, whatever it is: an object without a string form (`Object.create(null)`) or with a throwing
+ * `toString` or `message` must not turn a user's mistake into a crash.
+ * @example errorText(new Error('boom')); // → 'boom'
+ */
+export function errorText(err: unknown): string {
+  try {
+    const text: unknown = err instanceof Error ? err.message : err;
+    return typeof text === 'string' ? text : String(text);
+  } catch {
+    return 'a thrown value that has no text';
+  }
+}
+
 /** "Map keys must be unique" → "map keys must be unique." */
 export function sentence(s: string): string {
   const t = s.trim().split('\n')[0] ?? '';

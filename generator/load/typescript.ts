@@ -1,11 +1,13 @@
 /** TypeScript specs: imported with tsx, zod `parameters` converted to JSON Schema as the model sends arguments. */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import type { LoadResult } from '../load.js';
 import { formatPath } from '../problems.js';
 import type { Problem } from '../problems.js';
 import { setOwn } from '../validate/context.js';
-import { fail, sentence } from './common.js';
+import { errorText, fail, sentence } from './common.js';
 import { jsonDataProblems } from './json-data.js';
 
 /**
@@ -15,20 +17,33 @@ import { jsonDataProblems } from './json-data.js';
  * await loadTs('/abs/tools.spec.ts', 'tools.spec.ts'); // { ok: true, spec: { format: 'ts', … } }
  */
 export async function loadTs(absolute: string, display: string): Promise<LoadResult> {
+  // Checked first: a module the spec imports can be missing too, and that is the spec's error, not a missing spec.
+  if (!(await stat(absolute).then((s) => s.isFile(), () => false))) {
+    return fail(display, 'file_not_found', 'cannot read the spec file (ENOENT).', 'Check the path; it is resolved from the current directory.');
+  }
   let mod: Record<string, unknown>;
+  // A top-level await that never settles empties the event loop; Node would then exit (13) without a word.
+  let stalled: () => void = () => {};
   try {
     const { tsImport } = await import('tsx/esm/api');
-    mod = (await tsImport(pathToFileURL(absolute).href, import.meta.url)) as Record<string, unknown>;
+    mod = (await Promise.race([
+      tsImport(pathToFileURL(absolute).href, import.meta.url),
+      new Promise<never>((_, reject) => {
+        stalled = () => reject(new Error('the module never finished loading: a top-level await waits for something that never happens'));
+        process.once('beforeExit', stalled);
+      }),
+    ])) as Record<string, unknown>;
   } catch (err) {
-    const raw = err instanceof Error ? err.message : String(err);
-    const notFound = (err as { code?: unknown } | null)?.code === 'ERR_MODULE_NOT_FOUND' && raw.includes(absolute);
-    if (notFound) {
-      return fail(display, 'file_not_found', 'cannot read the spec file (ENOENT).', 'Check the path; it is resolved from the current directory.');
-    }
-    // Messages from tsx/esbuild quote absolute paths; keep output machine-independent.
-    const message = raw.split(absolute).join(display).split(pathToFileURL(absolute).href).join(display);
-    return fail(display, 'ts_load_failed', `importing the TypeScript spec failed: ${sentence(message)}`,
+    // Messages from tsx/esbuild quote absolute paths (the spec's, a module beside it); keep output machine-independent.
+    const shownDir = path.posix.dirname(display) === '.' ? '' : `${path.posix.dirname(display)}/`;
+    const message = errorText(err).split(pathToFileURL(absolute).href).join(display).split(absolute).join(display).split(`${path.dirname(absolute)}${path.sep}`).join(shownDir);
+    // esbuild's syntax errors say where, after a first line of their own ("Transform failed with 1 error:").
+    const where = /:(\d+):(\d+): ERROR: ([^\n]*)/.exec(message);
+    const problem = fail(display, 'ts_load_failed', `importing the TypeScript spec failed: ${sentence(where ? where[3]! : message)}`,
       'Fix the error in the spec module; it must import cleanly with tsx.');
+    return where && !problem.ok ? { ok: false, problems: problem.problems.map((p) => ({ ...p, line: Number(where[1]), column: Number(where[2]) + 1 })) } : problem;
+  } finally {
+    process.off('beforeExit', stalled);
   }
   const candidate = mod.default !== undefined ? mod.default : mod.spec;
   if (candidate === undefined) {

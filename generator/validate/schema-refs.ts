@@ -30,7 +30,7 @@ export function resolvePointer(root: unknown, ref: string): { path: (string | nu
   let v: unknown = root;
   for (const raw of decoded === '' ? [] : decoded.slice(1).split('/')) {
     const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(v) && /^(0|[1-9][0-9]*)$/.test(seg)) {
+    if (Array.isArray(v) && /^(0|[1-9][0-9]*)$/.test(seg) && Number(seg) < v.length) {
       v = v[Number(seg)];
       path.push(Number(seg));
     } else if (isRecord(v) && Object.hasOwn(v, seg)) {

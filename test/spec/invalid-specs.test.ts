@@ -69,6 +69,10 @@ const CASES: readonly Case[] = [
   { file: 'empty-name.yaml', codes: ['empty_name', 'empty_name'] },
   { file: 'ts-no-export.ts', codes: ['ts_no_spec_export'] },
   { file: 'ts-throws.ts', codes: ['ts_load_failed'] },
+  { file: 'ts-throws-no-text.ts', codes: ['ts_load_failed'] },
+  { file: 'ts-missing-import.ts', codes: ['ts_load_failed'] },
+  { file: 'ts-syntax.ts', codes: ['ts_load_failed'] },
+  { file: 'ref-out-of-range.yaml', codes: ['unresolved_ref'] },
   { file: 'ts-zod-unrepresentable.ts', codes: ['zod_conversion_failed'] },
   { file: 'ts-problems.ts', codes: ['duplicate_tool', 'unknown_tool', 'empty_description', 'unknown_policy_target'] },
   {
