@@ -5,6 +5,7 @@
  */
 import type { SpecPath } from '../load.js';
 import { formatPath, type Problem } from '../problems.js';
+import { errorText } from './common.js';
 
 /**
  * How deep a spec may nest (objects and arrays, from the top). Real argument schemas nest a few dozen levels; ajv's
@@ -12,10 +13,15 @@ import { formatPath, type Problem } from '../problems.js';
  */
 export const MAX_SPEC_DEPTH = 256;
 
+/** An unpaired UTF-16 surrogate: JSON text can write one (`"\ud800"`), UTF-8 cannot, so no model can ever send it. */
+const LONE_SURROGATE = /\p{Cs}/u;
+const SURROGATE_HINT = 'Write the character whole (both halves of its surrogate pair), or remove it.';
+
 /** What a value that is not JSON data is, in words. */
 function notJson(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
+      return LONE_SURROGATE.test(value) ? 'a string with an unpaired surrogate (a lone half of a UTF-16 pair), which UTF-8 cannot carry' : undefined;
     case 'boolean':
       return undefined;
     case 'number':
@@ -64,14 +70,14 @@ export function jsonDataProblems(
     if (problems.length === MAX_REPORTED) more = true;
     else problems.push({ code: 'not_json_data', message, hint, file, ...locate(path), path: formatPath(path) });
   };
-  const threw = (error: unknown) => `reading this value threw: ${error instanceof Error ? error.message : String(error)}`;
+  const threw = (error: unknown) => `reading this value threw: ${errorText(error)}`;
   const walk = (node: unknown): void => {
     if (more) return;
     // A TS spec's getter or Proxy may throw anywhere here: that is a problem at its place, never a crash.
     try {
       if (keep(node)) return;
       const what = notJson(node);
-      if (what !== undefined) return report(`this value is ${what}.`, JSON_HINT);
+      if (what !== undefined) return report(`this value is ${what}.`, typeof node === 'string' ? SURROGATE_HINT : JSON_HINT);
       if (typeof node !== 'object' || node === null) return;
       if (open.includes(node)) return report('this value contains itself (in YAML: an alias of a mapping or list it is inside).', 'Write the repeated part out, or name it under `$defs` and refer to it with `$ref`.');
       if (open.length === MAX_SPEC_DEPTH) return report(`the spec nests deeper than ${MAX_SPEC_DEPTH} levels here.`, 'Flatten the schema, or name a repeated part under `$defs` and refer to it with `$ref`.');
@@ -81,6 +87,10 @@ export function jsonDataProblems(
         for (const key of keys) {
           path.push(key);
           try {
+            if (typeof key === 'string' && LONE_SURROGATE.test(key)) {
+              report('this key has an unpaired surrogate (a lone half of a UTF-16 pair), which UTF-8 cannot carry.', SURROGATE_HINT);
+              continue;
+            }
             let item: unknown;
             try {
               item = (node as Record<string | number, unknown>)[key];

@@ -37,6 +37,18 @@ export function patternError(pattern: string): string | undefined {
   }
 }
 
+/** The path to the first key named `__proto__` inside JSON data, or undefined. */
+function protoKeyPath(data: unknown, at: (string | number)[]): (string | number)[] | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  for (const [key, item] of Object.entries(data)) {
+    const here = [...at, Array.isArray(data) ? Number(key) : key];
+    if (key === '__proto__' && !Array.isArray(data)) return here;
+    const inner = protoKeyPath(item, here);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
 const PATTERN_HINT = 'JSON Schema patterns are JavaScript regular expressions with the `u` (Unicode) flag, where escaping a character that needs no escape (`\\_`, or `\\-` outside `[...]`) is an error too. In YAML, a single-quoted string keeps backslashes as written.';
 
 /**
@@ -106,7 +118,13 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
           add('invalid_schema', here, '`enum: []` matches no value, so no call of this tool could ever be valid.',
             'List the allowed values under `enum`, or remove the property (write `false` as its schema if it must never be sent).');
         }
+      // falls through: an enum value is data as a const is
+      case 'const': {
+        const proto = protoKeyPath(value, here);
+        if (proto) add('invalid_schema', proto, `${key === 'enum' ? 'an' : 'a'} \`${key}\` value has a key named "__proto__": the validator's JavaScript would read it as the object's prototype, not as a key, and accept other values.`,
+          'Rename the key in the value. (A property named "__proto__" under `properties` is fine.)', 'key');
         break;
+      }
       case 'required':
         if (typeof value === 'boolean') {
           add('invalid_schema', here, '`required` is a list of property names on the object, not a flag on a property (that was JSON Schema draft 3).',
