@@ -18,11 +18,7 @@ export interface CallLimits {
 }
 
 /** 1 MiB of JSON text, 64 levels, 100,000 values. */
-export const DEFAULT_LIMITS: CallLimits = Object.freeze({
-  maxArgumentsLength: 1_048_576,
-  maxDepth: 64,
-  maxNodes: 100_000,
-});
+export const DEFAULT_LIMITS: CallLimits = Object.freeze({ maxArgumentsLength: 1_048_576, maxDepth: 64, maxNodes: 100_000 });
 
 /**
  * The router's limits: each given one checked (a whole number, 0 or more: a mistyped limit must not switch the check
@@ -149,10 +145,7 @@ function failed(problem: ArgumentsProblem): ParsedArguments {
 }
 
 /** What a limits walk has used so far. */
-interface Budget {
-  nodes: number;
-  chars: number;
-}
+interface Budget { nodes: number; chars: number }
 
 /**
  * Check a value is JSON data within the depth, size and string-length limits. The value budget bounds the walk even

@@ -35,21 +35,12 @@ const SCHEMA_ARGS_DESCRIPTION = 'Arguments for the selected action: the schema w
 
 /** A spec tool as a neutral definition. */
 export function neutralTool(tool: NeutralToolInput): NeutralTool {
-  return {
-    kind: 'tool',
-    name: tool.name,
-    description: tool.description,
-    parameters: tool.parameters,
-    deferLoading: tool.deferLoading === true,
-  };
+  const { name, description, parameters } = tool;
+  return { kind: 'tool', name, description, parameters, deferLoading: tool.deferLoading === true };
 }
 
 /** A namespace as one stable tool routed by `action`, in the given encoding. */
-export function neutralNamespaceTool(
-  ns: NeutralGroupInput,
-  actions: readonly NeutralToolInput[],
-  encoding: NamespaceEncoding,
-): NeutralTool {
+export function neutralNamespaceTool(ns: NeutralGroupInput, actions: readonly NeutralToolInput[], encoding: NamespaceEncoding): NeutralTool {
   const action = { type: 'string', enum: actions.map((a) => a.name), description: ACTION_DESCRIPTION };
   const compact = encoding === 'compact';
   const docs = compact ? compactActionDocs(actions) : actions.map((a) => `- ${a.name}: ${a.description}`);
@@ -73,9 +64,7 @@ export function neutralLoaderTool(toolkitNames: readonly string[]): NeutralTool 
     description: LOADER_DESCRIPTION,
     parameters: {
       type: 'object',
-      properties: {
-        toolkit_name: { type: 'string', enum: [...toolkitNames], description: 'The name of the toolkit to load.' },
-      },
+      properties: { toolkit_name: { type: 'string', enum: [...toolkitNames], description: 'The name of the toolkit to load.' } },
       required: ['toolkit_name'],
     },
     deferLoading: false,

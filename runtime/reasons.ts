@@ -33,11 +33,9 @@ export function listNames(names: readonly string[], limit = MAX_LISTED): string 
 export const emptyNameReason = (available: readonly string[]): string =>
   `Tool call rejected: missing or empty tool name. Call one of: ${listNames(available)}.`;
 /** The reference library's text for a blocked tool (kept verbatim: applications match on it). */
-export const blockedReason = (name: string): string =>
-  `Tool ${quote(name)} is currently blocked.`;
+export const blockedReason = (name: string): string => `Tool ${quote(name)} is currently blocked.`;
 /** A blocked toolkit named in a `load_toolkit` call. */
-export const toolkitBlockedReason = (toolkit: string): string =>
-  `Toolkit ${quote(toolkit)} is currently blocked.`;
+export const toolkitBlockedReason = (toolkit: string): string => `Toolkit ${quote(toolkit)} is currently blocked.`;
 
 /** An unknown name, with the closest real names or what can be called. */
 export function unknownToolReason(name: string, closest: readonly string[], available: readonly string[], hint?: string): string {
@@ -59,12 +57,7 @@ export function notLoadedReason(tool: string, toolkit: string): string {
 }
 
 /** A namespace call whose action is missing or not one of the namespace's tools. */
-export function unknownActionReason(
-  namespace: string,
-  action: unknown,
-  actions: readonly string[],
-  closest: readonly string[],
-): string {
+export function unknownActionReason(namespace: string, action: unknown, actions: readonly string[], closest: readonly string[]): string {
   const what =
     typeof action === 'string'
       ? `Unknown action ${quote(action)} for ${quote(namespace)}.`

@@ -27,9 +27,7 @@ export function boundedDistance(a: string, b: string, bound: number): number {
       const cb = b.charCodeAt(j - 1);
       const cost = ca === cb ? 0 : 1;
       let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
-        d = Math.min(d, prev2[j - 2]! + 1);
-      }
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) d = Math.min(d, prev2[j - 2]! + 1);
       cur[j] = d;
       if (d < rowMin) rowMin = d;
     }
@@ -64,9 +62,7 @@ export class Suggester {
   }
 
   /** The candidate names, in the order given. */
-  get names(): readonly string[] {
-    return this.#names;
-  }
+  get names(): readonly string[] { return this.#names; }
 
   /**
    * Up to `limit` names closest to `query`, best first (case-insensitive; ties keep candidate order). A case-only
@@ -118,7 +114,5 @@ export function assertKnownNames(
     const closest = suggester.closest(name);
     problems.push(`${JSON.stringify(name)}${closest.length ? ` (did you mean ${closest.map((c) => JSON.stringify(c)).join(' or ')}?)` : ''}`);
   }
-  if (problems.length > 0) {
-    throw new TypeError(`${where}: unknown name${problems.length > 1 ? 's' : ''} ${problems.join(', ')}. ${fix}`);
-  }
+  if (problems.length > 0) throw new TypeError(`${where}: unknown name${problems.length > 1 ? 's' : ''} ${problems.join(', ')}. ${fix}`);
 }

@@ -5,13 +5,7 @@
  * on its shape. Configuration mistakes throw here, early, and a failed registration changes nothing.
  */
 import {
-  LOAD_TOOLKIT_NAME,
-  RESERVED_TOOL_NAMES,
-  type GeneratedModule,
-  type GeneratedSpec,
-  type RegistryShape,
-  type ToolDefinition,
-  type ValidateFn,
+  LOAD_TOOLKIT_NAME, RESERVED_TOOL_NAMES, type GeneratedModule, type GeneratedSpec, type RegistryShape, type ToolDefinition, type ValidateFn,
 } from '../contract.js';
 import { isPlainObject } from '../call-shape.js';
 import { neutralNamespaceTool, neutralTool } from '../neutral.js';
@@ -107,13 +101,9 @@ export class Catalog {
     if (missing.length > 0) {
       throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
     }
-    assertKnownNames(
-      'createRouter: handlers',
-      Object.keys(handlerTable).filter((key) => this.byName.get(key)?.kind !== 'tool'),
-      { has: () => false },
-      () => spec.tools.map((t) => t.name),
-      'Handlers are keyed by tool name; remove the entry or fix its name.',
-    );
+    const stray = Object.keys(handlerTable).filter((key) => this.byName.get(key)?.kind !== 'tool');
+    const fix = 'Handlers are keyed by tool name; remove the entry or fix its name.';
+    assertKnownNames('createRouter: handlers', stray, { has: () => false }, () => spec.tools.map((t) => t.name), fix);
     spec.namespaces.forEach((ns, k) => {
       this.namespaces.push(new Group({ kind: 'namespace', name: ns.name, description: ns.description, tools: ns.tools, specIndex: k, neutral: undefined }, this));
       // A namespace shadows a same-named tool that is not flat (the model sees the namespace).
@@ -141,9 +131,7 @@ export class Catalog {
   }
 
   /** Tool `t`'s entry (`0 <= t < toolCount`). */
-  tool(t: number): ToolEntry {
-    return this.#entries[t] ?? (this.#entries[t] = this.#specEntry(t));
-  }
+  tool(t: number): ToolEntry { return (this.#entries[t] ??= this.#specEntry(t)); }
 
   /** Tool `t`'s name (without building its entry). */
   toolName(t: number): string { return t < this.specCount ? this.spec.tools[t]!.name : this.#entries[t]!.name; }
@@ -171,14 +159,10 @@ export class Catalog {
   }
 
   /** A toolkit's index by name, case-insensitively (the reference library's lookup); undefined for anything else. */
-  findToolkit(name: unknown): number | undefined {
-    return typeof name === 'string' ? this.kitByLower.get(name.toLowerCase()) : undefined;
-  }
+  findToolkit(name: unknown): number | undefined { return typeof name === 'string' ? this.kitByLower.get(name.toLowerCase()) : undefined; }
 
   /** Whether toolkits were registered at run time (then the directory and the loader are rendered, not read from the spec). */
-  hasDynamicToolkits(): boolean {
-    return this.toolkits.length > this.spec.toolkits.length;
-  }
+  hasDynamicToolkits(): boolean { return this.toolkits.length > this.spec.toolkits.length; }
 
   // ---- Run-time registration ---------------------------------------------------
 
@@ -289,25 +273,12 @@ export class Catalog {
   #addDynamicTool({ def, schema, neutral, definition, keyDecode }: PreparedTool, flat: boolean, library = false): number {
     const index = this.toolCount;
     // Run-time tools: wire names for Anthropic rendered in #prepare; their own `validate` (one that writes into its
-    // argument does so on its own terms, so no `fillsDefaults`).
+    // argument does so on its own terms, so no `fillsDefaults`). Fields in `#specEntry`'s order: every entry has one shape.
     this.#entries[index] = {
-      name: def.name,
-      flat,
-      library,
-      namespaces: [],
-      toolkits: [],
-      validate: def.validate,
-      nullDecode: undefined,
-      keyDecode,
-      fillsDefaults: false,
-      handler: def.handler as AnyHandler | undefined,
-      schema,
-      description: def.description,
-      tags: def.tags ? [...def.tags] : [],
-      deferLoading: def.deferLoading === true,
-      definition,
-      specIndex: -1,
-      neutral,
+      name: def.name, flat, library, namespaces: [], toolkits: [],
+      validate: def.validate, nullDecode: undefined, keyDecode, fillsDefaults: false,
+      handler: def.handler as AnyHandler | undefined, schema, description: def.description,
+      tags: def.tags ? [...def.tags] : [], deferLoading: def.deferLoading === true, definition, specIndex: -1, neutral,
     };
     this.toolCount = index + 1;
     this.byName.set(def.name, { kind: 'tool', index });

@@ -28,10 +28,7 @@ export function searchableTool(
 }
 
 /** A distinct lower-cased name or tag, and the flat positions it keeps (ascending). */
-interface Keyword {
-  readonly text: string;
-  readonly kept: number[];
-}
+interface Keyword { readonly text: string; readonly kept: number[] }
 
 /** How many code units of a keyword's start index it (`startKey`); shorter keywords are tested with `includes`. */
 const START = 3;
@@ -116,13 +113,9 @@ export class Pruner {
     return search;
   }
 
-  pruneByTask(task: string): PruneResult {
-    return this.#result(this.#byTask(task));
-  }
+  pruneByTask(task: string): PruneResult { return this.#result(this.#byTask(task)); }
 
-  allowOnly(names: readonly string[]): PruneResult {
-    return this.#result(this.#byName(names, 'allowOnly'));
-  }
+  allowOnly(names: readonly string[]): PruneResult { return this.#result(this.#byName(names, 'allowOnly')); }
 
   pruneByTaskAndAllowlist(task: string, names: readonly string[], strategy?: PruneStrategy): PruneResult {
     const byTask = this.#byTask(task);
@@ -132,9 +125,7 @@ export class Pruner {
   }
 
   /** All flat tools, as the reference library's `getAllTools` (a fresh array). */
-  getAllTools(): ToolDefinition[] {
-    return [...this.#index().definitions];
-  }
+  getAllTools(): ToolDefinition[] { return [...this.#index().definitions]; }
 
   #index(): Keywords {
     const catalog = this.#catalog;
@@ -199,13 +190,8 @@ export class Pruner {
    */
   #byName(names: readonly string[], where: string): Uint8Array {
     const { names: known, flatNames } = this.#index();
-    assertKnownNames(
-      where,
-      names,
-      { has: (name) => known.has(name.toLowerCase()) },
-      () => flatNames,
-      'An allowlist names flat tools (matched ignoring case); namespace actions and toolkit tools are offered through their group.',
-    );
+    const hint = 'An allowlist names flat tools (matched ignoring case); namespace actions and toolkit tools are offered through their group.';
+    assertKnownNames(where, names, { has: (name) => known.has(name.toLowerCase()) }, () => flatNames, hint);
     const wanted = new Set(names.map((n) => n.toLowerCase()));
     return Uint8Array.from(flatNames, (name) => (wanted.has(name.toLowerCase()) ? 1 : 0));
   }

@@ -4,7 +4,7 @@
  * history cannot carry a part to every target (images, files, refusals). Never dropped.
  */
 import { ToolrouteConfigError } from './errors.js';
-import { isRecord, jsonText, normalizeOne, textOf, type NeutralMessage, type NormalizedMessage } from './history.js';
+import { isRecord, normalizeOne, resultText, textOf, type NeutralMessage, type NormalizedMessage } from './history.js';
 import { anthropic } from './anthropic.js';
 import { gemini } from './gemini.js';
 import { openaiResponses } from './openai-responses.js';
@@ -78,16 +78,12 @@ function isResponsesOutputItem(entry: unknown): boolean {
 }
 
 /** A tool result's content as text, or undefined when it holds something that is not text. */
-function resultText(content: unknown): string | undefined {
+function plainText(content: unknown): string | undefined {
   if (typeof content === 'string' || content === undefined || content === null) return content ?? '';
   if (!Array.isArray(content)) return undefined;
-  for (const part of content) {
-    if (!isRecord(part) || part['type'] !== 'text' || typeof part['text'] !== 'string') return undefined;
-  }
-  return textOf(content);
+  return content.every((part) => isRecord(part) && part['type'] === 'text' && typeof part['text'] === 'string') ? textOf(content) : undefined;
 }
 
-const valueText = (value: unknown): string => (typeof value === 'string' ? value : (jsonText(value) ?? ''));
 
 /**
  * One provider-native history entry read, or `undefined` for a neutral one; `consumed` counts the entries it read
@@ -125,7 +121,7 @@ function readBlocks(entry: Entry, content: readonly unknown[], index: number, en
     const texts: string[] = [];
     for (const part of parts) {
       if (part['type'] === 'tool_result') {
-        const text = resultText(part['content']);
+        const text = plainText(part['content']);
         if (text === undefined) reject(index, "Anthropic 'tool_result' block with non-text content", 'give the tool result text content (a string, or text blocks).');
         const record: Entry = { role: 'tool', tool_call_id: str(part['tool_use_id']), content: text };
         if (part['is_error'] === true) record['is_error'] = true;
@@ -142,10 +138,8 @@ function readBlocks(entry: Entry, content: readonly unknown[], index: number, en
 }
 
 function readGeminiContent(entry: Entry, index: number): NativeRead {
+  if (entry['role'] === 'model') return { messages: normalized(gemini.readResponse({ candidates: [{ content: entry }] }), index), consumed: 1 };
   const parts = items(entry['parts']);
-  if (entry['role'] === 'model') {
-    return { messages: normalized(gemini.readResponse({ candidates: [{ content: entry }] }), index), consumed: 1 };
-  }
   const out: NormalizedMessage[] = [];
   let text: string[] = [];
   const flush = (): void => {
@@ -161,12 +155,12 @@ function readGeminiContent(entry: Entry, index: number): NativeRead {
       const response = fr['response'];
       const record: Entry = { role: 'tool', tool_call_id: str(fr['id']), name: str(fr['name']) };
       if (isRecord(response) && Object.hasOwn(response, 'error')) {
-        record['content'] = valueText(response['error']);
+        record['content'] = resultText(response['error']);
         record['is_error'] = true;
       } else if (isRecord(response) && Object.keys(response).length === 1 && (Object.hasOwn(response, 'result') || Object.hasOwn(response, 'output'))) {
-        record['content'] = valueText(response['result'] ?? response['output']);
+        record['content'] = resultText(response['result'] ?? response['output']);
       } else {
-        record['content'] = valueText(response ?? {});
+        record['content'] = resultText(response ?? {});
       }
       out.push(normalizeOne(record, index));
     } else if (typeof part['text'] === 'string' && part['thought'] !== true) {
@@ -180,7 +174,7 @@ function readGeminiContent(entry: Entry, index: number): NativeRead {
 function readResponsesItems(entry: Entry, index: number, entries: readonly unknown[]): NativeRead | undefined {
   if (entry['type'] === 'function_call_output') {
     const output = entry['output'];
-    const text = typeof output === 'string' ? output : resultText(Array.isArray(output) ? items(output).map((p) => (p['type'] === 'input_text' ? { ...p, type: 'text' } : p)) : output);
+    const text = typeof output === 'string' ? output : plainText(Array.isArray(output) ? items(output).map((p) => (p['type'] === 'input_text' ? { ...p, type: 'text' } : p)) : output);
     if (text === undefined) reject(index, "Responses 'function_call_output' with non-text output", 'give the call output text (a string, or input_text parts).');
     return { messages: [normalizeOne({ role: 'tool', tool_call_id: str(entry['call_id']), content: text }, index)], consumed: 1 };
   }

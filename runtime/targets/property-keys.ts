@@ -14,10 +14,7 @@ export const ANTHROPIC_PROPERTY_KEY = /^[a-zA-Z0-9_.-]{1,64}$/;
 type Schema = Readonly<Record<string, unknown>>;
 
 function readable(key: string): string {
-  const plain = key
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^a-zA-Z0-9_.-]/g, '_');
+  const plain = key.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-zA-Z0-9_.-]/g, '_');
   return plain === '' ? '_' : plain;
 }
 
@@ -67,14 +64,7 @@ export function anthropicSchema(parameters: Schema, plan: KeyDecodePlan | undefi
 export function applyKeyDecode(value: unknown, plan: KeyDecodePlan | undefined): unknown {
   if (plan === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const record = value as Record<string, unknown>;
-  let hit = false;
-  for (const wire in plan) {
-    if (Object.hasOwn(plan, wire) && Object.hasOwn(record, wire) && !Object.hasOwn(record, plan[wire]!)) {
-      hit = true;
-      break;
-    }
-  }
-  if (!hit) return value;
+  if (!Object.keys(plan).some((wire) => Object.hasOwn(record, wire) && !Object.hasOwn(record, plan[wire]!))) return value;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(record)) {
     const original = Object.hasOwn(plan, key) ? plan[key]! : undefined;

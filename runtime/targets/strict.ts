@@ -127,11 +127,8 @@ function decodeNode(value: unknown, plan: unknown, depth: number): unknown {
   }
   if (drop.size === 0 && replaced.size === 0) return value;
   // fromEntries defines own data properties, so a `__proto__` key stays a key.
-  return Object.fromEntries(
-    Object.keys(record)
-      .filter((key) => !drop.has(key))
-      .map((key) => [key, replaced.has(key) ? replaced.get(key) : record[key]]),
-  );
+  const kept = Object.keys(record).filter((key) => !drop.has(key));
+  return Object.fromEntries(kept.map((key) => [key, replaced.has(key) ? replaced.get(key) : record[key]]));
 }
 
 function unsupported(path: string, reason: string): StrictSchemaResult {
