@@ -39,6 +39,8 @@ const OBJECT_KEYWORDS = ['properties', 'required', 'additionalProperties', 'patt
 const ARRAY_KEYWORDS = ['prefixItems', 'items', 'unevaluatedItems'];
 /** In-place applicators whose members add properties the intersection declares (so `unevaluatedProperties: false` may still close). */
 const IN_PLACE = ['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else'];
+/** References kept in a schema (dynamic scope): what they evaluate is typed `unknown`, so `unevaluated*` cannot close. */
+const KEPT_REFS = ['$ref', '$dynamicRef'];
 
 /**
  * The TypeScript type of the values a schema accepts, printed at `indent`
@@ -141,10 +143,10 @@ function objectType(s: Record<string, JsonValue>, d: boolean): T {
   let extra: T[] | undefined;
   const open = (v: JsonValue | undefined) => v === undefined || v === true || (isJsonObject(v) && Object.keys(v).length === 0);
   if (ap !== undefined && !open(ap)) extra = ap === false ? [] : [typeOfIn('additionalProperties')(ap)];
-  else if (ap === undefined && up !== undefined && !open(up) && !('dependentSchemas' in s)) {
+  else if (ap === undefined && up !== undefined && !open(up) && !('dependentSchemas' in s) && !KEPT_REFS.some((k) => k in s)) {
     // `unevaluatedProperties` sees what the in-place applicators evaluate; their members are
     // intersected with this type, so the keys they declare stay allowed. An applicator's index
-    // signature (or a dependent schema, which is not typed) would not be: stay open then.
+    // signature (or a dependent schema or a kept reference, which are not typed) would not be: stay open then.
     extra = up === false ? [] : [typeOfIn('unevaluatedProperties')(up)];
   }
   if (extra !== undefined) extra = [...extra, ...patterns.map(typeOfIn('patternProperties'))];
@@ -179,7 +181,7 @@ function arrayType(s: Record<string, JsonValue>, d: boolean): T {
   const minItems = typeof s.minItems === 'number' ? s.minItems : 0;
   // `unevaluatedItems` stands in for `items` only where nothing else evaluates items.
   const restKeyword = 'items' in s ? 'items' : 'unevaluatedItems';
-  const restSchema = 'items' in s ? s.items : ['contains', ...IN_PLACE].some((k) => k in s) ? undefined : s.unevaluatedItems;
+  const restSchema = 'items' in s ? s.items : ['contains', ...IN_PLACE, ...KEPT_REFS].some((k) => k in s) ? undefined : s.unevaluatedItems;
   const rest = restSchema === false ? undefined : typeOf(restSchema, d && fillsDefaultsIn(restKeyword, s));
   if (prefix.length === 0) return rest === undefined ? { k: 'tuple', elements: [] } : { k: 'array', element: rest };
   const elements = prefix.map((p, i) => ({ type: typeOf(p, d && fillsDefaultsIn('prefixItems', s)), optional: i >= minItems }));

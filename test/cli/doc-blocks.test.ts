@@ -29,7 +29,7 @@ import { generate } from '../../generator/index.js';
 import { consumerTsconfig, node, REPO, removeDir, stagePackage, tempDir, TSC, write } from './stage.js';
 
 /** Words that tell how the project was developed: sessions, rounds, issue and defect numbers. */
-const HISTORY = /\b(this|last|previous|earlier|next) (session|round)\b|\bsession \d+|\b(issue|defect) \d+/gi;
+const HISTORY = /\b(this|last|previous|earlier|next) (session|round)\b|\bsession \d+|\b(issue|defect)s? \d+|\bthe issue's\b/gi;
 
 const DOCS: readonly string[] = [
   'README.md',

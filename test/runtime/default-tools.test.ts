@@ -1,6 +1,6 @@
 /**
  * Flat tools do not vanish from the default tool set once
- * the spec has a namespace. The issue's reproduction — a coding agent with 8
+ * the spec has a namespace. The reproduction — a coding agent with 8
  * flat tools, a `git` namespace and a GitHub toolkit
  * (test/fixtures/ungrouped-off/spec.yaml) — is generated twice: as written
  * (`offerUngroupedTools: false`, the reference library's `compile()`, whose

@@ -1,6 +1,5 @@
 /**
- * Regression tests from real-world schemas,
- * defects 1–6 and 9, each on its minimal reproduction from the issue. Specs
+ * Regression tests from real-world schemas, each on its minimal reproduction. Specs
  * are generated as a user would (`generate`), the output is type-checked with
  * one tsc run, and dispatch runs through the generated validators.
  */
@@ -33,6 +32,25 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
+  {
+    // A schema in dynamic scope keeps its `$ref`s (typed `unknown`): `unevaluated*: false` beside one cannot close the type.
+    name: 'kept-ref-beside-unevaluated',
+    spec: spec({
+      obj: { $dynamicAnchor: 'node', type: 'object', $ref: '#/$defs/base', unevaluatedProperties: false, $defs: { base: { properties: { a: { type: 'string' } } } } },
+      list: {
+        $dynamicAnchor: 'node', type: 'object',
+        properties: { list: { type: 'array', $ref: '#/$defs/pair', unevaluatedItems: false } },
+        $defs: { pair: { prefixItems: [{ type: 'string' }] } },
+      },
+    }),
+    calls: [
+      { tool: 'obj', args: { a: 'x' }, ok: true },
+      { tool: 'obj', args: { b: 'x' }, ok: false },
+      { tool: 'list', args: { list: ['x'] }, ok: true },
+      { tool: 'list', args: { list: ['x', 'y'] }, ok: false },
+    ],
+    types: [{ tool: 'obj', args: { a: 'x' }, ok: true }, { tool: 'list', args: { list: ['x'] }, ok: true }],
+  },
   {
     // json-schema-to-typescript renamed `K8sGetPodsArgs` and the generator crashed (exit 70).
     name: 'digit-then-lowercase-names',
