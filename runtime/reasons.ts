@@ -44,6 +44,8 @@ export function unknownToolReason(name: string, closest: readonly string[], avai
   if (closest.length > 0) return `${head}${didYouMean(closest)}`;
   return `${head} Available tools: ${listNames(available)}.`;
 }
+/** A Responses call whose `namespace` names a tool, not a namespace or toolkit. */
+export const notNamespaceReason = (name: string): string => `${quote(name)} is a tool, not a namespace: call it by its own name, with no namespace.`;
 /** A tool that exists only as a namespace action, called by its bare name. */
 export const actionHint = (tool: string, namespace: string): string =>
   `${quote(tool)} is an action of ${quote(namespace)}: call ${namespace} with {"action":${JSON.stringify(tool)},"args":{…}}.`;

@@ -10,7 +10,7 @@ import { applyNullDecode } from '../targets/strict.js';
 import { callLimits, isPlainObject, jsonKind, parseArguments, readCall, type CallLimits } from '../call-shape.js';
 import {
   actionHint, blockedReason, dispatcherArgsReason, dispatcherStrayReason, emptyNameReason, invalidReason, loaderStrayReason, malformedReason,
-  namespaceArgsReason, notLoadedReason, notToolkitToolReason, quote, strayKeysReason, toolkitBlockedReason, unknownActionReason,
+  namespaceArgsReason, notLoadedReason, notNamespaceReason, notToolkitToolReason, quote, strayKeysReason, toolkitBlockedReason, unknownActionReason,
   unknownToolkitReason, unknownToolReason,
 } from '../reasons.js';
 import { Suggester } from '../suggest.js';
@@ -87,7 +87,8 @@ export class Resolver {
       // A toolkit's member is then exactly the call of that tool by its own name.
       const member = kit === undefined ? undefined : this.#action(catalog.toolkits[kit]!, name, callId);
       if (member !== undefined) return typeof member === 'number' ? this.#tool(member, raw, nameOnly, callId) : member;
-      if (ref?.kind !== 'namespace') return this.#unknownName(namespace, callId);
+      if (ref !== undefined && ref.kind !== 'namespace') return reject('unknown_tool', notNamespaceReason(namespace), callId);
+      if (ref === undefined) return this.#unknownName(namespace, callId);
       if (gate.nsBlocked[ref.index]) return reject('blocked', blockedReason(namespace), callId);
       const t = this.#action(catalog.namespaces[ref.index]!, name, callId);
       if (typeof t !== 'number') return t;

@@ -83,6 +83,10 @@ describe('call shapes and hostile input', () => {
     const r = await router.dispatch({ type: 'function_call', call_id: 'c9', namespace: 'file_ops', name: 'read_file', arguments: '{"path":"p"}' });
     expect(r).toEqual({ ok: true, tool: 'read_file', result: { tool: 'read_file', args: { path: 'p' } }, callId: 'c9' });
     expect(log[0]).toMatchObject({ callId: 'c9' });
+    // A namespace that names a tool: said so, not "unknown tool" with that very tool among the available ones.
+    const flat = await router.dispatch({ type: 'function_call', call_id: 'c10', namespace: 'read_file', name: 'read_file', arguments: '{"path":"p"}' });
+    expect(flat).toMatchObject({ ok: false, code: 'unknown_tool', reason: '"read_file" is a tool, not a namespace: call it by its own name, with no namespace.' });
+    expect(log).toHaveLength(1);
   });
 
   test('limits reject huge and deep input before parsing or walking it', async () => {
