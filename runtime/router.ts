@@ -84,7 +84,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    */
   rankByTask(task: string, options: { readonly k: number }): Promise<PruneResult<ToolNameOf<R> | D>> { return this.#pruner.rankByTask(task, options?.k) as Promise<PruneResult<ToolNameOf<R> | D>>; }
 
-  /** The reference library's `allowOnly`: keep exactly the named flat tools (case-insensitive), e.g. `router.allowOnly(['read_file'])`. */
+  /** The reference library's `allowOnly`: keep exactly the named flat tools (case-insensitive). @example router.allowOnly(['read_file']).tools; */
   allowOnly(names: readonly (ToolNameOf<R> | D)[]): PruneResult<ToolNameOf<R> | D> { return this.#pruner.allowOnly(names) as PruneResult<ToolNameOf<R> | D>; }
 
   /**
@@ -95,7 +95,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     return this.#pruner.pruneByTaskAndAllowlist(task, names, strategy) as PruneResult<ToolNameOf<R> | D>;
   }
 
-  /** All flat tools, as the reference library's `getAllTools`. */
+  /** All flat tools, as the reference library's `getAllTools`. @example router.getAllTools().map((t) => t.name); */
   getAllTools(): ToolDefinition[] { return this.#pruner.getAllTools(); }
 
   // ---- Blocklist gate ------------------------------------------------------
@@ -112,10 +112,10 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   setBlockedTools(names: readonly string[], options: BlocklistOptions & { readonly allowUnknown: true }): this;
   setBlockedTools(names: readonly string[], options?: BlocklistOptions): this { this.#gate.setBlocklist(names, options); return this; }
 
-  /** Replace the blocklist with a named policy from the spec, e.g. `router.applyPolicy('prod')`. */
+  /** Replace the blocklist with a named policy from the spec. @example router.applyPolicy('prod'); */
   applyPolicy(policy: R['policies']): this { this.#gate.applyPolicy(policy); return this; }
 
-  /** The blocklist as set, as a fresh array. */
+  /** The blocklist as set, as a fresh array. @example router.getBlockedTools(); // → ['delete_file'] */
   getBlockedTools(): BlockableName<R, D | L>[] { return [...this.#session.blocked] as BlockableName<R, D | L>[]; }
 
   // ---- Checking and dispatching ----------------------------------------------
@@ -178,7 +178,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
 
   // ---- Namespaces and toolkits (the reference library's two layers) ----------------------
 
-  /** Whether a call targets a namespace tool (any call shape), e.g. `if (router.isNamespaceCall(call)) { … }`. Never throws. */
+  /** Whether a call targets a namespace tool (any call shape). Never throws. @example if (router.isNamespaceCall(call)) { … } */
   isNamespaceCall(call: unknown): boolean { return this.#resolver.isNamespaceCall(call); }
 
   /**
@@ -198,7 +198,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    */
   tryResolveNamespace(call: unknown): TryNamespaceResolution { return this.#resolver.tryResolveNamespace(call); }
 
-  /** Whether a call is the library's `load_toolkit` (any call shape), e.g. `if (router.isToolkitLoader(call)) { … }`. */
+  /** Whether a call is the library's `load_toolkit` (any call shape). @example if (router.isToolkitLoader(call)) { … } */
   isToolkitLoader(call: unknown): boolean { return readCall(call).name === LOAD_TOOLKIT_NAME; }
 
   /**
@@ -208,7 +208,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    */
   extractToolkit(toolkitName: R['toolkits'] | D | (string & {})): ToolDefinition[] { return this.#gate.extractToolkit(toolkitName); }
 
-  /** Loaded toolkits, canonical names, load order. */
+  /** Loaded toolkits, canonical names, load order. @example router.getLoadedToolkits(); // → ['Weather'] */
   getLoadedToolkits(): (R['toolkits'] | D)[] { return this.#session.loadedNames(this.#catalog) as (R['toolkits'] | D)[]; }
 
   // ---- Library-owned tools ----------------------------------------------------
@@ -269,9 +269,9 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    */
   cacheKey(payload: object): string | undefined { return payloadCacheKey(payload); }
 
-  /** Names of a compile's tools the gate lets through now (`options.allowedTools`; Gemini's `allowedFunctionNames`), e.g. `router.allowedToolNames({ target: 'gemini' })` → `['file_ops', 'load_toolkit', 'call_toolkit_tool']`. */
+  /** Names of a compile's tools the gate lets through now (`options.allowedTools`; Gemini's `allowedFunctionNames`). @example router.allowedToolNames({ target: 'gemini' }); // → ['file_ops', 'load_toolkit', 'call_toolkit_tool'] */
   allowedToolNames(request: Pick<TargetCompileRequest<R, D>, 'target' | 'tools' | 'options'>): string[] { return this.#compiler.allowedToolNames(request as unknown as AnyTargetCompileRequest); }
-  /** The `<available_toolkits>` directory for the system prompt ('' without toolkits). */
+  /** The `<available_toolkits>` directory for the system prompt ('' without toolkits). @example const system = `${prompt}\n${router.getDirectoryXml()}`; */
   getDirectoryXml(): string { return this.#compiler.neutral().directoryXml; }
 
   // ---- Announcements -------------------------------------------------------------
@@ -281,10 +281,10 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    */
   announce(id: string, content: string, options?: AnnounceOptions): this { this.#session.announcements.announce(id, content, options); return this; }
 
-  /** Remove an announcement; true when one was removed. */
+  /** Remove an announcement; true when one was removed. @example router.retractAnnouncement('tools:blocked'); */
   retractAnnouncement(id: string): boolean { return this.#session.announcements.retract(id); }
 
-  /** Current announcements, in insertion order (copies). */
+  /** Current announcements, in insertion order (copies). @example router.getAnnouncements().map((a) => a.id); */
   getAnnouncements(): Announcement[] { return this.#session.announcements.list(); }
 
   /**
@@ -355,7 +355,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     return this as never;
   }
 
-  /** The reference library's `chef.getPruner()`: the router itself, so the reference library's samples run unchanged apart from setup. */
+  /** The reference library's `chef.getPruner()`: the router itself, so its samples run unchanged apart from setup. @example router.getPruner().pruneByTask(task); */
   getPruner(): this { return this; }
 }
 

@@ -40,19 +40,19 @@ export class ToolSearch {
     this.#index = new MiniSearch(OPTIONS);
   }
 
-  /** An index of `tools` (names must be distinct). */
+  /** An index of `tools` (names must be distinct). @example const search = ToolSearch.build([{ name: 'get_weather', description: 'Weather by city' }]); */
   static build(tools: readonly SearchableTool[]): ToolSearch {
     const search = new ToolSearch();
     search.#index.addAll(tools.map((tool) => toolDocument(tool)));
     return search;
   }
 
-  /** Whether a tool of this name is indexed. */
+  /** Whether a tool of this name is indexed. @example search.has('get_weather'); // → true */
   has(name: string): boolean {
     return this.#index.has(name);
   }
 
-  /** Index one more tool (a tool registered at run time); a name already indexed is replaced. */
+  /** Index one more tool (a tool registered at run time); a name already indexed is replaced. @example search.add({ name: 'ping', description: 'Ping a host' }); */
   add(tool: SearchableTool): void {
     if (this.#index.has(tool.name)) this.#index.discard(tool.name);
     this.#index.add(toolDocument(tool));
@@ -61,6 +61,7 @@ export class ToolSearch {
   /**
    * The names of the tools that best match `query`, best first, at most `k`; tools no word of the query matches are
    * left out (so fewer than `k` may come back). Any query is accepted; one with no searchable word ranks nothing.
+   * @example search.rank('weather in Lisbon', { k: 5 }); // → ['get_weather']
    */
   rank(query: string, options: RankOptions): string[] {
     const k = options.k;

@@ -151,6 +151,7 @@ export class ToolRejectedError extends Error {
     super(reason);
     this.code = code;
   }
+  /** What the AI SDK puts in the tool result. @example JSON.stringify(new ToolRejectedError('blocked', 'Tool "x" is currently blocked.')); // '{"code":"blocked",…}' */
   toJSON(): { code: string; reason: string } {
     return { code: this.code, reason: this.message };
   }

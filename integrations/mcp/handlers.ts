@@ -150,7 +150,7 @@ export async function mcpHandlers<R extends RegistryShape, const P extends strin
   return handlers as unknown as McpHandlers<R, SelectedTools<R, P, T>, C>;
 }
 
-/** The text blocks of a result, joined: what an error result says. */
+/** The text blocks of a result, joined: what an error result says. @example errorText({ content: [{ type: 'text', text: 'no such file' }], isError: true }); // → 'no such file' */
 export function errorText(result: McpCallToolResult): string {
   const content = Array.isArray(result.content) ? result.content : [];
   return content
