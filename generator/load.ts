@@ -70,14 +70,29 @@ export async function loadSpec(file: string, options: { cwd?: string } = {}): Pr
   }
   if (format === 'ts') return jsonData(await loadTs(absolute, display));
 
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(absolute, 'utf8');
+    bytes = await readFile(absolute);
   } catch (err) {
     return fail(display, 'file_not_found', `cannot read the spec file (${errorCode(err)}).`,
       'Check the path; it is resolved from the current directory.');
   }
+  const text = bytes.toString('utf8');
+  // Decoding replaces bytes that are not UTF-8 with U+FFFD: the spec would say something other than what was written.
+  const bad = Buffer.from(text, 'utf8').equals(bytes) ? -1 : firstDifference(Buffer.from(text, 'utf8'), bytes);
+  if (bad >= 0) {
+    const before = bytes.subarray(0, bad).toString('utf8').split('\n');
+    return { ok: false, problems: [{ code: 'syntax_error', message: `the file is not UTF-8 text: byte ${bad + 1} (0x${bytes[bad]!.toString(16).padStart(2, '0')}) is not valid UTF-8 here.`,
+      hint: 'Save the spec as UTF-8 (most editors: "Save with encoding").', file: display, line: before.length, column: before.at(-1)!.length + 1, path: '' }] };
+  }
   return loadText(text, display, format);
+}
+
+/** The first index where two buffers differ (the shorter one's length when one is a prefix of the other). */
+function firstDifference(a: Buffer, b: Buffer): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
 }
 
 /** A loaded spec, or its `not_json_data` problems: everything after loading reads plain JSON data. */

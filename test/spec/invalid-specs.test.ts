@@ -75,6 +75,7 @@ const CASES: readonly Case[] = [
   { file: 'ref-out-of-range.yaml', codes: ['unresolved_ref'] },
   { file: 'lone-surrogate.json', codes: ['not_json_data', 'not_json_data'] },
   { file: 'proto-in-const.json', codes: ['invalid_schema', 'invalid_schema'] },
+  { file: 'not-utf8.yaml', codes: ['syntax_error'] },
   { file: 'ts-zod-unrepresentable.ts', codes: ['zod_conversion_failed'] },
   { file: 'ts-problems.ts', codes: ['duplicate_tool', 'unknown_tool', 'empty_description', 'unknown_policy_target'] },
   {
