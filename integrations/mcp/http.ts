@@ -23,6 +23,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { assertKnownNames } from '../../runtime/suggest.js';
 import { loadMcpServerSdk } from './sdk.js';
 import { serveSession, type McpServing, type ServableRouter, type ServeMcpOptions, type SessionHooks } from './serve.js';
 import { memorySessionStore, type McpSessionRecord, type McpSessionStore } from './store.js';
@@ -80,7 +81,14 @@ interface Live {
   /** POSTs being answered: the session is not idle while one runs. */
   active: number;
   touched: number;
+  /** Ended by the client (DELETE): a call still running must not write its record back. */
+  closed: boolean;
 }
+
+/** Every option `serveMcpHttp` reads (its own, then `serveMcp`'s): another key is a typo and throws. */
+const OPTION_NAMES: ReadonlySet<string> = new Set(['port', 'host', 'path', 'allowedHosts', 'idleTimeoutMs', 'maxSessions', 'maxBodyBytes', 'store', 'name', 'version', 'instructions', 'context', 'sdk']);
+/** The longest delay Node's timers keep (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Serve a router over Streamable HTTP on 127.0.0.1. Pass a router to share its
@@ -96,6 +104,15 @@ interface Live {
  * console.log(`MCP at ${served.url}`);
  */
 export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => ServableRouter), options: ServeMcpHttpOptions<C> = {}): Promise<McpHttpServing> {
+  // Options are checked before anything starts: a mistake never leaves a server listening.
+  assertKnownNames('serveMcpHttp options', Object.keys(options), OPTION_NAMES, () => OPTION_NAMES, `Options are ${[...OPTION_NAMES].join(', ')}.`);
+  const names = options.allowedHosts;
+  if (names !== undefined && !(Array.isArray(names) && names.every((n) => typeof n === 'string'))) {
+    throw new TypeError(`serveMcpHttp: allowedHosts must be an array of host names; got ${JSON.stringify(names) ?? typeof names}.`);
+  }
+  if (options.path !== undefined && !(typeof options.path === 'string' && options.path.startsWith('/'))) {
+    throw new TypeError(`serveMcpHttp: path must start with "/"; got ${JSON.stringify(options.path) ?? typeof options.path}.`);
+  }
   const sdk = await loadMcpServerSdk(options.sdk);
   const { port: _port, host: _host, path: _path, allowedHosts: _allowed, idleTimeoutMs: _idle, maxSessions: _max, maxBodyBytes: _body, store: _store, ...serveOptions } = options;
   const host = options.host ?? '127.0.0.1';
@@ -137,6 +154,7 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
         if (!record) await save();
       },
       onsessionclosed: async (closedId) => {
+        session.closed = true;
         await store.delete(closedId);
       },
     });
@@ -145,8 +163,9 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
       else void session.serving.close().catch(() => undefined);
     }, idleTimeoutMs);
     timer.unref();
-    const session: Live = { id: id ?? '', transport, serving: undefined as never, initialize, timer, revisions: record ? [record.revision] : [], inflight: new Map(), active: 0, touched: Date.now() };
+    const session: Live = { id: id ?? '', transport, serving: undefined as never, initialize, timer, revisions: record ? [record.revision] : [], inflight: new Map(), active: 0, touched: Date.now(), closed: false };
     async function save(): Promise<void> {
+      if (session.closed) return;
       const revision = randomUUID();
       session.revisions.push(revision);
       if (session.revisions.length > 16) session.revisions.shift();
@@ -231,10 +250,9 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
   const port = typeof address === 'object' && address !== null ? address.port : options.port ?? 0;
   // An IPv6 address goes in brackets in a URL and in a Host header.
   const hostName = host.includes(':') ? `[${host}]` : host;
-  const names = options.allowedHosts ?? [hostName, 'localhost'];
   // `name:port` as given; a bare name (or bracketed address) also with this server's port.
   const withPort = (name: string) => (/:\d+$/.test(name) ? [name] : [name, `${name}:${port}`]);
-  allowedHosts = new Set(names.flatMap(withPort).map((name) => name.toLowerCase()));
+  allowedHosts = new Set((names ?? [hostName, 'localhost']).flatMap(withPort).map((name) => name.toLowerCase()));
   return {
     url: new URL(`http://${hostName}:${port}${route}`),
     http,
@@ -254,6 +272,8 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
 
 function positive(name: string, value: number): number {
   if (!(typeof value === 'number' && value > 0)) throw new RangeError(`serveMcpHttp: ${name} must be a positive number, got ${String(value)}.`);
+  // A timer of more than about 24.8 days fires at once in Node: every session would end on its next request.
+  if (name === 'idleTimeoutMs' && value > MAX_TIMER_MS) throw new RangeError(`serveMcpHttp: idleTimeoutMs must be at most ${MAX_TIMER_MS} (about 24.8 days), got ${String(value)}.`);
   return value;
 }
 

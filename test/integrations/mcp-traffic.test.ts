@@ -111,9 +111,29 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
     expect(three!.sessions.has(id)).toBe(true);
   });
 
-  it('rejects bad options loudly', async () => {
+  it('rejects bad options loudly, before it listens', async () => {
+    const listening = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+    const before = listening();
     await expect(serveMcpHttp(createDemoRouter(), { sdk, idleTimeoutMs: 0 })).rejects.toThrow(/idleTimeoutMs must be a positive number/);
+    await expect(serveMcpHttp(createDemoRouter(), { sdk, idleTimeoutMs: Infinity })).rejects.toThrow(/idleTimeoutMs must be at most 2147483647/);
     await expect(serveMcpHttp(() => ({}) as never, { sdk })).rejects.toThrow(/snapshot\(\) and restore\(\)/);
+    await expect(serveMcpHttp(createDemoRouter(), { sdk, maxBodyByte: 1024 } as never)).rejects.toThrow(/serveMcpHttp options: unknown name "maxBodyByte" \(did you mean "maxBodyBytes"\?\)/);
+    await expect(serveMcpHttp(createDemoRouter(), { sdk, allowedHosts: 'localhost' as never })).rejects.toThrow(/allowedHosts must be an array of host names/);
+    await expect(serveMcpHttp(createDemoRouter(), { sdk, path: 'mcp' })).rejects.toThrow(/path must start with "\/"/);
+    expect(listening()).toBe(before);
+  });
+
+  it('a call still running when the client ends the session does not bring the session back', async () => {
+    const { waiting, running } = await servers(sdk);
+    const id = await rawSession(waiting.url);
+    const before = running();
+    const call = rawCall(waiting.url, id, 'POST', { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'run_bash', arguments: { command: 'sleep' } } }).catch(() => undefined);
+    await expect.poll(running).toBe(before + 1);
+    expect((await rawCall(waiting.url, id, 'DELETE')).status).toBe(200);
+    await call;
+    // The call has settled (its after-call save included): the session stays ended.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await rawCall(waiting.url, id, 'POST', { jsonrpc: '2.0', id: 9, method: 'tools/list' })).status).toBe(404);
   });
 });
 
