@@ -53,6 +53,8 @@ import { jsonSchema, tool, type ModelMessage, type PrepareStepFunction, type Too
 import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, toolkitMode, toolResultErrorFlag, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
 // Within the package: the dispatcher's definition and the load result's first line, as the router writes them.
 import { DISPATCHER_TOOL, loadResultHead, TOOLKIT_DISPATCHER_NAME } from '../../runtime/toolkit-loading.js';
+import { jsonText, resultText } from '../../runtime/targets/history.js';
+import { assertKnownNames } from '../../runtime/suggest.js';
 
 export { toolrouteSearch, type AiSdkToolSearchFunction } from './search.js';
 
@@ -210,6 +212,7 @@ const ACCEPT_ALL = (value: unknown) => ({ success: true as const, value });
  * // generateText({ model: anthropic('claude-sonnet-4-5'), ...toAiSdk(router, { toolkitLoading: 'native', target: 'anthropic' }), … })
  */
 export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOptions<C> = {}): AiSdkSettings {
+  assertKnownNames('toAiSdk options', Object.keys(options), AI_SDK_OPTIONS, () => AI_SDK_OPTIONS, `Options are ${[...AI_SDK_OPTIONS].join(', ')}.`);
   const mode = aiSdkToolkitMode(options.toolkitLoading, options.target);
   const compiled = router.compile();
   const loader = compiled.tools.find((t) => t.name === LOAD_TOOLKIT_NAME);
@@ -336,12 +339,17 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
   return { tools, activeTools: active(), prepareStep, allowSystemInMessages: true, ...named };
 }
 
+/** Every option `toAiSdk` reads: another key is a typo and throws. */
+const AI_SDK_OPTIONS: ReadonlySet<string> = new Set(['system', 'tools', 'task', 'context', 'toolkitLoading', 'target']);
+
 type ToolOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>;
 
 /** What the AI SDK sends for a tool's output when the tool has no `toModelOutput`. */
 function defaultOutput(output: unknown): ToolOutput {
   if (typeof output === 'string') return { type: 'text', value: output };
-  const json = JSON.stringify(output);
+  const json = jsonText(output);
+  // What JSON cannot write (a BigInt, a cyclic value, a function) goes as text, as `toolMessage` writes it: never an exception that ends the run.
+  if (json === undefined && output !== undefined) return { type: 'text', value: resultText(output) };
   return { type: 'json', value: json === undefined ? null : (JSON.parse(json) as never) };
 }
 

@@ -128,23 +128,30 @@ export async function mcpHandlers<R extends RegistryShape, const P extends strin
         'or select this server\'s tools with `prefix` or `tools`.',
     );
   }
-  const handlers: Record<string, (args: unknown) => Promise<McpToolOutput>> = {};
+  const handlers: Record<string, (args: unknown, ctx?: HandlerContext<unknown>) => Promise<McpToolOutput>> = {};
+  const line = clientLineOf(client);
   for (const name of selected) {
     const tool = bySpecName.get(name)!;
     const structured = tool.outputSchema !== undefined;
-    // 1.x takes a result schema before the options (undefined: its default).
-    const optionsAt = clientLineOf(client) === '2.x' ? [options.requestOptions] : [undefined, options.requestOptions];
-    handlers[name] = async (args) => {
+    handlers[name] = async (args, ctx) => {
+      // The call's signal goes to the server: a timeout or a cancelled dispatch cancels the remote tool too.
+      const own = options.requestOptions?.['signal'] as AbortSignal | undefined;
+      const signal = ctx === undefined ? own : own === undefined ? ctx.signal : AbortSignal.any([own, ctx.signal]);
+      const request = signal === undefined ? options.requestOptions : { ...options.requestOptions, signal };
       let result: McpCallToolResult;
       try {
-        result = (await client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, ...optionsAt)) as McpCallToolResult;
+        const params = { name: tool.name, arguments: args as Record<string, unknown> };
+        // 1.x takes a result schema before the options (undefined: its default).
+        result = (await (line === '2.x' ? client.callTool(params, request) : client.callTool(params, undefined, request))) as McpCallToolResult;
       } catch (error) {
         throw new McpCallError(tool.name, error);
       }
       if (result.isError === true) throw new McpToolError(tool.name, result);
+      const content = result.content ?? [];
       // The SDK client has already checked structuredContent against the tool's output schema (listAllTools primed it).
-      if (structured && result.structuredContent !== undefined) return result.structuredContent;
-      return result.content ?? [];
+      // Without one, structured content alone (no content blocks) is still the result: nothing the server sent is dropped.
+      if (result.structuredContent !== undefined && (structured || content.length === 0)) return result.structuredContent;
+      return content;
     };
   }
   return handlers as unknown as McpHandlers<R, SelectedTools<R, P, T>, C>;

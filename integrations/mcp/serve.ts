@@ -31,6 +31,7 @@
  *   with the `<announcements>` block (or a line saying they were all retracted).
  */
 import { LOAD_TOOLKIT_NAME, renderAnnouncements, type ToolDefinition } from '../../runtime/index.js';
+import { resultText, UNENCODABLE } from '../../runtime/targets/history.js';
 import { loadMcpServerSdk, type McpSdkLine } from './sdk.js';
 import type { McpCallToolResult, McpContentBlock, McpServerLike, McpTool, McpTransport } from './types.js';
 
@@ -214,17 +215,29 @@ function toMcpTool(t: ToolDefinition): McpTool {
   return tool;
 }
 
-const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
+/** Whether a value is an MCP content block, with the fields the protocol requires of its kind. */
+function isContentBlock(b: unknown): boolean {
+  if (typeof b !== 'object' || b === null) return false;
+  const r = b as Record<string, unknown>;
+  switch (r['type']) {
+    case 'text': return typeof r['text'] === 'string';
+    case 'image': case 'audio': return typeof r['data'] === 'string' && typeof r['mimeType'] === 'string';
+    case 'resource': return typeof r['resource'] === 'object' && r['resource'] !== null;
+    case 'resource_link': return typeof r['uri'] === 'string' && typeof r['name'] === 'string';
+    default: return false;
+  }
+}
 
 /** A handler's result as an MCP tool result. */
 function toolResult(value: unknown): McpCallToolResult {
   // Content blocks (what `mcpHandlers` returns for a proxied tool) pass through as they are.
-  if (Array.isArray(value) && value.length > 0 && value.every((b) => typeof b === 'object' && b !== null && CONTENT_TYPES.has((b as { type?: unknown }).type as string))) {
-    return { content: value as McpContentBlock[] };
-  }
+  if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value as McpContentBlock[] };
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
-  const text = value === undefined ? 'null' : JSON.stringify(value) ?? String(value);
-  const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
-  // Structured content for objects, plus the same JSON as text for clients that read only text (as the MCP spec recommends).
-  return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: value as Record<string, unknown> } : {}) };
+  const text = value === undefined ? 'null' : resultText(value);
+  // Structured content for a JSON object, as the text says it (a Date is a string there), plus the text for clients
+  // that read only text (as the MCP spec recommends). A Map or a Uint8Array would fail the SDK's check of the result.
+  let structured: unknown;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && text !== UNENCODABLE) structured = JSON.parse(text);
+  const isObject = typeof structured === 'object' && structured !== null && !Array.isArray(structured);
+  return { content: [{ type: 'text', text }], ...(isObject ? { structuredContent: structured as Record<string, unknown> } : {}) };
 }

@@ -34,6 +34,10 @@ import { toolNamespace, toolSearchTool, type CallModelInputFilter, type Tool, ty
 import { LOAD_TOOLKIT_NAME, TOOLKIT_DISPATCHER_NAME, type DispatchOptions, type GeneratedModule, type RegistryShape, type ToolDefinition, type ToolRouter } from '../../runtime/index.js';
 import { inputFilter, notFoundFormatter, searchCallId } from './input.js';
 import { functionTool, toolkitNamesOf, type AgentsCall, type Dispatch } from './tools.js';
+import { assertKnownNames } from '../../runtime/suggest.js';
+
+/** Every option `toOpenAiAgents` reads: another key is a typo and throws. */
+const OPTION_NAMES: ReadonlySet<string> = new Set(['instructions', 'api', 'generated', 'tools', 'task', 'context']);
 
 /** The OpenAI API behind the agent's model: the SDK's default Responses, or Chat Completions. */
 export type OpenAiAgentsApi = 'responses' | 'chat';
@@ -96,6 +100,7 @@ export function toOpenAiAgents<R extends RegistryShape, C = unknown, D extends s
   router: ToolRouter<R, C, D, L>,
   options: ToOpenAiAgentsOptions<R, C> = {},
 ): OpenAiAgentsSettings<C> {
+  assertKnownNames('toOpenAiAgents options', Object.keys(options), OPTION_NAMES, () => OPTION_NAMES, `Options are ${[...OPTION_NAMES].join(', ')}.`);
   const api = options.api ?? 'responses';
   if (api !== 'responses' && api !== 'chat') throw new TypeError(`toOpenAiAgents: api ${JSON.stringify(api)} is not an API; use 'responses' or 'chat'.`);
   const send = router.dispatch.bind(router) as unknown as (call: AgentsCall, options?: DispatchOptions<C>) => Promise<Result>;

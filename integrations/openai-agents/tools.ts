@@ -6,6 +6,7 @@
  */
 import { tool, type FunctionTool, type RunContext } from '@openai/agents';
 import type { ToolDefinition } from '../../runtime/index.js';
+import { resultText } from '../../runtime/targets/history.js';
 
 /** A call as `dispatch` reads it: a Responses function call (`namespace` for a namespace member). */
 export interface AgentsCall {
@@ -41,8 +42,8 @@ const ANY_OBJECT = Object.freeze({ type: 'object', properties: {} });
  */
 export function outputText(r: { ok: true; result: unknown } | { ok: false; reason: string }): string {
   if (!r.ok) return r.reason;
-  if (typeof r.result === 'string') return r.result;
-  return JSON.stringify(r.result) ?? 'null';
+  // What JSON cannot write (a BigInt, a cyclic value) as `toolMessage` writes it: never an exception that ends the run.
+  return r.result === undefined ? 'null' : resultText(r.result);
 }
 
 /**

@@ -1,0 +1,84 @@
+/**
+ * What a handler returns reaches the model on every integration, whatever it is: a value JSON cannot write (a BigInt,
+ * a cyclic object), an object that is not plain data (a Date, a Map, bytes), or data shaped almost like MCP content
+ * blocks. None of them ends an AI SDK or Agents run, or turns an MCP `tools/call` into a protocol error. Over MCP, a
+ * proxied tool also gets the call's signal: a time limit on this side cancels the tool on the server.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import * as generated from '../../generated/index.js';
+import { toAiSdk } from '../../integrations/ai-sdk/index.js';
+import { connectMcp, mcpHandlers, serveMcpHttp, type McpSdkLine } from '../../integrations/mcp/index.js';
+import { toOpenAiAgents } from '../../integrations/openai-agents/index.js';
+import { outputText } from '../../integrations/openai-agents/tools.js';
+import { createRouter } from '../../runtime/index.js';
+import { recordingHandlers } from '../runtime/helpers.js';
+import { LINES } from './mcp-lines.js';
+import { waitingRouter } from './mcp-traffic.helpers.js';
+
+const cyclic: Record<string, unknown> = { a: 1 };
+cyclic['self'] = cyclic;
+const RESULTS: Record<string, unknown> = {
+  big: 10n,
+  cyclic,
+  date: new Date(0),
+  map: new Map([[1, 2]]),
+  bytes: new Uint8Array([1, 2]),
+  almostBlocks: [{ type: 'image', url: 'https://example.com/a.png' }, { type: 'text' }],
+  plain: { temp: 21 },
+};
+function oddRouter() {
+  const { handlers } = recordingHandlers();
+  return createRouter(generated, { ...handlers, get_time: ({ timezone }: { timezone?: string }) => RESULTS[timezone ?? 'plain'] });
+}
+const cleanups: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+describe.each(LINES)('MCP, %s', (sdk: McpSdkLine) => {
+  it('answers every result as a tool result: text always, structured content for JSON objects only', async () => {
+    const served = await serveMcpHttp(oddRouter(), { sdk });
+    const { client, close } = await connectMcp({ url: served.url }, { sdk });
+    cleanups.push(() => served.close(), close);
+    const call = async (timezone: string) =>
+      (await client.callTool({ name: 'get_time', arguments: { timezone } })) as { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: unknown };
+    expect(await call('big')).toMatchObject({ content: [{ type: 'text', text: '10' }] });
+    expect(await call('cyclic')).toMatchObject({ content: [{ type: 'text', text: '(a value JSON cannot encode)' }] });
+    const date = await call('date');
+    expect(date).toMatchObject({ content: [{ type: 'text', text: '"1970-01-01T00:00:00.000Z"' }] });
+    expect(date.structuredContent).toBeUndefined();
+    expect(await call('map')).toMatchObject({ content: [{ type: 'text', text: '{}' }], structuredContent: {} });
+    expect(await call('bytes')).toMatchObject({ content: [{ type: 'text', text: '{"0":1,"1":2}' }], structuredContent: { 0: 1, 1: 2 } });
+    expect(await call('almostBlocks')).toMatchObject({ content: [{ type: 'text', text: JSON.stringify(RESULTS['almostBlocks']) }] });
+    expect(await call('plain')).toMatchObject({ content: [{ type: 'text', text: '{"temp":21}' }], structuredContent: { temp: 21 } });
+  });
+
+  it("a proxied tool's time limit here cancels the tool on the server", async () => {
+    const aborted: unknown[] = [];
+    const served = await serveMcpHttp(waitingRouter(aborted, () => undefined), { sdk });
+    const { client, close } = await connectMcp({ url: served.url }, { sdk });
+    cleanups.push(() => served.close(), close);
+    const proxied = await mcpHandlers(client, generated, { tools: ['run_bash'] });
+    const { handlers } = recordingHandlers();
+    const router = createRouter(generated, { ...handlers, ...proxied }, { timeoutMs: 200 });
+    expect(await router.dispatch({ name: 'run_bash', arguments: '{"command":"sleep"}' })).toMatchObject({ ok: false, code: 'timeout' });
+    await expect.poll(() => aborted.length, { timeout: 5000 }).toBe(1);
+  });
+});
+
+describe('AI SDK and OpenAI Agents', () => {
+  it('a result JSON cannot write goes to the model as text, never an exception that ends the run', async () => {
+    const settings = toAiSdk(oddRouter());
+    const output = (value: unknown) => settings.tools['get_time']!.toModelOutput!({ output: value, toolCallId: 'c', input: {} } as never);
+    expect(await output(10n)).toEqual({ type: 'text', value: '10' });
+    expect(await output(cyclic)).toEqual({ type: 'text', value: '(a value JSON cannot encode)' });
+    expect(await output({ temp: 21 })).toEqual({ type: 'json', value: { temp: 21 } });
+    expect(outputText({ ok: true, result: 10n })).toBe('10');
+    expect(outputText({ ok: true, result: cyclic })).toBe('(a value JSON cannot encode)');
+  });
+
+  it('a misspelled option throws, naming the closest one', () => {
+    expect(() => toAiSdk(oddRouter(), { toolKitLoading: 'append' } as never)).toThrow(/toAiSdk options: unknown name "toolKitLoading" \(did you mean "toolkitLoading"\?\)/);
+    expect(() => toOpenAiAgents(oddRouter(), { tool: ['get_time'] } as never)).toThrow(/toOpenAiAgents options: unknown name "tool" \(did you mean "tools"\?\)/);
+  });
+});
