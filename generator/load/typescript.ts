@@ -36,7 +36,8 @@ export async function loadTs(absolute: string, display: string): Promise<LoadRes
   } catch (err) {
     // Messages from tsx/esbuild quote absolute paths (the spec's, a module beside it); keep output machine-independent.
     const shownDir = path.posix.dirname(display) === '.' ? '' : `${path.posix.dirname(display)}/`;
-    const message = errorText(err).split(pathToFileURL(absolute).href).join(display).split(absolute).join(display).split(`${path.dirname(absolute)}${path.sep}`).join(shownDir);
+    // tsx marks each import's URL with a namespace id of its own (`?tsx-namespace=…`): not part of the message.
+    const message = errorText(err).replace(/\?tsx-namespace=[\w-]+/g, '').split(pathToFileURL(absolute).href).join(display).split(absolute).join(display).split(`${path.dirname(absolute)}${path.sep}`).join(shownDir);
     // esbuild's syntax errors say where, after a first line of their own ("Transform failed with 1 error:").
     const where = /:(\d+):(\d+): ERROR: ([^\n]*)/.exec(message);
     const problem = fail(display, 'ts_load_failed', `importing the TypeScript spec failed: ${sentence(where ? where[3]! : message)}`,
@@ -45,7 +46,11 @@ export async function loadTs(absolute: string, display: string): Promise<LoadRes
   } finally {
     process.off('beforeExit', stalled);
   }
-  const candidate = mod.default !== undefined ? mod.default : mod.spec;
+  // A spec module compiled as CommonJS (a package without `"type": "module"`) comes back as `{ default: module.exports }`,
+  // marked `__esModule`: its own exports are one level in.
+  const inner = mod.default as Record<string, unknown> | undefined;
+  const exports = typeof inner === 'object' && inner !== null && Object.getOwnPropertyDescriptor(inner, '__esModule')?.value === true ? inner : mod;
+  const candidate = exports.default !== undefined ? exports.default : exports.spec;
   if (candidate === undefined) {
     return fail(display, 'ts_no_spec_export', 'the TypeScript spec exports no spec.',
       'Export the spec as the default export (`export default defineSpec({ ... })`) or as `export const spec = ...`.');

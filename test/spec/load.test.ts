@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { displayPath, jsonSyntaxError, loadSpec, loadText } from '../../generator/load.js';
 import { formatProblems } from '../../generator/normalize.js';
+import { removeDir, tempDir } from '../generator/helpers.js';
 
 describe('locate', () => {
   const text = 'version: 1\ntools:\n  - name: read_file\n    description:\n    tags: [a, b]\n';
@@ -69,6 +71,24 @@ describe('loadSpec', () => {
     expect(r.ok ? r.spec.value : r.problems).toEqual({
       shared: { type: 'string' }, uses: [{ type: 'string' }, { type: 'string' }], forced: '10', count: 3, 1: 'one', true: 'yes',
     });
+  });
+});
+
+describe('TypeScript specs in a CommonJS package', () => {
+  it('read the default export and `export const spec` as in an ES module package', async () => {
+    const dir = tempDir('cjs-spec-');
+    try {
+      writeFileSync(path.join(dir, 'package.json'), '{ "type": "commonjs" }\n');
+      writeFileSync(path.join(dir, 'default.spec.ts'), "export default { version: 1, tools: [{ name: 'a', description: 'A' }] };\n");
+      writeFileSync(path.join(dir, 'named.spec.ts'), "export const spec = { version: 1, tools: [{ name: 'b', description: 'B' }] };\n");
+      for (const [file, name] of [['default.spec.ts', 'a'], ['named.spec.ts', 'b']] as const) {
+        const r = await loadSpec(file, { cwd: dir });
+        if (!r.ok) throw new Error(formatProblems(r.problems));
+        expect(r.spec.value).toEqual({ version: 1, tools: [{ name, description: name.toUpperCase() }] });
+      }
+    } finally {
+      removeDir(dir);
+    }
   });
 });
 
