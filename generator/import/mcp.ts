@@ -14,7 +14,7 @@ import type { McpTool as Tool } from '../../integrations/mcp/types.js';
 import { loadText } from '../load.js';
 import { formatProblem, type Problem } from '../problems.js';
 import { validateSpec } from '../validate.js';
-import { compareImport, isPlainRecord, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord, type ToolEntry } from './records.js';
+import { compareImport, isPlainRecord, leadingComment, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord, type ToolEntry } from './records.js';
 
 export { compareImport, IMPORT_MODES, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord } from './records.js';
 
@@ -292,9 +292,11 @@ function render(
   const records = readRecords(saved).filter((r) => r.name !== record.name);
   records.push(recordOf(record, entries));
   records.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const kept = (saved?.commentBefore ?? '')
-    .split('\n')
-    .filter((line) => !line.trim().startsWith(RECORD_PREFIX) && !line.trim().startsWith(`skipped by import of ${record.name}:`) && !line.includes('Written by `toolroute import mcp`'));
+  // A leading block with no blank line below it is the first key's to `yaml`: it moves into the header (which a blank line follows).
+  const leading = leadingComment(saved);
+  if (leading.firstKey) leadingComment(doc).firstKey!.commentBefore = undefined;
+  const ours = (line: string) => line.trim().startsWith(RECORD_PREFIX) || line.trim().startsWith(`skipped by import of ${record.name}:`) || line.includes('Written by `toolroute import mcp`');
+  const kept = leading.text.split('\n').filter((line) => !ours(line));
   const skipped = notes.filter((n) => n.kind === 'skipped').map((n) => ` skipped by import of ${record.name}: ${oneLine(n.message)}`);
   const header = [
     ' Written by `toolroute import mcp`; re-run it to update the imported tools (edits to them are reported by --check).',

@@ -3,7 +3,7 @@
  * `# toolroute-import-mcp: {…}` header comment line per server) and what a
  * live server now publishes differently.
  */
-import { parseDocument, type Document } from 'yaml';
+import { isMap, parseDocument, type Document } from 'yaml';
 
 /** How the imported tools are offered: flat tools, one namespace, or one toolkit. */
 export const IMPORT_MODES = ['flat', 'namespace', 'toolkit'] as const;
@@ -36,9 +36,20 @@ export interface ToolEntry {
   returns?: Record<string, unknown>;
 }
 
+/**
+ * The spec's leading comment block and the node holding it: the document when a blank line follows the block, else
+ * (as `yaml` reads a comment right above a key) the first key.
+ */
+export function leadingComment(doc: Document | undefined): { readonly text: string; readonly firstKey: { commentBefore?: string | null } | undefined } {
+  if (doc?.commentBefore) return { text: doc.commentBefore, firstKey: undefined };
+  const first = isMap(doc?.contents) ? doc.contents.items[0]?.key : undefined;
+  const key = typeof first === 'object' && first !== null ? (first as { commentBefore?: string | null }) : undefined;
+  return { text: key?.commentBefore ?? '', firstKey: key?.commentBefore ? key : undefined };
+}
+
 /** Reads every import record from a spec's header comment. */
 export function readRecords(doc: Document | undefined): ImportRecord[] {
-  const comment = doc?.commentBefore ?? '';
+  const comment = leadingComment(doc).text;
   const records: ImportRecord[] = [];
   for (const line of comment.split('\n')) {
     const text = line.trim();
