@@ -3,7 +3,8 @@
  * `"type": "module"` in package.json, and a tsconfig.json when there is none. It never overwrites: any conflict is
  * listed and nothing is written.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** What init writes, relative to the project folder. */
@@ -118,10 +119,17 @@ export async function initProject(folder: string): Promise<InitResult> {
   const at = (rel: string) => path.join(folder, rel);
   const conflicts: string[] = [];
   const notes: string[] = [];
+  /** A file's text, or undefined when it does not exist; anything else in the way (a folder, a file as a parent folder, no permission) is a conflict. */
+  const existing = async (rel: string): Promise<string | undefined> => {
+    const r = await readText(at(rel));
+    if (typeof r === 'object') conflicts.push(`${rel} cannot be read or written (${r.code}: ${r.code === 'EISDIR' ? 'it is a folder' : r.code === 'ENOTDIR' ? 'a folder on its path is a file' : 'see its permissions'})`);
+    return typeof r === 'string' ? r : undefined;
+  };
   for (const rel of [INIT_FILES.spec, INIT_FILES.handlers, INIT_FILES.main]) {
-    if ((await readText(at(rel))) !== undefined) conflicts.push(`${rel} already exists`);
+    if ((await existing(rel)) !== undefined) conflicts.push(`${rel} already exists`);
   }
-  const pkgText = await readText(at(INIT_FILES.packageJson));
+  const pkgText = await existing(INIT_FILES.packageJson);
+  const tsconfigText = await existing(INIT_FILES.tsconfig);
   let pkg: Record<string, unknown> | undefined;
   if (pkgText !== undefined) {
     try {
@@ -139,45 +147,55 @@ export async function initProject(folder: string): Promise<InitResult> {
   }
   if (conflicts.length > 0) return { ok: false, written: [], conflicts, notes };
 
-  const written: string[] = [];
-  await writeNew(at(INIT_FILES.spec), STARTER_SPEC);
-  written.push(INIT_FILES.spec);
-  await writeNew(at(INIT_FILES.handlers), STARTER_HANDLERS);
-  written.push(INIT_FILES.handlers);
-  await writeNew(at(INIT_FILES.main), STARTER_MAIN);
-  written.push(INIT_FILES.main);
-
+  const plan: { rel: string; text: string }[] = [
+    { rel: INIT_FILES.spec, text: STARTER_SPEC },
+    { rel: INIT_FILES.handlers, text: STARTER_HANDLERS },
+    { rel: INIT_FILES.main, text: STARTER_MAIN },
+  ];
   if (pkg === undefined || pkgText === undefined) {
     const name = npmName(path.basename(path.resolve(folder)));
-    await writeNew(at(INIT_FILES.packageJson), `${JSON.stringify({ name, version: '0.1.0', private: true, type: 'module', scripts: { codegen: CODEGEN_SCRIPT } }, null, 2)}\n`);
+    plan.push({ rel: INIT_FILES.packageJson, text: `${JSON.stringify({ name, version: '0.1.0', private: true, type: 'module', scripts: { codegen: CODEGEN_SCRIPT } }, null, 2)}\n` });
   } else {
     const scripts = (pkg['scripts'] as Record<string, unknown> | undefined) ?? {};
     // An install before init (npm install toolroute) leaves a package.json without "type": the starter needs it.
     const next = { ...pkg, ...(pkg['type'] === undefined ? { type: 'module' } : {}), scripts: { ...scripts, codegen: CODEGEN_SCRIPT } };
-    await replace(at(INIT_FILES.packageJson), `${JSON.stringify(next, null, indentOf(pkgText))}${pkgText.endsWith('\n') ? '\n' : ''}`);
+    const eol = pkgText.includes('\r\n') ? '\r\n' : '\n';
+    const text = `${JSON.stringify(next, null, indentOf(pkgText))}${/\r?\n$/.test(pkgText) ? '\n' : ''}`;
+    plan.push({ rel: INIT_FILES.packageJson, text: eol === '\n' ? text : text.replace(/\n/g, eol) });
     if (pkg['type'] === undefined) notes.push('package.json now has "type": "module": the starter and the generated folder are ES modules.');
   }
-  written.push(INIT_FILES.packageJson);
   const deps = { ...(pkg?.['dependencies'] as object | undefined), ...(pkg?.['devDependencies'] as object | undefined) };
   if (!Object.hasOwn(deps, 'toolroute')) {
     notes.push(`Install toolroute, and the code generator's packages and TypeScript as dev dependencies: npm install toolroute && ${DEV_INSTALL}`);
   }
+  if (tsconfigText === undefined) plan.push({ rel: INIT_FILES.tsconfig, text: STARTER_TSCONFIG });
+  else notes.push('tsconfig.json exists and was left alone: the generated folder needs "module": "nodenext" (or "bundler").');
 
-  if ((await readText(at(INIT_FILES.tsconfig))) === undefined) {
-    await writeNew(at(INIT_FILES.tsconfig), STARTER_TSCONFIG);
-    written.push(INIT_FILES.tsconfig);
-  } else {
-    notes.push('tsconfig.json exists and was left alone: the generated folder needs "module": "nodenext" (or "bundler").');
+  // All or nothing: a write that fails (a full disk, a file appearing meanwhile) undoes the ones before it.
+  const written: string[] = [];
+  try {
+    for (const { rel, text } of plan) {
+      if (rel === INIT_FILES.packageJson && pkgText !== undefined) await replace(at(rel), text);
+      else await writeNew(at(rel), text);
+      written.push(rel);
+    }
+  } catch (err) {
+    for (const rel of written.reverse()) {
+      if (rel === INIT_FILES.packageJson && pkgText !== undefined) await replace(at(rel), pkgText).catch(() => undefined);
+      else await rm(at(rel), { force: true }).catch(() => undefined);
+    }
+    return { ok: false, written: [], conflicts: [`writing the starter failed (${(err as { code?: unknown }).code ?? String(err)})`], notes: [] };
   }
   return { ok: true, written, conflicts: [], notes };
 }
 
-async function readText(file: string): Promise<string | undefined> {
+/** A file's text, undefined when it does not exist, or what kept it from being read. */
+async function readText(file: string): Promise<string | undefined | { readonly code: string }> {
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    if ((err as { code?: unknown }).code === 'ENOENT') return undefined;
-    throw err;
+    const code = (err as { code?: unknown }).code;
+    return code === 'ENOENT' ? undefined : { code: typeof code === 'string' ? code : 'unreadable' };
   }
 }
 
@@ -187,11 +205,14 @@ async function writeNew(file: string, text: string): Promise<void> {
   await writeFile(file, text, { flag: 'wx' });
 }
 
-/** Replaces a file atomically (temp file + rename). */
+/** Replaces a file atomically (a temp file of this process's own, then a rename). */
 async function replace(file: string, text: string): Promise<void> {
-  const temp = `${file}.toolroute-init.tmp`;
+  const temp = `${file}.${process.pid}.${randomUUID()}.toolroute-init.tmp`;
   await writeFile(temp, text, { flag: 'wx' });
-  await rename(temp, file);
+  await rename(temp, file).catch(async (err: unknown) => {
+    await rm(temp, { force: true });
+    throw err;
+  });
 }
 
 /** The indentation of a JSON file (2 by default), so an edit keeps its style. */

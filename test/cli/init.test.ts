@@ -163,6 +163,38 @@ describe('toolroute init', () => {
     expect(snapshot(app)).toEqual({ 'package.json': '{ not json' });
   });
 
+  it('a file or folder in the way of a path it writes is a conflict, never a crash, and nothing is written', async () => {
+    const root = tempDir('init-in-the-way-');
+    dirs.push(root);
+    write(path.join(root, 'afile'), 'mine\n');
+    const cases: [string, (app: string) => void, RegExp][] = [
+      ['afile', () => undefined, /tools\.spec\.yaml cannot be read or written \(ENOTDIR: a folder on its path is a file\)/],
+      ['spec-is-a-folder', (app) => mkdirSync(path.join(app, 'tools.spec.yaml'), { recursive: true }), /tools\.spec\.yaml cannot be read or written \(EISDIR: it is a folder\)/],
+      ['src-is-a-file', (app) => write(path.join(app, 'src'), 'mine\n'), /src\/handlers\.ts cannot be read or written \(ENOTDIR/],
+      ['tsconfig-is-a-folder', (app) => mkdirSync(path.join(app, 'tsconfig.json'), { recursive: true }), /tsconfig\.json cannot be read or written \(EISDIR/],
+    ];
+    for (const [name, arrange, reason] of cases) {
+      const app = path.join(root, name);
+      arrange(app);
+      const before = snapshot(root);
+      const r = await init(root, name);
+      expect(r.code, name).toBe(1);
+      expect(r.stderr, name).toMatch(reason);
+      expect(r.stderr).not.toContain('internal error');
+      expect(snapshot(root), name).toEqual(before);
+    }
+  });
+
+  it('keeps the line ends of a package.json it edits', async () => {
+    const app = tempDir('init-crlf-');
+    dirs.push(app);
+    write(path.join(app, 'package.json'), '{\r\n  "name": "x"\r\n}\r\n');
+    expect((await init(app)).code).toBe(0);
+    const text = readFileSync(path.join(app, 'package.json'), 'utf8');
+    expect(text.split('\n').every((line, i, all) => i === all.length - 1 || line.endsWith('\r'))).toBe(true);
+    expect(JSON.parse(text)).toMatchObject({ name: 'x', type: 'module', scripts: { codegen: CODEGEN_SCRIPT } });
+  });
+
   it('takes a folder argument and creates it', async () => {
     const root = tempDir('init-folder-');
     dirs.push(root);
