@@ -5,6 +5,7 @@ import type { ProblemCode } from '../problems.js';
 import { isRecord, listAt, setOwn } from './context.js';
 import { SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, SUBSCHEMA_KEYWORDS } from './schema-keywords.js';
 import type { SchemaDialect, SchemaProblem } from './schema-keywords.js';
+import { MAX_SPEC_DEPTH } from '../load/json-data.js';
 
 export function pointerToPath(pointer: string): (string | number)[] {
   if (pointer === '') return [];
@@ -157,6 +158,9 @@ export function inlineSchema(full: Record<string, unknown>, dialect: SchemaDiale
   }
   let budget = INLINE_BUDGET;
   let exhausted = false;
+  // Nesting plus refs followed in a row (a chain of thousands would overflow the stack): bounded like a spec's nesting.
+  let depth = 0;
+  let tooDeep = false;
 
   const expand = (node: unknown, path: (string | number)[], stack: readonly string[]): JsonValue => {
     if (--budget < 0) {
@@ -164,6 +168,18 @@ export function inlineSchema(full: Record<string, unknown>, dialect: SchemaDiale
       return {};
     }
     if (!isRecord(node)) return node as JsonValue;
+    if (depth >= MAX_SPEC_DEPTH) {
+      tooDeep = true;
+      return {};
+    }
+    depth++;
+    try {
+      return expandObject(node, path, stack);
+    } finally {
+      depth--;
+    }
+  };
+  const expandObject = (node: Record<string, unknown>, path: (string | number)[], stack: readonly string[]): JsonValue => {
     let own: Record<string, JsonValue> = {};
     for (const [key, value] of Object.entries(node)) {
       // Identifiers go with the refs they served: an inlined copy must not declare its `$id` or anchor twice.
@@ -204,6 +220,11 @@ export function inlineSchema(full: Record<string, unknown>, dialect: SchemaDiale
   };
 
   const out = expand(full, [], []);
+  if (tooDeep) {
+    problems.push({ code: 'invalid_schema', path: toSpec([]), at: 'value',
+      message: `with its $refs inlined, this schema nests deeper than ${MAX_SPEC_DEPTH} levels.`,
+      hint: 'Shorten the chain of $refs (a ref whose target is a ref, and so on) or the nesting they lead to.' });
+  }
   if (exhausted) {
     problems.push({ code: 'invalid_schema', path: toSpec([]), at: 'value',
       message: `inlining this schema's $refs produces more than ${INLINE_BUDGET} schema nodes.`,

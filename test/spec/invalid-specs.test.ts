@@ -76,6 +76,7 @@ const CASES: readonly Case[] = [
   { file: 'lone-surrogate.json', codes: ['not_json_data', 'not_json_data'] },
   { file: 'proto-in-const.json', codes: ['invalid_schema', 'invalid_schema'] },
   { file: 'not-utf8.yaml', codes: ['syntax_error'] },
+  { file: 'ref-chain-too-deep.json', codes: ['invalid_schema'] },
   { file: 'ts-zod-unrepresentable.ts', codes: ['zod_conversion_failed'] },
   { file: 'ts-problems.ts', codes: ['duplicate_tool', 'unknown_tool', 'empty_description', 'unknown_policy_target'] },
   {
