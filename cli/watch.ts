@@ -95,6 +95,10 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
         const n = files.size;
         options.status(`toolroute: watching ${n === 1 ? path.relative(cwd, specAbsolute) || specAbsolute : `${n} files`} for changes (Ctrl-C to stop).\n`);
       } while (again && !signal.aborted);
+    } catch (err) {
+      // A bug in toolroute (a user's mistake is a problem, reported above) must not end the watch: say so, keep watching.
+      options.status(`toolroute: internal error (this is a bug in toolroute; please report it with the spec that triggered it):\n${err instanceof Error ? (err.stack ?? err.message) : String(err)}\ntoolroute: still watching.\n`);
+      rewatch(files);
     } finally {
       running = false;
     }

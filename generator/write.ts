@@ -40,7 +40,7 @@ export interface WriterFs {
   readFile(file: string): Promise<Buffer>;
   writeFile(file: string, data: string): Promise<void>;
   readdir(dir: string): Promise<string[]>;
-  lstat(file: string): Promise<{ isFile(): boolean; isDirectory(): boolean }>;
+  lstat(file: string): Promise<{ isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }>;
   rename(from: string, to: string): Promise<void>;
   mkdir(dir: string, options: { recursive: true }): Promise<unknown>;
   mkdtemp(prefix: string): Promise<string>;
@@ -95,13 +95,23 @@ export async function writeOutput(files: readonly GeneratedFile[], options: Writ
   const show = (name: string) => `${options.outDisplay}/${name}`;
   const problems: OutputProblem[] = [];
 
-  const existing = await readFolder(fs, outDir);
-  if (existing === 'not_directory') {
-    problems.push(problem('output_not_directory', options.outDisplay, 'the output path exists and is not a folder.',
-      'Pass --out a folder path (it is created when missing).'));
+  // Reading the folder can fail too (no permission): a problem like a failed write, never a crash.
+  const unreadable = (err: unknown, file: string) => problem('write_failed', file, `reading the output folder failed (${describe(err)}); nothing was written.`,
+    'Check that the folder and the files in it are readable, then run the command again.');
+  let existing: Awaited<ReturnType<typeof readFolder>>;
+  let ours: Set<string>;
+  try {
+    existing = await readFolder(fs, outDir);
+    ours = typeof existing === 'string' ? new Set() : await ownedFiles(fs, outDir, existing);
+  } catch (err) {
+    return { ok: false, problems: [unreadable(err, options.outDisplay)], stale: [], written: [], removed: [] };
+  }
+  if (typeof existing === 'string') {
+    const link = existing === 'link';
+    problems.push(problem('output_not_directory', options.outDisplay, link ? 'the output path is a symbolic link; toolroute writes only into a real folder and never follows links.' : 'the output path exists and is not a folder.',
+      link ? 'Pass --out the folder the link points to.' : 'Pass --out a folder path (it is created when missing).'));
     return { ok: false, problems, stale: [], written: [], removed: [] };
   }
-  const ours = await ownedFiles(fs, outDir, existing);
 
   const stale: FileStatus[] = [];
   const changed: GeneratedFile[] = [];
@@ -119,7 +129,13 @@ export async function writeOutput(files: readonly GeneratedFile[], options: Writ
         'toolroute never overwrites files it did not generate: move it away, or choose another --out folder.'));
       continue;
     }
-    const current = await fs.readFile(path.join(outDir, file.path));
+    let current: Buffer;
+    try {
+      current = await fs.readFile(path.join(outDir, file.path));
+    } catch (err) {
+      problems.push(unreadable(err, show(file.path)));
+      continue;
+    }
     if (!current.equals(Buffer.from(file.content, 'utf8'))) {
       stale.push({ file: show(file.path), state: 'stale' });
       changed.push(file);
@@ -157,13 +173,14 @@ export function formatOutputProblem(p: OutputProblem): string {
 type EntryKind = 'file' | 'other';
 
 /** Top-level entries of the output folder (empty when it does not exist). Links count as `other`: never followed. */
-async function readFolder(fs: WriterFs, dir: string): Promise<Map<string, EntryKind> | 'not_directory'> {
+async function readFolder(fs: WriterFs, dir: string): Promise<Map<string, EntryKind> | 'not_directory' | 'link'> {
   let stat;
   try {
     stat = await fs.lstat(dir);
   } catch {
     return new Map();
   }
+  if (stat.isSymbolicLink()) return 'link';
   if (!stat.isDirectory()) return 'not_directory';
   const entries = new Map<string, EntryKind>();
   for (const name of await fs.readdir(dir)) {

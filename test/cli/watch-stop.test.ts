@@ -39,4 +39,29 @@ describe('watchCodegen stop', () => {
     expect(reports).toBe(1);
     expect(watchHandles()).toBe(before);
   });
+
+  it('an exception inside a run is printed as an internal error and the watch goes on', async () => {
+    write(path.join(dir, 'tools.json'), JSON.stringify({ version: 1, tools: [{ name: 'ping', description: 'Ping' }] }));
+    const ac = new AbortController();
+    const statuses: string[] = [];
+    let reports = 0;
+    const watching = watchCodegen({
+      spec: 'tools.json',
+      out: 'gen',
+      cwd: dir,
+      report: () => {
+        reports += 1;
+        if (reports === 1) throw new Error('a bug in a report');
+        ac.abort();
+      },
+      status: (text) => void statuses.push(text),
+      signal: ac.signal,
+      debounceMs: 10,
+    });
+    await expect.poll(() => statuses.some((t) => t.includes('internal error') && t.includes('a bug in a report'))).toBe(true);
+    // Still watching: the next edit runs again.
+    write(path.join(dir, 'tools.json'), JSON.stringify({ version: 1, tools: [{ name: 'pong', description: 'Pong' }] }));
+    await watching;
+    expect(reports).toBe(2);
+  });
 });

@@ -3,7 +3,7 @@
  * touches files toolroute did not generate, removes what it no longer
  * produces, and check mode writes nothing.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as nodeFs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -145,6 +145,32 @@ describe('writeOutput', () => {
     rmSync(path.join(out, 'manifest.json'));
     await writeOutput(output('3', ['a.gen.ts']), { out, outDisplay: 'out' });
     expect(existsSync(path.join(out, 'b.gen.ts'))).toBe(false);
+  });
+
+  it('a folder or file it cannot read is a write_failed problem, never an exception, and nothing changes', async () => {
+    const out = newDir();
+    await writeOutput(output('1'), { out, outDisplay: 'out' });
+    const before = readFolder(out);
+    const denied = Object.assign(new Error('injected'), { code: 'EACCES' });
+    for (const broken of ['readdir', 'readFile'] as const) {
+      const fs = { ...failingFs(0), [broken]: () => Promise.reject(denied) };
+      const result = await writeOutput(output('2'), { out, outDisplay: 'out', fs });
+      expect(result.ok, broken).toBe(false);
+      expect(result.problems[0], broken).toEqual(expect.objectContaining({ code: 'write_failed', message: expect.stringContaining('EACCES') }));
+    }
+    expect(readFolder(out)).toEqual(before);
+  });
+
+  it('refuses an output path that is a symbolic link, saying so', async () => {
+    const real = newDir();
+    const link = `${real}-link`;
+    symlinkSync(real, link);
+    try {
+      const result = await writeOutput(output('1'), { out: link, outDisplay: 'out' });
+      expect(result.problems).toEqual([expect.objectContaining({ code: 'output_not_directory', message: expect.stringContaining('symbolic link') })]);
+    } finally {
+      rmSync(link);
+    }
   });
 
   it.each([1, 2, 3, 4, 5, 6, 7, 8])('is atomic: a rename failing at step %i of 8 leaves the folder exactly as it was', async (failOn) => {
