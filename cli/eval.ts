@@ -13,6 +13,7 @@ import { specFromData } from '../runtime/spec-data.js';
 import { buildEmitContext, DEFAULT_RUNTIME_IMPORT } from '../generator/emit/context.js';
 import { specData } from '../generator/emit/spec.js';
 import { loadSpec } from '../generator/load.js';
+import { errorCode } from '../generator/load/common.js';
 import { normalizeSpec } from '../generator/normalize.js';
 import { formatProblem } from '../generator/problems.js';
 import { validateSpec } from '../generator/validate.js';
@@ -33,7 +34,8 @@ export async function evalCommand(specFile: string, casesFile: string, options: 
   try {
     text = await readFile(path.resolve(io.cwd, casesFile), 'utf8');
   } catch (err) {
-    return fail(`cannot read ${casesFile}: ${err instanceof Error ? err.message : String(err)}`);
+    // The error's code, not its message: the message names the absolute path.
+    return fail(`cannot read ${casesFile} (${errorCode(err)}).`);
   }
   let parsed: unknown;
   try {

@@ -131,6 +131,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
   if (spec === undefined) return usageError(io, 'codegen needs a spec file: toolroute codegen <spec> --out <dir>.');
   if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}".`);
   if (values.out === undefined || values.out === '') return usageError(io, 'codegen needs --out <dir>.');
+  if (values['runtime-import']?.trim() === '') return usageError(io, `--runtime-import needs a module specifier (default: ${DEFAULT_RUNTIME_IMPORT}).`);
 
   const check = values.check === true;
   const verbose = values.verbose === true;

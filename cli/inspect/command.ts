@@ -5,6 +5,7 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { formatProblem } from '../../generator/problems.js';
+import { errorCode } from '../../generator/load/common.js';
 import { renderInspectHtml } from './html.js';
 import { inspectSpec } from './measure.js';
 import { formatInspectText } from './text.js';
@@ -50,7 +51,8 @@ export async function inspectCommand(spec: string, options: InspectCommandOption
       await rename(temp, file);
     } catch (err) {
       await rm(temp, { force: true });
-      io.stderr(`toolroute: cannot write ${options.html}: ${err instanceof Error ? err.message : String(err)}\n`);
+      // The error's code, not its message: the message names absolute paths.
+      io.stderr(`toolroute: cannot write ${options.html} (${errorCode(err)}).\n`);
       return 1;
     }
   }

@@ -71,7 +71,7 @@ describe('toolroute eval', () => {
     const cases: [string[], RegExp][] = [
       [['eval', SPEC], /eval needs a spec and a case file/],
       [['eval', SPEC, 'bad.yaml', '--out', 'x'], /eval takes one option: --json/],
-      [['eval', SPEC, 'missing.yaml'], /cannot read missing.yaml/],
+      [['eval', SPEC, 'missing.yaml'], /cannot read missing\.yaml \(ENOENT\)\.\n$/],
       [['eval', SPEC, 'broken.yaml'], /broken.yaml is not valid YAML/],
       [['eval', SPEC, 'bad.yaml'], /cases\[0\]\.gate must be one of pruneByTask, rankByTask; got "fuzzy"\.\n {2}cases\[1\]\.task must be a non-empty string\.\n {2}cases\[1\]\.keep is required/],
       [['eval', SPEC, 'infinite-k.yaml'], /k must be a positive integer; got Infinity\./],

@@ -209,7 +209,11 @@ describe('toolroute inspect (spawned CLI)', () => {
     expect((await inProcess(['inspect', 'bad.spec.yaml', '--out', 'x'])).code).toBe(2);
     expect((await inProcess(['inspect', 'bad.spec.yaml', '--html', ''])).code).toBe(2);
     expect((await inProcess(['codegen', 'bad.spec.yaml', '--out', 'x', '--json'])).code).toBe(2);
+    expect((await inProcess(['codegen', 'bad.spec.yaml', '--out', 'x', '--runtime-import', ''])).code).toBe(2);
     expect(existsSync(path.join(dir, 'x'))).toBe(false);
+    // A page it cannot write: exit 1, the path as given and the error's code, no absolute path.
+    const unwritable = await inProcess(['inspect', 'hostile.spec.yaml', '--html', 'no-such-folder/page.html']);
+    expect(unwritable).toMatchObject({ code: 1, stderr: 'toolroute: cannot write no-such-folder/page.html (ENOENT).\n' });
   });
 
   it('terminal and JSON output keep spec text as text', async () => {
