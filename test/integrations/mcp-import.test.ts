@@ -168,6 +168,20 @@ void ({ ...memory, ...fs, get_time: () => '' } satisfies Handlers);
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
   });
+
+  it('a spec that starts with a comment right above its first key (as `init` writes one) imports again, and keeps the comment', async () => {
+    const commented = path.join(dir, 'commented.spec.yaml');
+    writeFileSync(commented, `# My agent's tools.\n${LOCAL_SPEC}`);
+    const args = ['import', 'mcp', '--out', commented, '--name', 'memory', '--', ...SERVER.memory()];
+    expect((await cli(args)).code).toBe(0);
+    const first = readFileSync(commented, 'utf8');
+    expect(first).toContain("# My agent's tools.");
+    const again = await cli(args);
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toMatch(/unchanged: /);
+    expect(readFileSync(commented, 'utf8')).toBe(first);
+    expect((await cli([...args.slice(0, 4), '--check', ...args.slice(4)])).code).toBe(0);
+  });
 });
 
 describe.each(LINES)('a router over three MCP servers and a local tool, SDK %s', (sdk) => {
@@ -289,20 +303,6 @@ describe.each(LINES)('toolroute import mcp --check, SDK %s', (sdk) => {
     } finally {
       writeFileSync(spec, saved);
     }
-  });
-
-  it('a spec that starts with a comment right above its first key (as `init` writes one) imports again, and keeps the comment', async () => {
-    const commented = path.join(dir, `commented.${sdk}.spec.yaml`);
-    writeFileSync(commented, `# My agent's tools.\n${LOCAL_SPEC}`);
-    const args = ['import', 'mcp', '--out', commented, '--sdk', sdk, '--name', 'memory', '--', ...SERVER.memory()];
-    expect((await cli(args)).code).toBe(0);
-    const first = readFileSync(commented, 'utf8');
-    expect(first).toContain("# My agent's tools.");
-    const again = await cli(args);
-    expect(again.stderr).toBe('');
-    expect(again.stdout).toMatch(/unchanged: /);
-    expect(readFileSync(commented, 'utf8')).toBe(first);
-    expect((await cli([...args.slice(0, 4), '--check', ...args.slice(4)])).code).toBe(0);
   });
 
   it('re-importing an unchanged server leaves the file byte for byte as it was', async () => {
