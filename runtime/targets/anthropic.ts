@@ -11,7 +11,7 @@ import { ToolrouteConfigError } from './errors.js';
 import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { anthropicKeyPlan, anthropicSchema } from './property-keys.js';
-import { objectSchema } from './schema.js';
+import { objectSchema, withoutTopCombinators } from './schema.js';
 import type {
   AnthropicAssistantBlock, AnthropicMessage, AnthropicPayload, AnthropicTextBlock, AnthropicTool, AnthropicToolChangeBlock, AnthropicToolChangesBeta,
   AnthropicToolChangesMessage, AnthropicToolChangesPayload, AnthropicToolResultBlock, AnthropicToolSearchTool, AnthropicToolUnion
@@ -30,7 +30,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   // The same form for tools, namespaces and the loader. Top-level property keys Anthropic refuses (a 400 for the whole
   // request) go out under wire names, decoded back at dispatch (property-keys.ts).
   render(tool): AnthropicTool {
-    const schema = objectSchema(tool.parameters);
+    const schema = withoutTopCombinators(objectSchema(tool.parameters));
     const out: AnthropicTool = { name: tool.name, description: tool.description, input_schema: anthropicSchema(schema, anthropicKeyPlan(schema)) as AnthropicTool['input_schema'] };
     if (tool.deferLoading) out.defer_loading = true;
     return out;

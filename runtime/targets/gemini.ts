@@ -17,8 +17,10 @@ export const gemini: TargetAdapter<'gemini'> = {
   render(tool): GeminiFunctionDeclaration {
     const out: GeminiFunctionDeclaration = { name: tool.name, description: tool.description };
     const schema = objectSchema(tool.parameters);
-    const properties = schema['properties'];
-    if (isRecord(properties) && Object.keys(properties).length > 0) out.parametersJsonSchema = schema;
+    // Left out only for a tool that takes nothing: an open map or `patternProperties` has arguments without `properties`.
+    const empty = (v: unknown) => v === undefined || v === false || (isRecord(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0);
+    const takesNothing = Object.entries(schema).every(([k, v]) => k === 'type' || ((k === 'properties' || k === 'required' || k === 'additionalProperties') && empty(v)));
+    if (!takesNothing) out.parametersJsonSchema = schema;
     return out;
   },
   toolName: namedTool,

@@ -19,6 +19,34 @@ export function objectSchema(schema: JsonSchema): { type: 'object'; [key: string
   return Object.fromEntries([['type', 'object'], ...Object.entries(copy).filter(([k]) => k !== 'type')]) as { type: 'object'; [key: string]: unknown };
 }
 
+/** Keywords Anthropic and OpenAI refuse at the top of a tool's schema: the whole request fails with a 400. */
+const TOP_REFUSED = ['anyOf', 'oneOf', 'allOf', 'not', 'enum'];
+
+/**
+ * A tool schema without `anyOf` / `oneOf` / `allOf` / `not` / `enum` at its top, for the targets that refuse them there: the
+ * members' properties join the top (an `allOf` member's `required` too; a branch's properties as optional). What the model
+ * sees is wider than the schema; the validator, which checks the whole schema, rejects what the branches do not allow,
+ * and its reason says why.
+ * @example withoutTopCombinators({ type: 'object', anyOf: [{ properties: { a: {} } }] }); // → { type: 'object', properties: { a: {} } }
+ */
+export function withoutTopCombinators<S extends JsonSchema>(schema: S): S {
+  if (!TOP_REFUSED.some((k) => Object.hasOwn(schema, k))) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) if (!TOP_REFUSED.includes(k)) out[k] = v;
+  const properties: Record<string, unknown> = isRecord(schema['properties']) ? { ...schema['properties'] } : {};
+  const required = new Set(Array.isArray(schema['required']) ? schema['required'] : []);
+  const members = (k: string) => (Array.isArray(schema[k]) ? (schema[k] as unknown[]).filter(isRecord) : []);
+  for (const [k, all] of [['allOf', true], ['anyOf', false], ['oneOf', false]] as const) {
+    for (const member of members(k)) {
+      if (isRecord(member['properties'])) for (const [name, sub] of Object.entries(member['properties'])) if (!Object.hasOwn(properties, name)) properties[name] = sub;
+      if (all && Array.isArray(member['required'])) for (const name of member['required']) required.add(name);
+    }
+  }
+  out['properties'] = properties;
+  if (required.size > 0) out['required'] = [...required];
+  return out as S;
+}
+
 /** A deep copy of a schema object ({} for anything that is not an object). */
 export function cloneSchema(schema: JsonSchema): JsonObject {
   const copy = cloneJson(schema);

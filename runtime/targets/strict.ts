@@ -6,7 +6,7 @@
 import type { NullDecodePlan } from '../contract.js';
 import type { NeutralTool, RenderOptions } from './adapter.js';
 import { isRecord, jsonText } from './history.js';
-import { cloneJson, escapePointer, objectSchema, providerSchema, type JsonSchema } from './schema.js';
+import { cloneJson, escapePointer, objectSchema, providerSchema, withoutTopCombinators, type JsonSchema } from './schema.js';
 import type { JsonObject } from './types.js';
 
 /** The outcome of the strict rewrite: the schema, or why strict mode cannot express it. */
@@ -49,7 +49,7 @@ const STRICT_AS_TEXT = ['default', 'minLength', 'maxLength', 'uniqueItems', 'min
 export function toOpenAIStrictSchema(parameters: JsonSchema, options: StrictSchemaOptions = {}): StrictSchemaResult {
   try {
     // The root is an object whatever the schema says (a tool's arguments are always an object).
-    return strictNode(objectSchema(parameters), '', true, options);
+    return strictNode(withoutTopCombinators(objectSchema(parameters)), '', true, options);
   } catch (error) {
     // Only reachable for pathological input (a cyclic or exotic object): fall back to non-strict.
     return { ok: false, reason: `the schema could not be read (${String(error)})`, path: '' };
@@ -64,7 +64,7 @@ export function toOpenAIStrictSchema(parameters: JsonSchema, options: StrictSche
  */
 export function openaiParameters(tool: NeutralTool, options: RenderOptions): { parameters: JsonObject; strict: boolean | undefined } {
   const result = options.openaiStrict ? toOpenAIStrictSchema(tool.parameters, { anyOfDecodedElsewhere: tool.kind === 'namespace' }) : undefined;
-  return { parameters: result?.ok ? result.schema : providerSchema(tool.parameters), strict: result?.ok };
+  return { parameters: result?.ok ? result.schema : withoutTopCombinators(providerSchema(tool.parameters)), strict: result?.ok };
 }
 
 /**
