@@ -45,7 +45,8 @@ export const gemini: TargetAdapter<'gemini'> = {
     });
   },
   // VALIDATED, not ANY: the model may still answer in text. https://ai.google.dev/gemini-api/docs/function-calling
-  allowedTools: { choice: (names): GeminiToolConfig => ({ functionCallingConfig: { mode: 'VALIDATED', allowedFunctionNames: [...names] } }) },
+  // No name allowed is NONE: an empty `allowedFunctionNames` means "not set", which allows every declaration.
+  allowedTools: { choice: (names): GeminiToolConfig => ({ functionCallingConfig: names.length === 0 ? { mode: 'NONE' } : { mode: 'VALIDATED', allowedFunctionNames: [...names] } }) },
   toolkitLoading: Object.freeze({ native: 'dispatcher' as const }),
   namespaces: undefined,
   toolChangeModels: undefined,

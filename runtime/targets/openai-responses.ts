@@ -47,7 +47,8 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
     else list(input).forEach((item, i) => add('conversation', `input[${i}]`, item));
   },
   allowedTools: {
-    choice: (names, search) => ({ type: 'allowed_tools', mode: 'auto', tools: [...names.map((name) => ({ type: 'function', name })), ...(search ? [{ type: 'tool_search' }] : [])] }),
+    // Nothing allowed is `none`: an empty `allowed_tools` list is not a documented form.
+    choice: (names, search) => (names.length === 0 && !search ? 'none' : { type: 'allowed_tools', mode: 'auto', tools: [...names.map((name) => ({ type: 'function', name })), ...(search ? [{ type: 'tool_search' }] : [])] }),
   },
   toolkitLoading: Object.freeze({ native: 'tool-search' as const, loaderTool: toolSearchLoader, loadedTool: loadedForm }),
   // OpenAI: "our models have primarily been trained to search those surfaces". https://developers.openai.com/api/docs/guides/tools-tool-search

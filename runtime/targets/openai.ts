@@ -36,7 +36,8 @@ export const openai: TargetAdapter<'openai'> = {
     flatCacheBlocks(p, add);
     list(p['messages']).forEach((m, i) => add('conversation', `messages[${i}]`, m));
   },
-  allowedTools: { choice: (names) => ({ type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: names.map((name) => ({ type: 'function', function: { name } })) } }) },
+  // Nothing allowed is `none`: an empty `allowed_tools` list is not a documented form.
+  allowedTools: { choice: (names) => (names.length === 0 ? 'none' : { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: names.map((name) => ({ type: 'function', function: { name } })) } }) },
   toolkitLoading: Object.freeze({ native: 'dispatcher' as const }),
   namespaces: undefined,
   toolChangeModels: undefined,

@@ -176,11 +176,11 @@ export type GeminiPart =
 /** `Content`: the role is `user` or `model` (a `system` role is a 400). */
 export interface GeminiContent { role: 'user' | 'model'; parts: GeminiPart[] }
 /**
- * `ToolConfig` as `options.allowedTools` fills it: mode `VALIDATED` (the model may call only `allowedFunctionNames`).
- * `mode` is the string `'VALIDATED'`; it is typed `any` because the SDK types the field as its string enum
+ * `ToolConfig` as `options.allowedTools` fills it: mode `VALIDATED` (the model may call only `allowedFunctionNames`), or
+ * `NONE` when nothing is allowed. `mode` is one of those strings; it is typed `any` because the SDK types the field as its string enum
  * `FunctionCallingConfigMode`, which accepts no string literal, and the runtime imports no SDK.
  */
-export interface GeminiToolConfig { functionCallingConfig: { mode: any; allowedFunctionNames: string[] } }
+export interface GeminiToolConfig { functionCallingConfig: { mode: any; allowedFunctionNames?: string[] } }
 /** Spread into `ai.models.generateContent({ model, ...payload })`. */
 export interface GeminiPayload {
   contents: GeminiContent[];

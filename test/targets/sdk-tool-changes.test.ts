@@ -268,6 +268,19 @@ describe('the Gemini gate', () => {
     expect(params.config!.toolConfig!.functionCallingConfig!.allowedFunctionNames).not.toContain('terminal');
     expect([bad.model, good.model]).toEqual(['m', 'm']);
   });
+
+  it('nothing the gate lets through is NONE on Gemini and `none` on OpenAI: an empty list would allow every tool', () => {
+    const { router } = exampleRouter();
+    const everything = router.compile({ target: 'gemini', messages: history }).config.tools![0]!.functionDeclarations.map((d) => d.name);
+    router.setBlockedTools([...everything.filter((n) => n !== 'call_toolkit_tool'), ...router.compile().directoryXml.match(/(?<=name=")[^"]+/g)!]);
+    expect(router.allowedToolNames({ target: 'gemini' })).toEqual([]);
+    const gemini = router.compile({ target: 'gemini', messages: history, options: { allowedTools: true } });
+    expect(gemini.config.toolConfig).toEqual({ functionCallingConfig: { mode: 'NONE' } });
+    const params: GenerateContentParameters = { model: 'gemini-x', ...gemini };
+    expect(params.config!.toolConfig!.functionCallingConfig!.mode).toBe('NONE');
+    expect(router.compile({ target: 'openai', messages: history, options: { allowedTools: true } }).tool_choice).toBe('none');
+    expect(router.compile({ target: 'openai-responses', messages: history, options: { allowedTools: true } }).tool_choice).toBe('none');
+  });
 });
 
 describe('the bytes the real SDK clients send', () => {
