@@ -59,13 +59,16 @@ export const gemini: TargetAdapter<'gemini'> = {
     return { contents: toGeminiContents(placed.messages), config };
   },
   readResponse: (response) => {
-    // The first candidate. A call without an `id` gets a stable neutral one, so its result pairs with it.
+    // The first candidate. A call without an `id` gets a stable neutral one, so its result pairs with it: from the
+    // response's `responseId` and the parts, so the same call in two turns gets two ids (another target replaying the
+    // history refuses a repeated call id).
     const candidate: unknown = isRecord(response) && Array.isArray(response['candidates']) ? response['candidates'][0] : undefined;
     const content = isRecord(candidate) ? candidate['content'] : undefined;
     if (!isRecord(content)) return [];
     const parts = items(content['parts']);
     const { text, calls } = readItems(parts, classifyGeminiPart);
-    const hash = calls.some((c) => c.id === '') ? fnv1a(argumentsText(parts)) : '';
+    const responseId = isRecord(response) && typeof response['responseId'] === 'string' ? response['responseId'] : '';
+    const hash = calls.some((c) => c.id === '') ? fnv1a(`${responseId}\n${argumentsText(parts)}`) : '';
     const named = calls.map((c, i) => (c.id !== '' ? c : neutralCall(`${MADE_UP_ID}${i}_${hash}`, c.function.name, c.function.arguments)));
     return [assistantMessage(text, named, { target: 'gemini', parts })];
   },

@@ -85,6 +85,10 @@ describe('fromProvider', () => {
     // Another response (other parts) gives other ids: results pair with the right call across turns.
     const two = fromProvider('gemini', gemini(2))[0]!.tool_calls![0]!.id;
     expect(two).not.toBe(id);
+    // The same call in two turns (two responses) gets two ids: another target replaying the history refuses a repeated one.
+    const same = (responseId: string) => fromProvider('gemini', { responseId, candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'get_time', args: {} } }] } }] })[0]!.tool_calls![0]!.id;
+    expect(same('r1')).not.toBe(same('r2'));
+    expect(same('r1')).toBe(same('r1'));
     // Ids Gemini sent are kept.
     expect(fromProvider('gemini', gemini(1))[0]!.tool_calls!.map((c) => c.id)).toEqual(['call_1_0', 'call_1_1']);
     expect(fromProvider('gemini', {})).toEqual([]);

@@ -272,7 +272,7 @@ describe('the Gemini gate', () => {
   it('nothing the gate lets through is NONE on Gemini and `none` on OpenAI: an empty list would allow every tool', () => {
     const { router } = exampleRouter();
     const everything = router.compile({ target: 'gemini', messages: history }).config.tools![0]!.functionDeclarations.map((d) => d.name);
-    router.setBlockedTools([...everything.filter((n) => n !== 'call_toolkit_tool'), ...router.compile().directoryXml.match(/(?<=name=")[^"]+/g)!]);
+    router.setBlockedTools([...everything.filter((n) => n !== 'call_toolkit_tool'), ...router.compile().directoryXml.match(/(?<=name=")[^"]+/g)!] as never[]);
     expect(router.allowedToolNames({ target: 'gemini' })).toEqual([]);
     const gemini = router.compile({ target: 'gemini', messages: history, options: { allowedTools: true } });
     expect(gemini.config.toolConfig).toEqual({ functionCallingConfig: { mode: 'NONE' } });
