@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileForTarget } from '../../runtime/targets/compile.js';
 import type { NeutralMessage } from '../../runtime/targets/history.js';
+import { fromProvider } from '../../runtime/index.js';
 import { deepFreeze, TARGET_LIST, toolHistory } from './fixtures.js';
 
 const base = { stable: [], loaded: [], directoryXml: '', announcements: [] } as const;
@@ -156,6 +157,15 @@ describe('message conversion per target (tool calls and tool results included)',
       for (const notAList of ['not an array', null, undefined, 5, {}]) {
         expect(compileForTarget({ ...base, target, messages: notAList as unknown as NeutralMessage[] }), `${target} ${String(notAList)}`).toEqual(compileForTarget({ ...base, target, messages: [] }));
       }
+    }
+  });
+
+  it('anthropic: an empty assistant turn (Claude may end one with content: []) is left out, never sent empty', () => {
+    const empty = fromProvider('anthropic', { role: 'assistant', stop_reason: 'end_turn', content: [] } as never);
+    for (const turn of [...empty, { role: 'assistant', content: '' }, { role: 'assistant', content: null }] as NeutralMessage[]) {
+      const payload = compileForTarget({ ...base, target: 'anthropic', messages: [{ role: 'user', content: 'a' }, turn, { role: 'user', content: 'b' }] });
+      expect(payload.messages.filter((m: { role: string }) => m.role === 'assistant')).toEqual([]);
+      expect(JSON.stringify(payload.messages)).not.toContain('"content":""');
     }
   });
 
