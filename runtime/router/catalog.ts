@@ -250,6 +250,10 @@ export class Catalog {
       if (def.validate !== undefined && typeof def.validate !== 'function') {
         throw new TypeError(`${where}: ${JSON.stringify(def.name)}.validate must be a function.`);
       }
+      // A string would be spread into letters, and a number breaks pruning later: both are refused here.
+      if (def.tags !== undefined && !(Array.isArray(def.tags) && (def.tags as unknown[]).every((t) => typeof t === 'string'))) {
+        throw new TypeError(`${where}: ${JSON.stringify(def.name)}.tags must be an array of strings.`);
+      }
       names.add(def.name);
     }
   }

@@ -12,6 +12,8 @@ import { compactActionDoc } from '../neutral.js';
 import { quote } from '../reasons.js';
 import { assertKnownNames } from '../suggest.js';
 import type { PruneResult, PruneStrategy } from './types.js';
+import { isPlainObject, jsonKind } from '../call-shape.js';
+import { jsonText } from '../targets/history.js';
 
 /**
  * What the ranked search indexes of a tool: its fields, and the names and descriptions of its namespaces and toolkits
@@ -57,6 +59,12 @@ interface Keywords {
   readonly positions: ReadonlyMap<string, number>;
 }
 
+/** The task as given, or a `TypeError` for anything but a string (message content parts, say). */
+function taskText(task: unknown): string {
+  if (typeof task !== 'string') throw new TypeError(`the task must be a string (the request as text); got ${jsonKind(task)}.`);
+  return task;
+}
+
 /** A strategy as given, or a `TypeError`: a mistyped one must not quietly keep the union's larger set. */
 function checkedStrategy(strategy: unknown, where: string): PruneStrategy {
   if (strategy === 'union' || strategy === 'intersection') return strategy;
@@ -82,7 +90,7 @@ export class Pruner {
   async rankByTask(task: string, k: number): Promise<PruneResult> {
     const search = await this.#loadSearch();
     const { definitions, flatNames, positions } = this.#index();
-    const ranked = search.rank(String(task), { k, include: (name) => positions.has(name) });
+    const ranked = search.rank(taskText(task), { k, include: (name) => positions.has(name) });
     const top = new Set(ranked);
     return { tools: ranked.map((n) => definitions[positions.get(n)!]!), removed: flatNames.filter((n) => !top.has(n)), kept: ranked.length, total: flatNames.length };
   }
@@ -170,7 +178,8 @@ export class Pruner {
    */
   #byTask(task: string): Uint8Array {
     const { always, short, byStart, definitions } = this.#index();
-    const text = (typeof task === 'string' ? task : String(task)).toLowerCase();
+    // As the reference library (`task.toLowerCase`): anything but text is the application's mistake, never a guess.
+    const text = taskText(task).toLowerCase();
     const keep = new Uint8Array(definitions.length);
     const mark = (keyword: Keyword): void => {
       for (const p of keyword.kept) keep[p] = 1;
@@ -213,9 +222,12 @@ export class Pruner {
  * The `search_tools` library tool (`createRouter`'s `searchTools` option): the model asks for toolkit tools by what
  * they do instead of loading whole toolkits; `run(query, k)` answers.
  */
-export function searchToolsDefinition(option: true | { readonly k?: number }, run: (query: unknown, k: number) => Promise<string>): unknown {
-  const k = option === true ? 5 : typeof option === 'object' && option !== null ? (option.k ?? 5) : Number.NaN; // `'yes'` from JavaScript: refused
-  if (!Number.isInteger(k) || k < 1) throw new TypeError(`createRouter: searchTools must be true or { k } (searchTools.k must be a positive integer); got ${JSON.stringify(option)}.`);
+export function searchToolsDefinition(option: unknown, run: (query: unknown, k: number) => Promise<string>): unknown {
+  // From JavaScript anything may come: only `true` or a plain `{ k? }` with a positive integer (`{ kk: 3 }`, `0`, `'yes'` are refused).
+  const plain = isPlainObject(option) && Object.keys(option).every((key) => key === 'k');
+  const given: unknown = option === true ? 5 : plain ? ('k' in option ? option['k'] : 5) : Number.NaN;
+  const k = Number.isSafeInteger(given) ? (given as number) : 0;
+  if (k < 1) throw new TypeError(`createRouter: searchTools must be true or { k } (searchTools.k must be a positive integer); got ${jsonText(option) ?? String(option)}.`);
   const validate = (a: unknown) => typeof a === 'object' && a !== null && typeof (a as { query?: unknown }).query === 'string' && Object.keys(a).length === 1;
   const description = `Find tools of the toolkits by what they do: returns up to ${k} matching tools with their arguments, ready to call. Cheaper than loading a whole toolkit.`;
   const parameters = { type: 'object', properties: { query: { type: 'string', description: 'What the tool should do, in a few words.' } }, required: ['query'], additionalProperties: false };

@@ -150,6 +150,19 @@ describe('pruning', () => {
     );
   });
 
+  test('a task that is not a string is a TypeError, as in the reference; so are tags that are not strings', async () => {
+    const { router } = exampleRouter();
+    const parts = [{ type: 'text', text: 'read the file' }];
+    expect(() => new Pruner().registerTools(router.getAllTools()).pruneByTask(parts as never)).toThrow(TypeError);
+    expect(() => router.pruneByTask(parts as never)).toThrow(/the task must be a string \(the request as text\); got array/);
+    expect(() => router.pruneByTaskAndAllowlist(undefined as never, ['read_file'])).toThrow(/got undefined/);
+    await expect(router.rankByTask(parts as never, { k: 3 })).rejects.toThrow(/the task must be a string/);
+    for (const tags of ['net', [7]]) {
+      expect(() => router.registerTools([{ name: 'ping', description: 'Ping', tags } as never]), JSON.stringify(tags)).toThrow(/"ping"\.tags must be an array of strings/);
+    }
+    expect(router.getAllTools().map((t) => t.name)).not.toContain('ping');
+  });
+
   test('a tag that is empty matches every task, as includes("") does', () => {
     const router = routerWith([{ name: 'x', tags: [''] }, { name: 'y', tags: ['q'] }]);
     expect(router.pruneByTask('nothing').tools.map((t) => t.name)).toEqual(['get_time', 'x']);

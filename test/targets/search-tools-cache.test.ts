@@ -93,6 +93,11 @@ describe('search_tools', () => {
   test('fails loudly on a bad k or a folder without a search loader', () => {
     expect(() => createRouter(gen, recordingHandlers().handlers, { searchTools: { k: 0 } })).toThrow(/searchTools.k must be a positive integer/);
     expect(() => createRouter(gen, recordingHandlers().handlers, { searchTools: 'yes' as unknown as true })).toThrow(/searchTools must be true or \{ k \}.*got "yes"/);
+    // Nothing from JavaScript quietly becomes k = 5 or switches the search off.
+    for (const bad of [0, '', null, [], new Date(0), { k: null }, { kk: 3 }, { k: 5n }, { k: 2.5 }]) {
+      expect(() => createRouter(gen, recordingHandlers().handlers, { searchTools: bad as never }), String(bad)).toThrow(/searchTools must be true or \{ k \}/);
+    }
+    expect(() => createRouter(gen, recordingHandlers().handlers, { searchTools: false as never })).not.toThrow();
     expect(() => createRouter({ spec: gen.spec }, recordingHandlers().handlers, { searchTools: true })).toThrow(/searchTools needs a generated folder with its search loader/);
   });
 });
