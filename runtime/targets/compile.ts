@@ -5,6 +5,7 @@
 import { placeAnnouncements, type Announcement } from '../announcements.js';
 import { registerPayloadPrefix, stablePrefix } from '../cache-key.js';
 import type { Target } from '../contract.js';
+import { isPlainObject } from '../call-shape.js';
 import { assertKnownNames } from '../suggest.js';
 import type { ToolkitLoadingInput } from '../toolkit-loading.js';
 import type { TargetAdapter, Warn } from './adapter.js';
@@ -55,7 +56,7 @@ export interface TargetCompileOptions {
 const OPTION_VALUES: Readonly<Record<keyof TargetCompileOptions, readonly [(v: unknown) => boolean, string]>> = {
   toolSearch: [(v) => typeof v === 'boolean' || v === 'regex' || v === 'bm25', "true, false, 'regex' or 'bm25'"],
   cacheAudit: [(v) => typeof v === 'boolean', 'true or false'],
-  cacheBreakpoints: [Array.isArray, "a list of 'tools', 'system' and { message: i }"],
+  cacheBreakpoints: [(v) => Array.isArray(v) && v.every((b) => b === 'tools' || b === 'system' || (isPlainObject(b) && Object.keys(b).join() === 'message' && Number.isSafeInteger(b['message']) && (b['message'] as number) >= 0)), "a list of 'tools', 'system' and { message: i }"],
   allowedTools: [(v) => typeof v === 'boolean', 'true or false'],
   namespaces: [(v) => v === 'native' || v === 'action-args', "'native' or 'action-args'"],
   responsesSystemRole: [(v) => v === 'system' || v === 'developer', "'system' or 'developer'"],

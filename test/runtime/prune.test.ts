@@ -153,7 +153,7 @@ describe('pruning', () => {
   test('a task that is not a string is a TypeError, as in the reference; so are tags that are not strings', async () => {
     const { router } = exampleRouter();
     const parts = [{ type: 'text', text: 'read the file' }];
-    expect(() => new Pruner().registerTools(router.getAllTools()).pruneByTask(parts as never)).toThrow(TypeError);
+    expect(() => new Pruner().registerTools(router.getAllTools() as never).pruneByTask(parts as never)).toThrow(TypeError);
     expect(() => router.pruneByTask(parts as never)).toThrow(/the task must be a string \(the request as text\); got array/);
     expect(() => router.pruneByTaskAndAllowlist(undefined as never, ['read_file'])).toThrow(/got undefined/);
     await expect(router.rankByTask(parts as never, { k: 3 })).rejects.toThrow(/the task must be a string/);

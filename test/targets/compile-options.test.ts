@@ -19,6 +19,10 @@ describe('compile options', () => {
     [{ allowedTools: 'yes' }, /options\.allowedTools takes true or false; got "yes"/],
     [{ responsesSystemRole: 'assistant' }, /options\.responsesSystemRole takes 'system' or 'developer'; got "assistant"/],
     [{ cacheBreakpoints: 'tools' }, /options\.cacheBreakpoints takes a list/],
+    [{ cacheBreakpoints: ['tool'] }, /options\.cacheBreakpoints takes a list/],
+    [{ cacheBreakpoints: [{ msg: 0 }] }, /options\.cacheBreakpoints takes a list/],
+    [{ cacheBreakpoints: [null] }, /options\.cacheBreakpoints takes a list/],
+    [{ cacheBreakpoints: [{ message: -1 }] }, /options\.cacheBreakpoints takes a list/],
     [{ onWarning: 'console' }, /options\.onWarning takes a function; got "console"/],
     ['fast', /options must be an object; got "fast"/],
   ])('%j is refused with a TypeError that says why, on every target', (options, message) => {
