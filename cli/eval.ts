@@ -39,7 +39,8 @@ export async function evalCommand(specFile: string, casesFile: string, options: 
   }
   let parsed: unknown;
   try {
-    parsed = /\.json$/i.test(casesFile) ? JSON.parse(text) : parseYaml(text);
+    // A byte order mark is not content (JSON.parse refuses it; the YAML reader skips it).
+    parsed = /\.json$/i.test(casesFile) ? JSON.parse(text.replace(/^\uFEFF/, '')) : parseYaml(text);
   } catch (err) {
     return fail(`${casesFile} is not valid ${/\.json$/i.test(casesFile) ? 'JSON' : 'YAML'}: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -102,7 +102,10 @@ export function readCases(value: unknown): { ok: true; cases: EvalCase[] } | { o
     const keep = names(c['keep'], `${where}.keep`);
     if (keep.length === 0 && c['keep'] !== undefined) problems.push(`${where}.keep names no tool.`);
     if (c['keep'] === undefined) problems.push(`${where}.keep is required (the tools the task must keep).`);
-    return { task: String(c['task']), keep, drop: names(c['drop'], `${where}.drop`), gate: gate(c['gate'], `${where}.gate`, fileGate), k: k(c['k'], `${where}.k`, fileK) };
+    const drop = names(c['drop'], `${where}.drop`);
+    const both = drop.filter((n) => keep.includes(n));
+    if (both.length > 0) problems.push(`${where} names ${both.map((n) => JSON.stringify(n)).join(', ')} in both keep and drop, so it can never pass.`);
+    return { task: String(c['task']), keep, drop, gate: gate(c['gate'], `${where}.gate`, fileGate), k: k(c['k'], `${where}.k`, fileK) };
   });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, cases };
 }

@@ -68,11 +68,13 @@ describe('toolroute eval', () => {
     write(path.join(dir, 'infinite-k.yaml'), 'k: .inf\ncases:\n  - task: x\n    keep: [read_file]\n');
     write(path.join(dir, 'unknown.yaml'), 'cases:\n  - task: write notes\n    keep: [write_file, reed_file]\n');
     write(path.join(dir, 'broken.yaml'), 'cases: [\n');
+    write(path.join(dir, 'both.yaml'), 'cases:\n  - task: read it\n    keep: [read_file]\n    drop: [read_file]\n');
     const cases: [string[], RegExp][] = [
       [['eval', SPEC], /eval needs a spec and a case file/],
       [['eval', SPEC, 'bad.yaml', '--out', 'x'], /eval takes one option: --json/],
       [['eval', SPEC, 'missing.yaml'], /cannot read missing\.yaml \(ENOENT\)\.\n$/],
       [['eval', SPEC, 'broken.yaml'], /broken.yaml is not valid YAML/],
+      [['eval', SPEC, 'both.yaml'], /cases\[0\] names "read_file" in both keep and drop, so it can never pass\./],
       [['eval', SPEC, 'bad.yaml'], /cases\[0\]\.gate must be one of pruneByTask, rankByTask; got "fuzzy"\.\n {2}cases\[1\]\.task must be a non-empty string\.\n {2}cases\[1\]\.keep is required/],
       [['eval', SPEC, 'infinite-k.yaml'], /k must be a positive integer; got Infinity\./],
       [['eval', SPEC, 'unknown.yaml'], /names "write_file", "reed_file", which are no flat tool of .*flat tools: read_file, run_bash, get_time/],
@@ -82,5 +84,8 @@ describe('toolroute eval', () => {
       const r = cli(args);
       expect([r.code, r.stderr], args.join(' ')).toEqual([2, expect.stringMatching(message)]);
     }
+    // A byte order mark before JSON is not a mistake: the file reads as without it.
+    write(path.join(dir, 'bom.json'), `\uFEFF${JSON.stringify({ gate: 'pruneByTask', cases: [{ task: 'read the file', keep: ['read_file'] }] })}`);
+    expect(cli(['eval', SPEC, 'bom.json'])).toMatchObject({ code: 0, stderr: '' });
   });
 });
