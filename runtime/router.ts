@@ -56,7 +56,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
 
   /** @internal Use {@link createRouter}. */
   constructor(generated: GeneratedModule<R>, handlers: HandlersOf<R, C>, options: RouterOptions & { readonly libraryTools?: unknown } = {}) {
-    if (typeof options !== 'object' || options === null) throw new TypeError(`createRouter: options must be an object; got ${JSON.stringify(options) ?? typeof options}.`);
+    if (typeof options !== 'object' || options === null) throw new TypeError(`createRouter: options must be an object; got ${typeof options === 'bigint' ? 'a bigint' : (JSON.stringify(options) ?? typeof options)}.`);
     const own = options.searchTools === undefined || (options.searchTools as unknown) === false ? [] : [searchToolsDefinition(options.searchTools, (query, k) => this.#pruner.searchTools(query, k, this.#gate))];
     if (own.length > 0 && typeof generated.loadSearch !== 'function') throw new TypeError('createRouter: searchTools needs a generated folder with its search loader (search.gen.ts); regenerate it.');
     const library = own.length > 0 && (options.libraryTools ?? []) instanceof Array ? [...((options.libraryTools ?? []) as unknown[]), ...own] : options.libraryTools;

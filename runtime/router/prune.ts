@@ -68,7 +68,7 @@ function taskText(task: unknown): string {
 /** A strategy as given, or a `TypeError`: a mistyped one must not quietly keep the union's larger set. */
 function checkedStrategy(strategy: unknown, where: string): PruneStrategy {
   if (strategy === 'union' || strategy === 'intersection') return strategy;
-  throw new TypeError(`${where} is 'union' or 'intersection'; got ${JSON.stringify(strategy) ?? String(strategy)}.`);
+  throw new TypeError(`${where} is 'union' or 'intersection'; got ${jsonText(strategy) ?? String(strategy)}.`);
 }
 
 /** Prunes one router's flat tools. Internal. */

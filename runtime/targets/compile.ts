@@ -9,7 +9,7 @@ import { isPlainObject } from '../call-shape.js';
 import { assertKnownNames } from '../suggest.js';
 import type { ToolkitLoadingInput } from '../toolkit-loading.js';
 import type { TargetAdapter, Warn } from './adapter.js';
-import { normalizeMessages, type NeutralMessage, type NormalizedMessage } from './history.js';
+import { jsonText, normalizeMessages, type NeutralMessage, type NormalizedMessage } from './history.js';
 import { adapterFor } from './index.js';
 import { readNativeEntry } from './native.js';
 import type { TargetPayload, TargetToolMap } from './types.js';
@@ -72,7 +72,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set(Object.keys(OPTION_VALUES));
  */
 export function checkCompileOptions(options: unknown): void {
   if (options === undefined) return;
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`compile: options must be an object; got ${JSON.stringify(options) ?? typeof options}.`);
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`compile: options must be an object; got ${jsonText(options) ?? typeof options}.`);
   assertKnownNames('compile options', Object.keys(options), OPTION_NAMES, () => OPTION_NAMES, `Options are ${[...OPTION_NAMES].join(', ')}.`);
   const [key, value] = Object.entries(options).find(([k, v]) => v !== undefined && !OPTION_VALUES[k as keyof TargetCompileOptions][0](v)) ?? [];
   if (key !== undefined) throw new TypeError(`compile: options.${key} takes ${OPTION_VALUES[key as keyof TargetCompileOptions][1]}; got ${typeof value === 'function' ? 'a function' : JSON.stringify(value)}.`);

@@ -13,6 +13,10 @@ const router = () => createRouter(generated, Object.fromEntries(generated.TOOL_N
 const messages = [{ role: 'user' as const, content: 'hi' }];
 
 describe('compile options', () => {
+  it('options that JSON cannot write (a BigInt) are refused with the same TypeError', () => {
+    for (const target of TARGETS) expect(() => router().compile({ target, messages, options: 5n as never })).toThrow(/options must be an object; got bigint/);
+  });
+
   it.each([
     [{ cacheBreakPoints: ['tools'] }, /unknown name "cacheBreakPoints" \(did you mean "cacheBreakpoints"\?\)/],
     [{ toolSearch: 'bogus' }, /options\.toolSearch takes true, false, 'regex' or 'bm25'; got "bogus"/],
