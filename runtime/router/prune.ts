@@ -78,7 +78,7 @@ export class Pruner {
   #keywords: Keywords | undefined;
   readonly #loader: SearchLoader | undefined;
   #search: Promise<ToolSearchIndex> | undefined;
-  #indexed = 0; // catalog tools the search has seen: run-time ones are added to it
+  #indexedGroups: number[] = []; // per catalog tool, its groups when indexed: membership only grows, so a change is a count
 
   constructor(catalog: Catalog, strategy: unknown, loader?: SearchLoader) {
     this.#catalog = catalog;
@@ -108,15 +108,16 @@ export class Pruner {
     return `These tools can be called now (through call_toolkit_tool when it is among your tools):\n${docs.join('\n')}`;
   }
 
-  /** The generated folder's search, loaded once (a failed load is retried), with every tool not indexed yet added. */
+  /** The generated folder's search, loaded once (a failed load is retried), with every tool indexed as it is now. */
   async #loadSearch(): Promise<ToolSearchIndex> {
     const loader = this.#loader;
     if (loader === undefined) throw new TypeError('rankByTask, searchTools: the generated folder has no search loader (search.gen.ts); regenerate it with this toolroute version.');
     const search = await (this.#search ??= loader().catch((error: unknown) => { this.#search = undefined; throw error; }));
     const catalog = this.#catalog;
-    for (; this.#indexed < catalog.toolCount; this.#indexed++) {
-      const e = catalog.tool(this.#indexed);
-      if (!e.library && !search.has(e.name)) search.add(searchableTool(e, e.schema, catalog));
+    // New tools, and tools a registration put into another group (their groups' words are part of their document).
+    for (let t = 0; t < catalog.toolCount; t++) {
+      const e = catalog.tool(t), groups = e.namespaces.length + e.toolkits.length;
+      if (!e.library && this.#indexedGroups[t] !== groups) { this.#indexedGroups[t] = groups; search.add(searchableTool(e, e.schema, catalog)); }
     }
     return search;
   }

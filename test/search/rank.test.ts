@@ -98,6 +98,11 @@ describe('router.rankByTask', () => {
     ]);
     const found = await searching.dispatch({ name: 'search_tools', arguments: { query: 'reimbursements' } });
     expect(found.ok && String(found.result)).toMatch(/^.*\n- ledger_get:/);
+    // A tool the search has indexed already, put into a toolkit afterwards, is found by that toolkit's words too.
+    expect((await router.rankByTask('payroll', { k: 1 })).tools).toEqual([]);
+    router.registerToolkits([{ name: 'Payroll', description: 'Salaries and payslips', tools: ['get_stock_price'] }]);
+    const regrouped = await router.rankByTask('payslips', { k: 1 });
+    expect(regrouped.tools.map((t) => t.name)).toEqual(['get_stock_price']);
     await expect(router.rankByTask('x', { k: 1.5 })).rejects.toThrow(/k must be a positive integer/);
     const bare = createRouter({ spec: specFromData({ formatVersion: 1, hash: 'h', openaiStrict: false, schemas: {}, tools: [], flat: [], namespaces: [], toolkits: [], policies: {} }, { directoryXml: '', validators: [] }) }, {});
     await expect(bare.rankByTask('x', { k: 1 })).rejects.toThrow(/no search loader .*regenerate/);
