@@ -23,7 +23,7 @@ export interface SelectionScore {
   readonly kept: readonly string[];
   /** Share of `keep` that was kept (1 when `keep` is empty). */
   readonly recall: number;
-  /** Share of the kept tools that `keep` names (1 when nothing was kept). */
+  /** Share of the kept tools that `keep` names; when nothing was kept, 1 if `keep` is empty, else 0 (an empty selection never scores as exact). */
   readonly precision: number;
   /** Tools of `keep` left out, and tools of `drop` kept: each one fails the case under this selection. */
   readonly missing: readonly string[];
@@ -123,7 +123,7 @@ export function scoreSelection(kept: readonly string[], c: Pick<EvalCase, 'keep'
   return {
     kept: [...kept],
     recall: c.keep.length === 0 ? 1 : hits / c.keep.length,
-    precision: kept.length === 0 ? 1 : kept.filter((n) => c.keep.includes(n)).length / kept.length,
+    precision: kept.length === 0 ? (c.keep.length === 0 ? 1 : 0) : kept.filter((n) => c.keep.includes(n)).length / kept.length,
     missing,
     unwanted,
     pass: missing.length === 0 && unwanted.length === 0,

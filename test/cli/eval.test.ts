@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvalReport } from '../../search/eval.js';
+import { scoreSelection, type EvalReport } from '../../search/eval.js';
 import { builtPackage } from '../setup/package-build.js';
 import { REPO, removeDir, tempDir, write } from './stage.js';
 
@@ -61,6 +61,11 @@ describe('toolroute eval', () => {
     expect(report.cases[2]!.pruneByTask.recall).toBe(1);
     expect(report.cases[2]!.pruneByTask.precision).toBeCloseTo(1 / 3);
     expect(report).toMatchObject({ passed: 1, failed: 2, overall: { rankByTask: { passed: expect.any(Number) } } });
+  });
+
+  it('scores a selection that keeps nothing as exact only when the case wants nothing kept', () => {
+    expect(scoreSelection([], { keep: ['read_file'], drop: [] })).toMatchObject({ recall: 0, precision: 0, pass: false });
+    expect(scoreSelection([], { keep: [], drop: ['run_bash'] })).toMatchObject({ recall: 1, precision: 1, pass: true });
   });
 
   it('exits 2 for usage and configuration mistakes, saying what is wrong', () => {
