@@ -61,6 +61,12 @@ export function loadYamlDocument(text: string, display: string, format: 'yaml' |
       file: display, ...at(e.pos[0]), path: '' });
   }
   if (problems.length > 0) return { ok: false, problems };
+  // `%YAML 1.1` switches yaml to YAML 1.1's types (`yes` is true, `014` is 12): the spec would say other data than it reads.
+  if (doc.directives?.yaml.version === '1.1') {
+    return { ok: false, problems: [{ code: 'syntax_error', file: display, ...at(Math.max(0, text.search(/^%YAML\b/m))), path: '',
+      message: 'invalid YAML: the file declares `%YAML 1.1`, whose types would change values (`yes` and `on` become true, `014` becomes 12); a spec is read as YAML 1.2.',
+      hint: 'Remove the `%YAML 1.1` line (or write `%YAML 1.2`); quote any value that must be a string.' }] };
+  }
 
   checkMappingKeys(doc, display, at, problems);
   if (problems.length > 0) return { ok: false, problems };
