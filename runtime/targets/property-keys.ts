@@ -5,6 +5,7 @@
  */
 import type { KeyDecodePlan } from '../contract.js';
 import { fnv1a } from './replay.js';
+import { withoutTopCombinators } from './schema.js';
 
 export type { KeyDecodePlan };
 
@@ -20,7 +21,8 @@ function readable(key: string): string {
 
 /** Wire names for the top-level property keys Anthropic refuses; `undefined` when every key fits (the common case: nothing changes). Deterministic. */
 export function anthropicKeyPlan(parameters: Schema): KeyDecodePlan | undefined {
-  const properties = parameters['properties'];
+  // The keys Anthropic is shown: those of a top-level `anyOf` / `oneOf` / `allOf` member join the top there.
+  const properties = withoutTopCombinators(parameters)['properties'];
   if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return undefined;
   const keys = Object.keys(properties);
   const bad = keys.filter((k) => !ANTHROPIC_PROPERTY_KEY.test(k));

@@ -156,6 +156,22 @@ describe('Anthropic property keys', () => {
     expect(await grown.dispatch({ id: 'toolu_3', name: 'list_items', input: { _top: 3 } })).toMatchObject({ ok: true, result: 'listed' });
     expect(seen).toEqual([{ $top: 3 }]);
   });
+
+  test("a key Anthropic is shown from a top-level anyOf member is decoded back too, and validated under its spec name", async () => {
+    const paged = { type: 'object', properties: { q: { type: 'string' } }, anyOf: [{ properties: { $top: { type: 'integer', maximum: 50 } } }] };
+    const gen = await generateInto('keys-anyof', { version: 1, tools: [{ name: 'search_items', description: 'Search items', parameters: paged }] });
+    const received: unknown[] = [];
+    const router = createRouter(gen, { search_items: (args: unknown) => (received.push(args), 'ok') } as never);
+    const payload = router.compile({ target: 'anthropic', messages: [{ role: 'user', content: 'hi' }] }) as unknown as { tools: { input_schema: { properties: object } }[] };
+    expect(Object.keys(payload.tools[0]!.input_schema.properties)).toEqual(['q', '_top']);
+    expect(await router.dispatch({ id: 'toolu_1', name: 'search_items', input: { q: 'a', _top: 5 } })).toMatchObject({ ok: true });
+    expect(received).toEqual([{ q: 'a', $top: 5 }]);
+    const over = await router.dispatch({ id: 'toolu_2', name: 'search_items', input: { q: 'a', _top: 500 } });
+    expect(over).toMatchObject({ ok: false, code: 'invalid_arguments' });
+    const grown = router.registerTools([{ name: 'list_items', description: 'List', parameters: { type: 'object', allOf: [{ properties: { $skip: { type: 'integer' } } }] }, handler: (a) => (received.push(a), 'listed') }]);
+    expect(await grown.dispatch({ id: 'toolu_3', name: 'list_items', input: { _skip: 2 } })).toMatchObject({ ok: true, result: 'listed' });
+    expect(received.at(-1)).toEqual({ $skip: 2 });
+  });
 });
 
 describe('OpenAI Chat Completions: at most 128 tools per request', () => {
