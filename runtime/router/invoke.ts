@@ -3,6 +3,7 @@
  * `load_toolkit`. A throw becomes `handler_error`; a promise runs under the time limit and the caller's `signal`, both
  * of which abort the handler's `ctx.signal`.
  */
+import { jsonKind } from '../call-shape.js';
 import { LOAD_TOOLKIT_NAME, type HandlerContext, type RegistryShape } from '../contract.js';
 import { compactActionDoc } from '../neutral.js';
 import { handlerErrorReason, quote } from '../reasons.js';
@@ -77,6 +78,7 @@ export class Invoker {
     const handler = entry.handler as ((args: unknown, ctx: HandlerContext<unknown>) => unknown) | undefined;
     if (!handler) return { ok: false, code: 'handler_error', reason: `Tool ${quote(tool)} has no handler in this application.`, callId, tool };
     const signal = options?.signal;
+    if (signal !== undefined && typeof (signal as Partial<AbortSignal> | null)?.addEventListener !== 'function') throw new TypeError(`dispatch: signal must be an AbortSignal; got ${jsonKind(signal)}.`);
     const own = options?.timeoutMs;
     const timeoutMs = own !== undefined && own !== 0 ? validTimeout(own, 'dispatch: timeoutMs')! : this.#timeoutMs;
     if (signal?.aborted) return aborted(tool, callId, signal.reason);

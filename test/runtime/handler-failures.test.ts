@@ -128,6 +128,16 @@ describe('time limits and cancellation', () => {
     await expect(router.dispatch(call('get_time'), { timeoutMs: Number.NaN })).rejects.toThrow(/dispatch: timeoutMs/);
   });
 
+  test('a signal that is no AbortSignal rejects the dispatch before the handler runs, and nothing throws later', async () => {
+    let ran = 0;
+    const router = routerWith({ get_time: async () => (ran++, 1) }, { timeoutMs: 20 });
+    for (const signal of [{ aborted: false }, 'stop', null]) {
+      await expect(router.dispatch(call('get_time'), { signal } as never)).rejects.toThrow(/dispatch: signal must be an AbortSignal/);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(ran).toBe(0);
+  });
+
   test('a synchronous handler is never timed (it has finished when it returns)', async () => {
     const router = routerWith({ get_time: () => 'sync' }, { timeoutMs: 1 });
     expect(await router.dispatch(call('get_time'))).toMatchObject({ ok: true, result: 'sync' });
