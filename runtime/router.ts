@@ -19,6 +19,7 @@ import { Pruner, searchToolsDefinition } from './router/prune.js';
 import { Resolver } from './router/resolve.js';
 import { Session, readSnapshot } from './router/session.js';
 import { libraryResultText, notLibraryText } from './router/library.js';
+import { checkOptions, type OptionRules } from './suggest.js';
 import {
   ToolCallRejectedError, type BlockableName, type CallWithArguments, type CheckResult, type DispatchOptions, type DispatchResult,
   type DynamicGroupDefinition, type DynamicToolDefinition, type NameCheckResult, type NameOnlyCall, type NamespaceResolution,
@@ -38,6 +39,16 @@ export type {
   PruneStrategy, ResolvedCall, ResponseStep, RouterOptions, RouterSnapshot, TargetCompileRequest, TryNamespaceResolution,
 } from './router/types.js';
 
+/** `createRouter`'s options: a check per option, or none here where the part that reads it checks it (and says more). */
+const READ_ELSEWHERE: OptionRules[string] = [() => true, ''];
+const ROUTER_OPTIONS: Readonly<Record<keyof RouterOptions | 'libraryTools', OptionRules[string]>> = {
+  strategy: READ_ELSEWHERE, timeoutMs: READ_ELSEWHERE, toolkitLoading: READ_ELSEWHERE, searchTools: READ_ELSEWHERE, libraryTools: READ_ELSEWHERE,
+  maxArgumentsLength: READ_ELSEWHERE, maxDepth: READ_ELSEWHERE, maxNodes: READ_ELSEWHERE,
+  propagateHandlerErrors: [(v) => typeof v === 'boolean', 'true or false'],
+  handlerErrorReason: [(v) => typeof v === 'function', 'a function'],
+  model: [(v) => typeof v === 'string', 'a model name (a string)'],
+};
+
 /**
  * The router over one generated folder. Create it with {@link createRouter}.
  *
@@ -56,7 +67,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
 
   /** @internal Use {@link createRouter}. */
   constructor(generated: GeneratedModule<R>, handlers: HandlersOf<R, C>, options: RouterOptions & { readonly libraryTools?: unknown } = {}) {
-    if (typeof options !== 'object' || options === null) throw new TypeError(`createRouter: options must be an object; got ${typeof options === 'bigint' ? 'a bigint' : (JSON.stringify(options) ?? typeof options)}.`);
+    checkOptions('createRouter', options, ROUTER_OPTIONS);
     const own = options.searchTools === undefined || (options.searchTools as unknown) === false ? [] : [searchToolsDefinition(options.searchTools, (query, k) => this.#pruner.searchTools(query, k, this.#gate))];
     if (own.length > 0 && typeof generated.loadSearch !== 'function') throw new TypeError('createRouter: searchTools needs a generated folder with its search loader (search.gen.ts); regenerate it.');
     const library = own.length > 0 && (options.libraryTools ?? []) instanceof Array ? [...((options.libraryTools ?? []) as unknown[]), ...own] : options.libraryTools;

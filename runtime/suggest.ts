@@ -2,6 +2,7 @@
  * "Did you mean …": the closest real names to a name the model got wrong. Built once per set of candidate names; a
  * lookup compares only names of similar length, with a distance bound that stops each comparison early.
  */
+import { jsonText } from './targets/history.js';
 
 /** Longest name compared; longer input is not a near-miss of any tool name. */
 const MAX_QUERY = 128;
@@ -115,4 +116,23 @@ export function assertKnownNames(
     problems.push(`${JSON.stringify(name)}${closest.length ? ` (did you mean ${closest.map((c) => JSON.stringify(c)).join(' or ')}?)` : ''}`);
   }
   if (problems.length > 0) throw new TypeError(`${where}: unknown name${problems.length > 1 ? 's' : ''} ${problems.join(', ')}. ${fix}`);
+}
+
+/** Per option name: whether a value is one the option takes, and those values in words. */
+export type OptionRules = Readonly<Record<string, readonly [(value: unknown) => boolean, string]>>;
+
+/**
+ * Throw a `TypeError` for options the types refuse (from JavaScript, or read from configuration): options that are no
+ * object, an unknown name (with the closest known ones), or a value its option does not take. `undefined` is no options.
+ * @example
+ * checkOptions('compile', { cacheBreakPoints: ['tools'] }, rules);
+ * // TypeError: compile options: unknown name "cacheBreakPoints" (did you mean "cacheBreakpoints"?). …
+ */
+export function checkOptions(where: string, options: unknown, rules: OptionRules): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`${where}: options must be an object; got ${jsonText(options) ?? `a ${typeof options}`}.`);
+  const names = new Set(Object.keys(rules));
+  assertKnownNames(`${where} options`, Object.keys(options), names, () => names, `Options are ${[...names].join(', ')}.`);
+  const [key, value] = Object.entries(options).find(([k, v]) => v !== undefined && !rules[k]![0](v)) ?? [];
+  if (key !== undefined) throw new TypeError(`${where}: options.${key} takes ${rules[key]![1]}; got ${jsonText(value) ?? `a ${typeof value}`}.`);
 }

@@ -6,10 +6,10 @@ import { placeAnnouncements, type Announcement } from '../announcements.js';
 import { registerPayloadPrefix, stablePrefix } from '../cache-key.js';
 import type { Target } from '../contract.js';
 import { isPlainObject } from '../call-shape.js';
-import { assertKnownNames } from '../suggest.js';
+import { checkOptions, type OptionRules } from '../suggest.js';
 import type { ToolkitLoadingInput } from '../toolkit-loading.js';
 import type { TargetAdapter, Warn } from './adapter.js';
-import { jsonText, normalizeMessages, type NeutralMessage, type NormalizedMessage } from './history.js';
+import { normalizeMessages, type NeutralMessage, type NormalizedMessage } from './history.js';
 import { adapterFor } from './index.js';
 import { readNativeEntry } from './native.js';
 import type { TargetPayload, TargetToolMap } from './types.js';
@@ -53,7 +53,7 @@ export interface TargetCompileOptions {
 }
 
 /** Each compile option: whether a value is one it takes, and those values in words. */
-const OPTION_VALUES: Readonly<Record<keyof TargetCompileOptions, readonly [(v: unknown) => boolean, string]>> = {
+const OPTION_VALUES: Readonly<Record<keyof TargetCompileOptions, OptionRules[string]>> = {
   toolSearch: [(v) => typeof v === 'boolean' || v === 'regex' || v === 'bm25', "true, false, 'regex' or 'bm25'"],
   cacheAudit: [(v) => typeof v === 'boolean', 'true or false'],
   cacheBreakpoints: [(v) => Array.isArray(v) && v.every((b) => b === 'tools' || b === 'system' || (isPlainObject(b) && Object.keys(b).join() === 'message' && Number.isSafeInteger(b['message']) && (b['message'] as number) >= 0)), "a list of 'tools', 'system' and { message: i }"],
@@ -63,19 +63,13 @@ const OPTION_VALUES: Readonly<Record<keyof TargetCompileOptions, readonly [(v: u
   onWarning: [(v) => typeof v === 'function', 'a function'],
 };
 
-const OPTION_NAMES: ReadonlySet<string> = new Set(Object.keys(OPTION_VALUES));
-
 /**
- * Throws a `TypeError` for compile options the types refuse (from JavaScript, or read from configuration): an unknown
- * key, with the closest known ones, or a value its option does not take.
+ * Throws a `TypeError` for compile options the types refuse: an unknown key, with the closest known ones, or a value its
+ * option does not take.
  * @example checkCompileOptions({ cacheBreakPoints: ['tools'] }); // TypeError: compile options: unknown name "cacheBreakPoints" (did you mean "cacheBreakpoints"?). …
  */
 export function checkCompileOptions(options: unknown): void {
-  if (options === undefined) return;
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`compile: options must be an object; got ${jsonText(options) ?? typeof options}.`);
-  assertKnownNames('compile options', Object.keys(options), OPTION_NAMES, () => OPTION_NAMES, `Options are ${[...OPTION_NAMES].join(', ')}.`);
-  const [key, value] = Object.entries(options).find(([k, v]) => v !== undefined && !OPTION_VALUES[k as keyof TargetCompileOptions][0](v)) ?? [];
-  if (key !== undefined) throw new TypeError(`compile: options.${key} takes ${OPTION_VALUES[key as keyof TargetCompileOptions][1]}; got ${typeof value === 'function' ? 'a function' : JSON.stringify(value)}.`);
+  checkOptions('compile', options, OPTION_VALUES);
 }
 
 /** What changed in the tool set since `tools` was fixed (see {@link TargetCompileInput.toolChanges}). */

@@ -343,6 +343,16 @@ describe('configuration from JavaScript: a wrong value fails at the call that ta
     }
   });
 
+  test('createRouter refuses an unknown option name (a typo would switch the option off) and a value of the wrong type', () => {
+    const { handlers } = recordingHandlers();
+    expect(() => createRouter(generated, handlers, { timeOutMs: 5 } as never)).toThrow(/createRouter options: unknown name "timeOutMs" \(did you mean "timeoutMs"\?\)/);
+    expect(() => createRouter(generated, handlers, { unknownOpt: 1 } as never)).toThrow(/unknown name "unknownOpt"/);
+    expect(() => createRouter(generated, handlers, { propagateHandlerErrors: 'yes' } as never)).toThrow(/createRouter: options.propagateHandlerErrors takes true or false; got "yes"/);
+    expect(() => createRouter(generated, handlers, { handlerErrorReason: 'x' } as never)).toThrow(/options.handlerErrorReason takes a function/);
+    expect(() => createRouter(generated, handlers, { model: 5 } as never)).toThrow(/options.model takes a model name/);
+    expect(() => createRouter(generated, handlers, { timeoutMs: 5, model: 'claude-opus-4-8', propagateHandlerErrors: false, handlerErrorReason: () => 'x' })).not.toThrow();
+  });
+
   test('a limit or prune strategy that is mistyped throws, never switching the check off', async () => {
     const { handlers } = recordingHandlers();
     for (const key of ['maxArgumentsLength', 'maxDepth', 'maxNodes']) {

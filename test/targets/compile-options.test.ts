@@ -14,7 +14,7 @@ const messages = [{ role: 'user' as const, content: 'hi' }];
 
 describe('compile options', () => {
   it('options that JSON cannot write (a BigInt) are refused with the same TypeError', () => {
-    for (const target of TARGETS) expect(() => router().compile({ target, messages, options: 5n as never })).toThrow(/options must be an object; got bigint/);
+    for (const target of TARGETS) expect(() => router().compile({ target, messages, options: 5n as never })).toThrow(/options must be an object; got a bigint/);
   });
 
   it.each([
