@@ -5,7 +5,7 @@
  * on its shape. Configuration mistakes throw here, early, and a failed registration changes nothing.
  */
 import {
-  LOAD_TOOLKIT_NAME, RESERVED_TOOL_NAMES, type GeneratedModule, type GeneratedSpec, type RegistryShape, type ToolDefinition, type ValidateFn,
+  LOAD_TOOLKIT_NAME, PORTABLE_TOOL_NAME, RESERVED_TOOL_NAMES, type GeneratedModule, type GeneratedSpec, type RegistryShape, type ToolDefinition, type ValidateFn,
 } from '../contract.js';
 import { isPlainObject } from '../call-shape.js';
 import { neutralNamespaceTool, neutralTool } from '../neutral.js';
@@ -42,6 +42,10 @@ export type Ref =
   | { readonly kind: 'loader' };
 
 const RESERVED_NAMES: ReadonlySet<string> = new Set(RESERVED_TOOL_NAMES);
+/** A run-time tool or namespace name must be one every target accepts (`PORTABLE_TOOL_NAME`), as in a spec. */
+function checkToolName(where: string, what: string, name: string): void {
+  if (!PORTABLE_TOOL_NAME.test(name)) throw new TypeError(`${where}: the ${what} name ${JSON.stringify(name)} must match ${PORTABLE_TOOL_NAME.source} (the tool-name rule of every target).`);
+}
 /** How run-time tools and groups are rendered (never OpenAI strict: their schemas are not checked for it). */
 export const RENDER_OPTIONS = Object.freeze({ openaiStrict: false });
 
@@ -179,17 +183,20 @@ export class Catalog {
     if (!Array.isArray(groups)) throw new TypeError(`${where}: expected an array of groups.`);
     const groupNames = new Set<string>();
     for (const g of groups) {
-      if (typeof g?.name !== 'string' || g.name === '' || typeof g.description !== 'string' || !Array.isArray(g.tools)) {
-        throw new TypeError(`${where}: every group needs a non-empty string \`name\`, a string \`description\` and a \`tools\` array.`);
+      if (typeof g?.name !== 'string' || g.name === '' || typeof g.description !== 'string' || !Array.isArray(g.tools) || g.tools.length === 0) {
+        throw new TypeError(`${where}: every group needs a non-empty string \`name\`, a string \`description\` and a non-empty \`tools\` array.`);
       }
+      // The spec's rules: a namespace is named as a tool is, and no two names a policy can hold are the same.
       if (kind === 'namespace') {
+        checkToolName(where, 'namespace', g.name);
+        if (g.encoding !== undefined && g.encoding !== 'compact' && g.encoding !== 'schema') throw new TypeError(`${where}: ${JSON.stringify(g.name)}.encoding is 'compact' or 'schema'.`);
         if (this.byName.has(g.name) || RESERVED_NAMES.has(g.name) || groupNames.has(g.name)) {
           throw new TypeError(`${where}: the name ${JSON.stringify(g.name)} is already taken; pick another.`);
         }
         groupNames.add(g.name);
       } else {
         const lower = g.name.toLowerCase();
-        if (this.kitByLower.has(lower) || groupNames.has(lower) || this.library.some((t) => this.toolName(t).toLowerCase() === lower)) {
+        if (this.kitByLower.has(lower) || groupNames.has(lower) || this.library.some((t) => this.toolName(t).toLowerCase() === lower) || this.byName.has(g.name) || RESERVED_NAMES.has(g.name)) {
           throw new TypeError(`${where}: a toolkit named ${JSON.stringify(g.name)} (ignoring case) already exists; pick another.`);
         }
         groupNames.add(lower);
@@ -238,6 +245,7 @@ export class Catalog {
       if (typeof def?.name !== 'string' || def.name === '' || typeof def.description !== 'string') {
         throw new TypeError(`${where}: every tool needs a non-empty string \`name\` and a string \`description\`.`);
       }
+      checkToolName(where, 'tool', def.name);
       if (this.byName.has(def.name) || RESERVED_NAMES.has(def.name) || names.has(def.name) || alsoTaken?.has(def.name)) {
         throw new TypeError(`${where}: the tool name ${JSON.stringify(def.name)} is already taken; pick another.`);
       }

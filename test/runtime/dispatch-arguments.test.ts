@@ -15,9 +15,9 @@ const ns = (text: string) => ({ id: 'c1', name: 'file_ops', arguments: text });
 function router() {
   const { router: base, log } = exampleRouter();
   const r = base
-    // A name a JSON string must escape, and names of one length.
-    .registerTools([{ name: 'a\\b', description: 'Backslash', handler: () => 'odd' }, { name: 'ab_x', description: 'x', handler: () => 'x' }, { name: 'ab_y', description: 'y', handler: () => 'y' }])
-    .registerNamespaces([{ name: 'odd', description: 'Odd names', tools: ['a\\b', 'ab_x', 'ab_y'] }]);
+    // Names of one length, one a prefix of another's escaped form.
+    .registerTools([{ name: 'a_b', description: 'Underscore', handler: () => 'odd' }, { name: 'ab_x', description: 'x', handler: () => 'x' }, { name: 'ab_y', description: 'y', handler: () => 'y' }])
+    .registerNamespaces([{ name: 'odd', description: 'Odd names', tools: ['a_b', 'ab_x', 'ab_y'] }]);
   return { router: r, log };
 }
 
@@ -43,9 +43,9 @@ describe('namespace calls written as JSON text', () => {
     expect(log).toMatchObject([{ tool: 'delete_file', args: { path: 'a.ts' } }]);
   });
 
-  test('action names that need escapes, and names of equal length, find their own tool', async () => {
+  test('action names written with escapes, and names of equal length, find their own tool', async () => {
     const { router: r } = router();
-    expect(await r.dispatch({ name: 'odd', arguments: '{"action":"a\\\\b","args":{}}' })).toMatchObject({ ok: true, tool: 'a\\b', result: 'odd' });
+    expect(await r.dispatch({ name: 'odd', arguments: '{"action":"a\\u005fb","args":{}}' })).toMatchObject({ ok: true, tool: 'a_b', result: 'odd' });
     expect(await r.dispatch({ name: 'odd', arguments: '{"action":"ab_y","args":{}}' })).toMatchObject({ ok: true, tool: 'ab_y', result: 'y' });
     // `"a\b"` in JSON is "a" and a backspace: no such action.
     expect(await r.dispatch({ name: 'odd', arguments: '{"action":"a\\b","args":{}}' })).toMatchObject({ ok: false, code: 'unknown_action' });

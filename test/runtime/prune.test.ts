@@ -23,8 +23,10 @@ function referenceRule(tools: readonly { name: string; tags: readonly string[] }
 // A small alphabet makes overlaps and shared prefixes/suffixes common; the
 // extra characters change length or meaning under toLowerCase.
 const CHARS = ['a', 'b', 'A', 'B', '_', ' ', 'İ', 'i', '̇', 'ß', 'Σ', 'σ', 'ς', 'K', 'k', '\u212A', '😀', '\uD83D', 'Ω', 'ω'];
-const word = (min: number, max: number) => fc.array(fc.constantFrom(...CHARS), { minLength: min, maxLength: max }).map((cs) => cs.join(''));
-const toolsArb = fc.array(fc.record({ name: word(1, 5), tags: fc.array(word(0, 4), { maxLength: 3 }) }), { maxLength: 12 });
+const word = (min: number, max: number, chars: readonly string[] = CHARS) => fc.array(fc.constantFrom(...chars), { minLength: min, maxLength: max }).map((cs) => cs.join(''));
+// Tool names follow the tool-name rule every registration applies (`PORTABLE_TOOL_NAME`); tags and tasks are any text.
+const NAME_CHARS = ['a', 'b', 'A', 'B', '_', 'K', 'k'];
+const toolsArb = fc.array(fc.record({ name: word(1, 5, NAME_CHARS), tags: fc.array(word(0, 4), { maxLength: 3 }) }), { maxLength: 12 });
 
 /** The example's flat tools, as its spec tags them. */
 const BASE = [

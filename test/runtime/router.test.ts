@@ -201,11 +201,19 @@ describe('run-time registration', () => {
     expect(() => router.registerTools([{ name: 'read_file', description: 'x' }])).toThrow(/already taken/);
     expect(() => router.registerTools([{ name: 'load_toolkit', description: 'x' }])).toThrow(/already taken/);
     expect(() => router.registerTools([{ name: 'a', description: 'x' }, { name: 'a', description: 'y' }])).toThrow(/already taken/);
-    expect(() => router.registerNamespaces([{ name: 'file_ops', description: 'x', tools: [] }])).toThrow(/already taken/);
-    expect(() => router.registerToolkits([{ name: 'weather', description: 'x', tools: [] }])).toThrow(/already exists/);
+    expect(() => router.registerNamespaces([{ name: 'file_ops', description: 'x', tools: ['get_time'] }])).toThrow(/already taken/);
+    expect(() => router.registerToolkits([{ name: 'weather', description: 'x', tools: ['get_time'] }])).toThrow(/already exists/);
     expect(() => router.registerToolkits([{ name: 'K', description: 'x', tools: ['nope'] }])).toThrow(/not a tool/);
+    // The spec's name rules: a name every target accepts, a non-empty group, a known encoding, no toolkit named as a tool.
+    expect(() => router.registerTools([{ name: 'get weather', description: 'x' }])).toThrow(/the tool name "get weather" must match/);
+    expect(() => router.registerTools([{ name: 'x'.repeat(65), description: 'x' }])).toThrow(/must match/);
+    expect(() => router.registerNamespaces([{ name: 'git ops', description: 'x', tools: ['get_time'] }])).toThrow(/the namespace name "git ops" must match/);
+    expect(() => router.registerNamespaces([{ name: 'git_ops', description: 'x', tools: [] }])).toThrow(/non-empty `tools` array/);
+    expect(() => router.registerNamespaces([{ name: 'git_ops', description: 'x', tools: ['get_time'], encoding: 'fast' as never }])).toThrow(/encoding is 'compact' or 'schema'/);
+    for (const name of ['get_time', 'file_ops', 'load_toolkit']) expect(() => router.registerToolkits([{ name, description: 'x', tools: ['get_time'] }]), name).toThrow(/already exists/);
     expect(router.compile().tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit']);
     expect(router.checkToolCall({ name: 'a' })).toMatchObject({ code: 'unknown_tool' });
+    expect(() => router.registerToolkits([{ name: 'Time tools', description: 'x', tools: ['get_time'] }])).not.toThrow();
   });
 
   test('a schema that contains itself is refused with a TypeError naming its tool, before any tool of the call is added', () => {
