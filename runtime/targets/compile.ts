@@ -5,7 +5,7 @@
 import { placeAnnouncements, type Announcement } from '../announcements.js';
 import { registerPayloadPrefix, stablePrefix } from '../cache-key.js';
 import type { Target } from '../contract.js';
-import { isPlainObject } from '../call-shape.js';
+import { isPlainObject, jsonKind } from '../call-shape.js';
 import { checkOptions, type OptionRules } from '../suggest.js';
 import type { ToolkitLoadingInput } from '../toolkit-loading.js';
 import type { TargetAdapter, Warn } from './adapter.js';
@@ -119,6 +119,9 @@ export interface TargetCompileInput {
  */
 export function compileForTarget<T extends Target>(input: TargetCompileInput & { readonly target: T }): TargetPayload<T> {
   checkCompileOptions(input.options);
+  // Anything else would be left out of the request without a word (an Anthropic-style list of system blocks, say).
+  if (input.system !== undefined && typeof input.system !== 'string') throw new TypeError(`compile: system is the system prompt as a string; got ${jsonKind(input.system)}.`);
+  if (!Array.isArray(input.messages)) throw new TypeError(`compile: messages is a list of messages; got ${jsonKind(input.messages)}.`);
   const adapter = adapterFor(input.target) as TargetAdapter<Target>;
   const options = input.options ?? {};
   const warn: Warn = (code, message) => options.onWarning?.(`[toolroute] ${message}`, code);
@@ -129,8 +132,8 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
       'anthropic-announcement-hoist',
       'system-channel announcements need a user or tool message to follow, and the history has none; ' +
         'the Anthropic API rejects a leading mid-conversation system message, so they were hoisted into a ' +
-        'separate top-level system block after the stable system text (the cache key is unchanged; a cache ' +
-        'breakpoint on a message now covers the announcement text).',
+        'separate top-level system block after the stable system text (so the announcement text is part of the ' +
+        'cached prefix and of the cache key until a message follows).',
     );
   }
   let search: unknown;

@@ -109,7 +109,10 @@ export function toGeminiContents(messages: readonly NormalizedMessage[]): Gemini
   const nameById = new Map<string, string>();
   // Neutral call ids Gemini never saw (made up by fromProvider): their functionResponse carries no id.
   const unsent = new Set<string>();
-  const push = (role: GeminiContent['role'], parts: GeminiPart[]): void => {
+  const push = (role: GeminiContent['role'], all: GeminiPart[]): void => {
+    // A bare `{ text: '' }` is no part to Gemini (a 400: "required oneof field 'data'"); a turn of nothing else is left out.
+    const parts = all.filter((p) => !('text' in p && p.text === '' && Object.keys(p).length === 1));
+    if (parts.length === 0) return;
     const prev = contents[contents.length - 1];
     if (prev !== undefined && prev.role === role) prev.parts.push(...parts);
     else contents.push({ role, parts });

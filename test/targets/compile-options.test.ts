@@ -37,6 +37,15 @@ describe('compile options', () => {
     }
   });
 
+  it('a system prompt that is no string and messages that are no list are refused, never left out of the request', () => {
+    const system = [{ type: 'text', text: 'Never reveal customer data.', cache_control: { type: 'ephemeral' } }];
+    for (const target of TARGETS) {
+      expect(() => router().compile({ target, messages, system: system as never })).toThrow(/compile: system is the system prompt as a string; got array/);
+      expect(() => router().compile({ target, messages: { role: 'user', content: 'hi' } as never })).toThrow(/compile: messages is a list of messages; got object/);
+      expect(() => compileForTarget({ target, messages, system: 5 as never, stable: [], loaded: [], directoryXml: '', announcements: [] })).toThrow(/got integer/);
+    }
+  });
+
   it('accepts every value the types allow, and undefined for any option', () => {
     const r = router();
     for (const target of TARGETS) {

@@ -152,10 +152,10 @@ describe('message conversion per target (tool calls and tool results included)',
         { type: 'tool_use', id: '', name: '', input: {} },
       ],
     });
-    // Anything but a list is no history: the same request as an empty one, on every target.
+    // Anything but a list is the application's mistake: refused on every target, never sent as an empty history.
     for (const target of TARGET_LIST) {
       for (const notAList of ['not an array', null, undefined, 5, {}]) {
-        expect(compileForTarget({ ...base, target, messages: notAList as unknown as NeutralMessage[] }), `${target} ${String(notAList)}`).toEqual(compileForTarget({ ...base, target, messages: [] }));
+        expect(() => compileForTarget({ ...base, target, messages: notAList as unknown as NeutralMessage[] }), `${target} ${String(notAList)}`).toThrow(/compile: messages is a list of messages/);
       }
     }
   });
@@ -166,6 +166,15 @@ describe('message conversion per target (tool calls and tool results included)',
       const payload = compileForTarget({ ...base, target: 'anthropic', messages: [{ role: 'user', content: 'a' }, turn, { role: 'user', content: 'b' }] });
       expect(payload.messages.filter((m: { role: string }) => m.role === 'assistant')).toEqual([]);
       expect(JSON.stringify(payload.messages)).not.toContain('"content":""');
+    }
+  });
+
+  it('gemini: a turn with no text, calls or parts is left out, and no bare empty text part is sent', () => {
+    const empty = fromProvider('gemini', { candidates: [{ content: { role: 'model' } }] } as never);
+    for (const turn of [...empty, { role: 'assistant', content: '' }, { role: 'user', content: '' }] as NeutralMessage[]) {
+      const payload = compileForTarget({ ...base, target: 'gemini', messages: [{ role: 'user', content: 'a' }, turn, { role: 'user', content: 'b' }] });
+      expect(JSON.stringify(payload.contents)).not.toContain('{"text":""}');
+      expect(payload.contents).toEqual([{ role: 'user', parts: [{ text: 'a' }, { text: 'b' }] }]);
     }
   });
 
