@@ -99,7 +99,8 @@ export class Pruner {
   async searchTools(query: unknown, k: number, gate: Gate): Promise<string> {
     const catalog = this.#catalog;
     const search = await this.#loadSearch();
-    const kitOf = (t: number) => catalog.tool(t).toolkits.find((kit) => !gate.kitBlocked[kit]);
+    // A blocked `load_toolkit` blocks loading by search too: only toolkits loaded already are searched then.
+    const kitOf = (t: number) => catalog.tool(t).toolkits.find((kit) => !gate.kitBlocked[kit] && (gate.kitLoaded[kit] || !gate.loaderBlocked()));
     const indexOf = (name: string) => { const ref = catalog.byName.get(name); return ref?.kind === 'tool' && !gate.toolBlocked[ref.index] && kitOf(ref.index) !== undefined ? ref.index : -1; };
     const found = search.rank(String(query), { k, include: (name) => indexOf(name) >= 0 }).map(indexOf);
     if (found.length === 0) return `No tool matches ${quote(String(query))}; try other words, or load a toolkit of the directory.`;

@@ -90,6 +90,20 @@ describe('search_tools', () => {
     expect(router.getLoadedToolkits()).toEqual(['Weather']);
   });
 
+  test('with load_toolkit blocked, the search loads no toolkit: only tools of toolkits loaded already are found', async () => {
+    const router = createRouter(gen, recordingHandlers().handlers, { searchTools: true });
+    router.setBlockedTools(['load_toolkit']);
+    const r = await router.dispatch(call('1', 'search_tools', { query: 'weather forecast' }));
+    expect(r.ok && r.result).toMatch(/^No tool matches/);
+    expect(router.getLoadedToolkits()).toEqual([]);
+    expect(await router.dispatch(call('2', 'get_forecast', { city: 'Lisbon' }))).toMatchObject({ ok: false, code: 'not_loaded' });
+    router.setBlockedTools([]);
+    router.extractToolkit('Weather');
+    router.setBlockedTools(['load_toolkit']);
+    const loaded = await router.dispatch(call('3', 'search_tools', { query: 'weather forecast' }));
+    expect(loaded.ok && String(loaded.result)).toContain('- get_forecast:');
+  });
+
   test('fails loudly on a bad k or a folder without a search loader', () => {
     expect(() => createRouter(gen, recordingHandlers().handlers, { searchTools: { k: 0 } })).toThrow(/searchTools.k must be a positive integer/);
     expect(() => createRouter(gen, recordingHandlers().handlers, { searchTools: 'yes' as unknown as true })).toThrow(/searchTools must be true or \{ k \}.*got "yes"/);
