@@ -329,9 +329,14 @@ describe('compile:done and the sync channel', () => {
     const declared = (gemini.config?.tools ?? []).flatMap((t) => ('functionDeclarations' in t ? (t.functionDeclarations ?? []).map((d) => d.name) : []));
     expect(declared.length).toBeGreaterThan(0);
     expect(seen.at(-1)).toEqual({ target: 'gemini', toolNames: declared });
+    // Responses' tool_search has no name: it is left out of the names, never listed as ''.
+    const responses = router.compile({ target: 'openai-responses', messages: [{ role: 'user', content: 'hi' }], options: { toolSearch: true } });
+    expect((responses.tools ?? []).some((t) => t.type === 'tool_search')).toBe(true);
+    expect(seen.at(-1)!.toolNames).toEqual((responses.tools ?? []).flatMap((t) => ('name' in t && typeof t.name === 'string' ? [t.name] : [])));
+    expect(seen.at(-1)!.toolNames).not.toContain('');
     off();
     router.compile();
-    expect(seen).toHaveLength(4);
+    expect(seen).toHaveLength(5);
     expect(() => router.on('compile:start' as never, (() => {}) as never)).toThrow(/unknown event "compile:start"/);
   });
 });
