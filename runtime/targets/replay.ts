@@ -50,13 +50,9 @@ export const OTHER: ItemClass = { kind: 'other' };
 
 /** The text (joined by `separator`) and the calls of a provider output. */
 export function readItems(list: readonly ProviderItem[], classify: (item: ProviderItem) => ItemClass, separator = ''): { text: string; calls: NeutralToolCall[] } {
-  const texts: string[] = [];
-  const calls: NeutralToolCall[] = [];
-  for (const item of list) {
-    const c = classify(item);
-    if (c.kind === 'text') texts.push(c.text);
-    else if (c.kind === 'call') calls.push(neutralCall(c.id, c.name, c.arguments));
-  }
+  const classes = list.map((item) => classify(item));
+  const texts = classes.flatMap((c) => (c.kind === 'text' ? [c.text] : []));
+  const calls = classes.flatMap((c) => (c.kind === 'call' ? [neutralCall(c.id, c.name, c.arguments)] : []));
   return { text: texts.join(separator), calls };
 }
 
