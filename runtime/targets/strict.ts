@@ -137,9 +137,8 @@ function unsupported(path: string, reason: string): StrictSchemaResult {
 
 function strictNode(schema: unknown, path: string, root: boolean, options: StrictSchemaOptions): StrictSchemaResult {
   if (!isRecord(schema)) return unsupported(path, 'a boolean or non-object schema has no strict-mode form');
-  for (const keyword of STRICT_UNSUPPORTED) {
-    if (Object.hasOwn(schema, keyword)) return unsupported(path, `\`${keyword}\` is not supported in strict mode`);
-  }
+  const refused = STRICT_UNSUPPORTED.find((keyword) => Object.hasOwn(schema, keyword));
+  if (refused !== undefined) return unsupported(path, `\`${refused}\` is not supported in strict mode`);
   const out: JsonObject = {};
   const notes: string[] = [];
   let plan: MutablePlan | undefined;
