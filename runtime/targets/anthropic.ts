@@ -332,14 +332,13 @@ export function withToolReferences(messages: AnthropicMessage[], normalized: rea
   if (loads.size === 0) return messages;
   return messages.map((message): AnthropicMessage => {
     if (message.role !== 'user' || typeof message.content === 'string') return message;
-    let changed = false;
     const blocks = message.content.map((block) => {
-      const refs = block.type === 'tool_result' ? (loads.get(block.tool_use_id)?.tools.filter((name) => deferredNames.has(name)) ?? []) : [];
+      if (block.type !== 'tool_result') return block;
+      const refs = loads.get(block.tool_use_id)?.tools.filter((name) => deferredNames.has(name)) ?? [];
       if (refs.length === 0) return block;
-      changed = true;
-      const text = typeof (block as AnthropicToolResultBlock).content === 'string' ? ((block as AnthropicToolResultBlock).content as string) : '';
+      const text = typeof block.content === 'string' ? block.content : '';
       return { ...block, content: [{ type: 'text' as const, text }, ...refs.map((tool_name) => ({ type: 'tool_reference' as const, tool_name }))] };
     });
-    return changed ? { role: 'user', content: blocks } : message;
+    return blocks.some((block, i) => block !== message.content[i]) ? { role: 'user', content: blocks } : message;
   });
 }
