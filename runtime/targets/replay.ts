@@ -112,7 +112,6 @@ export function replayItems<O>(kept: readonly ProviderItem[], text: string, call
 /** An assistant turn as items: its kept state replayed when there is any, else built fresh (a text item unless the turn only calls tools, then the calls). */
 export function assistantItems<O>(m: NormalizedMessage, kept: readonly ProviderItem[] | undefined, codec: ReplayCodec<O> & { readonly text: (text: string) => O }): (ProviderItem | O)[] {
   if (kept !== undefined && kept.length > 0) return replayItems(kept, m.text, m.calls, codec);
-  const out: O[] = m.text !== '' || m.calls.length === 0 ? [codec.text(m.text)] : [];
-  for (const call of m.calls) out.push(codec.call(call, undefined));
-  return out;
+  const text = m.text !== '' || m.calls.length === 0 ? [codec.text(m.text)] : [];
+  return [...text, ...m.calls.map((call) => codec.call(call, undefined))];
 }
