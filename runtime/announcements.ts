@@ -122,9 +122,8 @@ export function placeAnnouncements(messages: readonly NormalizedMessage[], annou
   if (systemList.length === 0) return { messages: out, hoisted: '' };
   const xml = renderAnnouncements(systemList);
   const tail = lastTail(out);
-  if (tail !== -1) out.splice(tail + 1, 0, injected('system', xml));
-  else if (policy.withoutTail === 'hoist') return { messages: out, hoisted: xml };
-  else out.splice(beforePrefill(out), 0, injected('system', xml));
+  if (tail === -1 && policy.withoutTail === 'hoist') return { messages: out, hoisted: xml };
+  out.splice(tail === -1 ? beforePrefill(out) : tail + 1, 0, injected('system', xml));
   return { messages: out, hoisted: '' };
 }
 
@@ -139,7 +138,5 @@ function lastTail(messages: readonly NormalizedMessage[]): number {
 
 /** Insertion point before any trailing assistant messages (a prefill). */
 function beforePrefill(messages: readonly NormalizedMessage[]): number {
-  let at = messages.length;
-  while (at > 0 && messages[at - 1]!.role === 'assistant') at--;
-  return at;
+  return messages.findLastIndex((m) => m.role !== 'assistant') + 1;
 }

@@ -72,12 +72,12 @@ export function stablePrefixOf(payload: object): StablePrefix | undefined {
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  // An undefined array member is 'null' by the first line, as JSON.stringify writes it.
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v)).join(',')}]`;
   const record = value as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const key of Object.keys(record).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+  const parts = Object.keys(record).sort().flatMap((key) => {
     const v = record[key];
-    if (v !== undefined && typeof v !== 'function' && typeof v !== 'symbol') parts.push(`${JSON.stringify(key)}:${canonicalJson(v)}`);
-  }
+    return v === undefined || typeof v === 'function' || typeof v === 'symbol' ? [] : [`${JSON.stringify(key)}:${canonicalJson(v)}`];
+  });
   return `{${parts.join(',')}}`;
 }

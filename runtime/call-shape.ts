@@ -144,9 +144,6 @@ function failed(problem: ArgumentsProblem): ParsedArguments {
   return { ok: false, code: 'malformed_arguments', problem };
 }
 
-/** What a limits walk has used so far. */
-interface Budget { nodes: number; chars: number }
-
 /**
  * Check a value is JSON data within the depth, size and string-length limits. The value budget bounds the walk even
  * for an SDK object that shares or cycles references; never throws.
@@ -160,7 +157,8 @@ function checkShape(root: object, limits: CallLimits): ArgumentsProblem | undefi
   }
 }
 
-function checkContainer(container: object, depth: number, limits: CallLimits, used: Budget): ArgumentsProblem | undefined {
+/** `used`: what the walk has used so far (values, string characters), shared by every level. */
+function checkContainer(container: object, depth: number, limits: CallLimits, used: { nodes: number; chars: number }): ArgumentsProblem | undefined {
   if (depth > limits.maxDepth) return { kind: 'too_deep', limit: limits.maxDepth };
   let keys: string[] | undefined;
   if (!Array.isArray(container)) {

@@ -12,9 +12,6 @@ export interface NeutralToolInput extends Pick<NeutralTool, 'name' | 'descriptio
   readonly deferLoading?: boolean;
 }
 
-/** What the neutral builders need of a namespace or toolkit. */
-export interface NeutralGroupInput { readonly name: string; readonly description: string }
-
 /** A toolkit as listed in the directory: its tools by name. */
 export interface DirectoryToolkit { readonly name: string; readonly description: string; readonly tools: readonly string[] }
 
@@ -40,7 +37,7 @@ export function neutralTool(tool: NeutralToolInput): NeutralTool {
 }
 
 /** A namespace as one stable tool routed by `action`, in the given encoding. */
-export function neutralNamespaceTool(ns: NeutralGroupInput, actions: readonly NeutralToolInput[], encoding: NamespaceEncoding): NeutralTool {
+export function neutralNamespaceTool(ns: Pick<NeutralToolInput, 'name' | 'description'>, actions: readonly NeutralToolInput[], encoding: NamespaceEncoding): NeutralTool {
   const action = { type: 'string', enum: actions.map((a) => a.name), description: ACTION_DESCRIPTION };
   const compact = encoding === 'compact';
   const docs = compact ? compactActionDocs(actions) : actions.map((a) => `- ${a.name}: ${a.description}`);
@@ -119,15 +116,8 @@ export function compactActionDocs(actions: readonly NeutralToolInput[]): string[
   return docs;
 }
 
-interface ArgumentRow {
-  /** `name` or `name?` */
-  readonly head: string;
-  readonly type: string;
-  /** ` - description`, or '' */
-  readonly tail: string;
-}
-
-function argumentRows(parameters: JsonSchema): ArgumentRow[] {
+/** An action's arguments as doc rows: `head` is `name` or `name?`, `type` the compact type, `tail` ` - description` or ''. */
+function argumentRows(parameters: JsonSchema): { readonly head: string; readonly type: string; readonly tail: string }[] {
   const required = requiredOf(parameters);
   return propertiesOf(parameters).map(([key, schema]) => ({
     head: `${propertyKey(key)}${required.has(key) ? '' : '?'}`,

@@ -71,13 +71,10 @@ export interface ToolkitLoadingInput {
  */
 export function loadCalls(messages: readonly NormalizedMessage[], catalog: ToolkitCatalog): Map<string, CatalogToolkit | undefined> {
   const requested = new Map<string, CatalogToolkit | undefined>();
-  for (const m of messages) {
-    if (m.role !== 'assistant') continue;
-    for (const c of m.calls) {
-      if (c.name !== LOAD_TOOLKIT_NAME || c.id === '') continue;
-      const name = argumentsObject(c.arguments)['toolkit_name'];
-      requested.set(c.id, typeof name === 'string' ? catalog.get(name.toLowerCase()) : undefined);
-    }
+  for (const c of messages.flatMap((m) => (m.role === 'assistant' ? m.calls : []))) {
+    if (c.name !== LOAD_TOOLKIT_NAME || c.id === '') continue;
+    const name = argumentsObject(c.arguments)['toolkit_name'];
+    requested.set(c.id, typeof name === 'string' ? catalog.get(name.toLowerCase()) : undefined);
   }
   const out = new Map<string, CatalogToolkit | undefined>([...requested.keys()].map((id) => [id, undefined]));
   for (const m of messages) {

@@ -111,14 +111,8 @@ function staticSchema(schema: unknown, where: string): Readonly<Record<string, u
       throw new TypeError(`${where}: \`parameters\` holds ${String(value)} at ${path}, which JSON cannot carry.`);
     }
     if (Array.isArray(value)) return Object.freeze(value.map((v, i) => copy(v, `${path}/${i}`, depth + 1)));
-    if (isPlainObject(value)) {
-      const out: Record<string, unknown> = {};
-      // defineProperty: a `__proto__` property name stays a key of the schema.
-      for (const key of Object.keys(value)) {
-        Object.defineProperty(out, key, { value: copy(value[key], `${path}/${key}`, depth + 1), enumerable: true, writable: false, configurable: false });
-      }
-      return Object.freeze(out);
-    }
+    // fromEntries defines own properties, so a `__proto__` property name stays a key of the schema.
+    if (isPlainObject(value)) return Object.freeze(Object.fromEntries(Object.keys(value).map((key) => [key, copy(value[key], `${path}/${key}`, depth + 1)])));
     throw new TypeError(`${where}: \`parameters\` holds ${typeof value === 'object' ? 'a non-plain object' : `a ${typeof value}`} at ${path || '/'}; a schema is plain JSON.`);
   };
   return copy(schema, '', 0) as Readonly<Record<string, unknown>>;

@@ -43,7 +43,6 @@ export function readSnapshot(snapshot: unknown): SnapshotFields {
     }
     return [...(value as string[])];
   };
-  let fields: SnapshotFields;
   try {
     if (s['format'] !== SNAPSHOT_FORMAT) {
       throw new TypeError(
@@ -57,13 +56,13 @@ export function readSnapshot(snapshot: unknown): SnapshotFields {
     const flag = s['blockedAllowUnknown'];
     if (flag !== undefined && typeof flag !== 'boolean') problems.push('`blockedAllowUnknown` must be a boolean');
     const announcements = readAnnouncements(s['announcements'], problems);
-    fields = { blocked, blockedAllowUnknown: flag === true, loaded, announcedTools, announcements };
+    if (problems.length > 0) throw new TypeError(`restore: bad snapshot: ${problems.join('; ')}. Nothing was changed.`);
+    return { blocked, blockedAllowUnknown: flag === true, loaded, announcedTools, announcements };
   } catch (error) {
+    // The refusals above (all `restore: …`) go out as they are; anything else is a snapshot that could not be read.
     if (error instanceof TypeError && error.message.startsWith('restore:')) throw error;
     throw new TypeError(`restore: the snapshot could not be read (${error instanceof Error ? error.message : String(error)}). Nothing was changed.`);
   }
-  if (problems.length > 0) throw new TypeError(`restore: bad snapshot: ${problems.join('; ')}. Nothing was changed.`);
-  return fields;
 }
 
 /** A snapshot's `announcements`: absent is none (the reference library); anything present must be well-formed. */

@@ -179,8 +179,7 @@ export function toAnthropicMessages(messages: readonly NormalizedMessage[], brea
   }
   const unplacedBreakpoints: number[] = [];
   for (const src of breakpoints) {
-    const turn = turns.findLast((t) => t.blocks.some((b) => b.src === src));
-    const entry = turn?.blocks.findLast((b) => b.src === src);
+    const entry = turns.flatMap((t) => t.blocks).findLast((b) => b.src === src);
     if (entry === undefined) unplacedBreakpoints.push(src);
     else entry.block = { ...entry.block, cache_control: { type: 'ephemeral' } };
   }
@@ -254,11 +253,9 @@ function auditCachePlacement(system: AnthropicPayload['system'], messages: Anthr
   else system?.forEach((b, i) => segments.push({ location: `system[${i}]`, text: b.text, breakpoint: b.cache_control != null }));
   messages.forEach((m, i) => {
     if (typeof m.content === 'string') return segments.push({ location: `messages[${i}]`, text: m.content, breakpoint: false });
-    let text = '';
-    for (const block of m.content as Array<{ text?: unknown; content?: unknown }>) {
-      if (typeof block.text === 'string') text += `\n${block.text}`;
-      else if (typeof block.content === 'string') text += `\n${block.content}`;
-    }
+    // A block's text is its `text`, else its string `content` (a tool result).
+    const texts = (m.content as Array<{ text?: unknown; content?: unknown }>).map((b) => (typeof b.text === 'string' ? b.text : b.content));
+    const text = texts.filter((t) => typeof t === 'string').map((t) => `\n${t}`).join('');
     return segments.push({ location: `messages[${i}]`, text, breakpoint: m.content.some((b) => b.cache_control != null) });
   });
   const last = segments.findLastIndex((s) => s.breakpoint);
@@ -335,14 +332,13 @@ export function withToolReferences(messages: AnthropicMessage[], normalized: rea
   if (loads.size === 0) return messages;
   return messages.map((message): AnthropicMessage => {
     if (message.role !== 'user' || typeof message.content === 'string') return message;
-    let changed = false;
     const blocks = message.content.map((block) => {
-      const refs = block.type === 'tool_result' ? (loads.get(block.tool_use_id)?.tools.filter((name) => deferredNames.has(name)) ?? []) : [];
+      if (block.type !== 'tool_result') return block;
+      const refs = loads.get(block.tool_use_id)?.tools.filter((name) => deferredNames.has(name)) ?? [];
       if (refs.length === 0) return block;
-      changed = true;
-      const text = typeof (block as AnthropicToolResultBlock).content === 'string' ? ((block as AnthropicToolResultBlock).content as string) : '';
+      const text = typeof block.content === 'string' ? block.content : '';
       return { ...block, content: [{ type: 'text' as const, text }, ...refs.map((tool_name) => ({ type: 'tool_reference' as const, tool_name }))] };
     });
-    return changed ? { role: 'user', content: blocks } : message;
+    return blocks.some((block, i) => block !== message.content[i]) ? { role: 'user', content: blocks } : message;
   });
 }

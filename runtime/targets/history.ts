@@ -118,29 +118,22 @@ export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (content === null || content === undefined) return '';
   if (!Array.isArray(content)) return jsonText(content) ?? '';
-  const texts: string[] = [];
-  for (const part of content) {
-    if (typeof part === 'string') texts.push(part);
-    else if (isRecord(part) && typeof part['text'] === 'string') texts.push(part['text']);
-  }
-  return texts.join('\n');
+  // A part is its own text when a string, else its `text` field; a part whose text is no string is skipped.
+  const texts = content.map((part: unknown) => (isRecord(part) ? part['text'] : part));
+  return texts.filter((text): text is string => typeof text === 'string').join('\n');
 }
 
 function callsOf(value: unknown): NormalizedCall[] {
   if (!Array.isArray(value)) return [];
-  const calls: NormalizedCall[] = [];
-  for (const item of value) {
-    if (typeof item !== 'object' || item === null) continue;
-    const record = item as Record<string, unknown>;
+  return value.filter((item) => typeof item === 'object' && item !== null).map((record: Record<string, unknown>) => {
     const fn = typeof record['function'] === 'object' && record['function'] !== null ? (record['function'] as Record<string, unknown>) : record;
     const args = fn['arguments'];
-    calls.push({
+    return {
       id: stringOf(record['id']),
       name: stringOf(fn['name']),
       arguments: typeof args === 'string' ? args : args === undefined || args === null ? '' : (jsonText(args) ?? UNENCODABLE),
-    });
-  }
-  return calls;
+    };
+  });
 }
 
 function stringOf(value: unknown): string {

@@ -123,9 +123,7 @@ function readBlocks(entry: Entry, content: readonly unknown[], index: number, en
       if (part['type'] === 'tool_result') {
         const text = plainText(part['content']);
         if (text === undefined) reject(index, "Anthropic 'tool_result' block with non-text content", 'give the tool result text content (a string, or text blocks).');
-        const record: Entry = { role: 'tool', tool_call_id: str(part['tool_use_id']), content: text };
-        if (part['is_error'] === true) record['is_error'] = true;
-        out.push(normalizeOne(record, index));
+        out.push(normalizeOne({ role: 'tool', tool_call_id: str(part['tool_use_id']), content: text, is_error: part['is_error'] === true }, index));
       } else if (TEXT_PARTS.has(String(part['type'])) && typeof part['text'] === 'string') {
         texts.push(part['text']);
       }
@@ -153,16 +151,11 @@ function readGeminiContent(entry: Entry, index: number): NativeRead {
     if (isRecord(fr)) {
       flush();
       const response = fr['response'];
-      const record: Entry = { role: 'tool', tool_call_id: str(fr['id']), name: str(fr['name']) };
-      if (isRecord(response) && Object.hasOwn(response, 'error')) {
-        record['content'] = resultText(response['error']);
-        record['is_error'] = true;
-      } else if (isRecord(response) && Object.keys(response).length === 1 && (Object.hasOwn(response, 'result') || Object.hasOwn(response, 'output'))) {
-        record['content'] = resultText(response['result'] ?? response['output']);
-      } else {
-        record['content'] = resultText(response ?? {});
-      }
-      out.push(normalizeOne(record, index));
+      const failed = isRecord(response) && Object.hasOwn(response, 'error');
+      // A lone `result` or `output` is the wrapper around a result (as toGeminiContents writes it): unwrapped.
+      const wrapped = !failed && isRecord(response) && Object.keys(response).length === 1 && (Object.hasOwn(response, 'result') || Object.hasOwn(response, 'output'));
+      const content = resultText(failed ? response['error'] : wrapped ? (response['result'] ?? response['output']) : (response ?? {}));
+      out.push(normalizeOne({ role: 'tool', tool_call_id: str(fr['id']), name: str(fr['name']), content, is_error: failed }, index));
     } else if (typeof part['text'] === 'string' && part['thought'] !== true) {
       text.push(part['text']);
     }

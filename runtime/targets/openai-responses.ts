@@ -122,10 +122,9 @@ const REPLAY: ReplayCodec<ResponsesInputItem> & { text: (text: string) => Respon
 export function inNamespace(item: ResponsesInputItem, namespaces: ReadonlySet<string>): ResponsesInputItem {
   if (!('type' in item) || item.type !== 'function_call' || item.namespace !== undefined || !namespaces.has(item.name)) return item;
   const call = parseOr(item.arguments, item.arguments);
-  const action = isRecord(call) ? call['action'] : undefined;
-  if (typeof action !== 'string' || !isRecord(call) || Object.keys(call).some((k) => k !== 'action' && k !== 'args')) return item;
+  if (!isRecord(call) || typeof call['action'] !== 'string' || Object.keys(call).some((k) => k !== 'action' && k !== 'args')) return item;
   const { name: namespace, ...rest } = item;
-  return { ...rest, name: action, namespace, arguments: argumentsText(call['args'] ?? {}) };
+  return { ...rest, name: call['action'], namespace, arguments: argumentsText(call['args'] ?? {}) };
 }
 
 /**

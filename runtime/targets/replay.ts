@@ -50,13 +50,9 @@ export const OTHER: ItemClass = { kind: 'other' };
 
 /** The text (joined by `separator`) and the calls of a provider output. */
 export function readItems(list: readonly ProviderItem[], classify: (item: ProviderItem) => ItemClass, separator = ''): { text: string; calls: NeutralToolCall[] } {
-  const texts: string[] = [];
-  const calls: NeutralToolCall[] = [];
-  for (const item of list) {
-    const c = classify(item);
-    if (c.kind === 'text') texts.push(c.text);
-    else if (c.kind === 'call') calls.push(neutralCall(c.id, c.name, c.arguments));
-  }
+  const classes = list.map((item) => classify(item));
+  const texts = classes.flatMap((c) => (c.kind === 'text' ? [c.text] : []));
+  const calls = classes.flatMap((c) => (c.kind === 'call' ? [neutralCall(c.id, c.name, c.arguments)] : []));
   return { text: texts.join(separator), calls };
 }
 
@@ -116,7 +112,6 @@ export function replayItems<O>(kept: readonly ProviderItem[], text: string, call
 /** An assistant turn as items: its kept state replayed when there is any, else built fresh (a text item unless the turn only calls tools, then the calls). */
 export function assistantItems<O>(m: NormalizedMessage, kept: readonly ProviderItem[] | undefined, codec: ReplayCodec<O> & { readonly text: (text: string) => O }): (ProviderItem | O)[] {
   if (kept !== undefined && kept.length > 0) return replayItems(kept, m.text, m.calls, codec);
-  const out: O[] = m.text !== '' || m.calls.length === 0 ? [codec.text(m.text)] : [];
-  for (const call of m.calls) out.push(codec.call(call, undefined));
-  return out;
+  const text = m.text !== '' || m.calls.length === 0 ? [codec.text(m.text)] : [];
+  return [...text, ...m.calls.map((call) => codec.call(call, undefined))];
 }

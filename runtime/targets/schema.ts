@@ -64,10 +64,6 @@ export function cloneJson(value: unknown): unknown {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (Array.isArray(value)) return value.map((v) => cloneJson(v) ?? null);
   if (typeof value !== 'object') return undefined;
-  const entries: Array<[string, unknown]> = [];
-  for (const key of Object.keys(value)) {
-    const v = cloneJson((value as Record<string, unknown>)[key]);
-    if (v !== undefined) entries.push([key, v]);
-  }
-  return Object.fromEntries(entries);
+  const entries = Object.keys(value).map((key) => [key, cloneJson((value as Record<string, unknown>)[key])] as const);
+  return Object.fromEntries(entries.filter(([, v]) => v !== undefined));
 }

@@ -20,9 +20,9 @@ export interface StrictSchemaOptions {
   readonly anyOfDecodedElsewhere?: boolean;
 }
 
+// Supported keywords copied as is; strictNode rebuilds the structure (`properties`, `required`, `additionalProperties`, `items`, `anyOf`).
 const STRICT_KEEP = new Set([
-  'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'anyOf',
-  'description', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'type', 'enum', 'const', 'description', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
   'multipleOf', 'minItems', 'maxItems',
 ]);
 // Formats strict mode documents; any other `format` moves into the description.
@@ -137,12 +137,12 @@ function unsupported(path: string, reason: string): StrictSchemaResult {
 
 function strictNode(schema: unknown, path: string, root: boolean, options: StrictSchemaOptions): StrictSchemaResult {
   if (!isRecord(schema)) return unsupported(path, 'a boolean or non-object schema has no strict-mode form');
-  for (const keyword of STRICT_UNSUPPORTED) {
-    if (Object.hasOwn(schema, keyword)) return unsupported(path, `\`${keyword}\` is not supported in strict mode`);
-  }
+  const refused = STRICT_UNSUPPORTED.find((keyword) => Object.hasOwn(schema, keyword));
+  if (refused !== undefined) return unsupported(path, `\`${refused}\` is not supported in strict mode`);
   const out: JsonObject = {};
   const notes: string[] = [];
-  let plan: MutablePlan | undefined;
+  // The plan while it is built: `optional` first and always present.
+  let plan: { optional: string[]; nested?: Record<string, NullDecodePlan>; items?: NullDecodePlan } | undefined;
   const type = schema['type'];
   const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
   const isObject = root || types.includes('object') || (types.length === 0 && isRecord(schema['properties']));
@@ -154,8 +154,6 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
   }
   for (const key of Object.keys(schema)) {
     const value = schema[key];
-    if (key === 'properties' || key === 'required' || key === 'additionalProperties' || key === 'items') continue;
-    if (key === 'anyOf' || key === 'oneOf') continue;
     if (key === 'format' && typeof value === 'string' && STRICT_FORMATS.has(value)) {
       out[key] = value;
     } else if (STRICT_AS_TEXT.includes(key)) {
@@ -163,7 +161,7 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
     } else if (STRICT_KEEP.has(key)) {
       out[key] = cloneJson(value);
     }
-    // Anything else ($schema, $id, title, $comment, vendor keys…) is annotation: dropped.
+    // Anything else is dropped: the structure (rebuilt below) and annotations ($schema, $id, title, $comment, vendor keys…).
   }
   if (Array.isArray(alternatives)) {
     const members: JsonObject[] = [];
@@ -192,8 +190,7 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
     const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((r) => typeof r === 'string') : []);
     const props: Array<[string, unknown]> = [];
     for (const name of names) {
-      const propPath = `${path}/properties/${escapePointer(name)}`;
-      const prop = strictNode(properties[name], propPath, false, options);
+      const prop = strictNode(properties[name], `${path}/properties/${escapePointer(name)}`, false, options);
       if (!prop.ok) return prop;
       let propSchema: JsonObject = prop.schema;
       if (!required.has(name) && !admitsNull(properties[name])) {
@@ -225,13 +222,6 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
     out['description'] = own === '' ? notes.join('\n') : `${own}\n${notes.join('\n')}`;
   }
   return { ok: true, schema: out, plan };
-}
-
-/** A plan while it is built: `optional` first and always present. */
-interface MutablePlan {
-  optional: string[];
-  nested?: Record<string, NullDecodePlan>;
-  items?: NullDecodePlan;
 }
 
 const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
