@@ -14,7 +14,7 @@ export interface CompileDoneEvent {
   readonly target: Target | 'neutral';
   /** The result `compile` returns (frozen arrays: read, do not modify). */
   readonly payload: unknown;
-  /** Names of the tools in the payload, in payload order. */
+  /** Names of the tools in the payload, in payload order (a provider tool with no name, Responses' `tool_search`, has none here). */
   readonly toolNames: readonly string[];
 }
 
@@ -43,7 +43,7 @@ export class Events {
     // Each target's own reading of where its tools sit (Gemini keeps them under `config.tools[].functionDeclarations`).
     const tools = target === 'neutral' ? (payload as { tools?: unknown }).tools : adapterFor(target).sentTools(payload as ProviderItem);
     const name = target === 'neutral' ? namedTool : adapterFor(target).toolName;
-    const toolNames = Array.isArray(tools) ? tools.map((tool) => name(tool) ?? '') : [];
+    const toolNames = Array.isArray(tools) ? tools.flatMap((tool) => name(tool) ?? []) : [];
     const event: CompileDoneEvent = { target, payload, toolNames };
     for (const listener of [...this.#compileDone]) listener(event);
   }
