@@ -24,7 +24,7 @@ Options:
   --url <url>           Connect over Streamable HTTP instead of starting a command over stdio.
   --sdk <line>          The MCP SDK line to connect with: 1.x (@modelcontextprotocol/sdk) or 2.x
                         (@modelcontextprotocol/client); default: TOOLROUTE_MCP_SDK, else the installed one, 2.x first.
-  -- <command> [args…]  The server command to start over stdio.
+  -- <command> [args…]  The server command to start over stdio (with this shell's environment).
 `;
 
 /**
@@ -85,7 +85,7 @@ export async function importMain(argv: readonly string[], io: CliIO): Promise<nu
   const result = await importMcp({
     out: values.out,
     cwd: io.cwd,
-    server: values.url !== undefined ? { url: values.url } : { command: command[0]!, args: command.slice(1), cwd: io.cwd },
+    server: values.url !== undefined ? { url: values.url } : { command: command[0]!, args: command.slice(1), cwd: io.cwd, env: shellEnvironment() },
     ...(values.as !== undefined ? { as: values.as as ImportMode } : {}),
     ...(values.name !== undefined ? { name: values.name } : {}),
     ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
@@ -111,4 +111,9 @@ export async function importMain(argv: readonly string[], io: CliIO): Promise<nu
   }
   io.stdout(`${notes}toolroute: ${result.written ? 'wrote' : 'unchanged:'} ${result.out} (${what}).\n`);
   return 0;
+}
+
+/** This process's environment: the server command runs with it, as any command started from a shell does. */
+function shellEnvironment(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
 }
