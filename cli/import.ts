@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { CliIO } from './main.js';
+import { optionError } from './args.js';
 import { IMPORT_MODES, importMcp, type ImportMode } from '../generator/import/mcp.js';
 
 export const IMPORT_USAGE = `Usage: toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--prefix <p>]
@@ -41,26 +42,22 @@ export async function importMain(argv: readonly string[], io: CliIO): Promise<nu
   const split = argv.indexOf('--');
   const own = split < 0 ? [...argv] : argv.slice(0, split);
   const command = split < 0 ? [] : argv.slice(split + 1);
+  const options = {
+    out: { type: 'string' },
+    as: { type: 'string' },
+    name: { type: 'string' },
+    prefix: { type: 'string' },
+    description: { type: 'string' },
+    url: { type: 'string' },
+    sdk: { type: 'string' },
+    check: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  } as const;
   let parsed;
   try {
-    parsed = parseArgs({
-      args: own,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        out: { type: 'string' },
-        as: { type: 'string' },
-        name: { type: 'string' },
-        prefix: { type: 'string' },
-        description: { type: 'string' },
-        url: { type: 'string' },
-        sdk: { type: 'string' },
-        check: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseArgs({ args: own, allowPositionals: true, strict: true, options });
   } catch (err) {
-    return usage(err instanceof Error ? err.message : String(err));
+    return usage(optionError(err, Object.keys(options)));
   }
   const { values, positionals } = parsed;
   if (values.help === true) {
