@@ -1,6 +1,6 @@
 /**
  * The toolroute command line, the only code that prints: arguments → `generate`'s options, the
- * result → text and an exit code (0 ok, 1 problems or stale output, 2 usage error).
+ * result → text and an exit code (0 ok, 1 problems or stale output, 2 usage error, 70 a bug in toolroute).
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -57,7 +57,7 @@ Options:
   --check                      Write nothing; exit 1 if any generated file is stale, missing or extra.
   --watch                      Regenerate on every change of the spec (and of local files a TS spec imports);
                                a bad edit prints its problems and keeps the last good output. Ctrl-C stops.
-  --runtime-import <spec>      Module the generated code imports runtime types from (default: ${DEFAULT_RUNTIME_IMPORT}).
+  --runtime-import <specifier> Module the generated code imports runtime types from (default: ${DEFAULT_RUNTIME_IMPORT}).
   --verbose                    Print every warning. Without it, more than ${WARNINGS_SHOWN_PER_CODE + 1} warnings of one code print
                                the first ${WARNINGS_SHOWN_PER_CODE} and one line naming the rest.
   --json                       inspect, eval: print the report as JSON.
@@ -66,7 +66,8 @@ Options:
   -h, --help                   Show this help.
   -v, --version                Show the version.
 
-Exit codes: 0 ok, 1 spec problems, stale output or a failing eval case, 2 usage error.
+Exit codes: 0 ok, 1 spec problems, stale output or a failing eval case, 2 usage error,
+            70 internal error (a bug in toolroute; please report it).
 `;
 
 /**

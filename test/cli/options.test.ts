@@ -45,3 +45,12 @@ describe('a mistyped option', () => {
     expect(r.stderr).toMatch(/^toolroute: unknown option --ot \(did you mean --out\?\)\n\nUsage: toolroute import mcp /);
   });
 });
+
+describe('--help', () => {
+  it('names every exit code and labels options as docs/cli.md does', async () => {
+    const r = await cli(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Exit codes: 0 ok, 1 [^\n]*, 2 usage error,\n +70 internal error/m);
+    expect(r.stdout).toContain('  --runtime-import <specifier> Module');
+  });
+});
