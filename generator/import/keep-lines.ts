@@ -28,7 +28,6 @@ export function keepWrittenLines(saved: string, canonical: string, rendered: str
   const from: { printed: [number, number]; written: string[] }[] = [];
   let last: [number, number] = [-1, -1];
   for (const [i, j] of [...matchLines(printed.map(strip), written.map(strip)), [printed.length, written.length] as [number, number]]) {
-    // Saved lines yaml left out (a second blank line) stay with the line below them.
     const gap = i > last[0] + 1 && j > last[1] + 1;
     if (gap) {
       // Blank lines yaml added around such a stretch are not part of it.
@@ -37,6 +36,7 @@ export function keepWrittenLines(saved: string, canonical: string, rendered: str
       while (p1 > p0 && printed[p1 - 1] === '') p1--;
       if (p0 < p1) from.push({ printed: [p0, p1], written: written.slice(last[1] + 1, j) });
     }
+    // Saved lines yaml left out (a second blank line) stay with the line below them.
     if (i < printed.length) from.push({ printed: [i, i + 1], written: written.slice(gap ? j : last[1] + 1, j + 1) });
     last = [i, j];
   }
