@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { CliIO } from './main.js';
+import { optionError } from './args.js';
 import { IMPORT_MODES, importMcp, type ImportMode } from '../generator/import/mcp.js';
 
 export const IMPORT_USAGE = `Usage: toolroute import mcp --out <spec.yaml> [--as flat|namespace|toolkit] [--name <group>] [--prefix <p>]
@@ -24,7 +25,7 @@ Options:
   --url <url>           Connect over Streamable HTTP instead of starting a command over stdio.
   --sdk <line>          The MCP SDK line to connect with: 1.x (@modelcontextprotocol/sdk) or 2.x
                         (@modelcontextprotocol/client); default: TOOLROUTE_MCP_SDK, else the installed one, 2.x first.
-  -- <command> [args…]  The server command to start over stdio.
+  -- <command> [args…]  The server command to start over stdio (with this shell's environment).
 `;
 
 /**
@@ -41,26 +42,22 @@ export async function importMain(argv: readonly string[], io: CliIO): Promise<nu
   const split = argv.indexOf('--');
   const own = split < 0 ? [...argv] : argv.slice(0, split);
   const command = split < 0 ? [] : argv.slice(split + 1);
+  const options = {
+    out: { type: 'string' },
+    as: { type: 'string' },
+    name: { type: 'string' },
+    prefix: { type: 'string' },
+    description: { type: 'string' },
+    url: { type: 'string' },
+    sdk: { type: 'string' },
+    check: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  } as const;
   let parsed;
   try {
-    parsed = parseArgs({
-      args: own,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        out: { type: 'string' },
-        as: { type: 'string' },
-        name: { type: 'string' },
-        prefix: { type: 'string' },
-        description: { type: 'string' },
-        url: { type: 'string' },
-        sdk: { type: 'string' },
-        check: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseArgs({ args: own, allowPositionals: true, strict: true, options });
   } catch (err) {
-    return usage(err instanceof Error ? err.message : String(err));
+    return usage(optionError(err, Object.keys(options)));
   }
   const { values, positionals } = parsed;
   if (values.help === true) {
@@ -85,7 +82,7 @@ export async function importMain(argv: readonly string[], io: CliIO): Promise<nu
   const result = await importMcp({
     out: values.out,
     cwd: io.cwd,
-    server: values.url !== undefined ? { url: values.url } : { command: command[0]!, args: command.slice(1), cwd: io.cwd },
+    server: values.url !== undefined ? { url: values.url } : { command: command[0]!, args: command.slice(1), cwd: io.cwd, env: shellEnvironment() },
     ...(values.as !== undefined ? { as: values.as as ImportMode } : {}),
     ...(values.name !== undefined ? { name: values.name } : {}),
     ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
@@ -111,4 +108,9 @@ export async function importMain(argv: readonly string[], io: CliIO): Promise<nu
   }
   io.stdout(`${notes}toolroute: ${result.written ? 'wrote' : 'unchanged:'} ${result.out} (${what}).\n`);
   return 0;
+}
+
+/** This process's environment: the server command runs with it, as any command started from a shell does. */
+function shellEnvironment(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
 }

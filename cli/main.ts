@@ -1,6 +1,6 @@
 /**
  * The toolroute command line, the only code that prints: arguments → `generate`'s options, the
- * result → text and an exit code (0 ok, 1 problems or stale output, 2 usage error).
+ * result → text and an exit code (0 ok, 1 problems or stale output, 2 usage error, 70 a bug in toolroute).
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { DEFAULT_RUNTIME_IMPORT, formatGenerateProblem, generate, VERSION, type GenerateResult } from '../generator/index.js';
 import type { Problem } from '../generator/problems.js';
+import { optionError } from './args.js';
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIO {
@@ -17,6 +18,14 @@ export interface CliIO {
   /** Ends `codegen --watch` (tests); by default SIGINT / SIGTERM do. */
   readonly signal?: AbortSignal;
 }
+
+/** The options each command takes, for the did-you-mean of a mistyped one. */
+const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  codegen: ['out', 'check', 'watch', 'runtime-import', 'verbose', 'help', 'version'],
+  inspect: ['json', 'html', 'toolkit-loading', 'help', 'version'],
+  eval: ['json', 'help', 'version'],
+  init: ['help', 'version'],
+};
 
 /** How many warnings of one code the CLI prints before it folds the rest into one line (all of them with `--verbose`). */
 export const WARNINGS_SHOWN_PER_CODE = 3;
@@ -48,7 +57,7 @@ Options:
   --check                      Write nothing; exit 1 if any generated file is stale, missing or extra.
   --watch                      Regenerate on every change of the spec (and of local files a TS spec imports);
                                a bad edit prints its problems and keeps the last good output. Ctrl-C stops.
-  --runtime-import <spec>      Module the generated code imports runtime types from (default: ${DEFAULT_RUNTIME_IMPORT}).
+  --runtime-import <specifier> Module the generated code imports runtime types from (default: ${DEFAULT_RUNTIME_IMPORT}).
   --verbose                    Print every warning. Without it, more than ${WARNINGS_SHOWN_PER_CODE + 1} warnings of one code print
                                the first ${WARNINGS_SHOWN_PER_CODE} and one line naming the rest.
   --json                       inspect, eval: print the report as JSON.
@@ -57,7 +66,8 @@ Options:
   -h, --help                   Show this help.
   -v, --version                Show the version.
 
-Exit codes: 0 ok, 1 spec problems, stale output or a failing eval case, 2 usage error.
+Exit codes: 0 ok, 1 spec problems, stale output or a failing eval case, 2 usage error,
+            70 internal error (a bug in toolroute; please report it).
 `;
 
 /**
@@ -69,27 +79,24 @@ Exit codes: 0 ok, 1 spec problems, stale output or a failing eval case, 2 usage 
 export async function main(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
   // Loaded only for this command: `codegen` never loads the MCP SDK (an optional peer dependency).
   if (argv[0] === 'import') return (await import('./import.js')).importMain(argv.slice(1), io);
+  const options = {
+    out: { type: 'string' },
+    check: { type: 'boolean' },
+    'runtime-import': { type: 'string' },
+    json: { type: 'boolean' },
+    html: { type: 'string' },
+    'toolkit-loading': { type: 'string' },
+    watch: { type: 'boolean' },
+    verbose: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'v' },
+  } as const;
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        out: { type: 'string' },
-        check: { type: 'boolean' },
-        'runtime-import': { type: 'string' },
-        json: { type: 'boolean' },
-        html: { type: 'string' },
-        'toolkit-loading': { type: 'string' },
-        watch: { type: 'boolean' },
-        verbose: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
   } catch (err) {
-    return usageError(io, err instanceof Error ? err.message : String(err));
+    const command = argv.find((a) => !a.startsWith('-'));
+    return usageError(io, optionError(err, (command !== undefined ? COMMAND_OPTIONS[command] : undefined) ?? Object.keys(options)));
   }
   const { values, positionals } = parsed;
   if (values.help === true) {

@@ -3,7 +3,7 @@
  * no timestamps: the same spec gives the same page). Every spec string is HTML-escaped.
  */
 import type { InspectReport, StateReport, TargetReport } from './measure.js';
-import { num, plural, sentText, tokenHeader, tokenLegend } from './text.js';
+import { num, plural, sentText, strategyLabel, tokenHeader, tokenLegend } from './text.js';
 
 /** One segment of a bar: what it is and how many bytes. */
 export interface ChartSegment {
@@ -155,7 +155,7 @@ function targetHtml(t: TargetReport): string {
       ? ''
       : `<p class="note">Not offered by default (callable flat tools; pass them as compile's <code>tools</code>): ${t.notOffered.map((i) => `<code>${esc(i.name)}</code> ${num(i.bytes)} B`).join(', ')}</p>`;
   return `<section data-target="${esc(t.target)}">
-<h2>${esc(t.target)} <small>(toolkit loading: ${esc(t.strategy.name)}, ${esc(t.strategy.mode)}; ${t.tokens === 'o200k' ? 'o200k tokens' : 'tokens estimated'})</small></h2>
+<h2>${esc(t.target)} <small>(toolkit loading: ${esc(strategyLabel(t.strategy))}; ${t.tokens === 'o200k' ? 'o200k tokens' : 'tokens estimated'})</small></h2>
 <h3>Tools array and directory, before and after each toolkit load</h3>
 <table data-table="states"><thead><tr><th>state</th><th>tools</th><th>tools bytes</th><th>${tok}</th><th>directory bytes</th><th>${tok}</th><th>total bytes</th><th>${tok}</th><th>deferred</th></tr></thead>
 <tbody>

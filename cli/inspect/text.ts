@@ -26,11 +26,25 @@ export function formatInspectText(report: InspectReport): string {
 /** One sentence on how tokens were counted, per target. */
 export function tokenLegend(report: InspectReport): string {
   const exact = report.targets.filter((t) => t.tokens === 'o200k').map((t) => t.target);
-  const estimated = report.targets.filter((t) => t.tokens !== 'o200k').map((t) => t.target);
+  const estimated = (method: TokenMethod) => report.targets.filter((t) => t.tokens === method).map((t) => t.target);
   const parts = [`Tokens: ${report.tokenizer}`];
   if (exact.length > 0) parts.push(`exact o200k counts of the JSON text for ${exact.join(', ')}`);
-  if (estimated.length > 0) parts.push(`"≈" marks estimates for ${estimated.join(', ')} (no tokenizer published as a package)`);
+  const o200k = estimated('o200k-estimate');
+  if (o200k.length > 0) parts.push(`"≈" marks o200k counts used as estimates for ${o200k.join(', ')} (no tokenizer published as a package)`);
+  const bytes = estimated('bytes-estimate');
+  if (bytes.length > 0) parts.push(`"≈" marks estimates for ${bytes.join(', ')} (gpt-tokenizer is not installed)`);
   return `${parts.join('; ')}.`;
+}
+
+/**
+ * The toolkit-loading strategy of a target's section: its name, and what it is on that target when that differs.
+ *
+ * @example
+ * strategyLabel({ name: 'native', mode: 'deferred' }); // 'native, deferred here'
+ * strategyLabel({ name: 'append', mode: 'append' });   // 'append'
+ */
+export function strategyLabel(strategy: TargetReport['strategy']): string {
+  return strategy.name === strategy.mode ? strategy.name : `${strategy.name}, ${strategy.mode} here`;
 }
 
 /** The header of a token column: `tokens` when exact, `≈tokens` when estimated. */
@@ -40,7 +54,7 @@ export function tokenHeader(method: TokenMethod): string {
 
 function targetSection(t: TargetReport): string[] {
   const tok = tokenHeader(t.tokens);
-  const lines = [`== ${t.target} (toolkit loading: ${t.strategy.name}, ${t.strategy.mode}; ${t.tokens === 'o200k' ? 'o200k tokens' : 'tokens estimated'}) ==`];
+  const lines = [`== ${t.target} (toolkit loading: ${strategyLabel(t.strategy)}; ${t.tokens === 'o200k' ? 'o200k tokens' : 'tokens estimated'}) ==`];
   lines.push(
     ...table(
       1,

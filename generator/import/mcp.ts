@@ -14,9 +14,10 @@ import type { McpTool as Tool } from '../../integrations/mcp/types.js';
 import { loadText } from '../load.js';
 import { formatProblem, type Problem } from '../problems.js';
 import { validateSpec } from '../validate.js';
-import { compareImport, isPlainRecord, leadingComment, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord, type ToolEntry } from './records.js';
+import { keepWrittenLines } from './keep-lines.js';
+import { annotationTags, compareImport, isPlainRecord, leadingComment, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord, type ToolEntry } from './records.js';
 
-export { compareImport, IMPORT_MODES, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord } from './records.js';
+export { annotationTags, compareImport, IMPORT_MODES, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord } from './records.js';
 
 export interface McpImportOptions {
   /** Default `namespace`. */
@@ -48,23 +49,11 @@ export interface McpImportBuild {
 
 const EMPTY_PARAMETERS = { type: 'object', properties: {} } as const;
 
+/** How the import prints YAML: no line folding, flow collections as people write them (`[a, b]`). */
+const PRINT = { lineWidth: 0, flowCollectionPadding: false } as const;
+
 /** Which schema of a tool entry a problem's path is in (`tools[2].parameters["x-a"]`, `toolkits[0].tools[1].returns.type`). */
 const ENTRY_SCHEMA = /^(?:(?:namespaces|toolkits)\[\d+\]\.)?tools\[\d+\]\.(parameters|returns)(?=[.[]|$)/;
-
-/** MCP annotations with the protocol's defaults applied, as tags. */
-export function annotationTags(annotations: Tool['annotations']): string[] {
-  const readOnly = annotations?.readOnlyHint === true;
-  // MCP: destructiveHint and idempotentHint are meaningful only when the tool is not read-only; destructiveHint defaults to true, openWorldHint to true.
-  const destructive = !readOnly && annotations?.destructiveHint !== false;
-  const idempotent = readOnly || annotations?.idempotentHint === true;
-  const openWorld = annotations?.openWorldHint !== false;
-  const tags: string[] = [];
-  if (readOnly) tags.push('read-only');
-  if (destructive) tags.push('destructive');
-  if (idempotent) tags.push('idempotent');
-  if (openWorld) tags.push('open-world');
-  return tags;
-}
 
 /**
  * Builds the spec text for an import of `tools` into `savedText` (undefined: a new file).
@@ -141,8 +130,11 @@ export function buildMcpImport(
   }
 
   // 2. Find tools the generator refuses, leave them out with their reason, and retry.
+  // Lines of the saved spec the import leaves alone keep their bytes (spacing, comments, flow style).
+  const canonical = doc?.toString(PRINT);
   for (let round = 0; round < 3; round++) {
-    const text = render(doc, previous, record0, entries, notes, options, serverLabel, as, name);
+    const rendered = render(doc, previous, record0, entries, notes, options, serverLabel, as, name);
+    const text = savedText === undefined || canonical === undefined ? rendered : keepWrittenLines(savedText, canonical, rendered);
     const found = specProblems(text, display);
     if (found.length === 0) {
       const record = recordOf(record0, entries);
@@ -297,8 +289,11 @@ function render(
   if (leading.firstKey) leadingComment(doc).firstKey!.commentBefore = undefined;
   const ours = (line: string) => line.trim().startsWith(RECORD_PREFIX) || line.trim().startsWith(`skipped by import of ${record.name}:`) || line.includes('Written by `toolroute import mcp`');
   const kept = leading.text.split('\n').filter((line) => !ours(line));
+  // An editor's schema modeline stays on the first line, where editors look for it.
+  const modeline = kept[0]?.trimStart().startsWith('yaml-language-server:') ? kept.splice(0, 1) : [];
   const skipped = notes.filter((n) => n.kind === 'skipped').map((n) => ` skipped by import of ${record.name}: ${oneLine(n.message)}`);
   const header = [
+    ...modeline,
     ' Written by `toolroute import mcp`; re-run it to update the imported tools (edits to them are reported by --check).',
     ...records.map((r) => ` ${RECORD_PREFIX}${JSON.stringify(r)}`),
     ...skipped,
@@ -307,7 +302,7 @@ function render(
   doc.commentBefore = header.join('\n');
   // yaml writes a key named "<<" plain, which reads as a YAML 1.1 merge key (refused by the spec loader): quote it.
   visit(doc, { Pair: (_, pair) => void (isScalar(pair.key) && pair.key.value === '<<' && (pair.key.type = 'QUOTE_DOUBLE')) });
-  return doc.toString({ lineWidth: 0 });
+  return doc.toString(PRINT);
 }
 
 function oneLine(text: string): string {

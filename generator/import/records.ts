@@ -4,6 +4,7 @@
  * live server now publishes differently.
  */
 import { isMap, parseDocument, type Document } from 'yaml';
+import type { McpTool as Tool } from '../../integrations/mcp/types.js';
 
 /** How the imported tools are offered: flat tools, one namespace, or one toolkit. */
 export const IMPORT_MODES = ['flat', 'namespace', 'toolkit'] as const;
@@ -131,4 +132,19 @@ function importedEntries(doc: Document, name: string): Map<string, Partial<ToolE
   // A recorded tool that was deleted from the file by hand counts as drift too.
   for (const t of record.tools) if (!out.has(t)) out.set(t, { name: t, description: '(missing from the saved spec)' });
   return out;
+}
+
+/** MCP annotations with the protocol's defaults applied, as tags. */
+export function annotationTags(annotations: Tool['annotations']): string[] {
+  const readOnly = annotations?.readOnlyHint === true;
+  // MCP: destructiveHint and idempotentHint are meaningful only when the tool is not read-only; destructiveHint defaults to true, openWorldHint to true.
+  const destructive = !readOnly && annotations?.destructiveHint !== false;
+  const idempotent = readOnly || annotations?.idempotentHint === true;
+  const openWorld = annotations?.openWorldHint !== false;
+  const tags: string[] = [];
+  if (readOnly) tags.push('read-only');
+  if (destructive) tags.push('destructive');
+  if (idempotent) tags.push('idempotent');
+  if (openWorld) tags.push('open-world');
+  return tags;
 }

@@ -38,8 +38,13 @@ export function checkPolicies(ctx: Context, root: Record<string, unknown>, entri
   if (entries.length === 0 && listAt(root.namespaces).length === 0 && listAt(root.toolkits).length === 0) {
     ctx.add('no_tools', [], 'the spec defines no tools.', 'Add a `tools:` list (or `namespaces:` / `toolkits:`) with at least one tool.');
   } else if (visible.length > 0 && visible.every((v) => v.deferred)) {
-    ctx.add('all_tools_deferred', 'tools' in root ? ['tools'] : [], `every tool the model sees is deferred (${visible.map((v) => v.name).join(', ')}).`,
-      'Anthropic rejects a request in which every tool has defer_loading ("At least one tool must be non-deferred"): set `deferLoading: false` (or leave it out) on at least one flat tool.');
+    // Toolkits offer load_toolkit, never deferred: what is deferred here is flat tools, namespaces, or both.
+    const flat = visible.some((v) => v.kind === 'flat');
+    const grouped = visible.some((v) => v.kind === 'namespace');
+    const where = flat && grouped ? 'at least one flat tool, or one action of a namespace' : flat ? 'at least one flat tool' : 'at least one action of a namespace';
+    const why = grouped ? ' (a namespace is deferred only when all of its actions are)' : '';
+    ctx.add('all_tools_deferred', [flat ? 'tools' : 'namespaces'], `every tool the model sees is deferred (${visible.map((v) => v.name).join(', ')}).`,
+      `Anthropic rejects a request in which every tool has defer_loading ("At least one tool must be non-deferred"): set \`deferLoading: false\` (or leave it out) on ${where}${why}.`);
   }
 }
 
@@ -48,16 +53,16 @@ export function checkPolicies(ctx: Context, root: Record<string, unknown>, entri
  * tools, one tool per namespace (deferred only when all its actions are), and
  * `load_toolkit` (never deferred) when there are toolkits.
  */
-function visibleTools(root: Record<string, unknown>, entries: readonly ToolEntry[], defined: ReadonlyMap<string, ToolEntry>): { name: string; deferred: boolean }[] {
+function visibleTools(root: Record<string, unknown>, entries: readonly ToolEntry[], defined: ReadonlyMap<string, ToolEntry>): { name: string; kind: 'flat' | 'namespace' | 'toolkit'; deferred: boolean }[] {
   const deferred = (name: string) => defined.get(name)?.definition?.deferLoading === true;
-  const out: { name: string; deferred: boolean }[] = [];
-  for (const e of entries) if (e.group.kind === 'flat') out.push({ name: e.name, deferred: deferred(e.name) });
+  const out: { name: string; kind: 'flat' | 'namespace' | 'toolkit'; deferred: boolean }[] = [];
+  for (const e of entries) if (e.group.kind === 'flat') out.push({ name: e.name, kind: 'flat', deferred: deferred(e.name) });
   listAt(root.namespaces).forEach((ns, i) => {
     const actions = entries.filter((e) => e.group.kind === 'namespace' && e.group.index === i);
     const name = isRecord(ns) && typeof ns.name === 'string' ? ns.name : `namespaces[${i}]`;
-    out.push({ name, deferred: actions.length > 0 && actions.every((a) => deferred(a.name)) });
+    out.push({ name, kind: 'namespace', deferred: actions.length > 0 && actions.every((a) => deferred(a.name)) });
   });
-  if (listAt(root.toolkits).length > 0) out.push({ name: LOAD_TOOLKIT, deferred: false });
+  if (listAt(root.toolkits).length > 0) out.push({ name: LOAD_TOOLKIT, kind: 'toolkit', deferred: false });
   return out;
 }
 /**

@@ -18,7 +18,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as generated from '../../generated/index.js';
 import { main } from '../../cli/main.js';
-import { chartBars, inspectSpec, renderInspectHtml, bytesEstimate, type InspectReport } from '../../cli/inspect/index.js';
+import { chartBars, formatInspectText, inspectSpec, renderInspectHtml, bytesEstimate, type InspectReport } from '../../cli/inspect/index.js';
 import { createRouter, TARGETS, toolkitMode, toolMessage, type NeutralMessage, type Target } from '../../runtime/index.js';
 import { REPO, removeDir, tempDir, write } from './stage.js';
 
@@ -123,7 +123,7 @@ describe('inspect numbers', () => {
       expect(t.states[i]!.tools.bytes - t.states[i - 1]!.tools.bytes, k.name).toBe(k.bytes + k.entries);
     }
     const text = await inProcess(['inspect', path.join(REPO, 'examples/tools.spec.yaml'), '--toolkit-loading', 'append']);
-    expect(text.stdout).toContain('== openai (toolkit loading: append, append; o200k tokens) ==');
+    expect(text.stdout).toContain('== openai (toolkit loading: append; o200k tokens) ==');
     expect((await inProcess(['inspect', path.join(REPO, 'examples/tools.spec.yaml'), '--toolkit-loading', 'apend'])).stderr).toContain('--toolkit-loading must be one of native, dispatcher, append');
   });
 
@@ -169,6 +169,9 @@ describe('inspect numbers', () => {
     const r = await inspectSpec('examples/tools.spec.yaml', { cwd: REPO, tokenCounter: bytesEstimate() });
     if (!r.ok) throw new Error('spec failed');
     expect(r.report.targets.map((t) => t.tokens)).toEqual(TARGETS.map(() => 'bytes-estimate'));
+    const text = formatInspectText(r.report);
+    expect(text).toContain(`"≈" marks estimates for ${TARGETS.join(', ')} (gpt-tokenizer is not installed).`);
+    expect(text).not.toContain('no tokenizer published');
     const s = r.report.targets[0]!.states[0]!;
     expect(s.tools.tokens).toBe(Math.ceil(s.tools.bytes / 4));
   });
@@ -181,7 +184,8 @@ describe('toolroute inspect (spawned CLI)', () => {
     expect(r.code).toBe(0);
     for (const target of TARGETS) expect(r.stdout).toContain(`== ${target} (`);
     // The namespaces, the flat tool in no namespace (get_time, 222 bytes and a comma) and the loader.
-    expect(r.stdout).toContain('== openai (toolkit loading: native, dispatcher; o200k tokens) ==');
+    expect(r.stdout).toContain('== openai (toolkit loading: native, dispatcher here; o200k tokens) ==');
+    expect(r.stdout).toContain('"≈" marks o200k counts used as estimates for anthropic, gemini (no tokenizer published as a package).');
     // The namespaces, the flat tool in no namespace, the loader and the dispatcher; loads add no entry.
     expect(r.stdout).toMatch(/^initial +5 +2,842 /m);
     expect(r.stdout).toContain('offered: file_ops, terminal, get_time, load_toolkit, call_toolkit_tool\n+ load_toolkit Weather adds: (none)\n');
