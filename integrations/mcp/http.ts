@@ -27,7 +27,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { assertKnownNames } from '../../runtime/suggest.js';
 import { loadMcpServerSdk } from './sdk.js';
-import { serveSession, type McpServing, type ServableRouter, type ServeMcpOptions, type SessionHooks } from './serve.js';
+import { annotationsOf, serveSession, type McpServing, type ServableRouter, type ServeMcpOptions, type SessionHooks } from './serve.js';
 import { memorySessionStore, type McpSessionRecord, type McpSessionStore } from './store.js';
 import type { McpTransport } from './types.js';
 
@@ -98,7 +98,7 @@ interface Live {
 }
 
 /** Every option `serveMcpHttp` reads (its own, then `serveMcp`'s): another key is a typo and throws. */
-const OPTION_NAMES: ReadonlySet<string> = new Set(['port', 'host', 'path', 'allowedHosts', 'idleTimeoutMs', 'maxSessions', 'maxBodyBytes', 'store', 'name', 'version', 'instructions', 'context', 'sdk']);
+const OPTION_NAMES: ReadonlySet<string> = new Set(['port', 'host', 'path', 'allowedHosts', 'idleTimeoutMs', 'maxSessions', 'maxBodyBytes', 'store', 'name', 'version', 'instructions', 'context', 'sdk', 'generated']);
 /** The longest delay Node's timers keep (a longer one fires at once). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -134,12 +134,11 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
   const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? MCP_HTTP_DEFAULTS.maxBodyBytes);
   const store = options.store ?? memorySessionStore();
   const perSession = typeof source === 'function' ? source : undefined;
-  if (perSession) {
-    const probe = perSession();
-    if (typeof probe?.snapshot !== 'function' || typeof probe.restore !== 'function') {
-      throw new TypeError('serveMcpHttp: the router factory must return a router with snapshot() and restore() (createRouter does): each session\'s state is stored with it.');
-    }
+  const probe = perSession ? perSession() : (source as ServableRouter);
+  if (perSession && (typeof probe?.snapshot !== 'function' || typeof probe.restore !== 'function')) {
+    throw new TypeError('serveMcpHttp: the router factory must return a router with snapshot() and restore() (createRouter does): each session\'s state is stored with it.');
   }
+  if (options.generated !== undefined) annotationsOf(options.generated, probe, 'serveMcpHttp');
   const live = new Map<string, Live>();
   const sessions = new Map<string, McpServing>();
   const reviving = new Map<string, Promise<Live>>();
