@@ -7,7 +7,8 @@
  * - `tools`: the tools of this run in toolroute's stable order — the chosen
  *   tools (by default `compile()`'s: namespaces, then flat tools in no namespace), then `load_toolkit`, then
  *   what the toolkit-loading strategy adds — each `execute` going through
- *   `router.dispatch`. The AI SDK sends tools in the order of this object,
+ *   `router.dispatch`, under the run's `abortSignal` (aborting the run aborts
+ *   the handler's `ctx.signal`). The AI SDK sends tools in the order of this object,
  *   and the prompt cache depends on it.
  * - `activeTools` and `prepareStep`: which of them the model sees, per step,
  *   as the strategy (`toolkitLoading`) says. Every provider caches a request
@@ -257,7 +258,9 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
     // AI SDK 7 hands the tool its `context` (from `toolsContext`), AI SDK 6 the call's `experimental_context`.
     const { context: own, experimental_context } = call as { context?: unknown; experimental_context?: unknown };
     const context = options.context ?? own ?? experimental_context;
-    const r = await router.dispatch({ id: call.toolCallId, name, arguments: input } as never, { context } as never);
+    // The run's `abortSignal`: aborting the run aborts the handler's `ctx.signal` and settles the call as `aborted`.
+    const signal = call.abortSignal;
+    const r = await router.dispatch({ id: call.toolCallId, name, arguments: input } as never, { context, ...(signal !== undefined ? { signal } : {}) } as never);
     return r.ok ? r.result : new ToolRejectedError(r.code, r.reason);
   };
   const tools: ToolSet = {};

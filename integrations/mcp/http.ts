@@ -15,8 +15,10 @@
  *   `initialize` into a fresh transport and restores the router state, so
  *   processes sharing a store need no sticky routing.
  * - A session is freed on DELETE, when its transport closes, and after
- *   `idleTimeoutMs` without a request; at most `maxSessions` are open in a
- *   process (an `initialize` beyond answers 503).
+ *   `idleTimeoutMs` without a request; a request still being answered counts
+ *   as activity (the stored record is kept alive while one runs, and the idle
+ *   clock starts when the last one finishes). At most `maxSessions` are open
+ *   in a process (an `initialize` beyond answers 503).
  * - State: a router serves every session (shared: a load is seen by all, and
  *   every open session is told), or a function makes one router per session
  *   (isolated, stored with the session).
@@ -25,7 +27,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { assertKnownNames } from '../../runtime/suggest.js';
 import { loadMcpServerSdk } from './sdk.js';
-import { serveSession, type McpServing, type ServableRouter, type ServeMcpOptions, type SessionHooks } from './serve.js';
+import { annotationsOf, serveSession, type McpServing, type ServableRouter, type ServeMcpOptions, type SessionHooks } from './serve.js';
 import { memorySessionStore, type McpSessionRecord, type McpSessionStore } from './store.js';
 import type { McpTransport } from './types.js';
 
@@ -44,7 +46,10 @@ export interface ServeMcpHttpOptions<C = unknown> extends Omit<ServeMcpOptions<C
    * and `localhost`, with and without the port. Any other `Host` is answered 403.
    */
   readonly allowedHosts?: readonly string[];
-  /** A session no request reaches for this long is closed (and, in the store, expires). Default 15 minutes. */
+  /**
+   * A session no request reaches for this long, counted from when its last request finished, is closed (and, in the
+   * store, expires); none expires while one of its requests is still being answered. Default 15 minutes.
+   */
   readonly idleTimeoutMs?: number;
   /** Sessions open at once in this process; an `initialize` beyond answers 503. Default 1000. */
   readonly maxSessions?: number;
@@ -80,13 +85,20 @@ interface Live {
   readonly inflight: Map<string | number, AbortController>;
   /** POSTs being answered: the session is not idle while one runs. */
   active: number;
+  /** When this process last wrote or touched the stored record (0: not yet). */
   touched: number;
+  /** While `active > 0`: touches the stored record so that it cannot expire under a running request. */
+  heartbeat: NodeJS.Timeout | undefined;
+  /** A POST starts being answered. */
+  started(): void;
+  /** A POST has been answered (or dropped); the last one starts the idle clock. */
+  finished(): void;
   /** Ended by the client (DELETE): a call still running must not write its record back. */
   closed: boolean;
 }
 
 /** Every option `serveMcpHttp` reads (its own, then `serveMcp`'s): another key is a typo and throws. */
-const OPTION_NAMES: ReadonlySet<string> = new Set(['port', 'host', 'path', 'allowedHosts', 'idleTimeoutMs', 'maxSessions', 'maxBodyBytes', 'store', 'name', 'version', 'instructions', 'context', 'sdk']);
+const OPTION_NAMES: ReadonlySet<string> = new Set(['port', 'host', 'path', 'allowedHosts', 'idleTimeoutMs', 'maxSessions', 'maxBodyBytes', 'store', 'name', 'version', 'instructions', 'context', 'sdk', 'generated']);
 /** The longest delay Node's timers keep (a longer one fires at once). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -122,12 +134,11 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
   const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? MCP_HTTP_DEFAULTS.maxBodyBytes);
   const store = options.store ?? memorySessionStore();
   const perSession = typeof source === 'function' ? source : undefined;
-  if (perSession) {
-    const probe = perSession();
-    if (typeof probe?.snapshot !== 'function' || typeof probe.restore !== 'function') {
-      throw new TypeError('serveMcpHttp: the router factory must return a router with snapshot() and restore() (createRouter does): each session\'s state is stored with it.');
-    }
+  const probe = perSession ? perSession() : (source as ServableRouter);
+  if (perSession && (typeof probe?.snapshot !== 'function' || typeof probe.restore !== 'function')) {
+    throw new TypeError('serveMcpHttp: the router factory must return a router with snapshot() and restore() (createRouter does): each session\'s state is stored with it.');
   }
+  if (options.generated !== undefined) annotationsOf(options.generated, probe, 'serveMcpHttp');
   const live = new Map<string, Live>();
   const sessions = new Map<string, McpServing>();
   const reviving = new Map<string, Promise<Live>>();
@@ -135,6 +146,8 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
 
   function forget(session: Live): void {
     clearTimeout(session.timer);
+    clearInterval(session.heartbeat);
+    session.heartbeat = undefined;
     if (live.get(session.id) !== session) return;
     live.delete(session.id);
     sessions.delete(session.id);
@@ -163,7 +176,23 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
       else void session.serving.close().catch(() => undefined);
     }, idleTimeoutMs);
     timer.unref();
-    const session: Live = { id: id ?? '', transport, serving: undefined as never, initialize, timer, revisions: record ? [record.revision] : [], inflight: new Map(), active: 0, touched: Date.now(), closed: false };
+    const session: Live = {
+      id: id ?? '', transport, serving: undefined as never, initialize, timer, revisions: record ? [record.revision] : [], inflight: new Map(), active: 0,
+      // A revived session has not touched the record yet: its first request does.
+      touched: 0, heartbeat: undefined, closed: false,
+      started() {
+        if (this.active++ > 0) return;
+        // Every third of the timeout: the record (set to expire `idleTimeoutMs` after a touch) never lapses in between.
+        this.heartbeat = setInterval(() => void keep(this).catch(() => undefined), idleTimeoutMs / 3);
+        this.heartbeat.unref();
+      },
+      finished() {
+        if (--this.active > 0) return;
+        clearInterval(this.heartbeat);
+        this.heartbeat = undefined;
+        void keep(this).catch(() => undefined);
+      },
+    };
     async function save(): Promise<void> {
       if (session.closed) return;
       const revision = randomUUID();
@@ -219,11 +248,9 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
           reviving.set(sessionId, pending);
         }
         session = await pending;
-      } else if (Date.now() - session.touched > idleTimeoutMs / 10) {
-        // Activity keeps the stored record alive too (tool calls write it anyway).
-        await store.touch(sessionId, idleTimeoutMs);
-        session.touched = Date.now();
       }
+      // Activity keeps the stored record alive too (tool calls write it anyway).
+      await keep(session);
       session.timer.refresh();
       return forward(session, req, res, body);
     }
@@ -234,6 +261,13 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
     await forward(session, req, res, body);
     // An initialize the transport refused leaves no session to keep.
     if (live.get(session.id) !== session) await session.serving.close().catch(() => undefined);
+  }
+
+  /** Extends the stored record's life to `idleTimeoutMs` from now, unless this process did so in the last tenth of it. */
+  async function keep(session: Live): Promise<void> {
+    if (session.closed || session.id === '' || Date.now() - session.touched <= idleTimeoutMs / 10) return;
+    session.touched = Date.now();
+    await store.touch(session.id, idleTimeoutMs);
   }
 
   const http = createServer((req, res) => {
@@ -358,11 +392,12 @@ async function forward(session: Live, req: IncomingMessage, res: ServerResponse,
   // A request dropped before its response is complete aborts the calls it carries.
   const calls = requestIds(parsedBody).map((id) => [id, new AbortController()] as const);
   for (const [id, controller] of calls) session.inflight.set(id, controller);
-  const post = req.method === 'POST' ? 1 : 0;
-  session.active += post;
+  // A POST keeps the session (and its stored record) alive until it is answered; a GET stream does not.
+  const post = req.method === 'POST';
+  if (post) session.started();
   res.once('close', () => {
     aborted.abort();
-    session.active -= post;
+    if (post) session.finished();
     session.timer.refresh();
     for (const [id, controller] of calls) {
       if (!res.writableFinished) controller.abort(new Error('The client dropped the request.'));

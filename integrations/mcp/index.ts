@@ -31,6 +31,6 @@ export {
 export { groupNameOf, specToolName, type NameFix } from './names.js';
 export { loadMcpClientSdk, loadMcpServerSdk, type McpClientSdk, type McpSdkLine, type McpServerSdk } from './sdk.js';
 export type { McpCallToolResult, McpClient, McpContentBlock, McpObjectSchema, McpServerLike, McpTool, McpTransport } from './types.js';
-export { serveMcp, serveMcpStdio, type McpServing, type ServableRouter, type ServeMcpOptions } from './serve.js';
+export { serveMcp, serveMcpStdio, type McpServing, type ServableRouter, type ServedSpec, type ServeMcpOptions } from './serve.js';
 export { MCP_HTTP_DEFAULTS, serveMcpHttp, type McpHttpServing, type ServeMcpHttpOptions } from './http.js';
 export { memorySessionStore, redisSessionStore, type McpSessionRecord, type McpSessionStore, type MemorySessionStore, type RedisLikeClient } from './store.js';

@@ -14,6 +14,9 @@
  *   order: where every compiled payload has them), then the tools of loaded
  *   toolkits in load order.
  *   Blocking never changes it (as with `compile`): a blocked call is rejected.
+ *   With `generated`, the spec tools' annotation tags (what an MCP import
+ *   writes) go out as MCP `annotations`, a namespace's combined from its
+ *   members'; the router's definitions carry no tags.
  * - `tools/call`: `router.dispatch`; a rejection is an `isError` result whose
  *   text is the reason.
  * - A call that changes the loaded toolkits sends
@@ -84,6 +87,24 @@ export interface ServeMcpOptions<C = unknown> {
   readonly context?: (extra: { readonly sessionId: string | undefined }) => C;
   /** The SDK line to serve with; default: `TOOLROUTE_MCP_SDK`, else the installed one (2.x first). */
   readonly sdk?: McpSdkLine;
+  /**
+   * The generated folder the router was created from (`import * as generated from './generated/index.js'`): the
+   * tools' tags are read from it (the router's definitions carry none), and `tools/list` sends the annotation tags
+   * (`read-only`, `destructive`, `idempotent`, `open-world`, what an MCP import writes) as MCP `annotations`. Without
+   * it, no tool has annotations. A folder of another spec throws.
+   */
+  readonly generated?: ServedSpec;
+}
+
+/** The part of a generated folder `serveMcp` reads (any `import * as generated from './generated/index.js'` fits). */
+export interface ServedSpec {
+  readonly spec: {
+    /** Checked against the router's `snapshot().spec`. */
+    readonly hash: string;
+    readonly tools: readonly { readonly name: string; readonly tags: readonly string[] }[];
+    /** Members as indices into `tools`. */
+    readonly namespaces: readonly { readonly name: string; readonly tools: readonly number[] }[];
+  };
 }
 
 /** A running server. */
@@ -123,7 +144,8 @@ export async function serveSession<C>(router: ServableRouter, options: ServeMcpO
   const shown = hooks?.shown ?? { text: '' };
   const notify = () => void Promise.resolve(mcp.sendToolListChanged()).catch(() => undefined);
 
-  const listTools = (): McpTool[] => surface(router).map(toMcpTool);
+  const annotations = options.generated === undefined ? undefined : annotationsOf(options.generated, router, 'serveMcp');
+  const listTools = (): McpTool[] => surface(router).map((t) => toMcpTool(t, annotations?.get(t.name)));
   sdk.onRequest(mcp, 'tools/list', async () => {
     await hooks?.before();
     return { tools: listTools() };
@@ -200,19 +222,66 @@ function surface(router: ServableRouter): ToolDefinition[] {
   return out;
 }
 
-const ANNOTATION_TAGS = { 'read-only': 'readOnlyHint', destructive: 'destructiveHint', idempotent: 'idempotentHint', 'open-world': 'openWorldHint' } as const;
+/** MCP's four hints, as `toolroute import mcp` writes them into tags. */
+type Hints = { readonly readOnlyHint: boolean; readonly destructiveHint: boolean; readonly idempotentHint: boolean; readonly openWorldHint: boolean };
+const ANNOTATION_TAGS = ['read-only', 'destructive', 'idempotent', 'open-world'] as const;
 
-function toMcpTool(t: ToolDefinition): McpTool {
-  const schema = (t.parameters ?? { type: 'object', properties: {} }) as McpTool['inputSchema'];
-  const tool: { -readonly [K in keyof McpTool]: McpTool[K] } = { name: t.name, description: t.description, inputSchema: schema };
-  // Tags an MCP import wrote from annotations go back out as annotations.
-  const tags = t.tags ?? [];
-  if (tags.some((tag) => tag in ANNOTATION_TAGS)) {
-    const annotations: Record<string, boolean> = {};
-    for (const [tag, hint] of Object.entries(ANNOTATION_TAGS)) annotations[hint] = tags.includes(tag);
-    tool.annotations = annotations;
+/**
+ * A tool's hints from its tags, or undefined when it has none of the four (its hints are unknown): the import writes
+ * every hint that holds (MCP's defaults applied), so a missing tag is a false hint.
+ */
+function hintsOf(tags: readonly string[]): Hints | undefined {
+  if (!tags.some((tag) => (ANNOTATION_TAGS as readonly string[]).includes(tag))) return undefined;
+  return { readOnlyHint: tags.includes('read-only'), destructiveHint: tags.includes('destructive'), idempotentHint: tags.includes('idempotent'), openWorldHint: tags.includes('open-world') };
+}
+
+/** Per `generated` folder: hints by tool name (spec tools and namespaces). */
+const annotationCache = new WeakMap<ServedSpec, ReadonlyMap<string, Hints>>();
+
+/**
+ * The annotations `tools/list` sends, by tool name: a spec tool's from its tags; a namespace's from its members' when
+ * every member has some (read-only and idempotent when all of them are, destructive and open-world when any is).
+ * Throws a `TypeError` when `generated` is not a generated folder, or is another spec's than the router's.
+ * @internal
+ * @example
+ * annotationsOf(generated, router, 'serveMcp').get('list_items'); // → { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+ */
+export function annotationsOf(generated: ServedSpec, router: Pick<ServableRouter, 'snapshot'>, where: string): ReadonlyMap<string, Hints> {
+  const given = (generated as Partial<ServedSpec> | null)?.spec;
+  if (typeof given?.hash !== 'string' || !Array.isArray(given.tools) || !Array.isArray(given.namespaces)) {
+    throw new TypeError(`${where}: \`generated\` must be the generated folder the router was created from (import * as generated from './generated/index.js').`);
   }
-  return tool;
+  const spec: ServedSpec['spec'] = given;
+  const routerSpec = (router.snapshot?.() as { spec?: unknown } | undefined)?.spec;
+  if (routerSpec !== undefined && routerSpec !== spec.hash) {
+    throw new TypeError(`${where}: \`generated\` is not the generated folder this router was created from (the spec hashes differ).`);
+  }
+  let byName = annotationCache.get(generated);
+  if (byName === undefined) {
+    const map = new Map<string, Hints>();
+    const tools = spec.tools.map((t) => hintsOf(Array.isArray(t.tags) ? t.tags : []));
+    for (const [i, t] of spec.tools.entries()) {
+      const hints = tools[i];
+      if (hints !== undefined) map.set(t.name, hints);
+    }
+    for (const ns of spec.namespaces) {
+      const members = ns.tools.map((i) => tools[i]);
+      if (members.length === 0 || !members.every((h): h is Hints => h !== undefined)) continue;
+      map.set(ns.name, {
+        readOnlyHint: members.every((h) => h.readOnlyHint),
+        destructiveHint: members.some((h) => h.destructiveHint),
+        idempotentHint: members.every((h) => h.idempotentHint),
+        openWorldHint: members.some((h) => h.openWorldHint),
+      });
+    }
+    annotationCache.set(generated, (byName = map));
+  }
+  return byName;
+}
+
+function toMcpTool(t: ToolDefinition, annotations: Hints | undefined): McpTool {
+  const schema = (t.parameters ?? { type: 'object', properties: {} }) as McpTool['inputSchema'];
+  return { name: t.name, description: t.description, inputSchema: schema, ...(annotations !== undefined ? { annotations: { ...annotations } } : {}) };
 }
 
 /** Whether a value is an MCP content block, with the fields the protocol requires of its kind. */

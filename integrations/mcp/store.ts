@@ -28,7 +28,7 @@ export interface McpSessionRecord {
 export interface McpSessionStore {
   get(id: string): Promise<McpSessionRecord | undefined> | McpSessionRecord | undefined;
   set(id: string, record: McpSessionRecord, ttlMs: number): Promise<unknown> | unknown;
-  /** Keep the record `ttlMs` longer without rewriting it (activity without a tool call). */
+  /** Keep the record `ttlMs` from now without rewriting it (activity without a tool call, a request still running). */
   touch(id: string, ttlMs: number): Promise<unknown> | unknown;
   delete(id: string): Promise<unknown> | unknown;
 }

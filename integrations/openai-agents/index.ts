@@ -10,7 +10,8 @@
  *   model's raw argument text to `router.dispatch`: the gate, validation and
  *   routing are the router's, and a rejection is the tool's output, the
  *   router's reason as it wrote it. Handlers get the run's context
- *   (`RunContext.context`, typed as the router's `C`).
+ *   (`RunContext.context`, typed as the router's `C`), and the signal the SDK
+ *   hands `invoke` aborts their `ctx.signal`.
  * - Namespaces: on the Responses API (`api: 'responses'`, the SDK's default),
  *   one `toolNamespace()` group per namespace, whose members the model calls
  *   by name (their schemas come from `generated`); on Chat Completions
@@ -104,7 +105,8 @@ export function toOpenAiAgents<R extends RegistryShape, C = unknown, D extends s
   const api = options.api ?? 'responses';
   if (api !== 'responses' && api !== 'chat') throw new TypeError(`toOpenAiAgents: api ${JSON.stringify(api)} is not an API; use 'responses' or 'chat'.`);
   const send = router.dispatch.bind(router) as unknown as (call: AgentsCall, options?: DispatchOptions<C>) => Promise<Result>;
-  const dispatch: Dispatch<C> = (call, runContext) => send(call, { context: (options.context ?? runContext) as C });
+  // `signal` only when the SDK gave one: dispatch refuses anything else in its place.
+  const dispatch: Dispatch<C> = (call, runContext, signal) => send(call, { context: (options.context ?? runContext) as C, ...(signal !== undefined ? { signal } : {}) });
 
   const compiled = router.compile();
   const loader = compiled.tools.find((t) => t.name === LOAD_TOOLKIT_NAME);

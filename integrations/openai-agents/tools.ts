@@ -16,8 +16,8 @@ export interface AgentsCall {
   readonly arguments: string;
 }
 
-/** What the tools need of a router: `dispatch`, with the run's context. */
-export type Dispatch<C> = (call: AgentsCall, context: C | undefined) => Promise<{ ok: true; result: unknown } | { ok: false; reason: string }>;
+/** What the tools need of a router: `dispatch`, with the run's context and, while a tool runs, the SDK's abort signal. */
+export type Dispatch<C> = (call: AgentsCall, context: C | undefined, signal?: AbortSignal) => Promise<{ ok: true; result: unknown } | { ok: false; reason: string }>;
 
 /** Where a tool's calls go: its own name, or a member of a namespace. */
 export interface Route {
@@ -47,7 +47,8 @@ export function outputText(r: { ok: true; result: unknown } | { ok: false; reaso
 }
 
 /**
- * One Agents SDK function tool over `dispatch`. Made with the SDK's `tool()`
+ * One Agents SDK function tool over `dispatch`, under the signal the SDK
+ * hands `invoke`. Made with the SDK's `tool()`
  * so that `needsApproval: false` is its static policy (a hand-written
  * `async () => false` is a dynamic one, which holds a call with unparseable
  * arguments for manual approval), then given an `invoke` that takes the raw
@@ -85,7 +86,8 @@ export function functionTool<C>(
     ...made,
     invoke: async (runContext: RunContext<C>, input: string, details) => {
       const call: AgentsCall = { call_id: details?.toolCall?.callId, name: route.name, arguments: input, ...(route.namespace === undefined ? {} : { namespace: route.namespace }) };
-      return outputText(await dispatch(call, runContext.context));
+      // The SDK's signal (the run's, or its cancellation of this call): aborting it aborts the handler's `ctx.signal`.
+      return outputText(await dispatch(call, runContext.context, details?.signal));
     },
   };
   return out;

@@ -5,6 +5,8 @@
  * toolkit loaded through one process is called through the other, the
  * announcements shown through one are not repeated by the other, and when one
  * process is killed mid-conversation the session goes on through the other.
+ * A call running longer than the idle timeout keeps its session's record
+ * alive in Redis.
  * On each SDK line. Without `redis-server` (.ci/run installs it) these tests are
  * skipped locally and fail in CI (CI=true), as the browser test of `inspect` is.
  */
@@ -17,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, listAllTools, redisSessionStore, type McpConnection, type RedisLikeClient } from '../../integrations/mcp/index.js';
 import { REPO } from '../generator/helpers.js';
 import { LINES, texts } from './mcp-lines.js';
+import { callOutlivingIdleTimeout } from './mcp-traffic.helpers.js';
 
 // node-redis's client is a store client as it is.
 const _fits: (client: ReturnType<typeof createClient>) => RedisLikeClient = (client) => client;
@@ -116,6 +119,22 @@ it.skipIf(skip)('redisSessionStore keeps JSON records under its prefix with an e
   await expect.poll(() => store.get('b')).toBeUndefined();
   await store.delete('a');
   expect(await store.get('a')).toBeUndefined();
+});
+
+describe.each(LINES)('a call running longer than idleTimeoutMs, sessions in Redis, %s', (sdk) => {
+  it.skipIf(skip)('keeps its session alive in Redis while it runs, for the same client and another server; the idle clock starts when it finishes', async () => {
+    const redis = await createClient({ url: redisUrl }).connect();
+    cleanups.push(() => redis.quit());
+    const prefix = `test:inflight:${sdk}:`;
+    const seen = await callOutlivingIdleTimeout(sdk, redisSessionStore(redis, { prefix }), 600);
+    expect(seen.sameClient).toEqual(expect.arrayContaining(['terminal', 'load_toolkit']));
+    expect(seen.otherServer).toBe(200);
+    expect(seen.result).toEqual(['finished']);
+    expect(seen.afterFinish).toBeGreaterThan(0);
+    expect(seen.open).toBe(0);
+    expect(seen.ended).toBe(404);
+    expect(await redis.keys(`${prefix}*`)).toEqual([]);
+  });
 });
 
 describe.each(LINES)('two server processes sharing sessions through Redis, %s', (sdk) => {

@@ -1,12 +1,15 @@
 /**
  * Helpers of the MCP traffic tests: raw Streamable HTTP requests (to see
- * statuses the official client hides), and a router whose `run_bash` waits
- * until its `ctx.signal` aborts.
+ * statuses the official client hides), a router whose `run_bash` waits
+ * until its `ctx.signal` aborts, and a call that outlives the idle timeout
+ * (also run against Redis).
  */
 import { request } from 'node:http';
 import * as gen from '../../generated/index.js';
+import { connectMcp, listAllTools, serveMcpHttp, type McpSdkLine, type McpSessionStore } from '../../integrations/mcp/index.js';
 import { createRouter } from '../../runtime/index.js';
 import { recordingHandlers } from '../runtime/helpers.js';
+import { texts } from './mcp-lines.js';
 
 export const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } as const;
 export const INITIALIZE = {
@@ -81,4 +84,45 @@ export function waitingRouter(aborted: unknown[], started: () => void) {
         });
       }),
   });
+}
+
+/**
+ * A tool call that outlives the idle timeout, on two `serveMcpHttp` servers sharing `store` (a router per session):
+ * the client calls `run_bash` on the first, which runs for 2.5 idle timeouts; meanwhile the same client lists the
+ * tools (same server) and a raw request of the session reaches the second server. Then the call finishes, and the
+ * session answers for a while after it and ends once nothing reaches it. Returns what each step saw.
+ */
+export async function callOutlivingIdleTimeout(sdk: McpSdkLine, store: McpSessionStore, idleTimeoutMs: number) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let running = 0;
+  const { handlers } = recordingHandlers();
+  const make = () => createRouter(gen, { ...handlers, run_bash: async () => (running++, await held, 'finished') });
+  const [one, two] = await Promise.all([serveMcpHttp(make, { sdk, store, idleTimeoutMs }), serveMcpHttp(make, { sdk, store, idleTimeoutMs })]);
+  const connection = await connectMcp({ url: one!.url }, { sdk });
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const error = (e: unknown) => `failed: ${e instanceof Error ? e.message : String(e)}`;
+  try {
+    const id = [...one!.sessions.keys()][0]!;
+    const call = connection.client.callTool({ name: 'run_bash', arguments: { command: 'long' } }).then((r) => texts(r), error);
+    for (let waited = 0; running === 0 && waited < 5000; waited += 10) await sleep(10);
+    await sleep(idleTimeoutMs * 2.5);
+    const sameClient = await listAllTools(connection.client).then((tools) => tools.map((t) => t.name), error);
+    const otherServer = (await rawCall(two!.url, id, 'POST', { jsonrpc: '2.0', id: 90, method: 'tools/list' })).status;
+    release();
+    const result = await Promise.race([call, sleep(3000).then(() => 'still pending 3 s after it finished')]);
+    // The idle clock starts when the call finishes.
+    await sleep(idleTimeoutMs * 0.6);
+    const afterFinish = await listAllTools(connection.client).then((tools) => tools.length, error);
+    // Then nothing reaches the session: it ends on both servers, and its id answers 404.
+    for (let waited = 0; (one!.sessions.size > 0 || two!.sessions.size > 0) && waited < 5000; waited += 20) await sleep(20);
+    const open = one!.sessions.size + two!.sessions.size;
+    await sleep(idleTimeoutMs / 2);
+    const ended = (await rawCall(one!.url, id, 'POST', { jsonrpc: '2.0', id: 91, method: 'tools/list' })).status;
+    return { sameClient, otherServer, result, afterFinish, open, ended };
+  } finally {
+    release();
+    await connection.close().catch(() => undefined);
+    await Promise.all([one!.close(), two!.close()]);
+  }
 }

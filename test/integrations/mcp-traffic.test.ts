@@ -1,6 +1,7 @@
 /**
  * `serveMcpHttp` under real traffic, on each SDK line (server and client):
- * sessions end (idle timeout, DELETE, the cap), bodies have a limit checked
+ * sessions end (idle timeout, DELETE, the cap) but never under a running
+ * call, bodies have a limit checked
  * before they are read, requests are checked in order with errors that say
  * what is wrong, a tool-set change reaches every session it affects (shared
  * router: all; a router per session: only that one), and cancelling a call
@@ -11,7 +12,7 @@ import { createDemoRouter } from '../../examples/mcp-server.js';
 import { clientLineOf } from '../../integrations/mcp/sdk.js';
 import { connectMcp, listAllTools, memorySessionStore, serveMcpHttp, type McpConnection, type McpSdkLine } from '../../integrations/mcp/index.js';
 import { LINES, PAIRS, texts } from './mcp-lines.js';
-import { INITIALIZE, postLarge, rawCall, rawSession, waitingRouter } from './mcp-traffic.helpers.js';
+import { callOutlivingIdleTimeout, INITIALIZE, postLarge, rawCall, rawSession, waitingRouter } from './mcp-traffic.helpers.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -121,6 +122,31 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
     await expect(serveMcpHttp(createDemoRouter(), { sdk, allowedHosts: 'localhost' as never })).rejects.toThrow(/allowedHosts must be an array of host names/);
     await expect(serveMcpHttp(createDemoRouter(), { sdk, path: 'mcp' })).rejects.toThrow(/path must start with "\/"/);
     expect(listening()).toBe(before);
+  });
+
+  it('a call running longer than idleTimeoutMs keeps its session, here and in the shared store; the idle clock starts when it finishes', async () => {
+    const store = memorySessionStore();
+    const seen = await callOutlivingIdleTimeout(sdk, store, 600);
+    expect(seen.sameClient).toEqual(expect.arrayContaining(['terminal', 'load_toolkit']));
+    expect(seen.otherServer).toBe(200);
+    expect(seen.result).toEqual(['finished']);
+    expect(seen.afterFinish).toBeGreaterThan(0);
+    expect(seen.open).toBe(0);
+    expect(seen.ended).toBe(404);
+    expect(store.size).toBe(0);
+  });
+
+  it('a request that brings a session to another server counts as activity in the shared store', async () => {
+    const store = memorySessionStore();
+    const [one, two] = await Promise.all([1, 2].map(() => serveMcpHttp(() => createDemoRouter(), { sdk, store, idleTimeoutMs: 1000 })));
+    cleanups.push(() => one!.close(), () => two!.close());
+    const id = await rawSession(one!.url);
+    const list = async (url: URL) => (await rawCall(url, id, 'POST', { jsonrpc: '2.0', id: 5, method: 'tools/list' })).status;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await list(two!.url)).toBe(200);
+    // 1.2 s after the session's last write, 0.5 s after its last request.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await list(two!.url)).toBe(200);
   });
 
   it('a call still running when the client ends the session does not bring the session back', async () => {

@@ -7,12 +7,13 @@
  * search, then the loaded tool's call. Every assertion reads the request
  * bodies the SDK sent — what the model receives.
  */
-import { Agent, Runner, setTracingDisabled, type Tool } from '@openai/agents';
+import { Agent, RunContext, Runner, setTracingDisabled, type FunctionTool, type Tool } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { createRouter, type HandlerContext } from '../../runtime/index.js';
 import * as generated from '../../generated/index.js';
 import type { Handlers, ToolName } from '../../generated/index.js';
 import { toOpenAiAgents, type OpenAiAgentsSettings } from '../../integrations/openai-agents/index.js';
+import { recordingHandlers } from '../runtime/helpers.js';
 import { call, search, startScriptedOpenAi, text, type ScriptedOpenAi } from './openai-agents-model.js';
 
 setTracingDisabled(true);
@@ -175,5 +176,50 @@ describe('toOpenAiAgents on the Responses API, run by the SDK Runner', () => {
     expect(items.find((i) => i['type'] === 'tool_search_call' && i['call_id'] === 's2')).toMatchObject({ arguments: { toolkit_name: 'weather' }, execution: 'client' });
     expect(router.getLoadedToolkits()).toEqual(['Weather']);
     expect(outputs(bodies[5]!).get('c7')).toBe('{"city":"Lisbon","days":2,"forecast":"sunny"}');
+  });
+});
+
+describe('toOpenAiAgents cancellation', () => {
+  it("aborting the run aborts the running handler's signal, and the run settles", async () => {
+    const aborted: unknown[] = [];
+    let started = 0;
+    const router = createRouter(generated, {
+      ...recordingHandlers().handlers,
+      run_bash: (_args: unknown, ctx: HandlerContext) =>
+        new Promise<string>((resolve) => {
+          started++;
+          ctx.signal.addEventListener('abort', () => {
+            aborted.push(ctx.signal.reason);
+            resolve('stopped');
+          });
+        }),
+    });
+    const model = await startScriptedOpenAi('responses', [[call('r1', 'run_bash', { command: 'sleep 60' }, 'terminal')], [text('Done.')]]);
+    try {
+      const settings = toOpenAiAgents(router, { generated });
+      const agent = new Agent({ name: 'assistant', model: 'gpt-test', ...settings.agent });
+      const runner = new Runner({ modelProvider: model.provider, tracingDisabled: true });
+      const stop = new AbortController();
+      const run = runner.run(agent, 'Run it.', { ...settings.run, maxTurns: 4, signal: stop.signal }).then(
+        (r) => `resolved: ${String(r.finalOutput)}`,
+        (error: unknown) => `rejected: ${(error as Error).message}`,
+      );
+      await expect.poll(() => started).toBe(1);
+      stop.abort(new Error('the user stopped the run'));
+      const hung = new Promise((resolve) => setTimeout(() => resolve('still running after 3 s'), 3000));
+      expect(await Promise.race([run, hung])).toBe('rejected: the user stopped the run');
+      expect(aborted).toEqual([stop.signal.reason]);
+
+      // What the tool answers for the aborted call: the router's reason, which says it was cancelled.
+      const terminal = toOpenAiAgents(router, { api: 'chat' }).agent.tools.find((t) => t.name === 'terminal') as FunctionTool;
+      const cancel = new AbortController();
+      const output = terminal.invoke(new RunContext(), JSON.stringify({ action: 'run_bash', args: { command: 'sleep 60' } }), { signal: cancel.signal });
+      await expect.poll(() => started).toBe(2);
+      cancel.abort();
+      expect(await output).toBe('The call to "run_bash" was cancelled by the application before it finished.');
+      expect(aborted).toHaveLength(2);
+    } finally {
+      await model.close();
+    }
   });
 });
