@@ -51,10 +51,10 @@ const entry = process.argv[1];
 if (entry !== undefined && import.meta.url === pathToFileURL(path.resolve(entry)).href) {
   const router = createDemoRouter();
   if (process.argv.includes('--http')) {
-    const served = await serveMcpHttp(router, { port: Number(process.env['PORT'] ?? 0), name: 'toolroute-example' });
+    const served = await serveMcpHttp(router, { port: Number(process.env['PORT'] ?? 0), name: 'toolroute-example', generated });
     // stderr: stdout stays clean, as for stdio servers.
     process.stderr.write(`toolroute example MCP server at ${served.url.href}\n`);
   } else {
-    await serveMcpStdio(router, { name: 'toolroute-example' });
+    await serveMcpStdio(router, { name: 'toolroute-example', generated });
   }
 }

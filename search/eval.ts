@@ -166,6 +166,9 @@ export function formatEvalText(report: EvalReport): string {
     const o = report.overall[s];
     out.push(`  ${s.padEnd(11)}  recall ${pct(o.recall)}, precision ${pct(o.precision)}, kept ${o.kept.toFixed(1)}, ${o.passed} of ${report.cases.length} pass`);
   }
-  out.push('', report.failed === 0 ? `All ${report.cases.length} cases pass under their gate.` : `${report.failed} of ${report.cases.length} cases fail under their gate.`);
+  const n = report.cases.length;
+  out.push('', report.failed === 0
+    ? (n === 1 ? 'The case passes under its gate.' : `All ${n} cases pass under their gate.`)
+    : `${report.failed} of ${n} case${n === 1 ? '' : 's'} ${report.failed === 1 ? 'fails' : 'fail'} under ${report.failed === 1 ? 'its' : 'their'} gate.`);
   return `${out.join('\n')}\n`;
 }

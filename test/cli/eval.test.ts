@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scoreSelection, type EvalReport } from '../../search/eval.js';
+import { evalReport, formatEvalText, scoreSelection, type EvalReport } from '../../search/eval.js';
 import { builtPackage } from '../setup/package-build.js';
 import { REPO, removeDir, tempDir, write } from './stage.js';
 
@@ -61,6 +61,12 @@ describe('toolroute eval', () => {
     expect(report.cases[2]!.pruneByTask.recall).toBe(1);
     expect(report.cases[2]!.pruneByTask.precision).toBeCloseTo(1 / 3);
     expect(report).toMatchObject({ passed: 1, failed: 2, overall: { rankByTask: { passed: expect.any(Number) } } });
+  });
+
+  it('says one case in the singular', () => {
+    const c = { task: 'read it', keep: ['read_file'], drop: [], gate: 'pruneByTask' as const, k: 3 };
+    expect(formatEvalText(evalReport('s.yaml', [{ c, kept: { pruneByTask: ['read_file'], rankByTask: ['read_file'] } }]))).toContain('\nThe case passes under its gate.\n');
+    expect(formatEvalText(evalReport('s.yaml', [{ c, kept: { pruneByTask: [], rankByTask: [] } }]))).toContain('\n1 of 1 case fails under its gate.\n');
   });
 
   it('scores a selection that keeps nothing as exact only when the case wants nothing kept', () => {
