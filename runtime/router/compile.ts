@@ -297,7 +297,7 @@ export class Compiler {
     const catalog = this.#catalog;
     const gate = this.#gate;
     const toolkitToolOpen = (k: number) => !gate.kitBlocked[k] && catalog.toolkits[k]!.tools.some((t) => !gate.toolBlocked[t]);
-    if (name === TOOLKIT_DISPATCHER_NAME) return catalog.toolkits.some((_, k) => toolkitToolOpen(k));
+    if (name === TOOLKIT_DISPATCHER_NAME) return !gate.isListed(name) && catalog.toolkits.some((_, k) => toolkitToolOpen(k));
     const ref = catalog.byName.get(name);
     // A toolkit's native namespace: once loaded (the loader's tool search brings its members).
     const kit = ref === undefined ? catalog.findToolkit(name) : undefined;

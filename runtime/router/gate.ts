@@ -3,7 +3,7 @@
  * `nsBlocked`, `kitBlocked`, `direct`) derived from the blocklist and the loaded toolkits; `loadVersion` counts changes
  * of the callable set. What a blocklist may name belongs here; what a rejected call is told belongs to resolve.ts.
  */
-import { LOAD_TOOLKIT_NAME, type ToolDefinition } from '../contract.js';
+import { LOAD_TOOLKIT_NAME, TOOLKIT_DISPATCHER_NAME, type ToolDefinition } from '../contract.js';
 import { ToolCallRejectedError } from './types.js';
 import { assertKnownNames } from '../suggest.js';
 import type { Catalog } from './catalog.js';
@@ -42,9 +42,9 @@ export class Gate {
   /** Throw a `TypeError` when `names` holds a non-string, or an unknown name without `allowUnknown`. Changes nothing. */
   assertBlockable(names: readonly unknown[], allowUnknown: boolean, where: string): void {
     if (allowUnknown) return assertKnownNames(where, names, { has: () => true }, () => [], '');
-    // Tools, namespaces, toolkits (exact spelling), `load_toolkit` and the other library-owned tools.
-    const known = new Set([...this.#catalog.byName.keys(), ...this.#catalog.toolkits.map((kit) => kit.name)]);
-    const hint = 'A blocklist names tools, namespaces, toolkits (exact spelling), load_toolkit or library tools. ' +
+    // Tools, namespaces, toolkits (exact spelling), `load_toolkit`, `call_toolkit_tool` and the other library-owned tools.
+    const known = new Set([...this.#catalog.byName.keys(), ...this.#catalog.toolkits.map((kit) => kit.name), TOOLKIT_DISPATCHER_NAME]);
+    const hint = 'A blocklist names tools, namespaces, toolkits (exact spelling), load_toolkit, call_toolkit_tool or library tools. ' +
       'To block a name that is not registered yet, pass { allowUnknown: true }.';
     assertKnownNames(where, names, known, () => known, hint);
   }

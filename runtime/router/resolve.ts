@@ -100,6 +100,7 @@ export class Resolver {
     if (name === undefined || name === '') return reject('empty_name', emptyNameReason(this.#suggestions.callable().names), callId);
     const ref = catalog.byName.get(name);
     if (ref === undefined && name === TOOLKIT_DISPATCHER_NAME && catalog.toolkits.length > 0) {
+      if (gate.isListed(name)) return reject('blocked', blockedReason(name), callId);
       return nameOnly ? nameCheck(name, 'library', callId) : this.#dispatched(raw, callId);
     }
     if (ref?.kind === 'loader') {

@@ -120,6 +120,20 @@ describe('configuration names are checked (a typo never leaves a tool open)', ()
     expect(await r2.dispatch({ name: 'ping', arguments: '{}' })).toMatchObject({ ok: false, code: 'blocked' });
   });
 
+  test('call_toolkit_tool, the dispatcher, can be blocked like load_toolkit: its calls are rejected and no provider list allows it', async () => {
+    const router = createRouter(generated, recordingHandlers().handlers, { toolkitLoading: 'dispatcher' });
+    router.setBlockedTools(['call_toolkit_tool']);
+    expect(router.getBlockedTools()).toEqual(['call_toolkit_tool']);
+    expect(await router.dispatch(call('load_toolkit', { toolkit_name: 'Weather' }))).toMatchObject({ ok: true });
+    expect(await router.dispatch(call('call_toolkit_tool', { tool: 'get_forecast', args: { city: 'Lisbon' } }))).toMatchObject({ ok: false, code: 'blocked' });
+    expect(router.checkToolCall({ name: 'call_toolkit_tool' })).toMatchObject({ allowed: false, code: 'blocked' });
+    const offered = router.allowedToolNames({ target: 'openai' });
+    expect(offered).toContain('load_toolkit');
+    expect(offered).not.toContain('call_toolkit_tool');
+    router.setBlockedTools([]);
+    expect(await router.dispatch(call('call_toolkit_tool', { tool: 'get_forecast', args: { city: 'Lisbon' } }))).toMatchObject({ ok: true });
+  });
+
   test('allowOnly and pruneByTaskAndAllowlist throw on a name that is no flat tool', () => {
     const { router } = exampleRouter();
     expect(() => router.allowOnly(['raed_file'] as never)).toThrow(/^allowOnly: unknown name "raed_file" \(did you mean "read_file"\?\)/);
