@@ -4,7 +4,7 @@
  * exception class the reference-library-compatible helpers throw.
  */
 import type {
-  AbortSignalOf, CallVia, HandlerContext, LOAD_TOOLKIT_NAME, LoaderCallOf, RegistryShape, Rejection, RejectionCode, ResolvedCallOf, Target, ToolCallCheckResultOf,
+  AbortSignalOf, CallVia, HandlerContext, LOAD_TOOLKIT_NAME, LoaderCallOf, TOOLKIT_DISPATCHER_NAME, RegistryShape, Rejection, RejectionCode, ResolvedCallOf, Target, ToolCallCheckResultOf,
   ToolDefinition, ToolNameOf, ValidateFn,
 } from '../contract.js';
 import type { Announcement } from '../announcements.js';
@@ -130,8 +130,8 @@ export interface DynamicGroupDefinition<C = unknown> {
   readonly encoding?: NamespaceEncoding;
 }
 
-/** Names `setBlockedTools` accepts: tools, namespaces and toolkits of the spec, run-time ones, and `load_toolkit`. */
-export type BlockableName<R extends RegistryShape, D extends string = never> = ToolNameOf<R> | R['namespaces'] | R['toolkits'] | D | typeof LOAD_TOOLKIT_NAME;
+/** Names `setBlockedTools` accepts: tools, namespaces and toolkits of the spec, run-time ones, `load_toolkit` and `call_toolkit_tool`. */
+export type BlockableName<R extends RegistryShape, D extends string = never> = ToolNameOf<R> | R['namespaces'] | R['toolkits'] | D | typeof LOAD_TOOLKIT_NAME | typeof TOOLKIT_DISPATCHER_NAME;
 
 /** A resolved call to a run-time tool: arguments are only known to be a JSON object. */
 export interface DynamicResolvedCall<D extends string> {

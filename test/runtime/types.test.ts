@@ -35,7 +35,7 @@ describe('types', () => {
       // @ts-expect-error: not a policy of the spec
       router.applyPolicy('staging'),
     );
-    expectTypeOf(router.getBlockedTools()).toEqualTypeOf<('read_file' | 'run_bash' | 'get_time' | 'write_file' | 'delete_file' | 'tail_logs' | 'get_forecast' | 'get_current_weather' | 'run_query' | 'describe_table' | 'file_ops' | 'terminal' | 'Weather' | 'Database' | 'load_toolkit')[]>();
+    expectTypeOf(router.getBlockedTools()).toEqualTypeOf<('read_file' | 'run_bash' | 'get_time' | 'write_file' | 'delete_file' | 'tail_logs' | 'get_forecast' | 'get_current_weather' | 'run_query' | 'describe_table' | 'file_ops' | 'terminal' | 'Weather' | 'Database' | 'load_toolkit' | 'call_toolkit_tool')[]>();
   });
 
   test('a narrowed check result gives typed arguments', () => {
