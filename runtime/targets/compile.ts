@@ -27,7 +27,7 @@ export type CacheBreakpoint = 'tools' | 'system' | { readonly message: number };
 /** Codes of the warnings compile can emit, so a sink can dedupe or filter them. */
 export const TARGET_WARNING_CODES = [
   'anthropic-announcement-hoist', 'anthropic-deferred-without-search', 'tool-search-unsupported', 'duplicate-tool-name', 'cache-audit',
-  'provider-state-dropped', 'allowed-tools-unsupported', 'tool-changes-unplaced'
+  'provider-state-dropped', 'allowed-tools-unsupported', 'tool-changes-unplaced', 'responses-deferred-without-search',
 ] as const;
 export type TargetWarningCode = (typeof TARGET_WARNING_CODES)[number];
 

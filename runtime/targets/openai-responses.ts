@@ -56,7 +56,11 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
   namespaces: { tool: (ns, members, deferred) => ({ type: 'namespace', name: ns.name, description: ns.description, tools: deferred ? members.map((m) => ({ ...m, defer_loading: true })) : [...members] }) },
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
-  buildPayload({ input, options, systemText, placed, tools }): ResponsesPayload {
+  buildPayload({ input, options, systemText, placed, tools, warn }): ResponsesPayload {
+    const deferred = (t: ResponsesTool): boolean => ('defer_loading' in t && t.defer_loading === true) || (t.type === 'namespace' && t.tools.some(deferred));
+    if (tools.some(deferred) && !tools.some((t) => t.type === 'tool_search')) {
+      warn('responses-deferred-without-search', 'some functions have defer_loading but the request has no tool_search tool, so the model cannot discover them. Fix: pass options.toolSearch.');
+    }
     let items = toResponsesInput(placed.messages, options.responsesSystemRole);
     if (input.toolkits?.mode === 'tool-search') items = asToolSearchItems(items, placed.messages, input.toolkits);
     const namespaces = new Set(tools.flatMap((t) => (t.type === 'namespace' ? [t.name] : [])));

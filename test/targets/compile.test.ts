@@ -233,6 +233,13 @@ describe('Anthropic rules that would be a 400', () => {
     const codes: TargetWarningCode[] = [];
     compileForTarget(input('anthropic', { deferred: rendered('anthropic', [getForecast]), options: { onWarning: (_m, c) => codes.push(c) } }));
     expect(codes).toEqual(['anthropic-deferred-without-search']);
+    // Responses too: a deferred function, or a namespace's, is hidden until a tool_search finds it.
+    const heard: TargetWarningCode[] = [];
+    compileForTarget(input('openai-responses', { stable: rendered('openai-responses', [readFile, getForecast]), options: { onWarning: (_m, c) => heard.push(c) } }));
+    expect(heard).toEqual(['responses-deferred-without-search']);
+    compileForTarget(input('openai-responses', { stable: rendered('openai-responses', [readFile, getForecast]), options: { toolSearch: true, onWarning: (_m, c) => heard.push(c) } }));
+    compileForTarget(input('openai-responses', { stable: rendered('openai-responses', [readFile]), options: { onWarning: (_m, c) => heard.push(c) } }));
+    expect(heard).toEqual(['responses-deferred-without-search']);
   });
 });
 
