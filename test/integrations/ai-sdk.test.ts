@@ -21,6 +21,7 @@ import { createDemoRouter } from '../../examples/mcp-server.js';
 import { aiSdkToolkitMode, toAiSdk, ToolRejectedError } from '../../integrations/ai-sdk/index.js';
 import { memoryTools } from '../../examples/memory-tools.js';
 import { generated, recordingHandlers } from '../runtime/helpers.js';
+import { call, modelOf, USAGE } from './ai-sdk-model.js';
 
 /** The installed AI SDK's major (6 or 7). */
 const AI_MAJOR = Number((createRequire(import.meta.url)('ai/package.json') as { version: string }).version.split('.')[0]);
@@ -39,14 +40,6 @@ function rejectedCodes(steps: readonly StepResult<ToolSet>[]): Map<string, strin
   return out;
 }
 
-const USAGE = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
-const call = (id: string, toolName: string, input: unknown): LanguageModelV3Content => ({
-  type: 'tool-call',
-  toolCallId: id,
-  toolName,
-  input: typeof input === 'string' ? input : JSON.stringify(input),
-});
-
 /** What the model "says" on each step. */
 const SCRIPT: LanguageModelV3Content[][] = [
   [call('c1', 'file_ops', { action: 'write_file', args: { path: 'notes.md', content: 'hello' } }), call('c2', 'read_fil', { path: 'notes.md' })],
@@ -55,19 +48,6 @@ const SCRIPT: LanguageModelV3Content[][] = [
   [call('c10', 'get_forecast', { city: 'Lisbon', days: 2 }), call('c11', 'read_file', { path: 'notes.md' })],
   [{ type: 'text', text: 'Done: notes.md is written; Lisbon is sunny.' }],
 ];
-
-function scriptedModel() {
-  const calls: LanguageModelV3CallOptions[] = [];
-  const model = new MockLanguageModelV3({
-    doGenerate: async (options) => {
-      calls.push(options);
-      const content = SCRIPT[calls.length - 1] ?? [{ type: 'text', text: 'nothing more' }];
-      const toolStep = content.some((c) => c.type === 'tool-call');
-      return { content, finishReason: { unified: toolStep ? 'tool-calls' : 'stop', raw: undefined }, usage: USAGE, warnings: [] };
-    },
-  });
-  return { model, calls };
-}
 
 /** The tool-result outputs of a prompt, by call id. */
 function results(prompt: LanguageModelV3CallOptions['prompt']): Map<string, { type: string; value: unknown }> {
@@ -82,7 +62,7 @@ describe('toAiSdk with generateText over a multi-step run', () => {
   it('append: dispatches, sends toolroute reasons for every rejection, loads a toolkit, keeps the tool list a growing prefix', async () => {
     const router = createDemoRouter();
     router.setBlockedTools(['delete_file']);
-    const { model, calls } = scriptedModel();
+    const { model, calls } = modelOf(SCRIPT);
     const settings = toAiSdk(router, { system: 'You are a careful assistant.', toolkitLoading: 'append' });
     const result = await generateText({ model, ...settings, prompt: 'Write notes.md, then check the weather in Lisbon.', stopWhen: stepCountIs(8) });
 
@@ -278,19 +258,6 @@ describe('toAiSdk with streamText', () => {
 });
 
 /** A model that plays `script`, one step per request, recording each request. */
-function modelOf(script: LanguageModelV3Content[][]) {
-  const calls: LanguageModelV3CallOptions[] = [];
-  const model = new MockLanguageModelV3({
-    doGenerate: async (options) => {
-      calls.push(options);
-      const content = script[calls.length - 1] ?? [{ type: 'text', text: 'nothing more' }];
-      const toolStep = content.some((c) => c.type === 'tool-call');
-      return { content, finishReason: { unified: toolStep ? 'tool-calls' : 'stop', raw: undefined }, usage: USAGE, warnings: [] };
-    },
-  });
-  return { model, calls };
-}
-
 /** Every tool result the model read in the run, by call id. */
 function seenResults(calls: readonly LanguageModelV3CallOptions[]) {
   const seen = new Map<string, { type: string; value: unknown }>();
@@ -437,57 +404,5 @@ describe('toAiSdk toolkit loading: native on Anthropic (deferred)', () => {
     expect(seen.get('n4')).toEqual({ type: 'json', value: { city: 'Lisbon', days: 2, forecast: 'sunny' } });
     expect(refs('n5')[0]).toMatchObject({ text: expect.stringMatching(/^Toolkit "Weather" is already loaded\./) });
     expect(refs('n5')).toHaveLength(3);
-  });
-});
-
-describe('toAiSdk cancellation', () => {
-  /** A router whose `run_bash` waits until its `ctx.signal` aborts; `aborted` collects the reasons. */
-  function waitingRouter() {
-    const aborted: unknown[] = [];
-    let started = 0;
-    const { handlers } = recordingHandlers();
-    const router = createRouter(generated, {
-      ...handlers,
-      run_bash: (_args: unknown, ctx: { signal: AbortSignal }) =>
-        new Promise<string>((resolve) => {
-          started++;
-          ctx.signal.addEventListener('abort', () => {
-            aborted.push(ctx.signal.reason);
-            resolve('stopped');
-          });
-        }),
-    });
-    return { router, aborted, started: () => started };
-  }
-
-  it("aborting the run aborts the running handler's signal, and generateText settles", async () => {
-    const { router, aborted, started } = waitingRouter();
-    const { model } = modelOf([[call('a1', 'terminal', { action: 'run_bash', args: { command: 'sleep 60' } })], [{ type: 'text', text: 'done' }]]);
-    const stop = new AbortController();
-    const run = generateText({ model, ...toAiSdk(router), prompt: 'Run it.', stopWhen: stepCountIs(3), abortSignal: stop.signal }).then(
-      () => 'resolved',
-      (error: unknown) => `rejected: ${(error as Error).message}`,
-    );
-    await expect.poll(started).toBe(1);
-    stop.abort(new Error('the user stopped the run'));
-    const hung = new Promise((resolve) => setTimeout(() => resolve('still running after 3 s'), 3000));
-    expect(await Promise.race([run, hung])).toBe('rejected: the user stopped the run');
-    expect(aborted).toEqual([stop.signal.reason]);
-  });
-
-  it("an aborted call's output is the router's `aborted` rejection, which reads as a cancellation", async () => {
-    const { router, aborted } = waitingRouter();
-    const tools = toAiSdk(router).tools;
-    const stop = new AbortController();
-    const output = tools['terminal']!.execute!({ action: 'run_bash', args: { command: 'sleep 60' } }, { toolCallId: 'a2', messages: [], abortSignal: stop.signal });
-    stop.abort();
-    const hung = new Promise((resolve) => setTimeout(() => resolve('still running after 3 s'), 3000));
-    const rejected = (await Promise.race([output, hung])) as ToolRejectedError;
-    expect(rejected).toBeInstanceOf(ToolRejectedError);
-    expect(rejected.toJSON()).toEqual({ code: 'aborted', reason: 'The call to "run_bash" was cancelled by the application before it finished.' });
-    expect(aborted).toHaveLength(1);
-    // Without a signal (a direct call, an SDK that passes none) the call runs as before.
-    const plain = await tools['get_time']!.execute!({}, { toolCallId: 'a3', messages: [] });
-    expect(plain).toEqual({ tool: 'get_time', args: {} });
   });
 });
