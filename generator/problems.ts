@@ -18,6 +18,8 @@ export const PROBLEM_CODES = [
   'unsupported_schema_keyword', 'unknown_format', 'required_not_in_properties', 'unresolved_ref', 'remote_ref', 'recursive_ref',
   // A warning: `applyDefaults: true` cannot fill a default of a property named like an `Object.prototype` member.
   'default_not_applied',
+  // A warning: with `openaiStrict: true`, a tool strict mode cannot express is sent to OpenAI without it.
+  'openai_strict_fallback',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 

@@ -4,6 +4,7 @@ import { checkDefinedOnce, checkDescription, checkGroups, checkName, checkTags }
 import { expandToolParameters } from './parameters.js';
 import { checkPolicies, checkReach } from './policies.js';
 import { checkUnfilledDefaults } from './defaults.js';
+import { checkOpenAiStrict } from './openai-strict.js';
 import { checkReferences, toolEntries } from './references.js';
 import type { ToolEntry } from './references.js';
 
@@ -43,4 +44,5 @@ export function checkRules(ctx: Context): void {
   checkPolicies(ctx, root, entries, defined, [...defined.keys(), ...namespaceNames.keys(), ...[...toolkitNames.values()].map((t) => t.name)]);
   checkReach(ctx, root, entries);
   checkUnfilledDefaults(ctx, root, entries);
+  checkOpenAiStrict(ctx, root, defined);
 }

@@ -151,3 +151,17 @@ describe('OpenAI strict mode, from spec to handler', () => {
     expect(log).toEqual([]);
   });
 });
+
+describe('openai_strict_fallback', () => {
+  test('codegen warns for exactly the tools OpenAI gets without strict mode', async () => {
+    const spec = path.join(REPO, 'test/fixtures/warnings/openai-strict-fallback.yaml');
+    const result = await generate(spec, { out: path.join(dir, 'fallback'), cwd: REPO });
+    expect(result.problems).toEqual([]);
+    const warned = result.warnings.filter((w) => w.code === 'openai_strict_fallback').map((w) => w.subject);
+    const fallback = (await import(pathToFileURL(path.join(dir, 'fallback', 'index.ts')).href)) as GeneratedModule;
+    const router = createRouter(fallback, { search: () => 'ok', tag_record: () => 'ok', move: () => 'ok' } as never);
+    const chat = router.compile({ target: 'openai', messages }) as unknown as { tools: ChatTool[] };
+    expect(chat.tools.map((t) => [t.function.name, t.function.strict])).toEqual([['search', true], ['tag_record', false], ['move', false]]);
+    expect(warned).toEqual(chat.tools.filter((t) => t.function.strict === false).map((t) => t.function.name));
+  });
+});
