@@ -25,7 +25,7 @@ export const CODEGEN_SCRIPT = `toolroute codegen ${INIT_FILES.spec} --out ${INIT
 
 export const STARTER_SPEC = `# yaml-language-server: $schema=./node_modules/toolroute/schema/toolspec.schema.json
 # The tools your agent may call. After an edit, run \`npm run codegen\` (it regenerates ${INIT_FILES.generated}/).
-# Reference of every field: node_modules/toolroute/schema/README.md
+# Reference of every field and every error code: node_modules/toolroute/docs/spec.md
 version: 1
 tools:
   - name: get_time

@@ -26,7 +26,7 @@
  * other tests that run the CLI from it.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +151,13 @@ describe('npm pack output', () => {
     // init ran after the installs: package.json existed, and it became an ES module package with the script.
     expect(out[2]!.stdout).toContain('wrote tools.spec.yaml, src/handlers.ts, src/main.ts, package.json, tsconfig.json');
     expect(out[2]!.stdout).not.toContain('README');
+    // The starter's reference, and every page the installed README links to, are in the installed package.
+    const reference = /node_modules\/toolroute\/[\w/.-]+\.md/.exec(readFileSync(path.join(dir, 'tools.spec.yaml'), 'utf8'))?.[0];
+    expect(reference).toBe('node_modules/toolroute/docs/spec.md');
+    const installedReadme = readFileSync(path.join(dir, 'node_modules/toolroute/README.md'), 'utf8');
+    const pages = [...new Set([...installedReadme.matchAll(/\]\((docs\/[\w.-]+\.md)/g)].map((m) => m[1]!))];
+    expect(pages.length).toBeGreaterThan(5);
+    for (const page of [reference!, ...pages.map((p) => `node_modules/toolroute/${p}`)]) expect(existsSync(path.join(dir, page)), page).toBe(true);
     const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
     expect(pkg['type']).toBe('module');
     expect(Object.keys(pkg['devDependencies']!).sort()).toEqual(['@types/node', 'esbuild', 'tsx', 'typescript', 'yaml', 'zod']);
