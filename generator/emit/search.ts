@@ -6,9 +6,13 @@ import { tsString } from './code.js';
 import type { EmitContext } from './context.js';
 import type { GeneratedFile } from './file.js';
 
-/** The search entry beside the runtime entry it is generated for (`toolroute/runtime` → `toolroute/search`). */
+/**
+ * The search entry beside the runtime entry it is generated for: `toolroute/runtime` → `toolroute/search`, a path to
+ * `runtime/index.js` (or `.ts`, for a checkout run through tsx) → the same path to `search/index.js` (`.ts`).
+ * @example searchImport('../../runtime/index.ts'); // '../../search/index.ts'
+ */
 export function searchImport(runtimeImport: string): string {
-  const m = /^(.*)runtime(\/index\.js)?$/.exec(runtimeImport);
+  const m = /^(.*)runtime(\/index\.[jt]s)?$/.exec(runtimeImport);
   return m ? `${m[1]}search${m[2] ?? ''}` : 'toolroute/search';
 }
 

@@ -13,6 +13,7 @@ import { jsdoc, lineCommentText, pascalCase, propertyKey, shellWord, tsString } 
 import { canonicalJson } from '../../runtime/cache-key.js';
 import { buildEmitContext } from '../../generator/emit/context.js';
 import { ARTIFACT_KINDS, emit, type GeneratedFile } from '../../generator/emit/index.js';
+import { searchImport } from '../../generator/emit/search.js';
 import { schemaToType } from '../../generator/emit/arg-types.js';
 import { jsonLines, rawTemplateBody, specData } from '../../generator/emit/spec.js';
 import { specFromData } from '../../runtime/spec-data.js';
@@ -263,5 +264,14 @@ describe('spec.gen.ts data', () => {
     } finally {
       removeDir(dir);
     }
+  });
+});
+
+describe('search.gen.ts', () => {
+  it('imports the search beside the runtime it is generated for, .js and .ts paths alike', () => {
+    expect(searchImport('toolroute/runtime')).toBe('toolroute/search');
+    expect(searchImport('../../runtime/index.js')).toBe('../../search/index.js');
+    expect(searchImport('/work/app/node_modules/toolroute/runtime/index.ts')).toBe('/work/app/node_modules/toolroute/search/index.ts');
+    expect(searchImport('my-runtime-shim')).toBe('toolroute/search');
   });
 });
