@@ -12,12 +12,12 @@
  *   router's reason (`checkToolCall`) instead of the SDK's message.
  */
 import type { AgentInputItem, CallModelInputFilter, ToolErrorFormatter } from '@openai/agents';
-import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, type Announcement } from '../../runtime/index.js';
+import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TOOLKIT_DISPATCHER_NAME, type Announcement } from '../../runtime/index.js';
 
 /** What the filter and the formatter need of a router. */
 export interface InputRouter {
   getAnnouncements(): Announcement[];
-  checkToolCall(call: { readonly name: string; readonly namespace?: string; readonly arguments?: string }): { readonly allowed: boolean; readonly reason?: string };
+  checkToolCall(call: { readonly name: string; readonly namespace?: string; readonly arguments?: string }): { readonly allowed: boolean; readonly reason?: string; readonly code?: string };
 }
 
 /** The call id of a tool search item, wherever the SDK keeps it. */
@@ -118,6 +118,12 @@ export function notFoundFormatter(router: InputRouter, offered: readonly string[
     const call = dot > 0 ? { name: toolName.slice(dot + 1), namespace: toolName.slice(0, dot) } : { name: toolName };
     const check = router.checkToolCall(call);
     if (check.allowed === false && typeof check.reason === 'string') return check.reason;
+    // A loaded toolkit tool called by its own name where the run reaches toolkit tools through the dispatcher (the
+    // router's own answer: the dispatcher call of that name resolves, whatever the arguments would say).
+    const dispatched = offered.includes(TOOLKIT_DISPATCHER_NAME) && dot < 0 ? router.checkToolCall({ name: TOOLKIT_DISPATCHER_NAME, arguments: JSON.stringify({ tool: toolName, args: {} }) }) : undefined;
+    if (dispatched !== undefined && (dispatched.allowed || dispatched.code === 'invalid_arguments')) {
+      return `Tool ${JSON.stringify(toolName)} is called through ${TOOLKIT_DISPATCHER_NAME} in this run: call ${TOOLKIT_DISPATCHER_NAME} with {"tool":${JSON.stringify(toolName)},"args":{…}}.`;
+    }
     return `Tool "${toolName}" is not offered in this run. Call one of: ${offered.join(', ')}.`;
   };
 }

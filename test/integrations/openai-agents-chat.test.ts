@@ -45,7 +45,7 @@ describe('toOpenAiAgents on Chat Completions', () => {
       [call('c1', 'file_ops', { action: 'write_file', args: { path: 'plan.md', content: 'walk' } }), call('c2', 'file_ops', { action: 'delete_file', args: { path: 'plan.md' } })],
       [call('c3', 'load_toolkit', { toolkit_name: 'Database' }), call('c4', 'get_forecast', { city: 'Lisbon' })],
       [call('c5', 'load_toolkit', { toolkit_name: 'Weather' })],
-      [call('c6', 'call_toolkit_tool', { tool: 'get_forecast', args: { city: 'Lisbon' } }), call('c7', 'call_toolkit_tool', { tool: 'get_forecast', args: { city: 7 } })],
+      [call('c6', 'call_toolkit_tool', { tool: 'get_forecast', args: { city: 'Lisbon' } }), call('c7', 'call_toolkit_tool', { tool: 'get_forecast', args: { city: 7 } }), call('c8', 'get_forecast', { city: 'Lisbon' })],
       [text('Sunny.')],
     ]);
   });
@@ -84,6 +84,8 @@ describe('toOpenAiAgents on Chat Completions', () => {
     await reference.dispatch({ name: 'load_toolkit', arguments: { toolkit_name: 'Weather' } });
     expect(last.get('c7')).toBe(await reasonOf({ name: 'call_toolkit_tool', arguments: { tool: 'get_forecast', args: { city: 7 } } }));
     expect(last.get('c7')).toContain('/args/city');
+    // The loaded tool called by its own name, as the load text lists it: the reason says how this run reaches it.
+    expect(last.get('c8')).toBe('Tool "get_forecast" is called through call_toolkit_tool in this run: call call_toolkit_tool with {"tool":"get_forecast","args":{…}}.');
   });
 });
 
