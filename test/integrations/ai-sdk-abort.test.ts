@@ -47,8 +47,11 @@ describe('toAiSdk cancellation', () => {
   it("an aborted call's output is the router's `aborted` rejection, which reads as a cancellation", async () => {
     const { router, aborted } = waitingRouter();
     const tools = toAiSdk(router).tools;
+    // `execute` as the AI SDK calls it; its declared input type differs between AI SDK 6 and 7.
+    type Execute = (input: unknown, options: { toolCallId: string; messages: []; abortSignal?: AbortSignal }) => Promise<unknown>;
+    const execute = (name: string) => tools[name]!.execute as unknown as Execute;
     const stop = new AbortController();
-    const output = tools['terminal']!.execute!({ action: 'run_bash', args: { command: 'sleep 60' } }, { toolCallId: 'a2', messages: [], abortSignal: stop.signal });
+    const output = execute('terminal')({ action: 'run_bash', args: { command: 'sleep 60' } }, { toolCallId: 'a2', messages: [], abortSignal: stop.signal });
     stop.abort();
     const hung = new Promise((resolve) => setTimeout(() => resolve('still running after 3 s'), 3000));
     const rejected = (await Promise.race([output, hung])) as ToolRejectedError;
@@ -56,7 +59,7 @@ describe('toAiSdk cancellation', () => {
     expect(rejected.toJSON()).toEqual({ code: 'aborted', reason: 'The call to "run_bash" was cancelled by the application before it finished.' });
     expect(aborted).toHaveLength(1);
     // Without a signal (a direct call, an SDK that passes none) the call runs as before.
-    const plain = await tools['get_time']!.execute!({}, { toolCallId: 'a3', messages: [] });
+    const plain = await execute('get_time')({}, { toolCallId: 'a3', messages: [] });
     expect(plain).toEqual({ tool: 'get_time', args: {} });
   });
 });
