@@ -4,6 +4,7 @@
  * until its `ctx.signal` aborts, and a call that outlives the idle timeout
  * (also run against Redis).
  */
+import { expect } from 'vitest';
 import { request } from 'node:http';
 import * as gen from '../../generated/index.js';
 import { connectMcp, listAllTools, serveMcpHttp, type McpSdkLine, type McpSessionStore } from '../../integrations/mcp/index.js';
@@ -125,4 +126,14 @@ export async function callOutlivingIdleTimeout(sdk: McpSdkLine, store: McpSessio
     await connection.close().catch(() => undefined);
     await Promise.all([one!.close(), two!.close()]);
   }
+}
+
+/** What `callOutlivingIdleTimeout` must see with any session store: the session lived through the call, then ended. */
+export function expectOutlivedIdleTimeout(seen: Awaited<ReturnType<typeof callOutlivingIdleTimeout>>): void {
+  expect(seen.sameClient).toEqual(expect.arrayContaining(['terminal', 'load_toolkit']));
+  expect(seen.otherServer).toBe(200);
+  expect(seen.result).toEqual(['finished']);
+  expect(seen.afterFinish).toBeGreaterThan(0);
+  expect(seen.open).toBe(0);
+  expect(seen.ended).toBe(404);
 }
