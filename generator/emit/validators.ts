@@ -39,6 +39,9 @@ const AJV_OPTIONS: AjvOptions = {
   allErrors: true,
   // `type: "number"` / `"integer"` reject Infinity and NaN (which JSON cannot carry back to the model).
   strictNumbers: true,
+  // `multipleOf: 0.01` accepts 19.99 (whose quotient is 1998.9999999999998 in floating point): the quotient is an
+  // integer when within 1e-6 of one.
+  multipleOfPrecision: 6,
   // The front end already reported unknown keywords and formats and checked the meta-schema.
   strict: false,
   logger: false,

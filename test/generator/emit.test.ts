@@ -14,6 +14,7 @@ import { canonicalJson } from '../../runtime/cache-key.js';
 import { buildEmitContext } from '../../generator/emit/context.js';
 import { ARTIFACT_KINDS, emit, type GeneratedFile } from '../../generator/emit/index.js';
 import { searchImport } from '../../generator/emit/search.js';
+import { validatorsModule } from '../../generator/emit/validators.js';
 import { schemaToType } from '../../generator/emit/arg-types.js';
 import { jsonLines, rawTemplateBody, specData } from '../../generator/emit/spec.js';
 import { specFromData } from '../../runtime/spec-data.js';
@@ -273,5 +274,22 @@ describe('search.gen.ts', () => {
     expect(searchImport('../../runtime/index.js')).toBe('../../search/index.js');
     expect(searchImport('/work/app/node_modules/toolroute/runtime/index.ts')).toBe('/work/app/node_modules/toolroute/search/index.ts');
     expect(searchImport('my-runtime-shim')).toBe('toolroute/search');
+  });
+});
+
+describe('number rules of the validators', () => {
+  it('multipleOf with a decimal step accepts the decimals it divides (19.99 by 0.01), and only those', async () => {
+    const schema = { type: 'object', properties: { amount: { type: 'number', multipleOf: 0.01 }, step: { type: 'number', multipleOf: 0.1 } } };
+    const dir = tempDir('multiple-of-');
+    try {
+      writeFileSync(path.join(dir, 'v.mjs'), stripTypes(validatorsModule({ schemas: [schema], applyDefaults: false, runtimeImport: 'toolroute/runtime' })));
+      const { validators } = (await import(pathToFileURL(path.join(dir, 'v.mjs')).href)) as { validators: ((data: unknown) => boolean)[] };
+      const v = validators[0]!;
+      for (const amount of [19.99, 0.07, 12345.67, -4.2, 0]) expect(v({ amount }), String(amount)).toBe(true);
+      for (const step of [0.3, 0.7, 2.2]) expect(v({ step }), String(step)).toBe(true);
+      for (const amount of [19.995, 0.001, 3.14159]) expect(v({ amount }), String(amount)).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
   });
 });

@@ -121,12 +121,12 @@ afterAll(() => {
   if (base !== '') rmSync(base, { recursive: true, force: true });
 });
 
-/** ajv on the raw suite schema, as a user would run it: strict off (so every schema compiles), ajv-formats on. */
-const plainAjv = { draft7: new AjvDraft7.default({ strict: false, logger: false }), 'draft2020-12': new Ajv2020.default({ strict: false, logger: false }) };
-addFormats.default(plainAjv.draft7);
-addFormats.default(plainAjv['draft2020-12']);
+/** ajv on the raw suite schema, as a user would run it: strict off (so every schema compiles), ajv-formats on, and toolroute's number rule. */
+const plainAjv = { draft7: freshAjv('draft7'), 'draft2020-12': freshAjv('draft2020-12') };
 function freshAjv(dialect: SuiteGroup['dialect']) {
-  const ajv = dialect === 'draft7' ? new AjvDraft7.default({ strict: false, logger: false }) : new Ajv2020.default({ strict: false, logger: false });
+  // `multipleOfPrecision` as toolroute's validators have it (a decimal step's quotient within 1e-6 of an integer).
+  const options = { strict: false, logger: false as const, multipleOfPrecision: 6 };
+  const ajv = dialect === 'draft7' ? new AjvDraft7.default(options) : new Ajv2020.default(options);
   addFormats.default(ajv);
   return ajv;
 }
