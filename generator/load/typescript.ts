@@ -94,6 +94,11 @@ function convertZod(v: unknown, p: (string | number)[], file: string, found: Fin
     try {
       const flagged = new Set<string>();
       const override = ({ zodSchema, path }: { zodSchema: unknown; path: (string | number)[] }) => {
+        // zod writes a default or literal JSON cannot hold (Infinity, NaN) as null: the spec would say another value.
+        for (const [key, value] of notJsonValues(zodSchema)) {
+          found.problems.push({ code: 'not_json_data', message: `this zod ${key === 'default' ? 'default' : 'literal'} is ${String(value)}, a number JSON cannot write (zod would write null).`,
+            hint: key === 'default' ? 'Use a finite number, or leave the default out and handle its absence in the handler.' : 'Use a finite number: JSON has no NaN or Infinity.', file, line: 1, column: 1, path: formatPath([...p, ...path, key]) });
+        }
         for (const regex of lostFlagPatterns(zodSchema)) {
           const at = formatPath([...p, ...path, 'pattern']);
           if (flagged.has(`${at} ${String(regex)}`)) continue;
@@ -130,12 +135,20 @@ const LOST_FLAGS = /[imsy]/g;
  * lostFlagPatterns(z.string().regex(/^a$/i)); // → [/^a$/i]
  */
 function lostFlagPatterns(zodSchema: unknown): RegExp[] {
-  const checks = (zodSchema as { _zod?: { def?: { checks?: unknown } } } | null)?._zod?.def?.checks;
-  if (!Array.isArray(checks)) return [];
-  return checks.flatMap((check) => {
-    const pattern = (check as { _zod?: { def?: { pattern?: unknown } } } | null)?._zod?.def?.pattern;
-    return pattern instanceof RegExp && pattern.flags.match(LOST_FLAGS) !== null ? [pattern] : [];
-  });
+  type Def = { pattern?: unknown; checks?: unknown };
+  const def = (zodSchema as { _zod?: { def?: Def } } | null)?._zod?.def;
+  // A format's own pattern (`z.email({ pattern })`, `z.stringFormat(name, regex)`), and each `.regex()` check's.
+  const checks = Array.isArray(def?.checks) ? (def.checks as { _zod?: { def?: Def } }[]) : [];
+  const patterns = [def?.pattern, ...checks.map((check) => check?._zod?.def?.pattern)];
+  return patterns.filter((pattern): pattern is RegExp => pattern instanceof RegExp && pattern.flags.match(LOST_FLAGS) !== null);
+}
+
+/** A zod default's or literal's values that JSON cannot hold (a non-finite number), with the keyword zod writes them under. */
+function notJsonValues(zodSchema: unknown): (readonly ['default' | 'const', number])[] {
+  const def = (zodSchema as { _zod?: { def?: { type?: unknown; defaultValue?: unknown; values?: unknown } } } | null)?._zod?.def;
+  const values = def?.type === 'default' || def?.type === 'prefault' ? [def.defaultValue] : def?.type === 'literal' && Array.isArray(def.values) ? def.values : [];
+  const key = def?.type === 'literal' ? 'const' : 'default';
+  return values.filter((v): v is number => typeof v === 'number' && !Number.isFinite(v)).map((v) => [key, v] as const);
 }
 
 /** The `zod_regex_flags` warning for one regex at `path` (formatted). */

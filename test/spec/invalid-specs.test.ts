@@ -36,6 +36,7 @@ const CASES: readonly Case[] = [
   { file: 'json-infinity.json', codes: ['not_json_data'] },
   { file: 'too-deep.json', codes: ['not_json_data'] },
   { file: 'ts-not-json.ts', codes: ['not_json_data', 'not_json_data', 'not_json_data'] },
+  { file: 'zod-not-json.ts', codes: ['not_json_data', 'not_json_data'] },
   { file: 'unknown-key-root.yaml', codes: ['unknown_key'] },
   { file: 'unknown-key-tool.yaml', codes: ['missing_key', 'unknown_key', 'unknown_key'] },
   { file: 'wrong-type.yaml', codes: ['invalid_value', 'wrong_type', 'wrong_type', 'wrong_type', 'wrong_type'] },
