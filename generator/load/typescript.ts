@@ -38,11 +38,13 @@ export async function loadTs(absolute: string, display: string): Promise<LoadRes
     const shownDir = path.posix.dirname(display) === '.' ? '' : `${path.posix.dirname(display)}/`;
     // tsx marks each import's URL with a namespace id of its own (`?tsx-namespace=…`): not part of the message.
     const message = errorText(err).replace(/\?tsx-namespace=[\w-]+/g, '').split(pathToFileURL(absolute).href).join(display).split(absolute).join(display).split(`${path.dirname(absolute)}${path.sep}`).join(shownDir);
-    // esbuild's syntax errors say where, after a first line of their own ("Transform failed with 1 error:").
-    const where = /:(\d+):(\d+): ERROR: ([^\n]*)/.exec(message);
-    const problem = fail(display, 'ts_load_failed', `importing the TypeScript spec failed: ${sentence(where ? where[3]! : message)}`,
-      'Fix the error in the spec module; it must import cleanly with tsx.');
-    return where && !problem.ok ? { ok: false, problems: problem.problems.map((p) => ({ ...p, line: Number(where[1]), column: Number(where[2]) + 1 })) } : problem;
+    // esbuild's syntax errors say where, file included (the spec, or a module it imports), after a first line of their
+    // own ("Transform failed with 1 error:").
+    const where = /(?:^|\n)([^\n]*?):(\d+):(\d+): ERROR: ([^\n]*)/.exec(message);
+    const file = where === null ? display : path.posix.normalize(path.isAbsolute(where[1]!) ? `${shownDir}${path.relative(path.dirname(absolute), where[1]!).split(path.sep).join('/')}` : where[1]!);
+    const problem = fail(file, 'ts_load_failed', `importing the TypeScript spec failed: ${sentence(where ? where[4]! : message)}`,
+      file === display ? 'Fix the error in the spec module; it must import cleanly with tsx.' : `Fix the error in ${file}, which the spec imports; it must import cleanly with tsx.`);
+    return where && !problem.ok ? { ok: false, problems: problem.problems.map((p) => ({ ...p, line: Number(where[2]), column: Number(where[3]) + 1 })) } : problem;
   } finally {
     process.off('beforeExit', stalled);
   }
