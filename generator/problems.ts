@@ -4,8 +4,8 @@
 export const PROBLEM_CODES = [
   // Reading the file
   'file_not_found', 'unsupported_file_type', 'syntax_error', 'duplicate_key', 'not_json_data', 'ts_load_failed', 'ts_no_spec_export', 'zod_conversion_failed',
-  // A warning: a zod regex flag (`/…/i`) that a JSON Schema `pattern` cannot carry.
-  'zod_regex_flags',
+  // Warnings: a zod regex flag (`/…/i`) that a JSON Schema `pattern` cannot carry; a zod rule JSON Schema cannot carry.
+  'zod_regex_flags', 'zod_not_checked',
   // Shape
   'unknown_key', 'missing_key', 'wrong_type', 'invalid_value', 'unsupported_version', 'empty_description', 'empty_tag',
   // Names and references

@@ -101,6 +101,12 @@ function convertZod(v: unknown, p: (string | number)[], file: string, found: Fin
           found.problems.push({ code: 'not_json_data', message: `this zod ${key === 'default' ? 'default' : 'literal'} is ${String(value)}, a number JSON cannot write (zod would write null).`,
             hint: key === 'default' ? 'Use a finite number, or leave the default out and handle its absence in the handler.' : 'Use a finite number: JSON has no NaN or Infinity.', file, line: 1, column: 1, path: formatPath([...p, ...path, key]) });
         }
+        const unchecked = uncheckedRules(zodSchema);
+        const here = formatPath([...p, ...path]);
+        if (unchecked.length > 0 && !flagged.has(here)) {
+          flagged.add(here);
+          found.warnings.push(uncheckedWarning(unchecked, file, here));
+        }
         for (const regex of lostFlagPatterns(zodSchema)) {
           const at = formatPath([...p, ...path, 'pattern']);
           if (flagged.has(`${at} ${String(regex)}`)) continue;
@@ -111,7 +117,7 @@ function convertZod(v: unknown, p: (string | number)[], file: string, found: Fin
       return stripZodIntegerBounds(toJSONSchema(v, { io: 'input', unrepresentable: 'throw', override }));
     } catch (err) {
       found.problems.push({ code: 'zod_conversion_failed', message: `this zod schema cannot be written as JSON Schema: ${sentence(err instanceof Error ? err.message : String(err))}`,
-        hint: 'Use only zod types that have a JSON Schema form (no transforms on output, dates, functions, maps, sets or custom checks).',
+        hint: 'Use only zod types that have a JSON Schema form (no transforms on output, dates, functions, maps, sets or `z.custom()` types).',
         file, line: 1, column: 1, path: formatPath(p) });
       return {};
     }
@@ -143,6 +149,32 @@ function lostFlagPatterns(zodSchema: unknown): RegExp[] {
   const checks = Array.isArray(def?.checks) ? (def.checks as { _zod?: { def?: Def } }[]) : [];
   const patterns = [def?.pattern, ...checks.map((check) => check?._zod?.def?.pattern)];
   return patterns.filter((pattern): pattern is RegExp => pattern instanceof RegExp && pattern.flags.match(LOST_FLAGS) !== null);
+}
+
+/**
+ * What a zod schema checks or does that its JSON Schema leaves out, so the validator never does it (and the model is
+ * not shown it), in words; empty for most schemas.
+ */
+function uncheckedRules(zodSchema: unknown): string[] {
+  type Def = { type?: unknown; coerce?: unknown; protocol?: unknown; hostname?: unknown; checks?: unknown; out?: { _zod?: { def?: Def } } };
+  const def = (zodSchema as { _zod?: { def?: Def } } | null)?._zod?.def;
+  if (def === undefined) return [];
+  const checks = Array.isArray(def.checks) ? (def.checks as { _zod?: { def?: { check?: unknown } } }[]).map((c) => c?._zod?.def?.check) : [];
+  return [
+    ...(checks.includes('custom') ? ['a custom check (`.refine()`, `.superRefine()`)'] : []),
+    ...(checks.includes('overwrite') ? ['a rewrite of the value (`.trim()`, `.toLowerCase()`…; its other checks see the value as sent)'] : []),
+    ...(def.type === 'pipe' ? [def.out?._zod?.def?.type === 'transform' ? 'a `.transform()`' : 'the output side of a `.pipe()` (`z.stringbool()`…)'] : []),
+    ...(def.type === 'catch' ? ['a `.catch()` fallback'] : []),
+    ...(def.coerce === true ? ['coercion (`z.coerce`: a value of another type is refused, not converted)'] : []),
+    ...(def.protocol instanceof RegExp || def.hostname instanceof RegExp ? ['a URL `protocol` or `hostname` rule'] : []),
+  ];
+}
+
+/** The `zod_not_checked` warning for what `uncheckedRules` found at `path` (formatted). */
+function uncheckedWarning(rules: readonly string[], file: string, path: string): Problem {
+  return { code: 'zod_not_checked', severity: 'warning', file, line: 1, column: 1, path,
+    message: `this zod schema has ${rules.join('; ')}: JSON Schema cannot carry ${rules.length === 1 ? 'it' : 'them'}, so the model is not shown ${rules.length === 1 ? 'it' : 'them'} and the validator does not check ${rules.length === 1 ? 'it' : 'them'}.`,
+    hint: 'Check it in the handler (the arguments arrive as the model sent them), or write it as JSON Schema (`pattern`, `enum`, `minimum`…) where it can be.' };
 }
 
 /** A zod default's or literal's values that JSON cannot hold (a non-finite number), with the keyword zod writes them under. */

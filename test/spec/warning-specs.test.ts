@@ -24,6 +24,7 @@ const CASES: readonly { readonly file: string; readonly codes: readonly ProblemC
   { file: 'unknown-format.yaml', codes: ['unknown_format', 'unknown_format', 'unknown_format'] },
   { file: 'default-not-applied.yaml', codes: ['default_not_applied', 'default_not_applied', 'default_not_applied'] },
   { file: 'zod-regex-flags.ts', codes: ['zod_regex_flags', 'zod_regex_flags', 'zod_regex_flags'] },
+  { file: 'zod-not-checked.ts', codes: ['zod_not_checked', 'zod_not_checked', 'zod_not_checked', 'zod_not_checked', 'zod_not_checked'] },
   { file: 'openai-strict-fallback.yaml', codes: ['openai_strict_fallback', 'openai_strict_fallback'] },
 ];
 
