@@ -130,6 +130,9 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
   const host = options.host ?? '127.0.0.1';
   const route = options.path ?? '/mcp';
   const idleTimeoutMs = positive('idleTimeoutMs', options.idleTimeoutMs ?? MCP_HTTP_DEFAULTS.idleTimeoutMs);
+  // The stored record outlives the idle timeout by the tenth within which `keep` skips a touch, so it never expires
+  // before the session has been idle that long.
+  const storedMs = idleTimeoutMs + Math.ceil(idleTimeoutMs / 10);
   const maxSessions = positive('maxSessions', options.maxSessions ?? MCP_HTTP_DEFAULTS.maxSessions);
   const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? MCP_HTTP_DEFAULTS.maxBodyBytes);
   const store = options.store ?? memorySessionStore();
@@ -182,7 +185,7 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
       touched: 0, heartbeat: undefined, closed: false,
       started() {
         if (this.active++ > 0) return;
-        // Every third of the timeout: the record (set to expire `idleTimeoutMs` after a touch) never lapses in between.
+        // Every third of the timeout: the record (set to expire `storedMs` after a touch) never lapses in between.
         this.heartbeat = setInterval(() => void keep(this).catch(() => undefined), idleTimeoutMs / 3);
         this.heartbeat.unref();
       },
@@ -198,7 +201,7 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
       const revision = randomUUID();
       session.revisions.push(revision);
       if (session.revisions.length > 16) session.revisions.shift();
-      await store.set(session.id, { initialize, ...(perSession ? { snapshot: router.snapshot!() } : {}), shown: shown.text, revision }, idleTimeoutMs);
+      await store.set(session.id, { initialize, ...(perSession ? { snapshot: router.snapshot!() } : {}), shown: shown.text, revision }, storedMs);
       session.touched = Date.now();
     }
     const hooks: SessionHooks = {
@@ -263,11 +266,11 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
     if (live.get(session.id) !== session) await session.serving.close().catch(() => undefined);
   }
 
-  /** Extends the stored record's life to `idleTimeoutMs` from now, unless this process did so in the last tenth of it. */
+  /** Extends the stored record's life (`storedMs`) from now, unless this process did so in the last tenth of the idle timeout. */
   async function keep(session: Live): Promise<void> {
     if (session.closed || session.id === '' || Date.now() - session.touched <= idleTimeoutMs / 10) return;
     session.touched = Date.now();
-    await store.touch(session.id, idleTimeoutMs);
+    await store.touch(session.id, storedMs);
   }
 
   const http = createServer((req, res) => {

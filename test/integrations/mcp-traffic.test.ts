@@ -112,6 +112,21 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
     expect(three!.sessions.has(id)).toBe(true);
   });
 
+  it('keeps the stored record at least idleTimeoutMs past the last request, although it skips touches within a tenth of it', async () => {
+    const inner = memorySessionStore();
+    const ttls: number[] = [];
+    const store = { ...inner, set: (id: string, r: never, ttl: number) => (ttls.push(ttl), inner.set(id, r, ttl)), touch: (id: string, ttl: number) => (ttls.push(ttl), inner.touch(id, ttl)) };
+    const served = await serveMcpHttp(() => createDemoRouter(), { sdk, store, idleTimeoutMs: 10_000 });
+    cleanups.push(() => served.close());
+    const id = await rawSession(served.url);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await rawCall(served.url, id, 'POST', { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status).toBe(200);
+    // A request within the skipped tenth: the record's life, counted from the last touch, still covers the timeout.
+    expect((await rawCall(served.url, id, 'POST', { jsonrpc: '2.0', id: 3, method: 'tools/list' })).status).toBe(200);
+    expect(ttls.length).toBeGreaterThan(1);
+    for (const ttl of ttls) expect(ttl).toBeGreaterThanOrEqual(11_000);
+  });
+
   it('rejects bad options loudly, before it listens', async () => {
     const listening = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
     const before = listening();
