@@ -250,7 +250,15 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
           pending = open(sessionId, record.initialize, record).finally(() => reviving.delete(sessionId));
           reviving.set(sessionId, pending);
         }
-        session = await pending;
+        try {
+          session = await pending;
+        } catch (error) {
+          if (!(error instanceof TypeError)) throw error;
+          // The stored state names what this server's spec does not have (a deploy removed a blocked tool or a loaded
+          // toolkit): the session cannot go on under these tools, so it ends, and the client starts a new one.
+          await store.delete(sessionId);
+          return reply(res, 404, -32001, `Session not found: its stored state does not fit this server's tools (${error.message}). Start a new session with an initialize request.`);
+        }
       }
       // Activity keeps the stored record alive too (tool calls write it anyway).
       await keep(session);

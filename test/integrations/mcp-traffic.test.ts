@@ -112,6 +112,23 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
     expect(three!.sessions.has(id)).toBe(true);
   });
 
+  it('a session whose stored state this server cannot restore (a deploy removed a blocked tool) ends with 404, not 500 on every request', async () => {
+    const store = memorySessionStore();
+    const before = await serveMcpHttp(() => createDemoRouter(), { sdk, store });
+    // After the deploy: a router of a spec without `delete_file`, whose restore refuses the blocklist naming it.
+    const after = await serveMcpHttp(() => new Proxy(createDemoRouter(), {
+      get: (target, key) => (key === 'restore' ? () => { throw new TypeError('restore: unknown name "delete_file"'); } : Reflect.get(target, key, target)),
+    }), { sdk, store });
+    cleanups.push(() => before.close(), () => after.close());
+    const id = await rawSession(before.url);
+    const revived = await rawCall(after.url, id, 'POST', { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect(revived.status).toBe(404);
+    expect(revived.text).toContain('its stored state does not fit this server');
+    expect(revived.text).toContain('unknown name \\"delete_file\\"');
+    expect(store.size).toBe(0);
+    expect((await rawCall(before.url, id, 'POST', { jsonrpc: '2.0', id: 3, method: 'tools/list' })).status).toBe(404);
+  });
+
   it('keeps the stored record at least idleTimeoutMs past the last request, although it skips touches within a tenth of it', async () => {
     const inner = memorySessionStore();
     const ttls: number[] = [];
