@@ -253,7 +253,8 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
         try {
           session = await pending;
         } catch (error) {
-          if (!(error instanceof TypeError)) throw error;
+          // Only the router's refusal of the stored state ends the session; any other error stays a 500 of this server.
+          if (!(error instanceof TypeError && error.message.startsWith('restore:'))) throw error;
           // The stored state names what this server's spec does not have (a deploy removed a blocked tool or a loaded
           // toolkit): the session cannot go on under these tools, so it ends, and the client starts a new one.
           await store.delete(sessionId);
