@@ -70,12 +70,21 @@ export function cacheBlocks(target: Target, payload: unknown): CacheBlock[] {
  * cacheReuse('anthropic', before, router.compile({ target: 'anthropic', system, messages })); // → { full: true, reusedBlocks: 7, … }
  */
 export function cacheReuse(target: Target, previous: unknown, next: unknown): CacheReuse {
-  const a = cacheBlocks(target, previous);
-  const b = cacheBlocks(target, next);
+  return blocksReuse(target, cacheBlocks(target, previous), cacheBlocks(target, next));
+}
+
+/**
+ * {@link cacheReuse} on payloads already cut into blocks: a long conversation cuts each payload once, not once per comparison.
+ * @example
+ * blocksReuse('openai', cacheBlocks('openai', before), cacheBlocks('openai', after)).full; // → true
+ */
+export function blocksReuse(target: Target, previous: readonly CacheBlock[], next: readonly CacheBlock[]): CacheReuse {
   let reusedBlocks = 0;
   let reusedBytes = 0;
-  while (reusedBlocks < a.length && a[reusedBlocks]!.json === b[reusedBlocks]?.json && a[reusedBlocks]!.json !== UNSERIALIZABLE) reusedBytes += a[reusedBlocks++]!.bytes;
-  const full = reusedBlocks === a.length;
-  const result: CacheReuse = { target, reusedBlocks, totalBlocks: a.length, reusedBytes, totalBytes: a.reduce((n, block) => n + block.bytes, 0), full };
-  return full ? result : { ...result, firstMismatch: a[reusedBlocks]! };
+  while (reusedBlocks < previous.length && previous[reusedBlocks]!.json === next[reusedBlocks]?.json && previous[reusedBlocks]!.json !== UNSERIALIZABLE) {
+    reusedBytes += previous[reusedBlocks++]!.bytes;
+  }
+  const full = reusedBlocks === previous.length;
+  const result: CacheReuse = { target, reusedBlocks, totalBlocks: previous.length, reusedBytes, totalBytes: previous.reduce((n, block) => n + block.bytes, 0), full };
+  return full ? result : { ...result, firstMismatch: previous[reusedBlocks]! };
 }

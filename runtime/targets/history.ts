@@ -184,6 +184,9 @@ export function argumentsObject(raw: string): { [key: string]: unknown } {
  * @example parseOr('{not json', ''); // → ''
  */
 export function parseOr(text: string, fallback: unknown): unknown {
+  // Most tool results are plain text, and a thrown SyntaxError costs far more than this look at the first character:
+  // compile reads every result of the history on every turn. JSON text starts (after whitespace) with one of these.
+  if (!/^\s*[[{"\-\dtfn]/.test(text)) return fallback;
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -11,7 +11,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { TOOLKIT_LOADING_STRATEGIES } from '../../runtime/toolkit-loading.js';
-import { cacheBlocks } from '../../runtime/cache-reuse.js';
 import { reuseTable, runScript, SCRIPT_TARGETS, SCRIPT_TURNS, summarize, type ReuseRow, type ScriptRun, type ScriptVariant } from './conversation-script.js';
 
 const PAGE = new URL('../../docs/providers.md', import.meta.url);
@@ -56,8 +55,7 @@ describe('200 scripted turns, default strategy: every request is the previous on
     expect(short).toEqual([]);
     // The tools never change, so neither does the honest key.
     expect(new Set(r.keys).size).toBe(1);
-    const tools = (p: unknown) => JSON.stringify(cacheBlocks(target, p).filter((b) => b.section === 'tools').map((b) => b.json));
-    expect(new Set(r.payloads.map(tools)).size).toBe(1);
+    expect(new Set(r.toolsSections).size).toBe(1);
     // The script really did everything it is meant to cover.
     for (const what of ['register', 'registered call', 'block', 'policy/unblock', 'announce', 'retract', 'load', 'load ok', 'load unknown', 'toolkit call', 'toolkit call, invalid', 'namespace call', 'deferred call', 'flat call', 'rejected blocked', 'rejected invalid_arguments']) {
       expect(r.seen[what] ?? 0, what).toBeGreaterThan(what === 'register' ? 1 : 2);
@@ -71,9 +69,9 @@ describe('200 scripted turns, default strategy: every request is the previous on
   });
 
   test('the native form of a load is in the payloads: tool_reference, tool_search_output, the dispatcher', async () => {
-    const last = async (target: (typeof SCRIPT_TARGETS)[number]) => JSON.stringify((await run(target, 'native')).payloads.at(-1));
+    const last = async (target: (typeof SCRIPT_TARGETS)[number]) => JSON.stringify((await run(target, 'native')).lastPayload);
     expect(await last('anthropic')).toMatch(/"type":"tool_reference","tool_name":"get_forecast"/);
-    const anthropicTools = ((await run('anthropic', 'native')).payloads.at(-1) as { tools: Array<{ name: string; defer_loading?: boolean }> }).tools;
+    const anthropicTools = ((await run('anthropic', 'native')).lastPayload as { tools: Array<{ name: string; defer_loading?: boolean }> }).tools;
     expect(anthropicTools.filter((t) => t.defer_loading).map((t) => t.name)).toEqual(['search_notes', 'get_forecast', 'get_current_weather', 'run_query', 'describe_table', 'archive_fetch']);
     expect(await last('openai-responses')).toMatch(/"type":"tool_search_output","call_id":"c\d+_\d","execution":"client","status":"completed","tools":\[\{"type":"function","name":"(get_forecast|run_query|archive_fetch)"/);
     expect(await last('openai-responses')).toContain('"type":"tool_search","execution":"client"');
@@ -92,8 +90,7 @@ describe('the recommended strategy with the provider gate on', () => {
     expect(short).toEqual([]);
     expect(r.turns.filter((t) => t.offeredNotCallable.length > 0).map((t) => ({ turn: t.turn, names: t.offeredNotCallable }))).toEqual([]);
     // `tools` never changed, registrations included.
-    const tools = (p: unknown) => JSON.stringify(cacheBlocks(target, p).filter((b) => b.section === 'tools').map((b) => b.json));
-    expect(new Set(r.payloads.map(tools)).size).toBe(1);
+    expect(new Set(r.toolsSections).size).toBe(1);
     // The gate did withdraw something on some turns, and the registered tools were called successfully.
     expect(r.results.some((x) => x.includes('"done":"lookup_ticket"'))).toBe(true);
     expect(r.results.some((x) => x.includes('"done":"page_oncall"'))).toBe(true);

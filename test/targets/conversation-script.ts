@@ -7,8 +7,8 @@
  * apply a policy, announce and retract on every channel, load each toolkit
  * (and unknown or blocked ones), call loaded tools (valid, invalid, blocked,
  * not yet loaded), call namespace actions, flat tools and the deferred tool;
- * then the request is compiled and compared with the previous one by
- * `cacheReuse`.
+ * then the request is compiled and compared with the previous one as
+ * `cacheReuse` compares them (`blocksReuse`, each request cut into blocks once).
  *
  * The model speaks the target's vocabulary: a loaded toolkit's tool is called
  * by its own name where it is visible as a tool (`deferred`, `tool-search`,
@@ -19,7 +19,7 @@
  * offers the model that the gate rejects.
  */
 import * as gen from '../../generated/index.js';
-import { cacheBlocks, cacheReuse, type CacheBlock, type CacheReuse } from '../../runtime/cache-reuse.js';
+import { blocksReuse, cacheBlocks, type CacheBlock, type CacheReuse } from '../../runtime/cache-reuse.js';
 import { createRouter, type Target, type ToolRouter } from '../../runtime/index.js';
 import type { NeutralMessage, NeutralToolCall } from '../../runtime/targets/history.js';
 import { TARGET_ADAPTERS, toolkitMode } from '../../runtime/targets/index.js';
@@ -60,7 +60,10 @@ export interface ScriptRun {
   readonly variant: ScriptVariant;
   readonly mode: ToolkitMode;
   readonly turns: readonly TurnReuse[];
-  readonly payloads: readonly unknown[];
+  /** Per request (the first compile, then one per turn): the JSON of its \`tools\` blocks. */
+  readonly toolsSections: readonly string[];
+  /** The last request compiled (the requests before it are not kept: 200 of them weigh on every later test). */
+  readonly lastPayload: unknown;
   readonly keys: readonly (string | undefined)[];
   readonly results: readonly string[];
   readonly history: readonly NeutralMessage[];
@@ -207,7 +210,7 @@ export async function runScript(target: Target, strategy: ToolkitLoadingStrategy
   const blockable: string[] = [...gen.TOOL_NAMES, ...gen.NAMESPACE_NAMES, ...gen.TOOLKIT_NAMES, 'Archive', 'archive_fetch', 'search_notes'];
   const toolkits = [...gen.TOOLKIT_NAMES, 'Archive'];
   const history: NeutralMessage[] = [{ role: 'user', content: 'Check the weather, the database and the archive.' }];
-  const payloads: unknown[] = [];
+  const toolsSections: string[] = [];
   const keys: (string | undefined)[] = [];
   const results: string[] = [];
   const warnings: string[] = [];
@@ -231,7 +234,8 @@ export async function runScript(target: Target, strategy: ToolkitLoadingStrategy
     if (hit === undefined) blockCache.set(p as object, (hit = cacheBlocks(target, p)));
     return hit;
   };
-  payloads.push(previous);
+  const toolsSection = (p: unknown) => JSON.stringify(blocksOf(p).filter((b) => b.section === 'tools').map((b) => b.json));
+  toolsSections.push(toolsSection(previous));
   keys.push(router.cacheKey(previous));
   for (let turn = 1; turn <= SCRIPT_TURNS; turn++) {
     // The operator, between turns: state changes that must not touch the cached prefix.
@@ -308,22 +312,21 @@ export async function runScript(target: Target, strategy: ToolkitLoadingStrategy
     if (random() < 0.4) history.push({ role: 'assistant', content: `Reply ${turn}.` }, { role: 'user', content: `Next ${turn}.` });
 
     const next = compile();
-    const reuse = cacheReuse(target, previous, next);
+    const reuse = blocksReuse(target, blocksOf(previous), blocksOf(next));
     // The gate's own field may change every turn by design: compared without it.
     const ungated = (p: unknown) => blocksOf(p).filter((b) => b.section !== 'tool_choice');
     const [blocks, nextBlocks] = [ungated(previous), ungated(next)];
     const volatileFrom = volatileStart(target, previous, blocks);
-    let same = 0;
-    while (same < blocks.length && blocks[same]!.json === nextBlocks[same]?.json) same++;
+    const same = blocksReuse(target, blocks, nextBlocks).reusedBlocks;
     const stableBytes = blocks.slice(0, volatileFrom).reduce((sum, b) => sum + b.bytes, 0);
     const offeredNotCallable = [...offeredNames(target, next)].filter(([, reach]) => !reach.some((c) => router.checkToolCall(c as { name: string }).allowed)).map(([name]) => name);
     const gateField = (p: unknown) => blocksOf(p).find((b) => b.section === 'tool_choice')?.json;
     turns.push({ turn, reuse, volatileFrom, stableBytes, fullExceptTail: same >= volatileFrom, offeredNotCallable, gateChanged: gateField(previous) !== gateField(next) });
-    payloads.push(next);
+    toolsSections.push(toolsSection(next));
     keys.push(router.cacheKey(next));
     previous = next;
   }
-  return { target, strategy, variant, mode, turns, payloads, keys, results, history, warnings, seen };
+  return { target, strategy, variant, mode, turns, toolsSections, lastPayload: previous, keys, results, history, warnings, seen };
 }
 
 /** One row of the docs table. */
@@ -363,7 +366,7 @@ export function summarize(run: ScriptRun): ReuseRow {
     lostBytes: run.turns.reduce((sum, t) => sum + Math.max(0, t.stableBytes - t.reuse.reusedBytes), 0),
     gateChanges: run.turns.filter((t) => t.gateChanged).length,
     offeredNotCallable: run.turns.reduce((sum, t) => sum + t.offeredNotCallable.length, 0),
-    toolsBytes: Buffer.byteLength(JSON.stringify(TARGET_ADAPTERS[run.target].sentTools(run.payloads.at(-1) as Record<string, unknown>)), 'utf8'),
+    toolsBytes: Buffer.byteLength(JSON.stringify(TARGET_ADAPTERS[run.target].sentTools(run.lastPayload as Record<string, unknown>)), 'utf8'),
   };
 }
 

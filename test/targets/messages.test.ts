@@ -200,4 +200,11 @@ describe('message conversion per target (tool calls and tool results included)',
       { functionResponse: { id: 'orphan2', name: 'orphan2', response: { result: 'str' } } },
     ]);
   });
+
+  it('gemini tool results: JSON text after whitespace is parsed; text that only looks like JSON stays text', () => {
+    const results = [' \n\t{"a":1}', '\r\n[true]', 'null', '-1.5', 'tru', 'nothing found', '\u00a0{"a":1}', '{"a":', 'f'];
+    const messages: NeutralMessage[] = [{ role: 'user', content: 'x' }, ...results.map((content, i): NeutralMessage => ({ role: 'tool', tool_call_id: `c${i}`, name: 't', content }))];
+    const responses = compileForTarget({ ...base, target: 'gemini', messages }).contents[0]?.parts?.slice(1).map((p) => (p as { functionResponse: { response: unknown } }).functionResponse.response);
+    expect(responses).toEqual([{ a: 1 }, { result: [true] }, { result: null }, { result: -1.5 }, { result: 'tru' }, { result: 'nothing found' }, { result: '\u00a0{"a":1}' }, { result: '{"a":' }, { result: 'f' }]);
+  });
 });
