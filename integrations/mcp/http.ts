@@ -3,14 +3,15 @@
  * client on the SDK's web-standard transport, with the checks and limits a
  * server facing real traffic needs.
  *
- * - Every request is checked, cheapest first and before its body is read:
- *   `Host` and `Origin` (403), path (404), method (405), `Content-Type` (415),
- *   `Content-Length` against `maxBodyBytes` (413). The body is then read with
- *   the same limit counted while it streams, and parsed here (400 naming the
- *   problem).
+ * - Every request is checked, cheapest first and before its body is read
+ *   (`http-request.ts`): `Host` and `Origin` (403), path (404), method (405),
+ *   `Content-Type` and its charset (415), `Content-Length` against
+ *   `maxBodyBytes` (413). The body is then read with the same limit counted
+ *   while it streams, and parsed there (400 naming the problem).
  * - Sessions live in a store (`store.ts`): read on every request (an unknown
  *   or ended session answers 404, as the specification requires, so the client
- *   starts a new one), written after every tool call. A process that gets a
+ *   starts a new one; a copy older than the record is restored from it), written
+ *   after a tool call that changed the session's state. A process that gets a
  *   request for a session it has not seen replays the session's stored
  *   `initialize` into a fresh transport and restores the router state, so
  *   processes sharing a store need no sticky routing.
@@ -28,6 +29,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import { assertKnownNames } from '../../runtime/suggest.js';
 import { loadMcpServerSdk } from './sdk.js';
 import { annotationsOf, serveSession, type McpServing, type ServableRouter, type ServeMcpOptions, type SessionHooks } from './serve.js';
+import { readBody, refuse, reply } from './http-request.js';
 import { memorySessionStore, type McpSessionRecord, type McpSessionStore } from './store.js';
 import type { McpTransport } from './types.js';
 
@@ -93,8 +95,12 @@ interface Live {
   started(): void;
   /** A POST has been answered (or dropped); the last one starts the idle clock. */
   finished(): void;
-  /** Ended by the client (DELETE): a call still running must not write its record back. */
+  /** Ended by the client (DELETE, here or on another process): a call still running must not write its record back. */
   closed: boolean;
+  /** The session's state (router snapshot and announcements shown) as this process last wrote or read it. */
+  saved: string | undefined;
+  /** Brings the router and the announcements shown up to a record another process wrote; throws the router's refusal. */
+  sync(record: McpSessionRecord): void;
 }
 
 /** Every option `serveMcpHttp` reads (its own, then `serveMcp`'s): another key is a typo and throws. */
@@ -179,10 +185,18 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
       else void session.serving.close().catch(() => undefined);
     }, idleTimeoutMs);
     timer.unref();
+    /** What `save` writes besides `initialize` and the revision, as JSON: equal text means nothing changed. */
+    const state = () => JSON.stringify({ snapshot: perSession ? router.snapshot!() : null, shown: shown.text });
     const session: Live = {
       id: id ?? '', transport, serving: undefined as never, initialize, timer, revisions: record ? [record.revision] : [], inflight: new Map(), active: 0,
       // A revived session has not touched the record yet: its first request does.
-      touched: 0, heartbeat: undefined, closed: false,
+      touched: 0, heartbeat: undefined, closed: false, saved: record ? state() : undefined,
+      sync(stored) {
+        if (perSession) router.restore!(stored.snapshot);
+        shown.text = stored.shown;
+        remember(stored.revision);
+        this.saved = state();
+      },
       started() {
         if (this.active++ > 0) return;
         // Every third of the timeout: the record (set to expire `storedMs` after a touch) never lapses in between.
@@ -196,23 +210,30 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
         void keep(this).catch(() => undefined);
       },
     };
-    async function save(): Promise<void> {
-      if (session.closed) return;
-      const revision = randomUUID();
+    function remember(revision: string): void {
       session.revisions.push(revision);
       if (session.revisions.length > 16) session.revisions.shift();
+    }
+    /**
+     * Writes the session's record, only when its state changed: a call that changed nothing must not put back the state
+     * it started from over what another process stored meanwhile (a toolkit loaded, an announcement shown there).
+     */
+    async function save(): Promise<void> {
+      const now = state();
+      if (session.closed || now === session.saved) return;
+      // A record gone since this copy read it was ended elsewhere (a DELETE to another process): writing would revive it.
+      if (session.saved !== undefined && (await store.get(session.id)) === undefined) {
+        session.closed = true;
+        return;
+      }
+      const revision = randomUUID();
+      remember(revision);
       await store.set(session.id, { initialize, ...(perSession ? { snapshot: router.snapshot!() } : {}), shown: shown.text, revision }, storedMs);
+      session.saved = now;
       session.touched = Date.now();
     }
     const hooks: SessionHooks = {
       shown,
-      async before() {
-        const stored = await store.get(session.id);
-        if (stored === undefined || session.revisions.includes(stored.revision)) return;
-        if (perSession) router.restore!(stored.snapshot);
-        shown.text = stored.shown;
-        session.revisions.push(stored.revision);
-      },
       after: save,
       dropped: (requestId) => session.inflight.get(requestId)?.signal,
       changed() {
@@ -243,8 +264,18 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
         return reply(res, 404, -32001, 'Session not found: it ended or expired. Start a new session with an initialize request.');
       }
       let session = here;
+      if (session && !session.revisions.includes(record.revision)) {
+        // Another process changed the session since this copy last saw it.
+        try {
+          session.sync(record);
+        } catch (error) {
+          if (!isRestoreRefusal(error)) throw error;
+          void session.serving.close().catch(() => undefined);
+          return gone(res, sessionId, error);
+        }
+      }
       if (!session) {
-        if (live.size >= maxSessions) return reply(res, 503, -32000, `Service unavailable: this server has its maximum of ${maxSessions} open sessions.`);
+        if (await full(0)) return reply(res, 503, -32000, `Service unavailable: this server has its maximum of ${maxSessions} open sessions.`);
         let pending = reviving.get(sessionId);
         if (!pending) {
           pending = open(sessionId, record.initialize, record).finally(() => reviving.delete(sessionId));
@@ -253,12 +284,8 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
         try {
           session = await pending;
         } catch (error) {
-          // Only the router's refusal of the stored state ends the session; any other error stays a 500 of this server.
-          if (!(error instanceof TypeError && error.message.startsWith('restore:'))) throw error;
-          // The stored state names what this server's spec does not have (a deploy removed a blocked tool or a loaded
-          // toolkit): the session cannot go on under these tools, so it ends, and the client starts a new one.
-          await store.delete(sessionId);
-          return reply(res, 404, -32001, `Session not found: its stored state does not fit this server's tools (${error.message}). Start a new session with an initialize request.`);
+          if (!isRestoreRefusal(error)) throw error;
+          return gone(res, sessionId, error);
         }
       }
       // Activity keeps the stored record alive too (tool calls write it anyway).
@@ -268,11 +295,37 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
     }
     if (req.method !== 'POST') return reply(res, 400, -32000, `Bad Request: ${req.method} needs an Mcp-Session-Id header; start a session with an initialize request.`);
     if (!sdk.isInitializeRequest(body)) return reply(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header, and the body is not an initialize request. Start a session with initialize.');
-    if (live.size + reviving.size >= maxSessions) return reply(res, 503, -32000, `Service unavailable: this server has its maximum of ${maxSessions} open sessions.`);
+    if (await full(reviving.size)) return reply(res, 503, -32000, `Service unavailable: this server has its maximum of ${maxSessions} open sessions.`);
     const session = await open(undefined, body, undefined);
     await forward(session, req, res, body);
     // An initialize the transport refused leaves no session to keep.
     if (live.get(session.id) !== session) await session.serving.close().catch(() => undefined);
+  }
+
+  let pruned = 0;
+  /**
+   * Whether `pending` more sessions would go over `maxSessions`. At the limit, sessions ended on another process (a
+   * DELETE there) are let go first: they would count here until their idle timeout. At most once a second, since it
+   * reads every open session's record.
+   */
+  async function full(pending: number): Promise<boolean> {
+    if (live.size + pending < maxSessions) return false;
+    if (Date.now() - pruned >= 1000) {
+      pruned = Date.now();
+      await Promise.all([...live.values()].map(async (s) => {
+        if ((await store.get(s.id)) === undefined) await s.serving.close().catch(() => undefined);
+      }));
+    }
+    return live.size + pending >= maxSessions;
+  }
+
+  /**
+   * Ends a session whose stored state the router refuses: it names what this server's spec does not have (a deploy
+   * removed a blocked tool or a loaded toolkit), so the session cannot go on under these tools; the client starts a new one.
+   */
+  async function gone(res: ServerResponse, sessionId: string, refusal: TypeError): Promise<void> {
+    await store.delete(sessionId);
+    reply(res, 404, -32001, `Session not found: its stored state does not fit this server's tools (${refusal.message}). Start a new session with an initialize request.`);
   }
 
   /** Extends the stored record's life (`storedMs`) from now, unless this process did so in the last tenth of the idle timeout. */
@@ -316,64 +369,18 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
   };
 }
 
+/** The router's refusal of a stored state (`restore` throws these); any other error stays a 500 of this server. */
+function isRestoreRefusal(error: unknown): error is TypeError {
+  return error instanceof TypeError && error.message.startsWith('restore:');
+}
+
 function positive(name: string, value: number): number {
   if (!(typeof value === 'number' && value > 0)) throw new RangeError(`serveMcpHttp: ${name} must be a positive number, got ${String(value)}.`);
+  // A count of sessions or bytes is whole: 1.5 would silently mean 2.
+  if (name !== 'idleTimeoutMs' && !Number.isInteger(value)) throw new RangeError(`serveMcpHttp: ${name} must be a whole number, got ${String(value)}.`);
   // A timer of more than about 24.8 days fires at once in Node: every session would end on its next request.
   if (name === 'idleTimeoutMs' && value > MAX_TIMER_MS) throw new RangeError(`serveMcpHttp: idleTimeoutMs must be at most ${MAX_TIMER_MS} (about 24.8 days), got ${String(value)}.`);
   return value;
-}
-
-/** The checks made before a body is read, cheapest first: status, JSON-RPC code and message, or undefined. */
-function refuse(req: IncomingMessage, allowedHosts: ReadonlySet<string>, route: string): [number, number, string] | undefined {
-  if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) return [403, -32000, `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not this server.`];
-  if (req.headers.origin !== undefined && !allowedHosts.has(originHost(req.headers.origin))) return [403, -32000, `Forbidden: Origin ${JSON.stringify(req.headers.origin)} is not this server.`];
-  if (new URL(req.url ?? '/', 'http://localhost').pathname !== route) return [404, -32601, `Not found: the MCP endpoint is ${route}.`];
-  if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') return [405, -32000, `Method not allowed: ${req.method} (the MCP endpoint takes POST, GET and DELETE).`];
-  if (req.method === 'POST' && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
-    return [415, -32000, `Unsupported Media Type: Content-Type must be application/json, not ${JSON.stringify(req.headers['content-type'] ?? '')}.`];
-  }
-  return undefined;
-}
-
-/** `host[:port]` of an `Origin` header; '' when it is not a URL (so it matches no allowed host). */
-function originHost(origin: string): string {
-  try {
-    return new URL(origin).host.toLowerCase();
-  } catch {
-    return '';
-  }
-}
-
-type BodyRead = { body: unknown } | { status: number; code: number; message: string };
-
-/** The JSON body, read only up to `limit` bytes: the declared length is checked first, the bytes as they arrive. */
-function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
-  const tooLarge = { status: 413, code: -32000, message: `Payload Too Large: the request body is over ${limit} bytes (maxBodyBytes).` };
-  if (Number(req.headers['content-length']) > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = (read: BodyRead) => {
-      req.removeAllListeners('data').removeAllListeners('end');
-      req.pause();
-      resolve(read);
-    };
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) return stop(tooLarge);
-      chunks.push(chunk);
-    });
-    req.on('error', () => stop({ status: 400, code: -32000, message: 'Bad Request: the request body could not be read.' }));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return resolve({ status: 400, code: -32700, message: 'Parse error: the request body is empty; send a JSON-RPC message.' });
-      try {
-        resolve({ body: JSON.parse(text) });
-      } catch (error) {
-        resolve({ status: 400, code: -32700, message: `Parse error: the request body is not JSON (${error instanceof Error ? error.message : String(error)}).` });
-      }
-    });
-  });
 }
 
 /** Brings a transport that has not seen the session to where the client's handshake left it. */
@@ -436,13 +443,4 @@ async function forward(session: Live, req: IncomingMessage, res: ServerResponse,
   } finally {
     res.end();
   }
-}
-
-function reply(res: ServerResponse, status: number, code: number, message: string, closeConnection = false): void {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (status === 405) headers['allow'] = 'POST, GET, DELETE';
-  if (status === 503) headers['retry-after'] = '5';
-  // An unread body is left on the socket: close the connection rather than read it.
-  if (closeConnection) headers['connection'] = 'close';
-  res.writeHead(status, headers).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

@@ -62,8 +62,6 @@ export interface ServableRouter {
 export interface SessionHooks {
   /** The announcements the session has been shown, as rendered text ('' = none); stored with the session. */
   readonly shown: { text: string };
-  /** Before a call or a listing: bring the router and `shown` up to date with the stored session. */
-  before(): Promise<void>;
   /** After a call, before its result is sent: store the session. */
   after(): Promise<void>;
   /** Aborted when the HTTP request carrying this JSON-RPC request is dropped. */
@@ -147,12 +145,10 @@ export async function serveSession<C>(router: ServableRouter, options: ServeMcpO
   const annotations = options.generated === undefined ? undefined : annotationsOf(options.generated, router, 'serveMcp');
   const listTools = (): McpTool[] => surface(router).map((t) => toMcpTool(t, annotations?.get(t.name)));
   sdk.onRequest(mcp, 'tools/list', async () => {
-    await hooks?.before();
     return { tools: listTools() };
   });
   sdk.onRequest(mcp, 'tools/call', async (request, extra) => {
     const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
-    await hooks?.before();
     const loadedBefore = router.getLoadedToolkits().join('\n');
     const context = options.context?.({ sessionId: extra.sessionId });
     const dropped = hooks?.dropped(extra.requestId);

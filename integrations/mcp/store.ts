@@ -1,6 +1,6 @@
 /**
  * Where `serveMcpHttp` keeps its MCP sessions: one record per session, read on
- * every request and written after every tool call, so that any process holding
+ * every request and written after every tool call that changes its state, so that any process holding
  * the same store can answer any request of the session (no sticky routing).
  * In memory by default (one process); `redisSessionStore` shares it between processes.
  */

@@ -149,6 +149,8 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
     const before = listening();
     await expect(serveMcpHttp(createDemoRouter(), { sdk, idleTimeoutMs: 0 })).rejects.toThrow(/idleTimeoutMs must be a positive number/);
     await expect(serveMcpHttp(createDemoRouter(), { sdk, idleTimeoutMs: Infinity })).rejects.toThrow(/idleTimeoutMs must be at most 2147483647/);
+    await expect(serveMcpHttp(createDemoRouter(), { sdk, maxSessions: 1.5 })).rejects.toThrow(/maxSessions must be a whole number, got 1.5/);
+    await expect(serveMcpHttp(createDemoRouter(), { sdk, maxBodyBytes: 1024.5 })).rejects.toThrow(/maxBodyBytes must be a whole number/);
     await expect(serveMcpHttp(() => ({}) as never, { sdk })).rejects.toThrow(/snapshot\(\) and restore\(\)/);
     await expect(serveMcpHttp(createDemoRouter(), { sdk, maxBodyByte: 1024 } as never)).rejects.toThrow(/serveMcpHttp options: unknown name "maxBodyByte" \(did you mean "maxBodyBytes"\?\)/);
     await expect(serveMcpHttp(createDemoRouter(), { sdk, allowedHosts: 'localhost' as never })).rejects.toThrow(/allowedHosts must be an array of host names/);
@@ -214,6 +216,7 @@ describe.each(LINES)('request checks, %s server', (sdk) => {
       [await post('{"jsonrpc": ', {}), 400, /Parse error: the request body is not JSON/],
       [await post(''), 400, /body is empty/],
       [await post('{}', { 'content-type': 'text/plain' }), 415, /Content-Type must be application\/json/],
+      [await post('{}', { 'content-type': 'application/json; charset=latin1' }), 415, /must be UTF-8 JSON, not charset "latin1"/],
       [await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), 400, /no Mcp-Session-Id header/],
       [await fetch(shared.url, { method: 'PUT', body: '{}' }), 405, /takes POST, GET and DELETE/],
       [await fetch(shared.url), 400, /GET needs an Mcp-Session-Id header/],
@@ -222,6 +225,12 @@ describe.each(LINES)('request checks, %s server', (sdk) => {
     for (const [response, status, message] of cases) {
       expect(response.status).toBe(status);
       expect((await response.json()) as object).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringMatching(message) } });
+    }
+    // UTF-8 named as a charset, in any spelling, is what JSON is sent in.
+    for (const type of ['application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/json; charset=utf8']) {
+      const ok = await post(JSON.stringify(INITIALIZE), { 'content-type': type });
+      await ok.text();
+      expect(ok.status, type).toBe(200);
     }
   });
 });
