@@ -2,7 +2,7 @@
  * Announcements: standing statements about what changed in the model's capabilities, re-rendered on every compile until
  * retracted ("state, not event"), and placed at the conversation's tail, never written into the caller's history.
  */
-import { Suggester } from './suggest.js';
+import { assertKnownNames, Suggester } from './suggest.js';
 import type { NormalizedMessage } from './targets/history.js';
 
 /** Where an announcement is delivered. `auto` routes by target at compile time. */
@@ -23,12 +23,16 @@ export function escapeXml(text: string, where: 'attribute' | 'text' = 'attribute
   return text.replace(where === 'text' ? /[&<>]/g : /[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
 }
 
+const CHANNEL_OPTION: ReadonlySet<string> = new Set(['channel']);
+
 /**
- * Refuses a channel outside {@link ANNOUNCEMENT_CHANNELS} (JavaScript callers and config values get no help from the
+ * Refuses an option other than `channel`, and a channel outside {@link ANNOUNCEMENT_CHANNELS} (JavaScript callers and config values get no help from the
  * types): a `TypeError` naming the closest channel, thrown before anything changes.
  * @example checkChannel('announce', { channel: 'user-tail' as never }); // TypeError: … (did you mean "user_tail"?) …
  */
 export function checkChannel(where: string, options: AnnounceOptions | undefined): void {
+  // `channel` is the only option: a misspelt one would put the announcement on `auto` without a word.
+  if (options !== undefined) assertKnownNames(`${where} options`, Object.keys(options), CHANNEL_OPTION, () => CHANNEL_OPTION, 'The option is channel.');
   const channel: unknown = options?.channel;
   if (channel === undefined || (ANNOUNCEMENT_CHANNELS as readonly unknown[]).includes(channel)) return;
   const closest = typeof channel === 'string' ? new Suggester(ANNOUNCEMENT_CHANNELS).closest(channel) : [];

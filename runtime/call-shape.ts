@@ -148,7 +148,7 @@ function failed(problem: ArgumentsProblem): ParsedArguments {
  * Check a value is JSON data within the depth, size and string-length limits. The value budget bounds the walk even
  * for an SDK object that shares or cycles references; never throws.
  */
-function checkShape(root: object, limits: CallLimits): ArgumentsProblem | undefined {
+export function checkShape(root: object, limits: CallLimits): ArgumentsProblem | undefined {
   if (limits.maxNodes < 1) return { kind: 'too_many_values', limit: limits.maxNodes };
   try {
     return checkContainer(root, 1, limits, { nodes: 1, chars: 0 });
@@ -174,16 +174,16 @@ function checkContainer(container: object, depth: number, limits: CallLimits, us
       value = (container as Record<string, unknown>)[keys[i]!];
     } else value = (container as unknown[])[i];
     if (++used.nodes > limits.maxNodes) return { kind: 'too_many_values', limit: limits.maxNodes };
-    if (typeof value === 'string') {
-      used.chars += value.length;
-      if (used.chars > limits.maxArgumentsLength) return { kind: 'too_long', length: used.chars, limit: limits.maxArgumentsLength };
-    } else if (typeof value === 'number') {
+    // Keys count as the strings they are: an object's megabyte key is as long as a megabyte value.
+    if (typeof value === 'string') used.chars += value.length;
+    if (used.chars > limits.maxArgumentsLength) return { kind: 'too_long', length: used.chars, limit: limits.maxArgumentsLength };
+    if (typeof value === 'number') {
       // `1e400` parses to Infinity.
       if (!Number.isFinite(value)) return { kind: 'not_json_data', got: String(value) };
     } else if (typeof value === 'object' && value !== null) {
       const problem = checkContainer(value, depth + 1, limits, used);
       if (problem) return problem;
-    } else if (typeof value !== 'boolean' && value !== null) return { kind: 'not_json_data', got: typeof value };
+    } else if (typeof value !== 'boolean' && typeof value !== 'string' && value !== null) return { kind: 'not_json_data', got: typeof value };
   }
   return undefined;
 }

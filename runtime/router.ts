@@ -7,7 +7,7 @@ import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlersOf, type Registry
 import type { AnnounceOptions, Announcement } from './announcements.js';
 import { readCall } from './call-shape.js';
 import { fromProvider, toolMessage, type ProviderResponseMap } from './conversation.js';
-import type { TargetPayload } from './targets/compile.js';
+import { checkCompileRequest, type TargetPayload } from './targets/compile.js';
 import { adapterFor } from './targets/index.js';
 import { cacheKey as payloadCacheKey } from './cache-key.js';
 import { Catalog, type AnyDynamicGroup, type AnyDynamicTool } from './router/catalog.js';
@@ -260,6 +260,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   compile(): NeutralCompileResult;
   compile<T extends Target>(request: TargetCompileRequest<R, D> & { readonly target: T }): TargetPayload<T>;
   compile(request?: TargetCompileRequest<R, D>): NeutralCompileResult | TargetPayload<Target> {
+    if (request !== undefined) checkCompileRequest(request);
     const neutral = request === undefined || request.target === undefined;
     const result = neutral ? this.#compiler.neutral() : this.#compiler.target(request as unknown as AnyTargetCompileRequest);
     if (this.#events.hasCompileDone) this.#events.compileDone(neutral ? 'neutral' : request.target, result);

@@ -3,16 +3,23 @@
  * `load_toolkit`. A throw becomes `handler_error`; a promise runs under the time limit and the caller's `signal`, both
  * of which abort the handler's `ctx.signal`.
  */
-import { jsonKind } from '../call-shape.js';
 import { LOAD_TOOLKIT_NAME, type HandlerContext, type RegistryShape } from '../contract.js';
 import { compactActionDoc } from '../neutral.js';
 import { handlerErrorReason, quote } from '../reasons.js';
+import { checkOptions, type OptionRules } from '../suggest.js';
 import { loadResultHead } from '../toolkit-loading.js';
 import type { Catalog } from './catalog.js';
 import { toolInput } from './entries.js';
 import type { Gate } from './gate.js';
 import type { Resolver } from './resolve.js';
 import type { DispatchOptions, DispatchResult, RouterOptions } from './types.js';
+
+/** What each `dispatch` option takes (`timeoutMs`'s range is `validTimeout`'s). */
+const DISPATCH_OPTIONS: OptionRules = {
+  context: [() => true, 'any value'],
+  timeoutMs: [(v) => typeof v === 'number', 'a number of milliseconds'],
+  signal: [(v) => typeof (v as Partial<AbortSignal> | null)?.addEventListener === 'function', 'an AbortSignal'],
+};
 
 /** `DispatchResult` with the registry's types erased; the façade restores them. */
 export type AnyDispatchResult = DispatchResult<RegistryShape, string>;
@@ -69,6 +76,8 @@ export class Invoker {
 
   /** `dispatch`'s whole path: resolve the call, then run its handler. Rejects only with `propagateHandlerErrors`. */
   async dispatch(resolver: Resolver, call: unknown, options: DispatchOptions<unknown> | undefined): Promise<AnyDispatchResult> {
+    // The application's options, not the model's call: a mistake throws (a misspelt `timeOutMs` would run without a limit).
+    checkOptions('dispatch', options, DISPATCH_OPTIONS);
     const r = resolver.resolve(call, true);
     const callId = r.callId;
     if (!r.ok) return { ok: false, code: r.code, reason: r.reason, callId };
@@ -78,7 +87,6 @@ export class Invoker {
     const handler = entry.handler as ((args: unknown, ctx: HandlerContext<unknown>) => unknown) | undefined;
     if (!handler) return { ok: false, code: 'handler_error', reason: `Tool ${quote(tool)} has no handler in this application.`, callId, tool };
     const signal = options?.signal;
-    if (signal !== undefined && typeof (signal as Partial<AbortSignal> | null)?.addEventListener !== 'function') throw new TypeError(`dispatch: signal must be an AbortSignal; got ${jsonKind(signal)}.`);
     const own = options?.timeoutMs;
     const timeoutMs = own !== undefined && own !== 0 ? validTimeout(own, 'dispatch: timeoutMs')! : this.#timeoutMs;
     if (signal?.aborted) return aborted(tool, callId, signal.reason);
@@ -193,8 +201,9 @@ function aborted(tool: string, callId: string | undefined, error: unknown): AnyD
 /** A time limit as given: a non-negative finite number of ms, or undefined; anything else is a configuration mistake. */
 function validTimeout(value: unknown, where: string): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new TypeError(`${where} must be a non-negative number of milliseconds, got ${String(value)}.`);
+  // Node fires a timer of more than 2^31 - 1 ms (about 24.8 days) at once: every call would time out.
+  if (typeof value !== 'number' || !(value >= 0 && value <= 2 ** 31 - 1)) {
+    throw new TypeError(`${where} must be a number of milliseconds from 0 to 2147483647 (about 24.8 days), got ${String(value)}.`);
   }
   return value;
 }

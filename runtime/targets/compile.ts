@@ -6,7 +6,7 @@ import { placeAnnouncements, type Announcement } from '../announcements.js';
 import { registerPayloadPrefix, stablePrefix } from '../cache-key.js';
 import type { Target } from '../contract.js';
 import { isPlainObject, jsonKind } from '../call-shape.js';
-import { checkOptions, type OptionRules } from '../suggest.js';
+import { assertKnownNames, checkOptions, type OptionRules } from '../suggest.js';
 import type { ToolkitLoadingInput } from '../toolkit-loading.js';
 import type { TargetAdapter, Warn } from './adapter.js';
 import { normalizeMessages, type NeutralMessage, type NormalizedMessage } from './history.js';
@@ -70,6 +70,17 @@ const OPTION_VALUES: Readonly<Record<keyof TargetCompileOptions, OptionRules[str
  */
 export function checkCompileOptions(options: unknown): void {
   checkOptions('compile', options, OPTION_VALUES);
+}
+
+const REQUEST_KEYS: ReadonlySet<string> = new Set(['target', 'system', 'messages', 'tools', 'options']);
+/**
+ * Throws a `TypeError` for a compile request that is no object, or has a key compile does not read: a misspelt `system`
+ * or `tools` would drop the system prompt, or offer every tool, without a word.
+ * @example checkCompileRequest({ target: 'openai', systm: 'Be brief.' }); // TypeError: compile request: unknown name "systm" (did you mean "system"?). …
+ */
+export function checkCompileRequest(request: unknown): void {
+  if (!isPlainObject(request)) throw new TypeError(`compile: expected a request object or nothing; got ${jsonKind(request)}.`);
+  assertKnownNames('compile request', Object.keys(request), REQUEST_KEYS, () => REQUEST_KEYS, 'A request has target, system, messages, tools and options.');
 }
 
 /** What changed in the tool set since `tools` was fixed (see {@link TargetCompileInput.toolChanges}). */

@@ -4,6 +4,8 @@
  * degrades to the nearest valid request.
  */
 
+import { checkShape, DEFAULT_LIMITS } from '../call-shape.js';
+
 /** A tool call as the neutral history carries it (OpenAI Chat's shape). */
 export interface NeutralToolCall { readonly id: string; readonly type?: 'function'; readonly function: { readonly name: string; readonly arguments: string } }
 
@@ -188,8 +190,14 @@ export function parseOr(text: string, fallback: unknown): unknown {
   // compile reads every result of the history on every turn. JSON text starts (after whitespace) with one of these.
   if (!/^\s*[[{"\-\dtfn]/.test(text)) return fallback;
   try {
-    return JSON.parse(text) as unknown;
+    const value = JSON.parse(text) as unknown;
+    // Nested deeper than a call's arguments may be, it would make the payload one the SDKs cannot serialize (their
+    // serializers recurse): such a value stays text.
+    return typeof value === 'object' && value !== null && checkShape(value, HISTORY_LIMITS) !== undefined ? fallback : value;
   } catch {
     return fallback;
   }
 }
+
+/** Only the depth limit of a call's arguments applies to what the history carries. */
+const HISTORY_LIMITS = { maxArgumentsLength: Infinity, maxDepth: DEFAULT_LIMITS.maxDepth, maxNodes: Infinity };

@@ -19,6 +19,13 @@ describe('announcement channels are checked', () => {
     expect(() => router.restore(router.snapshot())).not.toThrow();
   });
 
+  test('a misspelt option name is refused too, naming the one option, and changes nothing', () => {
+    const { router } = exampleRouter();
+    expect(() => router.announce('a', 'x', { chanel: 'system' } as never)).toThrow(/announce options: unknown name "chanel" \(did you mean "channel"\?\)/);
+    expect(() => router.syncToolAnnouncements(['get_time'], { chanel: 'system' } as never)).toThrow(/syncToolAnnouncements options: unknown name "chanel"/);
+    expect(router.getAnnouncements()).toEqual([]);
+  });
+
   test('syncToolAnnouncements refuses it before touching the announcements or the previous set', () => {
     const { router } = exampleRouter();
     router.syncToolAnnouncements(['read_file', 'get_time']);

@@ -138,6 +138,15 @@ describe('the limits decide first', () => {
       reason: 'Arguments for "read_file" are too long (15 characters; the limit is 10). Send less data.',
     });
   });
+
+  test('the length limit counts the keys of an arguments object (Anthropic input, Gemini args) as it counts its strings', async () => {
+    const { router: tight, log } = exampleRouter({ maxArgumentsLength: 1000 });
+    for (const input of [{ ['k'.repeat(2000)]: 1 }, { path: 'a', nested: { ['k'.repeat(600)]: true, ['j'.repeat(600)]: null } }]) {
+      expect(await tight.dispatch({ id: 't', name: 'read_file', input })).toMatchObject({ ok: false, code: 'malformed_arguments', reason: expect.stringMatching(/are too long \(\d+ characters; the limit is 1000\)/) });
+    }
+    expect(log).toEqual([]);
+    expect(await tight.dispatch({ id: 't', name: 'read_file', input: { path: 'k'.repeat(900) } })).toMatchObject({ ok: true });
+  });
 });
 
 describe("the model's keys in a reason are quoted and cut", () => {

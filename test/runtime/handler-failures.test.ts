@@ -123,16 +123,30 @@ describe('time limits and cancellation', () => {
 
   test('a bad time limit is a configuration mistake: it throws (createRouter) or rejects (dispatch)', async () => {
     const { handlers } = recordingHandlers();
-    expect(() => createRouter(generated, handlers, { timeoutMs: -1 })).toThrow(/timeoutMs must be a non-negative number/);
+    expect(() => createRouter(generated, handlers, { timeoutMs: -1 })).toThrow(/timeoutMs must be a number of milliseconds from 0 to 2147483647/);
+    // Longer than Node's timers hold: every call would time out at once.
+    expect(() => createRouter(generated, handlers, { timeoutMs: 30 * 24 * 3600 * 1000 })).toThrow(/about 24.8 days\), got 2592000000/);
     const router = routerWith({ get_time: async () => 1 });
     await expect(router.dispatch(call('get_time'), { timeoutMs: Number.NaN })).rejects.toThrow(/dispatch: timeoutMs/);
+    await expect(router.dispatch(call('get_time'), { timeoutMs: 3e9 })).rejects.toThrow(/dispatch: timeoutMs must be a number of milliseconds from 0 to 2147483647/);
+    expect(await router.dispatch(call('get_time'), { timeoutMs: 2 ** 31 - 1 })).toMatchObject({ ok: true, result: 1 });
+  });
+
+  test('a misspelt dispatch option rejects the dispatch, naming the closest, before the handler runs', async () => {
+    let ran = 0;
+    const router = routerWith({ get_time: async () => (ran++, 1) });
+    await expect(router.dispatch(call('get_time'), { timeOutMs: 10 } as never)).rejects.toThrow(/dispatch options: unknown name "timeOutMs" \(did you mean "timeoutMs"\?\)/);
+    await expect(router.dispatch(call('get_time'), { contxt: {} } as never)).rejects.toThrow(/did you mean "context"/);
+    // A rejected call does not hide the mistake either.
+    await expect(router.dispatch(call('no_such_tool'), { sigal: undefined } as never)).rejects.toThrow(/unknown name "sigal"/);
+    expect(ran).toBe(0);
   });
 
   test('a signal that is no AbortSignal rejects the dispatch before the handler runs, and nothing throws later', async () => {
     let ran = 0;
     const router = routerWith({ get_time: async () => (ran++, 1) }, { timeoutMs: 20 });
     for (const signal of [{ aborted: false }, 'stop', null]) {
-      await expect(router.dispatch(call('get_time'), { signal } as never)).rejects.toThrow(/dispatch: signal must be an AbortSignal/);
+      await expect(router.dispatch(call('get_time'), { signal } as never)).rejects.toThrow(/dispatch: options.signal takes an AbortSignal/);
     }
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(ran).toBe(0);

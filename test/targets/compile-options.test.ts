@@ -46,6 +46,16 @@ describe('compile options', () => {
     }
   });
 
+  it('a misspelt request key is refused with the closest one, never left out of the request; so is a request that is no object', () => {
+    const r = router();
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    expect(() => r.compile({ target: 'anthropic', systm: 'Be brief.', messages } as never)).toThrow(/compile request: unknown name "systm" \(did you mean "system"\?\)/);
+    expect(() => r.compile({ target: 'openai', tool: ['get_time'], messages } as never)).toThrow(/unknown name "tool" \(did you mean "tools"\?\)/);
+    expect(() => r.compile({ systm: 'x' } as never)).toThrow(/unknown name "systm"/);
+    for (const request of [null, 'anthropic', []]) expect(() => r.compile(request as never)).toThrow(/compile: expected a request object or nothing/);
+    expect(r.compile({ target: 'anthropic', system: 'Be brief.', messages, tools: ['get_time'], options: {} }).tools?.map((t) => t.name)).toContain('get_time');
+  });
+
   it('accepts every value the types allow, and undefined for any option', () => {
     const r = router();
     for (const target of TARGETS) {

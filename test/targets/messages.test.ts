@@ -207,4 +207,22 @@ describe('message conversion per target (tool calls and tool results included)',
     const responses = compileForTarget({ ...base, target: 'gemini', messages }).contents[0]?.parts?.slice(1).map((p) => (p as { functionResponse: { response: unknown } }).functionResponse.response);
     expect(responses).toEqual([{ a: 1 }, { result: [true] }, { result: null }, { result: -1.5 }, { result: 'tru' }, { result: 'nothing found' }, { result: '\u00a0{"a":1}' }, { result: '{"a":' }, { result: 'f' }]);
   });
+
+  it('JSON nested deeper than call arguments may be stays text in the history: every target gives a payload the SDKs can serialize', () => {
+    const deep = `{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const messages: NeutralMessage[] = [
+      { role: 'user', content: 'x' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: deep } }] },
+      { role: 'tool', tool_call_id: 'c1', name: 'read_file', content: deep },
+    ];
+    for (const target of TARGET_LIST) {
+      const payload = compileForTarget({ ...base, target, messages });
+      expect(() => JSON.stringify(payload), target).not.toThrow();
+    }
+    const parts = compileForTarget({ ...base, target: 'gemini', messages }).contents.flatMap((c) => c.parts ?? []);
+    expect(parts).toContainEqual({ functionResponse: { id: 'c1', name: 'read_file', response: { result: deep } } });
+    // Within the limit, a result is still parsed.
+    const shallow = compileForTarget({ ...base, target: 'gemini', messages: [messages[0]!, messages[1]!, { ...messages[2]!, content: '{"a":[[1]]}' }] }).contents.flatMap((c) => c.parts ?? []);
+    expect(shallow).toContainEqual({ functionResponse: { id: 'c1', name: 'read_file', response: { a: [[1]] } } });
+  });
 });
