@@ -10,7 +10,8 @@ import { PROTOTYPE_NAMES } from './prototype-names.js';
 /**
  * The copy ajv compiles: `$schema` and every `$id` dropped (refs are inlined; two tools reusing an id
  * must not collide) unless the schema needs a dynamic scope (then it has an ajv of its own), a
- * `__proto__` property moved to `patternProperties: { "^__proto__$": … }` (ajv skips that name under `properties`), and under `applyDefaults` no `default` on a property named
+ * `__proto__` property moved to `patternProperties: { "^__proto__$": … }` and a `__proto__` pattern spelt `(?:__proto__)` (ajv
+ * skips that name under `properties` and `patternProperties`), and under `applyDefaults` no `default` on a property named
  * like an `Object.prototype` member (ajv would validate the inherited member and refuse the call).
  *
  * @example
@@ -43,6 +44,14 @@ export function schemaForAjv(schema: JsonSchema, applyDefaults = false): JsonSch
         properties: Object.fromEntries(Object.entries(props).filter(([k]) => k !== '__proto__')),
         patternProperties: { ...patterns, '^__proto__$': same === undefined ? proto : { allOf: [same, proto] } },
       };
+    }
+    const patterns = out['patternProperties'];
+    if (typeof patterns === 'object' && patterns !== null && !Array.isArray(patterns) && Object.hasOwn(patterns, '__proto__')) {
+      // ajv skips that key under `patternProperties` too: the same regular expression, spelt so that ajv reads it.
+      const proto = (patterns as Record<string, JsonSchema>)['__proto__'] as JsonSchema;
+      const same = (patterns as Record<string, JsonSchema>)['(?:__proto__)'];
+      const others = Object.entries(patterns).filter(([k]) => k !== '__proto__');
+      out = { ...out, patternProperties: { ...Object.fromEntries(others), '(?:__proto__)': same === undefined ? proto : { allOf: [same, proto] } } };
     }
     return out;
   });

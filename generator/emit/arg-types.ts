@@ -68,12 +68,15 @@ export function isObjectLiteralType(schema: JsonValue): boolean {
   return typeOf(schema, false).k === 'object';
 }
 
-/** `d`: defaults are filled here (`applyDefaults`, and only subschemas ajv fills defaults in above: emit/defaults.ts). */
-function typeOf(schema: JsonValue | undefined, d: boolean): T {
+/**
+ * `d`: defaults are filled here (`applyDefaults`, and only subschemas ajv fills defaults in above: emit/defaults.ts).
+ * `within`: the types an enclosing schema allows, for the members of its in-place applicators.
+ */
+function typeOf(schema: JsonValue | undefined, d: boolean, within?: readonly JsonType[]): T {
   if (schema === undefined || schema === true) return UNKNOWN;
   if (schema === false) return NEVER;
   if (!isJsonObject(schema)) return UNKNOWN;
-  const mine = own(schema, d);
+  const mine = own(schema, d, within);
   // Most schema nodes have no in-place applicator: their type is their own, which is never an
   // intersection, so `intersection([mine])` would return it as it is — without the arrays and closures.
   if (!('allOf' in schema) && !('anyOf' in schema) && !('oneOf' in schema) && !('if' in schema)) return mine;
@@ -81,24 +84,34 @@ function typeOf(schema: JsonValue | undefined, d: boolean): T {
   const list = (key: string): JsonValue[] => (Array.isArray(schema[key]) ? (schema[key] as JsonValue[]) : []);
   // ajv fills defaults in allOf members, then and else, never in anyOf / oneOf branches or `if`.
   const under = (keyword: string) => d && fillsDefaultsIn(keyword, schema);
-  const typed = (keyword: string) => (s: JsonValue) => typeOf(s, under(keyword));
-  for (const s of list('allOf')) parts.push(typeOf(s, under('allOf')));
+  // A member without a `type` of its own is typed as the types this schema allows, not as any JSON value: the
+  // intersection would narrow it anyway, and unnarrowed, a few `anyOf: [{ required: [a] }, …]` multiply into a union
+  // TypeScript refuses (TS2590).
+  const here = declaredTypes(schema) ?? within;
+  const typed = (keyword: string) => (s: JsonValue) => typeOf(s, under(keyword), here);
+  for (const s of list('allOf')) parts.push(typed('allOf')(s));
   if (Array.isArray(schema.anyOf)) parts.push(union(list('anyOf').map(typed('anyOf'))));
   if (Array.isArray(schema.oneOf)) parts.push(union(list('oneOf').map(typed('oneOf'))));
   if ('if' in schema && ('then' in schema || 'else' in schema)) {
-    parts.push(union([intersection([typeOf(schema.if, under('if')), typeOf(schema.then, under('then'))]), typeOf(schema.else, under('else'))]));
+    parts.push(union([intersection([typed('if')(schema.if ?? true), typed('then')(schema.then ?? true)]), typed('else')(schema.else ?? true)]));
   }
   return intersection(parts);
 }
 
-/** The type from the schema's own keywords (`const`, `enum`, `type` and the object/array ones). */
-function own(s: Record<string, JsonValue>, d: boolean): T {
-  const declared = Array.isArray(s.type) ? (s.type.filter((t) => typeof t === 'string') as JsonType[]) : typeof s.type === 'string' ? [s.type as JsonType] : undefined;
+/** The types a schema's `type` names, or undefined without one. */
+function declaredTypes(s: Record<string, JsonValue>): JsonType[] | undefined {
+  return Array.isArray(s.type) ? (s.type.filter((t) => typeof t === 'string') as JsonType[]) : typeof s.type === 'string' ? [s.type as JsonType] : undefined;
+}
+
+/** The type from the schema's own keywords (`const`, `enum`, `type` and the object/array ones); `within` as in `typeOf`. */
+function own(s: Record<string, JsonValue>, d: boolean, within?: readonly JsonType[]): T {
+  const written = declaredTypes(s);
+  const declared = written ?? within;
   const allowed = declared ?? ALL_TYPES;
   if ('const' in s) return allowed.some((t) => hasType(s.const as JsonValue, t)) ? literal(s.const as JsonValue) : NEVER;
   if (Array.isArray(s.enum)) return union(s.enum.filter((v) => allowed.some((t) => hasType(v, t))).map(literal));
   const has = (keys: readonly string[]) => keys.some((k) => k in s);
-  if (declared === undefined && !has(OBJECT_KEYWORDS) && !has(ARRAY_KEYWORDS)) return UNKNOWN;
+  if (written === undefined && !has(OBJECT_KEYWORDS) && !has(ARRAY_KEYWORDS)) return UNKNOWN;
   // One declared type (the common case): its branch alone, which `union` of one non-union member returns as it is.
   if (declared !== undefined && declared.length === 1) {
     const only = declared[0];
@@ -209,10 +222,26 @@ function union(members: readonly T[]): T {
   return kept.length === 1 ? kept[0]! : { k: 'union', members: kept };
 }
 
-/** An intersection, flattened; `unknown` members dropped; `never` absorbs everything. */
+/**
+ * TypeScript multiplies an intersection of unions out into one union, and refuses one of more than 100,000 members
+ * (TS2590); this bound leaves room for the unions inside the members.
+ */
+const MAX_MULTIPLIED = 10_000;
+
+/**
+ * An intersection, flattened; `unknown` members dropped; `never` absorbs everything. Past `MAX_MULTIPLIED`, its largest
+ * unions are left out, largest first: the type then accepts more than the validator, never less, and always compiles.
+ */
 function intersection(members: readonly T[]): T {
   const flat = flatMembers('intersection', members);
   if (flat === undefined) return NEVER;
+  const size = (m: T) => (m.k === 'union' ? m.members.length : 1);
+  let multiplied = flat.reduce((n, m) => n * size(m), 1);
+  while (multiplied > MAX_MULTIPLIED) {
+    const largest = flat.reduce((best, m, i) => (size(m) > size(flat[best]!) ? i : best), 0);
+    multiplied /= size(flat[largest]!);
+    flat.splice(largest, 1);
+  }
   if (flat.length === 0) return UNKNOWN;
   return flat.length === 1 ? flat[0]! : { k: 'intersection', members: flat };
 }

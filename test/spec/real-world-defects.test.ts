@@ -23,6 +23,19 @@ function spec(tools: Record<string, unknown>): Record<string, unknown> {
   return { version: 1, tools: Object.entries(tools).map(([name, parameters]) => ({ name, description: `Tool ${name}`, ...(parameters === undefined ? {} : { parameters }) })) };
 }
 
+/** `groups` "at least one of" groups of `alternatives` string properties each (`allOf` of `anyOf` of `required`). */
+function atLeastOne(groups: number, alternatives: number): Record<string, unknown> {
+  const names = (g: number) => Array.from({ length: alternatives }, (_, a) => `p${g}_${a}`);
+  const all = Array.from({ length: groups }, (_, g) => names(g)).flat();
+  return {
+    type: 'object',
+    properties: Object.fromEntries(all.map((n) => [n, { type: 'string' }])),
+    allOf: Array.from({ length: groups }, (_, g) => ({ anyOf: names(g).map((n) => ({ required: [n] })) })),
+  };
+}
+/** One property of each group of `atLeastOne`. */
+const firstOfEach = (groups: number) => Object.fromEntries(Array.from({ length: groups }, (_, g) => [`p${g}_0`, 'x']));
+
 /** Each case: a spec, calls with their expected verdict, and values that must type-check (or must not). */
 interface Case {
   readonly name: string;
@@ -32,6 +45,40 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
+  {
+    // Groups of "at least one of these" multiplied into a union TypeScript refuses (TS2590): typeless members were typed as
+    // any JSON value; now as the object their schema allows, and past TypeScript's bound the groups widen the type.
+    name: 'at-least-one-of-groups',
+    spec: spec({ six: atLeastOne(6, 4), ten: atLeastOne(10, 3), many: atLeastOne(17, 2) }),
+    calls: [
+      { tool: 'six', args: firstOfEach(6), ok: true },
+      { tool: 'six', args: { p0_0: 'x' }, ok: false },
+      { tool: 'ten', args: firstOfEach(10), ok: true },
+      { tool: 'many', args: firstOfEach(17), ok: true },
+      { tool: 'many', args: { p0_0: 'x' }, ok: false },
+    ],
+    types: [
+      { tool: 'six', args: firstOfEach(6), ok: true },
+      { tool: 'six', args: { p0_0: 'x' }, ok: false },
+      { tool: 'ten', args: firstOfEach(10), ok: true },
+      { tool: 'many', args: firstOfEach(17), ok: true },
+    ],
+  },
+  {
+    // ajv skipped a `patternProperties` key spelt `__proto__` (a regular expression like any other): nothing was checked.
+    name: 'proto-pattern',
+    spec: spec({
+      t: { type: 'object', patternProperties: JSON.parse('{"__proto__":{"type":"string"}}') as Record<string, unknown> },
+      closed: { type: 'object', patternProperties: JSON.parse('{"__proto__":{"type":"string"}}') as Record<string, unknown>, additionalProperties: false },
+    }),
+    calls: [
+      { tool: 't', args: { a__proto__b: 5 }, ok: false },
+      { tool: 't', args: { a__proto__b: 's', other: 5 }, ok: true },
+      { tool: 'closed', args: JSON.parse('{"__proto__":"s"}') as unknown, ok: true },
+      { tool: 'closed', args: JSON.parse('{"__proto__":5}') as unknown, ok: false },
+      { tool: 'closed', args: { other: 's' }, ok: false },
+    ],
+  },
   {
     // A schema in dynamic scope keeps its `$ref`s (typed `unknown`): `unevaluated*: false` beside one cannot close the type.
     name: 'kept-ref-beside-unevaluated',
