@@ -8,7 +8,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument, visit, type Document, YAMLMap, YAMLSeq } from 'yaml';
 import { connectMcp, listAllTools, type McpServerTarget } from '../../integrations/mcp/connect.js';
-import { groupNameOf, specToolName } from '../../integrations/mcp/names.js';
+import { groupNameOf, specToolNames } from '../../integrations/mcp/names.js';
 import type { McpSdkLine } from '../../integrations/mcp/sdk.js';
 import type { McpTool as Tool } from '../../integrations/mcp/types.js';
 import { loadText } from '../load.js';
@@ -89,22 +89,14 @@ export function buildMcpImport(
   // 1. The tool entries, with every fix noted.
   const notes: ImportNote[] = [];
   const entries: { entry: ToolEntry; comments: string[]; readOnly: boolean; destructive: boolean }[] = [];
-  const taken = new Set<string>();
-  for (const tool of tools) {
-    if (tool.execution?.taskSupport === 'required') {
+  const named = specToolNames(prefix, tools);
+  for (const [i, tool] of tools.entries()) {
+    if (named[i] === undefined) {
       notes.push({ tool: tool.name, kind: 'skipped', message: `skipped "${tool.name}": it runs only as an MCP task (execution.taskSupport "required"), which a plain tools/call cannot start.` });
       continue;
     }
     const comments: string[] = [];
-    let { name: specName, fix } = specToolName(prefix, tool.name);
-    if (taken.has(specName)) {
-      let n = 2;
-      while (taken.has(`${specName.slice(0, 60)}_${n}`)) n++;
-      const to = `${specName.slice(0, 60)}_${n}`;
-      fix = { from: tool.name, to, why: `${fix ? `${fix.why}; ` : ''}"${specName}" was already taken by another tool of this server` };
-      specName = to;
-    }
-    taken.add(specName);
+    const { name: specName, fix } = named[i];
     if (fix) {
       const message = `name "${tool.name}" written as "${specName}": ${fix.why}.`;
       comments.push(`import: ${message}`);

@@ -14,7 +14,7 @@
  */
 import type { GeneratedModule, HandlerContext, RegistryShape, ToolNameOf } from '../../runtime/index.js';
 import { listAllTools } from './connect.js';
-import { specToolName } from './names.js';
+import { specToolNames } from './names.js';
 import { clientLineOf } from './sdk.js';
 import type { McpCallToolResult, McpClient, McpContentBlock, McpTool } from './types.js';
 
@@ -104,12 +104,9 @@ export async function mcpHandlers<R extends RegistryShape, const P extends strin
   if (!spec || !Array.isArray(spec.tools)) throw new TypeError('mcpHandlers: expected the namespace import of a generated index.ts (`import * as generated from "./generated/index.js"`).');
   const prefix = options.prefix ?? '';
   const live = await listAllTools(client);
-  // Spec name → server tool, by the importer's own name rule (first one wins, as the importer numbered later duplicates).
+  // Spec name → server tool, by the importer's own name rule (later duplicates numbered, task-only tools unnamed).
   const bySpecName = new Map<string, McpTool>();
-  for (const tool of live) {
-    const { name } = specToolName(prefix, tool.name);
-    if (!bySpecName.has(name)) bySpecName.set(name, tool);
-  }
+  for (const [i, named] of specToolNames(prefix, live).entries()) if (named !== undefined) bySpecName.set(named.name, live[i]!);
   const specNames = spec.tools.map((t) => t.name);
   let selected: string[];
   if (options.tools !== undefined) {

@@ -28,7 +28,7 @@ export {
   type McpToolOutput,
   type SelectedTools,
 } from './handlers.js';
-export { groupNameOf, specToolName, type NameFix } from './names.js';
+export { groupNameOf, specToolName, specToolNames, type NameFix } from './names.js';
 export { loadMcpClientSdk, loadMcpServerSdk, type McpClientSdk, type McpSdkLine, type McpServerSdk } from './sdk.js';
 export type { McpCallToolResult, McpClient, McpContentBlock, McpObjectSchema, McpServerLike, McpTool, McpTransport } from './types.js';
 export { serveMcp, serveMcpStdio, type McpServing, type ServableRouter, type ServedSpec, type ServeMcpOptions } from './serve.js';

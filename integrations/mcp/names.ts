@@ -7,6 +7,7 @@
  */
 
 import { PORTABLE_TOOL_NAME, RESERVED_TOOL_NAMES } from '../../runtime/contract.js';
+import type { McpTool } from './types.js';
 
 /** Names the library owns: an imported tool never takes one. */
 const RESERVED_NAMES: ReadonlySet<string> = new Set(RESERVED_TOOL_NAMES);
@@ -48,6 +49,32 @@ export function specToolName(prefix: string, mcpName: string): { readonly name: 
     whys.push('a name has at most 64 characters');
   }
   return { name, fix: { from: mcpName, to: name, why: whys.join('; ') } };
+}
+
+/**
+ * The spec names of a server's tools, in its `tools/list` order, as `toolroute import mcp` writes them: each by
+ * {@link specToolName}, and a name an earlier tool of the list already took numbered (`_2`, `_3`, …). A tool that
+ * only runs as an MCP task (`execution.taskSupport: "required"`) gets no name (`undefined`): a plain `tools/call`
+ * cannot start it. One rule for the importer and `mcpHandlers`, which finds each spec tool's server tool again.
+ *
+ * @example
+ * specToolNames('', [{ name: 'a.b' }, { name: 'a_b' }]).map((n) => n?.name); // ['a_b', 'a_b_2']
+ */
+export function specToolNames(prefix: string, tools: readonly Pick<McpTool, 'name' | 'execution'>[]): ({ readonly name: string; readonly fix?: NameFix } | undefined)[] {
+  const taken = new Set<string>();
+  return tools.map((tool) => {
+    if (tool.execution?.taskSupport === 'required') return undefined;
+    let { name, fix } = specToolName(prefix, tool.name);
+    if (taken.has(name)) {
+      let n = 2;
+      while (taken.has(`${name.slice(0, 60)}_${n}`)) n++;
+      const to = `${name.slice(0, 60)}_${n}`;
+      fix = { from: tool.name, to, why: `${fix ? `${fix.why}; ` : ''}"${name}" was already taken by another tool of this server` };
+      name = to;
+    }
+    taken.add(name);
+    return fix === undefined ? { name } : { name, fix };
+  });
 }
 
 /** 8 hex digits of FNV-1a over UTF-16 code units: a short, stable disambiguator (not security). */

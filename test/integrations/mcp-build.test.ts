@@ -10,6 +10,7 @@ import { buildMcpImport, compareImport, readRecords } from '../../generator/impo
 import { loadText } from '../../generator/load.js';
 import { validateSpec } from '../../generator/validate.js';
 import { listAllTools } from '../../integrations/mcp/connect.js';
+import { mcpHandlers } from '../../integrations/mcp/handlers.js';
 import { specToolName } from '../../integrations/mcp/names.js';
 import fc from 'fast-check';
 import { parseDocument } from 'yaml';
@@ -68,6 +69,25 @@ describe('specToolName', () => {
     const long = specToolName('', 'x'.repeat(80));
     expect(long.name).toHaveLength(64);
     expect(long.name).not.toBe(specToolName('', `${'x'.repeat(79)}y`).name);
+  });
+});
+
+describe('mcpHandlers and the importer name tools by one rule', () => {
+  it('pairs every tool the import wrote, a name numbered after a clash and one after a skipped task-only tool included', async () => {
+    const served = [tool('a.b'), tool('a_b'), tool('job', { execution: { taskSupport: 'required' } }), tool('résumé'), tool('r_sum_')];
+    const built = buildMcpImport(served, undefined, { as: 'flat', name: 'demo' }, SERVER, 'spec.yaml');
+    expect(built.problems).toEqual([]);
+    const written = (parseDocument(built.text!).toJS() as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(written).toEqual(['a_b', 'a_b_2', 'r_sum_', 'r_sum__2']);
+    const called: string[] = [];
+    const client = {
+      listTools: async () => ({ tools: served }),
+      callTool: async (params: { name: string }) => (called.push(params.name), { content: [{ type: 'text', text: params.name }] }),
+    };
+    const handlers = (await mcpHandlers(client as never, { spec: { tools: written.map((name) => ({ name })) } } as never)) as Record<string, (args: unknown) => Promise<unknown>>;
+    expect(Object.keys(handlers)).toEqual(written);
+    for (const name of written) await handlers[name]!({ q: 'x' });
+    expect(called).toEqual(['a.b', 'a_b', 'résumé', 'r_sum_']);
   });
 });
 
