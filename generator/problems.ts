@@ -11,8 +11,9 @@ export const PROBLEM_CODES = [
   // Names and references
   'invalid_name', 'empty_name', 'reserved_name', 'name_collision', 'duplicate_tool', 'duplicate_entry', 'unknown_tool',
   'unknown_policy_target', 'empty_group', 'no_tools', 'all_tools_deferred',
-  // A warning: `offerUngroupedTools: false` leaves a tool in no namespace, no toolkit and not offered.
-  'unreachable_tool',
+  // Warnings: `offerUngroupedTools: false` leaves a tool in no namespace, no toolkit and not offered; a namespace offers a
+  // toolkit's tool before its load.
+  'unreachable_tool', 'toolkit_tool_in_namespace',
   // Parameters (JSON Schema)
   'parameters_not_object', 'invalid_shorthand', 'invalid_schema', 'unknown_schema_keyword', 'unsupported_schema_dialect',
   'unsupported_schema_keyword', 'unknown_format', 'required_not_in_properties', 'unresolved_ref', 'remote_ref', 'recursive_ref',

@@ -94,3 +94,33 @@ export function checkReach(ctx: Context, root: Record<string, unknown>, entries:
     );
   }
 }
+
+/**
+ * A toolkit's tool that a namespace lists too is offered by that namespace from the first turn: the toolkit's load
+ * changes nothing for it, and blocking `load_toolkit` does not keep it away (blocking the toolkit or the tool does). A
+ * warning per such namespace entry, naming the toolkit.
+ *
+ * @example
+ * checkToolkitToolsInNamespaces(ctx, root, entries); // warning toolkit_tool_in_namespace for `run_query` in namespace `db`
+ */
+export function checkToolkitToolsInNamespaces(ctx: Context, root: Record<string, unknown>, entries: readonly ToolEntry[]): void {
+  const kitOf = new Map<string, string>();
+  for (const e of entries) {
+    const kit = e.group.kind === 'toolkit' ? listAt(root.toolkits)[e.group.index] : undefined;
+    if (isRecord(kit) && typeof kit.name === 'string' && !kitOf.has(e.name)) kitOf.set(e.name, kit.name);
+  }
+  for (const e of entries) {
+    const ns = e.group.kind === 'namespace' ? listAt(root.namespaces)[e.group.index] : undefined;
+    const kit = kitOf.get(e.name);
+    if (kit === undefined || !isRecord(ns) || typeof ns.name !== 'string') continue;
+    ctx.add(
+      'toolkit_tool_in_namespace',
+      e.path,
+      `the tool ${JSON.stringify(e.name)} of toolkit ${JSON.stringify(kit)} is also an action of namespace ${JSON.stringify(ns.name)}, which offers it from the first turn: loading ${JSON.stringify(kit)} changes nothing for it, and a blocked \`load_toolkit\` does not keep it away.`,
+      `Keep it in one of them: in the toolkit to offer it once loaded, in the namespace to offer it always. Blocking ${JSON.stringify(kit)} or the tool still blocks it everywhere.`,
+      'value',
+      'warning',
+      e.name,
+    );
+  }
+}

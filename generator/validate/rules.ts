@@ -2,7 +2,7 @@
 import { type Context, isRecord } from './context.js';
 import { checkDefinedOnce, checkDescription, checkGroups, checkName, checkTags } from './names.js';
 import { expandToolParameters } from './parameters.js';
-import { checkPolicies, checkReach } from './policies.js';
+import { checkPolicies, checkReach, checkToolkitToolsInNamespaces } from './policies.js';
 import { checkUnfilledDefaults } from './defaults.js';
 import { checkOpenAiStrict } from './openai-strict.js';
 import { checkReferences, toolEntries } from './references.js';
@@ -43,6 +43,7 @@ export function checkRules(ctx: Context): void {
   const { namespaceNames, toolkitNames } = checkGroups(ctx, root, defined);
   checkPolicies(ctx, root, entries, defined, [...defined.keys(), ...namespaceNames.keys(), ...[...toolkitNames.values()].map((t) => t.name)]);
   checkReach(ctx, root, entries);
+  checkToolkitToolsInNamespaces(ctx, root, entries);
   checkUnfilledDefaults(ctx, root, entries);
   checkOpenAiStrict(ctx, root, defined);
 }

@@ -21,6 +21,7 @@ const DIR = 'test/fixtures/warnings';
 
 const CASES: readonly { readonly file: string; readonly codes: readonly ProblemCode[] }[] = [
   { file: 'unreachable-tool.yaml', codes: ['unreachable_tool', 'unreachable_tool'] },
+  { file: 'toolkit-tool-in-namespace.yaml', codes: ['toolkit_tool_in_namespace'] },
   { file: 'unknown-format.yaml', codes: ['unknown_format', 'unknown_format', 'unknown_format'] },
   { file: 'default-not-applied.yaml', codes: ['default_not_applied', 'default_not_applied', 'default_not_applied'] },
   { file: 'zod-regex-flags.ts', codes: ['zod_regex_flags', 'zod_regex_flags', 'zod_regex_flags'] },
