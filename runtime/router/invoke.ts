@@ -103,7 +103,7 @@ export class Invoker {
     }
     const pending =
       value instanceof Promise ? value
-      : typeof then === 'function' ? new Promise<unknown>((resolve, reject) => (then as Thenable['then']).call(value, resolve, reject))
+      : typeof then === 'function' ? new Promise<unknown>((resolve, reject) => (then as (...args: unknown[]) => unknown).call(value, resolve, reject))
       : undefined;
     // A plain value is the result as it is: awaiting it would only cost the caller another microtask turn.
     if (pending === undefined) return { ok: true, tool, result: value, callId };
@@ -191,14 +191,12 @@ export class Invoker {
   }
 }
 
-type Thenable = { then(resolve: (value: unknown) => void, reject: (error: unknown) => void): unknown };
-
 /** The result of a call the caller's signal aborted. */
 function aborted(tool: string, callId: string | undefined, error: unknown): AnyDispatchResult {
   return { ok: false, code: 'aborted', reason: `The call to ${quote(tool)} was cancelled by the application before it finished.`, callId, tool, error };
 }
 
-/** A time limit as given: a non-negative finite number of ms, or undefined; anything else is a configuration mistake. */
+/** A time limit as given: a number of ms that Node's timers take, or undefined; anything else is a configuration mistake. */
 function validTimeout(value: unknown, where: string): number | undefined {
   if (value === undefined) return undefined;
   // Node fires a timer of more than 2^31 - 1 ms (about 24.8 days) at once: every call would time out.

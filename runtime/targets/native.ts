@@ -84,7 +84,6 @@ function plainText(content: unknown): string | undefined {
   return content.every((part) => isRecord(part) && part['type'] === 'text' && typeof part['text'] === 'string') ? textOf(content) : undefined;
 }
 
-
 /**
  * One provider-native history entry read, or `undefined` for a neutral one; `consumed` counts the entries it read
  * (consecutive Responses output items are one turn). Throws for a native part the neutral history cannot carry.
