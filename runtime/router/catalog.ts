@@ -218,8 +218,7 @@ export class Catalog {
       const members = [...new Set<number>(g.tools.map(indexOf))]; // each member once, in first-mention order
       const list = kind === 'namespace' ? this.namespaces : this.toolkits;
       const index = list.length;
-      const inputs = members.map((t) => toolInput(this.tool(t)));
-      const neutral = kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined;
+      const neutral = kind === 'namespace' ? neutralNamespaceTool(g, members.map((t) => toolInput(this.tool(t))), g.encoding ?? 'compact') : undefined;
       list.push(new Group({ kind, name: g.name, description: g.description, tools: members, specIndex: -1, neutral }, this));
       for (const t of members) {
         const entry = this.tool(t);

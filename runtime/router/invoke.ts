@@ -24,9 +24,6 @@ const DISPATCH_OPTIONS: OptionRules = {
 /** `DispatchResult` with the registry's types erased; the façade restores them. */
 export type AnyDispatchResult = DispatchResult<RegistryShape, string>;
 
-/** The router options invocation reads. */
-export type InvokeOptions = Pick<RouterOptions, 'propagateHandlerErrors' | 'handlerErrorReason' | 'timeoutMs'>;
-
 /**
  * The handler's context. `signal` is created on first read (most handlers never read it). It is the call's own, never the
  * caller's: a time limit aborts it as the caller's signal does (`Invoker.#within` gives it up on either).
@@ -63,10 +60,10 @@ export class Invoker {
   readonly #catalog: Catalog;
   readonly #gate: Gate;
   readonly #propagate: boolean;
-  readonly #reasonHook: InvokeOptions['handlerErrorReason'];
+  readonly #reasonHook: RouterOptions['handlerErrorReason'];
   readonly #timeoutMs: number;
 
-  constructor(catalog: Catalog, gate: Gate, options: InvokeOptions) {
+  constructor(catalog: Catalog, gate: Gate, options: Pick<RouterOptions, 'propagateHandlerErrors' | 'handlerErrorReason' | 'timeoutMs'>) {
     this.#catalog = catalog;
     this.#gate = gate;
     this.#propagate = options.propagateHandlerErrors === true;
