@@ -168,11 +168,9 @@ function checkContainer(container: object, depth: number, limits: CallLimits, us
   }
   const count = keys ? keys.length : (container as unknown[]).length;
   for (let i = 0; i < count; i++) {
-    let value: unknown;
-    if (keys) {
-      used.chars += keys[i]!.length;
-      value = (container as Record<string, unknown>)[keys[i]!];
-    } else value = (container as unknown[])[i];
+    const key = keys?.[i];
+    if (key !== undefined) used.chars += key.length;
+    const value: unknown = key === undefined ? (container as unknown[])[i] : (container as Record<string, unknown>)[key];
     if (++used.nodes > limits.maxNodes) return { kind: 'too_many_values', limit: limits.maxNodes };
     // Keys count as the strings they are: an object's megabyte key is as long as a megabyte value.
     if (typeof value === 'string') used.chars += value.length;

@@ -9,17 +9,10 @@
 export function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   Object.freeze(value);
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      if (typeof item === 'object' && item !== null) deepFreeze(item);
-    }
-  } else {
-    const keys = Object.keys(value);
-    for (let i = 0; i < keys.length; i++) {
-      const item = (value as Record<string, unknown>)[keys[i]!];
-      if (typeof item === 'object' && item !== null) deepFreeze(item);
-    }
+  const items: readonly unknown[] = Array.isArray(value) ? value : Object.values(value);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item === 'object' && item !== null) deepFreeze(item);
   }
   return value;
 }

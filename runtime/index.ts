@@ -13,11 +13,8 @@ export {
   type DynamicToolDefinition, type LoaderResolvedCall, type NameCheckResult, type NameOnlyCall,
   type NamespaceResolution, type NeutralCompileResult, type PrunedTool, type PruneResult, type PruneStrategy,
   type ResolvedCall, type ResponseStep, type RouterOptions, type RouterSnapshot, type TargetCompileRequest,
-  type TryNamespaceResolution,
-} from './router.js';
-export {
-  libraryTool, type LibraryCheckResult, type LibraryResolvedCall, type LibraryToolDefinition, type LibraryToolValidate,
-  type LoaderCall, searchableTool,
+  type TryNamespaceResolution, libraryTool, type LibraryCheckResult, type LibraryResolvedCall, type LibraryToolDefinition,
+  type LibraryToolValidate, type LoaderCall, searchableTool,
 } from './router.js';
 export { DEFAULT_LIMITS, type CallLimits } from './call-shape.js';
 export { lazyRendered, specFromData, type RenderSource } from './spec-data.js';

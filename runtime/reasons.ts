@@ -267,13 +267,9 @@ const isCombinator = (e: ValidationError): boolean => e.keyword === 'anyOf' || e
 function errorLines(errors: readonly ValidationError[], schema: Schema | undefined, data: unknown, prefix: string): string[] {
   const combinators = errors.filter(isCombinator);
   const inBranch = (e: ValidationError, c: ValidationError) => e !== c && e.schemaPath.startsWith(`${c.schemaPath}/`);
-  const out: string[] = [];
-  for (const error of errors) {
-    if (combinators.some((c) => inBranch(error, c))) continue;
-    if (isCombinator(error)) out.push(...combinatorLines(error, errors.filter((e) => inBranch(e, error)), schema, data, prefix));
-    else out.push(line(error, schema, data, prefix));
-  }
-  return out;
+  const explain = (error: ValidationError): string[] =>
+    isCombinator(error) ? combinatorLines(error, errors.filter((e) => inBranch(e, error)), schema, data, prefix) : [line(error, schema, data, prefix)];
+  return errors.filter((error) => !combinators.some((c) => inBranch(error, c))).flatMap(explain);
 }
 
 /**

@@ -50,16 +50,14 @@ export class Suggester {
   readonly #names: readonly string[];
 
   constructor(names: Iterable<string>) {
-    const all: string[] = [];
-    for (const name of names) {
-      all.push(name);
+    this.#names = [...names];
+    this.#names.forEach((name, index) => {
       const lower = name.toLowerCase();
       if (!this.#byLower.has(lower)) this.#byLower.set(lower, name);
       const bucket = this.#byLength.get(lower.length) ?? [];
-      bucket.push({ name, lower, index: all.length - 1 });
+      bucket.push({ name, lower, index });
       this.#byLength.set(lower.length, bucket);
-    }
-    this.#names = all;
+    });
   }
 
   /** The candidate names, in the order given. */

@@ -8,7 +8,7 @@
 import { LOAD_TOOLKIT_NAME, TARGETS, TOOLKIT_DISPATCHER_NAME, type Target, type ToolDefinition } from './contract.js';
 import { quote } from './reasons.js';
 import type { NeutralTool } from './targets/adapter.js';
-import { argumentsObject, parseOr, type NormalizedMessage } from './targets/history.js';
+import { argumentsObject, isRecord, parseOr, type NormalizedMessage } from './targets/history.js';
 import type { ResponsesTool } from './targets/types.js';
 
 /** The strategies an application chooses from. */
@@ -38,9 +38,7 @@ export const TOOLKIT_MODE_TEXT: { readonly [M in ToolkitMode]: string } = {
 /** Check a `toolkitLoading` option's shape once, up front (router creation); each target's strategy is then checked by `toolkitMode` (targets/index.ts). */
 export function assertToolkitLoadingOption(option: unknown): asserts option is ToolkitLoadingOption | undefined {
   if (option === undefined || typeof option === 'string') return;
-  if (typeof option !== 'object' || option === null || Array.isArray(option)) {
-    throw new TypeError('toolkitLoading: expected a strategy name or an object of strategies per target.');
-  }
+  if (!isRecord(option)) throw new TypeError('toolkitLoading: expected a strategy name or an object of strategies per target.');
   const stray = Object.keys(option).find((key) => !(TARGETS as readonly string[]).includes(key));
   if (stray !== undefined) throw new TypeError(`toolkitLoading: ${JSON.stringify(stray)} is not a target; targets are ${TARGETS.join(', ')}.`);
 }

@@ -206,25 +206,19 @@ export class Catalog {
     const inline = groups.flatMap((g) => g.tools.filter((m: AnyDynamicTool | string): m is AnyDynamicTool => typeof m !== 'string'));
     this.#checkTools(inline, where, kind === 'namespace' ? groupNames : undefined);
     for (const g of groups) {
-      for (const m of g.tools) {
-        if (typeof m === 'string' && (this.byName.get(m)?.kind !== 'tool' || this.isLibraryTool(m))) {
-          throw new TypeError(`${where}: group ${JSON.stringify(g.name)} refers to ${JSON.stringify(m)}, which is ${this.isLibraryTool(m) ? 'a library tool (library tools are never grouped)' : 'not a tool of this router'}.`);
-        }
+      const stray = g.tools.find((m: AnyDynamicTool | string) => typeof m === 'string' && (this.byName.get(m)?.kind !== 'tool' || this.isLibraryTool(m)));
+      if (typeof stray === 'string') {
+        throw new TypeError(`${where}: group ${JSON.stringify(g.name)} refers to ${JSON.stringify(stray)}, which is ${this.isLibraryTool(stray) ? 'a library tool (library tools are never grouped)' : 'not a tool of this router'}.`);
       }
     }
     const prepared = inline.map((def) => this.#prepare(def, where));
-    const created = new Map<AnyDynamicTool, number>();
-    for (const p of prepared) created.set(p.def, this.#addDynamicTool(p, false));
+    const created = new Map(prepared.map((p) => [p.def, this.#addDynamicTool(p, false)]));
+    const indexOf = (m: AnyDynamicTool | string): number => (typeof m === 'string' ? (this.byName.get(m) as { index: number }).index : created.get(m)!);
     for (const g of groups) {
-      const members: number[] = [];
-      for (const m of g.tools) {
-        const t = typeof m === 'string' ? (this.byName.get(m) as { index: number }).index : created.get(m)!;
-        if (!members.includes(t)) members.push(t);
-      }
+      const members = [...new Set<number>(g.tools.map(indexOf))]; // each member once, in first-mention order
       const list = kind === 'namespace' ? this.namespaces : this.toolkits;
       const index = list.length;
-      const inputs = members.map((t) => toolInput(this.tool(t)));
-      const neutral = kind === 'namespace' ? neutralNamespaceTool(g, inputs, g.encoding ?? 'compact') : undefined;
+      const neutral = kind === 'namespace' ? neutralNamespaceTool(g, members.map((t) => toolInput(this.tool(t))), g.encoding ?? 'compact') : undefined;
       list.push(new Group({ kind, name: g.name, description: g.description, tools: members, specIndex: -1, neutral }, this));
       for (const t of members) {
         const entry = this.tool(t);
@@ -252,11 +246,8 @@ export class Catalog {
       if (def.parameters !== undefined && !isPlainObject(def.parameters)) {
         throw new TypeError(`${where}: ${JSON.stringify(def.name)}.parameters must be a JSON Schema object or a properties map.`);
       }
-      if (def.handler !== undefined && typeof def.handler !== 'function') {
-        throw new TypeError(`${where}: ${JSON.stringify(def.name)}.handler must be a function.`);
-      }
-      if (def.validate !== undefined && typeof def.validate !== 'function') {
-        throw new TypeError(`${where}: ${JSON.stringify(def.name)}.validate must be a function.`);
+      for (const key of ['handler', 'validate'] as const) {
+        if (def[key] !== undefined && typeof def[key] !== 'function') throw new TypeError(`${where}: ${JSON.stringify(def.name)}.${key} must be a function.`);
       }
       // A string would be spread into letters, and a number breaks pruning later: both are refused here.
       if (def.tags !== undefined && !(Array.isArray(def.tags) && (def.tags as unknown[]).every((t) => typeof t === 'string'))) {

@@ -92,8 +92,7 @@ export class Compiler {
 
   /** `compile()`: the reference library's neutral `{ tools, directoryXml }`, frozen and cached until a registration. */
   neutral(): NeutralCompileResult {
-    const cached = this.#neutralCompile;
-    if (cached !== undefined && cached.version === this.#catalog.structureVersion) return cached.result;
+    if (this.#neutralCompile?.version === this.#catalog.structureVersion) return this.#neutralCompile.result;
     const catalog = this.#catalog;
     const tools: ToolDefinition[] = catalog.namespaces.map((ns) => this.#renderGroup(ns, 'neutral') as ToolDefinition);
     for (const t of this.#offeredFlat()) tools.push(this.#renderTool(t, 'neutral') as ToolDefinition);
@@ -194,15 +193,13 @@ export class Compiler {
     const everyKit = mode === 'deferred' || mode === 'tool-changes';
     const kits = mode === 'append' ? this.#session.loaded : everyKit ? catalog.toolkits.map((_, k) => k) : [];
     const unloaded = everyKit ? nativeLoading(target, 'deferred') : undefined;
-    for (const k of kits) {
-      for (const t of catalog.toolkits[k]!.tools) {
-        const n = catalog.toolName(t);
-        // Never one name twice (a toolkit tool may also be flat and chosen, or in two toolkits).
-        if (sent.has(n)) continue;
-        sent.add(n);
-        const rendered = this.#renderTool(t, target);
-        loaded.push(unloaded !== undefined ? unloaded.unloadedTool(rendered as RenderedToolMap[Target]) : rendered);
-      }
+    for (const t of kits.flatMap((k) => catalog.toolkits[k]!.tools)) {
+      const n = catalog.toolName(t);
+      // Never one name twice (a toolkit tool may also be flat and chosen, or in two toolkits).
+      if (sent.has(n)) continue;
+      sent.add(n);
+      const rendered = this.#renderTool(t, target);
+      loaded.push(unloaded !== undefined ? unloaded.unloadedTool(rendered as RenderedToolMap[Target]) : rendered);
     }
     return { version, key, mode, stable: Object.freeze(stable), deferred: Object.freeze(deferred), loaded: Object.freeze(loaded), late, kitNamespaces };
   }

@@ -106,8 +106,7 @@ export class Gate {
     const catalog = this.#catalog;
     this.kitLoaded = catalog.toolkits.map(() => false);
     this.direct = new Array<boolean>(catalog.toolCount).fill(false);
-    for (const t of catalog.flat) this.direct[t] = true;
-    for (const t of catalog.library) this.direct[t] = true;
+    for (const t of [...catalog.flat, ...catalog.library]) this.direct[t] = true;
     for (const k of this.#session.loaded) this.#open(k);
     this.loadVersion++;
   }

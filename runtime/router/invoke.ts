@@ -24,9 +24,6 @@ const DISPATCH_OPTIONS: OptionRules = {
 /** `DispatchResult` with the registry's types erased; the façade restores them. */
 export type AnyDispatchResult = DispatchResult<RegistryShape, string>;
 
-/** The router options invocation reads. */
-export type InvokeOptions = Pick<RouterOptions, 'propagateHandlerErrors' | 'handlerErrorReason' | 'timeoutMs'>;
-
 /**
  * The handler's context. `signal` is created on first read (most handlers never read it). It is the call's own, never the
  * caller's: a time limit aborts it as the caller's signal does (`Invoker.#within` gives it up on either).
@@ -63,10 +60,10 @@ export class Invoker {
   readonly #catalog: Catalog;
   readonly #gate: Gate;
   readonly #propagate: boolean;
-  readonly #reasonHook: InvokeOptions['handlerErrorReason'];
+  readonly #reasonHook: RouterOptions['handlerErrorReason'];
   readonly #timeoutMs: number;
 
-  constructor(catalog: Catalog, gate: Gate, options: InvokeOptions) {
+  constructor(catalog: Catalog, gate: Gate, options: Pick<RouterOptions, 'propagateHandlerErrors' | 'handlerErrorReason' | 'timeoutMs'>) {
     this.#catalog = catalog;
     this.#gate = gate;
     this.#propagate = options.propagateHandlerErrors === true;
@@ -103,7 +100,7 @@ export class Invoker {
     }
     const pending =
       value instanceof Promise ? value
-      : typeof then === 'function' ? new Promise<unknown>((resolve, reject) => (then as Thenable['then']).call(value, resolve, reject))
+      : typeof then === 'function' ? new Promise<unknown>((resolve, reject) => (then as (...args: unknown[]) => unknown).call(value, resolve, reject))
       : undefined;
     // A plain value is the result as it is: awaiting it would only cost the caller another microtask turn.
     if (pending === undefined) return { ok: true, tool, result: value, callId };
@@ -191,14 +188,12 @@ export class Invoker {
   }
 }
 
-type Thenable = { then(resolve: (value: unknown) => void, reject: (error: unknown) => void): unknown };
-
 /** The result of a call the caller's signal aborted. */
 function aborted(tool: string, callId: string | undefined, error: unknown): AnyDispatchResult {
   return { ok: false, code: 'aborted', reason: `The call to ${quote(tool)} was cancelled by the application before it finished.`, callId, tool, error };
 }
 
-/** A time limit as given: a non-negative finite number of ms, or undefined; anything else is a configuration mistake. */
+/** A time limit as given: a number of ms that Node's timers take, or undefined; anything else is a configuration mistake. */
 function validTimeout(value: unknown, where: string): number | undefined {
   if (value === undefined) return undefined;
   // Node fires a timer of more than 2^31 - 1 ms (about 24.8 days) at once: every call would time out.

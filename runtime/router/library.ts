@@ -51,11 +51,10 @@ export function planLibraryTools(definitions: unknown, taken: (name: string) => 
   const where = 'createRouter: libraryTools';
   if (definitions === undefined) return [];
   if (!Array.isArray(definitions)) throw new TypeError(`${where} must be an array of library tool definitions (see libraryTool).`);
-  const names = new Set<string>();
   const planned: PlannedLibraryTool[] = [];
   definitions.forEach((def: unknown, i) => {
-    const label = isPlainObject(def) && typeof def['name'] === 'string' ? JSON.stringify(def['name']) : `[${i}]`;
     if (!isPlainObject(def)) throw new TypeError(`${where}[${i}] must be an object { name, description, parameters, validate, handler }.`);
+    const label = typeof def['name'] === 'string' ? JSON.stringify(def['name']) : `[${i}]`;
     const missing = DEFINITION_KEYS.filter((k) => def[k] === undefined);
     const unknown = Object.keys(def).filter((k) => !(DEFINITION_KEYS as readonly string[]).includes(k));
     if (missing.length > 0 || unknown.length > 0) {
@@ -69,7 +68,7 @@ export function planLibraryTools(definitions: unknown, taken: (name: string) => 
     if (typeof name !== 'string' || !PORTABLE_TOOL_NAME.test(name)) {
       throw new TypeError(`${where} ${label}: the name must match ${PORTABLE_TOOL_NAME.source} (the tool-name rule of every target).`);
     }
-    const holder = names.has(name) ? 'another library tool' : taken(name);
+    const holder = planned.some((p) => p.name === name) ? 'another library tool' : taken(name);
     if (holder !== undefined) throw new TypeError(`${where} ${label}: the name is already taken by ${holder}; pick another.`);
     if (typeof def['description'] !== 'string' || def['description'] === '') {
       throw new TypeError(`${where} ${label}: \`description\` must be a non-empty string (the model reads it).`);
@@ -78,7 +77,6 @@ export function planLibraryTools(definitions: unknown, taken: (name: string) => 
       throw new TypeError(`${where} ${label}: \`validate\` must be a function (e.g. ajv.compile(parameters)); the runtime compiles no schema.`);
     }
     if (typeof def['handler'] !== 'function') throw new TypeError(`${where} ${label}: \`handler\` must be a function.`);
-    names.add(name);
     planned.push({
       name,
       description: def['description'],

@@ -30,10 +30,10 @@ export class Suggestions {
       ...catalog.namespaces.map((ns) => ns.name),
       ...(catalog.toolkits.length > 0 ? [LOAD_TOOLKIT_NAME] : []),
       ...catalog.library.map((t) => catalog.toolName(t)),
+      ...this.#gate.loadedToolkits().flatMap((k) => catalog.toolkits[k]!.tools.map((t) => catalog.toolName(t))),
     ];
-    const loaded = this.#gate.loadedToolkits().flatMap((k) => catalog.toolkits[k]!.tools.map((t) => catalog.toolName(t)));
     // Each name once: a loaded toolkit tool may also be flat, or in two loaded toolkits.
-    const value = new Suggester(new Set([...names, ...loaded]));
+    const value = new Suggester(new Set(names));
     this.#callable = { version, value };
     return value;
   }

@@ -210,12 +210,8 @@ export class Pruner {
   /** The kept tools' definitions and the removed tools' names, both in flat order. */
   #result(keep: Uint8Array): PruneResult {
     const { definitions, flatNames } = this.#index();
-    const tools: ToolDefinition[] = [];
-    const removed: string[] = [];
-    for (let p = 0; p < keep.length; p++) {
-      if (keep[p] === 1) tools.push(definitions[p]!);
-      else removed.push(flatNames[p]!);
-    }
+    const tools = definitions.filter((_, p) => keep[p] === 1);
+    const removed = flatNames.filter((_, p) => keep[p] !== 1);
     return { tools, removed, kept: tools.length, total: keep.length };
   }
 }

@@ -190,15 +190,14 @@ export class Resolver {
     if (!parsed.ok) return reject(parsed.code, malformedReason(quote(TOOLKIT_DISPATCHER_NAME), parsed.problem), callId);
     const tool = parsed.value['tool'];
     const ref = typeof tool === 'string' ? catalog.byName.get(tool) : undefined;
+    const t = ref?.kind === 'tool' ? ref.index : -1;
+    const entry = t >= 0 ? catalog.tool(t) : undefined;
     // A toolkit tool, or a flat tool registered at run time (one registered after the first turn is offered only here).
-    const registered = ref?.kind === 'tool' && ref.index >= catalog.specCount && catalog.tool(ref.index).flat && !catalog.tool(ref.index).library;
-    if (ref?.kind !== 'tool' || (catalog.tool(ref.index).toolkits.length === 0 && !registered)) {
+    if (entry === undefined || (entry.toolkits.length === 0 && !(t >= catalog.specCount && entry.flat && !entry.library))) {
       const names = catalog.toolkits.flatMap((kit) => kit.tools.map((i) => catalog.toolName(i)));
       const closest = typeof tool === 'string' ? new Suggester(names).closest(tool) : [];
       return reject('unknown_action', notToolkitToolReason(TOOLKIT_DISPATCHER_NAME, tool, names, closest), callId);
     }
-    const t = ref.index;
-    const entry = catalog.tool(t);
     if (gate.toolBlocked[t]) return reject('blocked', blockedReason(entry.name), callId);
     if (!gate.direct[t]) return this.#notLoaded(entry, callId);
     const extra = Object.keys(parsed.value).filter((key) => key !== 'tool' && key !== 'args');

@@ -84,7 +84,6 @@ function plainText(content: unknown): string | undefined {
   return content.every((part) => isRecord(part) && part['type'] === 'text' && typeof part['text'] === 'string') ? textOf(content) : undefined;
 }
 
-
 /**
  * One provider-native history entry read, or `undefined` for a neutral one; `consumed` counts the entries it read
  * (consecutive Responses output items are one turn). Throws for a native part the neutral history cannot carry.
@@ -105,10 +104,8 @@ function readBlocks(entry: Entry, content: readonly unknown[], index: number, en
   // A Responses output message item (with its id): read with its sibling output items, kept as received.
   if (isResponsesOutputItem(entry)) return readResponsesItems(entry, index, entries);
   const parts = items(content);
-  for (const part of parts) {
-    const what = unsupportedPart(part);
-    if (what !== undefined) reject(index, what, MEDIA_FIX);
-  }
+  const what = parts.map(unsupportedPart).find((w) => w !== undefined);
+  if (what !== undefined) reject(index, what, MEDIA_FIX);
   const role = entry['role'];
   if (role === 'assistant' && parts.some((p) => ANTHROPIC_OUTPUT.has(String(p['type'])))) {
     if (Array.isArray(entry['tool_calls']) && entry['tool_calls'].length > 0) {

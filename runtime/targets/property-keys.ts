@@ -44,11 +44,10 @@ export function anthropicKeyPlan(parameters: Schema): KeyDecodePlan | undefined 
 export function anthropicSchema(parameters: Schema, plan: KeyDecodePlan | undefined): Schema {
   if (plan === undefined) return parameters;
   const wireOf = new Map(Object.entries(plan).map(([wire, key]) => [key, wire]));
-  const properties = parameters['properties'] as Schema;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(parameters)) {
     if (k === 'properties') {
-      out[k] = Object.fromEntries(Object.entries(properties).map(([key, schema]) => [wireOf.get(key) ?? key, schema]));
+      out[k] = Object.fromEntries(Object.entries(v as Schema).map(([key, schema]) => [wireOf.get(key) ?? key, schema]));
     } else if (k === 'required' && Array.isArray(v)) {
       out[k] = v.map((key: unknown) => (typeof key === 'string' ? (wireOf.get(key) ?? key) : key));
     } else {

@@ -103,13 +103,8 @@ function decodeNode(value: unknown, plan: unknown, depth: number): unknown {
   if (Array.isArray(value)) {
     const items = ownField(plan, 'items');
     if (items === undefined) return value;
-    let changed = false;
-    const out = value.map((element) => {
-      const next = decodeNode(element, items, depth + 1);
-      if (next !== element) changed = true;
-      return next;
-    });
-    return changed ? out : value;
+    const out = value.map((element) => decodeNode(element, items, depth + 1));
+    return out.some((next, i) => next !== value[i]) ? out : value;
   }
   const record = value as Record<string, unknown>;
   const optional = ownField(plan, 'optional');
