@@ -21,7 +21,8 @@ Options:
   --prefix <p>          Prefix for tool names (default: "<group>_" when the spec holds other tools, else none;
                         a re-import keeps the recorded one).
   --description <text>  Description of the namespace / toolkit.
-  --check               Write nothing; exit 1 naming each tool that differs between the spec and the server.
+  --check               Write nothing; exit 1 naming each tool that differs between the spec and the server,
+                        or the first line an import now would rewrite.
   --url <url>           Connect over Streamable HTTP instead of starting a command over stdio.
   --sdk <line>          The MCP SDK line to connect with: 1.x (@modelcontextprotocol/sdk) or 2.x
                         (@modelcontextprotocol/client); default: TOOLROUTE_MCP_SDK, else the installed one, 2.x first.
@@ -101,6 +102,14 @@ export async function importMain(argv: readonly string[], io: CliIO): Promise<nu
     if (result.ok) {
       io.stdout(`${notes}toolroute: ${result.out} is in sync with the server (${what}).\n`);
       return 0;
+    }
+    if (result.rewrites !== undefined) {
+      io.stderr(
+        `toolroute: ${result.out} matches the server's tools, but importing now would rewrite it from line ${result.rewrites.line} ` +
+          `(${JSON.stringify(result.rewrites.text.trim())}): an edit inside the import's own entries (a hand-written tool, description or comment there) is not kept.\n` +
+          'Fix: move what you wrote out of the imported group, or re-run the same command without --check to take the import\'s version.\n',
+      );
+      return 1;
     }
     const lines = result.drift.map((d) => `  ${d.tool}: ${d.change}${d.fields ? ` (${d.fields.join(', ')})` : ''}`);
     io.stderr(`toolroute: ${result.out} differs from the server:\n${lines.join('\n')}\nFix: re-run the same command without --check.\n`);

@@ -15,7 +15,7 @@ import { loadText } from '../load.js';
 import { formatProblem, type Problem } from '../problems.js';
 import { validateSpec } from '../validate.js';
 import { keepWrittenLines } from './keep-lines.js';
-import { annotationTags, compareImport, isPlainRecord, leadingComment, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord, type ToolEntry } from './records.js';
+import { annotationTags, compareImport, firstRewrittenLine, isPlainRecord, leadingComment, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord, type ToolEntry } from './records.js';
 
 export { annotationTags, compareImport, IMPORT_MODES, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord } from './records.js';
 
@@ -360,6 +360,11 @@ export interface ImportMcpResult {
   readonly problems: readonly string[];
   /** With `check`: the drifted tools (empty when in sync). */
   readonly drift: readonly ImportDrift[];
+  /**
+   * With `check` and no drift: the first line an import now would rewrite, when the file is not what the import writes
+   * (an edit inside the import's own entries, which a re-import does not keep).
+   */
+  readonly rewrites?: { readonly line: number; readonly text: string };
   /** Whether the file was written (false with `check`, on problems, or when already identical). */
   readonly written: boolean;
 }
@@ -417,7 +422,8 @@ export async function importMcp(request: ImportMcpRequest): Promise<ImportMcpRes
       return fail([`${display} has no import of "${built.record.name}" (no "# ${RECORD_PREFIX}…" header line for it); pass --name, or import it first.`]);
     }
     const drift = compareImport(saved!, built.text, built.record.name);
-    return { ok: drift.length === 0, out: display, record: built.record, notes: built.notes, problems: [], drift, written: false };
+    const rewrites = drift.length === 0 ? firstRewrittenLine(saved!, built.text) : undefined;
+    return { ok: drift.length === 0 && rewrites === undefined, out: display, record: built.record, notes: built.notes, problems: [], drift, written: false, ...(rewrites ? { rewrites } : {}) };
   }
 
   const built = buildMcpImport(tools, saved, options, server, display);

@@ -148,3 +148,17 @@ export function annotationTags(annotations: Tool['annotations']): string[] {
   if (openWorld) tags.push('open-world');
   return tags;
 }
+
+/**
+ * The first line of `saved` that `fresh` does not have at the same place (1-based, with its text), or undefined when
+ * the two are the same text.
+ *
+ * @example firstRewrittenLine('a\nb\n', 'a\nc\n'); // → { line: 2, text: 'b' }
+ */
+export function firstRewrittenLine(saved: string, fresh: string): { line: number; text: string } | undefined {
+  if (saved === fresh) return undefined;
+  const [a, b] = [saved.split('\n'), fresh.split('\n')];
+  const i = a.findIndex((line, n) => line !== b[n]);
+  const at = i === -1 ? a.length - 1 : i;
+  return { line: at + 1, text: a[at] ?? '' };
+}

@@ -305,6 +305,25 @@ describe.each(LINES)('toolroute import mcp --check, SDK %s', (sdk) => {
     }
   });
 
+  it('fails, naming the line, when the tools match but an import would rewrite an edit inside the imported group', async () => {
+    const args = ['import', 'mcp', '--out', spec, '--check', '--sdk', sdk, '--name', 'fs', '--', ...SERVER.filesystem(files)];
+    const saved = readFileSync(spec, 'utf8');
+    try {
+      const lines = saved.split('\n');
+      const at = lines.findIndex((l) => l.trim() === '- name: fs_move_file');
+      expect(at).toBeGreaterThan(0);
+      lines.splice(at, 0, `${lines[at]!.slice(0, lines[at]!.indexOf('-'))}# a note I wrote inside the import`);
+      writeFileSync(spec, lines.join('\n'));
+      const r = await cli(args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`matches the server's tools, but importing now would rewrite it from line ${at + 1} ("# a note I wrote inside the import")`);
+      expect(r.stderr).toContain('Fix: move what you wrote out of the imported group');
+      expect(readFileSync(spec, 'utf8')).toBe(lines.join('\n'));
+    } finally {
+      writeFileSync(spec, saved);
+    }
+  });
+
   it('re-importing an unchanged server leaves the file byte for byte as it was', async () => {
     const before = readFileSync(spec, 'utf8');
     const r = await cli(['import', 'mcp', '--out', spec, '--sdk', sdk, '--name', 'memory', '--', ...SERVER.memory()]);
