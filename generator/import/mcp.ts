@@ -15,7 +15,7 @@ import { loadText } from '../load.js';
 import { formatProblem, type Problem } from '../problems.js';
 import { validateSpec } from '../validate.js';
 import { keepWrittenLines } from './keep-lines.js';
-import { annotationTags, compareImport, firstRewrittenLine, isPlainRecord, leadingComment, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord, type ToolEntry } from './records.js';
+import { annotationTags, clashAdvice, compareImport, firstRewrittenLine, isPlainRecord, leadingComment, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord, type ToolEntry } from './records.js';
 
 export { annotationTags, compareImport, IMPORT_MODES, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord } from './records.js';
 
@@ -158,7 +158,9 @@ export function buildMcpImport(
         text: undefined,
         record: recordOf(record0, entries),
         notes,
-        problems: [...found.map(formatProblem), `(positions refer to the spec this import would have written; with a name clash, pass --prefix.)`],
+        // The lines are those of the text this import would write (the file on disk does not hold it), and the fix of a
+        // clash depends on what clashed: a tool name takes another prefix, a group or policy name another --name.
+        problems: [...found.map((p) => formatProblem({ ...p, file: `${p.file} (as this import would write it)` })), clashAdvice(found)],
       };
     }
     for (const [index, list] of [...refused].sort((a, b) => b[0] - a[0])) {

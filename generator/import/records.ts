@@ -5,6 +5,7 @@
  */
 import { isMap, parseDocument, type Document } from 'yaml';
 import type { McpTool as Tool } from '../../integrations/mcp/types.js';
+import type { Problem } from '../problems.js';
 
 /** How the imported tools are offered: flat tools, one namespace, or one toolkit. */
 export const IMPORT_MODES = ['flat', 'namespace', 'toolkit'] as const;
@@ -161,4 +162,17 @@ export function firstRewrittenLine(saved: string, fresh: string): { line: number
   const i = a.findIndex((line, n) => line !== b[n]);
   const at = i === -1 ? a.length - 1 : i;
   return { line: at + 1, text: a[at] ?? '' };
+}
+
+/**
+ * What to pass for the clashes among `problems`: `--prefix` for a tool name, `--name` for a group or policy name.
+ * @example clashAdvice([{ code: 'name_collision', path: 'namespaces[1].name', … }]); // '(Lines refer …) For the clash, pass --name <group> …'
+ */
+export function clashAdvice(problems: readonly Problem[]): string {
+  const clashes = problems.filter((p) => p.code === 'name_collision' || p.code === 'duplicate_tool' || p.code === 'duplicate_key');
+  const group = clashes.some((p) => /^(namespaces|toolkits)\[\d+\]\.name$|^policies\./.test(p.path));
+  const tool = clashes.some((p) => !/^(namespaces|toolkits)\[\d+\]\.name$|^policies\./.test(p.path));
+  if (!group && !tool) return '(Lines refer to the spec as this import would write it.)';
+  const fixes = [...(tool ? ['--prefix <p> to give the imported tools other names'] : []), ...(group ? ['--name <group> to give the import\'s group and policies other names'] : [])];
+  return `(Lines refer to the spec as this import would write it.) For the clash, pass ${fixes.join(', or ')}.`;
 }

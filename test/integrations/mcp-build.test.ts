@@ -91,6 +91,18 @@ describe('mcpHandlers and the importer name tools by one rule', () => {
   });
 });
 
+describe('buildMcpImport: a clash with what the spec already holds', () => {
+  it('names the fix by what clashed (--name for a group or policy, --prefix for a tool) and says whose lines it shows', () => {
+    const group = buildMcpImport([tool('a')], 'version: 1\nnamespaces:\n  - name: demo\n    description: mine\n    tools:\n      - name: mine\n        description: Mine\n', { name: 'demo' }, SERVER, 'ns.yaml');
+    expect(group.text).toBeUndefined();
+    expect(group.problems.join('\n')).toMatch(/^ns\.yaml \(as this import would write it\):\d+:\d+ - error \[name_collision\] namespaces\[1\]\.name: /m);
+    expect(group.problems.at(-1)).toBe("(Lines refer to the spec as this import would write it.) For the clash, pass --name <group> to give the import's group and policies other names.");
+    const flat = buildMcpImport([tool('mine')], 'version: 1\ntools:\n  - name: mine\n    description: Mine\n', { as: 'flat', name: 'demo', prefix: '' }, SERVER, 'flat.yaml');
+    expect(flat.text).toBeUndefined();
+    expect(flat.problems.at(-1)).toBe('(Lines refer to the spec as this import would write it.) For the clash, pass --prefix <p> to give the imported tools other names.');
+  });
+});
+
 describe('buildMcpImport', () => {
   it('writes a valid spec with the record, tags, policies and every fix as a comment', () => {
     const built = buildMcpImport(
