@@ -156,7 +156,7 @@ function objectType(s: Record<string, JsonValue>, d: boolean): T {
   let extra: T[] | undefined;
   const open = (v: JsonValue | undefined) => v === undefined || v === true || (isJsonObject(v) && Object.keys(v).length === 0);
   if (ap !== undefined && !open(ap)) extra = ap === false ? [] : [typeOfIn('additionalProperties')(ap)];
-  else if (ap === undefined && up !== undefined && !open(up) && !('dependentSchemas' in s) && !KEPT_REFS.some((k) => k in s)) {
+  else if (ap === undefined && up !== undefined && !open(up) && !('dependentSchemas' in s) && !KEPT_REFS.some((k) => k in s) && !openBeside(s, up, patterns.length > 0)) {
     // `unevaluatedProperties` sees what the in-place applicators evaluate; their members are
     // intersected with this type, so the keys they declare stay allowed. An applicator's index
     // signature (or a dependent schema or a kept reference, which are not typed) would not be: stay open then.
@@ -187,6 +187,25 @@ function objectType(s: Record<string, JsonValue>, d: boolean): T {
   const optional: T[] = members.some((m) => m.optional) ? [{ k: 'undefined' }] : [];
   const index = extra === undefined ? UNKNOWN : union([...extra, ...members.map((m) => m.type), ...optional]);
   return { k: 'object', members, index };
+}
+
+/**
+ * Whether `unevaluatedProperties` must leave an object with in-place applicators open: the keys its partners evaluate
+ * must then fit an index type (a schema, or `patternProperties` beside it), which they need not; or a partner evaluates
+ * keys its type does not declare (see {@link evaluatesUntyped}).
+ */
+function openBeside(s: Record<string, JsonValue>, up: JsonValue, patterns: boolean): boolean {
+  return IN_PLACE.some((k) => k in s) && (up !== false || patterns || evaluatesUntyped(s));
+}
+
+/**
+ * Whether a member of the in-place applicators (theirs too, at any depth) evaluates keys its type does not declare: it is
+ * typed `unknown` (a `true` branch, `{ minProperties: 1 }`, a kept ref) or holds a dependent schema.
+ * @example evaluatesUntyped({ anyOf: [{ properties: { b: {} } }, true] }); // → true
+ */
+function evaluatesUntyped(s: Record<string, JsonValue>): boolean {
+  const members = IN_PLACE.flatMap((k): JsonValue[] => (Array.isArray(s[k]) ? s[k] : k in s ? [s[k]!] : []));
+  return members.some((m) => (isJsonObject(m) ? 'dependentSchemas' in m || typeOf(m, false).k === 'unknown' || evaluatesUntyped(m) : m === true));
 }
 
 function arrayType(s: Record<string, JsonValue>, d: boolean): T {

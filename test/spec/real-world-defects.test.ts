@@ -46,6 +46,38 @@ interface Case {
 
 const CASES: readonly Case[] = [
   {
+    // `unevaluatedProperties` beside in-place applicators: a key a partner evaluates was refused by the type, when the
+    // partner was typed `unknown` (a `true` branch, `{ minProperties: 1 }`, a dependent schema) or an index type stood
+    // beside it (an `unevaluatedProperties` schema, or `patternProperties`).
+    name: 'unevaluated-beside-partners',
+    spec: spec({
+      schema_index: { type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: { type: 'string' }, allOf: [{ properties: { n: { type: 'number' } } }] },
+      pattern_index: { type: 'object', patternProperties: { '^b': { type: 'string' } }, unevaluatedProperties: false, allOf: [{ properties: { c: { type: 'number' } }, required: ['c'] }] },
+      untyped_branch: { type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false, anyOf: [{ properties: { b: { type: 'number' } } }, { minProperties: 1 }] },
+      true_branch: { type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false, allOf: [{ anyOf: [{ properties: { b: { type: 'number' } } }, true] }] },
+      dependent: { type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false, allOf: [{ dependentSchemas: { a: { properties: { b: { type: 'number' } } } } }] },
+      closed: { type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false, allOf: [{ properties: { b: { type: 'number' } } }] },
+    }),
+    calls: [
+      { tool: 'schema_index', args: { a: 'x', n: 1 }, ok: true },
+      { tool: 'schema_index', args: { a: 'x', z: 1 }, ok: false },
+      { tool: 'pattern_index', args: { c: 1, bx: 's' }, ok: true },
+      { tool: 'untyped_branch', args: { a: 's', b: 1 }, ok: true },
+      { tool: 'true_branch', args: { a: 's', b: 1 }, ok: true },
+      { tool: 'dependent', args: { a: 's', b: 1 }, ok: true },
+      { tool: 'closed', args: { a: 's', b: 1 }, ok: true },
+      { tool: 'closed', args: { a: 's', z: 1 }, ok: false },
+    ],
+    types: [
+      { tool: 'schema_index', args: { a: 'x', n: 1 }, ok: true },
+      { tool: 'pattern_index', args: { c: 1, bx: 's' }, ok: true },
+      { tool: 'untyped_branch', args: { a: 's', b: 1 }, ok: true },
+      { tool: 'true_branch', args: { a: 's', b: 1 }, ok: true },
+      { tool: 'dependent', args: { a: 's', b: 1 }, ok: true },
+      { tool: 'closed', args: { a: 's', b: 1 }, ok: true },
+    ],
+  },
+  {
     // Groups of "at least one of these" multiplied into a union TypeScript refuses (TS2590): typeless members were typed as
     // any JSON value; now as the object their schema allows, and past TypeScript's bound the groups widen the type.
     name: 'at-least-one-of-groups',
