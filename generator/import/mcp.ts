@@ -389,8 +389,12 @@ export async function importMcp(request: ImportMcpRequest): Promise<ImportMcpRes
   });
   if (!/\.ya?ml$/i.test(file)) return fail([`--out must be a .yaml or .yml file (got ${display}).`]);
   let saved: string | undefined;
+  // The file's byte-order mark and CRLF line ends are kept: the import works on the text without them.
+  let style = { bom: false, crlf: false };
   try {
-    saved = await readFile(file, 'utf8');
+    const raw = await readFile(file, 'utf8');
+    style = { bom: raw.startsWith('\uFEFF'), crlf: raw.includes('\r\n') };
+    saved = raw.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return fail([`cannot read ${display}: ${(error as Error).message}`]);
   }
@@ -435,7 +439,7 @@ export async function importMcp(request: ImportMcpRequest): Promise<ImportMcpRes
   await mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await writeFile(temp, built.text, 'utf8');
+    await writeFile(temp, `${style.bom ? '\uFEFF' : ''}${style.crlf ? built.text.replace(/\n/g, '\r\n') : built.text}`, 'utf8');
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });

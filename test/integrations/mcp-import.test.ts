@@ -324,6 +324,21 @@ describe.each(LINES)('toolroute import mcp --check, SDK %s', (sdk) => {
     }
   });
 
+  it("keeps a spec's byte-order mark and CRLF line ends, and a second import of it changes no byte", async () => {
+    const crlf = path.join(dir, `crlf-${sdk}.yaml`);
+    writeFileSync(crlf, '\uFEFF# mine\r\nversion: 1\r\ntools:\r\n  - name: x   # c\r\n    description: X\r\n');
+    const args = ['import', 'mcp', '--out', crlf, '--sdk', sdk, '--name', 'memory', '--', ...SERVER.memory()];
+    expect((await cli(args)).code).toBe(0);
+    const written = readFileSync(crlf, 'utf8');
+    expect(written.startsWith('\uFEFF')).toBe(true);
+    expect(written.replace(/\r\n/g, '')).not.toContain('\n');
+    expect(written).toContain('\r\n  - name: x   # c\r\n    description: X\r\n');
+    const again = await cli(args);
+    expect(again.stdout).toMatch(/unchanged: /);
+    expect(readFileSync(crlf, 'utf8')).toBe(written);
+    expect((await cli([...args.slice(0, 4), '--check', ...args.slice(4)])).code).toBe(0);
+  });
+
   it('re-importing an unchanged server leaves the file byte for byte as it was', async () => {
     const before = readFileSync(spec, 'utf8');
     const r = await cli(['import', 'mcp', '--out', spec, '--sdk', sdk, '--name', 'memory', '--', ...SERVER.memory()]);
