@@ -50,6 +50,10 @@ export const notNamespaceReason = (name: string): string => `${quote(name)} is a
 export const actionHint = (tool: string, namespace: string): string =>
   `${quote(tool)} is an action of ${quote(namespace)}: call ${namespace} with {"action":${JSON.stringify(tool)},"args":{…}}.`;
 
+/** A call in a turn the provider cut off at the output token limit: it did not run, and the model may make it again. */
+export const cutOffReason = (tool: string): string =>
+  `The call to ${quote(tool)} was cut off at the output token limit, so its arguments may be incomplete and it did not run. Make the call again, with less in it if you can.`;
+
 /** A toolkit tool called before its toolkit was loaded: the exact call to make. */
 export function notLoadedReason(tool: string, toolkit: string): string {
   return (

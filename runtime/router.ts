@@ -19,6 +19,7 @@ import { Pruner, searchToolsDefinition } from './router/prune.js';
 import { Resolver } from './router/resolve.js';
 import { Session, readSnapshot } from './router/session.js';
 import { libraryResultText, notLibraryText } from './router/library.js';
+import { cutOffReason } from './reasons.js';
 import { checkOptions, type OptionRules } from './suggest.js';
 import {
   ToolCallRejectedError, type BlockableName, type CallWithArguments, type CheckResult, type DispatchOptions, type DispatchResult,
@@ -182,8 +183,10 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   ): Promise<ResponseStep> {
     const messages = fromProvider(target, response);
     const calls = messages.flatMap((m) => m.tool_calls ?? []);
+    // A call in a turn cut off at the output token limit may hold half its arguments (Anthropic's are parsed even so).
+    const cut = adapterFor(target).cutOff(response);
     // One after the other: a handler may depend on an earlier one's effect.
-    for (const call of calls) messages.push(toolMessage(call, await this.dispatch(call, ...options)));
+    for (const call of calls) messages.push(toolMessage(call, cut ? { ok: false, reason: cutOffReason(call.function.name) } : await this.dispatch(call, ...options)));
     return { messages, done: calls.length === 0 && adapterFor(target).paused?.(response) !== true };
   }
 

@@ -78,6 +78,8 @@ export interface TargetAdapter<T extends Target> {
   readResponse(response: unknown): NeutralMessage[];
   /** A turn the provider paused (Anthropic's `pause_turn`): sent back as it is, the model goes on. Absent: never. */
   paused?(response: unknown): boolean;
+  /** The turn stopped at the output token limit, so a tool call in it may be incomplete: it must not run. */
+  cutOff(response: unknown): boolean;
   /** What the `native` toolkit-loading strategy means here, and the tool forms that mode needs (runtime/toolkit-loading.ts). */
   readonly toolkitLoading: NativeToolkitLoading<T>;
   /** `options.namespaces: 'native'`: a namespace (or toolkit, `deferred` members) as the target's own namespace tool, one member per action; undefined where the target has none. */

@@ -119,6 +119,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
     return out;
   },
   paused: (response) => isRecord(response) && response['stop_reason'] === 'pause_turn',
+  cutOff: (response) => isRecord(response) && (response['stop_reason'] === 'max_tokens' || response['stop_reason'] === 'model_context_window_exceeded'),
   readResponse: (response) => {
     const content = isRecord(response) ? items(response['content']) : [];
     const { text, calls } = readItems(content, classifyAnthropicBlock);

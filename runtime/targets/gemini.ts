@@ -58,6 +58,7 @@ export const gemini: TargetAdapter<'gemini'> = {
     if (input.toolChoice !== undefined) config.toolConfig = input.toolChoice as GeminiToolConfig;
     return { contents: toGeminiContents(placed.messages), config };
   },
+  cutOff: (response) => isRecord(response) && Array.isArray(response['candidates']) && isRecord(response['candidates'][0]) && response['candidates'][0]['finishReason'] === 'MAX_TOKENS',
   readResponse: (response) => {
     // The first candidate. A call without an `id` gets a stable neutral one, so its result pairs with it: from the
     // response's `responseId` and the parts, so the same call in two turns gets two ids (another target replaying the

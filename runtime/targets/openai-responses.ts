@@ -76,6 +76,7 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
     // Key order: instructions, input, tools — the order the docs write them.
     return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, choice);
   },
+  cutOff: (response) => isRecord(response) && isRecord(response['incomplete_details']) && response['incomplete_details']['reason'] === 'max_output_tokens',
   readResponse: (response) => {
     const output = isRecord(response) ? items(response['output']) : [];
     if (output.length === 0) return [];
@@ -144,7 +145,11 @@ export function toResponsesInput(messages: readonly NormalizedMessage[], systemR
     if (m.role === 'system') return [{ role: systemRole, content: m.text }];
     if (m.role === 'user') return [{ role: 'user', content: m.text }];
     if (m.role === 'tool') return [{ type: 'function_call_output', call_id: m.callId, output: m.text }];
-    return assistantItems(m, m.state?.target === 'openai-responses' ? m.state.output : undefined, REPLAY) as ResponsesInputItem[];
+    const replayed = assistantItems(m, m.state?.target === 'openai-responses' ? m.state.output : undefined, REPLAY) as ResponsesInputItem[];
+    // A reasoning item must be followed by what it reasoned toward (OpenAI answers 400 otherwise): one a turn cut off
+    // after its reasoning leaves last is dropped.
+    while ((replayed.at(-1) as { type?: unknown } | undefined)?.type === 'reasoning') replayed.pop();
+    return replayed;
   });
 }
 

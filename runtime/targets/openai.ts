@@ -55,6 +55,7 @@ export const openai: TargetAdapter<'openai'> = {
     messages.push(...toOpenAIChatMessages(placed.messages));
     return withToolsAndChoice<OpenAIChatPayload>({ messages }, tools, input.toolChoice);
   },
+  cutOff: (response) => isRecord(response) && Array.isArray(response['choices']) && isRecord(response['choices'][0]) && response['choices'][0]['finish_reason'] === 'length',
   readResponse: (response) => {
     // A `ChatCompletion` (its first choice) or a `ChatCompletionMessage`, kept whole.
     const choices = isRecord(response) ? response['choices'] : undefined;
@@ -83,12 +84,14 @@ const REPLAY: ReplayCodec<ChatCall> = { classify: classifyChatToolCall, call: ch
  */
 function replayAssistant(m: NormalizedMessage, message: ProviderItem): OpenAIChatMessage {
   const raw = message['content'];
-  const content = typeof raw === 'string' && raw === m.text ? raw : m.text === '' && (m.calls.length > 0 || raw === null) ? null : m.text;
+  const audio = message['audio'];
+  const audioId = isRecord(audio) && typeof audio['id'] === 'string' ? audio['id'] : undefined;
+  const calls = replayItems(items(message['tool_calls']), '', m.calls, REPLAY) as ChatCall[];
+  // `content` may be null only beside tool calls or audio (the SDK's type says so): a refusal's null becomes ''.
+  const content = typeof raw === 'string' && raw === m.text ? raw : m.text === '' && (calls.length > 0 || audioId !== undefined) ? null : m.text;
   const out: Extract<OpenAIChatMessage, { role: 'assistant' }> = { role: 'assistant', content };
   if (typeof message['refusal'] === 'string') out.refusal = message['refusal'];
-  const audio = message['audio'];
-  if (isRecord(audio) && typeof audio['id'] === 'string') out.audio = { id: audio['id'] };
-  const calls = replayItems(items(message['tool_calls']), '', m.calls, REPLAY) as ChatCall[];
+  if (audioId !== undefined) out.audio = { id: audioId };
   if (calls.length > 0) out.tool_calls = calls;
   return out;
 }

@@ -96,4 +96,37 @@ describe('router.handleResponse', () => {
     }
     expect(dispatched).toEqual([]);
   });
+
+  it('runs no call of a turn cut off at the output token limit, on every target: each is answered with why, and the loop goes on', async () => {
+    const dispatched: string[] = [];
+    const router = createRouter(generated, Object.fromEntries(generated.TOOL_NAMES.map((name) => [name, () => void dispatched.push(name)])) as unknown as Handlers);
+    const write = { action: 'write_file', args: { path: 'config.json', content: '{"debug": tr' } };
+    const cut = {
+      anthropic: { id: 'm', type: 'message', role: 'assistant', model: 'claude-opus-4-8', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 }, stop_reason: 'max_tokens', content: [{ type: 'tool_use', id: 't1', name: 'file_ops', input: write }] },
+      openai: { ...completion({ content: null, tool_calls: [call('t1', 'file_ops', write)] }), choices: [{ index: 0, finish_reason: 'length', logprobs: null, message: { role: 'assistant', refusal: null, content: null, tool_calls: [call('t1', 'file_ops', write)] } }] },
+      'openai-responses': { object: 'response', status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [{ type: 'function_call', call_id: 't1', name: 'file_ops', arguments: JSON.stringify(write) }] },
+      gemini: { candidates: [{ finishReason: 'MAX_TOKENS', content: { role: 'model', parts: [{ functionCall: { id: 't1', name: 'file_ops', args: write } }] } }] },
+    } as const;
+    for (const [target, response] of Object.entries(cut)) {
+      const step = await router.handleResponse(target as keyof typeof cut, response as never);
+      expect(step.done, target).toBe(false);
+      expect(step.messages.at(-1), target).toMatchObject({ role: 'tool', tool_call_id: 't1', is_error: true });
+      expect(step.messages.at(-1)!.content, target).toMatch(/^The call to "file_ops" was cut off at the output token limit/);
+    }
+    expect(dispatched).toEqual([]);
+    // The same call in a turn that ended normally runs.
+    await router.handleResponse('anthropic', { ...cut.anthropic, stop_reason: 'tool_use' } as never);
+    expect(dispatched).toEqual(['write_file']);
+  });
+
+  it('sends back no reasoning item left last by a turn cut off after it (Responses), and no null content without calls (Chat)', async () => {
+    const router = createRouter(generated, Object.fromEntries(generated.TOOL_NAMES.map((name) => [name, () => null])) as unknown as Handlers);
+    const user: NeutralMessage = { role: 'user', content: 'hi' };
+    const reasoning = await router.handleResponse('openai-responses', { object: 'response', status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [{ type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'ENC' }] } as never);
+    const input = router.compile({ target: 'openai-responses', messages: [user, ...reasoning.messages, { role: 'user', content: 'next' }] }).input;
+    expect(input.map((i) => ('type' in i ? i.type : i.role))).toEqual(['user', 'user']);
+    const refusal = await router.handleResponse('openai', completion({ content: null, refusal: "I can't help with that." }) as never);
+    const messages = router.compile({ target: 'openai', messages: [user, ...refusal.messages] }).messages;
+    expect(messages.at(-1)).toEqual({ role: 'assistant', content: '', refusal: "I can't help with that." });
+  });
 });
