@@ -122,6 +122,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   cutOff: (response) => isRecord(response) && (response['stop_reason'] === 'max_tokens' || response['stop_reason'] === 'model_context_window_exceeded'),
   readResponse: (response) => {
     const content = isRecord(response) ? items(response['content']) : [];
+    if (content.length === 0) return [];
     const { text, calls } = readItems(content, classifyAnthropicBlock);
     return [assistantMessage(text, calls, { target: 'anthropic', content })];
   },

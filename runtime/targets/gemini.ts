@@ -67,6 +67,7 @@ export const gemini: TargetAdapter<'gemini'> = {
     const content = isRecord(candidate) ? candidate['content'] : undefined;
     if (!isRecord(content)) return [];
     const parts = items(content['parts']);
+    if (parts.length === 0) return [];
     const { text, calls } = readItems(parts, classifyGeminiPart);
     const responseId = isRecord(response) && typeof response['responseId'] === 'string' ? response['responseId'] : '';
     const hash = calls.some((c) => c.id === '') ? fnv1a(`${responseId}\n${argumentsText(parts)}`) : '';

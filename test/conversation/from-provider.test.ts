@@ -15,6 +15,15 @@ const responses = (turn: number) => responsesResponse(turn) as unknown as Respon
 const gemini = (turn: number) => geminiResponse(turn) as unknown as GeminiResponse;
 
 describe('fromProvider', () => {
+  it('gives [] for a response with no output, on every target', () => {
+    expect(fromProvider('anthropic', { role: 'assistant', content: [], stop_reason: 'end_turn' } as never)).toEqual([]);
+    expect(fromProvider('anthropic', { role: 'assistant', content: null } as never)).toEqual([]);
+    expect(fromProvider('gemini', { candidates: [{ content: { role: 'model' }, finishReason: 'SAFETY' }] } as never)).toEqual([]);
+    expect(fromProvider('gemini', { candidates: [{ content: { role: 'model', parts: [] } }] } as never)).toEqual([]);
+    expect(fromProvider('openai-responses', { output: [] } as never)).toEqual([]);
+    expect(fromProvider('openai', { choices: [] } as never)).toEqual([]);
+  });
+
   it('anthropic: text, tool calls with input as JSON, every block kept as the same objects', () => {
     const response = anthropic(0);
     const [m, ...rest] = fromProvider('anthropic', response);
