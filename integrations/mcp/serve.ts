@@ -192,7 +192,12 @@ export async function serveSession<C>(router: ServableRouter, options: ServeMcpO
  */
 export async function serveMcpStdio<C = unknown>(router: ServableRouter, options: Omit<ServeMcpOptions<C>, 'transport'> = {}): Promise<McpServing> {
   const sdk = await loadMcpServerSdk(options.sdk);
-  return serveMcp(router, { ...options, sdk: sdk.line, transport: new sdk.StdioServerTransport() });
+  const serving = await serveMcp(router, { ...options, sdk: sdk.line, transport: new sdk.StdioServerTransport() });
+  // A client that closes our stdin has gone: the session closes, which aborts its running calls, and the process may
+  // exit (MCP's stdio binding). The 2.x transport does this itself; the 1.x one never notices.
+  const gone = () => void serving.close().catch(() => undefined);
+  process.stdin.once('end', gone).once('close', gone);
+  return serving;
 }
 
 /** The tool surface in `tools/list` order (see the file comment). */
