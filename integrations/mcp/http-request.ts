@@ -71,3 +71,10 @@ export function reply(res: ServerResponse, status: number, code: number, message
   if (closeConnection) headers['connection'] = 'close';
   res.writeHead(status, headers).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
+
+/** The ids of the JSON-RPC requests in a body (a message or a batch). */
+export function requestIds(body: unknown): (string | number)[] {
+  return (Array.isArray(body) ? body : [body]).flatMap((m: { id?: unknown; method?: unknown } | null) =>
+    m !== null && typeof m === 'object' && typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number') ? [m.id] : [],
+  );
+}

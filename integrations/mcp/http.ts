@@ -29,7 +29,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import { assertKnownNames } from '../../runtime/suggest.js';
 import { loadMcpServerSdk } from './sdk.js';
 import { annotationsOf, serveSession, type McpServing, type ServableRouter, type ServeMcpOptions, type SessionHooks } from './serve.js';
-import { readBody, refuse, reply } from './http-request.js';
+import { readBody, refuse, reply, requestIds } from './http-request.js';
 import { memorySessionStore, type McpSessionRecord, type McpSessionStore } from './store.js';
 import type { McpTransport } from './types.js';
 
@@ -85,6 +85,8 @@ interface Live {
   /** Revisions of the stored record this copy wrote or restored: another one means another process changed it. */
   readonly revisions: string[];
   readonly inflight: Map<string | number, AbortController>;
+  /** Per request id: what its POST does when the client cancelled it (no response will follow). */
+  readonly unanswered: Map<string | number, () => void>;
   /** POSTs being answered: the session is not idle while one runs. */
   active: number;
   /** When this process last wrote or touched the stored record (0: not yet). */
@@ -188,7 +190,7 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
     /** What `save` writes besides `initialize` and the revision, as JSON: equal text means nothing changed. */
     const state = () => JSON.stringify({ snapshot: perSession ? router.snapshot!() : null, shown: shown.text });
     const session: Live = {
-      id: id ?? '', transport, serving: undefined as never, initialize, timer, revisions: record ? [record.revision] : [], inflight: new Map(), active: 0,
+      id: id ?? '', transport, serving: undefined as never, initialize, timer, revisions: record ? [record.revision] : [], inflight: new Map(), unanswered: new Map(), active: 0,
       // A revived session has not touched the record yet: its first request does.
       touched: 0, heartbeat: undefined, closed: false, saved: record ? state() : undefined,
       sync(stored) {
@@ -236,6 +238,7 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
       shown,
       after: save,
       dropped: (requestId) => session.inflight.get(requestId)?.signal,
+      unanswered: (requestId) => session.unanswered.get(requestId)?.(),
       changed() {
         if (!perSession) for (const other of live.values()) if (other !== session) other.serving.notifyToolsChanged();
       },
@@ -356,9 +359,7 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
     url: new URL(`http://${hostName}:${port}${route}`),
     http,
     sessions,
-    notifyToolsChanged: () => {
-      for (const session of live.values()) session.serving.notifyToolsChanged();
-    },
+    notifyToolsChanged: () => live.forEach((session) => session.serving.notifyToolsChanged()),
     async close() {
       await Promise.all([...live.values()].map((s) => s.serving.close().catch(() => undefined)));
       await new Promise<void>((resolve) => {
@@ -393,13 +394,6 @@ async function replay(transport: WebTransport, id: string, initialize: unknown):
   await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id, ...(typeof version === 'string' ? { 'mcp-protocol-version': version } : {}) })).text();
 }
 
-/** The ids of the JSON-RPC requests in a body (a message or a batch). */
-function requestIds(body: unknown): (string | number)[] {
-  return (Array.isArray(body) ? body : [body]).flatMap((m: { id?: unknown; method?: unknown } | null) =>
-    m !== null && typeof m === 'object' && typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number') ? [m.id] : [],
-  );
-}
-
 /** Hands a Node request to the web-standard transport and streams its response back (SSE included). */
 async function forward(session: Live, req: IncomingMessage, res: ServerResponse, parsedBody: unknown): Promise<void> {
   const headers = new Headers();
@@ -411,6 +405,15 @@ async function forward(session: Live, req: IncomingMessage, res: ServerResponse,
   // A request dropped before its response is complete aborts the calls it carries.
   const calls = requestIds(parsedBody).map((id) => [id, new AbortController()] as const);
   for (const [id, controller] of calls) session.inflight.set(id, controller);
+  // A POST whose every request the client cancelled gets no response from the SDK: its stream ends here, or the session
+  // would count it as running for good (never idle, its stored record kept alive).
+  const waiting = new Set(calls.map(([id]) => id));
+  for (const id of waiting) {
+    session.unanswered.set(id, () => {
+      waiting.delete(id);
+      if (waiting.size === 0) aborted.abort();
+    });
+  }
   // A POST keeps the session (and its stored record) alive until it is answered; a GET stream does not.
   const post = req.method === 'POST';
   if (post) session.started();
@@ -421,6 +424,7 @@ async function forward(session: Live, req: IncomingMessage, res: ServerResponse,
     for (const [id, controller] of calls) {
       if (!res.writableFinished) controller.abort(new Error('The client dropped the request.'));
       if (session.inflight.get(id) === controller) session.inflight.delete(id);
+      session.unanswered.delete(id);
     }
   });
   const request = new Request(new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`), { method: req.method ?? 'GET', headers, signal: aborted.signal });

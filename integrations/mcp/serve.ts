@@ -66,6 +66,8 @@ export interface SessionHooks {
   after(): Promise<void>;
   /** Aborted when the HTTP request carrying this JSON-RPC request is dropped. */
   dropped(requestId: string | number): AbortSignal | undefined;
+  /** The client cancelled this request: the SDK sends no response to it, so nothing is left to wait for. */
+  unanswered(requestId: string | number): void;
   /** The call changed the tool list of a router other sessions share: tell them. */
   changed(): void;
 }
@@ -167,6 +169,7 @@ export async function serveSession<C>(router: ServableRouter, options: ServeMcpO
       shown.text = now;
     }
     await hooks?.after();
+    if (extra.signal.aborted) hooks?.unanswered(extra.requestId);
     if (router.getLoadedToolkits().join('\n') !== loadedBefore) {
       // On this request's stream (it reaches the client through whichever process answers the call), then to the others.
       await extra.notify({ method: 'notifications/tools/list_changed' }).catch(() => undefined);

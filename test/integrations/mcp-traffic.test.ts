@@ -279,6 +279,24 @@ describe.each(PAIRS)('tool-set changes and cancellation: $server server, $client
     await expect.poll(() => aborted.length).toBe(before.aborted + 1);
   });
 
+  it('lets a session whose call the client cancelled go idle: the cancelled POST ends, and the idle timeout ends the session', async () => {
+    const aborts: unknown[] = [];
+    let runs = 0;
+    const served = await serveMcpHttp(() => waitingRouter(aborts, () => runs++), { sdk: server, idleTimeoutMs: 500 });
+    cleanups.push(() => served.close());
+    const connection = await connect(served.url, client);
+    const cancel = new AbortController();
+    const options = { signal: cancel.signal };
+    const call = clientLineOf(connection.client) === '2.x'
+      ? connection.client.callTool({ name: 'run_bash', arguments: { command: 'sleep' } }, options)
+      : connection.client.callTool({ name: 'run_bash', arguments: { command: 'sleep' } }, undefined, options);
+    await expect.poll(() => runs).toBe(1);
+    cancel.abort('enough');
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => aborts.length).toBe(1);
+    await expect.poll(() => served.sessions.size, { timeout: 5000 }).toBe(0);
+  });
+
   it('aborts the handler\'s signal when the HTTP request of the call is dropped', async () => {
     const { waiting, aborted, running } = await servers(server);
     const id = await rawSession(waiting.url);
