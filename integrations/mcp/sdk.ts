@@ -51,6 +51,8 @@ export interface McpServerSdk {
     onsessionclosed?: (id: string) => void | Promise<void>;
   }) => McpTransport & { handleRequest(request: Request, options?: { parsedBody?: unknown }): Promise<Response> };
   readonly isInitializeRequest: (value: unknown) => boolean;
+  /** The line's own check of a `tools/call` result: what it would refuse to send. */
+  readonly isToolResult: (value: unknown) => boolean;
   onRequest(server: McpServerLike, method: RequestMethod, handler: (request: { params: unknown }, extra: McpRequestExtra) => unknown): void;
 }
 
@@ -179,6 +181,7 @@ export function loadMcpServerSdk(sdk?: McpSdkLine): Promise<McpServerSdk> {
           StdioServerTransport: stdio['StdioServerTransport'],
           WebStandardStreamableHTTPServerTransport: main['WebStandardStreamableHTTPServerTransport'],
           isInitializeRequest: main['isInitializeRequest'],
+          isToolResult: main['isCallToolResult'],
           onRequest: (server, method, handler) =>
             (server.server as Loose)['setRequestHandler'](method, (request: { params: unknown }, ctx: Loose) =>
               handler(request, { sessionId: ctx['sessionId'], requestId: ctx['mcpReq'].id, signal: ctx['mcpReq'].signal, notify: ctx['mcpReq'].notify }),
@@ -200,6 +203,7 @@ export function loadMcpServerSdk(sdk?: McpSdkLine): Promise<McpServerSdk> {
           StdioServerTransport: stdio['StdioServerTransport'],
           WebStandardStreamableHTTPServerTransport: http['WebStandardStreamableHTTPServerTransport'],
           isInitializeRequest: types['isInitializeRequest'],
+          isToolResult: (value: unknown) => types['CallToolResultSchema'].safeParse(value).success,
           onRequest: (server, method, handler) =>
             (server.server as Loose)['setRequestHandler'](schemas[method], (request: { params: unknown }, extra: Loose) =>
               handler(request, { sessionId: extra['sessionId'], requestId: extra['requestId'], signal: extra['signal'], notify: extra['sendNotification'] }),

@@ -158,7 +158,7 @@ export async function serveSession<C>(router: ServableRouter, options: ServeMcpO
     let result: McpCallToolResult;
     try {
       const r = await router.dispatch({ name, arguments: args ?? {} } as never, { context, signal } as never);
-      result = r.ok ? toolResult(r.result) : { isError: true, content: [{ type: 'text', text: r.reason }] };
+      result = r.ok ? toolResult(r.result, sdk.isToolResult) : { isError: true, content: [{ type: 'text', text: r.reason }] };
     } catch (error) {
       // Only with `propagateHandlerErrors`: the handler's own error, still an error result for the model.
       result = { isError: true, content: [{ type: 'text', text: `Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}` }] };
@@ -289,22 +289,11 @@ function toMcpTool(t: ToolDefinition, annotations: Hints | undefined): McpTool {
 }
 
 /** Whether a value is an MCP content block, with the fields the protocol requires of its kind. */
-function isContentBlock(b: unknown): boolean {
-  if (typeof b !== 'object' || b === null) return false;
-  const r = b as Record<string, unknown>;
-  switch (r['type']) {
-    case 'text': return typeof r['text'] === 'string';
-    case 'image': case 'audio': return typeof r['data'] === 'string' && typeof r['mimeType'] === 'string';
-    case 'resource': return typeof r['resource'] === 'object' && r['resource'] !== null;
-    case 'resource_link': return typeof r['uri'] === 'string' && typeof r['name'] === 'string';
-    default: return false;
-  }
-}
-
-/** A handler's result as an MCP tool result. */
-function toolResult(value: unknown): McpCallToolResult {
-  // Content blocks (what `mcpHandlers` returns for a proxied tool) pass through as they are.
-  if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value as McpContentBlock[] };
+/** A handler's result as an MCP tool result; `isToolResult`: the SDK line's own check of one. */
+function toolResult(value: unknown, isToolResult: (value: unknown) => boolean): McpCallToolResult {
+  // Content blocks (what `mcpHandlers` returns for a proxied tool) pass through as they are, when the SDK would send
+  // them: any other list (a block with a field of the wrong kind, say) is a value like the others, sent as its JSON.
+  if (Array.isArray(value) && value.length > 0 && isToolResult({ content: value })) return { content: value as McpContentBlock[] };
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   const text = value === undefined ? 'null' : resultText(value);
   // Structured content for a JSON object, as the text says it (a Date is a string there), plus the text for clients

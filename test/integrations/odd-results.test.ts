@@ -24,6 +24,11 @@ const RESULTS: Record<string, unknown> = {
   map: new Map([[1, 2]]),
   bytes: new Uint8Array([1, 2]),
   almostBlocks: [{ type: 'image', url: 'https://example.com/a.png' }, { type: 'text' }],
+  // Shaped like blocks, with a field the SDK refuses: an embedded resource without its uri, a priority above 1, no base64.
+  badResource: [{ type: 'resource', resource: {} }],
+  badAnnotations: [{ type: 'text', text: 'a', annotations: { priority: 5 } }],
+  badImage: [{ type: 'image', data: 'not base64!!', mimeType: 'image/png' }],
+  blocks: [{ type: 'text', text: 'a' }, { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' }],
   plain: { temp: 21 },
 };
 function oddRouter() {
@@ -49,7 +54,10 @@ describe.each(LINES)('MCP, %s', (sdk: McpSdkLine) => {
     expect(date.structuredContent).toBeUndefined();
     expect(await call('map')).toMatchObject({ content: [{ type: 'text', text: '{}' }], structuredContent: {} });
     expect(await call('bytes')).toMatchObject({ content: [{ type: 'text', text: '{"0":1,"1":2}' }], structuredContent: { 0: 1, 1: 2 } });
-    expect(await call('almostBlocks')).toMatchObject({ content: [{ type: 'text', text: JSON.stringify(RESULTS['almostBlocks']) }] });
+    for (const name of ['almostBlocks', 'badResource', 'badAnnotations', 'badImage']) {
+      expect(await call(name), name).toMatchObject({ content: [{ type: 'text', text: JSON.stringify(RESULTS[name]) }] });
+    }
+    expect((await call('blocks')).content).toEqual(RESULTS['blocks']);
     expect(await call('plain')).toMatchObject({ content: [{ type: 'text', text: '{"temp":21}' }], structuredContent: { temp: 21 } });
   });
 
