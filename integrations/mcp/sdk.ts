@@ -181,7 +181,8 @@ export function loadMcpServerSdk(sdk?: McpSdkLine): Promise<McpServerSdk> {
           StdioServerTransport: stdio['StdioServerTransport'],
           WebStandardStreamableHTTPServerTransport: main['WebStandardStreamableHTTPServerTransport'],
           isInitializeRequest: main['isInitializeRequest'],
-          isToolResult: main['isCallToolResult'],
+          // A line without the check sends every list as JSON text: never a result the SDK refuses.
+          isToolResult: typeof main['isCallToolResult'] === 'function' ? main['isCallToolResult'] : () => false,
           onRequest: (server, method, handler) =>
             (server.server as Loose)['setRequestHandler'](method, (request: { params: unknown }, ctx: Loose) =>
               handler(request, { sessionId: ctx['sessionId'], requestId: ctx['mcpReq'].id, signal: ctx['mcpReq'].signal, notify: ctx['mcpReq'].notify }),
