@@ -210,8 +210,13 @@ export class Pruner {
   /** The kept tools' definitions and the removed tools' names, both in flat order. */
   #result(keep: Uint8Array): PruneResult {
     const { definitions, flatNames } = this.#index();
-    const tools = definitions.filter((_, p) => keep[p] === 1);
-    const removed = flatNames.filter((_, p) => keep[p] !== 1);
+    // One pass over the marks (this runs on every prune).
+    const tools: ToolDefinition[] = [];
+    const removed: string[] = [];
+    for (let p = 0; p < keep.length; p++) {
+      if (keep[p] === 1) tools.push(definitions[p]!);
+      else removed.push(flatNames[p]!);
+    }
     return { tools, removed, kept: tools.length, total: keep.length };
   }
 }
