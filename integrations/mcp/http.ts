@@ -26,6 +26,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { MAX_TIMER_MS } from '../../runtime/router/invoke.js';
 import { assertKnownNames } from '../../runtime/suggest.js';
 import { loadMcpServerSdk } from './sdk.js';
 import { annotationsOf, serveSession, type McpServing, type ServableRouter, type ServeMcpOptions, type SessionHooks } from './serve.js';
@@ -107,8 +108,6 @@ interface Live {
 
 /** Every option `serveMcpHttp` reads (its own, then `serveMcp`'s): another key is a typo and throws. */
 const OPTION_NAMES: ReadonlySet<string> = new Set(['port', 'host', 'path', 'allowedHosts', 'idleTimeoutMs', 'maxSessions', 'maxBodyBytes', 'store', 'name', 'version', 'instructions', 'context', 'sdk', 'generated']);
-/** The longest delay Node's timers keep (a longer one fires at once). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Serve a router over Streamable HTTP on 127.0.0.1. Pass a router to share its
@@ -187,17 +186,17 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
       else void session.serving.close().catch(() => undefined);
     }, idleTimeoutMs);
     timer.unref();
-    /** What `save` writes besides `initialize` and the revision, as JSON: equal text means nothing changed. */
-    const state = () => JSON.stringify({ snapshot: perSession ? router.snapshot!() : null, shown: shown.text });
+    /** What `save` writes besides `initialize` and the revision; its JSON text is equal when nothing changed. */
+    const current = () => ({ ...(perSession ? { snapshot: router.snapshot!() } : {}), shown: shown.text });
     const session: Live = {
       id: id ?? '', transport, serving: undefined as never, initialize, timer, revisions: record ? [record.revision] : [], inflight: new Map(), unanswered: new Map(), active: 0,
       // A revived session has not touched the record yet: its first request does.
-      touched: 0, heartbeat: undefined, closed: false, saved: record ? state() : undefined,
+      touched: 0, heartbeat: undefined, closed: false, saved: record ? JSON.stringify(current()) : undefined,
       sync(stored) {
         if (perSession) router.restore!(stored.snapshot);
         shown.text = stored.shown;
         remember(stored.revision);
-        this.saved = state();
+        this.saved = JSON.stringify(current());
       },
       started() {
         if (this.active++ > 0) return;
@@ -221,7 +220,8 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
      * it started from over what another process stored meanwhile (a toolkit loaded, an announcement shown there).
      */
     async function save(): Promise<void> {
-      const now = state();
+      const written = current();
+      const now = JSON.stringify(written);
       if (session.closed || now === session.saved) return;
       // A record gone since this copy read it was ended elsewhere (a DELETE to another process): writing would revive it.
       if (session.saved !== undefined && (await store.get(session.id)) === undefined) {
@@ -230,7 +230,7 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
       }
       const revision = randomUUID();
       remember(revision);
-      await store.set(session.id, { initialize, ...(perSession ? { snapshot: router.snapshot!() } : {}), shown: shown.text, revision }, storedMs);
+      await store.set(session.id, { initialize, ...written, revision }, storedMs);
       session.saved = now;
       session.touched = Date.now();
     }

@@ -193,12 +193,13 @@ function aborted(tool: string, callId: string | undefined, error: unknown): AnyD
   return { ok: false, code: 'aborted', reason: `The call to ${quote(tool)} was cancelled by the application before it finished.`, callId, tool, error };
 }
 
+/** The longest delay Node's timers keep (about 24.8 days): a longer one fires at once, so every call would time out. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A time limit as given: a number of ms that Node's timers take, or undefined; anything else is a configuration mistake. */
 function validTimeout(value: unknown, where: string): number | undefined {
   if (value === undefined) return undefined;
-  // Node fires a timer of more than 2^31 - 1 ms (about 24.8 days) at once: every call would time out.
-  if (typeof value !== 'number' || !(value >= 0 && value <= 2 ** 31 - 1)) {
-    throw new TypeError(`${where} must be a number of milliseconds from 0 to 2147483647 (about 24.8 days), got ${String(value)}.`);
+  if (typeof value !== 'number' || !(value >= 0 && value <= MAX_TIMER_MS)) {
+    throw new TypeError(`${where} must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (about 24.8 days), got ${String(value)}.`);
   }
   return value;
 }
