@@ -146,42 +146,42 @@ function failed(problem: ArgumentsProblem): ParsedArguments {
 
 /**
  * Check a value is JSON data within the depth, size and string-length limits. The value budget bounds the walk even
- * for an SDK object that shares or cycles references; never throws.
+ * for an SDK object that shares or cycles references. A loop with its own stack, not recursion: a router configured
+ * for deep arguments must not overflow the call stack. Never throws.
  */
 export function checkShape(root: object, limits: CallLimits): ArgumentsProblem | undefined {
   if (limits.maxNodes < 1) return { kind: 'too_many_values', limit: limits.maxNodes };
+  const pending: { container: object; depth: number }[] = [{ container: root, depth: 1 }];
+  let nodes = 1;
+  let chars = 0;
   try {
-    return checkContainer(root, 1, limits, { nodes: 1, chars: 0 });
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const { container, depth } = next;
+      if (depth > limits.maxDepth) return { kind: 'too_deep', limit: limits.maxDepth };
+      let keys: string[] | undefined;
+      if (!Array.isArray(container)) {
+        const proto = Object.getPrototypeOf(container);
+        if (proto !== Object.prototype && proto !== null) return { kind: 'not_json_data', got: proto?.constructor?.name ?? 'object' };
+        keys = Object.keys(container);
+      }
+      const count = keys ? keys.length : (container as unknown[]).length;
+      for (let i = 0; i < count; i++) {
+        const key = keys?.[i];
+        if (key !== undefined) chars += key.length;
+        const value: unknown = key === undefined ? (container as unknown[])[i] : (container as Record<string, unknown>)[key];
+        if (++nodes > limits.maxNodes) return { kind: 'too_many_values', limit: limits.maxNodes };
+        // Keys count as the strings they are: an object's megabyte key is as long as a megabyte value.
+        if (typeof value === 'string') chars += value.length;
+        if (chars > limits.maxArgumentsLength) return { kind: 'too_long', length: chars, limit: limits.maxArgumentsLength };
+        if (typeof value === 'number') {
+          // `1e400` parses to Infinity.
+          if (!Number.isFinite(value)) return { kind: 'not_json_data', got: String(value) };
+        } else if (typeof value === 'object' && value !== null) pending.push({ container: value, depth: depth + 1 });
+        else if (typeof value !== 'boolean' && typeof value !== 'string' && value !== null) return { kind: 'not_json_data', got: typeof value };
+      }
+    }
   } catch {
     return { kind: 'not_json_data', got: 'an unreadable object' };
-  }
-}
-
-/** `used`: what the walk has used so far (values, string characters), shared by every level. */
-function checkContainer(container: object, depth: number, limits: CallLimits, used: { nodes: number; chars: number }): ArgumentsProblem | undefined {
-  if (depth > limits.maxDepth) return { kind: 'too_deep', limit: limits.maxDepth };
-  let keys: string[] | undefined;
-  if (!Array.isArray(container)) {
-    const proto = Object.getPrototypeOf(container);
-    if (proto !== Object.prototype && proto !== null) return { kind: 'not_json_data', got: proto?.constructor?.name ?? 'object' };
-    keys = Object.keys(container);
-  }
-  const count = keys ? keys.length : (container as unknown[]).length;
-  for (let i = 0; i < count; i++) {
-    const key = keys?.[i];
-    if (key !== undefined) used.chars += key.length;
-    const value: unknown = key === undefined ? (container as unknown[])[i] : (container as Record<string, unknown>)[key];
-    if (++used.nodes > limits.maxNodes) return { kind: 'too_many_values', limit: limits.maxNodes };
-    // Keys count as the strings they are: an object's megabyte key is as long as a megabyte value.
-    if (typeof value === 'string') used.chars += value.length;
-    if (used.chars > limits.maxArgumentsLength) return { kind: 'too_long', length: used.chars, limit: limits.maxArgumentsLength };
-    if (typeof value === 'number') {
-      // `1e400` parses to Infinity.
-      if (!Number.isFinite(value)) return { kind: 'not_json_data', got: String(value) };
-    } else if (typeof value === 'object' && value !== null) {
-      const problem = checkContainer(value, depth + 1, limits, used);
-      if (problem) return problem;
-    } else if (typeof value !== 'boolean' && typeof value !== 'string' && value !== null) return { kind: 'not_json_data', got: typeof value };
   }
   return undefined;
 }

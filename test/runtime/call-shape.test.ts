@@ -46,9 +46,10 @@ describe('parseArguments: JSON text and the same object agree', () => {
     const arrays = `{"a":${'['.repeat(70)}${']'.repeat(70)}}`;
     expect(parseArguments(arrays, DEFAULT_LIMITS)).toMatchObject({ ok: false, problem: { kind: 'too_deep' } });
     expect(parseArguments(`{"a":"${'{['.repeat(100)}"}`, DEFAULT_LIMITS).ok).toBe(true);
-    // A router configured very deep still checks, iteratively (no stack overflow).
-    const deepLimits = { ...DEFAULT_LIMITS, maxDepth: 100_000 };
-    expect(parseArguments(nest(5_000), deepLimits).ok).toBe(true);
+    // A router configured very deep checks 100,000 levels, far past any call stack, and still finds the limit.
+    const deepLimits = { maxArgumentsLength: 2_000_000, maxDepth: 100_000, maxNodes: 200_000 };
+    expect(parseArguments(nest(100_000), deepLimits).ok).toBe(true);
+    expect(parseArguments(nest(100_001), deepLimits)).toMatchObject({ ok: false, problem: { kind: 'too_deep', limit: 100_000 } });
   });
 
   test('size: more values than maxNodes is refused for text as for objects', () => {
