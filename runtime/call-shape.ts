@@ -155,8 +155,8 @@ export function checkShape(root: object, limits: CallLimits): ArgumentsProblem |
   let nodes = 1;
   let chars = 0;
   try {
-    for (let next = pending.pop(); next; next = pending.pop()) {
-      const { container, depth } = next;
+    while (pending.length > 0) {
+      const { container, depth } = pending.pop()!;
       if (depth > limits.maxDepth) return { kind: 'too_deep', limit: limits.maxDepth };
       let keys: string[] | undefined;
       if (!Array.isArray(container)) {

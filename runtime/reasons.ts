@@ -4,7 +4,7 @@
  */
 import type { ValidationError } from './contract.js';
 import { jsonKind, type ArgumentsProblem } from './call-shape.js';
-import { isRecord } from './targets/history.js';
+import { isRecord, jsonText } from './targets/history.js';
 import { escapePointer } from './targets/schema.js';
 
 /** Longest piece of model-supplied text quoted back. */
@@ -118,8 +118,10 @@ export const loaderStrayReason = (stray: readonly string[]): string =>
 export function handlerErrorReason(tool: string, error: unknown): string {
   let message: string;
   try {
-    const raw = error instanceof Error ? error.message : error;
-    message = typeof raw === 'string' ? raw : String(raw);
+    // A thrown object is read as an Error is (`throw { message: 'quota' }`), else as its JSON (`{}` says nothing), never
+    // "[object Object]".
+    const raw = error instanceof Error || typeof (error as { message?: unknown } | null)?.message === 'string' ? (error as Error).message : error;
+    message = typeof raw === 'string' ? raw : typeof raw === 'object' && raw !== null ? (jsonText(raw) ?? '').replace(/^\{\}$/, '') : String(raw);
   } catch {
     message = '';
   }

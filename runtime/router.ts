@@ -157,7 +157,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * unless `propagateHandlerErrors` is set.
    * @example
    * const r = await router.dispatch(call, { context: { user } });
-   * history.push({ role: 'tool', tool_call_id: r.callId, content: r.ok ? JSON.stringify(r.result) : r.reason });
+   * history.push(toolMessage(call, r)); // the result as text (Maps, Sets and BigInts kept), or the reason
    */
   dispatch(
     call: unknown,

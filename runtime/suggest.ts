@@ -94,11 +94,7 @@ export class Suggester {
  * // TypeError: setBlockedTools: unknown name "git_psh" (did you mean "git_push"?). …
  */
 export function assertKnownNames(
-  where: string,
-  names: readonly unknown[],
-  known: { has(name: string): boolean },
-  candidates: () => Iterable<string>,
-  fix: string,
+  where: string, names: readonly unknown[], known: { has(name: string): boolean }, candidates: () => Iterable<string>, fix: string,
 ): void {
   if (!Array.isArray(names)) throw new TypeError(`${where}: expected an array of names, got ${names === null ? 'null' : typeof names}.`);
   const problems: string[] = [];

@@ -77,12 +77,8 @@ export function normalizeMessages(messages: unknown, readNative?: NativeReader):
     const m: unknown = messages[i];
     if (typeof m !== 'object' || m === null) continue;
     const native = readNative?.(m as Record<string, unknown>, i, messages);
-    if (native !== undefined) {
-      out.push(...native.messages);
-      i += native.consumed - 1;
-    } else {
-      out.push(normalizeOne(m as Record<string, unknown>, i));
-    }
+    out.push(...(native?.messages ?? [normalizeOne(m as Record<string, unknown>, i)]));
+    i += (native?.consumed ?? 1) - 1;
   }
   return out;
 }
@@ -111,8 +107,7 @@ function readState(value: unknown): ProviderState | null {
   const field = typeof target === 'string' && Object.hasOwn(STATE_FIELD, target) ? STATE_FIELD[target]! : undefined;
   if (field === undefined) return null;
   const data = value[field];
-  if (field === 'message') return isRecord(data) ? (value as ProviderState) : null;
-  return Array.isArray(data) && data.every(isRecord) ? (value as ProviderState) : null;
+  return (field === 'message' ? isRecord(data) : Array.isArray(data) && data.every(isRecord)) ? (value as ProviderState) : null;
 }
 
 /** The text of a message's content: a string as is, text parts joined by newlines, null → '', else JSON. */
@@ -144,10 +139,15 @@ function stringOf(value: unknown): string {
   return '';
 }
 
-/** `JSON.stringify` that never throws: undefined for a value JSON cannot write. */
+/**
+ * `JSON.stringify` that never throws (undefined for a value JSON cannot write) and drops no data JSON alone would: a Map
+ * is an object (its entries, when a key is not a string), a Set a list, a BigInt a number (its digits as a string
+ * beyond 2^53, where a number would change it).
+ * @example jsonText({ ids: new Set([1, 2]), big: 10n }); // → '{"ids":[1,2],"big":10}'
+ */
 export function jsonText(value: unknown): string | undefined {
   try {
-    return JSON.stringify(value);
+    return JSON.stringify(value, (_key, v: unknown) => (v instanceof Map ? ([...v.keys()].every((k) => typeof k === 'string') ? Object.fromEntries(v) : [...v]) : v instanceof Set ? [...v] : typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : String(v)) : v));
   } catch {
     return undefined;
   }
@@ -160,14 +160,13 @@ export function jsonText(value: unknown): string | undefined {
 export const UNENCODABLE = '(a value JSON cannot encode)';
 
 /**
- * A tool's result as the model reads it: a string as is, `undefined` as '', a BigInt as its digits, else JSON (`UNENCODABLE`
- * when JSON cannot write it). Never throws.
+ * A tool's result as the model reads it: a string as is, `undefined` as '', else JSON as `jsonText` writes it
+ * (`UNENCODABLE` when JSON cannot write it). Never throws.
  * @example resultText({ temp: 21 }); // → '{"temp":21}'
  */
 export function resultText(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (value === undefined) return '';
-  return typeof value === 'bigint' ? String(value) : (jsonText(value) ?? UNENCODABLE);
+  return value === undefined ? '' : (jsonText(value) ?? UNENCODABLE);
 }
 
 /** A JSON object (not null, not an array). */

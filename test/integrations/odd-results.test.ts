@@ -22,6 +22,9 @@ const RESULTS: Record<string, unknown> = {
   cyclic,
   date: new Date(0),
   map: new Map([[1, 2]]),
+  namedMap: new Map([['a', 1]]),
+  set: new Set(['x', 'y']),
+  nested: { ids: new Set([1, 2]), big: 10n, byName: new Map([['a', { b: 1 }]]) },
   bytes: new Uint8Array([1, 2]),
   almostBlocks: [{ type: 'image', url: 'https://example.com/a.png' }, { type: 'text' }],
   // Shaped like blocks, with a field the SDK refuses: an embedded resource without its uri, a priority above 1, no base64.
@@ -52,7 +55,14 @@ describe.each(LINES)('MCP, %s', (sdk: McpSdkLine) => {
     const date = await call('date');
     expect(date).toMatchObject({ content: [{ type: 'text', text: '"1970-01-01T00:00:00.000Z"' }] });
     expect(date.structuredContent).toBeUndefined();
-    expect(await call('map')).toMatchObject({ content: [{ type: 'text', text: '{}' }], structuredContent: {} });
+    // A Map, a Set and a BigInt inside a result keep their data: JSON alone would write `{}` or refuse the whole value.
+    const map = await call('map');
+    expect(map).toMatchObject({ content: [{ type: 'text', text: '[[1,2]]' }] });
+    expect(map.structuredContent).toBeUndefined();
+    expect(await call('namedMap')).toMatchObject({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } });
+    expect(await call('set')).toMatchObject({ content: [{ type: 'text', text: '["x","y"]' }] });
+    const nested = { ids: [1, 2], big: 10, byName: { a: { b: 1 } } };
+    expect(await call('nested')).toMatchObject({ content: [{ type: 'text', text: JSON.stringify(nested) }], structuredContent: nested });
     expect(await call('bytes')).toMatchObject({ content: [{ type: 'text', text: '{"0":1,"1":2}' }], structuredContent: { 0: 1, 1: 2 } });
     for (const name of ['almostBlocks', 'badResource', 'badAnnotations', 'badImage']) {
       expect(await call(name), name).toMatchObject({ content: [{ type: 'text', text: JSON.stringify(RESULTS[name]) }] });
@@ -75,12 +85,15 @@ describe.each(LINES)('MCP, %s', (sdk: McpSdkLine) => {
 });
 
 describe('AI SDK and OpenAI Agents', () => {
-  it('a result JSON cannot write goes to the model as text, never an exception that ends the run', async () => {
+  it('a result JSON cannot write goes to the model as text, never an exception that ends the run; a BigInt is a number while one holds it', async () => {
     const settings = toAiSdk(oddRouter());
     const output = (value: unknown) => settings.tools['get_time']!.toModelOutput!({ output: value, toolCallId: 'c', input: {} } as never);
-    expect(await output(10n)).toEqual({ type: 'text', value: '10' });
+    expect(await output(10n)).toEqual({ type: 'json', value: 10 });
+    expect(await output(2n ** 64n)).toEqual({ type: 'json', value: '18446744073709551616' });
     expect(await output(cyclic)).toEqual({ type: 'text', value: '(a value JSON cannot encode)' });
     expect(await output({ temp: 21 })).toEqual({ type: 'json', value: { temp: 21 } });
+    expect(await output(RESULTS['nested'])).toEqual({ type: 'json', value: { ids: [1, 2], big: 10, byName: { a: { b: 1 } } } });
+    expect(outputText({ ok: true, result: RESULTS['nested'] })).toBe('{"ids":[1,2],"big":10,"byName":{"a":{"b":1}}}');
     expect(outputText({ ok: true, result: 10n })).toBe('10');
     expect(outputText({ ok: true, result: cyclic })).toBe('(a value JSON cannot encode)');
   });

@@ -29,6 +29,21 @@ describe('handler_error', () => {
     });
   });
 
+  test('a thrown value that is not an Error reads as its message or its JSON, never "[object Object]"', async () => {
+    const thrown: [unknown, string][] = [
+      [{ message: 'quota exceeded', status: 429 }, 'quota exceeded'],
+      [{ code: 'E_QUOTA', retryAfter: 30 }, '{"code":"E_QUOTA","retryAfter":30}'],
+      [['a', 1], '["a",1]'],
+      ['plain text', 'plain text'],
+      [42, '42'],
+      [Object.create(null), 'unknown error'],
+    ];
+    for (const [value, text] of thrown) {
+      const r = await routerWith({ get_time: () => { throw value; } }).dispatch(call('get_time'));
+      expect(r, text).toMatchObject({ ok: false, code: 'handler_error', reason: `Tool "get_time" failed: ${text}`, error: value });
+    }
+  });
+
   test('the handlerErrorReason hook decides what the model reads; the error stays on the result', async () => {
     const boom = new Error('connect ECONNREFUSED 10.0.0.7:5432 password=hunter2');
     const seen: unknown[] = [];

@@ -382,7 +382,7 @@ describe('configuration from JavaScript: a wrong value fails at the call that ta
     expect(await createRouter(generated, handlers, { maxArgumentsLength: 10 }).dispatch({ name: 'get_time', arguments: '{"timezone":"Europe/Lisbon"}' })).toMatchObject({ ok: false, code: 'malformed_arguments' });
     expect(() => createRouter(generated, handlers, { strategy: 'intersect' as never })).toThrow(/createRouter: strategy is 'union' or 'intersection'; got "intersect"/);
     expect(() => createRouter(generated, handlers, { strategy: 5n as never })).toThrow(/strategy is 'union' or 'intersection'; got 5\./);
-    expect(() => createRouter(generated, handlers, 5n as never)).toThrow(/options must be an object; got a bigint/);
+    expect(() => createRouter(generated, handlers, 5n as never)).toThrow(/options must be an object; got 5\./);
     const router = createRouter(generated, handlers, { strategy: 'intersection' });
     expect(() => router.pruneByTaskAndAllowlist('run it', ['get_time'], 'Intersection' as never)).toThrow(/pruneByTaskAndAllowlist: strategy/);
     expect(router.pruneByTaskAndAllowlist('run it', ['get_time']).tools.map((t) => t.name)).toEqual(router.pruneByTaskAndAllowlist('run it', ['get_time'], 'intersection').tools.map((t) => t.name));

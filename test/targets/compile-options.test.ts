@@ -13,8 +13,9 @@ const router = () => createRouter(generated, Object.fromEntries(generated.TOOL_N
 const messages = [{ role: 'user' as const, content: 'hi' }];
 
 describe('compile options', () => {
-  it('options that JSON cannot write (a BigInt) are refused with the same TypeError', () => {
-    for (const target of TARGETS) expect(() => router().compile({ target, messages, options: 5n as never })).toThrow(/options must be an object; got a bigint/);
+  it('options that are not an object (a BigInt, a function) are refused with the same TypeError on every target', () => {
+    for (const target of TARGETS) expect(() => router().compile({ target, messages, options: 5n as never })).toThrow(/options must be an object; got 5\./);
+    for (const target of TARGETS) expect(() => router().compile({ target, messages, options: (() => 1) as never })).toThrow(/options must be an object; got a function/);
   });
 
   it.each([
