@@ -56,9 +56,7 @@ export class AnnouncementStore {
   retract(id: string): boolean { return this.#entries.delete(id); }
 
   /** Copies, in insertion order. */
-  list(): Announcement[] {
-    return [...this.#entries.values()].map((a) => ({ ...a }));
-  }
+  list(): Announcement[] { return [...this.#entries.values()].map((a) => ({ ...a })); }
 
   /** Replace the contents with a snapshot's announcements (read and checked by `readSnapshot`). */
   restore(announcements: readonly Announcement[]): void {

@@ -33,6 +33,7 @@ export {
   type TargetCompileInput, type TargetCompileOptions, type TargetPayload, type TargetWarningCode, type ToolChanges,
 } from './targets/compile.js';
 export { anthropicToolChanges } from './targets/anthropic.js';
+export type { TurnStop } from './targets/adapter.js';
 export type { AnthropicToolChangesPayload, GeminiToolConfig, ResponsesNamespaceTool } from './targets/types.js';
 export { cacheKey, stablePrefixOf, type StablePrefix } from './cache-key.js';
 export { renderTool, toolkitMode, toolResultErrorFlag, type NeutralTool, type RenderOptions } from './targets/index.js';

@@ -183,11 +183,11 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   ): Promise<ResponseStep> {
     const messages = fromProvider(target, response);
     const calls = messages.flatMap((m) => m.tool_calls ?? []);
-    // A call in a turn cut off at the output token limit may hold half its arguments (Anthropic's are parsed even so).
-    const cut = adapterFor(target).cutOff(response);
-    // One after the other: a handler may depend on an earlier one's effect.
-    for (const call of calls) messages.push(toolMessage(call, cut ? { ok: false, reason: cutOffReason(call.function.name) } : await this.dispatch(call, ...options)));
-    return { messages, done: calls.length === 0 && adapterFor(target).paused?.(response) !== true };
+    const stop = adapterFor(target).stop(response);
+    // One after the other: a handler may depend on an earlier one's effect. A call in a turn cut off at the output token
+    // limit may hold half its arguments (Anthropic's are parsed even so): it is answered, never run.
+    for (const call of calls) messages.push(toolMessage(call, stop === 'cut-off' ? { ok: false, reason: cutOffReason(call.function.name) } : await this.dispatch(call, ...options)));
+    return { messages, done: calls.length === 0 && stop !== 'paused', ...(stop !== undefined ? { stop } : {}) };
   }
 
   // ---- Namespaces and toolkits (the reference library's two layers) ----------------------
@@ -396,6 +396,4 @@ export function createRouter<R extends RegistryShape, C = unknown, const L exten
   // `libraryTools` (the router's own tools, each built with `libraryTool`; fixed for the router's life) is typed here,
   // not in RouterOptions: its names become the router's `L`.
   options?: RouterOptions & { readonly libraryTools?: L },
-): ToolRouter<R, C, never, L[number]['name']> {
-  return new ToolRouter<R, C, never, L[number]['name']>(generated, handlers, options);
-}
+): ToolRouter<R, C, never, L[number]['name']> { return new ToolRouter<R, C, never, L[number]['name']>(generated, handlers, options); }

@@ -100,10 +100,7 @@ export function assertKnownNames(
   const problems: string[] = [];
   let suggester: Suggester | undefined;
   for (const name of names) {
-    if (typeof name !== 'string') {
-      problems.push(`${JSON.stringify(name) ?? String(name)} is not a string`);
-      continue;
-    }
+    if (typeof name !== 'string') { problems.push(`${JSON.stringify(name) ?? String(name)} is not a string`); continue; }
     if (known.has(name)) continue;
     suggester ??= new Suggester(candidates());
     const closest = suggester.closest(name);

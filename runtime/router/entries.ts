@@ -76,7 +76,5 @@ export class Group {
   }
 
   /** `actions`' keys, listed in rejection reasons (built once, on first read, not per rejected call). */
-  get actionList(): readonly string[] {
-    return (this.#actionList ??= this.tools.map((t) => this.#names.toolName(t)));
-  }
+  get actionList(): readonly string[] { return (this.#actionList ??= this.tools.map((t) => this.#names.toolName(t))); }
 }

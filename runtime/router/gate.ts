@@ -33,11 +33,7 @@ export class Gate {
   /** Bumped whenever the callable set changes: a toolkit loads, a restore, any registration (see `recompute`). */
   loadVersion = 0;
 
-  constructor(catalog: Catalog, session: Session) {
-    this.#catalog = catalog;
-    this.#session = session;
-    this.recompute();
-  }
+  constructor(catalog: Catalog, session: Session) { this.#catalog = catalog; this.#session = session; this.recompute(); }
 
   /** Throw a `TypeError` when `names` holds a non-string, or an unknown name without `allowUnknown`. Changes nothing. */
   assertBlockable(names: readonly unknown[], allowUnknown: boolean, where: string): void {

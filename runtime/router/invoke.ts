@@ -34,10 +34,7 @@ class Context implements HandlerContext<unknown> {
   #controller: AbortController | undefined;
   #givenUp: { readonly reason: unknown } | undefined;
 
-  constructor(callId: string | undefined, context: unknown) {
-    this.callId = callId;
-    this.context = context;
-  }
+  constructor(callId: string | undefined, context: unknown) { this.callId = callId; this.context = context; }
 
   get signal(): AbortSignal {
     if (!this.#controller) {

@@ -34,9 +34,7 @@ export function libraryTool<const N extends string, V extends LibraryToolValidat
     readonly validate: V;
     readonly handler: (args: GuardedArgs<V, A>, ctx: HandlerContext<C>) => unknown;
   },
-): LibraryToolDefinition<GuardedArgs<V, A>, C, N> {
-  return definition as LibraryToolDefinition<GuardedArgs<V, A>, C, N>;
-}
+): LibraryToolDefinition<GuardedArgs<V, A>, C, N> { return definition as LibraryToolDefinition<GuardedArgs<V, A>, C, N>; }
 
 /** The handler's arguments: what a type-guard `validate` checks, else `A` (the handler's annotation, or a JSON object). */
 export type GuardedArgs<V, A> = V extends (data: any, ...rest: any[]) => data is infer G ? G : A;

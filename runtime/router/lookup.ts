@@ -15,10 +15,7 @@ export class Suggestions {
   #callable: { version: number; value: Suggester } | undefined;
   #toolkits: { version: number; value: Suggester } | undefined;
 
-  constructor(catalog: Catalog, gate: Gate) {
-    this.#catalog = catalog;
-    this.#gate = gate;
-  }
+  constructor(catalog: Catalog, gate: Gate) { this.#catalog = catalog; this.#gate = gate; }
 
   /** Names the model can call right now (flat tools, namespaces, loader, library tools, loaded toolkit tools). */
   callable(): Suggester {

@@ -183,9 +183,7 @@ export class Pruner {
     // As the reference library (`task.toLowerCase`): anything but text is the application's mistake, never a guess.
     const text = taskText(task).toLowerCase();
     const keep = new Uint8Array(definitions.length);
-    const mark = (keyword: Keyword): void => {
-      for (const p of keyword.kept) keep[p] = 1;
-    };
+    const mark = (keyword: Keyword): void => { for (const p of keyword.kept) keep[p] = 1; };
     for (const p of always) keep[p] = 1;
     for (const keyword of short) if (text.includes(keyword.text)) mark(keyword);
     for (let at = 0; at + START <= text.length; at++) {

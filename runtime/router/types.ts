@@ -10,6 +10,7 @@ import type {
 import type { Announcement } from '../announcements.js';
 import type { CallLimits } from '../call-shape.js';
 import type { NamespaceEncoding } from '../neutral.js';
+import type { TurnStop } from '../targets/adapter.js';
 import type { TargetCompileInput } from '../targets/compile.js';
 import type { NeutralMessage } from '../targets/history.js';
 import type { ToolkitLoadingOption } from '../toolkit-loading.js';
@@ -234,11 +235,7 @@ export class ToolCallRejectedError extends Error {
   override readonly name = 'ToolCallRejectedError';
   readonly code: RejectionCode;
   readonly reason: string;
-  constructor(code: RejectionCode, reason: string) {
-    super(reason);
-    this.code = code;
-    this.reason = reason;
-  }
+  constructor(code: RejectionCode, reason: string) { super(reason); this.code = code; this.reason = reason; }
 }
 
 /**
@@ -270,8 +267,10 @@ export interface TargetCompileRequest<R extends RegistryShape, D extends string 
 export interface ResponseStep {
   /** The assistant turn, then one tool message per call in call order: append them all to the history. */
   readonly messages: NeutralMessage[];
-  /** The model answered: its turn called no tool and was not paused (a paused one is sent back to go on), so the loop ends. */
+  /** Nothing to send back: the turn called no tool and was not paused (a paused one is sent back to go on), so the loop ends. */
   readonly done: boolean;
+  /** Why the turn ended, when it was not a plain answer or plain tool calls: read it when `done` to tell an answer from a refusal, a block, an answer cut off at the token limit or a call the provider could not read. */
+  readonly stop?: TurnStop;
 }
 
 /** Plain-JSON router state. */

@@ -10,6 +10,14 @@ import type { JsonSchema } from './schema.js';
 import type { TargetCompileInput, TargetCompileOptions, TargetWarningCode } from './compile.js';
 import type { RenderedToolMap, TargetPayloadMap, TargetToolMap } from './types.js';
 
+/**
+ * Why a turn ended when it was not a plain answer or plain tool calls: `paused` (Anthropic's `pause_turn`: sent back as
+ * it is, the model goes on), `cut-off` (at the output token limit: a call in it may be half written, so none runs),
+ * `refused` (the model declined), `blocked` (the provider's safety filter), `malformed-call` (a call the provider could
+ * not read, so the turn carries none: Gemini's `MALFORMED_FUNCTION_CALL` and kin).
+ */
+export type TurnStop = 'paused' | 'cut-off' | 'refused' | 'blocked' | 'malformed-call';
+
 export type { JsonSchema } from './schema.js';
 
 /** A tool as the model sees it, before any target's rules are applied. */
@@ -76,10 +84,8 @@ export interface TargetAdapter<T extends Target> {
   buildPayload(context: PayloadContext<T>): TargetPayloadMap[T];
   /** The neutral history entries for one SDK response, the whole output kept as `provider` state to replay. Total. */
   readResponse(response: unknown): NeutralMessage[];
-  /** A turn the provider paused (Anthropic's `pause_turn`): sent back as it is, the model goes on. Absent: never. */
-  paused?(response: unknown): boolean;
-  /** The turn stopped at the output token limit, so a tool call in it may be incomplete: it must not run. */
-  cutOff(response: unknown): boolean;
+  /** Why the turn ended, when it was not a plain answer or plain tool calls; undefined otherwise. Never throws. */
+  stop(response: unknown): TurnStop | undefined;
   /** What the `native` toolkit-loading strategy means here, and the tool forms that mode needs (runtime/toolkit-loading.ts). */
   readonly toolkitLoading: NativeToolkitLoading<T>;
   /** `options.namespaces: 'native'`: a namespace (or toolkit, `deferred` members) as the target's own namespace tool, one member per action; undefined where the target has none. */

@@ -5,7 +5,7 @@
  */
 import { withoutCacheControl } from '../cache-key.js';
 import { loadCalls, type ToolkitCatalog } from '../toolkit-loading.js';
-import { isMarkedDeferred, list, memoFrozen, namedTool, type TargetAdapter, type Warn } from './adapter.js';
+import { isMarkedDeferred, list, memoFrozen, namedTool, type TargetAdapter, type TurnStop, type Warn } from './adapter.js';
 import type { CacheBreakpoint, ToolChanges } from './compile.js';
 import { ToolrouteConfigError } from './errors.js';
 import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
@@ -44,9 +44,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   // "Deferred tools are not included in the system-prompt prefix."
   cachedTools: (tools) => tools.filter((t) => !isMarkedDeferred(t)),
   cacheBlocks(p, add) {
-    list(p['tools']).forEach((t, i) => {
-      if (!isMarkedDeferred(t)) add('tools', `tools[${i}]`, t);
-    });
+    list(p['tools']).forEach((t, i) => { if (!isMarkedDeferred(t)) add('tools', `tools[${i}]`, t); });
     const system = p['system'];
     if (typeof system === 'string') add('system', 'system', { type: 'text', text: system });
     else list(system).forEach((b, i) => add('system', `system[${i}]`, b));
@@ -118,8 +116,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
     }
     return out;
   },
-  paused: (response) => isRecord(response) && response['stop_reason'] === 'pause_turn',
-  cutOff: (response) => isRecord(response) && (response['stop_reason'] === 'max_tokens' || response['stop_reason'] === 'model_context_window_exceeded'),
+  stop: (response) => (isRecord(response) ? STOPS.get(response['stop_reason']) : undefined),
   readResponse: (response) => {
     const content = isRecord(response) ? items(response['content']) : [];
     if (content.length === 0) return [];
@@ -222,6 +219,8 @@ function readBreakpoints(breakpoints: readonly CacheBreakpoint[] | undefined, me
 }
 
 const MAX_BREAKPOINTS = 4;
+/** `stop_reason`s that are not a plain answer or plain tool calls. */
+const STOPS: ReadonlyMap<unknown, TurnStop> = new Map([['pause_turn', 'paused'], ['max_tokens', 'cut-off'], ['model_context_window_exceeded', 'cut-off'], ['refusal', 'refused']]);
 
 function isSearchTool(tool: AnthropicToolUnion): boolean {
   const type = (tool as { type?: unknown }).type;

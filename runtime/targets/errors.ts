@@ -17,8 +17,5 @@ export class ToolrouteConfigError extends Error {
   override readonly name = 'ToolrouteConfigError';
   readonly rule: ConfigRule;
 
-  constructor(rule: ConfigRule, message: string) {
-    super(`[toolroute] ${rule}: ${message}`);
-    this.rule = rule;
-  }
+  constructor(rule: ConfigRule, message: string) { super(`[toolroute] ${rule}: ${message}`); this.rule = rule; }
 }

@@ -2,7 +2,7 @@
  * Gemini (`ai.models.generateContent`): `FunctionDeclaration` with `parametersJsonSchema` (sent untouched by the SDK,
  * unlike `parameters`), the history as `contents` (system messages become user text), the payload `{ contents, config }`.
  */
-import { list, namedTool, TAIL_ANNOUNCEMENTS, type TargetAdapter } from './adapter.js';
+import { list, namedTool, TAIL_ANNOUNCEMENTS, type TargetAdapter, type TurnStop } from './adapter.js';
 import { argumentsObject, isRecord, parseOr, type NormalizedCall, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, fnv1a, items, neutralCall, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { objectSchema } from './schema.js';
@@ -10,6 +10,11 @@ import type { GeminiContent, GeminiFunctionDeclaration, GeminiPart, GeminiPayloa
 
 /** The prefix of the neutral ids made up for calls Gemini sent without one (never sent back to Gemini). */
 const MADE_UP_ID = 'gemini_call_';
+/** `finishReason`s that are not a plain answer or plain tool calls (`FinishReason` of @google/genai). */
+const STOPS: ReadonlyMap<unknown, TurnStop> = new Map([
+  ['MAX_TOKENS', 'cut-off'], ['MALFORMED_FUNCTION_CALL', 'malformed-call'], ['UNEXPECTED_TOOL_CALL', 'malformed-call'], ['TOO_MANY_TOOL_CALLS', 'malformed-call'],
+  ...['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT'].map((reason) => [reason, 'blocked'] as const),
+]);
 
 /** The Gemini adapter. */
 export const gemini: TargetAdapter<'gemini'> = {
@@ -58,7 +63,13 @@ export const gemini: TargetAdapter<'gemini'> = {
     if (input.toolChoice !== undefined) config.toolConfig = input.toolChoice as GeminiToolConfig;
     return { contents: toGeminiContents(placed.messages), config };
   },
-  cutOff: (response) => isRecord(response) && Array.isArray(response['candidates']) && isRecord(response['candidates'][0]) && response['candidates'][0]['finishReason'] === 'MAX_TOKENS',
+  stop: (response) => {
+    if (!isRecord(response)) return undefined;
+    // A prompt the filter blocked has no candidate, only the reason.
+    if (isRecord(response['promptFeedback']) && response['promptFeedback']['blockReason'] !== undefined) return 'blocked';
+    const candidate: unknown = Array.isArray(response['candidates']) ? response['candidates'][0] : undefined;
+    return isRecord(candidate) ? STOPS.get(candidate['finishReason']) : undefined;
+  },
   readResponse: (response) => {
     // The first candidate. A call without an `id` gets a stable neutral one, so its result pairs with it: from the
     // response's `responseId` and the parts, so the same call in two turns gets two ids (another target replaying the

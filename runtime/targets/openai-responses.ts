@@ -76,7 +76,14 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
     // Key order: instructions, input, tools — the order the docs write them.
     return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, choice);
   },
-  cutOff: (response) => isRecord(response) && isRecord(response['incomplete_details']) && response['incomplete_details']['reason'] === 'max_output_tokens',
+  stop: (response) => {
+    if (!isRecord(response)) return undefined;
+    const reason = isRecord(response['incomplete_details']) ? response['incomplete_details']['reason'] : undefined;
+    if (reason === 'max_output_tokens') return 'cut-off';
+    if (reason === 'content_filter') return 'blocked';
+    const refusal = (item: ProviderItem) => item['type'] === 'message' && items(item['content']).some((part) => part['type'] === 'refusal');
+    return items(response['output']).some(refusal) ? 'refused' : undefined;
+  },
   readResponse: (response) => {
     const output = isRecord(response) ? items(response['output']) : [];
     if (output.length === 0) return [];

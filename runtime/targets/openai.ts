@@ -55,7 +55,12 @@ export const openai: TargetAdapter<'openai'> = {
     messages.push(...toOpenAIChatMessages(placed.messages));
     return withToolsAndChoice<OpenAIChatPayload>({ messages }, tools, input.toolChoice);
   },
-  cutOff: (response) => isRecord(response) && Array.isArray(response['choices']) && isRecord(response['choices'][0]) && response['choices'][0]['finish_reason'] === 'length',
+  stop: (response) => {
+    const choice: unknown = isRecord(response) && Array.isArray(response['choices']) ? response['choices'][0] : undefined;
+    if (!isRecord(choice)) return undefined;
+    if (isRecord(choice['message']) && typeof choice['message']['refusal'] === 'string') return 'refused';
+    return choice['finish_reason'] === 'length' ? 'cut-off' : choice['finish_reason'] === 'content_filter' ? 'blocked' : undefined;
+  },
   readResponse: (response) => {
     // A `ChatCompletion` (its first choice) or a `ChatCompletionMessage`, kept whole.
     const choices = isRecord(response) ? response['choices'] : undefined;

@@ -4,6 +4,8 @@
  * order (a rejection flagged), with the application's context reaching the handlers; a turn with text only is `done`.
  * examples/provider-loop.ts runs it on all four targets (test/conversation/example.test.ts).
  */
+import type { StopReason } from '@anthropic-ai/sdk/resources/messages';
+import type { BlockedReason, FinishReason } from '@google/genai';
 import OpenAI from 'openai';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as generated from '../../generated/index.js';
@@ -75,12 +77,58 @@ describe('router.handleResponse', () => {
     const content = [{ type: 'server_tool_use', id: 'srv1', name: 'tool_search_tool_regex', input: { pattern: 'weather' } }];
     const base = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-opus-4-8', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
     const paused = await router.handleResponse('anthropic', { ...base, content, stop_reason: 'pause_turn' } as never);
-    expect(paused.done).toBe(false);
+    expect(paused).toMatchObject({ done: false, stop: 'paused' });
     expect(paused.messages).toHaveLength(1);
     expect(router.compile({ target: 'anthropic', messages: [{ role: 'user', content: 'weather?' }, ...paused.messages] }).messages.at(-1)).toEqual({ role: 'assistant', content });
     const answered = await router.handleResponse('anthropic', { ...base, content: [{ type: 'text', text: 'Sunny.' }], stop_reason: 'end_turn' } as never);
     expect(answered.done).toBe(true);
+    expect(answered).not.toHaveProperty('stop');
     expect(dispatched).toEqual([]);
+  });
+
+  it('says why a turn with no call ended when it was no plain answer, on every target: a refusal, a block, a cut-off answer, a call the provider could not read', async () => {
+    const router = createRouter(generated, Object.fromEntries(generated.TOOL_NAMES.map((name) => [name, () => null])) as unknown as Handlers);
+    // Each stop reason typed by the SDK's own union, so a name the SDK does not send fails to compile.
+    const anthropic = (stop_reason: StopReason) => ({ id: 'm', type: 'message', role: 'assistant', model: 'claude-opus-4-8', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 }, stop_reason, content: [{ type: 'text', text: 'Half an answ' }] });
+    const chat = (finish_reason: OpenAI.ChatCompletion.Choice['finish_reason'], message: Record<string, unknown> = { content: 'Half an answ' }) => ({ ...completion(message), choices: [{ index: 0, finish_reason, logprobs: null, message: { role: 'assistant', refusal: null, ...message } }] });
+    const responses = (extra: Record<string, unknown>, output: unknown[] = []) => ({ object: 'response', status: 'completed', output, ...extra });
+    const incomplete = (reason: NonNullable<OpenAI.Responses.Response['incomplete_details']>['reason']) => responses({ status: 'incomplete', incomplete_details: { reason } });
+    const gemini = (finishReason: `${FinishReason}`) => ({ candidates: [{ finishReason, content: { role: 'model', parts: [{ text: 'Half an answ' }] } }] });
+    const cases: [string, unknown, string | undefined][] = [
+      ['anthropic', anthropic('end_turn'), undefined],
+      ['anthropic', anthropic('refusal'), 'refused'],
+      ['anthropic', anthropic('max_tokens'), 'cut-off'],
+      ['anthropic', anthropic('model_context_window_exceeded'), 'cut-off'],
+      ['openai', chat('stop'), undefined],
+      ['openai', chat('stop', { content: null, refusal: "I can't help with that." }), 'refused'],
+      ['openai', chat('content_filter', { content: null }), 'blocked'],
+      ['openai', chat('length'), 'cut-off'],
+      ['openai-responses', responses({}, [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Sunny.' }] }]), undefined],
+      ['openai-responses', responses({}, [{ type: 'message', role: 'assistant', content: [{ type: 'refusal', refusal: "I can't help with that." }] }]), 'refused'],
+      ['openai-responses', incomplete('content_filter'), 'blocked'],
+      ['openai-responses', incomplete('max_output_tokens'), 'cut-off'],
+      ['gemini', gemini('STOP'), undefined],
+      ['gemini', gemini('SAFETY'), 'blocked'],
+      ['gemini', gemini('PROHIBITED_CONTENT'), 'blocked'],
+      ['gemini', { promptFeedback: { blockReason: 'SAFETY' satisfies `${BlockedReason}` } }, 'blocked'],
+      ['gemini', gemini('MAX_TOKENS'), 'cut-off'],
+      ['gemini', { candidates: [{ finishReason: 'MALFORMED_FUNCTION_CALL', finishMessage: 'Malformed function call: get_time(timezone=)' }] }, 'malformed-call'],
+      ['gemini', gemini('TOO_MANY_TOOL_CALLS'), 'malformed-call'],
+      // A key of Object.prototype is no stop reason.
+      ['anthropic', anthropic('constructor' as StopReason), undefined],
+      ['gemini', gemini('__proto__' as FinishReason), undefined],
+    ];
+    for (const [target, response, stop] of cases) {
+      const step = await router.handleResponse(target as 'anthropic', response as never);
+      expect(step.done, `${target} ${stop}`).toBe(true);
+      expect(step.stop, `${target} ${JSON.stringify(response).slice(0, 120)}`).toBe(stop);
+    }
+    // Garbage is no stop reason, and never throws.
+    for (const target of ['anthropic', 'openai', 'openai-responses', 'gemini'] as const) {
+      for (const garbage of [null, 1, 'x', { choices: [null] }, { output: [{ type: 'message', content: 'x' }] }, { candidates: [null] }, { promptFeedback: null }]) {
+        expect((await router.handleResponse(target, garbage as never)).stop).toBeUndefined();
+      }
+    }
   });
 
   it('input JSON cannot encode again (nested thousands deep) is rejected as malformed on Anthropic and Gemini, never run as {}', async () => {
@@ -109,7 +157,7 @@ describe('router.handleResponse', () => {
     } as const;
     for (const [target, response] of Object.entries(cut)) {
       const step = await router.handleResponse(target as keyof typeof cut, response as never);
-      expect(step.done, target).toBe(false);
+      expect(step, target).toMatchObject({ done: false, stop: 'cut-off' });
       expect(step.messages.at(-1), target).toMatchObject({ role: 'tool', tool_call_id: 't1', is_error: true });
       expect(step.messages.at(-1)!.content, target).toMatch(/^The call to "file_ops" was cut off at the output token limit/);
     }
