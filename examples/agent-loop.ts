@@ -29,6 +29,7 @@ import {
   createRouter,
   TOOLKIT_DISPATCHER_NAME,
   toolkitMode,
+  toolMessage,
   type CacheReuse,
   type NeutralMessage,
   type NeutralToolCall,
@@ -157,16 +158,17 @@ export async function runAgentLoopOn(target: Target): Promise<AgentLoopResult> {
     if (!reply.calls) break;
 
     for (const c of reply.calls) {
-      let content: string;
       if (router.ownsTool(c.function.name)) {
-        content = router.handleTool({ name: c.function.name, arguments: c.function.arguments });
+        const content = router.handleTool({ name: c.function.name, arguments: c.function.arguments });
         router.announce('toolkit:loaded', 'Toolkit Weather is loaded: get_forecast, get_current_weather');
+        toolResults.push(content);
+        history.push({ role: 'tool', tool_call_id: c.id, content });
       } else {
-        const result = await router.dispatch(c);
-        content = result.ok ? JSON.stringify(result.result) : result.reason;
+        // The result as text (or the rejection's reason, flagged), as every target expects it.
+        const message = toolMessage(c, await router.dispatch(c));
+        toolResults.push(message.content ?? '');
+        history.push(message);
       }
-      toolResults.push(content);
-      history.push({ role: 'tool', tool_call_id: c.id, content });
     }
     if (turn === 1) router.retractAnnouncement('toolkit:loaded'); // no longer news: state, not event
   }

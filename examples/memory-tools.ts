@@ -18,7 +18,7 @@
 import { pathToFileURL } from 'node:url';
 import { Ajv, type JSONSchemaType } from 'ajv';
 import * as generated from '../generated/index.js';
-import { createRouter, libraryTool, type NeutralToolCall } from 'toolroute/runtime';
+import { createRouter, libraryTool, toolMessage, type NeutralToolCall } from 'toolroute/runtime';
 
 interface RememberArgs {
   key: string;
@@ -127,7 +127,7 @@ export async function runMemoryExample(): Promise<MemoryExampleResult> {
     for (const c of calls) {
       const content = router.ownsTool(c.function.name)
         ? await router.handleTool({ name: c.function.name, arguments: c.function.arguments })
-        : await router.dispatch(c).then((r) => (r.ok ? JSON.stringify(r.result) : r.reason));
+        : (toolMessage(c, await router.dispatch(c)).content ?? '');
       results.push(content);
     }
   }
