@@ -7,6 +7,7 @@
  */
 
 import { PORTABLE_TOOL_NAME, RESERVED_TOOL_NAMES } from '../../runtime/contract.js';
+import { fnv1a } from '../../runtime/targets/replay.js';
 import type { McpTool } from './types.js';
 
 /** Names the library owns: an imported tool never takes one. */
@@ -53,38 +54,38 @@ export function specToolName(prefix: string, mcpName: string): { readonly name: 
 
 /**
  * The spec names of a server's tools, in its `tools/list` order, as `toolroute import mcp` writes them: each by
- * {@link specToolName}, and a name an earlier tool of the list already took numbered (`_2`, `_3`, …). A tool that
- * only runs as an MCP task (`execution.taskSupport: "required"`) gets no name (`undefined`): a plain `tools/call`
- * cannot start it. One rule for the importer and `mcpHandlers`, which finds each spec tool's server tool again.
+ * {@link specToolName}. A name the server wrote that is already portable is kept as it is; a name that had to change
+ * and meets one taken is numbered (`_2`, `_3`, …), so a tool's name never depends on which tool the server lists
+ * first. A tool that only runs as an MCP task (`execution.taskSupport: "required"`) gets no name (`undefined`): a plain
+ * `tools/call` cannot start it. One rule for the importer and `mcpHandlers`, which finds each spec tool's server tool
+ * again.
  *
  * @example
- * specToolNames('', [{ name: 'a.b' }, { name: 'a_b' }]).map((n) => n?.name); // ['a_b', 'a_b_2']
+ * specToolNames('', [{ name: 'a.b' }, { name: 'a_b' }]).map((n) => n?.name); // ['a_b_2', 'a_b']
  */
 export function specToolNames(prefix: string, tools: readonly Pick<McpTool, 'name' | 'execution'>[]): ({ readonly name: string; readonly fix?: NameFix } | undefined)[] {
+  const named = tools.map((tool) => (tool.execution?.taskSupport === 'required' ? undefined : specToolName(prefix, tool.name)));
+  // First the names kept as written (the first of a repeated one), then the changed ones, numbered around them.
   const taken = new Set<string>();
-  return tools.map((tool) => {
-    if (tool.execution?.taskSupport === 'required') return undefined;
-    let { name, fix } = specToolName(prefix, tool.name);
+  const kept = new Set<number>();
+  for (const [i, n] of named.entries()) {
+    if (n === undefined || n.fix !== undefined || taken.has(n.name)) continue;
+    taken.add(n.name);
+    kept.add(i);
+  }
+  return named.map((n, i) => {
+    if (n === undefined || kept.has(i)) return n;
+    let { name, fix } = n;
     if (taken.has(name)) {
-      let n = 2;
-      while (taken.has(`${name.slice(0, 60)}_${n}`)) n++;
-      const to = `${name.slice(0, 60)}_${n}`;
-      fix = { from: tool.name, to, why: `${fix ? `${fix.why}; ` : ''}"${name}" was already taken by another tool of this server` };
+      let k = 2;
+      while (taken.has(`${name.slice(0, 60)}_${k}`)) k++;
+      const to = `${name.slice(0, 60)}_${k}`;
+      fix = { from: tools[i]!.name, to, why: `${fix ? `${fix.why}; ` : ''}"${name}" was already taken by another tool of this server` };
       name = to;
     }
     taken.add(name);
     return fix === undefined ? { name } : { name, fix };
   });
-}
-
-/** 8 hex digits of FNV-1a over UTF-16 code units: a short, stable disambiguator (not security). */
-function fnv1a(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
 }
 
 /**

@@ -73,12 +73,15 @@ describe('specToolName', () => {
 });
 
 describe('mcpHandlers and the importer name tools by one rule', () => {
-  it('pairs every tool the import wrote, a name numbered after a clash and one after a skipped task-only tool included', async () => {
+  it('pairs every tool the import wrote, a changed name numbered around a kept one and one after a skipped task-only tool included', async () => {
     const served = [tool('a.b'), tool('a_b'), tool('job', { execution: { taskSupport: 'required' } }), tool('résumé'), tool('r_sum_')];
     const built = buildMcpImport(served, undefined, { as: 'flat', name: 'demo' }, SERVER, 'spec.yaml');
     expect(built.problems).toEqual([]);
     const written = (parseDocument(built.text!).toJS() as { tools: { name: string }[] }).tools.map((t) => t.name);
-    expect(written).toEqual(['a_b', 'a_b_2', 'r_sum_', 'r_sum__2']);
+    // A name the server wrote portably is kept; the changed one is numbered, whichever the server lists first.
+    expect(written).toEqual(['a_b_2', 'a_b', 'r_sum__2', 'r_sum_']);
+    const reversed = buildMcpImport([...served].reverse(), undefined, { as: 'flat', name: 'demo' }, SERVER, 'spec.yaml');
+    expect((parseDocument(reversed.text!).toJS() as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(['r_sum_', 'r_sum__2', 'a_b', 'a_b_2']);
     const called: string[] = [];
     const client = {
       listTools: async () => ({ tools: served }),
