@@ -7,6 +7,9 @@ import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { generate, type GenerateOptions, type GenerateResult } from '../generator/index.js';
 
+/** How long a run may go unfinished before the watch says so (`WatchOptions.stallMs`). */
+const STALL_MS = 10_000;
+
 export interface WatchOptions {
   /** The spec file, relative to `cwd` (or absolute). */
   readonly spec: string;
@@ -21,6 +24,11 @@ export interface WatchOptions {
   readonly signal: AbortSignal;
   /** Quiet time after a change before regenerating (editors write in bursts). Default 80 ms. */
   readonly debounceMs?: number;
+  /**
+   * How long a run may go unfinished before the watch says so, watches the spec's files, and lets the next change
+   * start over (a TS spec whose top-level await never settles would hold the watch forever). Default 10 s.
+   */
+  readonly stallMs?: number;
 }
 
 /**
@@ -40,6 +48,10 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let again = false;
+  /** The newest run's number: an older run that finishes late is given up and does nothing more. */
+  let newest = 0;
+  /** The newest run, once it has gone `stallMs` unfinished: the next change gives it up instead of queueing behind it. */
+  let stall: { readonly run: number; readonly giveUp: AbortController } | undefined;
 
   const onEvent = (dir: string) => (_event: string, name: string | Buffer | null) => {
     // Some platforms give no file name: treat that as a change of any watched file in the folder.
@@ -76,37 +88,57 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
     }
   };
 
+  const stalled = async (run: number, giveUp: AbortController): Promise<void> => {
+    if (signal.aborted || run !== newest) return;
+    stall = { run, giveUp };
+    const seconds = Math.round((options.stallMs ?? STALL_MS) / 100) / 10;
+    options.status(`toolroute: codegen has not finished after ${seconds} s. Does the spec's module wait for something that never happens (a top-level await)? Save a change to start over.\n`);
+    // A first run never got to watch anything: the fix must be seen.
+    const next = await dependencies(specAbsolute, files);
+    if (run === newest) rewatch(next);
+  };
+
   const run = async (): Promise<void> => {
     if (signal.aborted) return;
-    if (running) {
+    if (running && stall?.run !== newest) {
       again = true;
       return;
     }
+    // Nothing runs, or the running one stalled: it is given up (it writes nothing, should it ever finish).
+    stall?.giveUp.abort();
+    stall = undefined;
+    const mine = ++newest;
     running = true;
     try {
       do {
         again = false;
-        const result = await generate(options.spec, generateOptions);
-        if (signal.aborted) return;
+        const giveUp = new AbortController();
+        // Unref'd: after Ctrl-C it must not hold the process open.
+        const stallTimer = setTimeout(() => void stalled(mine, giveUp), options.stallMs ?? STALL_MS).unref();
+        const result = await generate(options.spec, { ...generateOptions, signal: giveUp.signal }).finally(() => clearTimeout(stallTimer));
+        if (signal.aborted || mine !== newest) return;
+        stall = undefined;
         options.report(result);
         const next = await dependencies(specAbsolute, files);
-        if (signal.aborted) return;
+        if (signal.aborted || mine !== newest) return;
         rewatch(next);
         const n = files.size;
         options.status(`toolroute: watching ${n === 1 ? path.relative(cwd, specAbsolute) || specAbsolute : `${n} files`} for changes (Ctrl-C to stop).\n`);
       } while (again && !signal.aborted);
     } catch (err) {
+      if (mine !== newest) return;
       // A bug in toolroute (a user's mistake is a problem, reported above) must not end the watch: say so, keep watching.
       options.status(`toolroute: internal error (this is a bug in toolroute; please report it with the spec that triggered it):\n${err instanceof Error ? (err.stack ?? err.message) : String(err)}\ntoolroute: still watching.\n`);
       rewatch(files);
     } finally {
-      running = false;
+      if (mine === newest) running = false;
     }
   };
 
   await new Promise<void>((resolve) => {
     const stop = () => {
       clearTimeout(timer);
+      stall?.giveUp.abort();
       for (const w of watchers.values()) w.close();
       watchers.clear();
       resolve();

@@ -23,6 +23,8 @@ export interface GenerateOptions {
   readonly runtimeImport?: string;
   /** File system for the writer (tests inject failures). */
   readonly fs?: WriterFs;
+  /** Once aborted, the run writes nothing: it stops before the write step with `ok: false` (a watch run given up). */
+  readonly signal?: AbortSignal;
 }
 
 /** A spec problem or an output problem: both print with `formatGenerateProblem`. */
@@ -137,6 +139,7 @@ export async function generate(specFile: string, options: GenerateOptions): Prom
     emit(ir, { specDisplay: specFromOut, outDisplay: '.', runtimeImport, version: VERSION, esmScope }),
   );
 
+  if (options.signal?.aborted === true) return result(false, { warnings, files, counts, specDisplay });
   const written = await timer.step('write', () =>
     writeOutput(files, { out: options.out, outDisplay, cwd, ...(options.check === undefined ? {} : { check: options.check }), ...(options.fs ? { fs: options.fs } : {}) }),
   );
