@@ -10,6 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import type { CliIO } from './main.js';
 import { createRouter } from '../runtime/router.js';
 import { specFromData } from '../runtime/spec-data.js';
+import { Suggester } from '../runtime/suggest.js';
 import { buildEmitContext, DEFAULT_RUNTIME_IMPORT } from '../generator/emit/context.js';
 import { specData } from '../generator/emit/spec.js';
 import { loadSpec } from '../generator/load.js';
@@ -60,7 +61,20 @@ export async function evalCommand(specFile: string, casesFile: string, options: 
   const flat = new Set(spec.flat.map((i) => spec.tools[i]!.name));
   const unknown = [...new Set(read.cases.flatMap((c) => [...c.keep, ...c.drop]).filter((n) => !flat.has(n)))];
   if (unknown.length > 0) {
-    return fail(`${casesFile} names ${unknown.map((n) => JSON.stringify(n)).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} no flat tool of ${specFile} (pruneByTask and rankByTask select flat tools); flat tools: ${[...flat].join(', ')}.`);
+    // Each name with what it is instead: a grouped tool by its groups, a typo by the closest flat tools.
+    const suggester = new Suggester(flat);
+    const groupsOf = (name: string) =>
+      [...spec.namespaces.map((g) => ({ g, kind: 'namespace' })), ...spec.toolkits.map((g) => ({ g, kind: 'toolkit' }))]
+        .filter(({ g }) => g.tools.some((i) => spec.tools[i]!.name === name))
+        .map(({ g, kind }) => `${kind} ${JSON.stringify(g.name)}`);
+    const named = unknown.map((name) => {
+      const groups = groupsOf(name);
+      if (groups.length > 0) return `${JSON.stringify(name)} (a tool of ${groups.join(' and ')})`;
+      const closest = suggester.closest(name);
+      return `${JSON.stringify(name)}${closest.length > 0 ? ` (did you mean ${closest.map((c) => JSON.stringify(c)).join(' or ')}?)` : ''}`;
+    });
+    const list = flat.size <= 30 ? `flat tools: ${[...flat].join(', ')}` : `${flat.size} flat tools`;
+    return fail(`${casesFile} names ${named.join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} no flat tool of ${specFile} (pruneByTask and rankByTask select flat tools); ${list}.`);
   }
   const scored = [];
   for (const c of read.cases) {

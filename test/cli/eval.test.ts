@@ -88,7 +88,7 @@ describe('toolroute eval', () => {
       [['eval', SPEC, 'both.yaml'], /cases\[0\] names "read_file" in both keep and drop, so it can never pass\./],
       [['eval', SPEC, 'bad.yaml'], /cases\[0\]\.gate must be one of pruneByTask, rankByTask; got "fuzzy"\.\n {2}cases\[1\]\.task must be a non-empty string\.\n {2}cases\[1\]\.keep is required/],
       [['eval', SPEC, 'infinite-k.yaml'], /k must be a positive integer; got Infinity\./],
-      [['eval', SPEC, 'unknown.yaml'], /names "write_file", "reed_file", which are no flat tool of .*flat tools: read_file, run_bash, get_time/],
+      [['eval', SPEC, 'unknown.yaml'], /names "write_file" \(a tool of namespace "file_ops"\), "reed_file" \(did you mean "read_file"\?\), which are no flat tool of .*flat tools: read_file, run_bash, get_time/],
       [['eval', 'nope.spec.yaml', path.join(REPO, 'examples/routing.cases.yaml')], /the spec has problems/],
     ];
     for (const [args, message] of cases) {
