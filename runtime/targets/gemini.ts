@@ -12,7 +12,7 @@ import type { GeminiContent, GeminiFunctionDeclaration, GeminiPart, GeminiPayloa
 const MADE_UP_ID = 'gemini_call_';
 /** `finishReason`s that are not a plain answer or plain tool calls (`FinishReason` of @google/genai). */
 const STOPS: ReadonlyMap<unknown, TurnStop> = new Map([
-  ['MAX_TOKENS', 'cut-off'], ['MALFORMED_FUNCTION_CALL', 'malformed-call'], ['UNEXPECTED_TOOL_CALL', 'malformed-call'], ['TOO_MANY_TOOL_CALLS', 'malformed-call'],
+  ['MAX_TOKENS', 'cut-off'], ['CONTINUATION', 'cut-off'], ['MALFORMED_FUNCTION_CALL', 'malformed-call'], ['UNEXPECTED_TOOL_CALL', 'malformed-call'], ['TOO_MANY_TOOL_CALLS', 'malformed-call'],
   ...['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT'].map((reason) => [reason, 'blocked'] as const),
 ]);
 

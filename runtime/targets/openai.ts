@@ -56,7 +56,8 @@ export const openai: TargetAdapter<'openai'> = {
     return withToolsAndChoice<OpenAIChatPayload>({ messages }, tools, input.toolChoice);
   },
   stop: (response) => {
-    const choice: unknown = isRecord(response) && Array.isArray(response['choices']) ? response['choices'][0] : undefined;
+    // A `ChatCompletion` (its first choice), or a `ChatCompletionMessage` alone (no finish reason then).
+    const choice: unknown = isRecord(response) && Array.isArray(response['choices']) ? response['choices'][0] : { message: response };
     if (!isRecord(choice)) return undefined;
     if (isRecord(choice['message']) && typeof choice['message']['refusal'] === 'string') return 'refused';
     return choice['finish_reason'] === 'length' ? 'cut-off' : choice['finish_reason'] === 'content_filter' ? 'blocked' : undefined;

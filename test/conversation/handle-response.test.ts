@@ -103,6 +103,9 @@ describe('router.handleResponse', () => {
       ['openai', chat('stop', { content: null, refusal: "I can't help with that." }), 'refused'],
       ['openai', chat('content_filter', { content: null }), 'blocked'],
       ['openai', chat('length'), 'cut-off'],
+      // A ChatCompletionMessage alone is a response too (ProviderResponseMap).
+      ['openai', { role: 'assistant', content: null, refusal: "I can't help with that." }, 'refused'],
+      ['openai', { role: 'assistant', content: 'Sunny.', refusal: null }, undefined],
       ['openai-responses', responses({}, [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Sunny.' }] }]), undefined],
       ['openai-responses', responses({}, [{ type: 'message', role: 'assistant', content: [{ type: 'refusal', refusal: "I can't help with that." }] }]), 'refused'],
       ['openai-responses', incomplete('content_filter'), 'blocked'],
@@ -112,6 +115,8 @@ describe('router.handleResponse', () => {
       ['gemini', gemini('PROHIBITED_CONTENT'), 'blocked'],
       ['gemini', { promptFeedback: { blockReason: 'SAFETY' satisfies `${BlockedReason}` } }, 'blocked'],
       ['gemini', gemini('MAX_TOKENS'), 'cut-off'],
+      // At the per-request token limit with more to come: as cut off as MAX_TOKENS.
+      ['gemini', gemini('CONTINUATION'), 'cut-off'],
       ['gemini', { candidates: [{ finishReason: 'MALFORMED_FUNCTION_CALL', finishMessage: 'Malformed function call: get_time(timezone=)' }] }, 'malformed-call'],
       ['gemini', gemini('TOO_MANY_TOOL_CALLS'), 'malformed-call'],
       // A key of Object.prototype is no stop reason.
