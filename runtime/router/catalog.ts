@@ -11,6 +11,7 @@ import { isPlainObject } from '../call-shape.js';
 import { neutralNamespaceTool, neutralTool } from '../neutral.js';
 import { renderTool, type JsonSchema } from '../targets/index.js';
 import { anthropicKeyPlan } from '../targets/property-keys.js';
+import { cloneJson } from '../targets/schema.js';
 import { assertKnownNames } from '../suggest.js';
 import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
@@ -181,7 +182,9 @@ export class Catalog {
   registerGroups(groups: readonly AnyDynamicGroup[], kind: 'namespace' | 'toolkit'): void {
     const where = kind === 'namespace' ? 'registerNamespaces' : 'registerToolkits';
     if (!Array.isArray(groups)) throw new TypeError(`${where}: expected an array of groups.`);
+    // The groups' names as given, and (toolkits, unique ignoring case) in lower case.
     const groupNames = new Set<string>();
+    const kitNames = new Set<string>();
     for (const g of groups) {
       if (typeof g?.name !== 'string' || g.name === '' || typeof g.description !== 'string' || !Array.isArray(g.tools) || g.tools.length === 0) {
         throw new TypeError(`${where}: every group needs a non-empty string \`name\`, a string \`description\` and a non-empty \`tools\` array.`);
@@ -190,21 +193,19 @@ export class Catalog {
       if (kind === 'namespace') {
         checkToolName(where, 'namespace', g.name);
         if (g.encoding !== undefined && g.encoding !== 'compact' && g.encoding !== 'schema') throw new TypeError(`${where}: ${JSON.stringify(g.name)}.encoding is 'compact' or 'schema'.`);
-        if (this.byName.has(g.name) || RESERVED_NAMES.has(g.name) || groupNames.has(g.name)) {
-          throw new TypeError(`${where}: the name ${JSON.stringify(g.name)} is already taken; pick another.`);
-        }
-        groupNames.add(g.name);
+        if (this.#taken(g.name) || groupNames.has(g.name)) throw new TypeError(`${where}: the name ${JSON.stringify(g.name)} is already taken; pick another.`);
       } else {
         const lower = g.name.toLowerCase();
-        if (this.kitByLower.has(lower) || groupNames.has(lower) || this.library.some((t) => this.toolName(t).toLowerCase() === lower) || this.byName.has(g.name) || RESERVED_NAMES.has(g.name)) {
+        if (this.kitByLower.has(lower) || kitNames.has(lower) || this.library.some((t) => this.toolName(t).toLowerCase() === lower) || this.byName.has(g.name) || RESERVED_NAMES.has(g.name)) {
           throw new TypeError(`${where}: a toolkit named ${JSON.stringify(g.name)} (ignoring case) already exists; pick another.`);
         }
-        groupNames.add(lower);
+        kitNames.add(lower);
       }
+      groupNames.add(g.name);
     }
     // Check every inline tool before changing anything, so a bad call leaves no partial state.
     const inline = groups.flatMap((g) => g.tools.filter((m: AnyDynamicTool | string): m is AnyDynamicTool => typeof m !== 'string'));
-    this.#checkTools(inline, where, kind === 'namespace' ? groupNames : undefined);
+    this.#checkTools(inline, where, groupNames);
     for (const g of groups) {
       const stray = g.tools.find((m: AnyDynamicTool | string) => typeof m === 'string' && (this.byName.get(m)?.kind !== 'tool' || this.isLibraryTool(m)));
       if (typeof stray === 'string') {
@@ -231,6 +232,9 @@ export class Catalog {
     this.structureVersion++;
   }
 
+  /** Whether a new tool or namespace may not take `name`: a tool's, a namespace's or a toolkit's (policies name all three), or reserved. */
+  #taken(name: string): boolean { return this.byName.has(name) || RESERVED_NAMES.has(name) || this.toolkits.some((k) => k.name === name); }
+
   /** Validate new tool definitions against each other and the router; throws before any change. */
   #checkTools(defs: readonly AnyDynamicTool[], where: string, alsoTaken?: ReadonlySet<string>): void {
     if (!Array.isArray(defs)) throw new TypeError(`${where}: expected an array of tool definitions.`);
@@ -240,7 +244,7 @@ export class Catalog {
         throw new TypeError(`${where}: every tool needs a non-empty string \`name\` and a string \`description\`.`);
       }
       checkToolName(where, 'tool', def.name);
-      if (this.byName.has(def.name) || RESERVED_NAMES.has(def.name) || names.has(def.name) || alsoTaken?.has(def.name)) {
+      if (this.#taken(def.name) || names.has(def.name) || alsoTaken?.has(def.name)) {
         throw new TypeError(`${where}: the tool name ${JSON.stringify(def.name)} is already taken; pick another.`);
       }
       if (def.parameters !== undefined && !isPlainObject(def.parameters)) {
@@ -264,10 +268,11 @@ export class Catalog {
   #prepare(def: AnyDynamicTool, where: string): PreparedTool {
     // The reference library's shorthand (a properties map) or a full schema, as a full `type: "object"` schema.
     const { parameters } = def;
-    const schema: JsonSchema = parameters === undefined ? EMPTY_OBJECT_SCHEMA : parameters['type'] === 'object' ? parameters : { type: 'object', properties: parameters };
     try {
+      // A frozen copy, as a spec tool's: the caller's later edits of its object change nothing the router offers.
+      const schema = deepFreeze(cloneJson(parameters === undefined ? EMPTY_OBJECT_SCHEMA : parameters['type'] === 'object' ? parameters : { type: 'object', properties: parameters })) as JsonSchema;
       const neutral = neutralTool({ name: def.name, description: def.description, parameters: schema, deferLoading: def.deferLoading === true });
-      return { def, schema, neutral, definition: renderTool('neutral', neutral, RENDER_OPTIONS) as ToolDefinition, keyDecode: anthropicKeyPlan(schema) };
+      return { def, schema, neutral, definition: deepFreeze(renderTool('neutral', neutral, RENDER_OPTIONS) as ToolDefinition), keyDecode: anthropicKeyPlan(schema) };
     } catch (error) {
       throw new TypeError(`${where}: ${JSON.stringify(def.name)}.parameters cannot be read as JSON Schema (${error instanceof Error ? error.message : String(error)}): is it a schema that contains itself, or nests thousands of levels deep?`);
     }

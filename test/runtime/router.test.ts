@@ -211,9 +211,28 @@ describe('run-time registration', () => {
     expect(() => router.registerNamespaces([{ name: 'git_ops', description: 'x', tools: [] }])).toThrow(/non-empty `tools` array/);
     expect(() => router.registerNamespaces([{ name: 'git_ops', description: 'x', tools: ['get_time'], encoding: 'fast' as never }])).toThrow(/encoding is 'compact' or 'schema'/);
     for (const name of ['get_time', 'file_ops', 'load_toolkit']) expect(() => router.registerToolkits([{ name, description: 'x', tools: ['get_time'] }]), name).toThrow(/already exists/);
+    // Nor a tool or namespace named as a toolkit, the spec's or one of the same call (policies name all three).
+    expect(() => router.registerTools([{ name: 'Weather', description: 'x' }])).toThrow(/the tool name "Weather" is already taken/);
+    expect(() => router.registerNamespaces([{ name: 'Database', description: 'x', tools: ['get_time'] }])).toThrow(/the name "Database" is already taken/);
+    expect(() => router.registerToolkits([{ name: 'jira', description: 'x', tools: [{ name: 'jira', description: 'x' }] }])).toThrow(/the tool name "jira" is already taken/);
+    expect(() => router.registerNamespaces([{ name: 'git', description: 'x', tools: [{ name: 'git', description: 'x' }] }])).toThrow(/the tool name "git" is already taken/);
     expect(router.compile().tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit']);
     expect(router.checkToolCall({ name: 'a' })).toMatchObject({ code: 'unknown_tool' });
     expect(() => router.registerToolkits([{ name: 'Time tools', description: 'x', tools: ['get_time'] }])).not.toThrow();
+  });
+
+  test("a registered tool's definition is a frozen copy: the caller's later edits change nothing the router offers", () => {
+    const { router } = exampleRouter();
+    const parameters = { type: 'object', properties: { host: { type: 'string' } } };
+    router.registerTools([{ name: 'ping', description: 'Ping', parameters }]);
+    const offered = () => JSON.stringify(router.compile({ target: 'openai', messages: [] }).tools);
+    const before = offered();
+    (parameters.properties as Record<string, unknown>)['extra'] = { type: 'string' };
+    parameters.properties.host.type = 'number';
+    expect(offered()).toBe(before);
+    const definition = router.getAllTools().find((t) => t.name === 'ping')!;
+    expect(Object.isFrozen(definition) && Object.isFrozen(definition.parameters)).toBe(true);
+    expect(definition.parameters).toEqual({ type: 'object', properties: { host: { type: 'string' } } });
   });
 
   test('a schema that contains itself is refused with a TypeError naming its tool, before any tool of the call is added', () => {
