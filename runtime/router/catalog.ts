@@ -166,6 +166,9 @@ export class Catalog {
   /** A toolkit's index by name, case-insensitively (the reference library's lookup); undefined for anything else. */
   findToolkit(name: unknown): number | undefined { return typeof name === 'string' ? this.kitByLower.get(name.toLowerCase()) : undefined; }
 
+  /** The names of the tools registered at run time, library tools included, in registration order. */
+  registeredNames(): string[] { return this.#entries.slice(this.specCount).map((e) => e!.name); }
+
   /** Whether toolkits were registered at run time (then the directory and the loader are rendered, not read from the spec). */
   hasDynamicToolkits(): boolean { return this.toolkits.length > this.spec.toolkits.length; }
 

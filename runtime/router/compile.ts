@@ -44,8 +44,6 @@ export class Compiler {
   readonly #session: Session;
   readonly #toolkitLoading: ToolkitLoadingOption | undefined;
   readonly #model: string | undefined;
-  /** Per target: the tool count at its first compile; flat tools from there on are registered after the first turn. */
-  readonly #firstTurnTools = new Map<Target, number>();
   #neutralCompile: { readonly version: number; readonly result: NeutralCompileResult } | undefined;
   /** Per target and kind of choice (`default` or a selection): the last arrays built. */
   readonly #arrays = new Map<string, TargetArrays>();
@@ -71,7 +69,7 @@ export class Compiler {
     checkCompileOptions(request.options); // before anything reads them: a compile that throws changes no state
     const onWarning = request.options?.onWarning;
     const options = onWarning === undefined ? request.options : { ...request.options, onWarning: warnOnce(onWarning, this.#warned) };
-    const arrays = this.#arraysFor(request);
+    const arrays = this.#arraysFor(request, true);
     const input: TargetCompileInput = {
       target,
       messages: request.messages,
@@ -128,7 +126,7 @@ export class Compiler {
    * The arrays of a compile: the default choice (namespaces, then `#offeredFlat`) or an explicit one (a prune result or
    * names), memoized on its content so the same choice turn after turn yields the same arrays.
    */
-  #arraysFor(request: Pick<AnyTargetCompileRequest, 'target' | 'tools' | 'options'>): TargetArrays {
+  #arraysFor(request: Pick<AnyTargetCompileRequest, 'target' | 'tools' | 'options'>, compiling = false): TargetArrays {
     const { target, tools: selection } = request;
     const listed = selection === undefined || Array.isArray(selection) ? selection : (selection as { readonly tools?: unknown } | null)?.tools;
     if (selection !== undefined && !Array.isArray(listed)) throw new TypeError(`compile: tools takes a list of names or a prune result ({ tools }); got ${JSON.stringify(selection) ?? typeof selection}.`);
@@ -142,7 +140,8 @@ export class Compiler {
     const key = `${native ? 'native:' : ''}${search ? 'search:' : ''}${names === undefined ? '' : JSON.stringify(names)}`;
     const slot = `${target}\u0000${names === undefined ? 'default' : 'selection'}`;
     const version = this.#gate.loadVersion;
-    if (!this.#firstTurnTools.has(target)) this.#firstTurnTools.set(target, this.#catalog.toolCount);
+    // A target's first compile fixes its first turn (a question such as `allowedToolNames` does not).
+    if (compiling && !this.#session.firstTurn.has(target)) this.#session.firstTurn.set(target, new Set(this.#catalog.registeredNames()));
     const hit = this.#arrays.get(slot);
     if (hit?.version === version && hit.key === key && hit.mode === mode) return hit;
     // The default choice: namespaces, then the flat tools in no namespace.
@@ -160,7 +159,7 @@ export class Compiler {
     // A tool registered after the first turn reaches the model without changing `tools` where the mode has a way.
     // (`tool-search` and `dispatcher` need the toolkits' client tool search or dispatcher tool in `tools`.)
     const addsLate = mode === 'tool-changes' || (mode === 'deferred' && search) || ((mode === 'tool-search' || mode === 'dispatcher') && catalog.toolkits.length > 0);
-    const firstTurn = addsLate ? this.#firstTurnTools.get(target)! : Infinity;
+    const firstTurn = addsLate ? this.#session.firstTurn.get(target) : undefined;
     const sent = new Set<string>();
     for (const name of names) {
       if (sent.has(name)) continue;
@@ -170,8 +169,9 @@ export class Compiler {
         if (entry.library) continue; // always offered, at its own place below
         if (!entry.flat) throw new TypeError(this.#notOfferable(entry, target, mode));
         // `deferred` with a search tool: Anthropic leaves deferred tools out of the cached prefix, so a late one is deferred.
-        if (ref.index >= firstTurn && mode === 'deferred' && search) deferred.push(nativeLoading(target, 'deferred').unloadedTool(this.#renderTool(ref.index, target) as RenderedToolMap[Target]));
-        else if (ref.index >= firstTurn) late.push(ref.index);
+        const isLate = firstTurn !== undefined && entry.specIndex === -1 && !firstTurn.has(entry.name);
+        if (isLate && mode === 'deferred' && search) deferred.push(nativeLoading(target, 'deferred').unloadedTool(this.#renderTool(ref.index, target) as RenderedToolMap[Target]));
+        else if (isLate) late.push(ref.index);
         else (entry.deferLoading ? deferred : stable).push(this.#renderTool(ref.index, target));
       } else if (ref?.kind === 'namespace') {
         const ns = catalog.namespaces[ref.index]!;

@@ -4,6 +4,7 @@
  * blocked, so `readSnapshot` reads it strictly.
  */
 import { ANNOUNCEMENT_CHANNELS, AnnouncementStore, checkChannel, type AnnounceOptions, type Announcement, type AnnouncementChannel } from '../announcements.js';
+import { TARGETS, type Target } from '../contract.js';
 import type { Catalog } from './catalog.js';
 import type { RouterSnapshot } from './types.js';
 
@@ -11,7 +12,7 @@ import type { RouterSnapshot } from './types.js';
 export const SNAPSHOT_FORMAT = 'toolroute-router/1';
 
 /** A snapshot's fields after reading: checked for shape, not yet against a catalog. */
-export interface SnapshotFields extends Pick<RouterSnapshot, 'blocked' | 'loaded' | 'announcedTools' | 'announcements'> {
+export interface SnapshotFields extends Pick<RouterSnapshot, 'blocked' | 'loaded' | 'announcedTools' | 'announcements' | 'firstTurn'> {
   /** The blocklist was set with `allowUnknown` (its unknown names are kept on restore). */
   readonly blockedAllowUnknown: boolean;
 }
@@ -56,8 +57,12 @@ export function readSnapshot(snapshot: unknown): SnapshotFields {
     const flag = s['blockedAllowUnknown'];
     if (flag !== undefined && typeof flag !== 'boolean') problems.push('`blockedAllowUnknown` must be a boolean');
     const announcements = readAnnouncements(s['announcements'], problems);
+    const turns = s['firstTurn'] ?? {};
+    const firstTurn = typeof turns === 'object' && turns !== null && !Array.isArray(turns) ? (turns as Record<string, unknown>) : undefined;
+    const firstTurnOk = firstTurn !== undefined && Object.entries(firstTurn).every(([t, names]) => (TARGETS as readonly string[]).includes(t) && Array.isArray(names) && names.every((n) => typeof n === 'string'));
+    if (!firstTurnOk) problems.push(`\`firstTurn\` must map targets (${TARGETS.join(', ')}) to arrays of tool names`);
     if (problems.length > 0) throw new TypeError(`restore: bad snapshot: ${problems.join('; ')}. Nothing was changed.`);
-    return { blocked, blockedAllowUnknown: flag === true, loaded, announcedTools, announcements };
+    return { blocked, blockedAllowUnknown: flag === true, loaded, announcedTools, announcements, firstTurn: firstTurn as RouterSnapshot['firstTurn'] };
   } catch (error) {
     // The refusals above (all `restore: …`) go out as they are; anything else is a snapshot that could not be read.
     if (error instanceof TypeError && error.message.startsWith('restore:')) throw error;
@@ -100,6 +105,8 @@ export class Session {
   readonly announcements = new AnnouncementStore();
   /** `syncToolAnnouncements`' previous tool set. */
   announcedTools = new Set<string>();
+  /** Per target, from its first compile on: the run-time tools it had then (one registered later is "after the first turn"). */
+  firstTurn = new Map<Target, ReadonlySet<string>>();
 
   /** Replace the blocklist (the gate has checked every name already). */
   setBlocked(names: readonly unknown[], allowUnknown: boolean): void {
@@ -121,6 +128,7 @@ export class Session {
       loaded: this.loadedNames(catalog),
       announcements: this.announcements.list(),
       announcedTools: [...this.announcedTools],
+      firstTurn: Object.fromEntries([...this.firstTurn].map(([target, names]) => [target, [...names]])),
     };
   }
 
@@ -143,6 +151,7 @@ export class Session {
     this.loaded = loaded;
     this.announcements.restore(fields.announcements);
     this.announcedTools = new Set(fields.announcedTools);
+    this.firstTurn = new Map(Object.entries(fields.firstTurn ?? {}).map(([target, names]) => [target as Target, new Set(names)]));
   }
 
   /** The reference library's delta detection: announce `tools:added` / `tools:removed` for what changed since the last call, retract them when nothing did. */

@@ -286,6 +286,11 @@ export interface RouterSnapshot {
   readonly announcements: Announcement[];
   /** `syncToolAnnouncements`' previous tool set. */
   readonly announcedTools: string[];
+  /**
+   * Per target compiled so far: the run-time tools it had at its first compile. A tool registered later reaches the
+   * model without changing `tools` (where the strategy has a way); restoring this keeps that so in a new router.
+   */
+  readonly firstTurn?: { readonly [T in Target]?: readonly string[] };
 }
 
 export type { BlocklistOptions } from './gate.js';
