@@ -79,7 +79,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     this.#resolver = new Resolver(catalog, this.#gate, options);
     this.#invoker = new Invoker(catalog, this.#gate, options);
     this.#pruner = new Pruner(catalog, options.strategy, generated.loadSearch);
-    this.#compiler = new Compiler(catalog, this.#gate, this.#session, options.toolkitLoading ?? catalog.spec.toolkitLoading, options.model);
+    this.#compiler = new Compiler(catalog, this.#gate, this.#session, options.toolkitLoading ?? catalog.spec.toolkitLoading, options.model, own.length > 0);
   }
 
   // ---- Pruning (the reference library's flat mode) -------------------------------------

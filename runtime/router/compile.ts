@@ -7,7 +7,7 @@ import { LOAD_TOOLKIT_NAME, TARGETS, type Target, type ToolDefinition } from '..
 import type { Announcement } from '../announcements.js';
 import { deepFreeze } from '../freeze.js';
 import { directoryXml as renderDirectoryXml, neutralLoaderTool } from '../neutral.js';
-import { checkCompileOptions, compileForTarget, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload, type ToolChanges } from '../targets/compile.js';
+import { checkCompileOptions, compileForTarget, ToolrouteConfigError, warnOnce, type TargetCompileInput, type TargetCompileOptions, type TargetPayload, type ToolChanges } from '../targets/compile.js';
 import { adapterFor, dispatcherTool, renderTool, toolkitMode, type NativeToolkitLoading } from '../targets/index.js';
 import type { RenderedToolMap, ResponsesTool } from '../targets/types.js';
 import { assertToolkitLoadingOption, registeredToolsText, TOOLKIT_DISPATCHER_NAME, TOOLKIT_MODE_TEXT, type CatalogToolkit, type ToolkitLoadingInput, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
@@ -52,7 +52,10 @@ export class Compiler {
   /** Per target: the toolkit catalog compile renders loads with; rebuilt on registration. */
   readonly #toolkitInputs = new Map<Target, { version: number; kitNamespaces: boolean; value: ToolkitLoadingInput }>();
 
-  constructor(catalog: Catalog, gate: Gate, session: Session, toolkitLoading?: ToolkitLoadingOption, model?: string) {
+  /** The router offers `search_tools`, whose loads only the dispatcher and append modes show the model. */
+  readonly #searchTools: boolean;
+
+  constructor(catalog: Catalog, gate: Gate, session: Session, toolkitLoading?: ToolkitLoadingOption, model?: string, searchTools = false) {
     this.#catalog = catalog;
     this.#gate = gate;
     this.#session = session;
@@ -61,6 +64,7 @@ export class Compiler {
     for (const target of TARGETS) toolkitMode(target, toolkitLoading, model);
     this.#toolkitLoading = toolkitLoading;
     this.#model = model;
+    this.#searchTools = searchTools;
   }
 
   /** `compile({ target, … })`: the provider's request fragment. */
@@ -137,6 +141,9 @@ export class Compiler {
     // A target allows one tool search: with the hosted one asked for, `native` loads toolkits through the dispatcher.
     const configured = toolkitMode(target, this.#toolkitLoading, this.#model);
     const mode = configured === 'tool-search' && search ? 'dispatcher' : configured;
+    if (compiling && this.#searchTools && mode !== 'dispatcher' && mode !== 'append') {
+      throw new ToolrouteConfigError('search-tools-toolkit-loading', `searchTools loads the toolkits of the tools it finds, but on ${target} (${mode}) ${TOOLKIT_MODE_TEXT[mode]}: the model would read that found tools are callable and never be shown them. Fix: toolkitLoading 'dispatcher' (or 'append') for ${target}, or searchTools off.`);
+    }
     const key = `${native ? 'native:' : ''}${search ? 'search:' : ''}${names === undefined ? '' : JSON.stringify(names)}`;
     const slot = `${target}\u0000${names === undefined ? 'default' : 'selection'}`;
     const version = this.#gate.loadVersion;

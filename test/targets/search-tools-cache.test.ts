@@ -90,6 +90,21 @@ describe('search_tools', () => {
     expect(router.getLoadedToolkits()).toEqual(['Weather']);
   });
 
+  test('a compile whose toolkit loading cannot show what the search loads throws, naming the fix, and changes nothing', () => {
+    const messages: NeutralMessage[] = [{ role: 'user', content: 'hi' }];
+    const router = createRouter(gen, recordingHandlers().handlers, { searchTools: true, toolkitLoading: { anthropic: 'native', 'openai-responses': 'native', openai: 'dispatcher', gemini: 'append' } });
+    for (const target of ['anthropic', 'openai-responses'] as const) {
+      expect(() => router.compile({ target, messages }), target).toThrow(new RegExp(`search-tools-toolkit-loading: .*on ${target} \\((deferred|tool-search)\\).*Fix: toolkitLoading 'dispatcher'`));
+      expect(router.snapshot().firstTurn, target).toEqual({});
+    }
+    const changes = createRouter(gen, recordingHandlers().handlers, { searchTools: true, toolkitLoading: 'tool-changes', model: 'claude-opus-4-8' });
+    expect(() => changes.compile({ target: 'anthropic', messages })).toThrow(/search-tools-toolkit-loading: .*\(tool-changes\)/);
+    // The dispatcher and append show every load: search_tools is offered.
+    for (const target of ['openai', 'gemini'] as const) expect(JSON.stringify(router.compile({ target, messages }))).toContain('"search_tools"');
+    // Responses with its hosted tool search loads toolkits through the dispatcher.
+    expect(JSON.stringify(router.compile({ target: 'openai-responses', messages, options: { toolSearch: true } }))).toContain('"search_tools"');
+  });
+
   test('with load_toolkit blocked, the search loads no toolkit: only tools of toolkits loaded already are found', async () => {
     const router = createRouter(gen, recordingHandlers().handlers, { searchTools: true });
     router.setBlockedTools(['load_toolkit']);
