@@ -12,11 +12,14 @@
  *   router's reason as it wrote it. Handlers get the run's context
  *   (`RunContext.context`, typed as the router's `C`), and the signal the SDK
  *   hands `invoke` aborts their `ctx.signal`.
+ * - Names are the router's, `-` included (the SDK's `tool()` would make
+ *   them `_`).
  * - Namespaces: on the Responses API (`api: 'responses'`, the SDK's default),
  *   one `toolNamespace()` group per namespace, whose members the model calls
  *   by name (their schemas come from `generated`); on Chat Completions
- *   (`api: 'chat'`), the namespace tool `{ action, args }` as toolroute's
- *   compile renders it.
+ *   (`api: 'chat'`), and for a namespace named with `-` (which
+ *   `toolNamespace()` would rename), the namespace tool `{ action, args }` as
+ *   toolroute's compile renders it.
  * - Toolkits load as the router's compile renders them for that API (its
  *   `toolkitLoading`, default `native`): on Responses, `load_toolkit` is a
  *   client-executed `toolSearchTool()` whose executor dispatches the load
@@ -39,6 +42,9 @@ import { assertKnownNames } from '../../runtime/suggest.js';
 
 /** Every option `toOpenAiAgents` reads: another key is a typo and throws. */
 const OPTION_NAMES: ReadonlySet<string> = new Set(['instructions', 'api', 'generated', 'tools', 'task', 'context']);
+
+/** A namespace name `toolNamespace()` sends unchanged. */
+const SDK_NAMESPACE_NAME = /^[A-Za-z0-9_]+$/;
 
 /** The OpenAI API behind the agent's model: the SDK's default Responses, or Chat Completions. */
 export type OpenAiAgentsApi = 'responses' | 'chat';
@@ -140,7 +146,9 @@ export function toOpenAiAgents<R extends RegistryShape, C = unknown, D extends s
   };
   for (const t of stable) {
     const members = api === 'responses' && !flatNames.has(t.name) ? namespaceMembers(options.generated, router, t.name) : undefined;
-    if (members === undefined) {
+    // `toolNamespace()` offers a namespace under the name with every character but letters and digits turned into
+    // `_`, which toolroute's reasons never use: a namespace named with `-` goes as the namespace tool, whose name is kept.
+    if (members === undefined || !SDK_NAMESPACE_NAME.test(t.name)) {
       add(t);
       continue;
     }
