@@ -30,8 +30,9 @@ export function searchCallId(item: { readonly call_id?: string | null; readonly 
  * The per-call input filter: the run's items as the SDK built them, each
  * rejected load followed by its reason (once), then the announcement tail.
  * Announcement messages already in the input (a session stores what the
- * model saw) are dropped first, recognized by the block toolroute renders,
- * so the tail is the current set, once, whichever filter wrote the old ones.
+ * model saw) are dropped first, recognized by the block toolroute renders
+ * (as text or as text parts), so the tail is the current set, once,
+ * whichever filter wrote the old ones.
  *
  * @example
  * const filter = inputFilter(router, new Map([['ts_1', 'Toolkit "Database" is currently blocked.']]));
@@ -57,7 +58,7 @@ export function inputFilter(router: InputRouter, rejections: ReadonlyMap<string,
       const message: AgentInputItem = { role: 'system', content: `${LOAD_TOOLKIT_NAME}: ${loadReason}` };
       // A session may already hold it right there.
       const next = modelData.input[i + 1];
-      if (next === undefined || !('role' in next) || next.role !== 'system' || next.content !== message.content) input.push(message);
+      if (next === undefined || !('role' in next) || next.role !== 'system' || messageText(next) !== message.content) input.push(message);
     });
     input.push(...announcementMessages(router.getAnnouncements()));
     return { ...modelData, input };
@@ -66,7 +67,20 @@ export function inputFilter(router: InputRouter, rejections: ReadonlyMap<string,
 
 /** A message holding an announcements block as toolroute renders it. */
 function isAnnouncementMessage(item: AgentInputItem): boolean {
-  return 'role' in item && (item.role === 'user' || item.role === 'system') && typeof item.content === 'string' && item.content.startsWith('<announcements>\n');
+  return 'role' in item && (item.role === 'user' || item.role === 'system') && (messageText(item) ?? '').startsWith('<announcements>\n');
+}
+
+/**
+ * The text of a message, whichever form it has: the string toolroute writes,
+ * or text parts (a session stores a string as parts: the Conversations API
+ * gives user messages back as `input_text` parts). Undefined for other items.
+ */
+function messageText(item: AgentInputItem): string | undefined {
+  if (!('role' in item)) return undefined;
+  const content: unknown = item.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  return content.map((part: { type?: unknown; text?: unknown }) => (typeof part.text === 'string' && (part.type === 'input_text' || part.type === 'output_text' || part.type === 'text') ? part.text : '')).join('');
 }
 
 /** Whether the SDK could parse these arguments (it answers the others itself). */
