@@ -31,13 +31,14 @@
  *   the run does not have reaches the model with the router's reason.
  * - `run.callModelInputFilter`: standing announcements at the tail of each
  *   request, a rejected toolkit load's reason after its tool search output,
- *   and the router's reason for a call whose arguments are not JSON (which
- *   the SDK answers itself, without invoking the tool).
+ *   and, for a call whose arguments are not JSON (which the SDK answers
+ *   itself, without invoking the tool), the router's reason, or the call's
+ *   result when the router accepts the text (blank text is no arguments).
  */
 import { toolNamespace, toolSearchTool, type CallModelInputFilter, type Tool, type ToolErrorFormatter } from '@openai/agents';
 import { LOAD_TOOLKIT_NAME, TOOLKIT_DISPATCHER_NAME, type DispatchOptions, type GeneratedModule, type RegistryShape, type ToolDefinition, type ToolRouter } from '../../runtime/index.js';
 import { inputFilter, notFoundFormatter, searchCallId } from './input.js';
-import { functionTool, toolkitNamesOf, type AgentsCall, type Dispatch } from './tools.js';
+import { functionTool, outputText, toolkitNamesOf, type AgentsCall, type Dispatch } from './tools.js';
 import { assertKnownNames } from '../../runtime/suggest.js';
 
 /** Every option `toOpenAiAgents` reads: another key is a typo and throws. */
@@ -208,7 +209,7 @@ export function toOpenAiAgents<R extends RegistryShape, C = unknown, D extends s
   return {
     agent: { instructions, tools },
     run: {
-      callModelInputFilter: inputFilter(router as never, rejections),
+      callModelInputFilter: inputFilter(router as never, rejections, async (call, context) => outputText(await dispatch(call, context as C))),
       toolErrorFormatter: notFoundFormatter(router as never, [...new Set(offeredNames)]),
       toolNotFoundBehavior: 'return_error_to_model',
     },
