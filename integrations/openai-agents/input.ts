@@ -167,6 +167,21 @@ export function announcementMessages(list: readonly Announcement[]): AgentInputI
 }
 
 /**
+ * In `tool-search` mode, a toolkit tool whose toolkit this run has not
+ * loaded: the load to make, through the tool search (the run's loader).
+ *
+ * @example
+ * searchLoadReason('get_forecast', 'Weather');
+ * // → 'Tool "get_forecast" belongs to toolkit "Weather", which is not loaded in this run. Load it with the tool search, {"toolkit_name":"Weather"}, then call get_forecast again.'
+ */
+export function searchLoadReason(tool: string, toolkit: string): string {
+  return `Tool ${JSON.stringify(tool)} belongs to toolkit ${JSON.stringify(toolkit)}, which is not loaded in this run. Load it with the tool search, {"toolkit_name":${JSON.stringify(toolkit)}}, then call ${tool} again.`;
+}
+
+/** In `tool-search` mode, `load_toolkit` called as a function. */
+const NO_LOADER_FUNCTION = `There is no ${LOAD_TOOLKIT_NAME} function in this run: a toolkit loads through the tool search, with {"toolkit_name": …} (a toolkit of <available_toolkits>). Then call its tools by name.`;
+
+/**
  * The SDK's message for a call to a tool the run does not have (with
  * `toolNotFoundBehavior: 'return_error_to_model'`) replaced by the router's
  * reason: an unknown name with the closest ones, a toolkit tool before its
@@ -174,17 +189,27 @@ export function announcementMessages(list: readonly Announcement[]): AgentInputI
  * router would accept but this run does not offer gets the list of what it
  * offers.
  *
+ * In `tool-search` mode (`deferred`: each toolkit tool's toolkit), the loader
+ * is the tool search: a toolkit tool the run has not loaded, whether or not
+ * the router has (a run continued with `previousResponseId`, the router's
+ * `search_tools`), gets the tool search load to make, and `load_toolkit`
+ * called by name is told there is no such function.
+ *
  * @example
  * await formatter({ kind: 'tool_not_found', toolName: 'get_forecast', … });
  * // → 'Tool "get_forecast" belongs to toolkit "Weather", which is not loaded. Call load_toolkit …'
  */
-export function notFoundFormatter(router: InputRouter, offered: readonly string[]): ToolErrorFormatter {
+export function notFoundFormatter(router: InputRouter, offered: readonly string[], deferred?: ReadonlyMap<string, string>): ToolErrorFormatter {
   return ({ kind, toolName }) => {
     if (kind !== 'tool_not_found') return undefined;
+    if (deferred !== undefined && toolName === LOAD_TOOLKIT_NAME) return NO_LOADER_FUNCTION;
     // A namespaced call arrives qualified (`namespace.name`).
     const dot = toolName.lastIndexOf('.');
     const call = dot > 0 ? { name: toolName.slice(dot + 1), namespace: toolName.slice(0, dot) } : { name: toolName };
     const check = router.checkToolCall(call);
+    // The SDK calls a deferred tool not found until a tool search in this run loaded it; a blocked one keeps its reason.
+    const toolkit = dot < 0 ? deferred?.get(toolName) : undefined;
+    if (toolkit !== undefined && (check.allowed || check.code === 'not_loaded')) return searchLoadReason(toolName, toolkit);
     if (check.allowed === false && typeof check.reason === 'string') return check.reason;
     // A loaded toolkit tool called by its own name where the run reaches toolkit tools through the dispatcher (the
     // router's own answer: the dispatcher call of that name resolves, whatever the arguments would say).

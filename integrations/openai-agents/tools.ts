@@ -17,7 +17,7 @@ export interface AgentsCall {
 }
 
 /** What the tools need of a router: `dispatch`, with the run's context and, while a tool runs, the SDK's abort signal. */
-export type Dispatch<C> = (call: AgentsCall, context: C | undefined, signal?: AbortSignal) => Promise<{ ok: true; result: unknown } | { ok: false; reason: string }>;
+export type Dispatch<C> = (call: AgentsCall, context: C | undefined, signal?: AbortSignal) => Promise<{ ok: true; result: unknown } | { ok: false; code?: string; reason: string }>;
 
 /** Where a tool's calls go: its own name, or a member of a namespace. */
 export interface Route {
