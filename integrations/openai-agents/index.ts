@@ -12,11 +12,14 @@
  *   router's reason as it wrote it. Handlers get the run's context
  *   (`RunContext.context`, typed as the router's `C`), and the signal the SDK
  *   hands `invoke` aborts their `ctx.signal`.
+ * - Names are the router's, `-` included (the SDK's `tool()` would make
+ *   them `_`).
  * - Namespaces: on the Responses API (`api: 'responses'`, the SDK's default),
  *   one `toolNamespace()` group per namespace, whose members the model calls
  *   by name (their schemas come from `generated`); on Chat Completions
- *   (`api: 'chat'`), the namespace tool `{ action, args }` as toolroute's
- *   compile renders it.
+ *   (`api: 'chat'`), and for a namespace named with `-` (which
+ *   `toolNamespace()` would rename), the namespace tool `{ action, args }` as
+ *   toolroute's compile renders it.
  * - Toolkits load as the router's compile renders them for that API (its
  *   `toolkitLoading`, default `native`): on Responses, `load_toolkit` is a
  *   client-executed `toolSearchTool()` whose executor dispatches the load
@@ -25,20 +28,26 @@
  *   never changes); on Chat, `load_toolkit` and `call_toolkit_tool`; with
  *   `append`, `load_toolkit` and each toolkit's tools, enabled once loaded.
  * - `run.toolNotFoundBehavior` and `run.toolErrorFormatter`: a call to a tool
- *   the run does not have reaches the model with the router's reason.
+ *   the run does not have reaches the model with the router's reason (in
+ *   `tool-search` mode, a toolkit tool not loaded in the run with the tool
+ *   search load to make).
  * - `run.callModelInputFilter`: standing announcements at the tail of each
  *   request, a rejected toolkit load's reason after its tool search output,
- *   and the router's reason for a call whose arguments are not JSON (which
- *   the SDK answers itself, without invoking the tool).
+ *   and, for a call whose arguments are not JSON (which the SDK answers
+ *   itself, without invoking the tool), the router's reason, or the call's
+ *   result when the router accepts the text (blank text is no arguments).
  */
 import { toolNamespace, toolSearchTool, type CallModelInputFilter, type Tool, type ToolErrorFormatter } from '@openai/agents';
 import { LOAD_TOOLKIT_NAME, TOOLKIT_DISPATCHER_NAME, type DispatchOptions, type GeneratedModule, type RegistryShape, type ToolDefinition, type ToolRouter } from '../../runtime/index.js';
-import { inputFilter, notFoundFormatter, searchCallId } from './input.js';
-import { functionTool, toolkitNamesOf, type AgentsCall, type Dispatch } from './tools.js';
+import { inputFilter, notFoundFormatter, searchCallId, searchLoadReason } from './input.js';
+import { functionTool, outputText, toolkitNamesOf, type AgentsCall, type Dispatch } from './tools.js';
 import { assertKnownNames } from '../../runtime/suggest.js';
 
 /** Every option `toOpenAiAgents` reads: another key is a typo and throws. */
 const OPTION_NAMES: ReadonlySet<string> = new Set(['instructions', 'api', 'generated', 'tools', 'task', 'context']);
+
+/** A namespace name `toolNamespace()` sends unchanged. */
+const SDK_NAMESPACE_NAME = /^[A-Za-z0-9_]+$/;
 
 /** The OpenAI API behind the agent's model: the SDK's default Responses, or Chat Completions. */
 export type OpenAiAgentsApi = 'responses' | 'chat';
@@ -81,7 +90,7 @@ export interface OpenAiAgentsSettings<C = unknown> {
   readonly toolkitLoading: OpenAiAgentsToolkitMode | undefined;
 }
 
-type Result = { ok: true; result: unknown } | { ok: false; reason: string };
+type Result = { ok: true; result: unknown } | { ok: false; code?: string; reason: string };
 
 /**
  * The router as Agents SDK settings.
@@ -140,7 +149,9 @@ export function toOpenAiAgents<R extends RegistryShape, C = unknown, D extends s
   };
   for (const t of stable) {
     const members = api === 'responses' && !flatNames.has(t.name) ? namespaceMembers(options.generated, router, t.name) : undefined;
-    if (members === undefined) {
+    // `toolNamespace()` offers a namespace under the name with every character but letters and digits turned into
+    // `_`, which toolroute's reasons never use: a namespace named with `-` goes as the namespace tool, whose name is kept.
+    if (members === undefined || !SDK_NAMESPACE_NAME.test(t.name)) {
       add(t);
       continue;
     }
@@ -150,12 +161,21 @@ export function toOpenAiAgents<R extends RegistryShape, C = unknown, D extends s
   }
 
   const rejections = new Map<string, string>();
+  // In `tool-search` mode: each deferred toolkit tool's toolkit.
+  const deferred = new Map<string, string>();
   const mode = loader === undefined ? undefined : toolkitModeOf(router, api);
   if (loader !== undefined && mode !== undefined) {
     if (mode.mode === 'tool-search') {
       const kits = toolkitsOf(router, loader);
+      // A toolkit tool reached with its toolkit not loaded in the router (the SDK saw its load in an earlier run's
+      // history): the router's reason names load_toolkit, which is the tool search here.
+      const kitDispatch = (kit: string): Dispatch<C> => async (call, context, signal) => {
+        const r = await dispatch(call, context, signal);
+        return !r.ok && r.code === 'not_loaded' ? { ok: false, reason: searchLoadReason(call.name, kit) } : r;
+      };
       // Built once: the executor answers every load of a toolkit with these same objects, which the agent also carries, deferred.
-      const kitTools = new Map(kits.map((kit) => [kit.name, kit.tools.map((t) => functionTool(t, { name: t.name }, dispatch, { deferLoading: true, enabled: always }))]));
+      const kitTools = new Map(kits.map((kit) => [kit.name, kit.tools.map((t) => functionTool(t, { name: t.name }, kitDispatch(kit.name), { deferLoading: true, enabled: always }))]));
+      for (const kit of kits) for (const t of kit.tools) deferred.set(t.name, kit.name);
       tools.push(
         toolSearchTool<C>({
           execution: 'client',
@@ -179,10 +199,8 @@ export function toOpenAiAgents<R extends RegistryShape, C = unknown, D extends s
       );
       offeredNames.push('tool_search');
       for (const t of library) add(t);
-      for (const group of kitTools.values()) {
-        tools.push(...group);
-        offeredNames.push(...group.map((t) => t.name));
-      }
+      // Not among the names offered: the model can call them only once a tool search in this run has loaded them.
+      for (const group of kitTools.values()) tools.push(...group);
     } else {
       add(loader);
       if (mode.dispatcher !== undefined) add(mode.dispatcher);
@@ -200,8 +218,8 @@ export function toOpenAiAgents<R extends RegistryShape, C = unknown, D extends s
   return {
     agent: { instructions, tools },
     run: {
-      callModelInputFilter: inputFilter(router as never, rejections),
-      toolErrorFormatter: notFoundFormatter(router as never, [...new Set(offeredNames)]),
+      callModelInputFilter: inputFilter(router as never, rejections, async (call, context) => outputText(await dispatch(call, context as C))),
+      toolErrorFormatter: notFoundFormatter(router as never, [...new Set(offeredNames)], mode?.mode === 'tool-search' ? deferred : undefined),
       toolNotFoundBehavior: 'return_error_to_model',
     },
     toolkitLoading: mode?.mode,

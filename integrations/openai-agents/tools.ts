@@ -17,7 +17,7 @@ export interface AgentsCall {
 }
 
 /** What the tools need of a router: `dispatch`, with the run's context and, while a tool runs, the SDK's abort signal. */
-export type Dispatch<C> = (call: AgentsCall, context: C | undefined, signal?: AbortSignal) => Promise<{ ok: true; result: unknown } | { ok: false; reason: string }>;
+export type Dispatch<C> = (call: AgentsCall, context: C | undefined, signal?: AbortSignal) => Promise<{ ok: true; result: unknown } | { ok: false; code?: string; reason: string }>;
 
 /** Where a tool's calls go: its own name, or a member of a namespace. */
 export interface Route {
@@ -84,6 +84,10 @@ export function functionTool<C>(
   });
   const out: FunctionTool<C, NonStrictSchema, string> = {
     ...made,
+    // `tool()` turns every character but letters and digits into `_` (`resolve-library-id` would be offered as
+    // `resolve_library_id`, and `list-issues` would collide with `list_issues`); both OpenAI APIs accept `-`, and the
+    // SDK sends and matches `name` as it is, so the model is offered the name toolroute's reasons use.
+    name: def.name,
     invoke: async (runContext: RunContext<C>, input: string, details) => {
       const call: AgentsCall = { call_id: details?.toolCall?.callId, name: route.name, arguments: input, ...(route.namespace === undefined ? {} : { namespace: route.namespace }) };
       // The SDK's signal (the run's, or its cancellation of this call): aborting it aborts the handler's `ctx.signal`.

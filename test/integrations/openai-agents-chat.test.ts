@@ -5,7 +5,7 @@
  * Runner drives a scripted model on 127.0.0.1; assertions read the request
  * bodies the SDK sent.
  */
-import { Agent, MemorySession, Runner, setTracingDisabled, type AgentOutputItem, type Model, type ModelRequest, type StreamEvent } from '@openai/agents';
+import { Agent, MemorySession, OpenAIConversationsSession, Runner, setTracingDisabled, type AgentOutputItem, type Model, type ModelRequest, type StreamEvent } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoRouter } from '../../examples/mcp-server.js';
 import { runOpenAiAgent } from '../../examples/openai-agents.js';
@@ -15,7 +15,7 @@ import * as flatOnly from '../fixtures/flat-only/expected/index.js';
 import { createRouter, type ToolRouter } from '../../runtime/index.js';
 import type { Handlers, Registry } from '../../generated/index.js';
 import { toOpenAiAgents } from '../../integrations/openai-agents/index.js';
-import { call, startScriptedOpenAi, text, type ScriptedOpenAi, type TurnItem } from './openai-agents-model.js';
+import { call, search, startScriptedOpenAi, text, type ScriptedOpenAi, type TurnItem } from './openai-agents-model.js';
 
 setTracingDisabled(true);
 
@@ -126,7 +126,8 @@ describe('examples/openai-agents.ts', () => {
     expect(turns.map((t) => t.results.map((r) => r.value.split('\n')[0]))).toEqual([
       [],
       ['{"path":"plan.md","bytes":17}', 'Invalid arguments for "file_ops" action "write_file":'],
-      ['Tool "get_forecast" belongs to toolkit "Weather", which is not loaded. Call load_toolkit with {"toolkit_name":"Weather"} first, then call get_forecast again.'],
+      // Responses: the loader is the tool search.
+      ['Tool "get_forecast" belongs to toolkit "Weather", which is not loaded in this run. Load it with the tool search, {"toolkit_name":"Weather"}, then call get_forecast again.'],
       ['loaded: get_forecast, get_current_weather'],
       ['{"city":"Lisbon","days":2,"forecast":"sunny"}'],
     ]);
@@ -143,7 +144,10 @@ describe('library tools and names the run does not offer', () => {
       expect([...store]).toEqual([['walk', 'Lisbon']]);
       const out = new Map((run.bodies[1]!['input'] as Item[]).flatMap((i) => (i['type'] === 'function_call_output' ? [[i['call_id'], i['output']] as const] : [])));
       expect(out.get('c1')).toBe('Remembered "walk".');
-      expect(out.get('c2')).toMatch(/^Tool "read_file" is not offered in this run\. Call one of: file_ops\.read_file, file_ops\.write_file, .*, tool_search, remember, recall, get_forecast/);
+      // The deferred toolkit tools are not among them: this run has not loaded them.
+      expect(out.get('c2')).toBe(
+        'Tool "read_file" is not offered in this run. Call one of: file_ops.read_file, file_ops.write_file, file_ops.delete_file, terminal.run_bash, terminal.tail_logs, get_time, tool_search, remember, recall.',
+      );
     } finally {
       await run.close();
     }
@@ -167,6 +171,50 @@ describe('announcements with a session', () => {
       const last = model.requests.at(-1)!.body['input'] as Item[];
       expect(last.filter((i) => JSON.stringify(i).includes('<announcements>'))).toHaveLength(1);
       expect(String(last.at(-1)!['content'])).toContain('This is a demo server');
+    } finally {
+      await model.close();
+    }
+  });
+});
+
+describe('announcements with an OpenAIConversationsSession', () => {
+  it('stored blocks come back as input_text parts and are still left out: each request carries the current set once', async () => {
+    // The Conversations API as an in-memory store: it gives messages back with their content as parts, never a string.
+    const stored: Item[] = [];
+    const asApiItem = (item: Item, n: number): Item =>
+      typeof item['content'] === 'string' && (item['role'] === 'user' || item['role'] === 'system')
+        ? { id: `item_${n}`, ...item, type: 'message', content: [{ type: 'input_text', text: item['content'] }] }
+        : { id: `item_${n}`, ...item };
+    const client = {
+      conversations: {
+        create: async () => ({ id: 'conv_1' }),
+        items: {
+          create: async (_id: string, { items }: { items: Item[] }) => void stored.push(...items.map((i) => asApiItem(i, stored.length))),
+          list: (_id: string, options?: { order?: string }) => (async function* () { yield* options?.order === 'desc' ? [...stored].reverse() : [...stored]; })(),
+          delete: async () => ({}),
+        },
+      },
+    };
+    const model = await startScriptedOpenAi('responses', [[search('s1', { toolkit_name: 'Database' })], [text('Blocked.')], [text('Frozen.')], [text('Go.')]]);
+    try {
+      const router = createDemoRouter();
+      router.setBlockedTools(['Database']);
+      router.announce('deploy', 'Deploys are frozen until 18:00.');
+      const session = new OpenAIConversationsSession({ client: client as never });
+      const runner = new Runner({ modelProvider: model.provider, tracingDisabled: true });
+      const lastInputs: Item[][] = [];
+      for (const [i, question] of ['Load the database.', 'Can I deploy?', 'And now?'].entries()) {
+        if (i === 2) router.retractAnnouncement('deploy');
+        const settings = toOpenAiAgents(router, { generated });
+        await runner.run(new Agent({ name: 'assistant', model: 'gpt-test', ...settings.agent }), question, { ...settings.run, session });
+        lastInputs.push(model.requests.at(-1)!.body['input'] as Item[]);
+      }
+      expect(JSON.stringify(stored)).toContain('"type":"input_text","text":"<announcements>');
+      const blocks = lastInputs.map((input) => input.filter((i) => JSON.stringify(i).includes('<announcements>')));
+      expect(blocks.map((b) => b.length)).toEqual([1, 1, 1]);
+      expect(blocks.map((b) => JSON.stringify(b).includes('Deploys are frozen'))).toEqual([true, true, false]);
+      const reasons = lastInputs.map((input) => input.filter((i) => JSON.stringify(i).includes('load_toolkit: Toolkit \\"Database\\" is currently blocked.')));
+      expect(reasons.map((r) => r.length)).toEqual([1, 1, 1]);
     } finally {
       await model.close();
     }

@@ -91,6 +91,8 @@ describe(`a fresh app with the packed tarball and ${AGENTS}, on Node ${process.v
     ]);
 
     const notLoaded = 'Tool "get_forecast" belongs to toolkit "Weather", which is not loaded. Call load_toolkit with {"toolkit_name":"Weather"} first, then call get_forecast again.';
+    // On Responses the loader is the tool search.
+    const notSearched = 'Tool "get_forecast" belongs to toolkit "Weather", which is not loaded in this run. Load it with the tool search, {"toolkit_name":"Weather"}, then call get_forecast again.';
     const blocked = 'Tool "delete_file" is currently blocked.';
     const forecast = '{"city":"Lisbon","days":2,"forecast":"sunny"}';
     const r = responses.requests.map((q) => q.body);
@@ -99,7 +101,7 @@ describe(`a fresh app with the packed tarball and ${AGENTS}, on Node ${process.v
     expect([r.length, c.length]).toEqual([4, 3]);
 
     // Responses: the refusals as toolroute wrote them; the load answered with the toolkit's tools; the loaded tool's result.
-    expect(Object.fromEntries(outputs(r[1]!))).toEqual({ r1: notLoaded, r2: blocked });
+    expect(Object.fromEntries(outputs(r[1]!))).toEqual({ r1: notSearched, r2: blocked });
     const load = (r[2]!['input'] as Item[]).find((i) => i['type'] === 'tool_search_output' && i['call_id'] === 'r3');
     expect((load?.['tools'] as Item[]).map((t) => t['name'])).toEqual(['get_forecast', 'get_current_weather']);
     expect(outputs(r[3]!).get('r4')).toBe(forecast);

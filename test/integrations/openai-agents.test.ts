@@ -146,12 +146,13 @@ describe('toOpenAiAgents on the Responses API, run by the SDK Runner', () => {
     expect(malformed).toContain('not valid JSON');
   });
 
-  it('a blocked call, a toolkit tool before its load and an unknown tool get the router reasons', async () => {
+  it('a blocked call and an unknown tool get the router reasons; a toolkit tool before its load, the tool search load to make', async () => {
     const out = outputs(bodies[2]!);
     expect(out.get('c4')).toBe(await reasonOf({ call_id: 'c4', name: 'delete_file', namespace: 'file_ops', arguments: '{"path":"plan.md"}' }));
     expect(out.get('c4')).toBe('Tool "delete_file" is currently blocked.');
-    expect(out.get('c5')).toBe(await reasonOf({ call_id: 'c5', name: 'get_forecast', arguments: '{"city":"Lisbon"}' }));
-    expect(out.get('c5')).toContain('Call load_toolkit with {"toolkit_name":"Weather"}');
+    // The router's reason names load_toolkit, which this run offers as the tool search.
+    expect(await reasonOf({ call_id: 'c5', name: 'get_forecast', arguments: '{"city":"Lisbon"}' })).toContain('Call load_toolkit with {"toolkit_name":"Weather"}');
+    expect(out.get('c5')).toBe('Tool "get_forecast" belongs to toolkit "Weather", which is not loaded in this run. Load it with the tool search, {"toolkit_name":"Weather"}, then call get_forecast again.');
     expect(out.get('c6')).toBe(await reasonOf({ call_id: 'c6', name: 'read_fil', arguments: '{}' }));
     expect(out.get('c6')).toContain('Unknown tool "read_fil"');
   });
