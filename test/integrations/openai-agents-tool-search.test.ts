@@ -56,15 +56,9 @@ describe('tool-search mode: a toolkit this run has not loaded', () => {
     });
   });
 
-  it("after the router's search_tools loaded it: the same", async () => {
+  it("the router's search_tools cannot load for this mode: toOpenAiAgents refuses the configuration", () => {
     const { router } = exampleRouter({ searchTools: true });
-    await withModel([[call('q1', 'search_tools', { query: 'weather forecast' })], [call('c1', 'get_forecast', { city: 'Porto' })], [search('s1', { toolkit_name: 'Weather' })], [call('c2', 'get_forecast', { city: 'Porto' })]], async (model) => {
-      await runOn(model, router);
-      const out = outputs(model);
-      expect(router.getLoadedToolkits()).toEqual(['Weather']);
-      expect(out.get('c1')).toBe(NOT_SEARCHED);
-      expect(out.get('c2')).toBe(FORECAST);
-    });
+    expect(() => toOpenAiAgents(router, { generated })).toThrow(/search-tools-toolkit-loading: .*on openai-responses \(tool-search\)/);
   });
 
   it('load_toolkit called by name: there is no such function, the tool search loads; a name not offered lists no deferred tool', async () => {
