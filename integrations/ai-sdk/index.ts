@@ -39,7 +39,11 @@
  *   tool called by its own name is repaired into the `call_toolkit_tool`
  *   call it stands for. Arguments that are JSON reach `dispatch`, whose
  *   rejection (invalid arguments, blocked, unknown action) is the output of
- *   `execute`, a {@link ToolRejectedError}, sent as the reason's text.
+ *   `execute`, an {@link AiSdkRejection} (`{ toolroute: 'rejected', code,
+ *   reason }`), sent as the reason's text.
+ * - What `execute` returns is plain JSON data (./output.ts): the AI SDK
+ *   clones it into UI messages and sends it to the browser as JSON, and
+ *   `toModelOutput` reads it back from there on the next chat turn.
  * - Standing announcements are added at the tail of each step's prompt
  *   (never to your history), on their channel: a trailing system message for
  *   `system`, a user message at the end otherwise.
@@ -51,13 +55,14 @@
  */
 import { createRequire } from 'node:module';
 import { jsonSchema, tool, type ModelMessage, type PrepareStepFunction, type Tool, type ToolCallRepairFunction, type ToolSet } from 'ai';
-import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, toolkitMode, toolResultErrorFlag, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
+import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, toolkitMode, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
 // Within the package: the dispatcher's definition and the load result's first line, as the router writes them.
-import { DISPATCHER_TOOL, loadResultHead, TOOLKIT_DISPATCHER_NAME } from '../../runtime/toolkit-loading.js';
-import { jsonText, resultText } from '../../runtime/targets/history.js';
+import { DISPATCHER_TOOL, TOOLKIT_DISPATCHER_NAME } from '../../runtime/toolkit-loading.js';
 import { assertKnownNames } from '../../runtime/suggest.js';
+import { defaultOutput, modelOutput, rejectionData, rejectionOutput, resultData, withToolReferences, type ToolOutput } from './output.js';
 
 export { toolrouteSearch, type AiSdkToolSearchFunction } from './search.js';
+export { readToolOutput, type AiSdkRejection, type AiSdkToolOutput } from './output.js';
 
 /** What `toAiSdk` needs of a router: its public API only. */
 export interface AiSdkRouter {
@@ -137,27 +142,6 @@ export interface AiSdkSettings {
   readonly instructions?: string;
   /** AI SDK 6: your system prompt and the toolkit directory. */
   readonly system?: string;
-}
-
-/**
- * A call the router rejected: the output of the tool's `execute` (not
- * thrown), sent to the model as the reason's text. Thrown, the AI SDK would
- * send it as an error text, which provider packages rewrite (`@ai-sdk/provider`
- * 4 prefixes the class name, `@ai-sdk/openai` 4 wraps it in `{"error": …}`).
- * In `result.toolResults` its `code` and `message` (the reason) are there to
- * read; it serializes as `{ code, reason }`.
- */
-export class ToolRejectedError extends Error {
-  override readonly name = 'ToolRejectedError';
-  readonly code: string;
-  constructor(code: string, reason: string) {
-    super(reason);
-    this.code = code;
-  }
-  /** What the AI SDK puts in the tool result. @example JSON.stringify(new ToolRejectedError('blocked', 'Tool "x" is currently blocked.')); // '{"code":"blocked",…}' */
-  toJSON(): { code: string; reason: string } {
-    return { code: this.code, reason: this.message };
-  }
 }
 
 /** The installed AI SDK's major version: it decides the names of two settings (see {@link AiSdkSettings}). */
@@ -261,7 +245,7 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
     // The run's `abortSignal`: aborting the run aborts the handler's `ctx.signal` and settles the call as `aborted`.
     const signal = call.abortSignal;
     const r = await router.dispatch({ id: call.toolCallId, name, arguments: input } as never, { context, ...(signal !== undefined ? { signal } : {}) } as never);
-    return r.ok ? r.result : new ToolRejectedError(r.code, r.reason);
+    return r.ok ? resultData(r.result) : rejectionData(r.code, r.reason);
   };
   const tools: ToolSet = {};
   const order: string[] = [];
@@ -272,7 +256,7 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
       description: t.description,
       inputSchema: jsonSchema((t.parameters ?? { type: 'object', properties: {} }) as never, { validate: ACCEPT_ALL }),
       execute: execute(t.name),
-      toModelOutput: ({ output }: { output: unknown }) => (output instanceof ToolRejectedError ? rejected(output.message) : success(output)),
+      toModelOutput: modelOutput(rejected, success),
       ...deferred,
     } as Tool);
   };
@@ -345,27 +329,6 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
 /** Every option `toAiSdk` reads: another key is a typo and throws. */
 const AI_SDK_OPTIONS: ReadonlySet<string> = new Set(['system', 'tools', 'task', 'context', 'toolkitLoading', 'target']);
 
-type ToolOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>;
-
-/** What the AI SDK sends for a tool's output when the tool has no `toModelOutput`. */
-function defaultOutput(output: unknown): ToolOutput {
-  if (typeof output === 'string') return { type: 'text', value: output };
-  const json = jsonText(output);
-  // What JSON cannot write (a BigInt, a cyclic value, a function) goes as text, as `toolMessage` writes it: never an exception that ends the run.
-  if (json === undefined && output !== undefined) return { type: 'text', value: resultText(output) };
-  return { type: 'json', value: json === undefined ? null : (JSON.parse(json) as never) };
-}
-
-/**
- * How a reason is sent: the tool's text, which every provider package sends
- * verbatim; where the target's tool results carry a failure flag (Anthropic),
- * an error result, which `@ai-sdk/anthropic` sends verbatim as a `tool_result`
- * with `is_error` (OpenAI's packages wrap error results as `{"error": …}`).
- */
-function rejectionOutput(target: Target | undefined): (reason: string) => ToolOutput {
-  return target !== undefined && toolResultErrorFlag(target) ? (value) => ({ type: 'error-text', value }) : (value) => ({ type: 'text', value });
-}
-
 /** The JSON object a tool call's input text holds, or undefined. */
 function jsonObject(input: string): Record<string, unknown> | undefined {
   try {
@@ -374,29 +337,6 @@ function jsonObject(input: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * `load_toolkit`'s model output in `deferred` mode: a successful load's text
- * (`Toolkit "X" loaded.` or `… is already loaded.`, as the router writes it)
- * and one Anthropic `tool_reference` per tool of that toolkit, which
- * `@ai-sdk/anthropic` sends as `{ type: 'tool_reference', tool_name }` blocks
- * in the `tool_result`. Any other text goes as plain text (a rejection never
- * gets here: it has its own output).
- */
-function withToolReferences(kits: readonly { name: string; tools: readonly ToolDefinition[] }[]): (output: unknown) => ToolOutput {
-  return (output) => {
-    const text = typeof output === 'string' ? output : JSON.stringify(output);
-    const kit = kits.find((k) => text.startsWith(loadResultHead(k.name, true)) || text.startsWith(loadResultHead(k.name, false)));
-    if (kit === undefined) return { type: 'text', value: text };
-    return {
-      type: 'content',
-      value: [
-        { type: 'text', text },
-        ...kit.tools.map((t) => ({ type: 'custom' as const, providerOptions: { anthropic: { type: 'tool-reference', toolName: t.name } } })),
-      ],
-    };
-  };
 }
 
 /** The toolkit names the loader offers (its `toolkit_name` enum). */

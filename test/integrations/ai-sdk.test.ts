@@ -18,7 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { createRouter } from '../../runtime/index.js';
 import * as flatOnly from '../fixtures/flat-only/expected/index.js';
 import { createDemoRouter } from '../../examples/mcp-server.js';
-import { aiSdkToolkitMode, toAiSdk, ToolRejectedError } from '../../integrations/ai-sdk/index.js';
+import { aiSdkToolkitMode, readToolOutput, toAiSdk } from '../../integrations/ai-sdk/index.js';
 import { memoryTools } from '../../examples/memory-tools.js';
 import { generated, recordingHandlers } from '../runtime/helpers.js';
 import { call, modelOf, USAGE } from './ai-sdk-model.js';
@@ -36,7 +36,12 @@ function reasonOf(seen: ReadonlyMap<string, { type: string; value: unknown }>, i
 /** The rejection codes of the calls `dispatch` refused, by call id, from the run's tool results. */
 function rejectedCodes(steps: readonly StepResult<ToolSet>[]): Map<string, string> {
   const out = new Map<string, string>();
-  for (const s of steps) for (const r of s.toolResults) if (r.output instanceof ToolRejectedError) out.set(r.toolCallId, r.output.code);
+  for (const s of steps) {
+    for (const r of s.toolResults) {
+      const read = readToolOutput(r.output);
+      if (!read.ok) out.set(r.toolCallId, read.code);
+    }
+  }
   return out;
 }
 
@@ -103,7 +108,7 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     expect(errorText('c11')).toBe('Tool "read_file" is not offered in this step. Call one of: file_ops, terminal, get_time, load_toolkit, get_forecast, get_current_weather.');
     // None of the AI SDK's own messages reached the model, nor an error class name.
     for (const [, out] of seen) expect(String(out.value)).not.toMatch(/Model tried to call unavailable tool|Invalid input for tool|Error:/);
-    // The calls dispatch refused are ToolRejectedError outputs with the router's code; the others never ran.
+    // The calls dispatch refused are rejection outputs with the router's code; the others never ran.
     expect(rejectedCodes(result.steps)).toEqual(new Map([['c5', 'invalid_arguments'], ['c7', 'blocked'], ['c8', 'unknown_action']]));
 
     // The standing announcement ends every prompt, exactly once, and never enters the history.
@@ -186,9 +191,8 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     expect([...store]).toEqual([['k', 'v']]);
     // A rejection is returned, not thrown: the model reads its reason as the tool's text.
     const rejected = await execute('remember', { key: 'k' });
-    expect(rejected).toBeInstanceOf(ToolRejectedError);
-    expect(rejected).toMatchObject({ code: 'invalid_arguments', message: expect.stringMatching(/^Invalid arguments for "remember"/) });
-    expect(JSON.parse(JSON.stringify(rejected))).toEqual({ code: 'invalid_arguments', reason: (rejected as Error).message });
+    expect(rejected).toEqual({ toolroute: 'rejected', code: 'invalid_arguments', reason: expect.stringMatching(/^Invalid arguments for "remember"/) });
+    expect(readToolOutput(rejected)).toEqual({ ok: false, code: 'invalid_arguments', reason: (rejected as { reason: string }).reason });
   });
 
   it('offers search_tools as a library tool: the model finds a toolkit tool by query and calls it without a load', async () => {
