@@ -10,8 +10,10 @@
  *   `router.dispatch`, under the run's `abortSignal` (aborting the run aborts
  *   the handler's `ctx.signal`). The AI SDK sends tools in the order of this object,
  *   and the prompt cache depends on it.
- * - `activeTools` and `prepareStep`: which of them the model sees, per step,
- *   as the strategy (`toolkitLoading`) says. Every provider caches a request
+ * - `prepareStep` (and, with `append` only, `activeTools`): which of them the
+ *   model sees, per step, as the strategy (`toolkitLoading`) says; without
+ *   `activeTools` the AI SDK offers every tool in `tools`, a caller's own
+ *   tools added beside these too. Every provider caches a request
  *   as a prefix in the order tools → system → messages, so a tool list that
  *   changes between steps costs the reuse of the system prompt and the whole
  *   conversation behind it:
@@ -54,7 +56,7 @@
  * AI SDK 7 `toolSearch`'s custom `search` callback.
  */
 import { createRequire } from 'node:module';
-import { jsonSchema, tool, type ModelMessage, type PrepareStepFunction, type Tool, type ToolCallRepairFunction, type ToolSet } from 'ai';
+import { jsonSchema, tool, type ModelMessage, type Tool, type ToolCallRepairFunction, type ToolSet } from 'ai';
 import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, toolkitMode, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
 // Within the package: the dispatcher's definition and the load result's first line, as the router writes them.
 import { DISPATCHER_TOOL, TOOLKIT_DISPATCHER_NAME } from '../../runtime/toolkit-loading.js';
@@ -81,7 +83,7 @@ export interface AiSdkRouter {
   dispatch(call: never, options: never): Promise<{ ok: true; result: unknown } | { ok: false; code: string; reason: string }>;
 }
 
-export interface ToAiSdkOptions<C = unknown> {
+export interface ToAiSdkOptions<C = unknown, L extends AiSdkToolkitLoading | undefined = AiSdkToolkitLoading | undefined> {
   /** Your system prompt; `instructions` (or `system`) in the result is it plus the toolkit directory. */
   readonly system?: string;
   /**
@@ -108,7 +110,7 @@ export interface ToAiSdkOptions<C = unknown> {
    * at the end of the list after its load, which costs the cached system
    * prompt and conversation on the next step.
    */
-  readonly toolkitLoading?: AiSdkToolkitLoading;
+  readonly toolkitLoading?: L;
   /**
    * The provider behind the model: needed for `toolkitLoading: 'native'`.
    * With `'anthropic'`, a rejection is sent as an error result (the reason
@@ -118,24 +120,47 @@ export interface ToAiSdkOptions<C = unknown> {
   readonly target?: Target;
 }
 
+/** The repair hook, typed by what it reads: the refused call, and the step's tool set (`tools`) as the AI SDK passes it. */
+export type AiSdkRepairToolCall = (options: { readonly toolCall: RepairedCall; readonly tools?: object }) => Promise<RepairedCall | null>;
+
 /** The strategies `toAiSdk` offers (the router's names; see {@link aiSdkToolkitMode}). */
 export type AiSdkToolkitLoading = 'dispatcher' | 'native' | 'append';
 /** What a strategy means for one run: the provider's deferral, the dispatcher tool, or appended tools. */
 export type AiSdkToolkitMode = 'deferred' | 'dispatcher' | 'append';
 
 /**
+ * `activeTools` under strategy `L`. With `append`: the router's tools of the
+ * step (those of the first step in the settings, each later step's from
+ * `prepareStep`). The other strategies offer every tool on every step, so
+ * they leave the AI SDK's default (every tool in `tools`), and a tool of your
+ * own added beside the router's is offered; `never` fits any call's list.
+ */
+export type AiSdkActiveTools<L extends AiSdkToolkitLoading | undefined> = L extends 'append' ? { activeTools: string[] } : { activeTools?: never };
+
+/** A tool call as the AI SDK hands it to the repair hook. */
+type RepairedCall = Parameters<ToolCallRepairFunction<ToolSet>>[0]['toolCall'];
+
+/**
  * What to spread into `generateText` / `streamText`. The installed AI SDK's
  * names: AI SDK 7 gets `instructions` and `repairToolCall`, AI SDK 6 `system`
  * and `experimental_repairToolCall` (7 keeps those only as deprecated aliases).
+ *
+ * `prepareStep` and the repair hook are typed by what they read, not by
+ * `ToolSet`: the AI SDK types them by the call's `tools`, and a call may add
+ * tools of its own (`tools: { ...settings.tools, lookup_order }`, which
+ * TypeScript types without `ToolSet`'s index signature), so they fit any call.
  */
-export interface AiSdkSettings {
+export type AiSdkSettings<L extends AiSdkToolkitLoading | undefined = AiSdkToolkitLoading | undefined> = AiSdkCallSettings<L> & Readonly<AiSdkActiveTools<L>>;
+
+/** {@link AiSdkSettings} but `activeTools`. */
+export interface AiSdkCallSettings<L extends AiSdkToolkitLoading | undefined> {
   readonly tools: ToolSet;
-  readonly activeTools: string[];
-  readonly prepareStep: PrepareStepFunction<ToolSet>;
+  /** The step's prompt with toolroute's reasons and the announcement tail; with `append`, its `activeTools`. */
+  readonly prepareStep: (step: { readonly messages: ModelMessage[] }) => { messages: ModelMessage[] } & AiSdkActiveTools<L>;
   /** AI SDK 7. */
-  readonly repairToolCall?: ToolCallRepairFunction<ToolSet>;
+  readonly repairToolCall?: AiSdkRepairToolCall;
   /** AI SDK 6. */
-  readonly experimental_repairToolCall?: ToolCallRepairFunction<ToolSet>;
+  readonly experimental_repairToolCall?: AiSdkRepairToolCall;
   /** Announcements on the `system` channel are trailing system messages. */
   readonly allowSystemInMessages: true;
   /** AI SDK 7: your system prompt and the toolkit directory. */
@@ -196,7 +221,7 @@ const ACCEPT_ALL = (value: unknown) => ({ success: true as const, value });
  * // Anthropic's own deferral instead of the dispatcher:
  * // generateText({ model: anthropic('claude-sonnet-4-5'), ...toAiSdk(router, { toolkitLoading: 'native', target: 'anthropic' }), … })
  */
-export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOptions<C> = {}): AiSdkSettings {
+export function toAiSdk<C = unknown, L extends AiSdkToolkitLoading | undefined = undefined>(router: AiSdkRouter, options: ToAiSdkOptions<C, L> = {}): AiSdkSettings<L> {
   assertKnownNames('toAiSdk options', Object.keys(options), AI_SDK_OPTIONS, () => AI_SDK_OPTIONS, `Options are ${[...AI_SDK_OPTIONS].join(', ')}.`);
   const mode = aiSdkToolkitMode(options.toolkitLoading, options.target);
   const compiled = router.compile();
@@ -280,21 +305,22 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
 
   const base = new Set([...stable.map((t) => t.name), ...(loader ? [loader.name] : []), ...library.map((t) => t.name)]);
   /**
-   * Active now, in `tools` order. `dispatcher` and `deferred`: everything, on
-   * every step (the same array each time). `append`: the stable choice and
-   * the loader, then the loaded toolkits' tools.
+   * With `append`, the router's tools active now, in `tools` order: the stable
+   * choice and the loader, then the loaded toolkits' tools. The other modes
+   * set no `activeTools`: every tool is active on every step, the caller's own
+   * tools too.
    */
-  const everything = [...order];
   const active = (): string[] => {
-    if (mode !== 'append') return everything;
     const on = new Set(base);
     const loaded = new Set(router.getLoadedToolkits().map((k) => k.toLowerCase()));
     for (const kit of kits) if (loaded.has(kit.name.toLowerCase())) for (const t of kit.tools) on.add(t.name);
     return order.filter((n) => on.has(n));
   };
 
-  const repairToolCall: ToolCallRepairFunction<ToolSet> = async ({ toolCall }) => {
+  const repairToolCall: AiSdkRepairToolCall = async ({ toolCall, tools: offered }) => {
     // The AI SDK refused the call before `execute` (no such active tool, or input that is not JSON).
+    // A tool of the caller's own, beside the router's: the AI SDK's message stands.
+    if (offered !== undefined && Object.hasOwn(offered, toolCall.toolName) && !Object.hasOwn(tools, toolCall.toolName)) return null;
     const check = router.checkToolCall({ name: toolCall.toolName, arguments: toolCall.input } as never);
     if (check.allowed === true && mode === 'dispatcher' && kitTools.has(toolCall.toolName)) {
       // A loaded toolkit tool called by its own name: the dispatcher call it stands for, with every key the model sent.
@@ -305,7 +331,7 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
     const reason =
       check.allowed === false && typeof check.reason === 'string'
         ? check.reason
-        : `Tool "${toolCall.toolName}" is not offered in this step. Call one of: ${active().join(', ')}.`;
+        : `Tool "${toolCall.toolName}" is not offered in this step. Call one of: ${Object.keys(offered ?? tools).join(', ')}.`;
     rejections.set(toolCall.toolCallId, reason);
     return null;
   };
@@ -314,16 +340,17 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
   // added last step is taken out (these very objects) before this step's is added, so each
   // request ends with exactly one. AI SDK 6 never hands it back.
   const tails = new WeakSet<ModelMessage>();
-  const prepareStep: PrepareStepFunction<ToolSet> = ({ messages }) => {
+  const prepareStep = ({ messages }: { readonly messages: ModelMessage[] }) => {
     const rewritten = messages.filter((m) => !tails.has(m)).map((m) => withReasons(m, rejections, rejected));
     const tail = announcementMessages(router.getAnnouncements());
     for (const m of tail) tails.add(m);
-    return { activeTools: active(), messages: [...rewritten, ...tail] };
+    return { ...(mode === 'append' ? { activeTools: active() } : {}), messages: [...rewritten, ...tail] };
   };
 
   const system = [options.system, compiled.directoryXml].filter((t): t is string => typeof t === 'string' && t !== '').join('\n\n');
   const named = AI_SDK_MAJOR >= 7 ? { instructions: system, repairToolCall } : { system, experimental_repairToolCall: repairToolCall };
-  return { tools, activeTools: active(), prepareStep, allowSystemInMessages: true, ...named };
+  // `activeTools` is there exactly when `L` is 'append' (the types say no more than the strategy does).
+  return { tools, ...(mode === 'append' ? { activeTools: active() } : {}), prepareStep, allowSystemInMessages: true, ...named } as AiSdkSettings<L>;
 }
 
 /** Every option `toAiSdk` reads: another key is a typo and throws. */
