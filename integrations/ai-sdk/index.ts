@@ -37,9 +37,10 @@
  *   send its own: calls the AI SDK refuses before any `execute` (an unknown
  *   or not-yet-loaded tool, arguments that are not JSON) are checked with
  *   `router.checkToolCall`, and their tool results carry the router's reason
- *   instead of the AI SDK's message. With the dispatcher, a loaded toolkit
- *   tool called by its own name is repaired into the `call_toolkit_tool`
- *   call it stands for. Arguments that are JSON reach `dispatch`, whose
+ *   instead of the AI SDK's message. With the dispatcher, a toolkit tool
+ *   called by its own name is repaired into the `call_toolkit_tool` call it
+ *   stands for (so it runs after a load earlier in the same step, as
+ *   `handleResponse` runs a turn). Arguments that are JSON reach `dispatch`, whose
  *   rejection (invalid arguments, blocked, unknown action) is the output of
  *   `execute`, an {@link AiSdkRejection} (`{ toolroute: 'rejected', code,
  *   reason }`), sent as the reason's text.
@@ -261,6 +262,8 @@ export function toAiSdk<C = unknown, L extends AiSdkToolkitLoading | undefined =
     }
   }
 
+  // The reasons for calls the AI SDK refused, by call id: `refused` while their step runs, `rejections` once settled.
+  const refused = new Map<string, { name: string; input: string; reason: string }>();
   const rejections = new Map<string, string>();
   const rejected = rejectionOutput(options.target);
   const execute = (name: string): Tool['execute'] => async (input, call) => {
@@ -321,19 +324,39 @@ export function toAiSdk<C = unknown, L extends AiSdkToolkitLoading | undefined =
     // The AI SDK refused the call before `execute` (no such active tool, or input that is not JSON).
     // A tool of the caller's own, beside the router's: the AI SDK's message stands.
     if (offered !== undefined && Object.hasOwn(offered, toolCall.toolName) && !Object.hasOwn(tools, toolCall.toolName)) return null;
-    const check = router.checkToolCall({ name: toolCall.toolName, arguments: toolCall.input } as never);
-    if (check.allowed === true && mode === 'dispatcher' && kitTools.has(toolCall.toolName)) {
-      // A loaded toolkit tool called by its own name: the dispatcher call it stands for, with every key the model sent.
-      // Blank input is `{}`, as dispatch reads it (readArguments).
+    if (mode === 'dispatcher' && kitTools.has(toolCall.toolName)) {
+      // A toolkit tool called by its own name: the dispatcher call it stands for, with every key the model sent.
+      // Blank input is `{}`, as dispatch reads it (readArguments). Whether its toolkit is loaded is `dispatch`'s to
+      // say when the call runs: the AI SDK runs a step's calls in order, so a load earlier in the same step counts,
+      // as in `handleResponse`.
       const args = toolCall.input.trim() === '' ? {} : jsonObject(toolCall.input);
       if (args !== undefined) return { ...toolCall, toolName: TOOLKIT_DISPATCHER_NAME, input: JSON.stringify({ tool: toolCall.toolName, args }) };
     }
+    const check = router.checkToolCall({ name: toolCall.toolName, arguments: toolCall.input } as never);
     const reason =
       check.allowed === false && typeof check.reason === 'string'
         ? check.reason
         : `Tool "${toolCall.toolName}" is not offered in this step. Call one of: ${Object.keys(offered ?? tools).join(', ')}.`;
-    rejections.set(toolCall.toolCallId, reason);
+    refused.set(toolCall.toolCallId, { name: toolCall.toolName, input: toolCall.input, reason });
     return null;
+  };
+
+  /**
+   * Fixes the reasons of the calls refused in the step that just ran, once: an
+   * earlier prompt that changed would cost the cache. The AI SDK checks a
+   * step's calls before any of them runs, and with `append` a toolkit's tools
+   * are active from the step after its load; so a toolkit tool refused while
+   * its toolkit was not loaded, whose toolkit a call of that same step then
+   * loaded, did not run and may now be called: the model is told so, instead
+   * of reading "not loaded" beside the load's "loaded".
+   */
+  const settle = () => {
+    for (const [id, call] of refused) {
+      const kit = kits.find((k) => k.tools.some((t) => t.name === call.name));
+      const runsNow = kit !== undefined && router.checkToolCall({ name: call.name, arguments: call.input } as never).allowed === true;
+      rejections.set(id, runsNow ? `Tool "${call.name}" did not run: its toolkit "${kit.name}" was loaded in the same step, and a toolkit's tools can be called from the step after its load. Call ${call.name} again.` : call.reason);
+    }
+    refused.clear();
   };
 
   // AI SDK 7 carries a step's `messages` override into the next step's `messages`: the tail
@@ -341,6 +364,7 @@ export function toAiSdk<C = unknown, L extends AiSdkToolkitLoading | undefined =
   // request ends with exactly one. AI SDK 6 never hands it back.
   const tails = new WeakSet<ModelMessage>();
   const prepareStep = ({ messages }: { readonly messages: ModelMessage[] }) => {
+    settle();
     const rewritten = messages.filter((m) => !tails.has(m)).map((m) => withReasons(m, rejections, rejected));
     const tail = announcementMessages(router.getAnnouncements());
     for (const m of tail) tails.add(m);
