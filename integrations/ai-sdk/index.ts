@@ -50,7 +50,7 @@
  * - Standing announcements are added at the tail of each step's prompt
  *   (never to your history), on their channel: a trailing system message for
  *   `system`, a user message at the end otherwise.
- * - `instructions` (AI SDK 7; `system` on 6): your system prompt with the
+ * - `instructions` (and `system` on AI SDK 6): your system prompt with the
  *   toolkit directory appended.
  *
  * `toolrouteSearch(generated)` (./search.ts) is the spec's ranked search as
@@ -85,7 +85,7 @@ export interface AiSdkRouter {
 }
 
 export interface ToAiSdkOptions<C = unknown, L extends AiSdkToolkitLoading | undefined = AiSdkToolkitLoading | undefined> {
-  /** Your system prompt; `instructions` (or `system`) in the result is it plus the toolkit directory. */
+  /** Your system prompt; `instructions` (and `system` on AI SDK 6) in the result is it plus the toolkit directory. */
   readonly system?: string;
   /**
    * The stable tools, as names of flat tools and namespaces (like `compile`'s
@@ -142,9 +142,13 @@ export type AiSdkActiveTools<L extends AiSdkToolkitLoading | undefined> = L exte
 type RepairedCall = Parameters<ToolCallRepairFunction<ToolSet>>[0]['toolCall'];
 
 /**
- * What to spread into `generateText` / `streamText`. The installed AI SDK's
- * names: AI SDK 7 gets `instructions` and `repairToolCall`, AI SDK 6 `system`
- * and `experimental_repairToolCall` (7 keeps those only as deprecated aliases).
+ * What to spread into `generateText` / `streamText` (or `new ToolLoopAgent`).
+ * The installed AI SDK's names: AI SDK 7 gets `instructions` and
+ * `repairToolCall`, AI SDK 6 `experimental_repairToolCall` and the system
+ * prompt as both `system` (what its `generateText` and `streamText` read) and
+ * `instructions` (what its `ToolLoopAgent` reads; the functions ignore it).
+ * AI SDK 7 keeps `system` and `experimental_repairToolCall` only as
+ * deprecated aliases.
  *
  * `prepareStep` and the repair hook are typed by what they read, not by
  * `ToolSet`: the AI SDK types them by the call's `tools`, and a call may add
@@ -164,9 +168,9 @@ export interface AiSdkCallSettings<L extends AiSdkToolkitLoading | undefined> {
   readonly experimental_repairToolCall?: AiSdkRepairToolCall;
   /** Announcements on the `system` channel are trailing system messages. */
   readonly allowSystemInMessages: true;
-  /** AI SDK 7: your system prompt and the toolkit directory. */
-  readonly instructions?: string;
-  /** AI SDK 6: your system prompt and the toolkit directory. */
+  /** Your system prompt and the toolkit directory: AI SDK 7's name, and AI SDK 6's for `ToolLoopAgent`. */
+  readonly instructions: string;
+  /** AI SDK 6: the same text, as its `generateText` and `streamText` read it. */
   readonly system?: string;
 }
 
@@ -372,7 +376,7 @@ export function toAiSdk<C = unknown, L extends AiSdkToolkitLoading | undefined =
   };
 
   const system = [options.system, compiled.directoryXml].filter((t): t is string => typeof t === 'string' && t !== '').join('\n\n');
-  const named = AI_SDK_MAJOR >= 7 ? { instructions: system, repairToolCall } : { system, experimental_repairToolCall: repairToolCall };
+  const named = AI_SDK_MAJOR >= 7 ? { instructions: system, repairToolCall } : { system, instructions: system, experimental_repairToolCall: repairToolCall };
   // `activeTools` is there exactly when `L` is 'append' (the types say no more than the strategy does).
   return { tools, ...(mode === 'append' ? { activeTools: active() } : {}), prepareStep, allowSystemInMessages: true, ...named } as AiSdkSettings<L>;
 }
