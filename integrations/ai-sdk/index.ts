@@ -10,8 +10,10 @@
  *   `router.dispatch`, under the run's `abortSignal` (aborting the run aborts
  *   the handler's `ctx.signal`). The AI SDK sends tools in the order of this object,
  *   and the prompt cache depends on it.
- * - `activeTools` and `prepareStep`: which of them the model sees, per step,
- *   as the strategy (`toolkitLoading`) says. Every provider caches a request
+ * - `prepareStep` (and, with `append` only, `activeTools`): which of them the
+ *   model sees, per step, as the strategy (`toolkitLoading`) says; without
+ *   `activeTools` the AI SDK offers every tool in `tools`, a caller's own
+ *   tools added beside these too. Every provider caches a request
  *   as a prefix in the order tools → system → messages, so a tool list that
  *   changes between steps costs the reuse of the system prompt and the whole
  *   conversation behind it:
@@ -35,29 +37,35 @@
  *   send its own: calls the AI SDK refuses before any `execute` (an unknown
  *   or not-yet-loaded tool, arguments that are not JSON) are checked with
  *   `router.checkToolCall`, and their tool results carry the router's reason
- *   instead of the AI SDK's message. With the dispatcher, a loaded toolkit
- *   tool called by its own name is repaired into the `call_toolkit_tool`
- *   call it stands for. Arguments that are JSON reach `dispatch`, whose
+ *   instead of the AI SDK's message. With the dispatcher, a toolkit tool
+ *   called by its own name is repaired into the `call_toolkit_tool` call it
+ *   stands for (so it runs after a load earlier in the same step, as
+ *   `handleResponse` runs a turn). Arguments that are JSON reach `dispatch`, whose
  *   rejection (invalid arguments, blocked, unknown action) is the output of
- *   `execute`, a {@link ToolRejectedError}, sent as the reason's text.
+ *   `execute`, an {@link AiSdkRejection} (`{ toolroute: 'rejected', code,
+ *   reason }`), sent as the reason's text.
+ * - What `execute` returns is plain JSON data (./output.ts): the AI SDK
+ *   clones it into UI messages and sends it to the browser as JSON, and
+ *   `toModelOutput` reads it back from there on the next chat turn.
  * - Standing announcements are added at the tail of each step's prompt
  *   (never to your history), on their channel: a trailing system message for
  *   `system`, a user message at the end otherwise.
- * - `instructions` (AI SDK 7; `system` on 6): your system prompt with the
+ * - `instructions` (and `system` on AI SDK 6): your system prompt with the
  *   toolkit directory appended.
  *
  * `toolrouteSearch(generated)` (./search.ts) is the spec's ranked search as
  * AI SDK 7 `toolSearch`'s custom `search` callback.
  */
 import { createRequire } from 'node:module';
-import { jsonSchema, tool, type ModelMessage, type PrepareStepFunction, type Tool, type ToolCallRepairFunction, type ToolSet } from 'ai';
-import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, toolkitMode, toolResultErrorFlag, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
+import { jsonSchema, tool, type ModelMessage, type Tool, type ToolCallRepairFunction, type ToolSet } from 'ai';
+import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, toolkitMode, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
 // Within the package: the dispatcher's definition and the load result's first line, as the router writes them.
-import { DISPATCHER_TOOL, loadResultHead, TOOLKIT_DISPATCHER_NAME } from '../../runtime/toolkit-loading.js';
-import { jsonText, resultText } from '../../runtime/targets/history.js';
+import { DISPATCHER_TOOL, TOOLKIT_DISPATCHER_NAME } from '../../runtime/toolkit-loading.js';
 import { assertKnownNames } from '../../runtime/suggest.js';
+import { defaultOutput, modelOutput, rejectionData, rejectionOutput, resultData, withToolReferences, type ToolOutput } from './output.js';
 
 export { toolrouteSearch, type AiSdkToolSearchFunction } from './search.js';
+export { readToolOutput, type AiSdkRejection, type AiSdkToolOutput } from './output.js';
 
 /** What `toAiSdk` needs of a router: its public API only. */
 export interface AiSdkRouter {
@@ -76,8 +84,8 @@ export interface AiSdkRouter {
   dispatch(call: never, options: never): Promise<{ ok: true; result: unknown } | { ok: false; code: string; reason: string }>;
 }
 
-export interface ToAiSdkOptions<C = unknown> {
-  /** Your system prompt; `instructions` (or `system`) in the result is it plus the toolkit directory. */
+export interface ToAiSdkOptions<C = unknown, L extends AiSdkToolkitLoading | undefined = AiSdkToolkitLoading | undefined> {
+  /** Your system prompt; `instructions` (and `system` on AI SDK 6) in the result is it plus the toolkit directory. */
   readonly system?: string;
   /**
    * The stable tools, as names of flat tools and namespaces (like `compile`'s
@@ -103,7 +111,7 @@ export interface ToAiSdkOptions<C = unknown> {
    * at the end of the list after its load, which costs the cached system
    * prompt and conversation on the next step.
    */
-  readonly toolkitLoading?: AiSdkToolkitLoading;
+  readonly toolkitLoading?: L;
   /**
    * The provider behind the model: needed for `toolkitLoading: 'native'`.
    * With `'anthropic'`, a rejection is sent as an error result (the reason
@@ -113,51 +121,57 @@ export interface ToAiSdkOptions<C = unknown> {
   readonly target?: Target;
 }
 
+/** The repair hook, typed by what it reads: the refused call, and the step's tool set (`tools`) as the AI SDK passes it. */
+export type AiSdkRepairToolCall = (options: { readonly toolCall: RepairedCall; readonly tools?: object }) => Promise<RepairedCall | null>;
+
 /** The strategies `toAiSdk` offers (the router's names; see {@link aiSdkToolkitMode}). */
 export type AiSdkToolkitLoading = 'dispatcher' | 'native' | 'append';
 /** What a strategy means for one run: the provider's deferral, the dispatcher tool, or appended tools. */
 export type AiSdkToolkitMode = 'deferred' | 'dispatcher' | 'append';
 
 /**
- * What to spread into `generateText` / `streamText`. The installed AI SDK's
- * names: AI SDK 7 gets `instructions` and `repairToolCall`, AI SDK 6 `system`
- * and `experimental_repairToolCall` (7 keeps those only as deprecated aliases).
+ * `activeTools` under strategy `L`. With `append`: the router's tools of the
+ * step (those of the first step in the settings, each later step's from
+ * `prepareStep`). The other strategies offer every tool on every step, so
+ * they leave the AI SDK's default (every tool in `tools`), and a tool of your
+ * own added beside the router's is offered; `never` fits any call's list.
  */
-export interface AiSdkSettings {
-  readonly tools: ToolSet;
-  readonly activeTools: string[];
-  readonly prepareStep: PrepareStepFunction<ToolSet>;
-  /** AI SDK 7. */
-  readonly repairToolCall?: ToolCallRepairFunction<ToolSet>;
-  /** AI SDK 6. */
-  readonly experimental_repairToolCall?: ToolCallRepairFunction<ToolSet>;
-  /** Announcements on the `system` channel are trailing system messages. */
-  readonly allowSystemInMessages: true;
-  /** AI SDK 7: your system prompt and the toolkit directory. */
-  readonly instructions?: string;
-  /** AI SDK 6: your system prompt and the toolkit directory. */
-  readonly system?: string;
-}
+export type AiSdkActiveTools<L extends AiSdkToolkitLoading | undefined> = L extends 'append' ? { activeTools: string[] } : { activeTools?: never };
+
+/** A tool call as the AI SDK hands it to the repair hook. */
+type RepairedCall = Parameters<ToolCallRepairFunction<ToolSet>>[0]['toolCall'];
 
 /**
- * A call the router rejected: the output of the tool's `execute` (not
- * thrown), sent to the model as the reason's text. Thrown, the AI SDK would
- * send it as an error text, which provider packages rewrite (`@ai-sdk/provider`
- * 4 prefixes the class name, `@ai-sdk/openai` 4 wraps it in `{"error": …}`).
- * In `result.toolResults` its `code` and `message` (the reason) are there to
- * read; it serializes as `{ code, reason }`.
+ * What to spread into `generateText` / `streamText` (or `new ToolLoopAgent`).
+ * The installed AI SDK's names: AI SDK 7 gets `instructions` and
+ * `repairToolCall`, AI SDK 6 `experimental_repairToolCall` and the system
+ * prompt as both `system` (what its `generateText` and `streamText` read) and
+ * `instructions` (what its `ToolLoopAgent` reads; the functions ignore it).
+ * AI SDK 7 keeps `system` and `experimental_repairToolCall` only as
+ * deprecated aliases.
+ *
+ * `prepareStep` and the repair hook are typed by what they read, not by
+ * `ToolSet`: the AI SDK types them by the call's `tools`, and a call may add
+ * tools of its own (`tools: { ...settings.tools, lookup_order }`, which
+ * TypeScript types without `ToolSet`'s index signature), so they fit any call.
  */
-export class ToolRejectedError extends Error {
-  override readonly name = 'ToolRejectedError';
-  readonly code: string;
-  constructor(code: string, reason: string) {
-    super(reason);
-    this.code = code;
-  }
-  /** What the AI SDK puts in the tool result. @example JSON.stringify(new ToolRejectedError('blocked', 'Tool "x" is currently blocked.')); // '{"code":"blocked",…}' */
-  toJSON(): { code: string; reason: string } {
-    return { code: this.code, reason: this.message };
-  }
+export type AiSdkSettings<L extends AiSdkToolkitLoading | undefined = AiSdkToolkitLoading | undefined> = AiSdkCallSettings<L> & Readonly<AiSdkActiveTools<L>>;
+
+/** {@link AiSdkSettings} but `activeTools`. */
+export interface AiSdkCallSettings<L extends AiSdkToolkitLoading | undefined> {
+  readonly tools: ToolSet;
+  /** The step's prompt with toolroute's reasons and the announcement tail; with `append`, its `activeTools`. */
+  readonly prepareStep: (step: { readonly messages: ModelMessage[] }) => { messages: ModelMessage[] } & AiSdkActiveTools<L>;
+  /** AI SDK 7. */
+  readonly repairToolCall?: AiSdkRepairToolCall;
+  /** AI SDK 6. */
+  readonly experimental_repairToolCall?: AiSdkRepairToolCall;
+  /** Announcements on the `system` channel are trailing system messages. */
+  readonly allowSystemInMessages: true;
+  /** Your system prompt and the toolkit directory: AI SDK 7's name, and AI SDK 6's for `ToolLoopAgent`. */
+  readonly instructions: string;
+  /** AI SDK 6: the same text, as its `generateText` and `streamText` read it. */
+  readonly system?: string;
 }
 
 /** The installed AI SDK's major version: it decides the names of two settings (see {@link AiSdkSettings}). */
@@ -212,7 +226,7 @@ const ACCEPT_ALL = (value: unknown) => ({ success: true as const, value });
  * // Anthropic's own deferral instead of the dispatcher:
  * // generateText({ model: anthropic('claude-sonnet-4-5'), ...toAiSdk(router, { toolkitLoading: 'native', target: 'anthropic' }), … })
  */
-export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOptions<C> = {}): AiSdkSettings {
+export function toAiSdk<C = unknown, L extends AiSdkToolkitLoading | undefined = undefined>(router: AiSdkRouter, options: ToAiSdkOptions<C, L> = {}): AiSdkSettings<L> {
   assertKnownNames('toAiSdk options', Object.keys(options), AI_SDK_OPTIONS, () => AI_SDK_OPTIONS, `Options are ${[...AI_SDK_OPTIONS].join(', ')}.`);
   const mode = aiSdkToolkitMode(options.toolkitLoading, options.target);
   const compiled = router.compile();
@@ -252,6 +266,8 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
     }
   }
 
+  // The reasons for calls the AI SDK refused, by call id: `refused` while their step runs, `rejections` once settled.
+  const refused = new Map<string, { name: string; input: string; reason: string }>();
   const rejections = new Map<string, string>();
   const rejected = rejectionOutput(options.target);
   const execute = (name: string): Tool['execute'] => async (input, call) => {
@@ -261,7 +277,7 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
     // The run's `abortSignal`: aborting the run aborts the handler's `ctx.signal` and settles the call as `aborted`.
     const signal = call.abortSignal;
     const r = await router.dispatch({ id: call.toolCallId, name, arguments: input } as never, { context, ...(signal !== undefined ? { signal } : {}) } as never);
-    return r.ok ? r.result : new ToolRejectedError(r.code, r.reason);
+    return r.ok ? resultData(r.result) : rejectionData(r.code, r.reason);
   };
   const tools: ToolSet = {};
   const order: string[] = [];
@@ -272,7 +288,7 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
       description: t.description,
       inputSchema: jsonSchema((t.parameters ?? { type: 'object', properties: {} }) as never, { validate: ACCEPT_ALL }),
       execute: execute(t.name),
-      toModelOutput: ({ output }: { output: unknown }) => (output instanceof ToolRejectedError ? rejected(output.message) : success(output)),
+      toModelOutput: modelOutput(rejected, success),
       ...deferred,
     } as Tool);
   };
@@ -296,75 +312,77 @@ export function toAiSdk<C = unknown>(router: AiSdkRouter, options: ToAiSdkOption
 
   const base = new Set([...stable.map((t) => t.name), ...(loader ? [loader.name] : []), ...library.map((t) => t.name)]);
   /**
-   * Active now, in `tools` order. `dispatcher` and `deferred`: everything, on
-   * every step (the same array each time). `append`: the stable choice and
-   * the loader, then the loaded toolkits' tools.
+   * With `append`, the router's tools active now, in `tools` order: the stable
+   * choice and the loader, then the loaded toolkits' tools. The other modes
+   * set no `activeTools`: every tool is active on every step, the caller's own
+   * tools too.
    */
-  const everything = [...order];
   const active = (): string[] => {
-    if (mode !== 'append') return everything;
     const on = new Set(base);
     const loaded = new Set(router.getLoadedToolkits().map((k) => k.toLowerCase()));
     for (const kit of kits) if (loaded.has(kit.name.toLowerCase())) for (const t of kit.tools) on.add(t.name);
     return order.filter((n) => on.has(n));
   };
 
-  const repairToolCall: ToolCallRepairFunction<ToolSet> = async ({ toolCall }) => {
+  const repairToolCall: AiSdkRepairToolCall = async ({ toolCall, tools: offered }) => {
     // The AI SDK refused the call before `execute` (no such active tool, or input that is not JSON).
-    const check = router.checkToolCall({ name: toolCall.toolName, arguments: toolCall.input } as never);
-    if (check.allowed === true && mode === 'dispatcher' && kitTools.has(toolCall.toolName)) {
-      // A loaded toolkit tool called by its own name: the dispatcher call it stands for, with every key the model sent.
-      // Blank input is `{}`, as dispatch reads it (readArguments).
+    // A tool of the caller's own, beside the router's: the AI SDK's message stands.
+    if (offered !== undefined && Object.hasOwn(offered, toolCall.toolName) && !Object.hasOwn(tools, toolCall.toolName)) return null;
+    if (mode === 'dispatcher' && kitTools.has(toolCall.toolName)) {
+      // A toolkit tool called by its own name: the dispatcher call it stands for, with every key the model sent.
+      // Blank input is `{}`, as dispatch reads it (readArguments). Whether its toolkit is loaded is `dispatch`'s to
+      // say when the call runs: the AI SDK runs a step's calls in order, so a load earlier in the same step counts,
+      // as in `handleResponse`.
       const args = toolCall.input.trim() === '' ? {} : jsonObject(toolCall.input);
       if (args !== undefined) return { ...toolCall, toolName: TOOLKIT_DISPATCHER_NAME, input: JSON.stringify({ tool: toolCall.toolName, args }) };
     }
+    const check = router.checkToolCall({ name: toolCall.toolName, arguments: toolCall.input } as never);
     const reason =
       check.allowed === false && typeof check.reason === 'string'
         ? check.reason
-        : `Tool "${toolCall.toolName}" is not offered in this step. Call one of: ${active().join(', ')}.`;
-    rejections.set(toolCall.toolCallId, reason);
+        : `Tool "${toolCall.toolName}" is not offered in this step. Call one of: ${Object.keys(offered ?? tools).join(', ')}.`;
+    refused.set(toolCall.toolCallId, { name: toolCall.toolName, input: toolCall.input, reason });
     return null;
+  };
+
+  /**
+   * Fixes the reasons of the calls refused in the step that just ran, once: an
+   * earlier prompt that changed would cost the cache. The AI SDK checks a
+   * step's calls before any of them runs, and with `append` a toolkit's tools
+   * are active from the step after its load; so a toolkit tool refused while
+   * its toolkit was not loaded, whose toolkit a call of that same step then
+   * loaded, did not run and may now be called: the model is told so, instead
+   * of reading "not loaded" beside the load's "loaded".
+   */
+  const settle = () => {
+    for (const [id, call] of refused) {
+      const kit = kits.find((k) => k.tools.some((t) => t.name === call.name));
+      const runsNow = kit !== undefined && router.checkToolCall({ name: call.name, arguments: call.input } as never).allowed === true;
+      rejections.set(id, runsNow ? `Tool "${call.name}" did not run: its toolkit "${kit.name}" was loaded in the same step, and a toolkit's tools can be called from the step after its load. Call ${call.name} again.` : call.reason);
+    }
+    refused.clear();
   };
 
   // AI SDK 7 carries a step's `messages` override into the next step's `messages`: the tail
   // added last step is taken out (these very objects) before this step's is added, so each
   // request ends with exactly one. AI SDK 6 never hands it back.
   const tails = new WeakSet<ModelMessage>();
-  const prepareStep: PrepareStepFunction<ToolSet> = ({ messages }) => {
+  const prepareStep = ({ messages }: { readonly messages: ModelMessage[] }) => {
+    settle();
     const rewritten = messages.filter((m) => !tails.has(m)).map((m) => withReasons(m, rejections, rejected));
     const tail = announcementMessages(router.getAnnouncements());
     for (const m of tail) tails.add(m);
-    return { activeTools: active(), messages: [...rewritten, ...tail] };
+    return { ...(mode === 'append' ? { activeTools: active() } : {}), messages: [...rewritten, ...tail] };
   };
 
   const system = [options.system, compiled.directoryXml].filter((t): t is string => typeof t === 'string' && t !== '').join('\n\n');
-  const named = AI_SDK_MAJOR >= 7 ? { instructions: system, repairToolCall } : { system, experimental_repairToolCall: repairToolCall };
-  return { tools, activeTools: active(), prepareStep, allowSystemInMessages: true, ...named };
+  const named = AI_SDK_MAJOR >= 7 ? { instructions: system, repairToolCall } : { system, instructions: system, experimental_repairToolCall: repairToolCall };
+  // `activeTools` is there exactly when `L` is 'append' (the types say no more than the strategy does).
+  return { tools, ...(mode === 'append' ? { activeTools: active() } : {}), prepareStep, allowSystemInMessages: true, ...named } as AiSdkSettings<L>;
 }
 
 /** Every option `toAiSdk` reads: another key is a typo and throws. */
 const AI_SDK_OPTIONS: ReadonlySet<string> = new Set(['system', 'tools', 'task', 'context', 'toolkitLoading', 'target']);
-
-type ToolOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>;
-
-/** What the AI SDK sends for a tool's output when the tool has no `toModelOutput`. */
-function defaultOutput(output: unknown): ToolOutput {
-  if (typeof output === 'string') return { type: 'text', value: output };
-  const json = jsonText(output);
-  // What JSON cannot write (a BigInt, a cyclic value, a function) goes as text, as `toolMessage` writes it: never an exception that ends the run.
-  if (json === undefined && output !== undefined) return { type: 'text', value: resultText(output) };
-  return { type: 'json', value: json === undefined ? null : (JSON.parse(json) as never) };
-}
-
-/**
- * How a reason is sent: the tool's text, which every provider package sends
- * verbatim; where the target's tool results carry a failure flag (Anthropic),
- * an error result, which `@ai-sdk/anthropic` sends verbatim as a `tool_result`
- * with `is_error` (OpenAI's packages wrap error results as `{"error": …}`).
- */
-function rejectionOutput(target: Target | undefined): (reason: string) => ToolOutput {
-  return target !== undefined && toolResultErrorFlag(target) ? (value) => ({ type: 'error-text', value }) : (value) => ({ type: 'text', value });
-}
 
 /** The JSON object a tool call's input text holds, or undefined. */
 function jsonObject(input: string): Record<string, unknown> | undefined {
@@ -374,29 +392,6 @@ function jsonObject(input: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * `load_toolkit`'s model output in `deferred` mode: a successful load's text
- * (`Toolkit "X" loaded.` or `… is already loaded.`, as the router writes it)
- * and one Anthropic `tool_reference` per tool of that toolkit, which
- * `@ai-sdk/anthropic` sends as `{ type: 'tool_reference', tool_name }` blocks
- * in the `tool_result`. Any other text goes as plain text (a rejection never
- * gets here: it has its own output).
- */
-function withToolReferences(kits: readonly { name: string; tools: readonly ToolDefinition[] }[]): (output: unknown) => ToolOutput {
-  return (output) => {
-    const text = typeof output === 'string' ? output : JSON.stringify(output);
-    const kit = kits.find((k) => text.startsWith(loadResultHead(k.name, true)) || text.startsWith(loadResultHead(k.name, false)));
-    if (kit === undefined) return { type: 'text', value: text };
-    return {
-      type: 'content',
-      value: [
-        { type: 'text', text },
-        ...kit.tools.map((t) => ({ type: 'custom' as const, providerOptions: { anthropic: { type: 'tool-reference', toolName: t.name } } })),
-      ],
-    };
-  };
 }
 
 /** The toolkit names the loader offers (its `toolkit_name` enum). */

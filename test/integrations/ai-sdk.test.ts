@@ -18,7 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { createRouter } from '../../runtime/index.js';
 import * as flatOnly from '../fixtures/flat-only/expected/index.js';
 import { createDemoRouter } from '../../examples/mcp-server.js';
-import { aiSdkToolkitMode, toAiSdk, ToolRejectedError } from '../../integrations/ai-sdk/index.js';
+import { aiSdkToolkitMode, readToolOutput, toAiSdk } from '../../integrations/ai-sdk/index.js';
 import { memoryTools } from '../../examples/memory-tools.js';
 import { generated, recordingHandlers } from '../runtime/helpers.js';
 import { call, modelOf, USAGE } from './ai-sdk-model.js';
@@ -36,7 +36,12 @@ function reasonOf(seen: ReadonlyMap<string, { type: string; value: unknown }>, i
 /** The rejection codes of the calls `dispatch` refused, by call id, from the run's tool results. */
 function rejectedCodes(steps: readonly StepResult<ToolSet>[]): Map<string, string> {
   const out = new Map<string, string>();
-  for (const s of steps) for (const r of s.toolResults) if (r.output instanceof ToolRejectedError) out.set(r.toolCallId, r.output.code);
+  for (const s of steps) {
+    for (const r of s.toolResults) {
+      const read = readToolOutput(r.output);
+      if (!read.ok) out.set(r.toolCallId, read.code);
+    }
+  }
   return out;
 }
 
@@ -103,7 +108,7 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     expect(errorText('c11')).toBe('Tool "read_file" is not offered in this step. Call one of: file_ops, terminal, get_time, load_toolkit, get_forecast, get_current_weather.');
     // None of the AI SDK's own messages reached the model, nor an error class name.
     for (const [, out] of seen) expect(String(out.value)).not.toMatch(/Model tried to call unavailable tool|Invalid input for tool|Error:/);
-    // The calls dispatch refused are ToolRejectedError outputs with the router's code; the others never ran.
+    // The calls dispatch refused are rejection outputs with the router's code; the others never ran.
     expect(rejectedCodes(result.steps)).toEqual(new Map([['c5', 'invalid_arguments'], ['c7', 'blocked'], ['c8', 'unknown_action']]));
 
     // The standing announcement ends every prompt, exactly once, and never enters the history.
@@ -128,11 +133,11 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     expect(JSON.stringify(router.snapshot())).toBe(before);
     expect(Object.keys(appended.tools)).toEqual(['get_time', 'file_ops', 'load_toolkit', 'get_forecast', 'get_current_weather', 'run_query', 'describe_table']);
     expect(appended.activeTools).toEqual(['get_time', 'file_ops', 'load_toolkit']);
-    // The default (dispatcher): the toolkit tools are not tools of the run at all; everything is active.
+    // The default (dispatcher): the toolkit tools are not tools of the run at all; everything is active, so no activeTools.
     const settings = toAiSdk(router, { tools: ['get_time', 'file_ops'] });
     expect(JSON.stringify(router.snapshot())).toBe(before);
     expect(Object.keys(settings.tools)).toEqual(['get_time', 'file_ops', 'load_toolkit', 'call_toolkit_tool']);
-    expect(settings.activeTools).toEqual(['get_time', 'file_ops', 'load_toolkit', 'call_toolkit_tool']);
+    expect(settings.activeTools).toBeUndefined();
     expect(() => toAiSdk(router, { tools: ['write_file'] })).toThrow(/not a flat tool or namespace/);
 
     // Three steps; the announcement changes before the third: each prompt ends with the current one, once.
@@ -162,12 +167,14 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     expect(log[1]).toMatchObject({ callId: 'x2', context: { user: 'fixed' } });
   });
 
-  it('names the system prompt and the repair hook as the installed AI SDK does: instructions and repairToolCall on 7, system and experimental_repairToolCall on 6', () => {
+  it('names the system prompt and the repair hook as the installed AI SDK does: instructions and repairToolCall on 7; system, instructions (ToolLoopAgent) and experimental_repairToolCall on 6', () => {
     const settings = toAiSdk(createDemoRouter(), { system: 'Be brief.' });
     const keys = Object.keys(settings).sort();
-    const named = AI_MAJOR >= 7 ? ['instructions', 'repairToolCall'] : ['experimental_repairToolCall', 'system'];
-    expect(keys).toEqual(['activeTools', 'allowSystemInMessages', 'prepareStep', 'tools', ...named].sort());
-    expect(AI_MAJOR >= 7 ? settings.instructions : settings.system).toMatch(/^Be brief\.\n\n<available_toolkits>/);
+    const named = AI_MAJOR >= 7 ? ['instructions', 'repairToolCall'] : ['experimental_repairToolCall', 'instructions', 'system'];
+    expect(keys).toEqual(['allowSystemInMessages', 'prepareStep', 'tools', ...named].sort());
+    expect(Object.keys(toAiSdk(createDemoRouter(), { toolkitLoading: 'append' })).sort()).toEqual(['activeTools', 'allowSystemInMessages', 'prepareStep', 'tools', ...named].sort());
+    expect(settings.instructions).toMatch(/^Be brief\.\n\n<available_toolkits>/);
+    if (AI_MAJOR < 7) expect(settings.system).toBe(settings.instructions);
   });
 
   it('library tools come after the loader whatever the choice, always active, executed through dispatch', async () => {
@@ -175,7 +182,7 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     const router = createRouter(generated, recordingHandlers().handlers, { libraryTools: memoryTools(store) });
     const settings = toAiSdk(router, { tools: ['get_time'] });
     expect(Object.keys(settings.tools)).toEqual(['get_time', 'load_toolkit', 'call_toolkit_tool', 'remember', 'recall']);
-    expect(settings.activeTools).toEqual(['get_time', 'load_toolkit', 'call_toolkit_tool', 'remember', 'recall']);
+    expect(settings.activeTools).toBeUndefined();
     const append = toAiSdk(router, { tools: ['get_time'], toolkitLoading: 'append' });
     expect(Object.keys(append.tools).slice(0, 4)).toEqual(['get_time', 'load_toolkit', 'remember', 'recall']);
     expect(append.activeTools).toEqual(['get_time', 'load_toolkit', 'remember', 'recall']);
@@ -186,9 +193,8 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     expect([...store]).toEqual([['k', 'v']]);
     // A rejection is returned, not thrown: the model reads its reason as the tool's text.
     const rejected = await execute('remember', { key: 'k' });
-    expect(rejected).toBeInstanceOf(ToolRejectedError);
-    expect(rejected).toMatchObject({ code: 'invalid_arguments', message: expect.stringMatching(/^Invalid arguments for "remember"/) });
-    expect(JSON.parse(JSON.stringify(rejected))).toEqual({ code: 'invalid_arguments', reason: (rejected as Error).message });
+    expect(rejected).toEqual({ toolroute: 'rejected', code: 'invalid_arguments', reason: expect.stringMatching(/^Invalid arguments for "remember"/) });
+    expect(readToolOutput(rejected)).toEqual({ ok: false, code: 'invalid_arguments', reason: (rejected as { reason: string }).reason });
   });
 
   it('offers search_tools as a library tool: the model finds a toolkit tool by query and calls it without a load', async () => {
@@ -196,7 +202,7 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     const router = createRouter(generated, handlers, { searchTools: { k: 2 } });
     const settings = toAiSdk(router, { tools: ['get_time'] });
     expect(Object.keys(settings.tools)).toEqual(['get_time', 'load_toolkit', 'call_toolkit_tool', 'search_tools']);
-    expect(settings.activeTools).toContain('search_tools');
+    expect(settings.activeTools).toBeUndefined();
     const { model, calls } = modelOf([
       [call('q1', 'search_tools', { query: 'weather forecast for the next days' })],
       [call('q2', 'call_toolkit_tool', { tool: 'get_forecast', args: { city: 'Oslo' } })],
@@ -207,15 +213,15 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     expect(reasonOf(seen, 'q1').split('\n')[1]).toMatch(/^- get_forecast:/);
     expect(log.map((entry) => entry.tool)).toEqual(['get_forecast']);
     expect(router.getLoadedToolkits()).toContain('Weather');
-    // The tools of the run never changed: every step offered the same set.
-    expect(new Set(calls.map((c) => JSON.stringify(c.tools?.map((t) => t.name)))).size).toBe(1);
+    // The tools of the run never changed: every step offered the same set, search_tools included.
+    expect(calls.map((c) => c.tools?.map((t) => t.name))).toEqual(Array(3).fill(Object.keys(settings.tools)));
   });
 
   it('prunes flat tools by task, once for the run', () => {
     const router = createDemoRouter();
     const settings = toAiSdk(router, { tools: ['read_file', 'run_bash', 'get_time'], task: 'read the config file', toolkitLoading: 'append' });
     expect(settings.activeTools).toEqual(['read_file', 'get_time', 'load_toolkit']);
-    expect(toAiSdk(router, { tools: ['read_file', 'run_bash', 'get_time'], task: 'read the config file' }).activeTools).toEqual(['read_file', 'get_time', 'load_toolkit', 'call_toolkit_tool']);
+    expect(Object.keys(toAiSdk(router, { tools: ['read_file', 'run_bash', 'get_time'], task: 'read the config file' }).tools)).toEqual(['read_file', 'get_time', 'load_toolkit', 'call_toolkit_tool']);
   });
 });
 
@@ -365,8 +371,8 @@ describe('toAiSdk toolkit loading: dispatcher (default)', () => {
     const router = createRouter(flatOnly, { get_time: () => 'now', read_file: () => '', stat_file: () => ({}), send_email: () => 'sent' } as never);
     for (const toolkitLoading of ['dispatcher', 'append', 'native'] as const) {
       const settings = toAiSdk(router, { toolkitLoading, target: 'anthropic' });
-      expect(settings.activeTools, toolkitLoading).toEqual(['get_time', 'read_file', 'stat_file', 'send_email']);
-      expect(Object.keys(settings.tools), toolkitLoading).toEqual(settings.activeTools);
+      expect(Object.keys(settings.tools), toolkitLoading).toEqual(['get_time', 'read_file', 'stat_file', 'send_email']);
+      expect(settings.activeTools, toolkitLoading).toEqual(toolkitLoading === 'append' ? Object.keys(settings.tools) : undefined);
     }
   });
 });
