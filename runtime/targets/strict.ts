@@ -212,10 +212,7 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
     out['items'] = element.schema;
     if (element.plan !== undefined) (plan ??= { optional: [] }).items = element.plan;
   }
-  if (notes.length > 0) {
-    const own = typeof out['description'] === 'string' ? (out['description'] as string) : '';
-    out['description'] = own === '' ? notes.join('\n') : `${own}\n${notes.join('\n')}`;
-  }
+  if (notes.length > 0) out['description'] = [out['description'], ...notes].filter((line) => typeof line === 'string' && line !== '').join('\n');
   return { ok: true, schema: out, plan };
 }
 
