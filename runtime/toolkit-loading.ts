@@ -76,13 +76,11 @@ export function loadCalls(messages: readonly NormalizedMessage[], catalog: Toolk
   }
   const out = new Map<string, CatalogToolkit | undefined>([...requested.keys()].map((id) => [id, undefined]));
   for (const m of messages) {
-    if (m.role !== 'tool' || !requested.has(m.callId)) continue;
-    const kit = requested.get(m.callId);
-    // A result may be its text as a JSON string (`JSON.stringify(text)`).
-    const unwrapped = m.text.startsWith('"') ? parseOr(m.text, m.text) : m.text;
-    const text = typeof unwrapped === 'string' ? unwrapped : m.text;
-    const ok = kit !== undefined && (text.startsWith(loadResultHead(kit.name, true)) || text.startsWith(loadResultHead(kit.name, false)));
-    out.set(m.callId, ok ? kit : undefined);
+    const kit = m.role === 'tool' ? requested.get(m.callId) : undefined;
+    if (kit === undefined) continue;
+    // A result may be its text as a JSON string (`JSON.stringify(text)`): JSON that starts with a quote is a string.
+    const text = m.text.startsWith('"') ? String(parseOr(m.text, m.text)) : m.text;
+    out.set(m.callId, text.startsWith(loadResultHead(kit.name, true)) || text.startsWith(loadResultHead(kit.name, false)) ? kit : undefined);
   }
   return out;
 }
