@@ -218,8 +218,7 @@ function line(error: ValidationError, schema: Schema | undefined, data: unknown,
       return `${where}: must be ${cut(JSON.stringify(p['allowedValue']) ?? '', 60)}`;
     case 'additionalProperties': {
       const extra = String(p['additionalProperty'] ?? '');
-      const props = parentProperties(schema, error.schemaPath);
-      const allowed = props === undefined ? [] : Object.keys(props);
+      const allowed = Object.keys(parentProperties(schema, error.schemaPath) ?? {});
       return `${pointerText(`${path}/${escapePointer(extra)}`)}: unexpected property ${quote(extra)}${
         allowed.length > 0 ? ` (allowed: ${listNames(allowed, 10)})` : ''
       }`;
