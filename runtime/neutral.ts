@@ -153,10 +153,8 @@ function compactSingle(type: string, schema: { readonly [key: string]: unknown }
     return `${wrap(compactType(items ?? {}))}[]`;
   }
   if (type === 'object') {
-    const props = propertiesOf(schema);
-    if (props.length === 0) return 'object';
-    const required = requiredOf(schema);
-    return `{${props.map(([k, s]) => `${propertyKey(k)}${required.has(k) ? '' : '?'}: ${compactType(s)}`).join(', ')}}`;
+    const props = argumentRows(schema);
+    return props.length === 0 ? 'object' : `{${props.map((arg) => `${arg.head}: ${arg.type}`).join(', ')}}`;
   }
   return type;
 }
