@@ -6,6 +6,7 @@
  * {@link TOOLKIT_DISPATCHER_NAME}). Compile renders it as a pure function of the history and the catalog.
  */
 import { LOAD_TOOLKIT_NAME, TARGETS, TOOLKIT_DISPATCHER_NAME, type Target, type ToolDefinition } from './contract.js';
+import { deepFreeze } from './freeze.js';
 import { quote } from './reasons.js';
 import type { NeutralTool } from './targets/adapter.js';
 import { argumentsObject, isRecord, parseOr, type NormalizedMessage } from './targets/history.js';
@@ -96,19 +97,19 @@ export function registeredToolsText(tools: readonly ToolDefinition[]): string {
 }
 
 /** The dispatcher tool, provider-neutral: `{ tool, args }`; its text never changes with the catalog. */
-export const DISPATCHER_TOOL: NeutralTool = Object.freeze({
+export const DISPATCHER_TOOL: NeutralTool = deepFreeze({
   kind: 'loader',
   name: TOOLKIT_DISPATCHER_NAME,
   description:
     'Call a tool of a loaded toolkit. Load the toolkit first with load_toolkit: its result lists the toolkit\'s tools and their arguments. ' +
     'Pass the tool\'s name as `tool` and its arguments as `args`.',
-  parameters: Object.freeze({
+  parameters: {
     type: 'object',
-    properties: Object.freeze({
-      tool: Object.freeze({ type: 'string', description: 'The name of a tool of a loaded toolkit.' }),
-      args: Object.freeze({ type: 'object', description: 'Arguments for that tool, as its load_toolkit listing states them.' }),
-    }),
-    required: Object.freeze(['tool', 'args']),
-  }),
+    properties: {
+      tool: { type: 'string', description: 'The name of a tool of a loaded toolkit.' },
+      args: { type: 'object', description: 'Arguments for that tool, as its load_toolkit listing states them.' },
+    },
+    required: ['tool', 'args'],
+  },
   deferLoading: false,
-}) as NeutralTool;
+});
