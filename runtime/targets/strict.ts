@@ -149,13 +149,9 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
   }
   for (const key of Object.keys(schema)) {
     const value = schema[key];
-    if (key === 'format' && typeof value === 'string' && STRICT_FORMATS.has(value)) {
-      out[key] = value;
-    } else if (STRICT_AS_TEXT.includes(key)) {
-      notes.push(`${key === 'default' ? 'Default' : key}: ${jsonText(value) ?? String(value)}`);
-    } else if (STRICT_KEEP.has(key)) {
-      out[key] = cloneJson(value);
-    }
+    if (key === 'format' && typeof value === 'string' && STRICT_FORMATS.has(value)) out[key] = value;
+    else if (STRICT_AS_TEXT.includes(key)) notes.push(`${key === 'default' ? 'Default' : key}: ${jsonText(value) ?? String(value)}`);
+    else if (STRICT_KEEP.has(key)) out[key] = cloneJson(value);
     // Anything else is dropped: the structure (rebuilt below) and annotations ($schema, $id, title, $comment, vendor keys…).
   }
   if (Array.isArray(alternatives)) {
