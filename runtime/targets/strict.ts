@@ -112,13 +112,11 @@ function decodeNode(value: unknown, plan: unknown, depth: number): unknown {
   const drop = new Set(Array.isArray(optional) ? optional.filter(isNull) : []);
   const replaced = new Map<string, unknown>();
   const nested = ownField(plan, 'nested');
-  if (isRecord(nested)) {
-    for (const key of Object.keys(nested)) {
-      if (drop.has(key) || !Object.hasOwn(record, key)) continue;
-      const before = record[key];
-      const after = decodeNode(before, nested[key], depth + 1);
-      if (after !== before) replaced.set(key, after);
-    }
+  for (const [key, inner] of isRecord(nested) ? Object.entries(nested) : []) {
+    if (drop.has(key) || !Object.hasOwn(record, key)) continue;
+    const before = record[key];
+    const after = decodeNode(before, inner, depth + 1);
+    if (after !== before) replaced.set(key, after);
   }
   if (drop.size === 0 && replaced.size === 0) return value;
   // fromEntries defines own data properties, so a `__proto__` key stays a key.
