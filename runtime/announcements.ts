@@ -118,14 +118,13 @@ export function placeAnnouncements(messages: readonly NormalizedMessage[], annou
     const tail = lastTail(out);
     const tailMessage = out[tail];
     if (tailMessage?.role === 'user') out[tail] = { ...tailMessage, text: tailMessage.text === '' ? stitch : `${tailMessage.text}\n\n${stitch}` };
-    else out.splice(tail === -1 ? beforePrefill(out) : tail + 1, 0, injected('user', stitch));
+    else out.splice(afterTail(out), 0, injected('user', stitch));
   }
   const systemList = on('system');
   if (systemList.length === 0) return { messages: out, hoisted: '' };
   const xml = renderAnnouncements(systemList);
-  const tail = lastTail(out);
-  if (tail === -1 && policy.withoutTail === 'hoist') return { messages: out, hoisted: xml };
-  out.splice(tail === -1 ? beforePrefill(out) : tail + 1, 0, injected('system', xml));
+  if (lastTail(out) === -1 && policy.withoutTail === 'hoist') return { messages: out, hoisted: xml };
+  out.splice(afterTail(out), 0, injected('system', xml));
   return { messages: out, hoisted: '' };
 }
 
@@ -138,7 +137,8 @@ function lastTail(messages: readonly NormalizedMessage[]): number {
   return messages.findLastIndex((m) => m.role === 'user' || m.role === 'tool');
 }
 
-/** Insertion point before any trailing assistant messages (a prefill). */
-function beforePrefill(messages: readonly NormalizedMessage[]): number {
-  return messages.findLastIndex((m) => m.role !== 'assistant') + 1;
+/** Insertion point right after the tail; with no tail, before any trailing assistant messages (a prefill). */
+function afterTail(messages: readonly NormalizedMessage[]): number {
+  const tail = lastTail(messages);
+  return tail === -1 ? messages.findLastIndex((m) => m.role !== 'assistant') + 1 : tail + 1;
 }

@@ -79,12 +79,9 @@ export function cacheReuse(target: Target, previous: unknown, next: unknown): Ca
  * blocksReuse('openai', cacheBlocks('openai', before), cacheBlocks('openai', after)).full; // → true
  */
 export function blocksReuse(target: Target, previous: readonly CacheBlock[], next: readonly CacheBlock[]): CacheReuse {
-  let reusedBlocks = 0;
-  let reusedBytes = 0;
-  while (reusedBlocks < previous.length && previous[reusedBlocks]!.json === next[reusedBlocks]?.json && previous[reusedBlocks]!.json !== UNSERIALIZABLE) {
-    reusedBytes += previous[reusedBlocks++]!.bytes;
-  }
-  const full = reusedBlocks === previous.length;
-  const result: CacheReuse = { target, reusedBlocks, totalBlocks: previous.length, reusedBytes, totalBytes: previous.reduce((n, block) => n + block.bytes, 0), full };
-  return full ? result : { ...result, firstMismatch: previous[reusedBlocks]! };
+  const mismatch = previous.findIndex((block, i) => block.json !== next[i]?.json || block.json === UNSERIALIZABLE);
+  const reusedBlocks = mismatch === -1 ? previous.length : mismatch;
+  const bytes = (blocks: readonly CacheBlock[]): number => blocks.reduce((n, block) => n + block.bytes, 0);
+  const result: CacheReuse = { target, reusedBlocks, totalBlocks: previous.length, reusedBytes: bytes(previous.slice(0, reusedBlocks)), totalBytes: bytes(previous), full: mismatch === -1 };
+  return mismatch === -1 ? result : { ...result, firstMismatch: previous[mismatch]! };
 }

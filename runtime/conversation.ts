@@ -92,8 +92,7 @@ export type ToolCallLike = NeutralToolCall | { readonly id: string; readonly nam
  * // rejected → { role: 'tool', tool_call_id: 'call_1', name: 'file_ops', content: 'Tool "x" is currently blocked.', is_error: true }
  */
 export function toolMessage(call: ToolCallLike, result: ToolResultLike): NeutralMessage {
-  const name = 'function' in call ? call.function.name : call.name;
-  const base = { role: 'tool' as const, tool_call_id: call.id, name };
+  const base = { role: 'tool' as const, tool_call_id: call.id, name: 'function' in call ? call.function.name : call.name };
   if (!result.ok) return { ...base, content: result.reason, is_error: true };
   return { ...base, content: resultText(result.result) };
 }

@@ -118,9 +118,10 @@ export function compactActionDocs(actions: readonly NeutralToolInput[]): string[
 
 /** An action's arguments as doc rows: `head` is `name` or `name?`, `type` the compact type, `tail` ` - description` or ''. */
 function argumentRows(parameters: JsonSchema): { readonly head: string; readonly type: string; readonly tail: string }[] {
-  const required = requiredOf(parameters);
-  return propertiesOf(parameters).map(([key, schema]) => ({
-    head: `${propertyKey(key)}${required.has(key) ? '' : '?'}`,
+  const properties = isRecord(parameters['properties']) ? Object.entries(parameters['properties']) : [];
+  const required = Array.isArray(parameters['required']) ? parameters['required'] : [];
+  return properties.map(([key, schema]) => ({
+    head: `${propertyKey(key)}${required.includes(key) ? '' : '?'}`,
     type: compactType(schema),
     tail: isRecord(schema) && typeof schema['description'] === 'string' && schema['description'] !== '' ? ` - ${schema['description']}` : '',
   }));
@@ -153,10 +154,8 @@ function compactSingle(type: string, schema: { readonly [key: string]: unknown }
     return `${wrap(compactType(items ?? {}))}[]`;
   }
   if (type === 'object') {
-    const props = propertiesOf(schema);
-    if (props.length === 0) return 'object';
-    const required = requiredOf(schema);
-    return `{${props.map(([k, s]) => `${propertyKey(k)}${required.has(k) ? '' : '?'}: ${compactType(s)}`).join(', ')}}`;
+    const props = argumentRows(schema);
+    return props.length === 0 ? 'object' : `{${props.map((arg) => `${arg.head}: ${arg.type}`).join(', ')}}`;
   }
   return type;
 }
@@ -184,16 +183,6 @@ function literal(value: unknown): string {
 
 function propertyKey(key: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : literal(key);
-}
-
-function propertiesOf(schema: unknown): [string, unknown][] {
-  if (!isRecord(schema) || !isRecord(schema['properties'])) return [];
-  return Object.entries(schema['properties']);
-}
-
-function requiredOf(schema: unknown): ReadonlySet<string> {
-  if (!isRecord(schema) || !Array.isArray(schema['required'])) return new Set();
-  return new Set(schema['required'].filter((r): r is string => typeof r === 'string'));
 }
 
 /** An action's own schema, described with the action it belongs to. */

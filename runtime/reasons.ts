@@ -175,8 +175,7 @@ const dataAt = (data: unknown, pointer: string): unknown => (pointer === '' ? da
 /** The `properties` of the schema an error's keyword belongs to (its `schemaPath` minus the keyword). */
 function parentProperties(schema: Schema | undefined, schemaPath: string): Schema | undefined {
   if (!schema || !schemaPath.startsWith('#')) return undefined;
-  const segments = schemaPath.slice(2).split('/').map(unescapePointer);
-  segments.pop();
+  const segments = schemaPath.slice(2).split('/').slice(0, -1).map(unescapePointer);
   const node = segments.length === 0 || (segments.length === 1 && segments[0] === '') ? schema : at(schema, segments);
   return isRecord(node) && isRecord(node['properties']) ? node['properties'] : undefined;
 }
@@ -187,9 +186,7 @@ function expected(schema: unknown): string | undefined {
   if (Array.isArray(schema['enum'])) return `one of ${schema['enum'].map((v) => cut(JSON.stringify(v) ?? '', 40)).join(', ')}`;
   if ('const' in schema) return cut(JSON.stringify(schema['const']) ?? '', 40);
   const t = schema['type'];
-  if (typeof t === 'string') return t;
-  if (Array.isArray(t)) return t.join(' or ');
-  return undefined;
+  return typeof t === 'string' ? t : Array.isArray(t) ? t.join(' or ') : undefined;
 }
 
 /** A JSON Pointer into the arguments as a reason shows it: the model's keys are in it, so each segment is cut, and the whole is JSON-quoted unless plain. */
@@ -218,8 +215,7 @@ function line(error: ValidationError, schema: Schema | undefined, data: unknown,
       return `${where}: must be ${cut(JSON.stringify(p['allowedValue']) ?? '', 60)}`;
     case 'additionalProperties': {
       const extra = String(p['additionalProperty'] ?? '');
-      const props = parentProperties(schema, error.schemaPath);
-      const allowed = props === undefined ? [] : Object.keys(props);
+      const allowed = Object.keys(parentProperties(schema, error.schemaPath) ?? {});
       return `${pointerText(`${path}/${escapePointer(extra)}`)}: unexpected property ${quote(extra)}${
         allowed.length > 0 ? ` (allowed: ${listNames(allowed, 10)})` : ''
       }`;

@@ -17,17 +17,15 @@ export function boundedDistance(a: string, b: string, bound: number): number {
   if (Math.abs(a.length - b.length) > bound) return bound + 1;
   const n = b.length;
   let prev2 = new Array<number>(n + 1).fill(0);
-  let prev = new Array<number>(n + 1);
+  let prev = Array.from({ length: n + 1 }, (_, j) => j);
   let cur = new Array<number>(n + 1);
-  for (let j = 0; j <= n; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
     cur[0] = i;
     let rowMin = i;
     const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= n; j++) {
       const cb = b.charCodeAt(j - 1);
-      const cost = ca === cb ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ca === cb ? 0 : 1));
       if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) d = Math.min(d, prev2[j - 2]! + 1);
       cur[j] = d;
       if (d < rowMin) rowMin = d;

@@ -6,6 +6,7 @@
  * {@link TOOLKIT_DISPATCHER_NAME}). Compile renders it as a pure function of the history and the catalog.
  */
 import { LOAD_TOOLKIT_NAME, TARGETS, TOOLKIT_DISPATCHER_NAME, type Target, type ToolDefinition } from './contract.js';
+import { deepFreeze } from './freeze.js';
 import { quote } from './reasons.js';
 import type { NeutralTool } from './targets/adapter.js';
 import { argumentsObject, isRecord, parseOr, type NormalizedMessage } from './targets/history.js';
@@ -76,13 +77,11 @@ export function loadCalls(messages: readonly NormalizedMessage[], catalog: Toolk
   }
   const out = new Map<string, CatalogToolkit | undefined>([...requested.keys()].map((id) => [id, undefined]));
   for (const m of messages) {
-    if (m.role !== 'tool' || !requested.has(m.callId)) continue;
-    const kit = requested.get(m.callId);
-    // A result may be its text as a JSON string (`JSON.stringify(text)`).
-    const unwrapped = m.text.startsWith('"') ? parseOr(m.text, m.text) : m.text;
-    const text = typeof unwrapped === 'string' ? unwrapped : m.text;
-    const ok = kit !== undefined && (text.startsWith(loadResultHead(kit.name, true)) || text.startsWith(loadResultHead(kit.name, false)));
-    out.set(m.callId, ok ? kit : undefined);
+    const kit = m.role === 'tool' ? requested.get(m.callId) : undefined;
+    if (kit === undefined) continue;
+    // A result may be its text as a JSON string (`JSON.stringify(text)`): JSON that starts with a quote is a string.
+    const text = m.text.startsWith('"') ? String(parseOr(m.text, m.text)) : m.text;
+    out.set(m.callId, text.startsWith(loadResultHead(kit.name, true)) || text.startsWith(loadResultHead(kit.name, false)) ? kit : undefined);
   }
   return out;
 }
@@ -98,19 +97,19 @@ export function registeredToolsText(tools: readonly ToolDefinition[]): string {
 }
 
 /** The dispatcher tool, provider-neutral: `{ tool, args }`; its text never changes with the catalog. */
-export const DISPATCHER_TOOL: NeutralTool = Object.freeze({
+export const DISPATCHER_TOOL: NeutralTool = deepFreeze({
   kind: 'loader',
   name: TOOLKIT_DISPATCHER_NAME,
   description:
     'Call a tool of a loaded toolkit. Load the toolkit first with load_toolkit: its result lists the toolkit\'s tools and their arguments. ' +
     'Pass the tool\'s name as `tool` and its arguments as `args`.',
-  parameters: Object.freeze({
+  parameters: {
     type: 'object',
-    properties: Object.freeze({
-      tool: Object.freeze({ type: 'string', description: 'The name of a tool of a loaded toolkit.' }),
-      args: Object.freeze({ type: 'object', description: 'Arguments for that tool, as its load_toolkit listing states them.' }),
-    }),
-    required: Object.freeze(['tool', 'args']),
-  }),
+    properties: {
+      tool: { type: 'string', description: 'The name of a tool of a loaded toolkit.' },
+      args: { type: 'object', description: 'Arguments for that tool, as its load_toolkit listing states them.' },
+    },
+    required: ['tool', 'args'],
+  },
   deferLoading: false,
-}) as NeutralTool;
+});

@@ -55,13 +55,11 @@ export function planLibraryTools(definitions: unknown, taken: (name: string) => 
     const label = typeof def['name'] === 'string' ? JSON.stringify(def['name']) : `[${i}]`;
     const missing = DEFINITION_KEYS.filter((k) => def[k] === undefined);
     const unknown = Object.keys(def).filter((k) => !(DEFINITION_KEYS as readonly string[]).includes(k));
-    if (missing.length > 0 || unknown.length > 0) {
-      throw new TypeError(
-        `${where} ${label}: ${missing.length > 0 ? `missing ${missing.map((k) => `\`${k}\``).join(', ')}` : ''}` +
-          `${missing.length > 0 && unknown.length > 0 ? '; ' : ''}${unknown.length > 0 ? `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')} (library tools are never tagged, grouped or deferred)` : ''}. ` +
-          'A library tool is { name, description, parameters, validate, handler }.',
-      );
-    }
+    const problems = [
+      ...(missing.length > 0 ? [`missing ${missing.map((k) => `\`${k}\``).join(', ')}`] : []),
+      ...(unknown.length > 0 ? [`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')} (library tools are never tagged, grouped or deferred)`] : []),
+    ];
+    if (problems.length > 0) throw new TypeError(`${where} ${label}: ${problems.join('; ')}. A library tool is { name, description, parameters, validate, handler }.`);
     const name = def['name'];
     if (typeof name !== 'string' || !PORTABLE_TOOL_NAME.test(name)) {
       throw new TypeError(`${where} ${label}: the name must match ${PORTABLE_TOOL_NAME.source} (the tool-name rule of every target).`);
@@ -131,8 +129,7 @@ export function libraryResultText(r: { readonly ok: true; readonly result: unkno
  * notLibraryText('read_file', ['remember']); // → 'Error: "read_file" is not a library tool; library tools: load_toolkit, remember. Dispatch it with router.dispatch.'
  */
 export function notLibraryText(name: string | undefined, library: readonly string[]): string {
-  const owned = [LOAD_TOOLKIT_NAME, ...library].join(', ');
-  return `Error: ${name ? quote(name) : 'this call'} is not a library tool; library tools: ${owned}. Dispatch it with router.dispatch.`;
+  return `Error: ${name ? quote(name) : 'this call'} is not a library tool; library tools: ${[LOAD_TOOLKIT_NAME, ...library].join(', ')}. Dispatch it with router.dispatch.`;
 }
 
 /**

@@ -30,17 +30,14 @@ export class Suggestions {
       ...this.#gate.loadedToolkits().flatMap((k) => catalog.toolkits[k]!.tools.map((t) => catalog.toolName(t))),
     ];
     // Each name once: a loaded toolkit tool may also be flat, or in two loaded toolkits.
-    const value = new Suggester(new Set(names));
-    this.#callable = { version, value };
-    return value;
+    this.#callable = { version, value: new Suggester(new Set(names)) };
+    return this.#callable.value;
   }
 
   /** Toolkit names for `load_toolkit` suggestions; rebuilt only when toolkits are registered. */
   toolkits(): Suggester {
     const version = this.#catalog.structureVersion;
-    if (this.#toolkits?.version === version) return this.#toolkits.value;
-    const value = new Suggester(this.#catalog.toolkits.map((kit) => kit.name));
-    this.#toolkits = { version, value };
-    return value;
+    if (this.#toolkits?.version !== version) this.#toolkits = { version, value: new Suggester(this.#catalog.toolkits.map((kit) => kit.name)) };
+    return this.#toolkits.value;
   }
 }

@@ -52,8 +52,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
     if (p['tool_choice'] !== undefined) add('tool_choice', 'tool_choice', p['tool_choice']);
     // One block per content block, so a tool-result turn that gains a text block keeps its first blocks.
     list(p['messages']).forEach((m, i) => {
-      const role = (m as { role?: unknown } | null)?.role;
-      const content = (m as { content?: unknown } | null)?.content;
+      const { role, content } = (m ?? {}) as { role?: unknown; content?: unknown };
       if (typeof content === 'string') add('conversation', `messages[${i}].content`, { role, block: { type: 'text', text: content } });
       else list(content).forEach((b, j) => add('conversation', `messages[${i}].content[${j}]`, { role, block: withoutCacheControl(b) }));
     });
@@ -69,7 +68,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   toolkitLoading: Object.freeze({ native: 'deferred' as const, unloadedTool: asDeferred }),
   toolResultErrorFlag: true,
   buildPayload({ input, options, systemText, placed, searchTool: search, tools: assembled, warn }): AnthropicPayload {
-    const breakpoints = readBreakpoints(options.cacheBreakpoints, Array.isArray(input.messages) ? input.messages.length : 0); // not a list: no messages, as normalizeMessages reads it
+    const breakpoints = readBreakpoints(options.cacheBreakpoints, input.messages.length);
     const tools = breakpoints.tools ? [...assembled] : assembled;
     if (breakpoints.tools) {
       // At the end of the stable prefix, never on a deferred tool.

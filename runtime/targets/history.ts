@@ -99,12 +99,11 @@ export function normalizeOne(record: Record<string, unknown>, src: number): Norm
   return message;
 }
 
-const STATE_FIELD: Readonly<Record<string, string>> = { anthropic: 'content', openai: 'message', 'openai-responses': 'output', gemini: 'parts' };
+const STATE_FIELD: ReadonlyMap<unknown, string> = new Map([['anthropic', 'content'], ['openai', 'message'], ['openai-responses', 'output'], ['gemini', 'parts']]);
 
 function readState(value: unknown): ProviderState | null {
   if (!isRecord(value)) return null;
-  const target = value['target'];
-  const field = typeof target === 'string' && Object.hasOwn(STATE_FIELD, target) ? STATE_FIELD[target]! : undefined;
+  const field = STATE_FIELD.get(value['target']);
   if (field === undefined) return null;
   const data = value[field];
   return (field === 'message' ? isRecord(data) : Array.isArray(data) && data.every(isRecord)) ? (value as ProviderState) : null;
@@ -134,9 +133,7 @@ function callsOf(value: unknown): NormalizedCall[] {
 }
 
 function stringOf(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return '';
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
 
 /**

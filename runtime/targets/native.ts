@@ -22,31 +22,26 @@ const ANTHROPIC_OUTPUT = new Set([
 /** Text part types: their text is read, nothing else is in them. */
 const TEXT_PARTS = new Set(['text', 'input_text', 'output_text']);
 
-/** A native part the neutral history cannot carry, described; recognized by type and payload (without its payload it is malformed, not native). */
+/** Whether a Responses media part carries its payload: a URL, a file id or inline data. */
+const responsesMedia = (part: Entry): boolean => ['image_url', 'file_id', 'file_data', 'file_url'].some((key) => typeof part[key] === 'string');
+
+/** Native part types the neutral history cannot carry: how each is recognized by its payload (without it the part is malformed, not native), and its description. */
+const UNSUPPORTED_PARTS: ReadonlyMap<unknown, readonly [(part: Entry) => boolean, string]> = new Map([
+  ['image', [(part) => isRecord(part['source']), "Anthropic 'image' block"]],
+  ['document', [(part) => isRecord(part['source']), "Anthropic 'document' block"]],
+  ['search_result', [(part) => Array.isArray(part['content']), "Anthropic 'search_result' block"]],
+  ['image_url', [(part) => isRecord(part['image_url']), "OpenAI Chat 'image_url' part"]],
+  ['input_audio', [(part) => isRecord(part['input_audio']), "OpenAI Chat 'input_audio' part"]],
+  ['file', [(part) => isRecord(part['file']), "OpenAI Chat 'file' part"]],
+  ['input_image', [responsesMedia, "OpenAI Responses 'input_image' part"]],
+  ['input_file', [responsesMedia, "OpenAI Responses 'input_file' part"]],
+  ['refusal', [(part) => typeof part['refusal'] === 'string', "'refusal' part"]],
+]);
+
+/** A native part the neutral history cannot carry, described. */
 function unsupportedPart(part: Entry): string | undefined {
-  const type = part['type'];
-  switch (type) {
-    case 'image':
-    case 'document':
-      return isRecord(part['source']) ? `Anthropic '${type}' block` : undefined;
-    case 'search_result':
-      return Array.isArray(part['content']) ? "Anthropic 'search_result' block" : undefined;
-    case 'image_url':
-      return isRecord(part['image_url']) ? "OpenAI Chat 'image_url' part" : undefined;
-    case 'input_audio':
-      return isRecord(part['input_audio']) ? "OpenAI Chat 'input_audio' part" : undefined;
-    case 'file':
-      return isRecord(part['file']) ? "OpenAI Chat 'file' part" : undefined;
-    case 'input_image':
-    case 'input_file':
-      return typeof part['image_url'] === 'string' || typeof part['file_id'] === 'string' || typeof part['file_data'] === 'string' || typeof part['file_url'] === 'string'
-        ? `OpenAI Responses '${type}' part`
-        : undefined;
-    case 'refusal':
-      return typeof part['refusal'] === 'string' ? "'refusal' part" : undefined;
-    default:
-      return undefined;
-  }
+  const rule = UNSUPPORTED_PARTS.get(part['type']);
+  return rule !== undefined && rule[0](part) ? rule[1] : undefined;
 }
 
 /** The first Gemini part that is neither text nor a function response, as a description. */
@@ -114,17 +109,12 @@ function readBlocks(entry: Entry, content: readonly unknown[], index: number, en
     return { messages: normalized(anthropic.readResponse({ content }), index), consumed: 1 };
   }
   if (role !== 'assistant' && parts.some((p) => p['type'] === 'tool_result')) {
-    const out: NormalizedMessage[] = [];
-    const texts: string[] = [];
-    for (const part of parts) {
-      if (part['type'] === 'tool_result') {
-        const text = plainText(part['content']);
-        if (text === undefined) reject(index, "Anthropic 'tool_result' block with non-text content", 'give the tool result text content (a string, or text blocks).');
-        out.push(normalizeOne({ role: 'tool', tool_call_id: str(part['tool_use_id']), content: text, is_error: part['is_error'] === true }, index));
-      } else if (TEXT_PARTS.has(String(part['type'])) && typeof part['text'] === 'string') {
-        texts.push(part['text']);
-      }
-    }
+    const out = parts.filter((part) => part['type'] === 'tool_result').map((part) => {
+      const text = plainText(part['content']);
+      if (text === undefined) reject(index, "Anthropic 'tool_result' block with non-text content", 'give the tool result text content (a string, or text blocks).');
+      return normalizeOne({ role: 'tool', tool_call_id: str(part['tool_use_id']), content: text, is_error: part['is_error'] === true }, index);
+    });
+    const texts = parts.flatMap((part) => (TEXT_PARTS.has(String(part['type'])) && typeof part['text'] === 'string' ? [part['text']] : []));
     // Anthropic puts the text after the results in the same user turn; so does toAnthropicMessages.
     if (texts.length > 0) out.push(normalizeOne({ role: 'user', content: texts.join('\n') }, index));
     return { messages: out, consumed: 1 };
@@ -134,14 +124,13 @@ function readBlocks(entry: Entry, content: readonly unknown[], index: number, en
 
 function readGeminiContent(entry: Entry, index: number): NativeRead {
   if (entry['role'] === 'model') return { messages: normalized(gemini.readResponse({ candidates: [{ content: entry }] }), index), consumed: 1 };
-  const parts = items(entry['parts']);
   const out: NormalizedMessage[] = [];
   let text: string[] = [];
   const flush = (): void => {
     if (text.length > 0) out.push(normalizeOne({ role: 'user', content: text.join('\n') }, index));
     text = [];
   };
-  for (const part of parts) {
+  for (const part of items(entry['parts'])) {
     const what = unsupportedGeminiPart(part);
     if (what !== undefined) reject(index, what, MEDIA_FIX);
     const fr = part['functionResponse'];
@@ -164,7 +153,7 @@ function readGeminiContent(entry: Entry, index: number): NativeRead {
 function readResponsesItems(entry: Entry, index: number, entries: readonly unknown[]): NativeRead | undefined {
   if (entry['type'] === 'function_call_output') {
     const output = entry['output'];
-    const text = typeof output === 'string' ? output : plainText(Array.isArray(output) ? items(output).map((p) => (p['type'] === 'input_text' ? { ...p, type: 'text' } : p)) : output);
+    const text = plainText(Array.isArray(output) ? items(output).map((p) => (p['type'] === 'input_text' ? { ...p, type: 'text' } : p)) : output);
     if (text === undefined) reject(index, "Responses 'function_call_output' with non-text output", 'give the call output text (a string, or input_text parts).');
     return { messages: [normalizeOne({ role: 'tool', tool_call_id: str(entry['call_id']), content: text }, index)], consumed: 1 };
   }
@@ -172,6 +161,5 @@ function readResponsesItems(entry: Entry, index: number, entries: readonly unkno
   // Consecutive output items are one assistant turn, as they were one response's output.
   let end = index + 1;
   while (end < entries.length && isResponsesOutputItem(entries[end])) end++;
-  const output = entries.slice(index, end);
-  return { messages: normalized(openaiResponses.readResponse({ output }), index), consumed: end - index };
+  return { messages: normalized(openaiResponses.readResponse({ output: entries.slice(index, end) }), index), consumed: end - index };
 }

@@ -4,7 +4,7 @@
  */
 import { LOAD_TOOLKIT_NAME } from '../contract.js';
 import { loadCalls, type ToolkitLoadingInput } from '../toolkit-loading.js';
-import { flatCacheBlocks, list, memoFrozen, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice, type TargetAdapter } from './adapter.js';
+import { flatCacheBlocks, isMarkedDeferred, list, memoFrozen, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice, type TargetAdapter } from './adapter.js';
 import { argumentsObject, isRecord, parseOr, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { openaiParameters } from './strict.js';
@@ -57,7 +57,7 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
   buildPayload({ input, options, systemText, placed, tools, warn }): ResponsesPayload {
-    const deferred = (t: ResponsesTool): boolean => ('defer_loading' in t && t.defer_loading === true) || (t.type === 'namespace' && t.tools.some(deferred));
+    const deferred = (t: ResponsesTool): boolean => isMarkedDeferred(t) || (t.type === 'namespace' && t.tools.some(deferred));
     if (tools.some(deferred) && !tools.some((t) => t.type === 'tool_search')) {
       warn('responses-deferred-without-search', 'some functions have defer_loading but the request has no tool_search tool, so the model cannot discover them. Fix: pass options.toolSearch.');
     }

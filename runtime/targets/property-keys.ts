@@ -4,6 +4,7 @@
  * back at dispatch, before validation; a wire name never equals a spec name of the same object.
  */
 import type { KeyDecodePlan } from '../contract.js';
+import { isRecord } from './history.js';
 import { fnv1a } from './replay.js';
 import { withoutTopCombinators } from './schema.js';
 
@@ -23,38 +24,34 @@ function readable(key: string): string {
 export function anthropicKeyPlan(parameters: Schema): KeyDecodePlan | undefined {
   // The keys Anthropic is shown: those of a top-level `anyOf` / `oneOf` / `allOf` member join the top there.
   const properties = withoutTopCombinators(parameters)['properties'];
-  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return undefined;
+  if (!isRecord(properties)) return undefined;
   const keys = Object.keys(properties);
   const bad = keys.filter((k) => !ANTHROPIC_PROPERTY_KEY.test(k));
   if (bad.length === 0) return undefined;
   const taken = new Set(keys.filter((k) => ANTHROPIC_PROPERTY_KEY.test(k)));
-  const plan: Record<string, string> = Object.create(null) as Record<string, string>;
+  const plan: [wire: string, key: string][] = [];
   for (const key of bad) {
     let wire = readable(key);
     if (wire.length > 64 || taken.has(wire)) wire = `${wire.slice(0, 55)}_${fnv1a(key)}`;
     for (let n = 2; taken.has(wire); n++) wire = `${wire.slice(0, 60 - String(n).length)}_${n}`;
     taken.add(wire);
-    plan[wire] = key;
+    plan.push([wire, key]);
   }
   // A plain object with own keys only (serialized into the generated spec).
-  return Object.fromEntries(Object.entries(plan));
+  return Object.fromEntries(plan);
 }
 
 /** The schema as Anthropic gets it: top-level `properties` and `required` under their wire names (order kept). Returns `parameters` itself without a plan. */
 export function anthropicSchema(parameters: Schema, plan: KeyDecodePlan | undefined): Schema {
   if (plan === undefined) return parameters;
   const wireOf = new Map(Object.entries(plan).map(([wire, key]) => [key, wire]));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(parameters)) {
-    if (k === 'properties') {
-      out[k] = Object.fromEntries(Object.entries(v as Schema).map(([key, schema]) => [wireOf.get(key) ?? key, schema]));
-    } else if (k === 'required' && Array.isArray(v)) {
-      out[k] = v.map((key: unknown) => (typeof key === 'string' ? (wireOf.get(key) ?? key) : key));
-    } else {
-      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-    }
-  }
-  return out;
+  const renamed = (k: string, v: unknown): unknown => {
+    if (k === 'properties') return Object.fromEntries(Object.entries(v as Schema).map(([key, schema]) => [wireOf.get(key) ?? key, schema]));
+    if (k === 'required' && Array.isArray(v)) return v.map((key: unknown) => (typeof key === 'string' ? (wireOf.get(key) ?? key) : key));
+    return v;
+  };
+  // fromEntries defines own data properties, so a `__proto__` key stays a key.
+  return Object.fromEntries(Object.entries(parameters).map(([k, v]) => [k, renamed(k, v)]));
 }
 
 /**
@@ -63,15 +60,11 @@ export function anthropicSchema(parameters: Schema, plan: KeyDecodePlan | undefi
  * @example applyKeyDecode({ ano: 1982, ok: true }, { ano: 'año' }); // → { 'año': 1982, ok: true }
  */
 export function applyKeyDecode(value: unknown, plan: KeyDecodePlan | undefined): unknown {
-  if (plan === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const record = value as Record<string, unknown>;
-  if (!Object.keys(plan).some((wire) => Object.hasOwn(record, wire) && !Object.hasOwn(record, plan[wire]!))) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) {
+  if (plan === undefined || !isRecord(value)) return value;
+  if (!Object.keys(plan).some((wire) => Object.hasOwn(value, wire) && !Object.hasOwn(value, plan[wire]!))) return value;
+  // fromEntries defines own data properties, so a `__proto__` name stays data.
+  return Object.fromEntries(Object.keys(value).map((key) => {
     const original = Object.hasOwn(plan, key) ? plan[key]! : undefined;
-    const name = original !== undefined && !Object.hasOwn(record, original) ? original : key;
-    // defineProperty: a `__proto__` name stays data.
-    Object.defineProperty(out, name, { value: record[key], enumerable: true, writable: true, configurable: true });
-  }
-  return out;
+    return [original !== undefined && !Object.hasOwn(value, original) ? original : key, value[key]];
+  }));
 }

@@ -80,16 +80,14 @@ export function replayItems<O>(kept: readonly ProviderItem[], text: string, call
   const keptText = classes.flatMap((c) => (c.kind === 'text' ? [c.text] : [])).join(codec.separator ?? '');
   const textSame = keptText === text;
   const out: (ProviderItem | O)[] = [];
-  const makeText = codec.text;
-  let textPlaced = textSame || text === '' || makeText === undefined;
+  let textPlaced = textSame || text === '' || codec.text === undefined;
   const placeText = (): void => {
-    if (!textPlaced) out.push(makeText!(text));
+    if (!textPlaced) out.push(codec.text!(text));
     textPlaced = true;
   };
   let next = 0;
-  for (let i = 0; i < kept.length; i++) {
+  for (const [i, item] of kept.entries()) {
     const c = classes[i]!;
-    const item = kept[i]!;
     if (c.kind === 'text') {
       if (textSame) out.push(item);
       else placeText();

@@ -1,5 +1,6 @@
 /** JSON helpers of the renderers. Pure: the input is never mutated, key order is kept, `__proto__` keys stay keys. */
 import { isRecord } from './history.js';
+import { items } from './replay.js';
 import type { JsonObject } from './types.js';
 
 /** A JSON Schema object. */
@@ -35,9 +36,8 @@ export function withoutTopCombinators<S extends JsonSchema>(schema: S): S {
   for (const [k, v] of Object.entries(schema)) if (!TOP_REFUSED.includes(k)) out[k] = v;
   const properties: Record<string, unknown> = isRecord(schema['properties']) ? { ...schema['properties'] } : {};
   const required = new Set(Array.isArray(schema['required']) ? schema['required'] : []);
-  const members = (k: string) => (Array.isArray(schema[k]) ? (schema[k] as unknown[]).filter(isRecord) : []);
   for (const [k, all] of [['allOf', true], ['anyOf', false], ['oneOf', false]] as const) {
-    for (const member of members(k)) {
+    for (const member of items(schema[k])) {
       if (isRecord(member['properties'])) for (const [name, sub] of Object.entries(member['properties'])) if (!Object.hasOwn(properties, name)) properties[name] = sub;
       if (all && Array.isArray(member['required'])) for (const name of member['required']) required.add(name);
     }

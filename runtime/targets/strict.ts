@@ -112,13 +112,11 @@ function decodeNode(value: unknown, plan: unknown, depth: number): unknown {
   const drop = new Set(Array.isArray(optional) ? optional.filter(isNull) : []);
   const replaced = new Map<string, unknown>();
   const nested = ownField(plan, 'nested');
-  if (isRecord(nested)) {
-    for (const key of Object.keys(nested)) {
-      if (drop.has(key) || !Object.hasOwn(record, key)) continue;
-      const before = record[key];
-      const after = decodeNode(before, nested[key], depth + 1);
-      if (after !== before) replaced.set(key, after);
-    }
+  for (const [key, inner] of isRecord(nested) ? Object.entries(nested) : []) {
+    if (drop.has(key) || !Object.hasOwn(record, key)) continue;
+    const before = record[key];
+    const after = decodeNode(before, inner, depth + 1);
+    if (after !== before) replaced.set(key, after);
   }
   if (drop.size === 0 && replaced.size === 0) return value;
   // fromEntries defines own data properties, so a `__proto__` key stays a key.
@@ -149,13 +147,9 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
   }
   for (const key of Object.keys(schema)) {
     const value = schema[key];
-    if (key === 'format' && typeof value === 'string' && STRICT_FORMATS.has(value)) {
-      out[key] = value;
-    } else if (STRICT_AS_TEXT.includes(key)) {
-      notes.push(`${key === 'default' ? 'Default' : key}: ${jsonText(value) ?? String(value)}`);
-    } else if (STRICT_KEEP.has(key)) {
-      out[key] = cloneJson(value);
-    }
+    if (key === 'format' && typeof value === 'string' && STRICT_FORMATS.has(value)) out[key] = value;
+    else if (STRICT_AS_TEXT.includes(key)) notes.push(`${key === 'default' ? 'Default' : key}: ${jsonText(value) ?? String(value)}`);
+    else if (STRICT_KEEP.has(key)) out[key] = cloneJson(value);
     // Anything else is dropped: the structure (rebuilt below) and annotations ($schema, $id, title, $comment, vendor keys…).
   }
   if (Array.isArray(alternatives)) {
@@ -212,10 +206,7 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
     out['items'] = element.schema;
     if (element.plan !== undefined) (plan ??= { optional: [] }).items = element.plan;
   }
-  if (notes.length > 0) {
-    const own = typeof out['description'] === 'string' ? (out['description'] as string) : '';
-    out['description'] = own === '' ? notes.join('\n') : `${own}\n${notes.join('\n')}`;
-  }
+  if (notes.length > 0) out['description'] = [out['description'], ...notes].filter((line) => typeof line === 'string' && line !== '').join('\n');
   return { ok: true, schema: out, plan };
 }
 
