@@ -88,14 +88,16 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
     }
   };
 
-  const stalled = async (run: number, giveUp: AbortController): Promise<void> => {
-    if (signal.aborted || run !== newest) return;
-    stall = { run, giveUp };
+  const stalled = async (mine: number, giveUp: AbortController): Promise<void> => {
+    if (signal.aborted || mine !== newest) return;
+    stall = { run: mine, giveUp };
     const seconds = Math.round((options.stallMs ?? STALL_MS) / 100) / 10;
     options.status(`toolroute: codegen has not finished after ${seconds} s. Does the spec's module wait for something that never happens (a top-level await)? Save a change to start over.\n`);
+    // A change saved while this run was still expected to finish starts over now, without another save.
+    if (again) return void run();
     // A first run never got to watch anything: the fix must be seen.
     const next = await dependencies(specAbsolute, files);
-    if (run === newest) rewatch(next);
+    if (mine === newest) rewatch(next);
   };
 
   const run = async (): Promise<void> => {

@@ -33,13 +33,16 @@ describe('codegen --watch with a spec that never finishes loading', () => {
       debounceMs: 10,
       stallMs: 500,
     });
-    await expect.poll(() => reports.length, { timeout: 30_000 }).toBe(1);
+    // Watching starts after the first run's report: a save before that line would go unseen.
+    await expect.poll(() => statuses.some((s) => s.startsWith('toolroute: watching ')), { timeout: 30_000 }).toBe(true);
+    expect(reports).toHaveLength(1);
     expect(reports[0]!.ok).toBe(true);
     expect(generated()).toContain('"name": "first"');
 
     // A save whose module never finishes loading: the watch says so instead of waiting without a word.
+    const seen = statuses.length;
     write(path.join(dir, 'tools.spec.ts'), spec('stuck', 'await new Promise(() => {});\n'));
-    await expect.poll(() => statuses.some((s) => s.includes('codegen has not finished after 0.5 s')), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => statuses.slice(seen).some((s) => s.includes('codegen has not finished after 0.5 s')), { timeout: 30_000 }).toBe(true);
     expect(reports).toHaveLength(1);
 
     // The fix is seen and generated; the given-up run wrote nothing.
@@ -48,6 +51,28 @@ describe('codegen --watch with a spec that never finishes loading', () => {
     expect(reports[1]!.ok).toBe(true);
     expect(generated()).toContain('"name": "fixed"');
     expect(generated()).not.toContain('"stuck"');
+    ac.abort();
+    await watching;
+  });
+
+  it('a save made while the stuck run was still expected to finish is generated once the run stalls, without another save', async () => {
+    write(path.join(dir, 'queued', 'package.json'), '{ "type": "module" }\n');
+    write(path.join(dir, 'queued', 'tools.spec.ts'), spec('first'));
+    const ac = new AbortController();
+    const statuses: string[] = [];
+    const reports: boolean[] = [];
+    const watching = watchCodegen({
+      spec: 'tools.spec.ts', out: 'gen', cwd: path.join(dir, 'queued'), report: (result) => void reports.push(result.ok),
+      status: (text) => void statuses.push(text), signal: ac.signal, debounceMs: 10, stallMs: 1_000,
+    });
+    await expect.poll(() => statuses.some((s) => s.startsWith('toolroute: watching ')), { timeout: 30_000 }).toBe(true);
+    write(path.join(dir, 'queued', 'tools.spec.ts'), spec('stuck', 'await new Promise(() => {});\n'));
+    // The stuck run has started (the debounce is 10 ms) and is not yet a second old: the fix queues behind it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    write(path.join(dir, 'queued', 'tools.spec.ts'), spec('fixed'));
+    await expect.poll(() => reports.length, { timeout: 30_000 }).toBe(2);
+    expect(reports[1]).toBe(true);
+    expect(readFileSync(path.join(dir, 'queued', 'gen', 'spec.gen.ts'), 'utf8')).toContain('"name": "fixed"');
     ac.abort();
     await watching;
   });
