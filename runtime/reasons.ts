@@ -54,6 +54,10 @@ export const actionHint = (tool: string, namespace: string): string =>
 export const cutOffReason = (tool: string): string =>
   `The call to ${quote(tool)} was cut off at the output token limit, so its arguments may be incomplete and it did not run. Make the call again, with less in it if you can.`;
 
+/** A call of a turn the model refused or the provider's filter stopped: possibly partial, and flagged, so never run. */
+export const stoppedTurnReason = (tool: string, stop: 'refused' | 'blocked'): string =>
+  `The call to ${quote(tool)} did not run: ${stop === 'refused' ? 'this turn ended in a refusal' : "the provider's safety filter stopped this turn"}, so the call may be incomplete.`;
+
 /** A toolkit tool called before its toolkit was loaded: the exact call to make. */
 export function notLoadedReason(tool: string, toolkit: string): string {
   return (

@@ -19,7 +19,7 @@ import { Pruner, searchToolsDefinition } from './router/prune.js';
 import { Resolver } from './router/resolve.js';
 import { Session, readSnapshot } from './router/session.js';
 import { libraryResultText, notLibraryText } from './router/library.js';
-import { cutOffReason } from './reasons.js';
+import { cutOffReason, stoppedTurnReason } from './reasons.js';
 import { checkOptions, type OptionRules } from './suggest.js';
 import {
   ToolCallRejectedError, type BlockableName, type CallWithArguments, type CheckResult, type DispatchOptions, type DispatchResult,
@@ -185,9 +185,16 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     const calls = messages.flatMap((m) => m.tool_calls ?? []);
     const stop = adapterFor(target).stop(response);
     // One after the other: a handler may depend on an earlier one's effect. A call in a turn cut off at the output token
-    // limit may hold half its arguments (Anthropic's are parsed even so): it is answered, never run.
-    for (const call of calls) messages.push(toolMessage(call, stop === 'cut-off' ? { ok: false, reason: cutOffReason(call.function.name) } : await this.dispatch(call, ...options)));
-    return { messages, done: calls.length === 0 && stop !== 'paused', ...(stop !== undefined ? { stop } : {}) };
+    // limit may hold half its arguments (Anthropic's are parsed even so), and one in a refused or filtered turn may be
+    // partial and is what the provider stopped: answered, never run. Such a turn ends the loop (Anthropic: a refused
+    // conversation must be reset, not sent back); a cut-off one goes on, for the model to make the call again.
+    const stopped = stop === 'refused' || stop === 'blocked' ? stop : undefined;
+    const held = (name: string) => (stop === 'cut-off' ? cutOffReason(name) : stopped !== undefined ? stoppedTurnReason(name, stopped) : undefined);
+    for (const call of calls) {
+      const reason = held(call.function.name);
+      messages.push(toolMessage(call, reason !== undefined ? { ok: false, reason } : await this.dispatch(call, ...options)));
+    }
+    return { messages, done: (calls.length === 0 || stopped !== undefined) && stop !== 'paused', ...(stop !== undefined ? { stop } : {}) };
   }
 
   // ---- Namespaces and toolkits (the reference library's two layers) ----------------------
