@@ -32,17 +32,17 @@ const TOP_REFUSED = ['anyOf', 'oneOf', 'allOf', 'not', 'enum'];
  */
 export function withoutTopCombinators<S extends JsonSchema>(schema: S): S {
   if (!TOP_REFUSED.some((k) => Object.hasOwn(schema, k))) return schema;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) if (!TOP_REFUSED.includes(k)) out[k] = v;
-  const properties: Record<string, unknown> = isRecord(schema['properties']) ? { ...schema['properties'] } : {};
+  // Entries and fromEntries, never `out[k] = v`: a key spelt `__proto__` stays a key (assigned, it sets the prototype).
+  const out: Record<string, unknown> = Object.fromEntries(Object.entries(schema).filter(([k]) => !TOP_REFUSED.includes(k)));
+  const properties = new Map(isRecord(schema['properties']) ? Object.entries(schema['properties']) : []);
   const required = new Set(Array.isArray(schema['required']) ? schema['required'] : []);
   for (const [k, all] of [['allOf', true], ['anyOf', false], ['oneOf', false]] as const) {
     for (const member of items(schema[k])) {
-      if (isRecord(member['properties'])) for (const [name, sub] of Object.entries(member['properties'])) if (!Object.hasOwn(properties, name)) properties[name] = sub;
+      if (isRecord(member['properties'])) for (const [name, sub] of Object.entries(member['properties'])) if (!properties.has(name)) properties.set(name, sub);
       if (all && Array.isArray(member['required'])) for (const name of member['required']) required.add(name);
     }
   }
-  out['properties'] = properties;
+  out['properties'] = Object.fromEntries(properties);
   if (required.size > 0) out['required'] = [...required];
   return out as S;
 }

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { formatGenerateProblem, generate } from '../../generator/index.js';
 import { createRouter, type GeneratedModule } from '../../runtime/index.js';
+import { withoutTopCombinators } from '../../runtime/targets/schema.js';
 import { removeDir, tempDir } from '../generator/helpers.js';
 
 // Inside the repository: the generated folder imports `toolroute/runtime`, which resolves from here.
@@ -63,4 +64,13 @@ test('the validator still checks what the top combinators say', async () => {
   expect(await router.dispatch({ name: 'find', arguments: '{}' })).toMatchObject({ ok: false, code: 'invalid_arguments' });
   expect(await router.dispatch({ name: 'move', arguments: '{"x":1}' })).toMatchObject({ ok: true });
   expect(await router.dispatch({ name: 'move', arguments: '{}' })).toMatchObject({ ok: false, code: 'invalid_arguments' });
+});
+
+test('a property or key spelt __proto__ stays a key when the members are lifted to the top (never a prototype)', () => {
+  const schema = JSON.parse('{"type":"object","__proto__":{"properties":{"smuggled":{}}},"anyOf":[{"properties":{"__proto__":{"type":"string"},"a":{"type":"number"}}}]}') as Record<string, unknown>;
+  const lifted = withoutTopCombinators(schema) as Record<string, unknown>;
+  expect(Object.getPrototypeOf(lifted)).toBe(Object.prototype);
+  expect(Object.keys(lifted['properties'] as object)).toEqual(['__proto__', 'a']);
+  expect(lifted['properties']).not.toHaveProperty('smuggled');
+  expect(JSON.parse(JSON.stringify(lifted))).toEqual(JSON.parse('{"type":"object","__proto__":{"properties":{"smuggled":{}}},"properties":{"__proto__":{"type":"string"},"a":{"type":"number"}}}'));
 });
