@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../cli/main.js';
 import { evalReport, formatEvalText, scoreSelection, type EvalReport } from '../../search/eval.js';
 import { builtPackage } from '../setup/package-build.js';
 import { REPO, removeDir, tempDir, write } from './stage.js';
@@ -74,7 +75,7 @@ describe('toolroute eval', () => {
     expect(scoreSelection([], { keep: [], drop: ['run_bash'] })).toMatchObject({ recall: 1, precision: 1, pass: true });
   });
 
-  it('exits 2 for usage and configuration mistakes, saying what is wrong', () => {
+  it('exits 2 for usage and configuration mistakes, saying what is wrong', async () => {
     write(path.join(dir, 'bad.yaml'), 'cases:\n  - task: x\n    keep: [read_file]\n    gate: fuzzy\n  - task: ""\n');
     write(path.join(dir, 'infinite-k.yaml'), 'k: .inf\ncases:\n  - task: x\n    keep: [read_file]\n');
     write(path.join(dir, 'unknown.yaml'), 'cases:\n  - task: write notes\n    keep: [write_file, reed_file]\n');
@@ -91,9 +92,14 @@ describe('toolroute eval', () => {
       [['eval', SPEC, 'unknown.yaml'], /names "write_file" \(a tool of namespace "file_ops"\), "reed_file" \(did you mean "read_file"\?\), which are no flat tool of .*flat tools: read_file, run_bash, get_time/],
       [['eval', 'nope.spec.yaml', path.join(REPO, 'examples/routing.cases.yaml')], /the spec has problems/],
     ];
-    for (const [args, message] of cases) {
-      const r = cli(args);
-      expect([r.code, r.stderr], args.join(' ')).toEqual([2, expect.stringMatching(message)]);
+    // The first through the built bin (the exit code a shell sees), the others through the same `main` in this process.
+    const [first, ...rest] = cases;
+    const spawned = cli(first![0]);
+    expect([spawned.code, spawned.stderr]).toEqual([2, expect.stringMatching(first![1])]);
+    for (const [args, message] of rest) {
+      let stderr = '';
+      const code = await main(args, { stdout: () => {}, stderr: (text) => void (stderr += text), cwd: dir });
+      expect([code, stderr], args.join(' ')).toEqual([2, expect.stringMatching(message)]);
     }
     // A byte order mark before JSON is not a mistake: the file reads as without it.
     write(path.join(dir, 'bom.json'), `\uFEFF${JSON.stringify({ gate: 'pruneByTask', cases: [{ task: 'read the file', keep: ['read_file'] }] })}`);
