@@ -75,7 +75,7 @@ export type ToolOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>
 export function defaultOutput(output: unknown): ToolOutput {
   if (typeof output === 'string') return { type: 'text', value: output };
   const json = jsonText(output);
-  // What JSON cannot write (a BigInt, a cyclic value, a function) goes as text, as `toolMessage` writes it: never an exception that ends the run.
+  // What JSON cannot write (a cyclic value, a function) goes as text, as `toolMessage` writes it: never an exception that ends the run.
   if (json === undefined && output !== undefined) return { type: 'text', value: resultText(output) };
   return { type: 'json', value: json === undefined ? null : (JSON.parse(json) as never) };
 }

@@ -191,8 +191,8 @@ const NO_LOADER_FUNCTION = `There is no ${LOAD_TOOLKIT_NAME} function in this ru
  *
  * In `tool-search` mode (`deferred`: each toolkit tool's toolkit), the loader
  * is the tool search: a toolkit tool the run has not loaded, whether or not
- * the router has (a run continued with `previousResponseId`, the router's
- * `search_tools`), gets the tool search load to make, and `load_toolkit`
+ * the router has (a run continued with `previousResponseId`), gets the tool
+ * search load to make, and `load_toolkit`
  * called by name is told there is no such function.
  *
  * @example
