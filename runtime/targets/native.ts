@@ -25,23 +25,23 @@ const TEXT_PARTS = new Set(['text', 'input_text', 'output_text']);
 /** Whether a Responses media part carries its payload: a URL, a file id or inline data. */
 const responsesMedia = (part: Entry): boolean => ['image_url', 'file_id', 'file_data', 'file_url'].some((key) => typeof part[key] === 'string');
 
-/** Native part types the neutral history cannot carry: how each is recognized by its payload (without it the part is malformed, not native), and its description. */
-const UNSUPPORTED_PARTS: ReadonlyMap<unknown, readonly [(part: Entry) => boolean, string]> = new Map([
-  ['image', [(part) => isRecord(part['source']), "Anthropic 'image' block"]],
-  ['document', [(part) => isRecord(part['source']), "Anthropic 'document' block"]],
-  ['search_result', [(part) => Array.isArray(part['content']), "Anthropic 'search_result' block"]],
-  ['image_url', [(part) => isRecord(part['image_url']), "OpenAI Chat 'image_url' part"]],
-  ['input_audio', [(part) => isRecord(part['input_audio']), "OpenAI Chat 'input_audio' part"]],
-  ['file', [(part) => isRecord(part['file']), "OpenAI Chat 'file' part"]],
-  ['input_image', [responsesMedia, "OpenAI Responses 'input_image' part"]],
-  ['input_file', [responsesMedia, "OpenAI Responses 'input_file' part"]],
-  ['refusal', [(part) => typeof part['refusal'] === 'string', "'refusal' part"]],
+/** Native part types the neutral history cannot carry: whether a part carries its payload (without it the part is malformed, not native), and its description. */
+const UNSUPPORTED_PARTS: ReadonlyMap<unknown, { readonly carries: (part: Entry) => boolean; readonly what: string }> = new Map([
+  ['image', { carries: (part) => isRecord(part['source']), what: "Anthropic 'image' block" }],
+  ['document', { carries: (part) => isRecord(part['source']), what: "Anthropic 'document' block" }],
+  ['search_result', { carries: (part) => Array.isArray(part['content']), what: "Anthropic 'search_result' block" }],
+  ['image_url', { carries: (part) => isRecord(part['image_url']), what: "OpenAI Chat 'image_url' part" }],
+  ['input_audio', { carries: (part) => isRecord(part['input_audio']), what: "OpenAI Chat 'input_audio' part" }],
+  ['file', { carries: (part) => isRecord(part['file']), what: "OpenAI Chat 'file' part" }],
+  ['input_image', { carries: responsesMedia, what: "OpenAI Responses 'input_image' part" }],
+  ['input_file', { carries: responsesMedia, what: "OpenAI Responses 'input_file' part" }],
+  ['refusal', { carries: (part) => typeof part['refusal'] === 'string', what: "'refusal' part" }],
 ]);
 
 /** A native part the neutral history cannot carry, described. */
 function unsupportedPart(part: Entry): string | undefined {
   const rule = UNSUPPORTED_PARTS.get(part['type']);
-  return rule !== undefined && rule[0](part) ? rule[1] : undefined;
+  return rule !== undefined && rule.carries(part) ? rule.what : undefined;
 }
 
 /** The first Gemini part that is neither text nor a function response, as a description. */
