@@ -58,6 +58,10 @@ export const cutOffReason = (tool: string): string =>
 export const stoppedTurnReason = (tool: string, stop: 'refused' | 'blocked'): string =>
   `The call to ${quote(tool)} did not run: ${stop === 'refused' ? 'this turn ended in a refusal' : "the provider's safety filter stopped this turn"}, so the call may be incomplete.`;
 
+/** A toolkit's name called as a tool (models take the directory's names for tools): what it is, and the calls to make. */
+export const toolkitCalledReason = (toolkit: string, loaded: boolean, tools: readonly string[]): string =>
+  `${quote(toolkit)} is a toolkit, not a tool. ${loaded ? 'Call' : `Call load_toolkit with {"toolkit_name":${JSON.stringify(toolkit)}} first, then call`} one of its tools by its own name: ${listNames(tools)}.`;
+
 /** A toolkit tool called before its toolkit was loaded: the exact call to make. */
 export function notLoadedReason(tool: string, toolkit: string): string {
   return (

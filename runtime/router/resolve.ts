@@ -10,7 +10,7 @@ import { applyNullDecode } from '../targets/strict.js';
 import { callLimits, isPlainObject, jsonKind, parseArguments, readCall, type CallLimits } from '../call-shape.js';
 import {
   actionHint, blockedReason, dispatcherArgsReason, dispatcherStrayReason, emptyNameReason, invalidReason, loaderStrayReason, malformedReason,
-  namespaceArgsReason, notLoadedReason, notNamespaceReason, notToolkitToolReason, quote, strayKeysReason, toolkitBlockedReason, unknownActionReason,
+  namespaceArgsReason, notLoadedReason, toolkitCalledReason, notNamespaceReason, notToolkitToolReason, quote, strayKeysReason, toolkitBlockedReason, unknownActionReason,
   unknownToolkitReason, unknownToolReason,
 } from '../reasons.js';
 import { Suggester } from '../suggest.js';
@@ -116,6 +116,8 @@ export class Resolver {
     if (nameOnly) return nameCheck(name, 'namespace', callId);
     const parsed = parseArguments(raw, this.#limits);
     if (!parsed.ok) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
+    // A toolkit's native namespace call always names its tool (`action`); without one, the toolkit was called as a tool.
+    if (kit !== undefined && typeof parsed.value['action'] !== 'string') return reject('unknown_tool', toolkitCalledReason(group.name, gate.kitLoaded[kit] === true, group.actionList), callId);
     return this.#envelope(group, parsed.value, callId, typeof raw === 'string');
   }
 

@@ -229,6 +229,20 @@ describe('gate, loading and compile edge cases', () => {
     }
   });
 
+  test("a toolkit's name called as a tool says it is a toolkit and gives the calls to make; its native namespace call still runs", async () => {
+    const { router } = exampleRouter();
+    for (const name of ['Weather', 'weather']) {
+      expect(await router.dispatch({ name, arguments: '{"city":"Lisbon"}' })).toMatchObject({
+        ok: false, code: 'unknown_tool',
+        reason: '"Weather" is a toolkit, not a tool. Call load_toolkit with {"toolkit_name":"Weather"} first, then call one of its tools by its own name: get_forecast, get_current_weather.',
+      });
+    }
+    router.extractToolkit('Weather');
+    expect(await router.dispatch({ name: 'Weather', arguments: '{}' })).toMatchObject({ reason: '"Weather" is a toolkit, not a tool. Call one of its tools by its own name: get_forecast, get_current_weather.' });
+    // A Responses native namespace call under the toolkit's name (fromProvider's `{ action, args }`) runs the tool.
+    expect(await router.dispatch({ name: 'Weather', arguments: '{"action":"get_forecast","args":{"city":"Lisbon"}}' })).toMatchObject({ ok: true, tool: 'get_forecast' });
+  });
+
   test('compile refuses to offer a tool the model could not call by that name (`tools` narrowing)', () => {
     const { router } = exampleRouter();
     const messages = [{ role: 'user' as const, content: 'hi' }];
