@@ -151,12 +151,14 @@ function failed(problem: ArgumentsProblem): ParsedArguments {
  */
 export function checkShape(root: object, limits: CallLimits): ArgumentsProblem | undefined {
   if (limits.maxNodes < 1) return { kind: 'too_many_values', limit: limits.maxNodes };
-  const pending: { container: object; depth: number }[] = [{ container: root, depth: 1 }];
+  // Each container and its depth, one after the other (no record per container: this runs on every call).
+  const pending: (object | number)[] = [root, 1];
   let nodes = 1;
   let chars = 0;
   try {
     while (pending.length > 0) {
-      const { container, depth } = pending.pop()!;
+      const depth = pending.pop() as number;
+      const container = pending.pop() as object;
       if (depth > limits.maxDepth) return { kind: 'too_deep', limit: limits.maxDepth };
       let keys: string[] | undefined;
       if (!Array.isArray(container)) {
@@ -176,7 +178,7 @@ export function checkShape(root: object, limits: CallLimits): ArgumentsProblem |
         if (typeof value === 'number') {
           // `1e400` parses to Infinity.
           if (!Number.isFinite(value)) return { kind: 'not_json_data', got: String(value) };
-        } else if (typeof value === 'object' && value !== null) pending.push({ container: value, depth: depth + 1 });
+        } else if (typeof value === 'object' && value !== null) pending.push(value, depth + 1);
         else if (typeof value !== 'boolean' && typeof value !== 'string' && value !== null) return { kind: 'not_json_data', got: typeof value };
       }
     }
