@@ -14,9 +14,10 @@ import type { RenderedToolMap, TargetPayloadMap, TargetToolMap } from './types.j
  * Why a turn ended when it was not a plain answer or plain tool calls: `paused` (Anthropic's `pause_turn`: sent back as
  * it is, the model goes on), `cut-off` (at the output token limit: a call in it may be half written, so none runs),
  * `refused` (the model declined), `blocked` (the provider's safety filter), `malformed-call` (a call the provider could
- * not read, so the turn carries none: Gemini's `MALFORMED_FUNCTION_CALL` and kin).
+ * not read, so the turn carries none: Gemini's `MALFORMED_FUNCTION_CALL` and kin), `failed` (the provider ended the turn
+ * with an error, or for a reason it does not name: Responses `failed` / `cancelled`, Gemini `OTHER`).
  */
-export type TurnStop = 'paused' | 'cut-off' | 'refused' | 'blocked' | 'malformed-call';
+export type TurnStop = 'paused' | 'cut-off' | 'refused' | 'blocked' | 'malformed-call' | 'failed';
 
 export type { JsonSchema } from './schema.js';
 

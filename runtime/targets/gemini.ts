@@ -13,7 +13,8 @@ const MADE_UP_ID = 'gemini_call_';
 /** `finishReason`s that are not a plain answer or plain tool calls (`FinishReason` of @google/genai). */
 const STOPS: ReadonlyMap<unknown, TurnStop> = new Map([
   ['MAX_TOKENS', 'cut-off'], ['CONTINUATION', 'cut-off'], ['MALFORMED_FUNCTION_CALL', 'malformed-call'], ['UNEXPECTED_TOOL_CALL', 'malformed-call'], ['TOO_MANY_TOOL_CALLS', 'malformed-call'],
-  ...['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT'].map((reason) => [reason, 'blocked'] as const),
+  ...['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION'].map((reason) => [reason, 'blocked'] as const),
+  ...['OTHER', 'LANGUAGE', 'NO_IMAGE', 'IMAGE_OTHER'].map((reason) => [reason, 'failed'] as const),
 ]);
 
 /** The Gemini adapter. */

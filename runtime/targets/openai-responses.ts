@@ -81,6 +81,7 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
     const reason = isRecord(response['incomplete_details']) ? response['incomplete_details']['reason'] : undefined;
     if (reason === 'max_output_tokens') return 'cut-off';
     if (reason === 'content_filter') return 'blocked';
+    if (response['status'] === 'failed' || response['status'] === 'cancelled') return 'failed';
     const refusal = (item: ProviderItem) => item['type'] === 'message' && items(item['content']).some((part) => part['type'] === 'refusal');
     return items(response['output']).some(refusal) ? 'refused' : undefined;
   },
