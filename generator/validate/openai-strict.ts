@@ -29,7 +29,7 @@ export function checkOpenAiStrict(ctx: Context, root: Record<string, unknown>, d
       'openai_strict_fallback',
       [...e.path, 'parameters', ...(expanded.shorthand ? at.slice(1) : at)],
       `the tool ${JSON.stringify(e.name)} is sent to OpenAI without strict mode: ${strict.reason}.`,
-      'Strict mode needs closed objects with listed properties, one `items` schema per array and no `$ref`, `allOf` or `not`. Rewrite that part, or leave it: the tool is still sent (non-strict) and the validator checks every call.',
+      "Strict mode needs closed objects with listed properties, one `items` schema per array, no `$ref`, `allOf` or `not`, and a schema within OpenAI's size limits. Rewrite that part, or leave it: the tool is still sent (non-strict) and the validator checks every call.",
       'value',
       'warning',
       e.name,

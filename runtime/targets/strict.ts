@@ -49,7 +49,7 @@ const STRICT_AS_TEXT = ['default', 'minLength', 'maxLength', 'uniqueItems', 'min
 export function toOpenAIStrictSchema(parameters: JsonSchema, options: StrictSchemaOptions = {}): StrictSchemaResult {
   try {
     // The root is an object whatever the schema says (a tool's arguments are always an object).
-    return strictNode(withoutTopCombinators(objectSchema(parameters)), '', true, options);
+    return strictNode(withoutTopCombinators(objectSchema(parameters)), '', true, 1, { ...options, tally: { properties: 0, enumValues: 0, text: 0 } });
   } catch (error) {
     // Only reachable for pathological input (a cyclic or exotic object): fall back to non-strict.
     return { ok: false, reason: `the schema could not be read (${String(error)})`, path: '' };
@@ -128,7 +128,27 @@ function unsupported(path: string, reason: string): StrictSchemaResult {
   return { ok: false, reason, path };
 }
 
-function strictNode(schema: unknown, path: string, root: boolean, options: StrictSchemaOptions): StrictSchemaResult {
+/** The rewrite's options, and what it has counted so far against OpenAI's size limits on the whole schema. */
+type Walk = StrictSchemaOptions & { readonly tally: { properties: number; enumValues: number; text: number } };
+
+/**
+ * OpenAI refuses a strict schema past its size limits (Structured Outputs: "Objects have limitations on nesting depth and
+ * size"), and the whole request with it: such a tool is sent non-strict. `depth` counts objects and arrays, the root 1.
+ */
+function overLimits(node: JsonObject, names: readonly string[], depth: number, path: string, { tally }: Walk): StrictSchemaResult | undefined {
+  const values = Array.isArray(node['enum']) ? node['enum'] : [];
+  if (names.length > 0 && depth > 10) return unsupported(path, 'strict mode allows objects nested 10 deep at most');
+  if (values.length > 250 && values.filter((v) => typeof v === 'string').join('').length > 15_000) {
+    return unsupported(path, 'strict mode allows 15,000 characters at most in an enum of more than 250 values');
+  }
+  tally.properties += names.length;
+  tally.enumValues += values.length;
+  tally.text += [...names, ...values, node['const']].filter((v): v is string => typeof v === 'string').join('').length;
+  if (tally.properties <= 5000 && tally.enumValues <= 1000 && tally.text <= 120_000) return undefined;
+  return unsupported(path, 'strict mode allows 5,000 properties, 1,000 enum values and 120,000 characters of names and values in a schema at most');
+}
+
+function strictNode(schema: unknown, path: string, root: boolean, depth: number, options: Walk): StrictSchemaResult {
   if (!isRecord(schema)) return unsupported(path, 'a boolean or non-object schema has no strict-mode form');
   const refused = STRICT_UNSUPPORTED.find((keyword) => Object.hasOwn(schema, keyword));
   if (refused !== undefined) return unsupported(path, `\`${refused}\` is not supported in strict mode`);
@@ -152,10 +172,12 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
     else if (STRICT_KEEP.has(key)) out[key] = cloneJson(value);
     // Anything else is dropped: the structure (rebuilt below) and annotations ($schema, $id, title, $comment, vendor keys…).
   }
+  const over = overLimits(out, isObject && isRecord(schema['properties']) ? Object.keys(schema['properties']) : [], depth, path, options);
+  if (over !== undefined) return over;
   if (Array.isArray(alternatives)) {
     const members: JsonObject[] = [];
     for (let i = 0; i < alternatives.length; i++) {
-      const member = strictNode(alternatives[i], `${path}/anyOf/${i}`, false, options);
+      const member = strictNode(alternatives[i], `${path}/anyOf/${i}`, false, depth, options);
       if (!member.ok) return member;
       if (member.plan !== undefined && !options.anyOfDecodedElsewhere) {
         return unsupported(`${path}/anyOf/${i}`, 'optional properties inside `anyOf` cannot be decoded back (which member the model meant is unknown)');
@@ -179,7 +201,7 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
     const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((r) => typeof r === 'string') : []);
     const props: Array<[string, unknown]> = [];
     for (const name of names) {
-      const prop = strictNode(properties[name], `${path}/properties/${escapePointer(name)}`, false, options);
+      const prop = strictNode(properties[name], `${path}/properties/${escapePointer(name)}`, false, depth + 1, options);
       if (!prop.ok) return prop;
       let propSchema: JsonObject = prop.schema;
       if (!required.has(name) && !admitsNull(properties[name])) {
@@ -201,7 +223,7 @@ function strictNode(schema: unknown, path: string, root: boolean, options: Stric
     if (!isRecord(items)) {
       return unsupported(path, Array.isArray(items) ? 'tuples (`items` as an array) have no strict-mode form' : 'an array without `items` has no strict-mode form');
     }
-    const element = strictNode(items, `${path}/items`, false, options);
+    const element = strictNode(items, `${path}/items`, false, depth + 1, options);
     if (!element.ok) return element;
     out['items'] = element.schema;
     if (element.plan !== undefined) (plan ??= { optional: [] }).items = element.plan;

@@ -21,6 +21,7 @@ import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generate } from '../../generator/index.js';
 import { createRouter, type GeneratedModule, type RouterOptions } from '../../runtime/index.js';
+import { openaiParameters, toOpenAIStrictSchema } from '../../runtime/targets/strict.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SPEC = path.join(REPO, 'test/targets/fixtures/strict.spec.yaml');
@@ -159,9 +160,48 @@ describe('openai_strict_fallback', () => {
     expect(result.problems).toEqual([]);
     const warned = result.warnings.filter((w) => w.code === 'openai_strict_fallback').map((w) => w.subject);
     const fallback = (await import(pathToFileURL(path.join(dir, 'fallback', 'index.ts')).href)) as GeneratedModule;
-    const router = createRouter(fallback, { search: () => 'ok', tag_record: () => 'ok', move: () => 'ok' } as never);
+    const router = createRouter(fallback, { search: () => 'ok', tag_record: () => 'ok', move: () => 'ok', nest: () => 'ok' } as never);
     const chat = router.compile({ target: 'openai', messages }) as unknown as { tools: ChatTool[] };
-    expect(chat.tools.map((t) => [t.function.name, t.function.strict])).toEqual([['search', true], ['tag_record', false], ['move', false]]);
+    expect(chat.tools.map((t) => [t.function.name, t.function.strict])).toEqual([['search', true], ['tag_record', false], ['move', false], ['nest', false]]);
     expect(warned).toEqual(chat.tools.filter((t) => t.function.strict === false).map((t) => t.function.name));
+  });
+});
+
+describe("OpenAI's size limits on a strict schema", () => {
+  const object = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties) });
+  const nested = (depth: number): Record<string, unknown> => (depth === 1 ? object({ leaf: { type: 'string' } }) : object({ inner: nested(depth - 1) }));
+  const wide = (count: number, name = (i: number) => `p${i}`) => object(Object.fromEntries(Array.from({ length: count }, (_, i) => [name(i), { type: 'integer' }])));
+  const enums = (count: number, width: number) => object({ pick: { type: 'string', enum: Array.from({ length: count }, (_, i) => String(i).padStart(width, 'x')) } });
+  const verdict = (schema: Record<string, unknown>) => {
+    const result = toOpenAIStrictSchema(schema);
+    return result.ok ? 'strict' : `${result.path}: ${result.reason}`;
+  };
+
+  test('each limit holds at its value and falls back one past it, naming the place', () => {
+    expect(verdict(nested(10))).toBe('strict');
+    expect(verdict(nested(11))).toBe(`${'/properties/inner'.repeat(10)}: strict mode allows objects nested 10 deep at most`);
+    expect(verdict(wide(5000))).toBe('strict');
+    expect(verdict(wide(5001))).toMatch(/^: strict mode allows 5,000 properties/);
+    // 1,000 enum values over two properties.
+    const split = (first: number) => object({ a: enums(first, 1).properties.pick, b: enums(1000 - first + (first === 600 ? 1 : 0), 1).properties.pick });
+    expect(verdict(split(400))).toBe('strict');
+    expect(verdict(split(600))).toMatch(/^\/properties\/(a|b): strict mode allows 5,000 properties, 1,000 enum values/);
+    // Over 250 values, an enum holds 15,000 characters at most; up to 250 it may hold more (within the 120,000 of the schema).
+    expect(verdict(enums(251, 59))).toBe('strict');
+    expect(verdict(enums(251, 60))).toBe('/properties/pick: strict mode allows 15,000 characters at most in an enum of more than 250 values');
+    expect(verdict(enums(250, 80))).toBe('strict');
+    // 120,000 characters of property names (and enum and const values) in the schema.
+    expect(verdict(wide(2000, (i) => `${i}`.padStart(60, 'n')))).toBe('strict');
+    expect(verdict(object({ ...wide(2000, (i) => `${i}`.padStart(60, 'n')).properties, c: { const: 'x' } }))).toMatch(/^: strict mode allows .* 120,000 characters/);
+  });
+
+  test('a namespace whose actions pass a limit together is sent non-strict, as one tool past it would be', () => {
+    const action = (i: number) => object({ [`a${i}`]: wide(100).properties['p0'], ...wide(99, (k) => `f${i}_${k}`).properties });
+    const namespace = (actions: number) => ({
+      kind: 'namespace' as const, name: 'ops', description: 'Operations', deferLoading: false,
+      parameters: object({ action: { type: 'string', enum: Array.from({ length: actions }, (_, i) => `act${i}`) }, args: { anyOf: Array.from({ length: actions }, (_, i) => action(i)) } }),
+    });
+    expect(openaiParameters(namespace(49), { openaiStrict: true }).strict).toBe(true);
+    expect(openaiParameters(namespace(51), { openaiStrict: true }).strict).toBe(false);
   });
 });
