@@ -1,24 +1,34 @@
 /**
- * Warnings that scale, through the real CLI (`node bin/toolroute.js`,
- * spawned): a spec that warns once per tool prints the first few warnings of
- * that code and one line counting and naming the rest; `--verbose` prints
- * every one; the structured result (`generate(…).warnings`) always has them
- * all; a code with only a few warnings is never folded.
+ * Warnings that scale, through the CLI's `main` (the first run through the
+ * real `node bin/toolroute.js`, spawned, the others in this process): a spec
+ * that warns once per tool prints the first few warnings of that code and one
+ * line counting and naming the rest; `--verbose` prints every one; the
+ * structured result (`generate(…).warnings`) always has them all; a code with
+ * only a few warnings is never folded.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WARNINGS_SHOWN_PER_CODE } from '../../cli/main.js';
+import { main, WARNINGS_SHOWN_PER_CODE } from '../../cli/main.js';
 import { generate } from '../../generator/index.js';
 import { REPO, removeDir, tempDir } from '../generator/helpers.js';
 
 const BIN = path.join(REPO, 'bin/toolroute.js');
 let dir: string;
 
-function toolroute(...args: string[]) {
+/** The real bin, spawned: what a shell sees. */
+function spawned(...args: string[]) {
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The same CLI's `main` in this process (what the bin runs), with its output collected. */
+async function toolroute(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), cwd: dir });
+  return { code, stdout, stderr };
 }
 
 const UNGROUPED = Array.from({ length: 50 }, (_, i) => `tool_${String(i).padStart(2, '0')}`);
@@ -53,7 +63,7 @@ afterAll(() => removeDir(dir));
 
 describe('toolroute codegen folds repeated warnings', () => {
   it('50 unreachable_tool warnings: the first 3 in full, then one line naming the rest; 4 unknown_format warnings in full', () => {
-    const r = toolroute('codegen', 'many.yaml', '--out', 'out');
+    const r = spawned('codegen', 'many.yaml', '--out', 'out');
     expect(r.code).toBe(0);
     const full = r.stderr.split('\n').filter((l) => / - warning \[/.test(l));
     expect(full.filter((l) => l.includes('[unreachable_tool]')).map((l) => /the tool "(\w+)"/.exec(l)?.[1])).toEqual(UNGROUPED.slice(0, 3));
@@ -69,7 +79,7 @@ describe('toolroute codegen folds repeated warnings', () => {
   });
 
   it('--verbose prints every warning, and the structured result always has them all', async () => {
-    const r = toolroute('codegen', 'many.yaml', '--out', 'out-verbose', '--verbose');
+    const r = await toolroute('codegen', 'many.yaml', '--out', 'out-verbose', '--verbose');
     expect(r.code).toBe(0);
     const full = r.stderr.split('\n').filter((l) => / - warning \[unreachable_tool\]/.test(l));
     expect(full.map((l) => /the tool "(\w+)"/.exec(l)?.[1])).toEqual(UNGROUPED);
@@ -79,18 +89,18 @@ describe('toolroute codegen folds repeated warnings', () => {
     expect(result.warnings).toHaveLength(54);
   });
 
-  it('a few warnings of a code print in full, with no summary line', () => {
-    const r = toolroute('codegen', 'few.yaml', '--out', 'out-few');
+  it('a few warnings of a code print in full, with no summary line', async () => {
+    const r = await toolroute('codegen', 'few.yaml', '--out', 'out-few');
     expect(r.code).toBe(0);
     expect(r.stderr.split('\n').filter((l) => / - warning \[unreachable_tool\]/.test(l))).toHaveLength(WARNINGS_SHOWN_PER_CODE + 1);
     expect(r.stderr).not.toContain('…');
   });
 
-  it('--verbose is in the help, and is a codegen option only', () => {
-    const help = toolroute('codegen', '--help');
+  it('--verbose is in the help, and is a codegen option only', async () => {
+    const help = await toolroute('codegen', '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/--verbose {2,}Print every warning\./);
-    const inspect = toolroute('inspect', 'many.yaml', '--verbose');
+    const inspect = await toolroute('inspect', 'many.yaml', '--verbose');
     expect(inspect.code).toBe(2);
     expect(inspect.stderr).toContain('--verbose are codegen options');
   });
