@@ -177,7 +177,7 @@ describe('inspect numbers', () => {
   });
 });
 
-describe('toolroute inspect (spawned CLI)', () => {
+describe('toolroute inspect (the first run spawned, the rest in this process)', () => {
   it('prints tables per target by default', () => {
     const r = cli(['inspect', path.join(REPO, 'examples/tools.spec.yaml')]);
     expect(r.stderr).toBe('');
@@ -196,8 +196,8 @@ describe('toolroute inspect (spawned CLI)', () => {
     expect(r.stdout).toMatch(/≈tokens/);
   });
 
-  it('--json prints the report, the same one the library returns', () => {
-    const r = cli(['inspect', path.join(REPO, 'examples/tools.spec.yaml'), '--json']);
+  it('--json prints the report, the same one the library returns', async () => {
+    const r = await inProcess(['inspect', path.join(REPO, 'examples/tools.spec.yaml'), '--json']);
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout) as InspectReport;
     expect(json.targets).toEqual(report.targets);
