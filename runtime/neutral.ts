@@ -44,28 +44,16 @@ export function neutralNamespaceTool(ns: Pick<NeutralToolInput, 'name' | 'descri
   const args = compact
     ? { type: 'object', description: COMPACT_ARGS_DESCRIPTION }
     : { description: SCHEMA_ARGS_DESCRIPTION, anyOf: actions.map(actionArgsSchema) };
-  return {
-    kind: 'namespace',
-    name: ns.name,
-    description: `${ns.description}\n\nAvailable actions:\n${docs.join('\n')}`,
-    parameters: { type: 'object', properties: { action, args }, required: ['action', 'args'] },
-    deferLoading: false,
-  };
+  const description = `${ns.description}\n\nAvailable actions:\n${docs.join('\n')}`;
+  const parameters = { type: 'object', properties: { action, args }, required: ['action', 'args'] };
+  return { kind: 'namespace', name: ns.name, description, parameters, deferLoading: false };
 }
 
 /** The `load_toolkit` tool: `toolkit_name` is an enum of the toolkit names. */
 export function neutralLoaderTool(toolkitNames: readonly string[]): NeutralTool {
-  return {
-    kind: 'loader',
-    name: 'load_toolkit',
-    description: LOADER_DESCRIPTION,
-    parameters: {
-      type: 'object',
-      properties: { toolkit_name: { type: 'string', enum: [...toolkitNames], description: 'The name of the toolkit to load.' } },
-      required: ['toolkit_name'],
-    },
-    deferLoading: false,
-  };
+  const toolkitName = { type: 'string', enum: [...toolkitNames], description: 'The name of the toolkit to load.' };
+  const parameters = { type: 'object', properties: { toolkit_name: toolkitName }, required: ['toolkit_name'] };
+  return { kind: 'loader', name: 'load_toolkit', description: LOADER_DESCRIPTION, parameters, deferLoading: false };
 }
 
 /** The `<available_toolkits>` directory for the system prompt; '' without toolkits. Everything is XML-escaped (spec text must never become markup). */
