@@ -15,14 +15,7 @@ export type RenderForm = (typeof RENDER_FORMS)[number];
 
 /** Why a call was rejected: one closed set shared by `checkToolCall` and `dispatch`. */
 export const REJECTION_CODES = [
-  'empty_name',
-  'unknown_tool',
-  'blocked',
-  'not_loaded',
-  'unknown_action',
-  'malformed_arguments',
-  'invalid_arguments',
-  'handler_error',
+  'empty_name', 'unknown_tool', 'blocked', 'not_loaded', 'unknown_action', 'malformed_arguments', 'invalid_arguments', 'handler_error',
   /** The handler did not settle within its time limit (`timeoutMs`); its `ctx.signal` was aborted. */
   'timeout',
   /** The caller's `signal` aborted while the handler ran; the handler's `ctx.signal` was aborted. */
@@ -142,10 +135,7 @@ export interface RenderedTools {
   readonly loader: unknown | null;
 }
 
-/**
- * The type-level registry a generated folder carries, so `createRouter` can type handlers, names and results from a
- * namespace import alone.
- */
+/** The type-level registry a generated folder carries, so `createRouter` can type handlers, names and results from a namespace import alone. */
 export interface RegistryShape {
   /** Tool name → argument type. */
   readonly args: { readonly [tool: string]: unknown };
@@ -173,24 +163,15 @@ export interface GeneratedSpec<R extends RegistryShape = RegistryShape> {
   readonly directoryXml: string;
   readonly validators: readonly ValidateFn[];
   readonly rendered: { readonly [F in RenderForm]: RenderedTools };
-  /**
-   * The spec's `options.offerUngroupedTools`, present only when false: the default tool set then leaves out flat tools
-   * in no namespace.
-   */
+  /** The spec's `options.offerUngroupedTools`, present only when false: the default tool set then leaves out flat tools in no namespace. */
   readonly offerUngroupedTools?: false;
-  /**
-   * The spec's `options.toolkitLoading`, present only when set: the router's default strategy (its own option overrides
-   * it).
-   */
+  /** The spec's `options.toolkitLoading`, present only when set: the router's default strategy (its own option overrides it). */
   readonly toolkitLoading?: ToolkitLoadingOption;
   /** Phantom: never present at run time; carries the generated types. */
   readonly __registry?: R;
 }
 
-/**
- * The data a generated `spec.gen.ts` writes, readable and in a stable order; `specFromData` (runtime/spec-data.ts)
- * turns it into the `GeneratedSpec`.
- */
+/** The data a generated `spec.gen.ts` writes, readable and in a stable order; `specFromData` (runtime/spec-data.ts) turns it into the `GeneratedSpec`. */
 export interface SpecData
   extends Pick<GeneratedSpec, 'formatVersion' | 'hash' | 'flat' | 'namespaces' | 'toolkits' | 'policies' | 'offerUngroupedTools' | 'toolkitLoading'> {
   /** The spec's `options.openaiStrict`: how the target forms are rendered. */
@@ -246,10 +227,7 @@ export interface HandlerContext<C = unknown> {
   readonly callId: string | undefined;
   /** Whatever the application passed to `dispatch(call, { context })`. */
   readonly context: C;
-  /**
-   * Aborted when the call times out or the caller's `signal` aborts: pass it to `fetch`, child processes or an MCP
-   * `callTool` so abandoned work stops.
-   */
+  /** Aborted when the call times out or the caller's `signal` aborts: pass it to `fetch`, child processes or an MCP `callTool` so abandoned work stops. */
   readonly signal: AbortSignalOf;
 }
 

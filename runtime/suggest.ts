@@ -61,10 +61,7 @@ export class Suggester {
   /** The candidate names, in the order given. */
   get names(): readonly string[] { return this.#names; }
 
-  /**
-   * Up to `limit` names closest to `query`, best first (case-insensitive; ties keep candidate order). A case-only
-   * difference is always the best.
-   */
+  /** Up to `limit` names closest to `query`, best first (case-insensitive; ties keep candidate order). A case-only difference is always the best. */
   closest(query: string, limit = 3): string[] {
     if (query.length === 0 || query.length > MAX_QUERY) return [];
     const lower = query.toLowerCase();
