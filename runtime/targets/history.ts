@@ -139,15 +139,25 @@ function stringOf(value: unknown): string {
 /**
  * `JSON.stringify` that never throws (undefined for a value JSON cannot write) and drops no data JSON alone would: a Map
  * is an object (its entries, when a key is not a string), a Set a list, a BigInt a number (its digits as a string
- * beyond 2^53, where a number would change it).
+ * beyond 2^53, where a number would change it), an Error its name, message, cause and own fields (`{}` to JSON).
  * @example jsonText({ ids: new Set([1, 2]), big: 10n }); // → '{"ids":[1,2],"big":10}'
  */
 export function jsonText(value: unknown): string | undefined {
   try {
-    return JSON.stringify(value, (_key, v: unknown) => (v instanceof Map ? ([...v.keys()].every((k) => typeof k === 'string') ? Object.fromEntries(v) : [...v]) : v instanceof Set ? [...v] : typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : String(v)) : v));
+    return JSON.stringify(value, jsonForm);
   } catch {
     return undefined;
   }
+}
+
+/** jsonText's replacer: the JSON form of what plain JSON would lose. */
+function jsonForm(_key: string, v: unknown): unknown {
+  if (v instanceof Map) return [...v.keys()].every((k) => typeof k === 'string') ? Object.fromEntries(v) : [...v];
+  if (v instanceof Set) return [...v];
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : String(v);
+  // `name`, `message` and `cause` are not enumerable; the stack is left out (paths of the host, no use to a model).
+  if (v instanceof Error) return { ...v, name: v.name, message: v.message, ...(v.cause !== undefined ? { cause: v.cause } : {}) };
+  return v;
 }
 
 /**

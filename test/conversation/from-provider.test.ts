@@ -125,6 +125,17 @@ describe('toolMessage', () => {
     expect('is_error' in toolMessage(call, { ok: true, result: 1 })).toBe(false);
   });
 
+  it('an Error in a result keeps its name, message, cause and own fields (JSON alone writes {}), and never its stack', () => {
+    const error = Object.assign(new TypeError('disk full', { cause: new Error('quota') }), { code: 'E_QUOTA' });
+    expect(JSON.parse(toolMessage(call, { ok: true, result: { saved: false, error } }).content)).toEqual({
+      saved: false,
+      error: { code: 'E_QUOTA', name: 'TypeError', message: 'disk full', cause: { name: 'Error', message: 'quota' } },
+    });
+    const looped = new Error('loop');
+    looped.cause = looped;
+    expect(toolMessage(call, { ok: true, result: looped }).content).toBe('(a value JSON cannot encode)');
+  });
+
   it('rejection: the reason, flagged', () => {
     expect(toolMessage({ id: 'x', name: 'n' }, { ok: false, reason: 'Tool "n" is currently blocked.' })).toEqual({
       role: 'tool',
