@@ -167,9 +167,9 @@ export function toAnthropicMessages(messages: readonly NormalizedMessage[], brea
       else turns.push({ role: 'user', blocks: [{ block, src: m.src }] });
     } else {
       const kept = m.state?.target === 'anthropic' ? replayItems(m.state.content, m.text, m.calls, REPLAY) : [];
-      // An assistant turn with nothing in it (Claude may end a turn with `content: []`) is a 400 unless it is the last
-      // message: it is left out, and the API joins the user turns around it.
-      if (kept.length === 0 && m.text === '' && m.calls.length === 0) continue;
+      // An assistant turn with nothing in it (Claude may end a turn with `content: []`; another provider's whitespace) is a
+      // 400 unless it is the last message: it is left out, and the API joins the user turns around it.
+      if (kept.length === 0 && m.text.trim() === '' && m.calls.length === 0) continue;
       // An empty content array is a 400: a state with nothing left falls back to the neutral fields.
       const blocks = (kept.length > 0 ? kept : assistantItems(m, undefined, REPLAY)) as AnthropicAssistantBlock[];
       turns.push({ role: 'assistant', blocks: blocks.map((block) => ({ block, src: m.src })), replayed: kept.length > 0 });

@@ -107,9 +107,12 @@ export function replayItems<O>(kept: readonly ProviderItem[], text: string, call
   return out;
 }
 
-/** An assistant turn as items: its kept state replayed when there is any, else built fresh (a text item unless the turn only calls tools, then the calls). */
+/**
+ * An assistant turn as items: its kept state replayed when there is any, else built fresh (a text item unless the turn
+ * only calls tools, then the calls). Text that is only whitespace beside calls is left out: Anthropic refuses such a block.
+ */
 export function assistantItems<O>(m: NormalizedMessage, kept: readonly ProviderItem[] | undefined, codec: ReplayCodec<O> & { readonly text: (text: string) => O }): (ProviderItem | O)[] {
   if (kept !== undefined && kept.length > 0) return replayItems(kept, m.text, m.calls, codec);
-  const text = m.text !== '' || m.calls.length === 0 ? [codec.text(m.text)] : [];
+  const text = m.text.trim() !== '' || m.calls.length === 0 ? [codec.text(m.text)] : [];
   return [...text, ...m.calls.map((call) => codec.call(call, undefined))];
 }

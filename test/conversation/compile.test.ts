@@ -220,3 +220,25 @@ describe('provider-native history entries', () => {
     expect(payload.messages.at(-1)).toEqual({ role: 'user', content: 'a' });
   });
 });
+
+describe('whitespace from another provider', () => {
+  const call = { id: 'call_1', type: 'function', function: { name: 'get_time', arguments: '{}' } } as const;
+  it('text that is only whitespace beside calls is left out, and a turn of nothing but whitespace too, on Anthropic (a 400 there)', () => {
+    const history: NeutralMessage[] = [
+      user,
+      { role: 'assistant', content: '\n\n', tool_calls: [call] },
+      toolMessage(call, { ok: true, result: 'noon' }),
+      { role: 'assistant', content: ' \n' },
+      { role: 'user', content: 'And tomorrow?' },
+    ];
+    const anthropic = router().compile('anthropic', history).messages;
+    expect(anthropic).toEqual([
+      { role: 'user', content: 'Weather in Lisbon?' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'get_time', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: 'noon' }, { type: 'text', text: 'And tomorrow?' }] },
+    ]);
+    // Text with anything in it is sent as it is.
+    const worded = router().compile('anthropic', [user, { role: 'assistant', content: 'Checking.\n', tool_calls: [call] }, toolMessage(call, { ok: true, result: 'noon' })]).messages;
+    expect(worded[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Checking.\n' }, { type: 'tool_use', id: 'call_1', name: 'get_time', input: {} }] });
+  });
+});

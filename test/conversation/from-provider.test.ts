@@ -127,7 +127,7 @@ describe('toolMessage', () => {
 
   it('an Error in a result keeps its name, message, cause and own fields (JSON alone writes {}), and never its stack', () => {
     const error = Object.assign(new TypeError('disk full', { cause: new Error('quota') }), { code: 'E_QUOTA' });
-    expect(JSON.parse(toolMessage(call, { ok: true, result: { saved: false, error } }).content)).toEqual({
+    expect(JSON.parse(String(toolMessage(call, { ok: true, result: { saved: false, error } }).content))).toEqual({
       saved: false,
       error: { code: 'E_QUOTA', name: 'TypeError', message: 'disk full', cause: { name: 'Error', message: 'quota' } },
     });
