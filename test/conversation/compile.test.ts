@@ -242,3 +242,20 @@ describe('whitespace from another provider', () => {
     expect(worded[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Checking.\n' }, { type: 'tool_use', id: 'call_1', name: 'get_time', input: {} }] });
   });
 });
+
+describe('Gemini results answered out of order', () => {
+  it('are sent in the order of the calls they answer (Gemini pairs responses without ids by position)', () => {
+    const [reply] = fromProvider('gemini', {
+      responseId: 'r1',
+      candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'get_time', args: { timezone: 'UTC' } } }, { functionCall: { name: 'get_time', args: { timezone: 'CET' } } }] } }],
+    } as never);
+    const [utc, cet] = reply!.tool_calls!;
+    // The second call finished first, and the application appended its result first; then the user wrote.
+    const history: NeutralMessage[] = [user, reply!, toolMessage(cet!, { ok: true, result: 'cet' }), toolMessage(utc!, { ok: true, result: 'utc' }), { role: 'user', content: 'Thanks' }];
+    const contents = router().compile('gemini', history).contents;
+    expect(contents[2]).toEqual({
+      role: 'user',
+      parts: [{ functionResponse: { name: 'get_time', response: { result: 'utc' } } }, { functionResponse: { name: 'get_time', response: { result: 'cet' } } }, { text: 'Thanks' }],
+    });
+  });
+});
