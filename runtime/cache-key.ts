@@ -44,26 +44,20 @@ export function withoutCacheControl(value: unknown): unknown {
 }
 
 /** Remember which prefix a compiled payload was built on. */
-export function registerPayloadPrefix(payload: object, prefix: StablePrefix): void {
-  byPayload.set(payload, prefix);
-}
+export function registerPayloadPrefix(payload: object, prefix: StablePrefix): void { byPayload.set(payload, prefix); }
 
 /**
  * The cache key of a compiled payload, equal exactly when the bytes the provider caches before the conversation are;
  * undefined for an object that did not come from compile.
  * @example cacheKey(router.compile({ target: 'anthropic', messages })); // → '3f1c…'; unchanged by announce(), blocking, native toolkit loads
  */
-export function cacheKey(payload: object): string | undefined {
-  return byPayload.get(payload)?.key;
-}
+export function cacheKey(payload: object): string | undefined { return byPayload.get(payload)?.key; }
 
 /**
  * The serialized stable prefix of a compiled payload (what {@link cacheKey} hashes), for tests and diagnostics.
  * @example stablePrefixOf(payload)?.toolCount; // → 3
  */
-export function stablePrefixOf(payload: object): StablePrefix | undefined {
-  return byPayload.get(payload);
-}
+export function stablePrefixOf(payload: object): StablePrefix | undefined { return byPayload.get(payload); }
 
 /**
  * JSON with object keys sorted by UTF-16 code units (locale-independent), so the same value gives the same bytes on

@@ -140,9 +140,7 @@ export function parseArguments(raw: unknown, limits: CallLimits): ParsedArgument
   return problem ? failed(problem) : { ok: true, value: value as Record<string, unknown> };
 }
 
-function failed(problem: ArgumentsProblem): ParsedArguments {
-  return { ok: false, code: 'malformed_arguments', problem };
-}
+function failed(problem: ArgumentsProblem): ParsedArguments { return { ok: false, code: 'malformed_arguments', problem }; }
 
 /**
  * Check a value is JSON data within the depth, size and string-length limits. The value budget bounds the walk even

@@ -148,9 +148,7 @@ export function memoFrozen<S extends object, R extends object>(derive: (source: 
 }
 
 /** The entries of an array (anything else gives []). */
-export function list(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [];
-}
+export function list(value: unknown): readonly unknown[] { return Array.isArray(value) ? value : []; }
 
 /** The leading cache blocks of a payload whose sections are flat fields (both OpenAI targets): one block per tool, `tool_choice`, then the system field. */
 export function flatCacheBlocks(p: ProviderItem, add: BlockSink, system?: string): void {

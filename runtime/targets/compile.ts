@@ -68,9 +68,7 @@ const OPTION_VALUES: Readonly<Record<keyof TargetCompileOptions, OptionRules[str
  * option does not take.
  * @example checkCompileOptions({ cacheBreakPoints: ['tools'] }); // TypeError: compile options: unknown name "cacheBreakPoints" (did you mean "cacheBreakpoints"?). …
  */
-export function checkCompileOptions(options: unknown): void {
-  checkOptions('compile', options, OPTION_VALUES);
-}
+export function checkCompileOptions(options: unknown): void { checkOptions('compile', options, OPTION_VALUES); }
 
 const REQUEST_KEYS: ReadonlySet<string> = new Set(['target', 'system', 'messages', 'tools', 'options']);
 /**

@@ -72,9 +72,7 @@ export function toolkitMode(target: Target, option: ToolkitLoadingOption | undef
  * Whether the target's tool results carry a failure flag beside their text (Anthropic's `is_error`).
  * @example toolResultErrorFlag('anthropic'); // → true
  */
-export function toolResultErrorFlag(target: Target): boolean {
-  return adapterFor(target).toolResultErrorFlag;
-}
+export function toolResultErrorFlag(target: Target): boolean { return adapterFor(target).toolResultErrorFlag; }
 
 const dispatcherMemo = new Map<Target, unknown>();
 

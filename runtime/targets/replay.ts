@@ -14,9 +14,7 @@ export function assistantMessage(text: string, calls: NeutralToolCall[], provide
 export const neutralCall = (id: string, name: string, args: string): NeutralToolCall => ({ id, type: 'function', function: { name, arguments: args } });
 
 /** A string field, or '' for anything else. */
-export function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
+export function str(value: unknown): string { return typeof value === 'string' ? value : ''; }
 
 /** Arguments as a JSON text: a string as sent, anything else as JSON, `{}` when absent (`UNENCODABLE` when JSON cannot write them). */
 export function argumentsText(value: unknown, keepString = false): string {
@@ -36,9 +34,7 @@ export function fnv1a(text: string): string {
 }
 
 /** The object entries of an array (anything else gives []). */
-export function items(value: unknown): ProviderItem[] {
-  return Array.isArray(value) ? value.filter(isRecord) : [];
-}
+export function items(value: unknown): ProviderItem[] { return Array.isArray(value) ? value.filter(isRecord) : []; }
 
 /** What a provider item is to the neutral history: text, a tool call, or state it does not read. */
 export type ItemClass =

@@ -54,9 +54,7 @@ export function cloneSchema(schema: JsonSchema): JsonObject {
 }
 
 /** A key as a JSON Pointer segment (RFC 6901: `~` → `~0`, `/` → `~1`). */
-export function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
+export function escapePointer(key: string): string { return key.replace(/~/g, '~0').replace(/\//g, '~1'); }
 
 /** Deep copy of a JSON value, key order kept; non-JSON leaves dropped as JSON.stringify drops them. */
 export function cloneJson(value: unknown): unknown {
