@@ -100,6 +100,10 @@ export async function connectMcp(target: McpServerTarget, options: ConnectMcpOpt
     async close() {
       if (closed) return;
       closed = true;
+      // Over HTTP the session is ended with a DELETE (MCP transports, session management), so the server frees it now
+      // rather than at its idle timeout; a server that is gone, slow or does not support it is no error of closing.
+      const terminate = (transport as { terminateSession?: () => Promise<void> }).terminateSession?.call(transport).catch(() => undefined);
+      if (terminate !== undefined) await Promise.race([terminate, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
       await client.close();
     },
   };

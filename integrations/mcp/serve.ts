@@ -166,7 +166,8 @@ export async function serveSession<C>(router: ServableRouter, options: ServeMcpO
     const now = renderAnnouncements(router.getAnnouncements() as never);
     if (now !== shown.text) {
       result = { ...result, content: [...result.content, { type: 'text', text: now === '' ? 'Earlier announcements are retracted; none stand now.' : now }] };
-      shown.text = now;
+      // Shown only by a result that is delivered: a cancelled or timed-out call's never reaches the model.
+      if (!extra.signal.aborted) shown.text = now;
     }
     await hooks?.after();
     if (extra.signal.aborted) hooks?.unanswered(extra.requestId);

@@ -141,6 +141,9 @@ describe.each(PAIRS)('serveMcpHttp over Streamable HTTP on 127.0.0.1: $server se
     expect(router.getLoadedToolkits()).toEqual(['Weather']);
     expect(served.sessions.size).toBe(1);
     expect([...served.sessions.values()][0]!.line).toBe(server);
+    // Closing the connection ends its session on the server (a DELETE), not at the idle timeout.
+    await connection.close();
+    expect(served.sessions.size).toBe(0);
   });
 });
 
@@ -177,6 +180,8 @@ describe.each(LINES)('serveMcpHttp with the %s server', (sdk) => {
     expect(readFileSync(spec, 'utf8')).toMatch(/- name: file_ops\n/);
     const check = await cli(['import', 'mcp', '--out', spec, '--check', '--sdk', sdk, '--url', served.url.href]);
     expect(check.code).toBe(0);
+    // Neither run leaves its session open on the server.
+    expect(served.sessions.size).toBe(0);
     // load_toolkit is toolroute's own name: imported as a tool it would collide, so it is renamed and the rename recorded.
     expect(readFileSync(spec, 'utf8')).toContain('# import: name "load_toolkit" written as "mcp_load_toolkit": "load_toolkit" is reserved by toolroute.');
   });

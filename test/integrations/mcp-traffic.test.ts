@@ -279,6 +279,28 @@ describe.each(PAIRS)('tool-set changes and cancellation: $server server, $client
     await expect.poll(() => aborted.length).toBe(before.aborted + 1);
   });
 
+  it('an announcement made during a call the client cancelled rides on the next delivered result, since the cancelled one never arrived', async () => {
+    const aborts: unknown[] = [];
+    let runs = 0;
+    const router = waitingRouter(aborts, () => {
+      runs++;
+      router.announce('deploy', 'Production is frozen.');
+    });
+    const served = await serveMcpHttp(router, { sdk: server });
+    cleanups.push(() => served.close());
+    const connection = await connect(served.url, client);
+    const cancel = new AbortController();
+    const call = clientLineOf(connection.client) === '2.x'
+      ? connection.client.callTool({ name: 'run_bash', arguments: { command: 'sleep' } }, { signal: cancel.signal })
+      : connection.client.callTool({ name: 'run_bash', arguments: { command: 'sleep' } }, undefined, { signal: cancel.signal });
+    await expect.poll(() => runs).toBe(1);
+    cancel.abort('enough');
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => aborts.length).toBe(1);
+    const next = await connection.client.callTool({ name: 'get_time', arguments: {} });
+    expect(texts(next).at(-1)).toBe('<announcements>\n<announcement id="deploy">\nProduction is frozen.\n</announcement>\n</announcements>');
+  });
+
   it('lets a session whose call the client cancelled go idle: the cancelled POST ends, and the idle timeout ends the session', async () => {
     const aborts: unknown[] = [];
     let runs = 0;
