@@ -8,6 +8,8 @@ import { argumentsText, assistantItems, assistantMessage, fnv1a, items, neutralC
 import { objectSchema } from './schema.js';
 import type { GeminiContent, GeminiFunctionDeclaration, GeminiPart, GeminiPayload, GeminiToolConfig } from './types.js';
 
+/** The thought signature Google documents for function calls of history Gemini did not produce (Gemini API and Vertex AI). */
+const FOREIGN_SIGNATURE = 'skip_thought_signature_validator';
 /** The prefix of the neutral ids made up for calls Gemini sent without one (never sent back to Gemini). */
 const MADE_UP_ID = 'gemini_call_';
 /** `finishReason`s that are not a plain answer or plain tool calls (`FinishReason` of @google/genai). */
@@ -143,7 +145,12 @@ export function toGeminiContents(messages: readonly NormalizedMessage[]): Gemini
         if (c.id.startsWith(MADE_UP_ID)) unsent.add(c.id);
         place.set(c.id, i);
       });
-      push('model', assistantItems(m, kept, REPLAY) as GeminiPart[]);
+      const parts = assistantItems(m, kept, REPLAY) as GeminiPart[];
+      // A turn Gemini did not write (another provider's, or built by hand) has no thought signature, and Gemini 3 refuses a
+      // step whose first functionCall lacks one: Google's documented stand-in for such history marks it.
+      const first = kept === undefined || kept.length === 0 ? parts.find((p) => 'functionCall' in p) : undefined;
+      if (first !== undefined) first.thoughtSignature = FOREIGN_SIGNATURE;
+      push('model', parts);
     } else if (m.role === 'tool') {
       const name = nameById.get(m.callId) ?? (m.name !== '' ? m.name : m.callId !== '' ? m.callId : 'unknown');
       const response: { id?: string; name: string; response: { [key: string]: unknown } } = { name, response: m.isError ? { error: m.text } : responseObject(m.text) };

@@ -74,7 +74,8 @@ describe('message conversion per target (tool calls and tool results included)',
           role: 'model',
           parts: [
             { text: 'Reading.' },
-            { functionCall: { id: 'call_1', name: 'read_file', args: { path: 'a.ts' } } },
+            // A turn Gemini did not write: the documented stand-in signature on the step's first call (Gemini 3 refuses one without).
+            { functionCall: { id: 'call_1', name: 'read_file', args: { path: 'a.ts' } }, thoughtSignature: 'skip_thought_signature_validator' },
             { functionCall: { id: 'call_2', name: 'get_time', args: {} } },
           ],
         },
@@ -100,7 +101,7 @@ describe('message conversion per target (tool calls and tool results included)',
     const anthropic = compileForTarget({ ...base, target: 'anthropic', messages });
     expect(anthropic.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'tool_use', id: 'c', name: 'get_time', input: {} }] });
     expect(compileForTarget({ ...base, target: 'openai-responses', messages }).input[1]).toEqual({ type: 'function_call', call_id: 'c', name: 'get_time', arguments: '' });
-    expect(compileForTarget({ ...base, target: 'gemini', messages }).contents[1]).toEqual({ role: 'model', parts: [{ functionCall: { id: 'c', name: 'get_time', args: {} } }] });
+    expect(compileForTarget({ ...base, target: 'gemini', messages }).contents[1]).toEqual({ role: 'model', parts: [{ functionCall: { id: 'c', name: 'get_time', args: {} }, thoughtSignature: 'skip_thought_signature_validator' }] });
   });
 
   it('a mid-history system message keeps its place on Chat and joins the system prompt elsewhere', () => {
