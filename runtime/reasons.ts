@@ -55,8 +55,11 @@ export const cutOffReason = (tool: string): string =>
   `The call to ${quote(tool)} was cut off at the output token limit, so its arguments may be incomplete and it did not run. Make the call again, with less in it if you can.`;
 
 /** Why a turn that ended abnormally ran none of its calls (possibly partial, or flagged). */
-const STOPPED = { refused: 'this turn ended in a refusal', blocked: "the provider's safety filter stopped this turn", failed: 'the provider ended this turn with an error' };
-/** A call of a turn the model refused, the provider's filter stopped or the provider failed: never run. */
+const STOPPED = {
+  refused: 'this turn ended in a refusal', blocked: "the provider's safety filter stopped this turn", failed: 'the provider ended this turn with an error',
+  unfinished: 'this turn was not finished yet',
+};
+/** A call of a turn the model refused, the provider's filter stopped, the provider failed or not yet finished: never run. */
 export const stoppedTurnReason = (tool: string, stop: keyof typeof STOPPED): string => `The call to ${quote(tool)} did not run: ${STOPPED[stop]}, so the call may be incomplete.`;
 
 /** A toolkit's name called as a tool (models take the directory's names for tools): what it is, and the calls to make. */

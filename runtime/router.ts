@@ -186,10 +186,10 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     const stop = adapterFor(target).stop(response);
     // One after the other: a handler may depend on an earlier one's effect. A call in a turn cut off at the output token
     // limit may hold half its arguments (Anthropic's are parsed even so), and one in a refused or filtered turn may be
-    // partial and is what the provider stopped, and so may one in a turn the provider failed: answered, never run. Such a
-    // turn ends the loop (Anthropic: a refused conversation must be reset, not sent back; a failed one is the application's
-    // to retry); a cut-off one goes on, for the model to make the call again.
-    const stopped = stop === 'refused' || stop === 'blocked' || stop === 'failed' ? stop : undefined;
+    // partial and is what the provider stopped, and so may one in a turn the provider failed or has not finished: answered,
+    // never run. Such a turn ends the loop (Anthropic: a refused conversation must be reset, not sent back; a failed one is
+    // the application's to retry, an unfinished one to wait for); a cut-off one goes on, for the model to make the call again.
+    const stopped = stop === 'refused' || stop === 'blocked' || stop === 'failed' || stop === 'unfinished' ? stop : undefined;
     const held = (name: string) => (stop === 'cut-off' ? cutOffReason(name) : stopped !== undefined ? stoppedTurnReason(name, stopped) : undefined);
     for (const call of calls) {
       const reason = held(call.function.name);

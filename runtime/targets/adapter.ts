@@ -15,9 +15,10 @@ import type { RenderedToolMap, TargetPayloadMap, TargetToolMap } from './types.j
  * it is, the model goes on), `cut-off` (at the output token limit: a call in it may be half written, so none runs),
  * `refused` (the model declined), `blocked` (the provider's safety filter), `malformed-call` (a call the provider could
  * not read, so the turn carries none: Gemini's `MALFORMED_FUNCTION_CALL` and kin), `failed` (the provider ended the turn
- * with an error, or for a reason it does not name: Responses `failed` / `cancelled`, Gemini `OTHER`).
+ * with an error, or for a reason it does not name: Responses `failed` / `cancelled`, Gemini `OTHER`), `unfinished` (the
+ * response is still being made: a background Responses response queued or in progress, an Anthropic stream snapshot).
  */
-export type TurnStop = 'paused' | 'cut-off' | 'refused' | 'blocked' | 'malformed-call' | 'failed';
+export type TurnStop = 'paused' | 'cut-off' | 'refused' | 'blocked' | 'malformed-call' | 'failed' | 'unfinished';
 
 export type { JsonSchema } from './schema.js';
 

@@ -115,7 +115,8 @@ export const anthropic: TargetAdapter<'anthropic'> = {
     }
     return out;
   },
-  stop: (response) => (isRecord(response) ? STOPS.get(response['stop_reason']) : undefined),
+  // A message still streaming has a null `stop_reason` (a snapshot); a finished one always names why it stopped.
+  stop: (response) => (!isRecord(response) ? undefined : response['stop_reason'] === null ? 'unfinished' : STOPS.get(response['stop_reason'])),
   readResponse: (response) => {
     const content = isRecord(response) ? items(response['content']) : [];
     if (content.length === 0) return [];

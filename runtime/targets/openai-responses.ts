@@ -82,6 +82,7 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
     if (reason === 'max_output_tokens') return 'cut-off';
     if (reason === 'content_filter') return 'blocked';
     if (response['status'] === 'failed' || response['status'] === 'cancelled') return 'failed';
+    if (response['status'] === 'queued' || response['status'] === 'in_progress') return 'unfinished';
     const refusal = (item: ProviderItem) => item['type'] === 'message' && items(item['content']).some((part) => part['type'] === 'refusal');
     return items(response['output']).some(refusal) ? 'refused' : undefined;
   },
