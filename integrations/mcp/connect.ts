@@ -128,7 +128,12 @@ export async function listAllTools(client: Pick<McpClient, 'listTools'>): Promis
     const result = await client.listTools(cursor === undefined ? undefined : { cursor });
     tools.push(...result.tools);
     const next = result.nextCursor;
-    if (next === undefined || next === null || next === '') return tools;
+    if (next === undefined || next === null || next === '') {
+      // The 1.x client keeps the output schemas it checks `callTool` results against per `listTools` call, each page
+      // replacing the last: given the whole list, it checks the tools of every page.
+      if (page > 0) (client as { cacheToolMetadata?: (all: McpTool[]) => void }).cacheToolMetadata?.(tools);
+      return tools;
+    }
     if (seen.has(next)) throw new Error(`tools/list: the server returned the cursor ${JSON.stringify(next)} twice; its paging never ends.`);
     seen.add(next);
     cursor = next;

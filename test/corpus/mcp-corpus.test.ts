@@ -24,7 +24,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formatGenerateProblem, generate, type GenerateResult } from '../../generator/index.js';
-import { connectMcp, listAllTools } from '../../integrations/mcp/index.js';
+import { connectMcp, listAllTools, McpCallError, mcpHandlers } from '../../integrations/mcp/index.js';
 import { createRouter, type GeneratedModule } from '../../runtime/index.js';
 import { LINES } from '../integrations/mcp-lines.js';
 import { captureServer, fixtureText, SERVERS, type CorpusServer } from '../../scripts/capture-mcp-corpus.js';
@@ -214,26 +214,30 @@ await server.connect(new StdioServerTransport());
     }
   });
 
-  test.each(LINES)('listAllTools reads every page from a paging server built on the %s line, with either client', async (serverLine) => {
+  test.each(LINES)('listAllTools reads every page from a paging server built on the %s line, with either client; the output schema of a tool on an early page is still enforced', async (serverLine) => {
     const dir = mkdtempSync(path.join(REPO, '.tmp', 'corpus-paging-'));
     try {
       const script = path.join(dir, 'paging-server.mjs');
-      const [imports, register] =
+      const [imports, register, registerCall] =
         serverLine === '2.x'
-          ? [`import { Server } from '@modelcontextprotocol/server';\nimport { StdioServerTransport } from '@modelcontextprotocol/server/stdio';`, `'tools/list'`]
+          ? [`import { Server } from '@modelcontextprotocol/server';\nimport { StdioServerTransport } from '@modelcontextprotocol/server/stdio';`, `'tools/list'`, `'tools/call'`]
           : [
-              `import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nimport { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';\nimport { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';`,
+              `import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nimport { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';\nimport { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';`,
               'ListToolsRequestSchema',
+              'CallToolRequestSchema',
             ];
       writeFileSync(
         script,
         `${imports}
 const server = new Server({ name: 'paging', version: '9.9.9' }, { capabilities: { tools: {} } });
 const pages = { '': ['a', 'p2'], p2: ['b', 'p3'], p3: ['c', undefined] };
+// Tool a, on the first page, promises { n: number } and answers { n: 'one' }.
+const output = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
 server.setRequestHandler(${register}, (req) => {
   const [name, next] = pages[req.params?.cursor ?? ''];
-  return { tools: [{ name, description: name, inputSchema: { type: 'object' } }], ...(next ? { nextCursor: next } : {}) };
+  return { tools: [{ name, description: name, inputSchema: { type: 'object' }, ...(name === 'a' ? { outputSchema: output } : {}) }], ...(next ? { nextCursor: next } : {}) };
 });
+server.setRequestHandler(${registerCall}, () => ({ content: [{ type: 'text', text: '{"n":"one"}' }], structuredContent: { n: 'one' } }));
 await server.connect(new StdioServerTransport());
 `,
       );
@@ -242,6 +246,9 @@ await server.connect(new StdioServerTransport());
         try {
           expect((await listAllTools(connection.client)).map((t) => t.name), sdk).toEqual(['a', 'b', 'c']);
           expect(connection.server, sdk).toEqual({ name: 'paging', version: '9.9.9' });
+          const handlers = await mcpHandlers(connection.client, { spec: { tools: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] } } as never);
+          const a = (handlers as unknown as Record<string, (args: unknown) => Promise<unknown>>)['a']!;
+          await expect(a({}), sdk).rejects.toThrow(McpCallError);
         } finally {
           await connection.close();
         }
