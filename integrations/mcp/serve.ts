@@ -170,12 +170,14 @@ export async function serveSession<C>(router: ServableRouter, options: ServeMcpO
       if (!extra.signal.aborted) shown.text = now;
     }
     await hooks?.after();
-    if (extra.signal.aborted) hooks?.unanswered(extra.requestId);
     if (router.getLoadedToolkits().join('\n') !== loadedBefore) {
       // On this request's stream (it reaches the client through whichever process answers the call), then to the others.
-      await extra.notify({ method: 'notifications/tools/list_changed' }).catch(() => undefined);
+      // A call the client gave up on has no stream left: the session's own stream carries it, or the client's list stays old.
+      const told = extra.signal.aborted ? Promise.resolve(mcp.sendToolListChanged()) : extra.notify({ method: 'notifications/tools/list_changed' });
+      await told.catch(() => undefined);
       hooks?.changed();
     }
+    if (extra.signal.aborted) hooks?.unanswered(extra.requestId);
     return result;
   });
   await mcp.connect(options.transport);

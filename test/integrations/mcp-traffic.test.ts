@@ -279,6 +279,25 @@ describe.each(PAIRS)('tool-set changes and cancellation: $server server, $client
     await expect.poll(() => aborted.length).toBe(before.aborted + 1);
   });
 
+  it('a load the client gave up on (its session save was slow) still sends notifications/tools/list_changed, on the session stream', async () => {
+    const memory = memorySessionStore();
+    // A remote store, slow to save the session that has just loaded Weather: the client's 300 ms timeout passes first.
+    const slow = { ...memory, set: async (id: string, record: Parameters<typeof memory.set>[1], ttl: number) => {
+      if (JSON.stringify(record).includes('Weather')) await new Promise((resolve) => setTimeout(resolve, 600));
+      return memory.set(id, record, ttl);
+    } };
+    const served = await serveMcpHttp(() => createDemoRouter(), { sdk: server, store: slow });
+    cleanups.push(() => served.close());
+    const connection = await connect(served.url, client);
+    let changed = 0;
+    connection.onToolListChanged(() => changed++);
+    const params = { name: 'load_toolkit', arguments: { toolkit_name: 'Weather' } };
+    const call = clientLineOf(connection.client) === '2.x' ? connection.client.callTool(params, { timeout: 300 }) : connection.client.callTool(params, undefined, { timeout: 300 });
+    await expect(call).rejects.toThrow(/timed out/);
+    await expect.poll(() => changed, { timeout: 5000 }).toBe(1);
+    expect((await listAllTools(connection.client)).map((t) => t.name)).toContain('get_forecast');
+  });
+
   it('an announcement made during a call the client cancelled rides on the next delivered result, since the cancelled one never arrived', async () => {
     const aborts: unknown[] = [];
     let runs = 0;
