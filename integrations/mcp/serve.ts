@@ -300,9 +300,10 @@ function toolResult(value: unknown, isToolResult: (value: unknown) => boolean): 
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   const text = value === undefined ? 'null' : resultText(value);
   // Structured content for a JSON object, as the text says it (a Date is a string there), plus the text for clients
-  // that read only text (as the MCP spec recommends). A Map or a Uint8Array would fail the SDK's check of the result.
+  // that read only text (as the MCP spec recommends). A Map or a Uint8Array would fail the SDK's check of the result, and
+  // a `__proto__` key would not survive it (the check rebuilds objects): the text alone then says what the value holds.
   let structured: unknown;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && text !== UNENCODABLE) structured = JSON.parse(text);
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && text !== UNENCODABLE && !text.includes('"__proto__":')) structured = JSON.parse(text);
   const isObject = typeof structured === 'object' && structured !== null && !Array.isArray(structured);
   return { content: [{ type: 'text', text }], ...(isObject ? { structuredContent: structured as Record<string, unknown> } : {}) };
 }

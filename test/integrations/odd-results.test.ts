@@ -33,6 +33,8 @@ const RESULTS: Record<string, unknown> = {
   badImage: [{ type: 'image', data: 'not base64!!', mimeType: 'image/png' }],
   blocks: [{ type: 'text', text: 'a' }, { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' }],
   plain: { temp: 21 },
+  // Parsed JSON can hold a `__proto__` key as data.
+  proto: JSON.parse('{"a":1,"nested":{"__proto__":{"admin":true}}}') as unknown,
 };
 function oddRouter() {
   const { handlers } = recordingHandlers();
@@ -69,6 +71,10 @@ describe.each(LINES)('MCP, %s', (sdk: McpSdkLine) => {
     }
     expect((await call('blocks')).content).toEqual(RESULTS['blocks']);
     expect(await call('plain')).toMatchObject({ content: [{ type: 'text', text: '{"temp":21}' }], structuredContent: { temp: 21 } });
+    // Structured content would lose the key on its way out (the SDK rebuilds it), and disagree with the text: text alone.
+    const proto = await call('proto');
+    expect(proto).toMatchObject({ content: [{ type: 'text', text: '{"a":1,"nested":{"__proto__":{"admin":true}}}' }] });
+    expect(proto.structuredContent).toBeUndefined();
   });
 
   it("a proxied tool's time limit here cancels the tool on the server", async () => {
