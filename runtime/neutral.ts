@@ -126,9 +126,7 @@ export function compactType(schema: unknown): string {
     if (Array.isArray(members) && members.length > 0) return members.map((m) => wrap(compactType(m))).join(joiner);
   }
   const type = schema['type'];
-  if (Array.isArray(type)) {
-    return type.length === 0 ? 'any' : type.map((t) => (typeof t === 'string' ? compactSingle(t, schema) : 'any')).map(wrap).join('|');
-  }
+  if (Array.isArray(type)) return type.length === 0 ? 'any' : type.map((t) => (typeof t === 'string' ? compactSingle(t, schema) : 'any')).map(wrap).join('|');
   if (typeof type === 'string') return compactSingle(type, schema);
   if (isRecord(schema['properties'])) return compactSingle('object', schema);
   if ('items' in schema) return compactSingle('array', schema);

@@ -103,9 +103,7 @@ export class Catalog {
       this.#entries.push(undefined);
       this.byName.set(name, { kind: 'tool', index: i });
     }
-    if (missing.length > 0) {
-      throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
-    }
+    if (missing.length > 0) throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
     const stray = Object.keys(handlerTable).filter((key) => this.byName.get(key)?.kind !== 'tool');
     const fix = 'Handlers are keyed by tool name; remove the entry or fix its name.';
     assertKnownNames('createRouter: handlers', stray, { has: () => false }, () => spec.tools.map((t) => t.name), fix);

@@ -183,9 +183,7 @@ export class Compiler {
       } else if (ref?.kind === 'namespace') {
         const ns = catalog.namespaces[ref.index]!;
         stable.push(nativeNamespaces ? this.#nativeNamespace(ns, target) : this.#renderGroup(ns, target));
-      } else if (ref?.kind !== 'loader') {
-        throw new TypeError(`compile: ${JSON.stringify(name)} in \`tools\` is not a tool or namespace of this router.`);
-      }
+      } else if (ref?.kind !== 'loader') throw new TypeError(`compile: ${JSON.stringify(name)} in \`tools\` is not a tool or namespace of this router.`);
       sent.add(name);
     }
     // The library's tools, never pruned: the loader (in `tool-search` mode in the adapter's own form), the dispatcher

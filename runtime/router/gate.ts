@@ -72,9 +72,7 @@ export class Gate {
   applyPolicy(policy: unknown): void {
     const policies = this.#catalog.spec.policies;
     const names = typeof policy === 'string' && Object.hasOwn(policies, policy) ? policies[policy] : undefined;
-    if (!names) {
-      throw new TypeError(`applyPolicy: unknown policy ${JSON.stringify(policy)}. Policies: ${Object.keys(policies).join(', ') || '(none)'}.`);
-    }
+    if (!names) throw new TypeError(`applyPolicy: unknown policy ${JSON.stringify(policy)}. Policies: ${Object.keys(policies).join(', ') || '(none)'}.`);
     this.setBlocklist(names, {}, 'applyPolicy');
   }
 

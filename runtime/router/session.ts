@@ -26,9 +26,7 @@ export interface SnapshotFields extends Pick<RouterSnapshot, 'blocked' | 'loaded
  */
 export function readSnapshot(snapshot: unknown): SnapshotFields {
   if (typeof snapshot !== 'object' || snapshot === null || Array.isArray(snapshot)) {
-    throw new TypeError(
-      `restore: expected an object from router.snapshot(), got ${snapshot === null ? 'null' : Array.isArray(snapshot) ? 'an array' : typeof snapshot}. Nothing was changed.`,
-    );
+    throw new TypeError(`restore: expected an object from router.snapshot(), got ${snapshot === null ? 'null' : Array.isArray(snapshot) ? 'an array' : typeof snapshot}. Nothing was changed.`);
   }
   const s = snapshot as Record<string, unknown>;
   const problems: string[] = [];

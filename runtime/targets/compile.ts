@@ -137,13 +137,8 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
   const { systemText, conversation } = splitSystem(input, adapter.systemMessages);
   const placed = placeAnnouncements(dropForeignState(conversation, adapter.target, warn), input.announcements, adapter.announcements);
   if (placed.hoisted !== '') {
-    warn(
-      'anthropic-announcement-hoist',
-      'system-channel announcements need a user or tool message to follow, and the history has none; ' +
-        'the Anthropic API rejects a leading mid-conversation system message, so they were hoisted into a ' +
-        'separate top-level system block after the stable system text (so the announcement text is part of the ' +
-        'cached prefix and of the cache key until a message follows).',
-    );
+    warn('anthropic-announcement-hoist', 'system-channel announcements need a user or tool message to follow, and the history has none; the Anthropic API rejects a leading ' +
+      'mid-conversation system message, so they were hoisted into a separate top-level system block after the stable system text (so the announcement text is part of the cached prefix and of the cache key until a message follows).');
   }
   let search: unknown;
   if (options.toolSearch) {
@@ -194,12 +189,8 @@ function dropForeignState(messages: NormalizedMessage[], target: Target, warn: W
   if (first === undefined) return messages;
   const what = first.state === null ? 'a `provider` field toolroute cannot read' : `${first.state!.target} provider state`;
   const more = foreign.length - 1;
-  warn(
-    'provider-state-dropped',
-    `messages[${first.src}] carries ${what}, which '${target}' cannot use` +
-      (more > 0 ? ` (and ${more} more message${more > 1 ? 's' : ''} like it)` : '') +
-      "; it was left out and those turns' text and tool calls were sent (their reasoning state, such as thinking blocks or signatures, does not carry across providers).",
-  );
+  warn('provider-state-dropped', `messages[${first.src}] carries ${what}, which '${target}' cannot use${more > 0 ? ` (and ${more} more message${more > 1 ? 's' : ''} like it)` : ''}` +
+    "; it was left out and those turns' text and tool calls were sent (their reasoning state, such as thinking blocks or signatures, does not carry across providers).");
   return messages.map((m) => (foreign.includes(m) ? { ...m, state: undefined } : m));
 }
 

@@ -63,9 +63,7 @@ export function toolkitMode(target: Target, option: ToolkitLoadingOption | undef
     if (modelTakesChanges || (accepts !== undefined && model === undefined)) return strategy;
     throw new TypeError(`toolkitLoading: 'tool-changes' is not available on target '${target}' for this router's model (mid-conversation tool changes are Anthropic's, on the models listed in docs/providers.md); use 'native'.`);
   }
-  throw new TypeError(
-    `toolkitLoading: ${JSON.stringify(strategy)} is not a strategy; use one of ${TOOLKIT_LOADING_STRATEGIES.map((s) => `'${s}'`).join(', ')} (or an object of them per target).`,
-  );
+  throw new TypeError(`toolkitLoading: ${JSON.stringify(strategy)} is not a strategy; use one of ${TOOLKIT_LOADING_STRATEGIES.map((s) => `'${s}'`).join(', ')} (or an object of them per target).`);
 }
 
 /**

@@ -142,9 +142,7 @@ function readGeminiContent(entry: Entry, index: number): NativeRead {
       const wrapped = !failed && isRecord(response) && Object.keys(response).length === 1 && (Object.hasOwn(response, 'result') || Object.hasOwn(response, 'output'));
       const content = resultText(failed ? response['error'] : wrapped ? (response['result'] ?? response['output']) : (response ?? {}));
       out.push(normalizeOne({ role: 'tool', tool_call_id: str(fr['id']), name: str(fr['name']), content, is_error: failed }, index));
-    } else if (typeof part['text'] === 'string' && part['thought'] !== true) {
-      text.push(part['text']);
-    }
+    } else if (typeof part['text'] === 'string' && part['thought'] !== true) text.push(part['text']);
   }
   flush();
   return { messages: out, consumed: 1 };

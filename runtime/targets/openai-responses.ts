@@ -102,9 +102,7 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
  * // → { kind: 'call', id: 'c1', name: 'get_time', arguments: '{}' }
  */
 export function classifyResponsesItem(item: ProviderItem): ItemClass {
-  if (item['type'] === 'message') {
-    return { kind: 'text', text: items(item['content']).map((part) => (part['type'] === 'output_text' ? str(part['text']) : '')).join('') };
-  }
+  if (item['type'] === 'message') return { kind: 'text', text: items(item['content']).map((part) => (part['type'] === 'output_text' ? str(part['text']) : '')).join('') };
   const search = item['type'] === 'tool_search_call' && item['execution'] === 'client';
   if (item['type'] !== 'function_call' && !search) return OTHER;
   // A namespace member's call is the namespace's `{ action, args }` call: one dispatch path for both encodings.

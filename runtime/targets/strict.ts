@@ -185,19 +185,13 @@ function strictNode(schema: unknown, path: string, root: boolean, depth: number,
       members.push(member.schema);
     }
     out['anyOf'] = members;
-  } else if (alternatives !== undefined) {
-    return unsupported(path, '`anyOf` must be an array');
-  }
+  } else if (alternatives !== undefined) return unsupported(path, '`anyOf` must be an array');
   if (isObject) {
     const additional = schema['additionalProperties'];
-    if (additional !== undefined && additional !== false) {
-      return unsupported(path, 'an open map (`additionalProperties` other than false) has no strict-mode form');
-    }
+    if (additional !== undefined && additional !== false) return unsupported(path, 'an open map (`additionalProperties` other than false) has no strict-mode form');
     const properties = isRecord(schema['properties']) ? schema['properties'] : {};
     const names = Object.keys(properties);
-    if (!root && names.length === 0 && additional !== false) {
-      return unsupported(path, 'a free-form object (no `properties`) has no strict-mode form');
-    }
+    if (!root && names.length === 0 && additional !== false) return unsupported(path, 'a free-form object (no `properties`) has no strict-mode form');
     const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((r) => typeof r === 'string') : []);
     const props: Array<[string, unknown]> = [];
     for (const name of names) {
@@ -220,9 +214,7 @@ function strictNode(schema: unknown, path: string, root: boolean, depth: number,
   }
   if (isArray) {
     const items = schema['items'];
-    if (!isRecord(items)) {
-      return unsupported(path, Array.isArray(items) ? 'tuples (`items` as an array) have no strict-mode form' : 'an array without `items` has no strict-mode form');
-    }
+    if (!isRecord(items)) return unsupported(path, Array.isArray(items) ? 'tuples (`items` as an array) have no strict-mode form' : 'an array without `items` has no strict-mode form');
     const element = strictNode(items, `${path}/items`, false, depth + 1, options);
     if (!element.ok) return element;
     out['items'] = element.schema;
