@@ -9,7 +9,7 @@ import { isPlainObject, jsonKind } from '../call-shape.js';
 import { assertKnownNames, checkOptions, type OptionRules } from '../suggest.js';
 import type { ToolkitLoadingInput } from '../toolkit-loading.js';
 import type { TargetAdapter, Warn } from './adapter.js';
-import { normalizeMessages, type NeutralMessage, type NormalizedMessage } from './history.js';
+import { jsonText, normalizeMessages, type NeutralMessage, type NormalizedMessage } from './history.js';
 import { adapterFor } from './index.js';
 import { readNativeEntry } from './native.js';
 import type { TargetPayload, TargetToolMap } from './types.js';
@@ -27,7 +27,7 @@ export type CacheBreakpoint = 'tools' | 'system' | { readonly message: number };
 /** Codes of the warnings compile can emit, so a sink can dedupe or filter them. */
 export const TARGET_WARNING_CODES = [
   'anthropic-announcement-hoist', 'anthropic-deferred-without-search', 'tool-search-unsupported', 'duplicate-tool-name', 'cache-audit',
-  'provider-state-dropped', 'allowed-tools-unsupported', 'tool-changes-unplaced', 'responses-deferred-without-search',
+  'provider-state-dropped', 'allowed-tools-unsupported', 'tool-changes-unplaced', 'responses-deferred-without-search', 'unpaired-tool-calls',
 ] as const;
 export type TargetWarningCode = (typeof TARGET_WARNING_CODES)[number];
 
@@ -135,7 +135,7 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
   const options = input.options ?? {};
   const warn: Warn = (code, message) => options.onWarning?.(`[toolroute] ${message}`, code);
   const { systemText, conversation } = splitSystem(input, adapter.systemMessages);
-  const placed = placeAnnouncements(dropForeignState(conversation, adapter.target, warn), input.announcements, adapter.announcements);
+  const placed = placeAnnouncements(pairToolCalls(dropForeignState(conversation, adapter.target, warn), warn), input.announcements, adapter.announcements);
   if (placed.hoisted !== '') {
     warn('anthropic-announcement-hoist', 'system-channel announcements need a user or tool message to follow, and the history has none; the Anthropic API rejects a leading ' +
       'mid-conversation system message, so they were hoisted into a separate top-level system block after the stable system text (so the announcement text is part of the cached prefix and of the cache key until a message follows).');
@@ -192,6 +192,47 @@ function dropForeignState(messages: NormalizedMessage[], target: Target, warn: W
   warn('provider-state-dropped', `messages[${first.src}] carries ${what}, which '${target}' cannot use${more > 0 ? ` (and ${more} more message${more > 1 ? 's' : ''} like it)` : ''}` +
     "; it was left out and those turns' text and tool calls were sent (their reasoning state, such as thinking blocks or signatures, does not carry across providers).");
   return messages.map((m) => (foreign.includes(m) ? { ...m, state: undefined } : m));
+}
+
+/**
+ * The messages with each call answered once, by results right after its turn (by id, or an id-less result by name): a
+ * result answering no call of the turn before it is left out; a call with no result gets an error result; a reused id
+ * (Anthropic rejects repeats) is sent as `<id>_<n>`. One warning for all three.
+ */
+function pairToolCalls(messages: NormalizedMessage[], warn: Warn): NormalizedMessage[] {
+  const [out, left, stubbed, renamed, used] = [[] as NormalizedMessage[], [] as string[], [] as string[], [] as string[], new Set<string>()];
+  let turn: NormalizedMessage | undefined;
+  let open: { id: string; sent: string; name: string }[] = []; // the calls of `turn` not answered yet, with the id each is sent with
+  for (const m of [...messages, undefined]) {
+    if (m?.role === 'tool') {
+      const i = open.findIndex((c) => c.id === m.callId || (m.callId === '' && c.name === m.name));
+      if (i >= 0) out.push({ ...m, callId: open.splice(i, 1)[0]!.sent });
+      // A result for a call only the turn's provider state holds (a custom tool call) is sent with it.
+      else if (turn?.state !== undefined && !turn.calls.some((c) => c.id === m.callId) && jsonText(turn.state)?.includes(JSON.stringify(m.callId))) out.push(m);
+      else left.push(m.callId);
+      continue;
+    }
+    for (const c of open) out.push({ role: 'tool', text: 'No result was recorded for this call.', calls: [], callId: c.sent, name: c.name, src: -1, isError: true });
+    stubbed.push(...open.map((c) => c.sent));
+    if (m === undefined) break;
+    [open, turn] = [[], m];
+    const calls = m.calls.map((c) => {
+      let sent = c.id;
+      for (let n = 2; m.state === undefined && c.id !== '' && used.has(sent); n++) sent = `${c.id}_${n}`;
+      used.add(sent);
+      open.push({ id: c.id, sent, name: c.name });
+      return sent === c.id ? c : { ...c, id: sent };
+    });
+    renamed.push(...open.filter((c) => c.sent !== c.id).map((c) => c.id));
+    out.push(calls.some((c, k) => c !== m.calls[k]) ? { ...m, calls } : m);
+  }
+  const said = ([
+    [left, 'tool result(s) answering no call of the assistant turn before them', 'were left out'],
+    [stubbed, 'tool call(s) with no result', 'were answered with an error result'],
+    [renamed, "tool call(s) reusing an earlier call's id", 'were sent as <id>_<n>'],
+  ] as const).flatMap(([ids, what, done]) => (ids.length === 0 ? [] : [`${ids.length} ${what} (${ids.slice(0, 5).map((id) => JSON.stringify(id.slice(0, 64))).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}) ${done}`]));
+  if (said.length > 0) warn('unpaired-tool-calls', `${said.join('; ')}: providers reject a request whose tool calls and results do not pair.`);
+  return out;
 }
 
 const NONE: readonly unknown[] = Object.freeze([]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileForTarget } from '../../runtime/targets/compile.js';
-import type { NeutralMessage } from '../../runtime/targets/history.js';
+import { toGeminiContents } from '../../runtime/targets/gemini.js';
+import { normalizeMessages, type NeutralMessage } from '../../runtime/targets/history.js';
 import { fromProvider } from '../../runtime/index.js';
 import { deepFreeze, TARGET_LIST, toolHistory } from './fixtures.js';
 
@@ -142,6 +143,8 @@ describe('message conversion per target (tool calls and tool results included)',
         ],
       },
       { role: 'tool', tool_call_id: '', content: '' },
+      // The call the history left unanswered gets an error result, so the request is valid.
+      { role: 'tool', tool_call_id: '5', content: 'No result was recorded for this call.' },
       { role: 'system', content: 'dev note' },
     ]);
     const anthropic = compileForTarget({ ...base, target: 'anthropic', messages: garbage });
@@ -190,12 +193,13 @@ describe('message conversion per target (tool calls and tool results included)',
   });
 
   it('tool results: functionResponse name falls back to the message name, then the call id', () => {
-    const messages: NeutralMessage[] = [
+    // Converted directly: compile leaves out a result that answers no call.
+    const messages = normalizeMessages([
       { role: 'user', content: 'x' },
       { role: 'tool', tool_call_id: 'orphan', name: 'named_tool', content: '[1,2]' },
       { role: 'tool', tool_call_id: 'orphan2', content: '"str"' },
-    ];
-    const parts = compileForTarget({ ...base, target: 'gemini', messages }).contents[0]?.parts;
+    ]);
+    const parts = toGeminiContents(messages)[0]?.parts;
     expect(parts?.slice(1)).toEqual([
       { functionResponse: { id: 'orphan', name: 'named_tool', response: { result: [1, 2] } } },
       { functionResponse: { id: 'orphan2', name: 'orphan2', response: { result: 'str' } } },
@@ -204,8 +208,9 @@ describe('message conversion per target (tool calls and tool results included)',
 
   it('gemini tool results: JSON text after whitespace is parsed; text that only looks like JSON stays text', () => {
     const results = [' \n\t{"a":1}', '\r\n[true]', 'null', '-1.5', 'tru', 'nothing found', '\u00a0{"a":1}', '{"a":', 'f'];
-    const messages: NeutralMessage[] = [{ role: 'user', content: 'x' }, ...results.map((content, i): NeutralMessage => ({ role: 'tool', tool_call_id: `c${i}`, name: 't', content }))];
-    const responses = compileForTarget({ ...base, target: 'gemini', messages }).contents[0]?.parts?.slice(1).map((p) => (p as { functionResponse: { response: unknown } }).functionResponse.response);
+    const calls = results.map((_, i) => ({ id: `c${i}`, type: 'function' as const, function: { name: 't', arguments: '{}' } }));
+    const messages: NeutralMessage[] = [{ role: 'assistant', content: null, tool_calls: calls }, ...results.map((content, i): NeutralMessage => ({ role: 'tool', tool_call_id: `c${i}`, name: 't', content }))];
+    const responses = compileForTarget({ ...base, target: 'gemini', messages }).contents[1]?.parts?.map((p) => (p as { functionResponse: { response: unknown } }).functionResponse.response);
     expect(responses).toEqual([{ a: 1 }, { result: [true] }, { result: null }, { result: -1.5 }, { result: 'tru' }, { result: 'nothing found' }, { result: '\u00a0{"a":1}' }, { result: '{"a":' }, { result: 'f' }]);
   });
 
