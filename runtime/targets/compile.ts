@@ -195,25 +195,27 @@ function dropForeignState(messages: NormalizedMessage[], target: Target, warn: W
 }
 
 /**
- * The messages with each call answered once, by results right after its turn (by id, or an id-less result by name): a
- * result answering no call of the turn before it is left out; a call with no result gets an error result; a reused id
- * (Anthropic rejects repeats) is sent as `<id>_<n>`. One warning for all three.
+ * The messages with each call answered once, by results right after its turn in the order of its calls (by id, or an
+ * id-less result by name; Gemini pairs id-less results by position): a result answering no call of the turn before it
+ * is left out; a call with no result gets an error result; a reused id (Anthropic rejects repeats) is sent as
+ * `<id>_<n>`. One warning for all three.
  */
 function pairToolCalls(messages: NormalizedMessage[], warn: Warn): NormalizedMessage[] {
   const [out, left, stubbed, renamed, used] = [[] as NormalizedMessage[], [] as string[], [] as string[], [] as string[], new Set<string>()];
   let turn: NormalizedMessage | undefined;
-  let open: { id: string; sent: string; name: string }[] = []; // the calls of `turn` not answered yet, with the id each is sent with
+  // The calls of `turn`, with the id each is sent with and the result that answers it so far.
+  let open: { id: string; sent: string; name: string; answer?: NormalizedMessage }[] = [];
   for (const m of [...messages, undefined]) {
     if (m?.role === 'tool') {
-      const i = open.findIndex((c) => c.id === m.callId || (m.callId === '' && c.name === m.name));
-      if (i >= 0) out.push({ ...m, callId: open.splice(i, 1)[0]!.sent });
+      const call = open.find((c) => c.answer === undefined && (c.id === m.callId || (m.callId === '' && c.name === m.name)));
+      if (call !== undefined) call.answer = { ...m, callId: call.sent };
       // A result for a call only the turn's provider state holds (a custom tool call) is sent with it.
       else if (turn?.state !== undefined && !turn.calls.some((c) => c.id === m.callId) && jsonText(turn.state)?.includes(JSON.stringify(m.callId))) out.push(m);
       else left.push(m.callId);
       continue;
     }
-    for (const c of open) out.push({ role: 'tool', text: 'No result was recorded for this call.', calls: [], callId: c.sent, name: c.name, src: -1, isError: true });
-    stubbed.push(...open.map((c) => c.sent));
+    for (const c of open) out.push(c.answer ?? { role: 'tool', text: 'No result was recorded for this call.', calls: [], callId: c.sent, name: c.name, src: -1, isError: true });
+    stubbed.push(...open.filter((c) => c.answer === undefined).map((c) => c.sent));
     if (m === undefined) break;
     [open, turn] = [[], m];
     const calls = m.calls.map((c) => {

@@ -125,10 +125,6 @@ export function toGeminiContents(messages: readonly NormalizedMessage[]): Gemini
   const nameById = new Map<string, string>();
   // Neutral call ids Gemini never saw (made up by fromProvider): their functionResponse carries no id.
   const unsent = new Set<string>();
-  // Each call's place in its turn, and each result part's: results answer their turn's calls in call order (Gemini pairs
-  // responses without ids by position; the application may append results in the order they finish).
-  const place = new Map<string, number>();
-  const placeOf = new Map<GeminiPart, number>();
   const push = (role: GeminiContent['role'], all: GeminiPart[]): void => {
     // A bare `{ text: '' }` is no part to Gemini (a 400: "required oneof field 'data'"); a turn of nothing else is left out.
     const parts = all.filter((p) => !('text' in p && p.text === '' && Object.keys(p).length === 1));
@@ -140,11 +136,10 @@ export function toGeminiContents(messages: readonly NormalizedMessage[]): Gemini
   for (const m of messages) {
     if (m.role === 'assistant') {
       const kept = m.state?.target === 'gemini' ? m.state.parts : undefined;
-      m.calls.forEach((c, i) => {
+      for (const c of m.calls) {
         if (c.id !== '' || (kept?.length ?? 0) > 0) nameById.set(c.id, c.name);
         if (c.id.startsWith(MADE_UP_ID)) unsent.add(c.id);
-        place.set(c.id, i);
-      });
+      }
       const parts = assistantItems(m, kept, REPLAY) as GeminiPart[];
       // A turn Gemini did not write (another provider's, or built by hand) has no thought signature, and Gemini 3 refuses a
       // step whose first functionCall lacks one: Google's documented stand-in for such history marks it.
@@ -155,17 +150,10 @@ export function toGeminiContents(messages: readonly NormalizedMessage[]): Gemini
       const name = nameById.get(m.callId) ?? (m.name !== '' ? m.name : m.callId !== '' ? m.callId : 'unknown');
       const response: { id?: string; name: string; response: { [key: string]: unknown } } = { name, response: m.isError ? { error: m.text } : responseObject(m.text) };
       if (m.callId !== '' && !unsent.has(m.callId)) response.id = m.callId;
-      const part = { functionResponse: response };
-      placeOf.set(part, place.get(m.callId) ?? Number.MAX_SAFE_INTEGER);
-      push('user', [part]);
+      push('user', [{ functionResponse: response }]);
     } else {
       push('user', [{ text: m.text }]);
     }
-  }
-  for (const { parts } of contents) {
-    const slots = parts.flatMap((p, i) => (placeOf.has(p) ? [i] : []));
-    const ordered = slots.map((i) => parts[i]!).sort((a, b) => placeOf.get(a)! - placeOf.get(b)!);
-    slots.forEach((slot, k) => (parts[slot] = ordered[k]!));
   }
   return contents;
 }

@@ -142,9 +142,9 @@ describe('message conversion per target (tool calls and tool results included)',
           { id: '', type: 'function', function: { name: '', arguments: '' } },
         ],
       },
-      { role: 'tool', tool_call_id: '', content: '' },
-      // The call the history left unanswered gets an error result, so the request is valid.
+      // Results in the order of the calls: the call the history left unanswered gets an error result, so the request is valid.
       { role: 'tool', tool_call_id: '5', content: 'No result was recorded for this call.' },
+      { role: 'tool', tool_call_id: '', content: '' },
       { role: 'system', content: 'dev note' },
     ]);
     const anthropic = compileForTarget({ ...base, target: 'anthropic', messages: garbage });
