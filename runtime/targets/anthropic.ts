@@ -183,7 +183,8 @@ export function toAnthropicMessages(messages: readonly NormalizedMessage[], brea
     else entry.block = { ...entry.block, cache_control: { type: 'ephemeral' } };
   }
   if (unplacedBreakpoints.length > 0) {
-    throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints names messages[${unplacedBreakpoints.join('], messages[')}], which is a system message; system messages join the top-level system prompt on Anthropic. Fix: use the 'system' breakpoint instead.`);
+    throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints names messages[${unplacedBreakpoints.join('], messages[')}], which the request does not carry: a leading ` +
+      "system message joins the top-level system prompt on Anthropic (fix: use the 'system' breakpoint), and a tool result answering no call or a turn with nothing in it is left out (fix: name a message that is sent).");
   }
   return turns.map((turn) => {
     const only = turn.blocks[0]?.block;

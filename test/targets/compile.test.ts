@@ -223,7 +223,10 @@ describe('Anthropic rules that would be a 400', () => {
     const payload = compileForTarget(input('anthropic', { stable: rendered('anthropic', [readFile, getForecast]), options: { toolSearch: true, cacheBreakpoints: ['tools'] } }));
     expect(payload.tools?.map((t) => 'cache_control' in t)).toEqual([false, true, false]);
     expect(() => compileForTarget(input('anthropic', { options: { cacheBreakpoints: [{ message: 99 }] } }))).toThrow(/cache-breakpoint-target: .*\{"message":99\} names nothing/);
-    expect(() => compileForTarget(input('anthropic', { options: { cacheBreakpoints: [{ message: 0 }] } }))).toThrow(/messages\[0\], which is a system message/);
+    expect(() => compileForTarget(input('anthropic', { options: { cacheBreakpoints: [{ message: 0 }] } }))).toThrow(/messages\[0\], which the request does not carry: a leading system message joins/);
+    // A result answering no call is left out of the request: a breakpoint on it is named the same way, never called a system message.
+    const orphan = [{ role: 'user', content: 'hi' }, { role: 'tool', tool_call_id: 'gone', content: 'noon' }, { role: 'user', content: 'and now?' }] as const;
+    expect(() => compileForTarget(input('anthropic', { messages: orphan, options: { cacheBreakpoints: [{ message: 1 }] } }))).toThrow(/messages\[1\], which the request does not carry: .*a tool result answering no call/);
     expect(() => compileForTarget(input('anthropic', { system: '', messages: [], directoryXml: '', options: { cacheBreakpoints: ['system'] } }))).toThrow(/no system text/);
     // Other targets cache automatically: breakpoints are ignored there.
     expect(JSON.stringify(compileForTarget(input('openai', { options: { cacheBreakpoints: ['tools'] } })))).not.toContain('cache_control');
