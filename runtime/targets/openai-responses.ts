@@ -148,11 +148,14 @@ export function inNamespace(item: ResponsesInputItem, namespaces: ReadonlySet<st
  * // → [{ type: 'function_call', call_id: 'c1', name: 'get_time', arguments: '{}' }]
  */
 export function toResponsesInput(messages: readonly NormalizedMessage[], systemRole: 'system' | 'developer' = 'system'): ResponsesInputItem[] {
+  // The call ids of custom tool calls the kept output holds: their results go back as custom tool call outputs.
+  const custom = new Set<unknown>();
   return messages.flatMap((m): ResponsesInputItem[] => {
     if (m.role === 'system') return [{ role: systemRole, content: m.text }];
     if (m.role === 'user') return [{ role: 'user', content: m.text }];
-    if (m.role === 'tool') return [{ type: 'function_call_output', call_id: m.callId, output: m.text }];
+    if (m.role === 'tool') return [{ type: custom.has(m.callId) ? 'custom_tool_call_output' : 'function_call_output', call_id: m.callId, output: m.text }];
     const replayed = assistantItems(m, m.state?.target === 'openai-responses' ? m.state.output : undefined, REPLAY) as ResponsesInputItem[];
+    for (const item of replayed as { type?: unknown; call_id?: unknown }[]) if (item.type === 'custom_tool_call') custom.add(item.call_id);
     // A reasoning item must be followed by what it reasoned toward (OpenAI answers 400 otherwise): one a turn cut off
     // after its reasoning leaves last is dropped.
     while ((replayed.at(-1) as { type?: unknown } | undefined)?.type === 'reasoning') replayed.pop();

@@ -151,7 +151,7 @@ export interface ResponsesToolSearchOutputItem { type: 'tool_search_output'; cal
 /** `ResponseInputItem` members the history maps to (hosted tools' items are replayed too, typed by the SDK). */
 export type ResponsesInputItem =
   | { role: 'user' | 'assistant' | 'system' | 'developer'; content: string }
-  | { type: 'function_call_output'; call_id: string; output: string }
+  | { type: 'function_call_output' | 'custom_tool_call_output'; call_id: string; output: string }
   | ResponsesFunctionCallItem | ResponsesReasoningItem | ResponsesOutputMessageItem | ResponsesToolSearchCallItem | ResponsesToolSearchOutputItem;
 
 /** Spread into `client.responses.create({ model, ...payload })`. */

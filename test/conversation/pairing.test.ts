@@ -136,7 +136,9 @@ describe('pairing edge cases', () => {
     const history = [user('patch it'), reply!, result('call_fn'), { role: 'tool', tool_call_id: 'call_custom', content: 'patched' } as NeutralMessage];
     const own = compile('openai-responses', history);
     expect(own.warnings).toEqual([]);
-    expect(own.bytes).toContain('{"type":"function_call_output","call_id":"call_custom","output":"patched"}');
+    // A custom tool call is answered with its own item type (ResponseCustomToolCallOutput); a function call with function_call_output.
+    expect(own.bytes).toContain('{"type":"custom_tool_call_output","call_id":"call_custom","output":"patched"}');
+    expect(own.bytes).toContain('{"type":"function_call_output","call_id":"call_fn","output":"noon"}');
     const other = compile('openai', history);
     expect(other.bytes).not.toContain('call_custom');
     expectPaired('openai', other.bytes);
