@@ -44,6 +44,9 @@ describe('snapshot / restore', () => {
     ['an announcement on an unknown channel', { format: 'toolroute-router/1', blocked: [], loaded: [], announcements: [{ id: 'a', content: 'c', channel: 'weird' }] }, /`announcements\[0\]`/],
     ['a blocked name the router does not know', { format: 'toolroute-router/1', blocked: ['delete_fiel'], loaded: [] }, /restore: unknown name "delete_fiel" \(did you mean "delete_file"\?\)/],
     ['an unknown toolkit', { format: 'toolroute-router/1', blocked: [], loaded: ['Nope'] }, /loaded toolkit "Nope" that this router does not know/],
+    // A misspelt key would otherwise restore as if absent: here, no announcements.
+    ['a misspelt key', { format: 'toolroute-router/1', blocked: [], loaded: [], annoucements: [{ id: 'a', content: 'c' }] }, /restore: snapshot: unknown name "annoucements" \(did you mean "announcements"\?\)/],
+    ['a key no snapshot has', { format: 'toolroute-router/1', blocked: [], loaded: [], announcements: [], extra: 1 }, /restore: snapshot: unknown name "extra"/],
     ['a throwing getter', Object.defineProperty({ format: 'toolroute-router/1', loaded: [] }, 'blocked', { get() { throw new Error('boom'); }, enumerable: true }), /could not be read \(boom\)/],
   ])('restoring %s throws a TypeError and changes nothing (never "nothing blocked")', (_label, snap, message) => {
     const { router } = exampleRouter();
