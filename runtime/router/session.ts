@@ -11,7 +11,7 @@ import type { RouterSnapshot } from './types.js';
 
 /** The `format` every snapshot carries; a snapshot without it (or with another) is refused. */
 export const SNAPSHOT_FORMAT = 'toolroute-router/1';
-/** The keys a snapshot may have. */
+/** The keys a snapshot may have; any other is refused, since a misspelt one would restore as if absent (no announcements, say). */
 const SNAPSHOT_KEYS: ReadonlySet<string> = new Set(['format', 'spec', 'blocked', 'blockedAllowUnknown', 'loaded', 'announcements', 'announcedTools', 'firstTurn'] satisfies (keyof RouterSnapshot)[]);
 
 /** A snapshot's fields after reading: checked for shape, not yet against a catalog. */
@@ -52,7 +52,6 @@ export function readSnapshot(snapshot: unknown): SnapshotFields {
           'Restore only what router.snapshot() returned; a snapshot of another library or version cannot say what is blocked. Nothing was changed.',
       );
     }
-    // A misspelt key would restore as if absent (no announcements, say): refused like any other configuration typo.
     assertKnownNames('restore: snapshot', Object.keys(s), SNAPSHOT_KEYS, () => SNAPSHOT_KEYS, 'A snapshot holds only what router.snapshot() writes. Nothing was changed.');
     const blocked = strings('blocked', true);
     const loaded = strings('loaded', true);
