@@ -2,8 +2,11 @@
  * "Did you mean …": the closest real names to a name the model got wrong. Built once per set of candidate names; a
  * lookup compares only names of similar length, with a distance bound that stops each comparison early.
  */
+import { listNames } from './reasons.js';
 import { jsonText } from './targets/history.js';
 
+/** How many wrong names a configuration error lists before it counts the rest. */
+const LISTED = 10;
 /** Longest name compared; longer input is not a near-miss of any tool name. */
 const MAX_QUERY = 128;
 
@@ -82,8 +85,9 @@ export class Suggester {
 }
 
 /**
- * Throw a `TypeError` naming every entry of `names` that is not a string or not in `known`, with the closest known
- * names, before anything changes: configuration from files and environment variables gets no help from the types.
+ * Throw a `TypeError` naming the entries of `names` that are not strings or not in `known` (the first ten, with the
+ * closest known names; the rest counted), before anything changes: configuration from files and environment variables
+ * gets no help from the types.
  * @example
  * assertKnownNames('setBlockedTools', ['git_psh'], new Set(['git_push']), () => ['git_push'], 'Known names: …');
  * // TypeError: setBlockedTools: unknown name "git_psh" (did you mean "git_push"?). …
@@ -92,16 +96,13 @@ export function assertKnownNames(
   where: string, names: readonly unknown[], known: { has(name: string): boolean }, candidates: () => Iterable<string>, fix: string,
 ): void {
   if (!Array.isArray(names)) throw new TypeError(`${where}: expected an array of names, got ${names === null ? 'null' : typeof names}.`);
-  const problems: string[] = [];
-  let suggester: Suggester | undefined;
-  for (const name of names) {
-    if (typeof name !== 'string') { problems.push(`${JSON.stringify(name) ?? String(name)} is not a string`); continue; }
-    if (known.has(name)) continue;
-    suggester ??= new Suggester(candidates());
-    const closest = suggester.closest(name);
-    problems.push(`${JSON.stringify(name)}${closest.length ? ` (did you mean ${closest.map((c) => JSON.stringify(c)).join(' or ')}?)` : ''}`);
-  }
-  if (problems.length > 0) throw new TypeError(`${where}: unknown name${problems.length > 1 ? 's' : ''} ${problems.join(', ')}. ${fix}`);
+  const unknown = names.filter((name) => typeof name !== 'string' || !known.has(name));
+  if (unknown.length === 0) return;
+  // Ten listed, the rest counted; suggestions for the listed only: each scans the candidates, and a thousand mistakes say no more.
+  const suggester = new Suggester(candidates());
+  const named = (name: string, closest = suggester.closest(name)) => `${JSON.stringify(name)}${closest.length ? ` (did you mean ${closest.map((c) => JSON.stringify(c)).join(' or ')}?)` : ''}`;
+  const problems = unknown.map((name, i) => (i >= LISTED ? '' : typeof name === 'string' ? named(name) : `${JSON.stringify(name) ?? String(name)} is not a string`));
+  throw new TypeError(`${where}: unknown name${unknown.length > 1 ? 's' : ''} ${listNames(problems, LISTED)}. ${fix}`);
 }
 
 /** Per option name: whether a value is one the option takes, and those values in words. */

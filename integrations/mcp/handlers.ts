@@ -14,6 +14,7 @@
  */
 import type { GeneratedModule, HandlerContext, RegistryShape, ToolNameOf } from '../../runtime/index.js';
 import { listAllTools } from './connect.js';
+import { listNames } from '../../runtime/reasons.js';
 import { specToolNames } from './names.js';
 import { clientLineOf } from './sdk.js';
 import type { McpCallToolResult, McpClient, McpContentBlock, McpTool } from './types.js';
@@ -112,7 +113,7 @@ export async function mcpHandlers<R extends RegistryShape, const P extends strin
   if (options.tools !== undefined) {
     const known = new Set(specNames);
     const unknown = options.tools.filter((t) => !known.has(t));
-    if (unknown.length > 0) throw new TypeError(`mcpHandlers: ${unknown.map((n) => JSON.stringify(n)).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a tool of this spec.`);
+    if (unknown.length > 0) throw new TypeError(`mcpHandlers: ${listNames(unknown.map((n) => JSON.stringify(n)), 10)} ${unknown.length === 1 ? 'is' : 'are'} not a tool of this spec.`);
     selected = [...options.tools];
   } else {
     selected = specNames.filter((n) => n.startsWith(prefix));
@@ -120,7 +121,7 @@ export async function mcpHandlers<R extends RegistryShape, const P extends strin
   const missing = selected.filter((n) => !bySpecName.has(n));
   if (missing.length > 0) {
     throw new TypeError(
-      `mcpHandlers: the server has no tool for ${missing.map((n) => JSON.stringify(n)).join(', ')}` +
+      `mcpHandlers: the server has no tool for ${listNames(missing.map((n) => JSON.stringify(n)), 10)}` +
         `${prefix ? ` (with prefix ${JSON.stringify(prefix)})` : ''}. Re-run \`toolroute import mcp\` if the server changed, ` +
         'or select this server\'s tools with `prefix` or `tools`.',
     );

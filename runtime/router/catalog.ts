@@ -13,6 +13,7 @@ import { renderTool, type JsonSchema } from '../targets/index.js';
 import { anthropicKeyPlan } from '../targets/property-keys.js';
 import { cloneJson } from '../targets/schema.js';
 import { assertKnownNames } from '../suggest.js';
+import { listNames } from '../reasons.js';
 import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import { deepFreeze } from '../freeze.js';
@@ -100,13 +101,11 @@ export class Catalog {
       const handler = Object.hasOwn(handlerTable, name) ? handlerTable[name] : undefined;
       if (typeof handler !== 'function') missing.push(name);
       this.#handlers.push(handler as AnyHandler | undefined);
-      this.#entries.push(undefined);
       this.byName.set(name, { kind: 'tool', index: i });
     }
-    if (missing.length > 0) throw new TypeError(`createRouter: no handler for ${missing.map((n) => JSON.stringify(n)).join(', ')}. Pass one function per tool name.`);
+    if (missing.length > 0) throw new TypeError(`createRouter: no handler for ${listNames(missing.map((n) => JSON.stringify(n)), 10)}. Pass one function per tool name.`);
     const stray = Object.keys(handlerTable).filter((key) => this.byName.get(key)?.kind !== 'tool');
-    const fix = 'Handlers are keyed by tool name; remove the entry or fix its name.';
-    assertKnownNames('createRouter: handlers', stray, { has: () => false }, () => spec.tools.map((t) => t.name), fix);
+    assertKnownNames('createRouter: handlers', stray, { has: () => false }, () => spec.tools.map((t) => t.name), 'Handlers are keyed by tool name; remove the entry or fix its name.');
     spec.namespaces.forEach((ns, k) => {
       this.namespaces.push(new Group({ kind: 'namespace', name: ns.name, description: ns.description, tools: ns.tools, specIndex: k, neutral: undefined }, this));
       // A namespace shadows a same-named tool that is not flat (the model sees the namespace).

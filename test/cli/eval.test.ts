@@ -1,7 +1,8 @@
 /**
- * `toolroute eval <spec> <cases>` as a user runs it (the built package's bin/toolroute.js on plain node, spawned): the example case file passes, a case
- * that fails under its gate exits 1 naming what is missing, `--json` carries the same report, and usage or
- * configuration mistakes exit 2 with a message.
+ * `toolroute eval <spec> <cases>`: the example case file passes, a case that fails under its gate exits 1 naming what
+ * is missing, `--json` carries the same report, and usage or configuration mistakes exit 2 with a message. One run of
+ * each exit code goes through the built package's bin/toolroute.js on plain node, spawned, as a user runs it; the
+ * rest through the same `main` in this process.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -19,7 +20,17 @@ function cli(args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, TOOLROUTE_CLI: 'dist' };
   delete env['NODE_OPTIONS'];
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
+  // A process ended by a signal (the timeout) has no code: say so rather than compare null.
+  if (r.status === null) throw new Error(`toolroute ${args.join(' ')} ended by ${r.signal ?? String(r.error)}; stderr: ${r.stderr}`);
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The same CLI through `main` in this process: its exit code and output. */
+async function inProcess(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), cwd: dir });
+  return { code, stdout, stderr };
 }
 
 beforeAll(() => {
@@ -39,7 +50,7 @@ describe('toolroute eval', () => {
     expect(r.stdout).toContain('All 4 cases pass under their gate.');
   });
 
-  it('exits 1 when a case fails under its gate, and --json gives the report', () => {
+  it('exits 1 when a case fails under its gate, and --json gives the report', async () => {
     write(path.join(dir, 'cases.json'), JSON.stringify({
       gate: 'pruneByTask',
       cases: [
@@ -52,7 +63,7 @@ describe('toolroute eval', () => {
     expect(text.code).toBe(1);
     expect(text.stdout).toContain('FAIL  "Run the test suite"  (gate: pruneByTask)');
     expect(text.stdout).toContain('2 of 3 cases fail under their gate.');
-    const json = cli(['eval', SPEC, 'cases.json', '--json']);
+    const json = await inProcess(['eval', SPEC, 'cases.json', '--json']);
     expect(json.code).toBe(1);
     const report = JSON.parse(json.stdout) as EvalReport;
     expect(report.cases.map((c) => c.pass)).toEqual([false, true, false]);
@@ -97,12 +108,11 @@ describe('toolroute eval', () => {
     const spawned = cli(first![0]);
     expect([spawned.code, spawned.stderr]).toEqual([2, expect.stringMatching(first![1])]);
     for (const [args, message] of rest) {
-      let stderr = '';
-      const code = await main(args, { stdout: () => {}, stderr: (text) => void (stderr += text), cwd: dir });
+      const { code, stderr } = await inProcess(args);
       expect([code, stderr], args.join(' ')).toEqual([2, expect.stringMatching(message)]);
     }
     // A byte order mark before JSON is not a mistake: the file reads as without it.
     write(path.join(dir, 'bom.json'), `\uFEFF${JSON.stringify({ gate: 'pruneByTask', cases: [{ task: 'read the file', keep: ['read_file'] }] })}`);
-    expect(cli(['eval', SPEC, 'bom.json'])).toMatchObject({ code: 0, stderr: '' });
+    expect(await inProcess(['eval', SPEC, 'bom.json'])).toMatchObject({ code: 0, stderr: '' });
   });
 });

@@ -66,6 +66,9 @@ describe('the handler table fails closed', () => {
     // A missing handler is reported first.
     const { get_time: _, ...missing } = table;
     expect(() => createRouter(generated, missing as never)).toThrow(/^createRouter: no handler for "get_time"/);
+    // A table keyed the wrong way throughout names ten keys and counts the rest.
+    const stray = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`tool_${i}`, () => i]));
+    expect(() => createRouter(generated, { ...handlers, ...stray } as never)).toThrow(/^createRouter: handlers: unknown names "tool_0", "tool_1", .*"tool_9", … \(4 more\)\. Handlers are keyed/);
   });
 
   test('a non-enumerable own handler, a getter, a null prototype and symbol keys are accepted', async () => {

@@ -113,6 +113,12 @@ describe('configuration names are checked (a typo never leaves a tool open)', ()
     expect(router.getBlockedTools()).toEqual(['run_bash']);
     expect(router.checkToolCall({ name: 'run_bash' })).toMatchObject({ code: 'blocked' });
     expect(() => router.setBlockedTools([42, null] as never)).toThrow(/42 is not a string, null is not a string/);
+    // A list read from configuration can be wrong throughout: ten names are listed, with suggestions, and the rest counted.
+    const many = Array.from({ length: 25 }, (_, i) => `delete_fiel_${i}`);
+    const message = (() => { try { router.setBlockedTools(many as never); } catch (err) { return (err as Error).message; } return ''; })();
+    expect(message).toMatch(/^setBlockedTools: unknown names "delete_fiel_0" .*"delete_fiel_9" \(did you mean "delete_file"\?\), … \(15 more\)\. A blocklist names/);
+    expect(message.match(/"delete_fiel_\d+"/g)).toHaveLength(10);
+    expect(router.getBlockedTools()).toEqual(['run_bash']);
     expect(() => router.setBlockedTools('delete_file' as never)).toThrow(/expected an array of names/);
   });
 
