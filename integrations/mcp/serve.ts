@@ -291,7 +291,6 @@ function toMcpTool(t: ToolDefinition, annotations: Hints | undefined): McpTool {
   return { name: t.name, description: t.description, inputSchema: schema, ...(annotations !== undefined ? { annotations: { ...annotations } } : {}) };
 }
 
-/** Whether a value is an MCP content block, with the fields the protocol requires of its kind. */
 /** A handler's result as an MCP tool result; `isToolResult`: the SDK line's own check of one. */
 function toolResult(value: unknown, isToolResult: (value: unknown) => boolean): McpCallToolResult {
   // Content blocks (what `mcpHandlers` returns for a proxied tool) pass through as they are, when the SDK would send

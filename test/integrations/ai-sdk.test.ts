@@ -263,7 +263,6 @@ describe('toAiSdk with streamText', () => {
   });
 });
 
-/** A model that plays `script`, one step per request, recording each request. */
 /** Every tool result the model read in the run, by call id. */
 function seenResults(calls: readonly LanguageModelV3CallOptions[]) {
   const seen = new Map<string, { type: string; value: unknown }>();
