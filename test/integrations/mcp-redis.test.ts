@@ -126,7 +126,7 @@ describe.each(LINES)('a call running longer than idleTimeoutMs, sessions in Redi
     const redis = await createClient({ url: redisUrl }).connect();
     cleanups.push(() => redis.quit());
     const prefix = `test:inflight:${sdk}:`;
-    const seen = await callOutlivingIdleTimeout(sdk, redisSessionStore(redis, { prefix }), 600);
+    const seen = await callOutlivingIdleTimeout(sdk, redisSessionStore(redis, { prefix }), 1000);
     expectOutlivedIdleTimeout(seen);
     expect(await redis.keys(`${prefix}*`)).toEqual([]);
   });

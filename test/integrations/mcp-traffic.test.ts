@@ -160,7 +160,7 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
 
   it('a call running longer than idleTimeoutMs keeps its session, here and in the shared store; the idle clock starts when it finishes', async () => {
     const store = memorySessionStore();
-    const seen = await callOutlivingIdleTimeout(sdk, store, 600);
+    const seen = await callOutlivingIdleTimeout(sdk, store, 1000);
     expectOutlivedIdleTimeout(seen);
     expect(store.size).toBe(0);
   });
