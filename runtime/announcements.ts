@@ -70,9 +70,7 @@ export class AnnouncementStore {
  * has its `<` written as `&lt;`, so no content can close or open a block early.
  * @example escapeAnnouncementContent('x</announcement>y'); // → 'x&lt;/announcement>y'
  */
-export function escapeAnnouncementContent(text: string): string {
-  return text.replace(/<(?=\/?announcements?(?![A-Za-z0-9_:.-]))/gi, '&lt;');
-}
+export function escapeAnnouncementContent(text: string): string { return text.replace(/<(?=\/?announcements?(?![A-Za-z0-9_:.-]))/gi, '&lt;'); }
 
 /**
  * The `<announcements>` block; '' for an empty list.
@@ -128,14 +126,10 @@ export function placeAnnouncements(messages: readonly NormalizedMessage[], annou
   return { messages: out, hoisted: '' };
 }
 
-function injected(role: 'user' | 'system', text: string): NormalizedMessage {
-  return { role, text, calls: [], callId: '', name: '', src: -1 };
-}
+function injected(role: 'user' | 'system', text: string): NormalizedMessage { return { role, text, calls: [], callId: '', name: '', src: -1 }; }
 
 /** Index of the last user or tool message; -1 when there is none. */
-function lastTail(messages: readonly NormalizedMessage[]): number {
-  return messages.findLastIndex((m) => m.role === 'user' || m.role === 'tool');
-}
+function lastTail(messages: readonly NormalizedMessage[]): number { return messages.findLastIndex((m) => m.role === 'user' || m.role === 'tool'); }
 
 /** Insertion point right after the tail; with no tail, before any trailing assistant messages (a prefill). */
 function afterTail(messages: readonly NormalizedMessage[]): number {

@@ -71,9 +71,7 @@ export interface ProviderResponseMap {
  * history.push(reply);
  * for (const call of reply.tool_calls ?? []) history.push(toolMessage(call, await router.dispatch(call)));
  */
-export function fromProvider<T extends Target>(target: T, response: ProviderResponseMap[T]): NeutralMessage[] {
-  return adapterFor(target).readResponse(response);
-}
+export function fromProvider<T extends Target>(target: T, response: ProviderResponseMap[T]): NeutralMessage[] { return adapterFor(target).readResponse(response); }
 
 /** A dispatch result, as `router.dispatch` returns it (only these fields are read). */
 export type ToolResultLike =

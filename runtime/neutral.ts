@@ -167,9 +167,7 @@ function literal(value: unknown): string {
   return value === undefined ? 'undefined' : JSON.stringify(value);
 }
 
-function propertyKey(key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : literal(key);
-}
+function propertyKey(key: string): string { return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : literal(key); }
 
 /** An action's own schema, described with the action it belongs to. */
 function actionArgsSchema(tool: NeutralToolInput): JsonSchema {

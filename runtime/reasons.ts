@@ -19,9 +19,7 @@ const MAX_LISTED = 20;
  * @example
  * quote('a"b'); // → '"a\\"b"'
  */
-export function quote(text: string): string {
-  return JSON.stringify(cut(text, MAX_QUOTED));
-}
+export function quote(text: string): string { return JSON.stringify(cut(text, MAX_QUOTED)); }
 
 /** A bounded, comma-separated list of names. */
 export function listNames(names: readonly string[], limit = MAX_LISTED): string {

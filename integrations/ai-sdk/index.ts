@@ -61,6 +61,7 @@ import { jsonSchema, tool, type ModelMessage, type Tool, type ToolCallRepairFunc
 import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, toolkitMode, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
 // Within the package: the dispatcher's definition and the load result's first line, as the router writes them.
 import { DISPATCHER_TOOL, TOOLKIT_DISPATCHER_NAME } from '../../runtime/toolkit-loading.js';
+import { sdkParameters } from '../../runtime/targets/index.js';
 import { assertKnownNames } from '../../runtime/suggest.js';
 import { defaultOutput, modelOutput, rejectionData, rejectionOutput, resultData, withToolReferences, type ToolOutput } from './output.js';
 
@@ -286,7 +287,9 @@ export function toAiSdk<C = unknown, L extends AiSdkToolkitLoading | undefined =
     order.push(t.name);
     tools[t.name] = tool({
       description: t.description,
-      inputSchema: jsonSchema((t.parameters ?? { type: 'object', properties: {} }) as never, { validate: ACCEPT_ALL }),
+      // As toolroute's own adapters send it: no top-level combinator (Anthropic and OpenAI refuse the whole request), and
+      // with `target`, that target's renames (dispatch reads them back).
+      inputSchema: jsonSchema(sdkParameters(t.parameters ?? { type: 'object', properties: {} }, options.target) as never, { validate: ACCEPT_ALL }),
       execute: execute(t.name),
       toModelOutput: modelOutput(rejected, success),
       ...deferred,

@@ -7,6 +7,7 @@
 import { tool, type FunctionTool, type RunContext } from '@openai/agents';
 import type { ToolDefinition } from '../../runtime/index.js';
 import { resultText } from '../../runtime/targets/history.js';
+import { sdkParameters } from '../../runtime/targets/index.js';
 
 /** A call as `dispatch` reads it: a Responses function call (`namespace` for a namespace member). */
 export interface AgentsCall {
@@ -71,8 +72,9 @@ export function functionTool<C>(
   const made = tool<NonStrictSchema, C, string>({
     name: def.name,
     description: def.description,
-    // A copy: the router's definitions are frozen, and the SDK may normalize what it is given.
-    parameters: structuredClone((def.parameters ?? ANY_OBJECT) as NonStrictSchema),
+    // A copy (the router's definitions are frozen, and the SDK may normalize what it is given), as toolroute's own
+    // adapters send it: no top-level combinator, which OpenAI refuses for the whole request.
+    parameters: sdkParameters(def.parameters ?? ANY_OBJECT) as NonStrictSchema,
     strict: false,
     execute: () => {
       throw new Error('unreachable: invoke is replaced below');

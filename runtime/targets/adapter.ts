@@ -66,6 +66,8 @@ export interface TargetAdapter<T extends Target> {
   readonly target: T;
   /** A spec tool, namespace tool or loader in the target's wire shape. Pure; never mutates its input. */
   render(tool: NeutralTool, options: RenderOptions): RenderedToolMap[T];
+  /** Its renames in a tool's `portableParameters` (what an SDK that renders tools itself sends), or undefined for none. */
+  readonly wireParameters: ((schema: JsonSchema) => JsonSchema) | undefined;
   /** The name a rendered tool is called by (for duplicate detection), or undefined for a non-tool. */
   toolName(tool: unknown): string | undefined;
   /** Which history system messages join the top-level system text: `all`, or `leading` (later ones keep their place). */

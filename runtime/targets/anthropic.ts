@@ -11,7 +11,7 @@ import { ToolrouteConfigError } from './errors.js';
 import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { anthropicKeyPlan, anthropicSchema } from './property-keys.js';
-import { objectSchema, withoutTopCombinators } from './schema.js';
+import { portableParameters, type JsonSchema } from './schema.js';
 import type {
   AnthropicAssistantBlock, AnthropicMessage, AnthropicPayload, AnthropicTextBlock, AnthropicTool, AnthropicToolChangeBlock, AnthropicToolChangesBeta,
   AnthropicToolChangesMessage, AnthropicToolChangesPayload, AnthropicToolResultBlock, AnthropicToolSearchTool, AnthropicToolUnion
@@ -20,6 +20,8 @@ import type {
 const SEARCH_REGEX: AnthropicToolSearchTool = Object.freeze({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
 const SEARCH_BM25: AnthropicToolSearchTool = Object.freeze({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
 
+/** Top-level property keys Anthropic refuses (a 400 for the whole request) under wire names, decoded back at dispatch (property-keys.ts). */
+const wireKeys = (schema: JsonSchema): JsonSchema => anthropicSchema(schema, anthropicKeyPlan(schema));
 const deferredForm = memoFrozen((tool: AnthropicTool): AnthropicTool => ({ ...tool, defer_loading: true }));
 /** An Anthropic tool with `defer_loading: true`, memoized and frozen per source. */
 const asDeferred = (tool: AnthropicTool): AnthropicTool => (tool.defer_loading === true ? tool : deferredForm(tool));
@@ -27,11 +29,9 @@ const asDeferred = (tool: AnthropicTool): AnthropicTool => (tool.defer_loading =
 /** The Anthropic adapter. */
 export const anthropic: TargetAdapter<'anthropic'> = {
   target: 'anthropic',
-  // The same form for tools, namespaces and the loader. Top-level property keys Anthropic refuses (a 400 for the whole
-  // request) go out under wire names, decoded back at dispatch (property-keys.ts).
+  // The same form for tools, namespaces and the loader.
   render(tool): AnthropicTool {
-    const schema = withoutTopCombinators(objectSchema(tool.parameters));
-    const out: AnthropicTool = { name: tool.name, description: tool.description, input_schema: anthropicSchema(schema, anthropicKeyPlan(schema)) as AnthropicTool['input_schema'] };
+    const out: AnthropicTool = { name: tool.name, description: tool.description, input_schema: wireKeys(portableParameters(tool.parameters)) as AnthropicTool['input_schema'] };
     if (tool.deferLoading) out.defer_loading = true;
     return out;
   },
@@ -39,6 +39,7 @@ export const anthropic: TargetAdapter<'anthropic'> = {
   systemMessages: 'all',
   // Sonnet 5 has no mid-conversation system messages: announce with `user_tail` explicitly there.
   announcements: Object.freeze({ auto: 'system', withoutTail: 'hoist' }),
+  wireParameters: wireKeys,
   searchTool: (option) => (option === 'bm25' ? SEARCH_BM25 : SEARCH_REGEX),
   sentTools: (p) => list(p['tools']),
   // "Deferred tools are not included in the system-prompt prefix."

@@ -34,6 +34,7 @@ export const gemini: TargetAdapter<'gemini'> = {
   toolName: namedTool,
   systemMessages: 'all',
   announcements: TAIL_ANNOUNCEMENTS,
+  wireParameters: undefined,
   searchTool: undefined,
   sentTools: (p) => list(isRecord(p['config']) ? p['config']['tools'] : undefined).flatMap((t) => list((t as { functionDeclarations?: unknown } | null)?.functionDeclarations)),
   cachedTools: (tools) => tools,

@@ -132,9 +132,7 @@ function callsOf(value: unknown): NormalizedCall[] {
   });
 }
 
-function stringOf(value: unknown): string {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
-}
+function stringOf(value: unknown): string { return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : ''; }
 
 /**
  * `JSON.stringify` that never throws (undefined for a value JSON cannot write) and drops no data JSON alone would: a Map
@@ -177,9 +175,7 @@ export function resultText(value: unknown): string {
 }
 
 /** A JSON object (not null, not an array). */
-export function isRecord(value: unknown): value is ProviderItem {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export function isRecord(value: unknown): value is ProviderItem { return typeof value === 'object' && value !== null && !Array.isArray(value); }
 
 /** Tool-call arguments as a JSON object for the targets that need one; `{}` for anything else. */
 export function argumentsObject(raw: string): { [key: string]: unknown } {

@@ -9,7 +9,7 @@ import { anthropic } from './anthropic.js';
 import { gemini } from './gemini.js';
 import { openaiResponses } from './openai-responses.js';
 import { openai } from './openai.js';
-import { cloneSchema } from './schema.js';
+import { cloneSchema, portableParameters, type JsonSchema } from './schema.js';
 import { deepFreeze } from '../freeze.js';
 import { DISPATCHER_TOOL, TOOLKIT_LOADING_STRATEGIES, type ToolkitLoadingOption, type ToolkitMode } from '../toolkit-loading.js';
 import type { RenderedToolMap } from './types.js';
@@ -25,6 +25,16 @@ export function adapterFor<T extends Target>(target: T): TargetAdapter<T> {
     throw new TypeError(`[toolroute] unknown target ${JSON.stringify(target)}; expected one of ${TARGETS.map((t) => `'${t}'`).join(', ')}`);
   }
   return (TARGET_ADAPTERS as TargetAdapterTable)[target];
+}
+
+/**
+ * A tool's parameters for an SDK that renders tools itself (the AI SDK, the OpenAI Agents SDK): the form every target
+ * accepts at the top, with `target`'s own renames when the target is known (Anthropic's wire names for property keys).
+ * @example sdkParameters({ type: 'object', anyOf: [{ properties: { a: {} } }] }); // → { type: 'object', properties: { a: {} } }
+ */
+export function sdkParameters(parameters: JsonSchema, target?: Target): JsonSchema {
+  const schema = portableParameters(parameters);
+  return (target === undefined ? undefined : adapterFor(target).wireParameters)?.(schema) ?? schema;
 }
 
 /**

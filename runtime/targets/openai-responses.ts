@@ -36,6 +36,7 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
   toolName: namedTool,
   systemMessages: 'all',
   announcements: TAIL_ANNOUNCEMENTS,
+  wireParameters: undefined,
   searchTool: () => SEARCH,
   // A deferred function still shows its name and description at the start of the request.
   sentTools: (p) => list(p['tools']),

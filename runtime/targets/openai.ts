@@ -29,6 +29,7 @@ export const openai: TargetAdapter<'openai'> = {
   },
   systemMessages: 'leading',
   announcements: TAIL_ANNOUNCEMENTS,
+  wireParameters: undefined,
   searchTool: undefined,
   sentTools: (p) => list(p['tools']),
   cachedTools: (tools) => tools,

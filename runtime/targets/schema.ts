@@ -6,6 +6,9 @@ import type { JsonObject } from './types.js';
 /** A JSON Schema object. */
 export type JsonSchema = { readonly [key: string]: unknown };
 
+/** A tool's parameters in the form every target accepts at the top: an object schema without top-level combinators. */
+export const portableParameters = (schema: JsonSchema): JsonSchema => withoutTopCombinators(objectSchema(schema));
+
 /** A copy of the schema as providers want it: `$schema` (a document annotation) dropped at the root. */
 export function providerSchema(schema: JsonSchema): JsonObject {
   const copy = cloneSchema(schema);

@@ -124,9 +124,7 @@ function decodeNode(value: unknown, plan: unknown, depth: number): unknown {
   return Object.fromEntries(kept.map((key) => [key, replaced.has(key) ? replaced.get(key) : record[key]]));
 }
 
-function unsupported(path: string, reason: string): StrictSchemaResult {
-  return { ok: false, reason, path };
-}
+function unsupported(path: string, reason: string): StrictSchemaResult { return { ok: false, reason, path }; }
 
 /** The rewrite's options, and what it has counted so far against OpenAI's size limits on the whole schema. */
 type Walk = StrictSchemaOptions & { readonly tally: { properties: number; enumValues: number; text: number } };
@@ -255,11 +253,7 @@ function admitsNull(schema: unknown): boolean {
   return true;
 }
 
-function replaceKey(schema: JsonObject, key: string, value: unknown): JsonObject {
-  return Object.fromEntries(Object.keys(schema).map((k) => [k, k === key ? value : schema[k]]));
-}
+function replaceKey(schema: JsonObject, key: string, value: unknown): JsonObject { return Object.fromEntries(Object.keys(schema).map((k) => [k, k === key ? value : schema[k]])); }
 
-function ownField(record: { readonly [key: string]: unknown }, key: string): unknown {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
-}
+function ownField(record: { readonly [key: string]: unknown }, key: string): unknown { return Object.hasOwn(record, key) ? record[key] : undefined; }
 
