@@ -50,7 +50,8 @@ export async function inspectCommand(spec: string, options: InspectCommandOption
       await writeFile(temp, renderInspectHtml(result.report));
       await rename(temp, file);
     } catch (err) {
-      await rm(temp, { force: true });
+      // The cleanup's own error (a folder on the path that is a file, a name too long) says nothing more.
+      await rm(temp, { force: true }).catch(() => undefined);
       // The error's code, not its message: the message names absolute paths.
       io.stderr(`toolroute: cannot write ${options.html} (${errorCode(err)}).\n`);
       return 1;

@@ -12,6 +12,7 @@ import { groupNameOf, specToolNames } from '../../integrations/mcp/names.js';
 import type { McpSdkLine } from '../../integrations/mcp/sdk.js';
 import type { McpTool as Tool } from '../../integrations/mcp/types.js';
 import { loadText } from '../load.js';
+import { errorCode } from '../load/common.js';
 import { formatProblem, type Problem } from '../problems.js';
 import { validateSpec } from '../validate.js';
 import { keepWrittenLines } from './keep-lines.js';
@@ -396,7 +397,7 @@ export async function importMcp(request: ImportMcpRequest): Promise<ImportMcpRes
     style = { bom: raw.startsWith('\uFEFF'), crlf: raw.includes('\r\n') };
     saved = raw.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return fail([`cannot read ${display}: ${(error as Error).message}`]);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return fail([`cannot read ${display} (${errorCode(error)}).`]); // the code: messages name absolute paths
   }
   if (request.check === true && saved === undefined) return fail([`${display} does not exist; import it first (the same command without --check).`]);
 
@@ -435,15 +436,15 @@ export async function importMcp(request: ImportMcpRequest): Promise<ImportMcpRes
   const built = buildMcpImport(tools, saved, options, server, display);
   if (built.text === undefined) return fail([...built.problems], { notes: built.notes, record: built.record });
   if (built.text === saved) return { ok: true, out: display, record: built.record, notes: built.notes, problems: [], drift: [], written: false };
-  // Atomic: a temporary file next to the spec, renamed over it.
-  await mkdir(path.dirname(file), { recursive: true });
+  // Atomic: a temporary file next to the spec, renamed over it; a failed step, the cleanup too, is the user's to fix.
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
+    await mkdir(path.dirname(file), { recursive: true });
     await writeFile(temp, `${style.bom ? '\uFEFF' : ''}${style.crlf ? built.text.replace(/\n/g, '\r\n') : built.text}`, 'utf8');
     await rename(temp, file);
   } catch (error) {
-    await rm(temp, { force: true });
-    return fail([`cannot write ${display}: ${(error as Error).message}`]);
+    await rm(temp, { force: true }).catch(() => undefined);
+    return fail([`cannot write ${display} (${errorCode(error)}).`]);
   }
   return { ok: true, out: display, record: built.record, notes: built.notes, problems: [], drift: [], written: true };
 }

@@ -11,7 +11,7 @@
  * browser test is skipped locally and fails in CI (CI=true).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -218,6 +218,11 @@ describe('toolroute inspect (the first run spawned, the rest in this process)', 
     // A page it cannot write: exit 1, the path as given and the error's code, no absolute path.
     const unwritable = await inProcess(['inspect', 'hostile.spec.yaml', '--html', 'no-such-folder/page.html']);
     expect(unwritable).toMatchObject({ code: 1, stderr: 'toolroute: cannot write no-such-folder/page.html (ENOENT).\n' });
+    // The same when the cleanup of the temporary file fails too: a folder on the path that is a file, a name too long.
+    writeFileSync(path.join(dir, 'a-file'), '');
+    expect(await inProcess(['inspect', 'hostile.spec.yaml', '--html', 'a-file/page.html'])).toMatchObject({ code: 1, stderr: 'toolroute: cannot write a-file/page.html (ENOTDIR).\n' });
+    const long = `${'p'.repeat(245)}.html`;
+    expect(await inProcess(['inspect', 'hostile.spec.yaml', '--html', long])).toMatchObject({ code: 1, stderr: `toolroute: cannot write ${long} (ENAMETOOLONG).\n` });
   });
 
   it('terminal and JSON output keep spec text as text', async () => {

@@ -339,6 +339,17 @@ describe.each(LINES)('toolroute import mcp --check, SDK %s', (sdk) => {
     expect((await cli([...args.slice(0, 4), '--check', ...args.slice(4)])).code).toBe(0);
   });
 
+  it('a spec it cannot read or write is exit 1 with the path as given and the error code, never an internal error', async () => {
+    writeFileSync(path.join(dir, 'a-file'), '');
+    const unreadable = await cli(['import', 'mcp', '--out', 'a-file/tools.yaml', '--sdk', sdk, '--', ...SERVER.memory()], dir);
+    expect([unreadable.code, unreadable.stderr]).toEqual([1, expect.stringContaining('cannot read a-file/tools.yaml (ENOTDIR).')]);
+    // A legal name whose temporary file's name is too long: the write and its cleanup both fail.
+    const long = `${'m'.repeat(245)}.yaml`;
+    const unwritable = await cli(['import', 'mcp', '--out', long, '--sdk', sdk, '--', ...SERVER.memory()], dir);
+    expect([unwritable.code, unwritable.stderr]).toEqual([1, expect.stringContaining(`cannot write ${long} (ENAMETOOLONG).`)]);
+    expect(unwritable.stderr).not.toContain('internal error');
+  });
+
   it('re-importing an unchanged server leaves the file byte for byte as it was', async () => {
     const before = readFileSync(spec, 'utf8');
     const r = await cli(['import', 'mcp', '--out', spec, '--sdk', sdk, '--name', 'memory', '--', ...SERVER.memory()]);
