@@ -3,7 +3,7 @@
  * imports. Each run is an atomic `generate`, so a bad edit keeps the last good output. Folders are
  * watched, not files: editors that save by renaming are seen.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { generate, type GenerateOptions, type GenerateResult } from '../generator/index.js';
 
@@ -43,7 +43,7 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
   const { cwd, signal } = options;
   const specAbsolute = path.resolve(cwd, options.spec);
   const generateOptions: GenerateOptions = { out: options.out, cwd, ...(options.runtimeImport === undefined ? {} : { runtimeImport: options.runtimeImport }) };
-  const watchers = new Map<string, FSWatcher>();
+  const watchers = new Map<string, { readonly w: FSWatcher; readonly direct: boolean }>();
   let files = new Set<string>([specAbsolute]);
   let timer: NodeJS.Timeout | undefined;
   let running = false;
@@ -53,11 +53,13 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
   /** The newest run, once it has gone `stallMs` unfinished: the next change gives it up instead of queueing behind it. */
   let stall: { readonly run: number; readonly giveUp: AbortController } | undefined;
 
-  const onEvent = (dir: string) => (_event: string, name: string | Buffer | null) => {
-    // Some platforms give no file name: treat that as a change of any watched file in the folder.
-    if (name !== null && !files.has(path.join(dir, name.toString()))) return;
+  const schedule = () => {
     clearTimeout(timer);
     timer = setTimeout(() => void run(), options.debounceMs ?? 80);
+  };
+  const onEvent = (dir: string) => (_event: string, name: string | Buffer | null) => {
+    // Some platforms give no file name: treat that as a change of any watched file in the folder.
+    if (name === null || files.has(path.join(dir, name.toString()))) schedule();
   };
 
   const rewatch = (next: Set<string>) => {
@@ -65,25 +67,35 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
     // open new watchers: they would keep the process alive after Ctrl-C.
     if (signal.aborted) return;
     files = next;
-    const dirs = new Set([...next].map((f) => path.dirname(f)));
-    for (const [dir, w] of watchers) {
-      if (!dirs.has(dir)) {
-        w.close();
+    // A folder that does not exist (yet, or any more: deleted and made again by a `git checkout`) is waited for from
+    // its nearest existing ancestor, whose events on the way to it start a run; that run's rewatch then watches it.
+    const wanted = new Map<string, { direct: boolean; handler: (event: string, name: string | Buffer | null) => void }>();
+    for (const dir of new Set([...next].map((f) => path.dirname(f)))) {
+      let at = dir;
+      while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+      const toward = (name: string | Buffer | null) => name === null || `${dir}${path.sep}`.startsWith(`${path.join(at, name.toString())}${path.sep}`);
+      if (at === dir) wanted.set(dir, { direct: true, handler: onEvent(dir) });
+      else if (!wanted.has(at)) wanted.set(at, { direct: false, handler: (_event, name) => void (toward(name) && schedule()) });
+    }
+    for (const [dir, watching] of watchers) {
+      // A watcher whose folder was deleted sees nothing of a folder made in its place (Linux reports no error).
+      if (wanted.get(dir)?.direct !== watching.direct || !existsSync(dir)) {
+        watching.w.close();
         watchers.delete(dir);
       }
     }
-    for (const dir of dirs) {
+    for (const [dir, { direct, handler }] of wanted) {
       if (watchers.has(dir)) continue;
       try {
-        const w = watch(dir, { persistent: true }, onEvent(dir));
+        const w = watch(dir, { persistent: true }, handler);
         w.on('error', () => {
           // The folder went away (renamed, deleted): forget it; the next run watches what exists.
           w.close();
           watchers.delete(dir);
         });
-        watchers.set(dir, w);
+        watchers.set(dir, { w, direct });
       } catch {
-        // A folder that does not exist (yet): the spec's problems say so; nothing to watch there.
+        // Gone between the check and the watch: the next run looks again.
       }
     }
   };
@@ -141,7 +153,7 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
     const stop = () => {
       clearTimeout(timer);
       stall?.giveUp.abort();
-      for (const w of watchers.values()) w.close();
+      for (const { w } of watchers.values()) w.close();
       watchers.clear();
       resolve();
     };

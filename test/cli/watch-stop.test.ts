@@ -65,3 +65,41 @@ describe('watchCodegen stop', () => {
     expect(reports).toBe(2);
   });
 });
+
+describe('watchCodegen and a spec folder that is missing', () => {
+  const results: { ok: boolean; codes: string[] }[] = [];
+  const watchOn = (cwd: string, spec: string, ac: AbortController) =>
+    watchCodegen({ spec, out: 'gen', cwd, report: (r) => void results.push({ ok: r.ok, codes: r.problems.map((p) => p.code) }), status: () => {}, signal: ac.signal, debounceMs: 10 });
+
+  it('waits for a folder that does not exist yet, and generates once the spec is there', async () => {
+    const root = path.join(dir, 'later');
+    write(path.join(root, '.keep'), '');
+    results.length = 0;
+    const ac = new AbortController();
+    const watching = watchOn(root, 'specs/deep/tools.json', ac);
+    await expect.poll(() => results.length).toBe(1);
+    expect(results[0]).toEqual({ ok: false, codes: ['file_not_found'] });
+    // The watch is still open (it used to end here with exit 13 and nothing said): make the folders, then the spec.
+    write(path.join(root, 'specs/deep/tools.json'), JSON.stringify({ version: 1, tools: [{ name: 'ping', description: 'Ping' }] }));
+    await expect.poll(() => results.some((r) => r.ok), { timeout: 20_000 }).toBe(true);
+    ac.abort();
+    await watching;
+  });
+
+  it('sees the spec again after its folder is deleted and made again', async () => {
+    const root = path.join(dir, 'again');
+    const spec = (name: string) => JSON.stringify({ version: 1, tools: [{ name, description: name }] });
+    write(path.join(root, 'sub/tools.json'), spec('first'));
+    results.length = 0;
+    const ac = new AbortController();
+    const watching = watchOn(root, 'sub/tools.json', ac);
+    await expect.poll(() => results.length).toBe(1);
+    removeDir(path.join(root, 'sub'));
+    await expect.poll(() => results.at(-1)?.codes, { timeout: 20_000 }).toEqual(['file_not_found']);
+    write(path.join(root, 'sub/tools.json'), spec('second'));
+    await expect.poll(() => results.at(-1)?.ok, { timeout: 20_000 }).toBe(true);
+    ac.abort();
+    await watching;
+    expect(results.filter((r) => r.ok)).toHaveLength(2);
+  });
+});
