@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { DEFAULT_RUNTIME_IMPORT, formatGenerateProblem, generate, VERSION, type GenerateResult } from '../generator/index.js';
+import { shellWord } from '../generator/emit/code.js';
 import type { Problem } from '../generator/problems.js';
 import { optionError } from './args.js';
 
@@ -120,8 +121,9 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
   if (command === 'inspect') {
     if (spec === undefined) return usageError(io, 'inspect needs a spec file: toolroute inspect <spec>.');
     if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}".`);
-    if (values.out !== undefined || values.check !== undefined || values['runtime-import'] !== undefined || values.verbose !== undefined) return usageError(io, 'inspect writes no folder: --out, --check, --runtime-import and --verbose are codegen options.');
+    if (values.out !== undefined || values.check !== undefined || values['runtime-import'] !== undefined || values.verbose !== undefined || values.watch !== undefined) return usageError(io, 'inspect writes no folder: --out, --check, --watch, --runtime-import and --verbose are codegen options.');
     if (values.html === '') return usageError(io, '--html needs a file name.');
+    if (values.html !== undefined && values.json !== undefined) return usageError(io, 'inspect prints JSON (--json) or writes a page (--html <file>), one at a time.');
     const strategy = values['toolkit-loading'];
     // Loaded only for this command: codegen never loads the runtime router or a tokenizer.
     const { inspectCommand } = await import('./inspect/command.js');
@@ -172,7 +174,7 @@ async function initCommand(folder: string, io: CliIO): Promise<number> {
     return 1;
   }
   const where = folder === '.' ? '' : ` in ${folder}`;
-  const cd = folder === '.' ? '' : `cd ${folder} && `;
+  const cd = folder === '.' ? '' : `cd ${shellWord(folder)} && `;
   io.stdout(
     `toolroute: wrote ${r.written.join(', ')}${where}.\n${r.notes.map((n) => `note: ${n}\n`).join('')}` +
       `Next: ${cd}npm run codegen   (${CODEGEN_SCRIPT}), then npx tsc --noEmit; run the starter with npx tsc && node dist/main.js.\n`,

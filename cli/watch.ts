@@ -45,6 +45,8 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
   const generateOptions: GenerateOptions = { out: options.out, cwd, ...(options.runtimeImport === undefined ? {} : { runtimeImport: options.runtimeImport }) };
   const watchers = new Map<string, { readonly w: FSWatcher; readonly direct: boolean }>();
   let files = new Set<string>([specAbsolute]);
+  /** Whether the last scan found every module the spec imports. */
+  let complete = true;
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let again = false;
@@ -58,15 +60,17 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
     timer = setTimeout(() => void run(), options.debounceMs ?? 80);
   };
   const onEvent = (dir: string) => (_event: string, name: string | Buffer | null) => {
-    // Some platforms give no file name: treat that as a change of any watched file in the folder.
-    if (name === null || files.has(path.join(dir, name.toString()))) schedule();
+    // Some platforms give no file name: treat that as a change of any watched file in the folder. While the spec's
+    // imports cannot all be found (one not written yet), any file of the folder may be the missing one.
+    if (name === null || !complete || files.has(path.join(dir, name.toString()))) schedule();
   };
 
-  const rewatch = (next: Set<string>) => {
+  const rewatch = (next: Set<string>, found: boolean) => {
     // A run that was still finding dependencies when watching stopped must not
     // open new watchers: they would keep the process alive after Ctrl-C.
     if (signal.aborted) return;
     files = next;
+    complete = found;
     // A folder that does not exist (yet, or any more: deleted and made again by a `git checkout`) is waited for from
     // its nearest existing ancestor, whose events on the way to it start a run; that run's rewatch then watches it.
     const wanted = new Map<string, { direct: boolean; handler: (event: string, name: string | Buffer | null) => void }>();
@@ -109,7 +113,7 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
     if (again) return void run();
     // A first run never got to watch anything: the fix must be seen.
     const next = await dependencies(specAbsolute, files);
-    if (mine === newest) rewatch(next);
+    if (mine === newest) rewatch(next.files, next.complete);
   };
 
   const run = async (): Promise<void> => {
@@ -135,7 +139,7 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
         options.report(result);
         const next = await dependencies(specAbsolute, files);
         if (signal.aborted || mine !== newest) return;
-        rewatch(next);
+        rewatch(next.files, next.complete);
         const n = files.size;
         options.status(`toolroute: watching ${n === 1 ? path.relative(cwd, specAbsolute) || specAbsolute : `${n} files`} for changes (Ctrl-C to stop).\n`);
       } while (again && !signal.aborted);
@@ -143,7 +147,7 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
       if (mine !== newest) return;
       // A bug in toolroute (a user's mistake is a problem, reported above) must not end the watch: say so, keep watching.
       options.status(`toolroute: internal error (this is a bug in toolroute; please report it with the spec that triggered it):\n${err instanceof Error ? (err.stack ?? err.message) : String(err)}\ntoolroute: still watching.\n`);
-      rewatch(files);
+      rewatch(files, complete);
     } finally {
       if (mine === newest) running = false;
     }
@@ -166,14 +170,15 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
 /**
  * The files a spec depends on: itself, plus (TypeScript) every local module it
  * imports, found by bundling with esbuild without writing or running anything.
- * When the module cannot be bundled (a syntax error mid-edit), the previous
- * set is kept so the fix is still seen.
+ * When the module cannot be bundled (a syntax error mid-edit, an import of a
+ * file not written yet), the previous set is kept so the fix is still seen,
+ * and `complete` is false.
  *
  * @example
- * await dependencies('/app/tools.spec.ts', new Set()); // Set { '/app/tools.spec.ts', '/app/params.ts' }
+ * await dependencies('/app/tools.spec.ts', new Set()); // { files: Set { '/app/tools.spec.ts', '/app/params.ts' }, complete: true }
  */
-export async function dependencies(specAbsolute: string, previous: ReadonlySet<string>): Promise<Set<string>> {
-  if (!/\.(c|m)?tsx?$/.test(specAbsolute)) return new Set([specAbsolute]);
+export async function dependencies(specAbsolute: string, previous: ReadonlySet<string>): Promise<{ files: Set<string>; complete: boolean }> {
+  if (!/\.(c|m)?tsx?$/.test(specAbsolute)) return { files: new Set([specAbsolute]), complete: true };
   try {
     const { build } = await import('esbuild');
     const dir = path.dirname(specAbsolute);
@@ -191,8 +196,8 @@ export async function dependencies(specAbsolute: string, previous: ReadonlySet<s
     const inputs = Object.keys(result.metafile.inputs)
       .filter((f) => !f.includes(':')) // esbuild namespaces such as `data:` are not files
       .map((f) => path.resolve(dir, f));
-    return new Set([specAbsolute, ...inputs]);
+    return { files: new Set([specAbsolute, ...inputs]), complete: true };
   } catch {
-    return new Set([specAbsolute, ...previous]);
+    return { files: new Set([specAbsolute, ...previous]), complete: false };
   }
 }

@@ -8,11 +8,12 @@ import type { GeneratedFile } from './file.js';
 
 /**
  * The search entry beside the runtime entry it is generated for: `toolroute/runtime` → `toolroute/search`, a path to
- * `runtime/index.js` (or `.ts`, for a checkout run through tsx) → the same path to `search/index.js` (`.ts`).
+ * `runtime/index.js` (or `.ts`, for a checkout run through tsx) → the same path to `search/index.js` (`.ts`); anything
+ * else (a specifier whose last segment is not `runtime`) → `toolroute/search`, never a name the user did not write.
  * @example searchImport('../../runtime/index.ts'); // '../../search/index.ts'
  */
 export function searchImport(runtimeImport: string): string {
-  const m = /^(.*)runtime(\/index\.[jt]s)?$/.exec(runtimeImport);
+  const m = /^(.*\/)runtime(\/index\.[jt]s)?$/.exec(runtimeImport);
   return m ? `${m[1]}search${m[2] ?? ''}` : 'toolroute/search';
 }
 

@@ -201,6 +201,9 @@ describe('toolroute init', () => {
     const r = await init(root, 'agent');
     expect(r.code).toBe(0);
     expect(readFileSync(path.join(root, 'agent/tools.spec.yaml'), 'utf8')).toBe(STARTER_SPEC);
+    expect(r.stdout).toContain('Next: cd agent && npm run codegen');
+    // The next command as a shell reads it: a folder name with a space is quoted.
+    expect((await init(root, 'my agent')).stdout).toContain("Next: cd 'my agent' && npm run codegen");
     expect((await init(root, 'a', 'b')).code).toBe(2);
   });
 });

@@ -212,6 +212,8 @@ describe('toolroute inspect (the first run spawned, the rest in this process)', 
     expect((await inProcess(['inspect'])).code).toBe(2);
     expect((await inProcess(['inspect', 'bad.spec.yaml', '--out', 'x'])).code).toBe(2);
     expect((await inProcess(['inspect', 'bad.spec.yaml', '--html', ''])).code).toBe(2);
+    expect(await inProcess(['inspect', 'bad.spec.yaml', '--watch'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--watch') });
+    expect(await inProcess(['inspect', 'bad.spec.yaml', '--json', '--html', 'page.html'])).toMatchObject({ code: 2, stderr: expect.stringContaining('one at a time') });
     expect((await inProcess(['codegen', 'bad.spec.yaml', '--out', 'x', '--json'])).code).toBe(2);
     expect((await inProcess(['codegen', 'bad.spec.yaml', '--out', 'x', '--runtime-import', ''])).code).toBe(2);
     expect(existsSync(path.join(dir, 'x'))).toBe(false);

@@ -68,22 +68,41 @@ describe('watchCodegen stop', () => {
 
 describe('watchCodegen and a spec folder that is missing', () => {
   const results: { ok: boolean; codes: string[] }[] = [];
+  /** "watching" lines: each is printed once a run has set up its watchers. */
+  let watching = 0;
   const watchOn = (cwd: string, spec: string, ac: AbortController) =>
-    watchCodegen({ spec, out: 'gen', cwd, report: (r) => void results.push({ ok: r.ok, codes: r.problems.map((p) => p.code) }), status: () => {}, signal: ac.signal, debounceMs: 10 });
+    watchCodegen({ spec, out: 'gen', cwd, report: (r) => void results.push({ ok: r.ok, codes: r.problems.map((p) => p.code) }), status: () => void (watching += 1), signal: ac.signal, debounceMs: 10 });
 
   it('waits for a folder that does not exist yet, and generates once the spec is there', async () => {
     const root = path.join(dir, 'later');
     write(path.join(root, '.keep'), '');
     results.length = 0;
+    watching = 0;
     const ac = new AbortController();
-    const watching = watchOn(root, 'specs/deep/tools.json', ac);
-    await expect.poll(() => results.length).toBe(1);
-    expect(results[0]).toEqual({ ok: false, codes: ['file_not_found'] });
+    const run = watchOn(root, 'specs/deep/tools.json', ac);
+    await expect.poll(() => watching).toBe(1);
+    expect(results).toEqual([{ ok: false, codes: ['file_not_found'] }]);
     // The watch is still open (it used to end here with exit 13 and nothing said): make the folders, then the spec.
     write(path.join(root, 'specs/deep/tools.json'), JSON.stringify({ version: 1, tools: [{ name: 'ping', description: 'Ping' }] }));
     await expect.poll(() => results.some((r) => r.ok), { timeout: 20_000 }).toBe(true);
     ac.abort();
-    await watching;
+    await run;
+  });
+
+  it('sees a module the spec imports once it is written after the spec', async () => {
+    const root = path.join(dir, 'import-later');
+    write(path.join(root, 'package.json'), '{ "type": "module" }\n');
+    write(path.join(root, 'tools.spec.ts'), "import { desc } from './params.js';\nexport default { version: 1, tools: [{ name: 'a', description: desc }] };\n");
+    results.length = 0;
+    watching = 0;
+    const ac = new AbortController();
+    const run = watchOn(root, 'tools.spec.ts', ac);
+    await expect.poll(() => watching, { timeout: 20_000 }).toBe(1);
+    expect(results).toEqual([{ ok: false, codes: ['ts_load_failed'] }]);
+    write(path.join(root, 'params.ts'), "export const desc = 'From params';\n");
+    await expect.poll(() => results.some((r) => r.ok), { timeout: 20_000 }).toBe(true);
+    ac.abort();
+    await run;
   });
 
   it('sees the spec again after its folder is deleted and made again', async () => {
@@ -91,15 +110,17 @@ describe('watchCodegen and a spec folder that is missing', () => {
     const spec = (name: string) => JSON.stringify({ version: 1, tools: [{ name, description: name }] });
     write(path.join(root, 'sub/tools.json'), spec('first'));
     results.length = 0;
+    watching = 0;
     const ac = new AbortController();
-    const watching = watchOn(root, 'sub/tools.json', ac);
-    await expect.poll(() => results.length).toBe(1);
+    const run = watchOn(root, 'sub/tools.json', ac);
+    await expect.poll(() => watching).toBe(1);
     removeDir(path.join(root, 'sub'));
     await expect.poll(() => results.at(-1)?.codes, { timeout: 20_000 }).toEqual(['file_not_found']);
+    await expect.poll(() => watching >= results.length, { timeout: 20_000 }).toBe(true);
     write(path.join(root, 'sub/tools.json'), spec('second'));
     await expect.poll(() => results.at(-1)?.ok, { timeout: 20_000 }).toBe(true);
     ac.abort();
-    await watching;
+    await run;
     expect(results.filter((r) => r.ok)).toHaveLength(2);
   });
 });

@@ -274,6 +274,9 @@ describe('search.gen.ts', () => {
     expect(searchImport('../../runtime/index.js')).toBe('../../search/index.js');
     expect(searchImport('/work/app/node_modules/toolroute/runtime/index.ts')).toBe('/work/app/node_modules/toolroute/search/index.ts');
     expect(searchImport('my-runtime-shim')).toBe('toolroute/search');
+    // Only a whole last segment: a package whose name ends in "runtime" is not a sibling of a search package.
+    expect(searchImport('@acme/agent-runtime')).toBe('toolroute/search');
+    expect(searchImport('./vendor/toolroute-runtime/index.js')).toBe('toolroute/search');
   });
 });
 
