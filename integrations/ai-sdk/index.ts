@@ -230,6 +230,17 @@ const ACCEPT_ALL = (value: unknown) => ({ success: true as const, value });
 export function toAiSdk<C = unknown, L extends AiSdkToolkitLoading | undefined = undefined>(router: AiSdkRouter, options: ToAiSdkOptions<C, L> = {}): AiSdkSettings<L> {
   assertKnownNames('toAiSdk options', Object.keys(options), AI_SDK_OPTIONS, () => AI_SDK_OPTIONS, `Options are ${[...AI_SDK_OPTIONS].join(', ')}.`);
   const mode = aiSdkToolkitMode(options.toolkitLoading, options.target);
+  if (mode === 'deferred') {
+    // The router refuses what it cannot offer on the target (`searchTools` beside a native toolkit loading: found tools
+    // the model is told it can call, never shown). Asked by a compile for the target, a probe whose record of the
+    // target's first turn is put back.
+    const saved = router.snapshot();
+    try {
+      (router as unknown as { compile(request: unknown): unknown }).compile({ target: options.target, messages: [] });
+    } finally {
+      router.restore(saved);
+    }
+  }
   const compiled = router.compile();
   const loader = compiled.tools.find((t) => t.name === LOAD_TOOLKIT_NAME);
   const library = compiled.tools.filter((t) => t.name !== LOAD_TOOLKIT_NAME && router.ownsTool?.(t.name) === true);
@@ -277,7 +288,10 @@ export function toAiSdk<C = unknown, L extends AiSdkToolkitLoading | undefined =
     const context = options.context ?? own ?? experimental_context;
     // The run's `abortSignal`: aborting the run aborts the handler's `ctx.signal` and settles the call as `aborted`.
     const signal = call.abortSignal;
-    const r = await router.dispatch({ id: call.toolCallId, name, arguments: input } as never, { context, ...(signal !== undefined ? { signal } : {}) } as never);
+    // The AI SDK hands over the arguments parsed: an object as it is, anything else as the JSON the model wrote, which
+    // `dispatch` refuses with its own reason (a string here is not arguments text to parse again).
+    const args = typeof input === 'object' && input !== null && !Array.isArray(input) ? input : JSON.stringify(input);
+    const r = await router.dispatch({ id: call.toolCallId, name, arguments: args } as never, { context, ...(signal !== undefined ? { signal } : {}) } as never);
     return r.ok ? resultData(r.result) : rejectionData(r.code, r.reason);
   };
   const tools: ToolSet = {};

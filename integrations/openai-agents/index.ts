@@ -263,10 +263,17 @@ function toolkitsOf(router: { snapshot(): unknown; restore(s: unknown): unknown;
  * The tool search's and the dispatcher's definitions are taken as compiled.
  */
 function toolkitModeOf(
-  router: { compile(request: { target: 'openai' | 'openai-responses'; messages: [] }): unknown },
+  router: { compile(request: { target: 'openai' | 'openai-responses'; messages: [] }): unknown; snapshot(): unknown; restore(s: unknown): unknown },
   api: OpenAiAgentsApi,
 ): { mode: OpenAiAgentsToolkitMode; search?: { description: string; parameters: unknown }; dispatcher?: ToolDefinition } {
-  const payload = router.compile({ target: api === 'chat' ? 'openai' : 'openai-responses', messages: [] }) as { tools?: readonly Record<string, unknown>[] };
+  // A probe, not a turn: the router's record of the target's first turn is put back as it was.
+  const saved = router.snapshot();
+  let payload: { tools?: readonly Record<string, unknown>[] };
+  try {
+    payload = router.compile({ target: api === 'chat' ? 'openai' : 'openai-responses', messages: [] }) as typeof payload;
+  } finally {
+    router.restore(saved);
+  }
   for (const t of payload.tools ?? []) {
     if (t['type'] === 'tool_search') return { mode: 'tool-search', search: { description: String(t['description'] ?? ''), parameters: t['parameters'] } };
     const fn = (t['function'] ?? t) as { name?: unknown; description?: unknown; parameters?: unknown };

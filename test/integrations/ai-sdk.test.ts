@@ -217,6 +217,35 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     expect(calls.map((c) => c.tools?.map((t) => t.name))).toEqual(Array(3).fill(Object.keys(settings.tools)));
   });
 
+  it("refuses search_tools beside Anthropic's native toolkit loading, as compile does, and leaves the router as it was", () => {
+    const { handlers } = recordingHandlers();
+    const router = createRouter(generated, handlers, { searchTools: true });
+    const before = JSON.stringify(router.snapshot());
+    expect(() => toAiSdk(router, { toolkitLoading: 'native', target: 'anthropic' })).toThrow(/search-tools-toolkit-loading: .*on anthropic \(deferred\).*Fix: toolkitLoading 'dispatcher'/);
+    expect(JSON.stringify(router.snapshot())).toBe(before);
+    // Without search_tools the same settings build, and the probe leaves no first turn behind.
+    const plain = createRouter(generated, handlers);
+    const plainBefore = JSON.stringify(plain.snapshot());
+    expect(Object.keys(toAiSdk(plain, { toolkitLoading: 'native', target: 'anthropic' }).tools)).toContain('get_forecast');
+    expect(JSON.stringify(plain.snapshot())).toBe(plainBefore);
+  });
+
+  it('arguments that are JSON but no object get the reason dispatch gives them, and run nothing', async () => {
+    const { handlers, log } = recordingHandlers();
+    const router = createRouter(generated, handlers);
+    // What the model wrote as the call's arguments text, each valid JSON.
+    const texts = ['null', '[1]', '"abc"', '42', '"{\\"timezone\\":\\"UTC\\"}"', '""'];
+    const { model, calls } = modelOf([texts.map((t, i) => call(`c${i}`, 'get_time', t)), [{ type: 'text', text: 'ok' }]]);
+    await generateText({ model, ...toAiSdk(router), prompt: 'What time is it?', stopWhen: stepCountIs(3) });
+    const seen = seenResults(calls);
+    for (const [i, text] of texts.entries()) {
+      const direct = await router.dispatch({ id: 'x', function: { name: 'get_time', arguments: text } });
+      expect(direct.ok, text).toBe(false);
+      expect(reasonOf(seen, `c${i}`), text).toBe((direct as { reason: string }).reason);
+    }
+    expect(log).toEqual([]);
+  });
+
   it('prunes flat tools by task, once for the run', () => {
     const router = createDemoRouter();
     const settings = toAiSdk(router, { tools: ['read_file', 'run_bash', 'get_time'], task: 'read the config file', toolkitLoading: 'append' });

@@ -61,6 +61,13 @@ describe('tool-search mode: a toolkit this run has not loaded', () => {
     expect(() => toOpenAiAgents(router, { generated })).toThrow(/search-tools-toolkit-loading: .*on openai-responses \(tool-search\)/);
   });
 
+  it("building the settings is no turn: the router's snapshot is the same before and after", () => {
+    const { router } = exampleRouter();
+    const before = JSON.stringify(router.snapshot());
+    toOpenAiAgents(router, { generated });
+    expect(JSON.stringify(router.snapshot())).toBe(before);
+  });
+
   it('load_toolkit called by name: there is no such function, the tool search loads; a name not offered lists no deferred tool', async () => {
     const { router } = exampleRouter();
     await withModel([[call('c1', 'load_toolkit', { toolkit_name: 'Weather' }), call('c2', 'read_file', { path: 'a' })], [search('s1', { toolkit_name: 'Weather' })], [call('c3', 'get_forecast', { city: 'Porto' })]], async (model) => {
