@@ -143,6 +143,8 @@ export function toOpenAiAgents<R extends RegistryShape, C = unknown, D extends s
   const tools: Tool<C>[] = [];
   // The names the model sees, for the "not offered" message: namespace members qualified, the tool search as itself.
   const offeredNames: string[] = [];
+  /** With `append`, each toolkit tool's toolkit: offered (and named as offered) once the toolkit is loaded. */
+  const appended = new Map<string, string>();
   const add = (def: ToolDefinition, extra: { deferLoading?: boolean; enabled?: () => boolean } = {}) => {
     tools.push(functionTool(def, { name: def.name }, dispatch, { deferLoading: extra.deferLoading ?? false, enabled: extra.enabled ?? always }));
     offeredNames.push(def.name);
@@ -207,7 +209,12 @@ export function toOpenAiAgents<R extends RegistryShape, C = unknown, D extends s
       for (const t of library) add(t);
       if (mode.mode === 'append') {
         const loaded = (kit: string) => router.getLoadedToolkits().some((k) => k.toLowerCase() === kit.toLowerCase());
-        for (const kit of toolkitsOf(router, loader)) for (const t of kit.tools) add(t, { enabled: () => loaded(kit.name) });
+        for (const kit of toolkitsOf(router, loader)) {
+          for (const t of kit.tools) {
+            tools.push(functionTool(t, { name: t.name }, dispatch, { deferLoading: false, enabled: () => loaded(kit.name) }));
+            appended.set(t.name, kit.name);
+          }
+        }
       }
     }
   } else {
@@ -219,7 +226,7 @@ export function toOpenAiAgents<R extends RegistryShape, C = unknown, D extends s
     agent: { instructions, tools },
     run: {
       callModelInputFilter: inputFilter(router as never, rejections, async (call, context) => outputText(await dispatch(call, context as C))),
-      toolErrorFormatter: notFoundFormatter(router as never, [...new Set(offeredNames)], mode?.mode === 'tool-search' ? deferred : undefined),
+      toolErrorFormatter: notFoundFormatter(router as never, [...new Set(offeredNames)], mode?.mode === 'tool-search' ? deferred : undefined, appended),
       toolNotFoundBehavior: 'return_error_to_model',
     },
     toolkitLoading: mode?.mode,

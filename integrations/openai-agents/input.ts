@@ -187,7 +187,9 @@ const NO_LOADER_FUNCTION = `There is no ${LOAD_TOOLKIT_NAME} function in this ru
  * reason: an unknown name with the closest ones, a toolkit tool before its
  * load with the `load_toolkit` call to make, a blocked tool. A name the
  * router would accept but this run does not offer gets the list of what it
- * offers.
+ * offers (with `append`, the tools of the toolkits loaded so far, in
+ * `appended`: toolkit by tool), and a tool of a toolkit loaded in the same
+ * turn is to be called again.
  *
  * In `tool-search` mode (`deferred`: each toolkit tool's toolkit), the loader
  * is the tool search: a toolkit tool the run has not loaded, whether or not
@@ -199,7 +201,7 @@ const NO_LOADER_FUNCTION = `There is no ${LOAD_TOOLKIT_NAME} function in this ru
  * await formatter({ kind: 'tool_not_found', toolName: 'get_forecast', … });
  * // → 'Tool "get_forecast" belongs to toolkit "Weather", which is not loaded. Call load_toolkit …'
  */
-export function notFoundFormatter(router: InputRouter, offered: readonly string[], deferred?: ReadonlyMap<string, string>): ToolErrorFormatter {
+export function notFoundFormatter(router: InputRouter, offered: readonly string[], deferred?: ReadonlyMap<string, string>, appended?: ReadonlyMap<string, string>): ToolErrorFormatter {
   return ({ kind, toolName }) => {
     if (kind !== 'tool_not_found') return undefined;
     if (deferred !== undefined && toolName === LOAD_TOOLKIT_NAME) return NO_LOADER_FUNCTION;
@@ -211,12 +213,16 @@ export function notFoundFormatter(router: InputRouter, offered: readonly string[
     const toolkit = dot < 0 ? deferred?.get(toolName) : undefined;
     if (toolkit !== undefined && (check.allowed || check.code === 'not_loaded')) return searchLoadReason(toolName, toolkit);
     if (check.allowed === false && typeof check.reason === 'string') return check.reason;
+    // With `append`, a toolkit tool the router allows now but the turn did not offer: its toolkit loaded in this turn.
+    const kit = dot < 0 ? appended?.get(toolName) : undefined;
+    if (kit !== undefined) return `Tool ${JSON.stringify(toolName)} did not run: its toolkit ${JSON.stringify(kit)} was loaded in the same turn, and a toolkit's tools can be called from the turn after its load. Call ${toolName} again.`;
     // A loaded toolkit tool called by its own name where the run reaches toolkit tools through the dispatcher (the
     // router's own answer: the dispatcher call of that name resolves, whatever the arguments would say).
     const dispatched = offered.includes(TOOLKIT_DISPATCHER_NAME) && dot < 0 ? router.checkToolCall({ name: TOOLKIT_DISPATCHER_NAME, arguments: JSON.stringify({ tool: toolName, args: {} }) }) : undefined;
     if (dispatched !== undefined && (dispatched.allowed || dispatched.code === 'invalid_arguments')) {
       return `Tool ${JSON.stringify(toolName)} is called through ${TOOLKIT_DISPATCHER_NAME} in this run: call ${TOOLKIT_DISPATCHER_NAME} with {"tool":${JSON.stringify(toolName)},"args":{…}}.`;
     }
-    return `Tool "${toolName}" is not offered in this run. Call one of: ${offered.join(', ')}.`;
+    const loaded = [...(appended ?? [])].filter(([name]) => router.checkToolCall({ name }).allowed).map(([name]) => name);
+    return `Tool "${toolName}" is not offered in this run. Call one of: ${[...offered, ...loaded].join(', ')}.`;
   };
 }

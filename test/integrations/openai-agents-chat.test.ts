@@ -15,6 +15,7 @@ import * as flatOnly from '../fixtures/flat-only/expected/index.js';
 import { createRouter, type ToolRouter } from '../../runtime/index.js';
 import type { Handlers, Registry } from '../../generated/index.js';
 import { toOpenAiAgents } from '../../integrations/openai-agents/index.js';
+import { notFoundFormatter } from '../../integrations/openai-agents/input.js';
 import { call, search, startScriptedOpenAi, text, type ScriptedOpenAi, type TurnItem } from './openai-agents-model.js';
 
 setTracingDisabled(true);
@@ -102,6 +103,31 @@ describe("toOpenAiAgents with the router's append strategy", () => {
     } finally {
       await run.close();
     }
+  });
+
+  it('a load and a call of its tool in one turn: the call is to be made again; a tool not offered lists only what is', async () => {
+    const appending = createRouter(generated, demoHandlers, { toolkitLoading: 'append' });
+    const run = await runScript('responses', appending, [
+      [call('c1', 'run_query', { sql: 'select 1' })],
+      [call('c2', 'load_toolkit', { toolkit_name: 'Weather' }), call('c3', 'get_forecast', { city: 'Porto' })],
+      [text('Done.')],
+    ]);
+    try {
+      const output = (id: string) => (run.bodies.at(-1)!['input'] as Item[]).find((i) => i['type'] === 'function_call_output' && i['call_id'] === id)?.['output'];
+      expect(output('c3')).toBe('Tool "get_forecast" did not run: its toolkit "Weather" was loaded in the same turn, and a toolkit\'s tools can be called from the turn after its load. Call get_forecast again.');
+      // Before any load, a toolkit tool gets the router's reason (load its toolkit).
+      expect(output('c1')).toBe(((await createRouter(generated, demoHandlers, { toolkitLoading: 'append' }).dispatch({ name: 'run_query', arguments: { sql: 'select 1' } })) as { reason: string }).reason);
+    } finally {
+      await run.close();
+    }
+    // A name the router accepts but the run does not offer: the list names the tools of loaded toolkits only.
+    const router = createRouter(generated, demoHandlers, { toolkitLoading: 'append' });
+    const appended = new Map([['get_forecast', 'Weather'], ['get_current_weather', 'Weather'], ['run_query', 'Database'], ['describe_table', 'Database']]);
+    const format = notFoundFormatter(router as never, ['get_time', 'load_toolkit'], undefined, appended);
+    const notOffered = () => format({ kind: 'tool_not_found', toolName: 'file_ops' } as never);
+    expect(notOffered()).toBe('Tool "file_ops" is not offered in this run. Call one of: get_time, load_toolkit.');
+    await router.dispatch({ name: 'load_toolkit', arguments: { toolkit_name: 'Weather' } });
+    expect(notOffered()).toBe('Tool "file_ops" is not offered in this run. Call one of: get_time, load_toolkit, get_forecast, get_current_weather.');
   });
 });
 
