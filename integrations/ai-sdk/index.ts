@@ -58,7 +58,7 @@
  */
 import { createRequire } from 'node:module';
 import { jsonSchema, tool, type ModelMessage, type Tool, type ToolCallRepairFunction, type ToolSet } from 'ai';
-import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, toolkitMode, type Announcement, type Target, type ToolDefinition } from '../../runtime/index.js';
+import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, toolkitMode, type Announcement, type DispatchOptions, type Target, type ToolDefinition } from '../../runtime/index.js';
 // Within the package: the dispatcher's definition and the load result's first line, as the router writes them.
 import { DISPATCHER_TOOL, TOOLKIT_DISPATCHER_NAME } from '../../runtime/toolkit-loading.js';
 import { sdkParameters } from '../../runtime/targets/index.js';
@@ -68,8 +68,8 @@ import { defaultOutput, modelOutput, rejectionData, rejectionOutput, resultData,
 export { toolrouteSearch, type AiSdkToolSearchFunction } from './search.js';
 export { readToolOutput, type AiSdkRejection, type AiSdkToolOutput } from './output.js';
 
-/** What `toAiSdk` needs of a router: its public API only. */
-export interface AiSdkRouter {
+/** What `toAiSdk` needs of a router: its public API only. `C` is its handlers' context type. */
+export interface AiSdkRouter<C = unknown> {
   compile(): { readonly tools: readonly ToolDefinition[]; readonly directoryXml: string };
   getAllTools(): ToolDefinition[];
   pruneByTask(task: string): { readonly tools: readonly ToolDefinition[] };
@@ -80,9 +80,10 @@ export interface AiSdkRouter {
   getAnnouncements(): Announcement[];
   /** Library tools (`libraryTools`) are offered after the loader, whatever the choice. */
   ownsTool?(name: string): boolean;
-  // `never` parameters: every router's typed methods are assignable (whatever its context type).
+  // A `never` call: every router's typed methods are assignable; the options carry its context type, so a `context`
+  // given to `toAiSdk` is checked against the handlers'.
   checkToolCall(call: never): { readonly allowed: boolean; readonly reason?: string };
-  dispatch(call: never, options: never): Promise<{ ok: true; result: unknown } | { ok: false; code: string; reason: string }>;
+  dispatch(call: never, options?: DispatchOptions<C>): Promise<{ ok: true; result: unknown } | { ok: false; code: string; reason: string }>;
 }
 
 export interface ToAiSdkOptions<C = unknown, L extends AiSdkToolkitLoading | undefined = AiSdkToolkitLoading | undefined> {
@@ -227,7 +228,7 @@ const ACCEPT_ALL = (value: unknown) => ({ success: true as const, value });
  * // Anthropic's own deferral instead of the dispatcher:
  * // generateText({ model: anthropic('claude-sonnet-4-5'), ...toAiSdk(router, { toolkitLoading: 'native', target: 'anthropic' }), … })
  */
-export function toAiSdk<C = unknown, L extends AiSdkToolkitLoading | undefined = undefined>(router: AiSdkRouter, options: ToAiSdkOptions<C, L> = {}): AiSdkSettings<L> {
+export function toAiSdk<C = unknown, L extends AiSdkToolkitLoading | undefined = undefined>(router: AiSdkRouter<C>, options: ToAiSdkOptions<NoInfer<C>, L> = {}): AiSdkSettings<L> {
   assertKnownNames('toAiSdk options', Object.keys(options), AI_SDK_OPTIONS, () => AI_SDK_OPTIONS, `Options are ${[...AI_SDK_OPTIONS].join(', ')}.`);
   const mode = aiSdkToolkitMode(options.toolkitLoading, options.target);
   if (mode === 'deferred') {

@@ -21,6 +21,7 @@ import { createDemoRouter } from '../../examples/mcp-server.js';
 import { aiSdkToolkitMode, readToolOutput, toAiSdk } from '../../integrations/ai-sdk/index.js';
 import { memoryTools } from '../../examples/memory-tools.js';
 import { generated, recordingHandlers } from '../runtime/helpers.js';
+import type { Handlers } from '../../generated/index.js';
 import { call, modelOf, USAGE } from './ai-sdk-model.js';
 
 /** The installed AI SDK's major (6 or 7). */
@@ -244,6 +245,17 @@ describe('toAiSdk with generateText over a multi-step run', () => {
       expect(reasonOf(seen, `c${i}`), text).toBe((direct as { reason: string }).reason);
     }
     expect(log).toEqual([]);
+  });
+
+  it("checks a context given to toAiSdk against the handlers' context type (a compile error otherwise)", () => {
+    const settingsFor = (handlers: Handlers<{ readonly user: string }>) => {
+      const router = createRouter(generated, handlers);
+      // @ts-expect-error a context of another type than the handlers take
+      toAiSdk(router, { context: 42 });
+      return toAiSdk(router, { context: { user: 'ada' } });
+    };
+    const { handlers } = recordingHandlers();
+    expect(Object.keys(settingsFor(handlers as never).tools)).toContain('get_time');
   });
 
   it('prunes flat tools by task, once for the run', () => {
