@@ -21,7 +21,6 @@ import { createDemoRouter } from '../../examples/mcp-server.js';
 import { aiSdkToolkitMode, readToolOutput, toAiSdk } from '../../integrations/ai-sdk/index.js';
 import { memoryTools } from '../../examples/memory-tools.js';
 import { generated, recordingHandlers } from '../runtime/helpers.js';
-import type { Handlers } from '../../generated/index.js';
 import { call, modelOf, USAGE } from './ai-sdk-model.js';
 
 /** The installed AI SDK's major (6 or 7). */
@@ -229,33 +228,6 @@ describe('toAiSdk with generateText over a multi-step run', () => {
     const plainBefore = JSON.stringify(plain.snapshot());
     expect(Object.keys(toAiSdk(plain, { toolkitLoading: 'native', target: 'anthropic' }).tools)).toContain('get_forecast');
     expect(JSON.stringify(plain.snapshot())).toBe(plainBefore);
-  });
-
-  it('arguments that are JSON but no object get the reason dispatch gives them, and run nothing', async () => {
-    const { handlers, log } = recordingHandlers();
-    const router = createRouter(generated, handlers);
-    // What the model wrote as the call's arguments text, each valid JSON.
-    const texts = ['null', '[1]', '"abc"', '42', '"{\\"timezone\\":\\"UTC\\"}"', '""'];
-    const { model, calls } = modelOf([texts.map((t, i) => call(`c${i}`, 'get_time', t)), [{ type: 'text', text: 'ok' }]]);
-    await generateText({ model, ...toAiSdk(router), prompt: 'What time is it?', stopWhen: stepCountIs(3) });
-    const seen = seenResults(calls);
-    for (const [i, text] of texts.entries()) {
-      const direct = await router.dispatch({ id: 'x', function: { name: 'get_time', arguments: text } });
-      expect(direct.ok, text).toBe(false);
-      expect(reasonOf(seen, `c${i}`), text).toBe((direct as { reason: string }).reason);
-    }
-    expect(log).toEqual([]);
-  });
-
-  it("checks a context given to toAiSdk against the handlers' context type (a compile error otherwise)", () => {
-    const settingsFor = (handlers: Handlers<{ readonly user: string }>) => {
-      const router = createRouter(generated, handlers);
-      // @ts-expect-error a context of another type than the handlers take
-      toAiSdk(router, { context: 42 });
-      return toAiSdk(router, { context: { user: 'ada' } });
-    };
-    const { handlers } = recordingHandlers();
-    expect(Object.keys(settingsFor(handlers as never).tools)).toContain('get_time');
   });
 
   it('prunes flat tools by task, once for the run', () => {
