@@ -89,8 +89,9 @@ export function waitingRouter(aborted: unknown[], started: () => void) {
 
 /**
  * A tool call that outlives the idle timeout, on two `serveMcpHttp` servers sharing `store` (a router per session):
- * the client calls `run_bash` on the first, which runs for 2.5 idle timeouts; meanwhile the same client lists the
- * tools (same server) and a raw request of the session reaches the second server. Then the call finishes, and the
+ * the client calls `run_bash` on the first, which runs for 1.5 idle timeouts (past the timeout and its margin of a
+ * tenth); meanwhile the same client lists the tools (same server) and a raw request of the session reaches the second
+ * server. Then the call finishes, and the
  * session answers for a while after it and ends once nothing reaches it. Returns what each step saw.
  */
 export async function callOutlivingIdleTimeout(sdk: McpSdkLine, store: McpSessionStore, idleTimeoutMs: number) {
@@ -107,7 +108,7 @@ export async function callOutlivingIdleTimeout(sdk: McpSdkLine, store: McpSessio
     const id = [...one!.sessions.keys()][0]!;
     const call = connection.client.callTool({ name: 'run_bash', arguments: { command: 'long' } }).then((r) => texts(r), error);
     for (let waited = 0; running === 0 && waited < 5000; waited += 10) await sleep(10);
-    await sleep(idleTimeoutMs * 2.5);
+    await sleep(idleTimeoutMs * 1.5);
     const sameClient = await listAllTools(connection.client).then((tools) => tools.map((t) => t.name), error);
     const otherServer = (await rawCall(two!.url, id, 'POST', { jsonrpc: '2.0', id: 90, method: 'tools/list' })).status;
     release();
