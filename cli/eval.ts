@@ -6,14 +6,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type { CliIO } from './main.js';
 import { createRouter } from '../runtime/router.js';
 import { specFromData } from '../runtime/spec-data.js';
 import { Suggester } from '../runtime/suggest.js';
 import { buildEmitContext, DEFAULT_RUNTIME_IMPORT } from '../generator/emit/context.js';
 import { specData } from '../generator/emit/spec.js';
-import { loadSpec } from '../generator/load.js';
+import { loadSpec, loadText } from '../generator/load.js';
 import { errorCode } from '../generator/load/common.js';
 import { normalizeSpec } from '../generator/normalize.js';
 import { formatProblem } from '../generator/problems.js';
@@ -38,14 +37,11 @@ export async function evalCommand(specFile: string, casesFile: string, options: 
     // The error's code, not its message: the message names the absolute path.
     return fail(`cannot read ${casesFile} (${errorCode(err)}).`);
   }
-  let parsed: unknown;
-  try {
-    // A byte order mark is not content (JSON.parse refuses it; the YAML reader skips it).
-    parsed = /\.json$/i.test(casesFile) ? JSON.parse(text.replace(/^\uFEFF/, '')) : parseYaml(text);
-  } catch (err) {
-    return fail(`${casesFile} is not valid ${/\.json$/i.test(casesFile) ? 'JSON' : 'YAML'}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const read = readCases(parsed);
+  // Read as a spec is read: a byte order mark skipped, every problem with its line and column, a duplicate key or a YAML
+  // warning (an unknown tag) an error rather than a value the file does not say.
+  const cases = loadText(text, casesFile, /\.json$/i.test(casesFile) ? 'json' : 'yaml');
+  if (!cases.ok) return fail(`${casesFile} is not valid:\n${cases.problems.map(formatProblem).join('\n')}`);
+  const read = readCases(cases.spec.value);
   if (!read.ok) return fail(`${casesFile}:\n${read.problems.map((p) => `  ${p}`).join('\n')}`);
 
   const loaded = await loadSpec(specFile, { cwd: io.cwd });

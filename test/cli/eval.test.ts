@@ -91,15 +91,21 @@ describe('toolroute eval', () => {
     write(path.join(dir, 'infinite-k.yaml'), 'k: .inf\ncases:\n  - task: x\n    keep: [read_file]\n');
     write(path.join(dir, 'unknown.yaml'), 'cases:\n  - task: write notes\n    keep: [write_file, reed_file]\n');
     write(path.join(dir, 'broken.yaml'), 'cases: [\n');
+    write(path.join(dir, 'two-docs.yaml'), 'cases: []\n---\ncases: []\n');
+    write(path.join(dir, 'tagged.yaml'), 'cases:\n  - task: !mytag x\n    keep: [read_file]\n');
+    write(path.join(dir, 'twice.json'), '{ "cases": [], "cases": [] }');
     write(path.join(dir, 'both.yaml'), 'cases:\n  - task: read it\n    keep: [read_file]\n    drop: [read_file]\n');
     const cases: [string[], RegExp][] = [
       [['eval', SPEC], /eval needs a spec and a case file/],
       [['eval', SPEC, 'bad.yaml', '--out', 'x'], /eval takes one option: --json/],
       [['eval', SPEC, 'missing.yaml'], /cannot read missing\.yaml \(ENOENT\)\.\n$/],
-      [['eval', SPEC, 'broken.yaml'], /broken.yaml is not valid YAML/],
+      [['eval', SPEC, 'broken.yaml'], /broken.yaml is not valid:\n.*broken\.yaml:\d+:\d+ - error \[syntax_error\] invalid YAML/],
+      [['eval', SPEC, 'two-docs.yaml'], /two-docs.yaml is not valid:\n.*\[syntax_error\] invalid YAML/],
+      [['eval', SPEC, 'tagged.yaml'], /tagged.yaml is not valid:\n.*\[syntax_error\]/],
+      [['eval', SPEC, 'twice.json'], /twice.json is not valid:\n.*\[duplicate_key\]/],
       [['eval', SPEC, 'both.yaml'], /cases\[0\] names "read_file" in both keep and drop, so it can never pass\./],
       [['eval', SPEC, 'bad.yaml'], /cases\[0\]\.gate must be one of pruneByTask, rankByTask; got "fuzzy"\.\n {2}cases\[1\]\.task must be a non-empty string\.\n {2}cases\[1\]\.keep is required/],
-      [['eval', SPEC, 'infinite-k.yaml'], /k must be a positive integer; got Infinity\./],
+      [['eval', SPEC, 'infinite-k.yaml'], /infinite-k\.yaml:1:4 - error \[not_json_data\] k: this value is Infinity/],
       [['eval', SPEC, 'unknown.yaml'], /names "write_file" \(a tool of namespace "file_ops"\), "reed_file" \(did you mean "read_file"\?\), which are no flat tool of .*flat tools: read_file, run_bash, get_time/],
       [['eval', 'nope.spec.yaml', path.join(REPO, 'examples/routing.cases.yaml')], /the spec has problems/],
     ];
