@@ -4,7 +4,7 @@
  * listed and nothing is written.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** What init writes, relative to the project folder. */
@@ -125,6 +125,9 @@ export async function initProject(folder: string): Promise<InitResult> {
     if (typeof r === 'object') conflicts.push(`${rel} cannot be read or written (${r.code}: ${r.code === 'EISDIR' ? 'it is a folder' : r.code === 'ENOTDIR' ? 'a folder on its path is a file' : 'see its permissions'})`);
     return typeof r === 'string' ? r : undefined;
   };
+  // A file where the folder should be: one conflict that says so, not one per starter file.
+  const self = await stat(folder).catch(() => undefined);
+  if (self !== undefined && !self.isDirectory()) return { ok: false, written: [], conflicts: ['the folder to start in is a file'], notes };
   for (const rel of [INIT_FILES.spec, INIT_FILES.handlers, INIT_FILES.main]) {
     if ((await existing(rel)) !== undefined) conflicts.push(`${rel} already exists`);
   }
@@ -133,7 +136,8 @@ export async function initProject(folder: string): Promise<InitResult> {
   let pkg: Record<string, unknown> | undefined;
   if (pkgText !== undefined) {
     try {
-      const parsed: unknown = JSON.parse(pkgText);
+      // A byte order mark is not content (npm reads such a file); it is written back as it was.
+      const parsed: unknown = JSON.parse(pkgText.replace(/^\uFEFF/, ''));
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
       pkg = parsed as Record<string, unknown>;
     } catch (err) {
@@ -161,7 +165,7 @@ export async function initProject(folder: string): Promise<InitResult> {
     const next = { ...pkg, ...(pkg['type'] === undefined ? { type: 'module' } : {}), scripts: { ...scripts, codegen: CODEGEN_SCRIPT } };
     const eol = pkgText.includes('\r\n') ? '\r\n' : '\n';
     const text = `${JSON.stringify(next, null, indentOf(pkgText))}${/\r?\n$/.test(pkgText) ? '\n' : ''}`;
-    plan.push({ rel: INIT_FILES.packageJson, text: eol === '\n' ? text : text.replace(/\n/g, eol) });
+    plan.push({ rel: INIT_FILES.packageJson, text: `${pkgText.startsWith('\uFEFF') ? '\uFEFF' : ''}${eol === '\n' ? text : text.replace(/\n/g, eol)}` });
     if (pkg['type'] === undefined) notes.push('package.json now has "type": "module": the starter and the generated folder are ES modules.');
   }
   const deps = { ...(pkg?.['dependencies'] as object | undefined), ...(pkg?.['devDependencies'] as object | undefined) };

@@ -168,7 +168,7 @@ describe('toolroute init', () => {
     dirs.push(root);
     write(path.join(root, 'afile'), 'mine\n');
     const cases: [string, (app: string) => void, RegExp][] = [
-      ['afile', () => undefined, /tools\.spec\.yaml cannot be read or written \(ENOTDIR: a folder on its path is a file\)/],
+      ['afile', () => undefined, /^toolroute: the folder to start in is a file\.\ntoolroute init never overwrites/],
       ['spec-is-a-folder', (app) => mkdirSync(path.join(app, 'tools.spec.yaml'), { recursive: true }), /tools\.spec\.yaml cannot be read or written \(EISDIR: it is a folder\)/],
       ['src-is-a-file', (app) => write(path.join(app, 'src'), 'mine\n'), /src\/handlers\.ts cannot be read or written \(ENOTDIR/],
       ['tsconfig-is-a-folder', (app) => mkdirSync(path.join(app, 'tsconfig.json'), { recursive: true }), /tsconfig\.json cannot be read or written \(EISDIR/],
@@ -183,6 +183,17 @@ describe('toolroute init', () => {
       expect(r.stderr).not.toContain('internal error');
       expect(snapshot(root), name).toEqual(before);
     }
+  });
+
+  it('reads a package.json with a byte order mark, as npm does, and keeps the mark', async () => {
+    const app = tempDir('init-bom-');
+    dirs.push(app);
+    write(path.join(app, 'package.json'), '\uFEFF{\n  "name": "x"\n}\n');
+    const r = await init(app);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const text = readFileSync(path.join(app, 'package.json'), 'utf8');
+    expect(text.startsWith('\uFEFF{')).toBe(true);
+    expect(JSON.parse(text.slice(1))).toMatchObject({ name: 'x', type: 'module', scripts: { codegen: CODEGEN_SCRIPT } });
   });
 
   it('keeps the line ends of a package.json it edits', async () => {
