@@ -101,6 +101,7 @@ export class Catalog {
       const handler = Object.hasOwn(handlerTable, name) ? handlerTable[name] : undefined;
       if (typeof handler !== 'function') missing.push(name);
       this.#handlers.push(handler as AnyHandler | undefined);
+      this.#entries.push(undefined); // every slot filled: a packed array reads faster on each dispatch than one with holes
       this.byName.set(name, { kind: 'tool', index: i });
     }
     if (missing.length > 0) throw new TypeError(`createRouter: no handler for ${listNames(missing.map((n) => JSON.stringify(n)), 10)}. Pass one function per tool name.`);
