@@ -169,6 +169,18 @@ void ({ ...memory, ...fs, get_time: () => '' } satisfies Handlers);
     expect(tsc.status).toBe(0);
   });
 
+  // File handling, the same on either SDK line: once.
+  it('a spec it cannot read or write is exit 1 with the path as given and the error code, never an internal error', async () => {
+    writeFileSync(path.join(dir, 'a-file'), '');
+    const unreadable = await cli(['import', 'mcp', '--out', 'a-file/tools.yaml', '--sdk', '2.x', '--', ...SERVER.memory()], dir);
+    expect([unreadable.code, unreadable.stderr]).toEqual([1, expect.stringContaining('cannot read a-file/tools.yaml (ENOTDIR).')]);
+    // A legal name whose temporary file's name is too long: the write and its cleanup both fail.
+    const long = `${'m'.repeat(245)}.yaml`;
+    const unwritable = await cli(['import', 'mcp', '--out', long, '--sdk', '2.x', '--', ...SERVER.memory()], dir);
+    expect([unwritable.code, unwritable.stderr]).toEqual([1, expect.stringContaining(`cannot write ${long} (ENAMETOOLONG).`)]);
+    expect(unwritable.stderr).not.toContain('internal error');
+  });
+
   it('a spec that starts with a comment right above its first key (as `init` writes one) imports again, and keeps the comment', async () => {
     const commented = path.join(dir, 'commented.spec.yaml');
     writeFileSync(commented, `# My agent's tools.\n${LOCAL_SPEC}`);
@@ -337,17 +349,6 @@ describe.each(LINES)('toolroute import mcp --check, SDK %s', (sdk) => {
     expect(again.stdout).toMatch(/unchanged: /);
     expect(readFileSync(crlf, 'utf8')).toBe(written);
     expect((await cli([...args.slice(0, 4), '--check', ...args.slice(4)])).code).toBe(0);
-  });
-
-  it('a spec it cannot read or write is exit 1 with the path as given and the error code, never an internal error', async () => {
-    writeFileSync(path.join(dir, 'a-file'), '');
-    const unreadable = await cli(['import', 'mcp', '--out', 'a-file/tools.yaml', '--sdk', sdk, '--', ...SERVER.memory()], dir);
-    expect([unreadable.code, unreadable.stderr]).toEqual([1, expect.stringContaining('cannot read a-file/tools.yaml (ENOTDIR).')]);
-    // A legal name whose temporary file's name is too long: the write and its cleanup both fail.
-    const long = `${'m'.repeat(245)}.yaml`;
-    const unwritable = await cli(['import', 'mcp', '--out', long, '--sdk', sdk, '--', ...SERVER.memory()], dir);
-    expect([unwritable.code, unwritable.stderr]).toEqual([1, expect.stringContaining(`cannot write ${long} (ENAMETOOLONG).`)]);
-    expect(unwritable.stderr).not.toContain('internal error');
   });
 
   it('re-importing an unchanged server leaves the file byte for byte as it was', async () => {
