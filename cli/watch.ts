@@ -74,12 +74,17 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
     // A folder that does not exist (yet, or any more: deleted and made again by a `git checkout`) is waited for from
     // its nearest existing ancestor, whose events on the way to it start a run; that run's rewatch then watches it.
     const wanted = new Map<string, { direct: boolean; handler: (event: string, name: string | Buffer | null) => void }>();
+    const awaited = new Map<string, string[]>();
     for (const dir of new Set([...next].map((f) => path.dirname(f)))) {
       let at = dir;
       while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
-      const toward = (name: string | Buffer | null) => name === null || `${dir}${path.sep}`.startsWith(`${path.join(at, name.toString())}${path.sep}`);
       if (at === dir) wanted.set(dir, { direct: true, handler: onEvent(dir) });
-      else if (!wanted.has(at)) wanted.set(at, { direct: false, handler: (_event, name) => void (toward(name) && schedule()) });
+      else awaited.set(at, [...(awaited.get(at) ?? []), dir]);
+    }
+    for (const [at, dirs] of awaited) {
+      if (wanted.has(at)) continue; // watched for its own files: a run follows its events anyway when an import is missing
+      const toward = (name: string | Buffer | null) => name === null || dirs.some((dir) => `${dir}${path.sep}`.startsWith(`${path.join(at, name.toString())}${path.sep}`));
+      wanted.set(at, { direct: false, handler: (_event, name) => void (toward(name) && schedule()) });
     }
     for (const [dir, watching] of watchers) {
       // A watcher whose folder was deleted sees nothing of a folder made in its place (Linux reports no error).
