@@ -6,7 +6,7 @@
 import type { NullDecodePlan } from '../contract.js';
 import type { NeutralTool, RenderOptions } from './adapter.js';
 import { isRecord, jsonText } from './history.js';
-import { cloneJson, escapePointer, objectSchema, providerSchema, withoutTopCombinators, type JsonSchema } from './schema.js';
+import { cloneJson, escapePointer, portableParameters, providerSchema, withoutTopCombinators, type JsonSchema } from './schema.js';
 import type { JsonObject } from './types.js';
 
 /** The outcome of the strict rewrite: the schema, or why strict mode cannot express it. */
@@ -49,7 +49,7 @@ const STRICT_AS_TEXT = ['default', 'minLength', 'maxLength', 'uniqueItems', 'min
 export function toOpenAIStrictSchema(parameters: JsonSchema, options: StrictSchemaOptions = {}): StrictSchemaResult {
   try {
     // The root is an object whatever the schema says (a tool's arguments are always an object).
-    return strictNode(withoutTopCombinators(objectSchema(parameters)), '', true, 1, { ...options, tally: { properties: 0, enumValues: 0, text: 0 } });
+    return strictNode(portableParameters(parameters), '', true, 1, { ...options, tally: { properties: 0, enumValues: 0, text: 0 } });
   } catch (error) {
     // Only reachable for pathological input (a cyclic or exotic object): fall back to non-strict.
     return { ok: false, reason: `the schema could not be read (${String(error)})`, path: '' };
