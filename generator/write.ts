@@ -109,7 +109,7 @@ export async function writeOutput(files: readonly GeneratedFile[], options: Writ
   }
   if (typeof existing === 'string') {
     const link = existing === 'link';
-    problems.push(problem('output_not_directory', options.outDisplay, link ? 'the output path is a symbolic link; toolroute writes only into a real folder and never follows links.' : 'the output path exists and is not a folder.',
+    problems.push(problem('output_not_directory', options.outDisplay, link ? 'the output path is a symbolic link; toolroute writes only into a real folder and never follows links.' : 'the output path (or a folder on it) exists and is not a folder.',
       link ? 'Pass --out the folder the link points to.' : 'Pass --out a folder path (it is created when missing).'));
     return { ok: false, problems, stale: [], written: [], removed: [] };
   }
@@ -178,8 +178,9 @@ async function readFolder(fs: WriterFs, dir: string): Promise<Map<string, EntryK
   let stat;
   try {
     stat = await fs.lstat(dir);
-  } catch {
-    return new Map();
+  } catch (err) {
+    // A file where a folder of the path should be: the path can never become a folder.
+    return (err as { code?: unknown } | null)?.code === 'ENOTDIR' ? 'not_directory' : new Map();
   }
   if (stat.isSymbolicLink()) return 'link';
   if (!stat.isDirectory()) return 'not_directory';

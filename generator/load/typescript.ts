@@ -7,7 +7,7 @@ import type { LoadResult } from '../load.js';
 import { formatPath } from '../problems.js';
 import type { Problem } from '../problems.js';
 import { setOwn } from '../validate/context.js';
-import { errorText, fail, sentence } from './common.js';
+import { errorCode, errorText, fail, sentence } from './common.js';
 import { jsonDataProblems } from './json-data.js';
 
 /**
@@ -18,9 +18,9 @@ import { jsonDataProblems } from './json-data.js';
  */
 export async function loadTs(absolute: string, display: string): Promise<LoadResult> {
   // Checked first: a module the spec imports can be missing too, and that is the spec's error, not a missing spec.
-  if (!(await stat(absolute).then((s) => s.isFile(), () => false))) {
-    return fail(display, 'file_not_found', 'cannot read the spec file (ENOENT).', 'Check the path; it is resolved from the current directory.');
-  }
+  // The code a read would fail with, as for the other formats: EISDIR for a folder.
+  const code = await stat(absolute).then((s) => (s.isFile() ? undefined : s.isDirectory() ? 'EISDIR' : 'EINVAL'), (err: unknown) => errorCode(err));
+  if (code !== undefined) return fail(display, 'file_not_found', `cannot read the spec file (${code}).`, 'Check the path; it is resolved from the current directory.');
   let mod: Record<string, unknown>;
   // A top-level await that never settles empties the event loop; Node would then exit (13) without a word.
   let stalled: () => void = () => {};

@@ -221,5 +221,9 @@ describe('writeOutput', () => {
     writeFileSync(path.join(root, 'out'), 'x');
     const result = await writeOutput(output('1'), { out: path.join(root, 'out'), outDisplay: 'out' });
     expect(result.problems.map((p) => p.code)).toEqual(['output_not_directory']);
+    // A file on the way to it: the same problem, not a failed write that blames permissions.
+    const below = await writeOutput(output('1'), { out: path.join(root, 'out', 'sub'), outDisplay: 'out/sub' });
+    expect(below.problems).toEqual([expect.objectContaining({ code: 'output_not_directory', message: 'the output path (or a folder on it) exists and is not a folder.' })]);
+    expect(readFileSync(path.join(root, 'out'), 'utf8')).toBe('x');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { displayPath, jsonSyntaxError, loadSpec, loadText } from '../../generator/load.js';
 import { formatProblems } from '../../generator/normalize.js';
@@ -33,7 +33,18 @@ describe('loadSpec', () => {
     const txt = await loadSpec('spec.txt');
     expect(txt.ok ? '' : txt.problems[0]?.code).toBe('unsupported_file_type');
     const ts = await loadSpec('nope/missing.ts', { cwd: '/tmp' });
-    expect(ts.ok ? '' : ts.problems[0]?.code).toBe('file_not_found');
+    expect(ts.ok ? '' : ts.problems[0]?.message).toBe('cannot read the spec file (ENOENT).');
+    // A folder named like a spec: the same code whatever the format.
+    const folder = tempDir('spec-folder-');
+    try {
+      for (const name of ['tools.spec.ts', 'tools.spec.yaml']) {
+        mkdirSync(path.join(folder, name));
+        const r = await loadSpec(name, { cwd: folder });
+        expect(r.ok ? '' : r.problems[0]?.message, name).toBe('cannot read the spec file (EISDIR).');
+      }
+    } finally {
+      removeDir(folder);
+    }
   });
 
   it('makes display paths relative with POSIX separators', () => {
