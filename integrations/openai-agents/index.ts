@@ -62,7 +62,8 @@ export interface ToOpenAiAgentsOptions<R extends RegistryShape = RegistryShape, 
   /**
    * The generated folder the router was created from (`import * as generated
    * from './generated/index.js'`): on Responses, the namespaces' members and
-   * their schemas. Required there when the tools include a namespace of the spec.
+   * their schemas. Required there when the tools include a namespace: one registered at run time too, which cannot be
+   * told from a namespace of the spec without the folder.
    */
   readonly generated?: GeneratedModule<R>;
   /**
@@ -241,7 +242,8 @@ function namespaceMembers<R extends RegistryShape>(
 ): { description: string; tools: ToolDefinition[] } | undefined {
   if (generated === undefined) {
     throw new TypeError(
-      `toOpenAiAgents: on the Responses API the namespace "${name}" is sent as a toolNamespace() group, whose members' schemas are in the generated folder. ` +
+      `toOpenAiAgents: on the Responses API a namespace of the spec is sent as a toolNamespace() group, whose members' schemas are in the generated folder; ` +
+        `without it, the namespace "${name}" cannot be told from one registered at run time. ` +
         "Pass `generated` (import * as generated from './generated/index.js'), or `api: 'chat'` for the namespace tool.",
     );
   }
