@@ -48,6 +48,8 @@ export const notNamespaceReason = (name: string): string => `${quote(name)} is a
 export const actionHint = (tool: string, namespace: string): string =>
   `${quote(tool)} is an action of ${quote(namespace)}: call ${namespace} with {"action":${JSON.stringify(tool)},"args":{…}}.`;
 
+/** A toolkit tool called beside its toolkit's load, where a load offers its tools from the next `unit` (step or turn). */
+export const loadedSameTurnReason = (tool: string, toolkit: string, unit: 'step' | 'turn'): string => `Tool ${quote(tool)} did not run: its toolkit ${quote(toolkit)} was loaded in the same ${unit}, and a toolkit's tools can be called from the ${unit} after its load. Call ${tool} again.`;
 /** A call in a turn the provider cut off at the output token limit: it did not run, and the model may make it again. */
 export const cutOffReason = (tool: string): string =>
   `The call to ${quote(tool)} was cut off at the output token limit, so its arguments may be incomplete and it did not run. Make the call again, with less in it if you can.`;

@@ -63,6 +63,7 @@ import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TARGETS, t
 import { DISPATCHER_TOOL, TOOLKIT_DISPATCHER_NAME } from '../../runtime/toolkit-loading.js';
 import { sdkParameters } from '../../runtime/targets/index.js';
 import { assertKnownNames } from '../../runtime/suggest.js';
+import { loadedSameTurnReason } from '../../runtime/reasons.js';
 import { defaultOutput, modelOutput, rejectionData, rejectionOutput, resultData, withToolReferences, type ToolOutput } from './output.js';
 
 export { toolrouteSearch, type AiSdkToolSearchFunction } from './search.js';
@@ -376,7 +377,7 @@ export function toAiSdk<C = unknown, L extends AiSdkToolkitLoading | undefined =
     for (const [id, call] of refused) {
       const kit = kits.find((k) => k.tools.some((t) => t.name === call.name));
       const runsNow = kit !== undefined && router.checkToolCall({ name: call.name, arguments: call.input } as never).allowed === true;
-      rejections.set(id, runsNow ? `Tool "${call.name}" did not run: its toolkit "${kit.name}" was loaded in the same step, and a toolkit's tools can be called from the step after its load. Call ${call.name} again.` : call.reason);
+      rejections.set(id, runsNow ? loadedSameTurnReason(call.name, kit.name, 'step') : call.reason);
     }
     refused.clear();
   };

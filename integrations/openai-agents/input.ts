@@ -14,6 +14,7 @@
  */
 import type { AgentInputItem, CallModelInputFilter, ToolErrorFormatter } from '@openai/agents';
 import { ANNOUNCEMENT_ANCHOR, LOAD_TOOLKIT_NAME, renderAnnouncements, TOOLKIT_DISPATCHER_NAME, type Announcement } from '../../runtime/index.js';
+import { loadedSameTurnReason } from '../../runtime/reasons.js';
 import type { AgentsCall } from './tools.js';
 
 /** What the filter and the formatter need of a router. */
@@ -215,7 +216,7 @@ export function notFoundFormatter(router: InputRouter, offered: readonly string[
     if (check.allowed === false && typeof check.reason === 'string') return check.reason;
     // With `append`, a toolkit tool the router allows now but the turn did not offer: its toolkit loaded in this turn.
     const kit = dot < 0 ? appended?.get(toolName) : undefined;
-    if (kit !== undefined) return `Tool ${JSON.stringify(toolName)} did not run: its toolkit ${JSON.stringify(kit)} was loaded in the same turn, and a toolkit's tools can be called from the turn after its load. Call ${toolName} again.`;
+    if (kit !== undefined) return loadedSameTurnReason(toolName, kit, 'turn');
     // A loaded toolkit tool called by its own name where the run reaches toolkit tools through the dispatcher (the
     // router's own answer: the dispatcher call of that name resolves, whatever the arguments would say).
     const dispatched = offered.includes(TOOLKIT_DISPATCHER_NAME) && dot < 0 ? router.checkToolCall({ name: TOOLKIT_DISPATCHER_NAME, arguments: JSON.stringify({ tool: toolName, args: {} }) }) : undefined;
