@@ -3,7 +3,7 @@
  * a content hash. Deterministic: tools in order of first definition, groups in declaration order,
  * schema keywords in one canonical order (property order kept: the model reads it).
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from './emit/manifest.js';
 import { NAMESPACE_ENCODINGS } from './ir.js';
 import type { IRNamespace, IRNamespaceEncoding, IROptions, IRPolicy, IRSource, IRSpec, IRTool, IRToolkit, JsonSchema, JsonValue } from './ir.js';
 import { loadSpec } from './load.js';
@@ -319,5 +319,5 @@ export function specHash(ir: Omit<IRSpec, 'hash' | 'file'>): string {
     toolkits: withoutSource(ir.toolkits),
     policies: withoutSource(ir.policies),
   };
-  return createHash('sha256').update(JSON.stringify(payload)).digest('hex');
+  return sha256(JSON.stringify(payload));
 }

