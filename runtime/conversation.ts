@@ -4,8 +4,10 @@
  * target sends it back byte for byte (thinking signatures, reasoning items); another target drops it with a warning.
  * The response types are structural subsets of each SDK's (test/conversation/types.test.ts checks them).
  */
-import type { Target } from './contract.js';
-import { resultText, type NeutralMessage, type NeutralToolCall } from './targets/history.js';
+import { TARGETS, type Target } from './contract.js';
+import { listNames } from './reasons.js';
+import { ToolrouteConfigError } from './targets/errors.js';
+import { isRecord, resultText, type NeutralMessage, type NeutralToolCall } from './targets/history.js';
 import { adapterFor } from './targets/index.js';
 
 export type { ProviderItem, ProviderState } from './targets/history.js';
@@ -64,14 +66,30 @@ export interface ProviderResponseMap {
 /**
  * The neutral history entries for one provider response: one assistant message with the text (`null` when the turn
  * only calls tools), the tool calls and the provider's whole output as opaque `provider` state (keep it unmodified);
- * `[]` for a response with no output. Never throws. A Gemini call without an `id` gets a stable neutral one.
+ * `[]` for a response with no output. Never throws on a response's content; a value that is not the target's response
+ * (another target's, a Promise not awaited) throws `ToolrouteConfigError` (`response-shape`). A Gemini call without an
+ * `id` gets a stable neutral one.
  * @example
  * const response = await anthropic.messages.create({ model, max_tokens: 1024, ...router.compile({ target: 'anthropic', messages }) });
  * const [reply] = fromProvider('anthropic', response);
  * history.push(reply);
  * for (const call of reply.tool_calls ?? []) history.push(toolMessage(call, await router.dispatch(call)));
  */
-export function fromProvider<T extends Target>(target: T, response: ProviderResponseMap[T]): NeutralMessage[] { return adapterFor(target).readResponse(response); }
+export function fromProvider<T extends Target>(target: T, response: ProviderResponseMap[T]): NeutralMessage[] {
+  const adapter = adapterFor(target);
+  if (!isRecord(response) || !adapter.response.is(response)) throw responseShapeError(target, response);
+  return adapter.readResponse(response);
+}
+
+/** Why `response` is not `target`'s: another target's response (which one), a Promise not awaited, or what it is. */
+function responseShapeError(target: Target, response: unknown): ToolrouteConfigError {
+  const other = isRecord(response) ? TARGETS.find((t) => adapterFor(t).response.is(response)) : undefined;
+  const got = other !== undefined ? `${adapterFor(other).response.name}: pass target '${other}'`
+    : typeof (response as { then?: unknown } | null)?.then === 'function' ? 'a Promise: await the SDK call first'
+    : isRecord(response) ? (Object.keys(response).length === 0 ? 'an empty object' : `an object with keys ${listNames(Object.keys(response).map((k) => JSON.stringify(k)), 5)}`)
+    : response === null ? 'null' : Array.isArray(response) ? 'an array' : `a ${typeof response}`;
+  return new ToolrouteConfigError('response-shape', `a response for target '${target}' is ${adapterFor(target).response.name}; this is ${got}.`);
+}
 
 /** A dispatch result, as `router.dispatch` returns it (only these fields are read). */
 export type ToolResultLike =

@@ -68,10 +68,8 @@ export const toolkitCalledReason = (toolkit: string, loaded: boolean, tools: rea
 
 /** A toolkit tool called before its toolkit was loaded: the exact call to make. */
 export function notLoadedReason(tool: string, toolkit: string): string {
-  return (
-    `Tool ${quote(tool)} belongs to toolkit ${quote(toolkit)}, which is not loaded. ` +
-    `Call load_toolkit with {"toolkit_name":${JSON.stringify(toolkit)}} first, then call ${tool} again.`
-  );
+  return `Tool ${quote(tool)} belongs to toolkit ${quote(toolkit)}, which is not loaded. ` +
+    `Call load_toolkit with {"toolkit_name":${JSON.stringify(toolkit)}} first, then call ${tool} again.`;
 }
 
 /** A namespace call whose action is missing or not one of the namespace's tools. */
@@ -261,14 +259,7 @@ function line(error: ValidationError, schema: Schema | undefined, data: unknown,
  *   params: { missingProperty: 'path' } }], schema, {}, '', 'read_file');
  * // → 'Invalid arguments for "read_file":\n- /path: missing (required, expected string)\nFix them and call read_file again.'
  */
-export function invalidReason(
-  label: string,
-  errors: readonly ValidationError[] | null | undefined,
-  schema: Schema | undefined,
-  data: unknown,
-  prefix: string,
-  retry: string,
-): string {
+export function invalidReason(label: string, errors: readonly ValidationError[] | null | undefined, schema: Schema | undefined, data: unknown, prefix: string, retry: string): string {
   const all = [...new Set(errorLines(errors ?? [], schema, data, prefix))].map((text) => `- ${text}`);
   const lines = all.length === 0 ? ['- (arguments): do not match the tool\'s parameters'] : all.slice(0, MAX_ERROR_LINES);
   if (all.length > lines.length) lines.push(`- …and ${all.length - lines.length} more`);

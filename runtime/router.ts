@@ -6,7 +6,7 @@
 import { LOAD_TOOLKIT_NAME, type GeneratedModule, type HandlersOf, type RegistryShape, type Target, type ToolDefinition, type ToolNameOf } from './contract.js';
 import type { AnnounceOptions, Announcement } from './announcements.js';
 import { readCall } from './call-shape.js';
-import { fromProvider, toolMessage, type ProviderResponseMap } from './conversation.js';
+import { fromProvider, toolMessage, type ProviderItem, type ProviderResponseMap } from './conversation.js';
 import { checkCompileRequest, type TargetPayload } from './targets/compile.js';
 import { adapterFor } from './targets/index.js';
 import { cacheKey as payloadCacheKey } from './cache-key.js';
@@ -159,10 +159,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * const r = await router.dispatch(call, { context: { user } });
    * history.push(toolMessage(call, r)); // the result as text (Maps, Sets and BigInts kept), or the reason
    */
-  dispatch(
-    call: unknown,
-    ...options: undefined extends C ? [options?: DispatchOptions<C>] : [options: DispatchOptions<C> & { readonly context: C }]
-  ): Promise<DispatchResult<R, D | L>>;
+  dispatch(call: unknown, ...options: undefined extends C ? [options?: DispatchOptions<C>] : [options: DispatchOptions<C> & { readonly context: C }]): Promise<DispatchResult<R, D | L>>;
   dispatch(call: unknown, options?: DispatchOptions<C>): Promise<DispatchResult<R, D | L>> {
     return this.#invoker.dispatch(this.#resolver, call, options) as Promise<DispatchResult<R, D | L>>;
   }
@@ -183,7 +180,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   ): Promise<ResponseStep> {
     const messages = fromProvider(target, response);
     const calls = messages.flatMap((m) => m.tool_calls ?? []);
-    const stop = adapterFor(target).stop(response);
+    const stop = adapterFor(target).stop(response as unknown as ProviderItem);
     // One after the other: a handler may depend on an earlier one's effect. A call in a turn cut off at the output token
     // limit may hold half its arguments (Anthropic's are parsed even so), and one in a refused or filtered turn may be
     // partial and is what the provider stopped, and so may one in a turn the provider failed or has not finished: answered,

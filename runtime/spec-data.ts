@@ -73,10 +73,7 @@ function membership(count: number, groups: readonly { readonly tools: readonly n
  * @example
  * export const spec = specFromData<GeneratedSpec<Registry>>(data, { directoryXml, validators });
  */
-export function specFromData<S extends GeneratedSpec = GeneratedSpec>(
-  data: SpecData,
-  parts: { readonly directoryXml: string; readonly validators: readonly ValidateFn[] },
-): S {
+export function specFromData<S extends GeneratedSpec = GeneratedSpec>(data: SpecData, parts: { readonly directoryXml: string; readonly validators: readonly ValidateFn[] }): S {
   if (data?.formatVersion !== 1) {
     throw new TypeError(`toolroute: this generated folder's spec data has format version ${String(data?.formatVersion)}; this runtime reads 1. Regenerate the folder (npx toolroute codegen).`);
   }

@@ -92,9 +92,7 @@ export class Suggester {
  * assertKnownNames('setBlockedTools', ['git_psh'], new Set(['git_push']), () => ['git_push'], 'Known names: …');
  * // TypeError: setBlockedTools: unknown name "git_psh" (did you mean "git_push"?). …
  */
-export function assertKnownNames(
-  where: string, names: readonly unknown[], known: { has(name: string): boolean }, candidates: () => Iterable<string>, fix: string,
-): void {
+export function assertKnownNames(where: string, names: readonly unknown[], known: { has(name: string): boolean }, candidates: () => Iterable<string>, fix: string): void {
   if (!Array.isArray(names)) throw new TypeError(`${where}: expected an array of names, got ${names === null ? 'null' : typeof names}.`);
   const unknown = names.filter((name) => typeof name !== 'string' || !known.has(name));
   if (unknown.length === 0) return;

@@ -86,10 +86,12 @@ export interface TargetAdapter<T extends Target> {
   readonly allowedTools: { readonly choice: (names: readonly string[], search: boolean) => unknown } | { readonly unsupported: string };
   /** The request fragment spread into the SDK call. May throw `ToolrouteConfigError` for a request the provider would reject. */
   buildPayload(context: PayloadContext<T>): TargetPayloadMap[T];
-  /** The neutral history entries for one SDK response, the whole output kept as `provider` state to replay. Total. */
-  readResponse(response: unknown): NeutralMessage[];
+  /** The neutral history entries for one SDK response (`response.is` holds), the whole output kept as `provider` state to replay. Total. */
+  readResponse(response: ProviderItem): NeutralMessage[];
+  /** The SDK response `readResponse` takes, as named in errors, and whether an object is one (its envelope: the content may still be anything). */
+  readonly response: { readonly name: string; is(response: ProviderItem): boolean };
   /** Why the turn ended, when it was not a plain answer or plain tool calls; undefined otherwise. Never throws. */
-  stop(response: unknown): TurnStop | undefined;
+  stop(response: ProviderItem): TurnStop | undefined;
   /** What the `native` toolkit-loading strategy means here, and the tool forms that mode needs (runtime/toolkit-loading.ts). */
   readonly toolkitLoading: NativeToolkitLoading<T>;
   /** `options.namespaces: 'native'`: a namespace (or toolkit, `deferred` members) as the target's own namespace tool, one member per action; undefined where the target has none. */

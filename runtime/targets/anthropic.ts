@@ -8,7 +8,7 @@ import { loadCalls, type ToolkitCatalog } from '../toolkit-loading.js';
 import { isMarkedDeferred, list, memoFrozen, namedTool, type TargetAdapter, type TurnStop, type Warn } from './adapter.js';
 import type { CacheBreakpoint, ToolChanges } from './compile.js';
 import { ToolrouteConfigError } from './errors.js';
-import { argumentsObject, isRecord, type NormalizedMessage, type ProviderItem } from './history.js';
+import { argumentsObject, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { anthropicKeyPlan, anthropicSchema } from './property-keys.js';
 import { portableParameters, type JsonSchema } from './schema.js';
@@ -117,9 +117,10 @@ export const anthropic: TargetAdapter<'anthropic'> = {
     return out;
   },
   // A message still streaming has a null `stop_reason` (a snapshot); a finished one always names why it stopped.
-  stop: (response) => (!isRecord(response) ? undefined : response['stop_reason'] === null ? 'unfinished' : STOPS.get(response['stop_reason'])),
+  stop: (response) => (response['stop_reason'] === null ? 'unfinished' : STOPS.get(response['stop_reason'])),
+  response: { name: 'an Anthropic `Message` (`messages.create`)', is: (response) => Array.isArray(response['content']) },
   readResponse: (response) => {
-    const content = isRecord(response) ? items(response['content']) : [];
+    const content = items(response['content']);
     if (content.length === 0) return [];
     const { text, calls } = readItems(content, classifyAnthropicBlock);
     return [assistantMessage(text, calls, { target: 'anthropic', content })];
@@ -283,14 +284,8 @@ function auditCachePlacement(system: AnthropicPayload['system'], messages: Anthr
  * withToolChanges(messages, normalized, catalog, deferred, { withdrawn: ['delete_file'], added: [] }, warn);
  * // → [..., { role: 'system', content: [{ type: 'tool_removal', tool: { type: 'tool_reference', name: 'delete_file' } }] }]
  */
-export function withToolChanges(
-  messages: AnthropicMessage[],
-  normalized: readonly NormalizedMessage[],
-  catalog: ToolkitCatalog,
-  deferredNames: ReadonlySet<string>,
-  changes: ToolChanges | undefined,
-  warn: Warn,
-): AnthropicMessage[] {
+export function withToolChanges(messages: AnthropicMessage[], normalized: readonly NormalizedMessage[], catalog: ToolkitCatalog, deferredNames: ReadonlySet<string>,
+  changes: ToolChanges | undefined, warn: Warn): AnthropicMessage[] {
   const loads = loadCalls(normalized, catalog);
   const out: AnthropicToolChangesMessage[] = [];
   // Blocks go into a system message already at `at` (Anthropic refuses two adjacent ones), before or after its own.

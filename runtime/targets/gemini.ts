@@ -68,23 +68,24 @@ export const gemini: TargetAdapter<'gemini'> = {
     return { contents: toGeminiContents(placed.messages), config };
   },
   stop: (response) => {
-    if (!isRecord(response)) return undefined;
     // A prompt the filter blocked has no candidate, only the reason.
     if (isRecord(response['promptFeedback']) && response['promptFeedback']['blockReason'] !== undefined) return 'blocked';
     const candidate: unknown = Array.isArray(response['candidates']) ? response['candidates'][0] : undefined;
     return isRecord(candidate) ? STOPS.get(candidate['finishReason']) : undefined;
   },
+  // A blocked prompt has no candidates, only its feedback; every response has its usage.
+  response: { name: 'a Gemini `GenerateContentResponse` (`models.generateContent`)', is: (r) => Array.isArray(r['candidates']) || isRecord(r['promptFeedback']) || isRecord(r['usageMetadata']) },
   readResponse: (response) => {
     // The first candidate. A call without an `id` gets a stable neutral one, so its result pairs with it: from the
     // response's `responseId` and the parts, so the same call in two turns gets two ids (another target replaying the
     // history refuses a repeated call id).
-    const candidate: unknown = isRecord(response) && Array.isArray(response['candidates']) ? response['candidates'][0] : undefined;
+    const candidate: unknown = Array.isArray(response['candidates']) ? response['candidates'][0] : undefined;
     const content = isRecord(candidate) ? candidate['content'] : undefined;
     if (!isRecord(content)) return [];
     const parts = items(content['parts']);
     if (parts.length === 0) return [];
     const { text, calls } = readItems(parts, classifyGeminiPart);
-    const responseId = isRecord(response) && typeof response['responseId'] === 'string' ? response['responseId'] : '';
+    const responseId = typeof response['responseId'] === 'string' ? response['responseId'] : '';
     const hash = calls.some((c) => c.id === '') ? fnv1a(`${responseId}\n${argumentsText(parts)}`) : '';
     const named = calls.map((c, i) => (c.id !== '' ? c : neutralCall(`${MADE_UP_ID}${i}_${hash}`, c.function.name, c.function.arguments)));
     return [assistantMessage(text, named, { target: 'gemini', parts })];

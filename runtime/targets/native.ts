@@ -52,11 +52,8 @@ function unsupportedGeminiPart(part: Entry): string | undefined {
 }
 
 function reject(index: number, what: string, fix: string): never {
-  throw new ToolrouteConfigError(
-    'native-history-entry',
-    `messages[${index}] holds a provider-native ${what}. The neutral history carries text, tool calls and tool results to every target, ` +
-      `so compile cannot send this part and will not drop it silently. Fix: ${fix}`,
-  );
+  throw new ToolrouteConfigError('native-history-entry', `messages[${index}] holds a provider-native ${what}. The neutral history carries text, tool calls and tool results ` +
+    `to every target, so compile cannot send this part and will not drop it silently. Fix: ${fix}`);
 }
 
 const MEDIA_FIX =

@@ -78,7 +78,6 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
     return withToolsAndChoice<ResponsesPayload>(systemText === '' ? { input: items } : { instructions: systemText, input: items }, tools, choice);
   },
   stop: (response) => {
-    if (!isRecord(response)) return undefined;
     const reason = isRecord(response['incomplete_details']) ? response['incomplete_details']['reason'] : undefined;
     if (reason === 'max_output_tokens') return 'cut-off';
     if (reason === 'content_filter') return 'blocked';
@@ -87,8 +86,9 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
     const refusal = (item: ProviderItem) => item['type'] === 'message' && items(item['content']).some((part) => part['type'] === 'refusal');
     return items(response['output']).some(refusal) ? 'refused' : undefined;
   },
+  response: { name: 'an OpenAI Responses `Response` (`responses.create`)', is: (response) => Array.isArray(response['output']) },
   readResponse: (response) => {
-    const output = isRecord(response) ? items(response['output']) : [];
+    const output = items(response['output']);
     if (output.length === 0) return [];
     const { text, calls } = readItems(output, classifyResponsesItem, '\n');
     return [assistantMessage(text, calls, { target: 'openai-responses', output })];

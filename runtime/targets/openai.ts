@@ -58,14 +58,16 @@ export const openai: TargetAdapter<'openai'> = {
   },
   stop: (response) => {
     // A `ChatCompletion` (its first choice), or a `ChatCompletionMessage` alone (no finish reason then).
-    const choice: unknown = isRecord(response) && Array.isArray(response['choices']) ? response['choices'][0] : { message: response };
+    const choice: unknown = Array.isArray(response['choices']) ? response['choices'][0] : { message: response };
     if (!isRecord(choice)) return undefined;
     if (isRecord(choice['message']) && typeof choice['message']['refusal'] === 'string') return 'refused';
     return choice['finish_reason'] === 'length' ? 'cut-off' : choice['finish_reason'] === 'content_filter' ? 'blocked' : undefined;
   },
+  // A message's `content` is a string or null; Anthropic's `Message` is also an assistant's, with a list.
+  response: { name: 'a Chat Completions `ChatCompletion` (`chat.completions.create`) or its `message`', is: (r) => Array.isArray(r['choices']) || (r['role'] === 'assistant' && !Array.isArray(r['content'])) },
   readResponse: (response) => {
     // A `ChatCompletion` (its first choice) or a `ChatCompletionMessage`, kept whole.
-    const choices = isRecord(response) ? response['choices'] : undefined;
+    const choices = response['choices'];
     const message: unknown = Array.isArray(choices) ? (isRecord(choices[0]) ? choices[0]['message'] : undefined) : response;
     if (!isRecord(message)) return [];
     const { calls } = readItems(items(message['tool_calls']), classifyChatToolCall);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyAnthropicBlock } from '../../runtime/targets/anthropic.js';
 import { replayItems, type ReplayCodec } from '../../runtime/targets/replay.js';
 import type { ProviderItem } from '../../runtime/index.js';
-import { fromProvider, toolMessage, type AnthropicResponse, type GeminiResponse, type OpenAIChatResponse, type ResponsesResponse } from '../../runtime/index.js';
+import { fromProvider, TARGETS, toolMessage, ToolrouteConfigError, type AnthropicResponse, type Target, type GeminiResponse, type OpenAIChatResponse, type ResponsesResponse } from '../../runtime/index.js';
 import { anthropicResponse, geminiResponse, openaiChatResponse, opaque, responsesResponse } from './script.js';
 
 const anthropic = (turn: number) => anthropicResponse(turn) as unknown as AnthropicResponse;
@@ -17,7 +17,6 @@ const gemini = (turn: number) => geminiResponse(turn) as unknown as GeminiRespon
 describe('fromProvider', () => {
   it('gives [] for a response with no output, on every target', () => {
     expect(fromProvider('anthropic', { role: 'assistant', content: [], stop_reason: 'end_turn' } as never)).toEqual([]);
-    expect(fromProvider('anthropic', { role: 'assistant', content: null } as never)).toEqual([]);
     expect(fromProvider('gemini', { candidates: [{ content: { role: 'model' }, finishReason: 'SAFETY' }] } as never)).toEqual([]);
     expect(fromProvider('gemini', { candidates: [{ content: { role: 'model', parts: [] } }] } as never)).toEqual([]);
     expect(fromProvider('openai-responses', { output: [] } as never)).toEqual([]);
@@ -100,18 +99,63 @@ describe('fromProvider', () => {
     expect(same('r1')).toBe(same('r1'));
     // Ids Gemini sent are kept.
     expect(fromProvider('gemini', gemini(1))[0]!.tool_calls!.map((c) => c.id)).toEqual(['call_1_0', 'call_1_1']);
-    expect(fromProvider('gemini', {})).toEqual([]);
     expect(fromProvider('gemini', { candidates: [] })).toEqual([]);
+    // A blocked prompt: no candidates, only the feedback.
+    expect(fromProvider('gemini', { promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: {} } as never)).toEqual([]);
   });
 
-  it('never throws on a malformed response', () => {
-    const garbage: unknown[] = [null, undefined, 1, 'x', [], {}, { content: 'x' }, { content: [null, 1, { type: 'tool_use', input: 10n }] }, { choices: [null] }, { output: [1] }, { candidates: [{ content: { parts: [null, { functionCall: 5 }] } }] }];
-    for (const target of ['anthropic', 'openai', 'openai-responses', 'gemini'] as const) {
-      for (const g of garbage) expect(() => fromProvider(target, g as never)).not.toThrow();
+  it("never throws on a response's content, however malformed", () => {
+    const malformed: Record<Target, unknown[]> = {
+      anthropic: [{ content: [null, 1, 'x', { type: 'tool_use', input: 10n }, { type: 'tool_use', name: 5, id: {} }] }, { content: [] }],
+      openai: [{ choices: [null] }, { choices: [{ message: 5 }] }, { choices: [{ message: { tool_calls: [null, { function: 'x' }] } }] }, { role: 'assistant', content: 5, tool_calls: 'x' }],
+      'openai-responses': [{ output: [1, null, { type: 'function_call', arguments: 5 }] }, { output: [{ type: 'message', content: 'x' }] }],
+      gemini: [{ candidates: [{ content: { parts: [null, { functionCall: 5 }] } }] }, { candidates: [null, 1] }, { promptFeedback: {} }],
+    };
+    for (const [target, values] of Object.entries(malformed) as [Target, unknown[]][]) {
+      for (const value of values) expect(() => fromProvider(target, value as never), `${target} ${String(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)))}`).not.toThrow();
     }
     // A BigInt input (no provider's JSON carries one) still reads, as its number: not an object, so dispatch rejects it.
     const [m] = fromProvider('anthropic', { role: 'assistant', stop_reason: null, content: [{ type: 'tool_use', id: 'a', name: 'n', input: 10n }] });
     expect(m!.tool_calls![0]!.function.arguments).toBe('10');
+  });
+});
+
+describe('fromProvider given what is not the target\'s response', () => {
+  const of = (target: Target, value: unknown): ToolrouteConfigError => {
+    try {
+      fromProvider(target, value as never);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ToolrouteConfigError);
+      expect((error as ToolrouteConfigError).rule).toBe('response-shape');
+      return error as ToolrouteConfigError;
+    }
+    throw new Error(`fromProvider('${target}', ${String(value)}) did not throw`);
+  };
+
+  it("names the target whose response it is: a response is never read as an empty turn of another", () => {
+    const byTarget: Record<Target, unknown> = { anthropic: anthropic(0), openai: chat(0), 'openai-responses': responses(0), gemini: gemini(0) };
+    for (const target of TARGETS) {
+      for (const [other, response] of Object.entries(byTarget)) {
+        if (other === target) continue;
+        expect(of(target, response).message).toContain(`pass target '${other}'`);
+      }
+    }
+    // A Chat Completions message alone is a Chat response; an Anthropic message (its content a list) is not.
+    expect(of('openai', { role: 'assistant', content: [{ type: 'text', text: 'hi' }], stop_reason: 'end_turn' }).message).toContain("pass target 'anthropic'");
+  });
+
+  it('says what it is: a Promise not awaited, null, a string, an object without the fields', () => {
+    expect(of('anthropic', Promise.resolve(anthropic(0))).message).toContain('a Promise: await the SDK call first');
+    expect(of('gemini', { then: () => undefined }).message).toContain('a Promise');
+    expect(of('openai', null).message).toMatch(/^\[toolroute\] response-shape: a response for target 'openai' is a Chat Completions `ChatCompletion`.*; this is null\.$/);
+    expect(of('openai-responses', undefined).message).toContain('this is a undefined');
+    expect(of('gemini', 'x').message).toContain('this is a string');
+    expect(of('anthropic', []).message).toContain('this is an array');
+    expect(of('gemini', {}).message).toContain('this is an empty object');
+    expect(of('anthropic', { type: 'message', content: 'x' }).message).toContain('this is an object with keys "type", "content".');
+    // An assistant message whose content is not a list reads as Chat's.
+    expect(of('anthropic', { role: 'assistant', content: null }).message).toContain("pass target 'openai'");
+    expect(of('openai', { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7 }).message).toContain('"e", … (2 more)');
   });
 });
 

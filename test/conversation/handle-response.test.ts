@@ -138,12 +138,20 @@ describe('router.handleResponse', () => {
       expect(step.done, `${target} ${stop}`).toBe(true);
       expect(step.stop, `${target} ${JSON.stringify(response).slice(0, 120)}`).toBe(stop);
     }
-    // Garbage is no stop reason, and never throws.
-    for (const target of ['anthropic', 'openai', 'openai-responses', 'gemini'] as const) {
-      for (const garbage of [null, 1, 'x', { choices: [null] }, { output: [{ type: 'message', content: 'x' }] }, { candidates: [null] }, { promptFeedback: null }]) {
-        expect((await router.handleResponse(target, garbage as never)).stop).toBeUndefined();
-      }
-    }
+    // Garbage content in a target's own response is no stop reason, and never throws.
+    const garbage = { anthropic: { content: [null, 1] }, openai: { choices: [null] }, 'openai-responses': { output: [{ type: 'message', content: 'x' }] }, gemini: { candidates: [null], promptFeedback: null, usageMetadata: {} } } as const;
+    for (const [target, response] of Object.entries(garbage)) expect((await router.handleResponse(target as 'openai', response as never)).stop).toBeUndefined();
+  });
+
+  it("rejects another target's response (a configuration mistake) before running any call in it", async () => {
+    const ran: string[] = [];
+    const router = createRouter(generated, Object.fromEntries(generated.TOOL_NAMES.map((name) => [name, () => ran.push(name)])) as never);
+    const response = { object: 'response', status: 'completed', output: [{ type: 'function_call', id: 'fc_1', call_id: 'c1', name: 'get_time', arguments: '{}' }] };
+    await expect(router.handleResponse('openai', response as never)).rejects.toThrow("[toolroute] response-shape: a response for target 'openai' is a Chat Completions");
+    await expect(router.handleResponse('openai', response as never)).rejects.toThrow("this is an OpenAI Responses `Response` (`responses.create`): pass target 'openai-responses'.");
+    // The same response under its own target runs the call.
+    expect((await router.handleResponse('openai-responses', response as never)).messages.map((m) => m.role)).toEqual(['assistant', 'tool']);
+    expect(ran).toEqual(['get_time']);
   });
 
   it('input JSON cannot encode again (nested thousands deep) is rejected as malformed on Anthropic and Gemini, never run as {}', async () => {

@@ -58,28 +58,30 @@ describe('fromProvider takes each SDK response type', () => {
   });
 
   it("rejects another target's response type", () => {
+    // At run time too: a configuration mistake.
+    const refused = (read: () => unknown) => expect(read).toThrow('[toolroute] response-shape:');
     // @ts-expect-error an OpenAI ChatCompletion is not an Anthropic Message
-    fromProvider('anthropic', completion);
+    refused(() => fromProvider('anthropic', completion));
     // @ts-expect-error a Responses Response is not an Anthropic Message
-    fromProvider('anthropic', response);
+    refused(() => fromProvider('anthropic', response));
     // @ts-expect-error an Anthropic Message is not a ChatCompletion
-    fromProvider('openai', message);
+    refused(() => fromProvider('openai', message));
     // @ts-expect-error a Responses Response is not a ChatCompletion
-    fromProvider('openai', response);
+    refused(() => fromProvider('openai', response));
     // @ts-expect-error a ChatCompletion is not a Responses Response
-    fromProvider('openai-responses', completion);
+    refused(() => fromProvider('openai-responses', completion));
     // @ts-expect-error a Gemini response is not a Responses Response
-    fromProvider('openai-responses', generated);
+    refused(() => fromProvider('openai-responses', generated));
     // @ts-expect-error an Anthropic Message is not a Gemini response
-    fromProvider('gemini', message);
+    refused(() => fromProvider('gemini', message));
     // @ts-expect-error a ChatCompletion is not a Gemini response
-    fromProvider('gemini', completion);
+    refused(() => fromProvider('gemini', completion));
     expectTypeOf<ChatCompletion>().not.toMatchTypeOf<ProviderResponseMap['anthropic']>();
     expectTypeOf<Message>().not.toMatchTypeOf<ProviderResponseMap['openai']>();
     expectTypeOf<ChatCompletion>().not.toMatchTypeOf<ProviderResponseMap['openai-responses']>();
     expectTypeOf<Message>().not.toMatchTypeOf<ProviderResponseMap['gemini']>();
-    // Run time: a response of the wrong target never throws; it reads as an empty turn.
-    expect(() => fromProvider('anthropic', completion as unknown as Message)).not.toThrow();
+    // Run time: a response of another target is refused, naming that target; it never reads as an empty turn.
+    expect(() => fromProvider('anthropic', completion as unknown as Message)).toThrow("pass target 'openai'");
   });
 
   it('toolMessage takes a neutral call and a dispatch-result-like value', () => {

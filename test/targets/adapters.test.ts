@@ -106,9 +106,10 @@ describe('every adapter', () => {
       expect(['all', 'leading']).toContain(adapter.systemMessages);
       // Every adapter says what `native` toolkit loading means there.
       expect(['deferred', 'tool-search', 'dispatcher']).toContain(adapter.toolkitLoading.native);
-      // Reading responses back (fromProvider): any input gives a list.
-      expect(typeof adapter.readResponse).toBe('function');
-      expect(adapter.readResponse(undefined)).toEqual(expect.any(Array));
+      // Reading responses back (fromProvider): the envelope is the adapter's to recognise; any object of it gives a list.
+      expect(adapter.response.name).toMatch(/^an? .*`\w+`/);
+      expect(adapter.response.is({})).toBe(false);
+      expect(adapter.readResponse({})).toEqual(expect.any(Array));
     });
   }
 
