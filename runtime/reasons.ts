@@ -99,23 +99,21 @@ export function malformedReason(label: string, problem: ArgumentsProblem): strin
       return `${head} must be JSON data; got ${cut(problem.got, 40)}.`;
   }
 }
-/** The `args` of a namespace call that is not an object. */
-export const namespaceArgsReason = (namespace: string, action: string, got: string): string =>
-  `Arguments for ${quote(namespace)} must be {"action":${JSON.stringify(action)},"args":{…}} with "args" a JSON object; got ${got}.`;
+/** The `args` of an envelope call (a namespace's `{ action, args }`, the dispatcher's `{ tool, args }`) that is not an object. */
+export const envelopeArgsReason = (tool: string, key: string, value: string, got: string): string =>
+  `Arguments for ${quote(tool)} must be {${JSON.stringify(key)}:${JSON.stringify(value)},"args":{…}} with "args" a JSON object; got ${got}.`;
 
 /**
- * A namespace call with keys beside `action` and `args`: they would be lost, so the call is refused and the model told
- * where they belong.
+ * An envelope call with keys beside its selector (`action` or `tool`) and `args`: they would be lost, so the call is
+ * refused and the model told where they belong.
  * @example
- * strayKeysReason('git', 'git_commit', ['paths']);
+ * strayKeysReason('git', 'action', 'git_commit', ['paths']);
  * // → 'Keys "paths" of the "git" call are outside "args" …'
  */
-export function strayKeysReason(namespace: string, action: string, stray: readonly string[]): string {
+export function strayKeysReason(tool: string, key: string, value: string, stray: readonly string[]): string {
   const keys = listNames(stray.map(quote), 10);
-  return (
-    `Key${stray.length > 1 ? 's' : ''} ${keys} of the ${quote(namespace)} call ${stray.length > 1 ? 'are' : 'is'} outside "args" and would be ignored, so the call was not run. ` +
-    `Put every argument of ${JSON.stringify(action)} inside "args": {"action":${JSON.stringify(action)},"args":{…}}.`
-  );
+  return `Key${stray.length > 1 ? 's' : ''} ${keys} of the ${quote(tool)} call ${stray.length > 1 ? 'are' : 'is'} outside "args" and would be ignored, so the call was not run. ` +
+    `Put every argument of ${JSON.stringify(value)} inside "args": {${JSON.stringify(key)}:${JSON.stringify(value)},"args":{…}}.`;
 }
 /** A `load_toolkit` call with keys beside `toolkit_name`: a key the model meant must not vanish without a word. */
 export const loaderStrayReason = (stray: readonly string[]): string =>
@@ -144,12 +142,6 @@ export function notToolkitToolReason(dispatcher: string, tool: unknown, names: r
     typeof tool === 'string' ? `${quote(tool)} is not a tool of any toolkit.` : `A call to ${quote(dispatcher)} needs "tool" (a string) and "args" (an object).`;
   return `${what}${didYouMean(closest)} Toolkit tools: ${listNames(names)}.`;
 }
-/** A call through the toolkit dispatcher tool with keys beside `tool` and `args`. */
-export const dispatcherStrayReason = (dispatcher: string, stray: readonly string[]): string =>
-  `A call to ${quote(dispatcher)} takes only "tool" and "args"; put ${listNames(stray.map((k) => quote(k)))} inside "args".`;
-/** A call through the toolkit dispatcher tool whose `args` is not an object. */
-export const dispatcherArgsReason = (dispatcher: string, tool: string, got: string): string =>
-  `Arguments for ${quote(dispatcher)} must be {"tool":${JSON.stringify(tool)},"args":{…}} with "args" a JSON object; got ${got}.`;
 
 /** A toolkit name the loader does not know. */
 export function unknownToolkitReason(requested: unknown, available: readonly string[], closest: readonly string[]): string {

@@ -9,8 +9,8 @@ import { cloneJson } from '../targets/schema.js';
 import { applyNullDecode } from '../targets/strict.js';
 import { callLimits, isPlainObject, jsonKind, parseArguments, readCall, type CallLimits } from '../call-shape.js';
 import {
-  actionHint, blockedReason, dispatcherArgsReason, dispatcherStrayReason, emptyNameReason, invalidReason, loaderStrayReason, malformedReason,
-  namespaceArgsReason, notLoadedReason, toolkitCalledReason, notNamespaceReason, notToolkitToolReason, quote, strayKeysReason, toolkitBlockedReason, unknownActionReason,
+  actionHint, blockedReason, emptyNameReason, envelopeArgsReason, invalidReason, loaderStrayReason, malformedReason,
+  notLoadedReason, toolkitCalledReason, notNamespaceReason, notToolkitToolReason, quote, strayKeysReason, toolkitBlockedReason, unknownActionReason,
   unknownToolkitReason, unknownToolReason,
 } from '../reasons.js';
 import { Suggester } from '../suggest.js';
@@ -148,25 +148,19 @@ export class Resolver {
   }
 
   /**
-   * A namespace call's parsed object (or a toolkit's, as `fromProvider` reads its native namespace call). Models often
-   * flatten `{ action, args }`: with no `args` key every key beside `action` is an argument; with one, any other key is
-   * rejected by name, since dropping it would run the action without it. `fresh`: parsed from text just now (see `#validate`).
+   * A namespace call's parsed object (or a toolkit's, as `fromProvider` reads its native namespace call). `fresh`: parsed
+   * from text just now (see `#validate`).
    */
   #envelope(group: Group, parsed: Record<string, unknown>, callId: string | undefined, fresh: boolean): Resolved {
-    const action = parsed['action'];
     // An unknown or blocked action is reported first: that is what the model must fix.
-    const t = this.#action(group, action, callId);
+    const t = this.#action(group, parsed['action'], callId);
     if (typeof t !== 'number') return t;
-    const flat = !Object.hasOwn(parsed, 'args');
-    // The keys beside `action` (and `args`): the arguments of a flattened call, stray keys otherwise.
-    const beside = Object.keys(parsed).filter((key) => key !== 'action' && (flat || key !== 'args'));
-    if (!flat && beside.length > 0) return reject('malformed_arguments', strayKeysReason(group.name, action as string, beside), callId);
-    // fromEntries defines keys, so a `__proto__` key stays an own property.
-    const args = flat ? Object.fromEntries(beside.map((key) => [key, parsed[key]])) : (parsed['args'] ?? {});
+    const e = envelopeArgs(group.name, 'action', parsed);
+    if (typeof e === 'string') return reject('malformed_arguments', e, callId);
     // A toolkit's tool is then checked exactly as the call by its own name, on the arguments the wire call carried.
-    if (group.kind === 'toolkit') return this.#tool(t, args, false, callId);
-    if (!isPlainObject(args)) return reject('malformed_arguments', namespaceArgsReason(group.name, action as string, jsonKind(args)), callId);
-    return this.#validate(t, args, flat ? '' : '/args', 'namespace', group.name, callId, false, fresh);
+    if (group.kind === 'toolkit') return this.#tool(t, e.raw, false, callId);
+    if (typeof e.args === 'string') return reject('malformed_arguments', e.args, callId);
+    return this.#validate(t, e.args, e.flat ? '' : '/args', 'namespace', group.name, callId, false, fresh);
   }
 
   /** The tool of action `action` of a namespace (or toolkit), or the rejection: unknown action (with the closest ones) or blocked. */
@@ -182,7 +176,7 @@ export class Resolver {
   }
 
   /**
-   * A call through the dispatcher tool (`{ tool, args }`), checked like a namespace action: a toolkit tool that passes
+   * A call through the dispatcher tool (`{ tool, args }`), checked as a namespace action is (`envelopeArgs`): a toolkit tool that passes
    * the gate and is loaded; stray keys are named in a rejection. Routed as the toolkit tool itself (`via: 'toolkit'`).
    */
   #dispatched(raw: unknown, callId: string | undefined): Resolved {
@@ -202,11 +196,10 @@ export class Resolver {
     }
     if (gate.toolBlocked[t]) return reject('blocked', blockedReason(entry.name), callId);
     if (!gate.direct[t]) return this.#notLoaded(entry, callId);
-    const extra = Object.keys(parsed.value).filter((key) => key !== 'tool' && key !== 'args');
-    if (extra.length > 0) return reject('invalid_arguments', dispatcherStrayReason(TOOLKIT_DISPATCHER_NAME, extra), callId);
-    const args = Object.hasOwn(parsed.value, 'args') ? parsed.value['args'] : {};
-    if (!isPlainObject(args)) return reject('malformed_arguments', dispatcherArgsReason(TOOLKIT_DISPATCHER_NAME, entry.name, jsonKind(args)), callId);
-    return this.#validate(t, args, '/args', entry.flat ? 'flat' : 'toolkit', gate.directGroup(t), callId, true, typeof raw === 'string');
+    const e = envelopeArgs(TOOLKIT_DISPATCHER_NAME, 'tool', parsed.value);
+    if (typeof e === 'string') return reject('malformed_arguments', e, callId);
+    if (typeof e.args === 'string') return reject('malformed_arguments', e.args, callId);
+    return this.#validate(t, e.args, e.flat ? '' : '/args', entry.flat ? 'flat' : 'toolkit', gate.directGroup(t), callId, true, typeof raw === 'string');
   }
 
   /** `load_toolkit`'s arguments: exactly `toolkit_name`, naming a toolkit (any case) that is not blocked. */
@@ -299,6 +292,22 @@ export class Resolver {
 }
 
 const nameCheck = (name: string, callable: CallableKind, callId: string | undefined): NameCheck => ({ ok: true, kind: 'name', name, callable, callId });
+
+/**
+ * The arguments of an envelope call (a namespace's `{ action, args }`, the dispatcher's `{ tool, args }`): as written
+ * (`raw`) and as an object (or why they are not one), or why the call is refused. Models often flatten the envelope: with
+ * no `args` key every key beside the selector is an argument; with one, any other key is refused by name, since dropping
+ * it would run the call without it. `"args": null` is no arguments.
+ */
+function envelopeArgs(tool: string, key: 'action' | 'tool', parsed: Record<string, unknown>): string | { raw: unknown; args: Record<string, unknown> | string; flat: boolean } {
+  const value = String(parsed[key]);
+  const flat = !Object.hasOwn(parsed, 'args');
+  const beside = Object.keys(parsed).filter((k) => k !== key && (flat || k !== 'args'));
+  if (!flat && beside.length > 0) return strayKeysReason(tool, key, value, beside);
+  // fromEntries defines keys, so a `__proto__` key stays an own property.
+  const raw = flat ? Object.fromEntries(beside.map((k) => [k, parsed[k]])) : (parsed['args'] ?? {});
+  return { raw, flat, args: isPlainObject(raw) ? raw : envelopeArgsReason(tool, key, value, jsonKind(raw)) };
+}
 
 /** The reason for `args` that `entry`'s validator has just refused. The model retries the namespace (or the dispatcher tool) it called through. */
 function invalid(entry: ToolEntry, validate: ValidateFn, args: Record<string, unknown>, prefix: string, namespace: string | undefined, dispatched: boolean): string {

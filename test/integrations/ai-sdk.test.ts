@@ -334,13 +334,13 @@ describe('toAiSdk toolkit loading: dispatcher (default)', () => {
     expect(errorText('d6')).toMatch(/^Invalid arguments for "call_toolkit_tool" tool "get_forecast":[\s\S]*\/args\/city/); // invalid_arguments
     expect(errorText('d7')).toBe('Tool "get_current_weather" is currently blocked.'); // blocked
     expect(errorText('d8')).toMatch(/^Arguments for "call_toolkit_tool" are not valid JSON/); // malformed_arguments (through the repair hook)
-    expect(errorText('d9')).toBe('A call to "call_toolkit_tool" takes only "tool" and "args"; put "days" inside "args".'); // stray key, named
+    expect(errorText('d9')).toBe('Key "days" of the "call_toolkit_tool" call is outside "args" and would be ignored, so the call was not run. Put every argument of "get_forecast" inside "args": {"tool":"get_forecast","args":{…}}.'); // stray key, named
     // A loaded toolkit tool called by its own name: repaired into the dispatcher call, so it runs and the history matches the tool list.
     expect(seen.get('d10')).toEqual({ type: 'json', value: { city: 'Faro', days: 1, forecast: 'sunny' } });
     const assistant = calls[3]!.prompt.filter((m) => m.role === 'assistant').flatMap((m) => (typeof m.content === 'string' ? [] : m.content));
     expect(assistant.find((p) => p.type === 'tool-call' && p.toolCallId === 'd10')).toMatchObject({ toolName: 'call_toolkit_tool', input: { tool: 'get_forecast', args: { city: 'Faro', days: 1 } } });
     for (const [, out] of seen) expect(String(out.value)).not.toMatch(/Model tried to call unavailable tool|Invalid input for tool|Error:/);
-    expect(rejectedCodes(result.steps)).toEqual(new Map([['d2', 'not_loaded'], ['d4', 'unknown_action'], ['d6', 'invalid_arguments'], ['d7', 'blocked'], ['d9', 'invalid_arguments']]));
+    expect(rejectedCodes(result.steps)).toEqual(new Map([['d2', 'not_loaded'], ['d4', 'unknown_action'], ['d6', 'invalid_arguments'], ['d7', 'blocked'], ['d9', 'malformed_arguments']]));
     expect(router.getLoadedToolkits()).toEqual(['Weather']);
   });
 

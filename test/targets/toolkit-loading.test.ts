@@ -38,7 +38,21 @@ describe('the dispatcher tool', () => {
       reason: expect.stringMatching(/^Invalid arguments for "call_toolkit_tool" tool "run_query":\n- \/args\/sql: .*\nFix them and call call_toolkit_tool again\.$/),
     });
     expect(await router.dispatch(via('run_query', 'SELECT 1'))).toMatchObject({ code: 'malformed_arguments' });
-    expect(await router.dispatch({ name: TOOLKIT_DISPATCHER_NAME, arguments: '{"tool":"run_query","args":{"sql":"x"},"limit":3}' })).toMatchObject({ code: 'invalid_arguments', reason: expect.stringContaining('put "limit" inside "args"') });
+    // The envelope is a namespace's, `tool` in place of `action`: a stray key beside `args` is refused by name, as
+    // malformed; a flattened call (no `args`) runs with the keys beside `tool` as its arguments; `"args": null` is none.
+    const namespaceStray = await router.dispatch({ name: 'file_ops', arguments: '{"action":"read_file","args":{"path":"a"},"limit":3}' });
+    const stray = await router.dispatch({ name: TOOLKIT_DISPATCHER_NAME, arguments: '{"tool":"run_query","args":{"sql":"x"},"limit":3}' });
+    expect(stray).toEqual({ ok: false, code: 'malformed_arguments', callId: undefined,
+      reason: 'Key "limit" of the "call_toolkit_tool" call is outside "args" and would be ignored, so the call was not run. Put every argument of "run_query" inside "args": {"tool":"run_query","args":{…}}.' });
+    expect(stray.ok === false && namespaceStray.ok === false && stray.reason.replace('call_toolkit_tool', 'file_ops').replace(/run_query/g, 'read_file').replace('"tool"', '"action"')).toBe(namespaceStray.ok === false ? namespaceStray.reason : '');
+    expect(await router.dispatch({ name: TOOLKIT_DISPATCHER_NAME, arguments: '{"tool":"run_query","args":[1]}' })).toMatchObject({ code: 'malformed_arguments',
+      reason: 'Arguments for "call_toolkit_tool" must be {"tool":"run_query","args":{…}} with "args" a JSON object; got array.' });
+    expect(log).toEqual([]);
+    expect(await router.dispatch({ name: TOOLKIT_DISPATCHER_NAME, arguments: '{"tool":"run_query","sql":"SELECT 2"}' })).toMatchObject({ ok: true, tool: 'run_query' });
+    expect(log.at(-1)).toMatchObject({ tool: 'run_query', args: { sql: 'SELECT 2' } });
+    expect(await router.dispatch({ name: TOOLKIT_DISPATCHER_NAME, arguments: '{"tool":"run_query","args":null}' })).toMatchObject({ ok: false, code: 'invalid_arguments',
+      reason: expect.stringMatching(/^Invalid arguments for "call_toolkit_tool" tool "run_query":\n- \/args\/sql: missing/) });
+    log.length = 0;
     expect(await router.dispatch({ name: TOOLKIT_DISPATCHER_NAME, arguments: '{"tool":' })).toMatchObject({ code: 'malformed_arguments' });
     router.setBlockedTools(['Database']);
     expect(await router.dispatch(via('run_query', { sql: 'SELECT 1' }))).toMatchObject({ code: 'blocked', reason: 'Tool "run_query" is currently blocked.' });
