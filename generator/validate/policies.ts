@@ -1,5 +1,4 @@
 /** Policies name tools, namespaces or toolkits of the spec; the spec has tools; the first list is not all deferred. */
-import { LOAD_TOOLKIT } from '../ir.js';
 import { didYouMean } from '../problems.js';
 import { isRecord, listAt } from './context.js';
 import type { Context } from './context.js';
@@ -33,38 +32,19 @@ export function checkPolicies(ctx: Context, root: Record<string, unknown>, entri
     }
   }
 
-  // The tool list the model sees must not be empty, nor entirely deferred.
-  const visible = visibleTools(root, entries, defined);
-  if (entries.length === 0 && listAt(root.namespaces).length === 0 && listAt(root.toolkits).length === 0) {
+  // The tool list the model sees must not be empty, nor entirely deferred. A namespace's tool and load_toolkit are never
+  // deferred (an action's `deferLoading` defers it only inside a native namespace on Responses, which still sends the
+  // namespace itself), so only a spec of flat tools alone can be.
+  const grouped = listAt(root.namespaces).length > 0 || listAt(root.toolkits).length > 0;
+  const deferred = entries.filter((e) => e.group.kind === 'flat' && defined.get(e.name)?.definition?.deferLoading === true);
+  if (entries.length === 0 && !grouped) {
     ctx.add('no_tools', [], 'the spec defines no tools.', 'Add a `tools:` list (or `namespaces:` / `toolkits:`) with at least one tool.');
-  } else if (visible.length > 0 && visible.every((v) => v.deferred)) {
-    // Toolkits offer load_toolkit, never deferred: what is deferred here is flat tools, namespaces, or both.
-    const flat = visible.some((v) => v.kind === 'flat');
-    const grouped = visible.some((v) => v.kind === 'namespace');
-    const where = flat && grouped ? 'at least one flat tool, or one action of a namespace' : flat ? 'at least one flat tool' : 'at least one action of a namespace';
-    const why = grouped ? ' (a namespace is deferred only when all of its actions are)' : '';
-    ctx.add('all_tools_deferred', [flat ? 'tools' : 'namespaces'], `every tool the model sees is deferred (${visible.map((v) => v.name).join(', ')}).`,
-      `Anthropic rejects a request in which every tool has defer_loading ("At least one tool must be non-deferred"): set \`deferLoading: false\` (or leave it out) on ${where}${why}.`);
+  } else if (!grouped && deferred.length === entries.length) {
+    ctx.add('all_tools_deferred', ['tools'], `every tool the model sees is deferred (${deferred.map((e) => e.name).join(', ')}).`,
+      'Anthropic rejects a request in which every tool has defer_loading ("At least one tool must be non-deferred"): set `deferLoading: false` (or leave it out) on at least one tool, or add a namespace or toolkit.');
   }
 }
 
-/**
- * The tools in the model's initial list and whether each is deferred: flat
- * tools, one tool per namespace (deferred only when all its actions are), and
- * `load_toolkit` (never deferred) when there are toolkits.
- */
-function visibleTools(root: Record<string, unknown>, entries: readonly ToolEntry[], defined: ReadonlyMap<string, ToolEntry>): { name: string; kind: 'flat' | 'namespace' | 'toolkit'; deferred: boolean }[] {
-  const deferred = (name: string) => defined.get(name)?.definition?.deferLoading === true;
-  const out: { name: string; kind: 'flat' | 'namespace' | 'toolkit'; deferred: boolean }[] = [];
-  for (const e of entries) if (e.group.kind === 'flat') out.push({ name: e.name, kind: 'flat', deferred: deferred(e.name) });
-  listAt(root.namespaces).forEach((ns, i) => {
-    const actions = entries.filter((e) => e.group.kind === 'namespace' && e.group.index === i);
-    const name = isRecord(ns) && typeof ns.name === 'string' ? ns.name : `namespaces[${i}]`;
-    out.push({ name, kind: 'namespace', deferred: actions.length > 0 && actions.every((a) => deferred(a.name)) });
-  });
-  if (listAt(root.toolkits).length > 0) out.push({ name: LOAD_TOOLKIT, kind: 'toolkit', deferred: false });
-  return out;
-}
 /**
  * With `options.offerUngroupedTools: false`, a spec that has namespaces or
  * toolkits offers only those by default, so a flat tool in no namespace and

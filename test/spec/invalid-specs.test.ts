@@ -62,8 +62,6 @@ const CASES: readonly Case[] = [
   { file: 'policy-unknown.yaml', codes: ['unknown_policy_target', 'unknown_policy_target', 'wrong_type'] },
   { file: 'policy-proto.yaml', codes: ['invalid_name'] },
   { file: 'all-deferred.yaml', codes: ['all_tools_deferred'] },
-  { file: 'all-deferred-namespace.yaml', codes: ['all_tools_deferred'] },
-  { file: 'all-deferred-mixed.yaml', codes: ['all_tools_deferred'] },
   { file: 'empty-tag.yaml', codes: ['empty_tag', 'empty_tag'] },
   { file: 'unknown-schema-keyword.yaml', codes: ['unknown_schema_keyword', 'unknown_schema_keyword'] },
   { file: 'required-not-in-properties.yaml', codes: ['required_not_in_properties', 'required_not_in_properties'] },
