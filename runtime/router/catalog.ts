@@ -24,6 +24,7 @@ export type { AnyHandler, Group, ToolEntry } from './entries.js';
 
 /** A run-time tool definition with its context type erased (the catalog never calls a handler). */
 export type AnyDynamicTool = DynamicToolDefinition<never>;
+const DYNAMIC_TOOL_KEYS: ReadonlySet<string> = new Set(['name', 'description', 'parameters', 'tags', 'deferLoading', 'handler', 'validate']);
 
 /** A run-time tool's parts, computed before the router changes (`Catalog.#prepare`). */
 interface PreparedTool {
@@ -251,9 +252,9 @@ export class Catalog {
       if (def.parameters !== undefined && !isPlainObject(def.parameters)) {
         throw new TypeError(`${where}: ${JSON.stringify(def.name)}.parameters must be a JSON Schema object or a properties map.`);
       }
-      for (const key of ['handler', 'validate'] as const) {
-        if (def[key] !== undefined && typeof def[key] !== 'function') throw new TypeError(`${where}: ${JSON.stringify(def.name)}.${key} must be a function.`);
-      }
+      // A misspelt key (`tag`) would leave the tool without what it names: refused, as a library tool's is.
+      assertKnownNames(`${where}: ${JSON.stringify(def.name)}`, Object.keys(def), DYNAMIC_TOOL_KEYS, () => DYNAMIC_TOOL_KEYS, `A tool takes ${[...DYNAMIC_TOOL_KEYS].join(', ')}.`);
+      for (const key of ['handler', 'validate'] as const) if (def[key] !== undefined && typeof def[key] !== 'function') throw new TypeError(`${where}: ${JSON.stringify(def.name)}.${key} must be a function.`);
       // A string would be spread into letters, and a number breaks pruning later: both are refused here.
       if (def.tags !== undefined && !(Array.isArray(def.tags) && (def.tags as unknown[]).every((t) => typeof t === 'string'))) {
         throw new TypeError(`${where}: ${JSON.stringify(def.name)}.tags must be an array of strings.`);

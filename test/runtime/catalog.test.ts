@@ -47,6 +47,19 @@ describe('the catalog', () => {
     expect(catalog.byName.get('load_toolkit')).toEqual({ kind: 'loader' });
     expect(catalog.byName.get('__proto__')).toBeUndefined();
   });
+
+  test('a run-time tool with a key no tool has is refused before any change, naming the key it meant', () => {
+    const router = createRouter(generated, recordingHandlers().handlers);
+    const before = router.getAllTools().length;
+    expect(() => router.registerTools([{ name: 'ping', description: 'Ping', tag: ['net'] } as never])).toThrow(
+      'registerTools: "ping": unknown name "tag" (did you mean "tags"?). A tool takes name, description, parameters, tags, deferLoading, handler, validate.',
+    );
+    expect(() => router.registerToolkits([{ name: 'Net', description: 'N', tools: [{ name: 'pong', description: 'P', handlr: () => 1 } as never] }])).toThrow(/^registerToolkits: "pong": unknown name "handlr" \(did you mean "handler"\?\)/);
+    expect(router.getAllTools()).toHaveLength(before);
+    // Every key a tool has is taken.
+    router.registerTools([{ name: 'ping', description: 'Ping', tags: ['net'], deferLoading: false, parameters: {}, handler: () => 'pong', validate: Object.assign(() => true, { errors: null }) }]);
+    expect(router.getAllTools()).toHaveLength(before + 1);
+  });
 });
 
 describe('the handler table fails closed', () => {
