@@ -5,7 +5,7 @@
  */
 import { LOAD_TOOLKIT_NAME, TOOLKIT_DISPATCHER_NAME, type ToolDefinition } from '../contract.js';
 import { ToolCallRejectedError } from './types.js';
-import { assertKnownNames } from '../suggest.js';
+import { assertKnownNames, Suggester } from '../suggest.js';
 import type { Catalog } from './catalog.js';
 import type { Session } from './session.js';
 
@@ -40,9 +40,7 @@ export class Gate {
     if (allowUnknown) return assertKnownNames(where, names, { has: () => true }, () => [], '');
     // Tools, namespaces, toolkits (exact spelling), `load_toolkit`, `call_toolkit_tool` and the other library-owned tools.
     const known = new Set([...this.#catalog.byName.keys(), ...this.#catalog.toolkits.map((kit) => kit.name), TOOLKIT_DISPATCHER_NAME]);
-    const hint = 'A blocklist names tools, namespaces, toolkits (exact spelling), load_toolkit, call_toolkit_tool or library tools. ' +
-      'To block a name that is not registered yet, pass { allowUnknown: true }.';
-    assertKnownNames(where, names, known, () => known, hint);
+    assertKnownNames(where, names, known, () => known, 'A blocklist names tools, namespaces, toolkits (exact spelling), load_toolkit, call_toolkit_tool or library tools. To block a name that is not registered yet, pass { allowUnknown: true }.');
   }
 
   /** Replace the blocklist (the session's) and the tables derived from it, after `assertBlockable`: a typo throws and changes nothing. */
@@ -72,7 +70,8 @@ export class Gate {
   applyPolicy(policy: unknown): void {
     const policies = this.#catalog.spec.policies;
     const names = typeof policy === 'string' && Object.hasOwn(policies, policy) ? policies[policy] : undefined;
-    if (!names) throw new TypeError(`applyPolicy: unknown policy ${JSON.stringify(policy)}. Policies: ${Object.keys(policies).join(', ') || '(none)'}.`);
+    const closest = typeof policy === 'string' && !names ? new Suggester(Object.keys(policies)).closest(policy).map((p) => JSON.stringify(p)) : [];
+    if (!names) throw new TypeError(`applyPolicy: unknown policy ${JSON.stringify(policy)}${closest.length > 0 ? ` (did you mean ${closest.join(' or ')}?)` : ''}. Policies: ${Object.keys(policies).join(', ') || '(none)'}.`);
     this.setBlocklist(names, {}, 'applyPolicy');
   }
 

@@ -154,6 +154,8 @@ describe('configuration names are checked (a typo never leaves a tool open)', ()
   test('applyPolicy goes through the same check (and an unknown policy throws)', () => {
     const { router } = exampleRouter();
     expect(() => router.applyPolicy('production' as never)).toThrow(/unknown policy "production"/);
+    // A typo gets the closest policy, as a misspelt blocklist name gets the closest names.
+    expect(() => router.applyPolicy('prd' as never)).toThrow(/^applyPolicy: unknown policy "prd" \(did you mean "prod"\?\)\. Policies: prod/);
     router.applyPolicy('prod');
     expect(router.getBlockedTools().length).toBeGreaterThan(0);
   });
