@@ -40,7 +40,7 @@ export class Gate {
     if (allowUnknown) return assertKnownNames(where, names, { has: () => true }, () => [], '');
     // Tools, namespaces, toolkits (exact spelling), `load_toolkit`, `call_toolkit_tool` and the other library-owned tools.
     const known = new Set([...this.#catalog.byName.keys(), ...this.#catalog.toolkits.map((kit) => kit.name), TOOLKIT_DISPATCHER_NAME]);
-    assertKnownNames(where, names, known, () => known, 'A blocklist names tools, namespaces, toolkits (exact spelling), load_toolkit, call_toolkit_tool or library tools. To block a name that is not registered yet, pass { allowUnknown: true }.');
+    assertKnownNames(where, names, known, () => known, `A blocklist names tools, namespaces, toolkits (exact spelling), load_toolkit, call_toolkit_tool or library tools. ${where === 'restore' ? "To keep blocking a name this router does not have, set the snapshot's blockedAllowUnknown: true, or remove the name." : 'To block a name that is not registered yet, pass { allowUnknown: true }.'}`);
   }
 
   /** Replace the blocklist (the session's) and the tables derived from it, after `assertBlockable`: a typo throws and changes nothing. */

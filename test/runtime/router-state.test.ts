@@ -99,6 +99,9 @@ describe('snapshot / restore', () => {
     // Without the flag, the same list is a typo to refuse.
     const { blockedAllowUnknown: _flag, ...strict } = snap;
     expect(() => exampleRouter().router.restore(strict)).toThrow(/unknown name "remote_tool"/);
+    // The fix it offers is one a snapshot can take (restore has no options), not setBlockedTools' option.
+    expect(() => exampleRouter().router.restore(strict)).toThrow(/To keep blocking a name this router does not have, set the snapshot's blockedAllowUnknown: true, or remove the name\.$/);
+    expect(() => exampleRouter().router.setBlockedTools(['remote_tool'])).toThrow(/pass \{ allowUnknown: true \}\.$/);
   });
 });
 
