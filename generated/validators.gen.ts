@@ -10,13 +10,6 @@ const schema0 = {"type":"object","properties":{"path":{"type":"string"},"encodin
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate0.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.path === undefined){
@@ -127,7 +120,6 @@ errors++;
 validate0.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const v1 = validate1;
 const schema1 = {"type":"object","properties":{"command":{"type":"string"},"timeout_ms":{"type":"integer","minimum":1,"maximum":600000},"cwd":{"type":"string"}},"additionalProperties":false,"required":["command"]};
@@ -135,13 +127,6 @@ const schema1 = {"type":"object","properties":{"command":{"type":"string"},"time
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.command === undefined){
@@ -251,7 +236,6 @@ errors++;
 validate1.errors = vErrors;
 return errors === 0;
 }
-validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const v2 = validate2;
 const schema2 = {"type":"object","properties":{"timezone":{"type":"string"}},"additionalProperties":false};
@@ -259,13 +243,6 @@ const schema2 = {"type":"object","properties":{"timezone":{"type":"string"}},"ad
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate2.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
@@ -311,7 +288,6 @@ errors++;
 validate2.errors = vErrors;
 return errors === 0;
 }
-validate2.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const v3 = validate3;
 const schema3 = {"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"},"mode":{"type":"string","enum":["overwrite","append"]}},"additionalProperties":false,"required":["path","content"]};
@@ -319,13 +295,6 @@ const schema3 = {"type":"object","properties":{"path":{"type":"string"},"content
 function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate3.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.path === undefined){
@@ -434,7 +403,6 @@ errors++;
 validate3.errors = vErrors;
 return errors === 0;
 }
-validate3.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const v4 = validate4;
 const schema4 = {"type":"object","properties":{"path":{"type":"string"},"recursive":{"type":"boolean"}},"additionalProperties":false,"required":["path"]};
@@ -442,13 +410,6 @@ const schema4 = {"type":"object","properties":{"path":{"type":"string"},"recursi
 function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate4.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.path === undefined){
@@ -520,7 +481,6 @@ errors++;
 validate4.errors = vErrors;
 return errors === 0;
 }
-validate4.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const v5 = validate5;
 const schema5 = {"type":"object","properties":{"service":{"type":"string"},"lines":{"type":"integer","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["service"]};
@@ -528,13 +488,6 @@ const schema5 = {"type":"object","properties":{"service":{"type":"string"},"line
 function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate5.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.service === undefined){
@@ -628,7 +581,6 @@ errors++;
 validate5.errors = vErrors;
 return errors === 0;
 }
-validate5.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const v6 = validate6;
 const schema6 = {"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","minimum":1,"maximum":14},"units":{"type":"string","enum":["metric","imperial"]}},"additionalProperties":false,"required":["city"]};
@@ -636,13 +588,6 @@ const schema6 = {"type":"object","properties":{"city":{"type":"string"},"days":{
 function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate6.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.city === undefined){
@@ -763,7 +708,6 @@ errors++;
 validate6.errors = vErrors;
 return errors === 0;
 }
-validate6.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const v7 = validate7;
 const schema7 = {"type":"object","properties":{"city":{"type":"string"}},"additionalProperties":false,"required":["city"]};
@@ -771,13 +715,6 @@ const schema7 = {"type":"object","properties":{"city":{"type":"string"}},"additi
 function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate7.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.city === undefined){
@@ -833,7 +770,6 @@ errors++;
 validate7.errors = vErrors;
 return errors === 0;
 }
-validate7.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const v8 = validate8;
 const schema8 = {"type":"object","properties":{"sql":{"type":"string"},"params":{"type":"array","items":{"type":["string","number","boolean","null"]}},"limit":{"type":"integer","minimum":1,"maximum":10000}},"additionalProperties":false,"required":["sql"]};
@@ -841,13 +777,6 @@ const schema8 = {"type":"object","properties":{"sql":{"type":"string"},"params":
 function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate8.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sql === undefined){
@@ -980,7 +909,6 @@ errors++;
 validate8.errors = vErrors;
 return errors === 0;
 }
-validate8.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const v9 = validate9;
 const schema9 = {"type":"object","properties":{"table":{"type":"string"},"schema":{"type":"string"}},"additionalProperties":false,"required":["table"]};
@@ -988,13 +916,6 @@ const schema9 = {"type":"object","properties":{"table":{"type":"string"},"schema
 function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate9.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.table === undefined){
@@ -1066,7 +987,6 @@ errors++;
 validate9.errors = vErrors;
 return errors === 0;
 }
-validate9.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 return { v0, v1, v2, v3, v4, v5, v6, v7, v8, v9 };
 })();

@@ -86,6 +86,24 @@ export function needsOwnProperties(schema: JsonSchema): boolean {
   return needs;
 }
 
+/**
+ * Whether ajv must track which properties and items a schema evaluated: only `unevaluatedProperties` and
+ * `unevaluatedItems` read that record. Without them the bookkeeping is dead code, and in ajv 8.20 it throws on valid
+ * data beside `patternProperties` (under `if` / `then` / `else`, or an `anyOf` branch with `additionalProperties`).
+ *
+ * @example
+ * tracksEvaluated({ type: 'object', unevaluatedProperties: false }); // → true
+ * tracksEvaluated({ type: 'object', patternProperties: { '^x-': { type: 'string' } } }); // → false
+ */
+export function tracksEvaluated(schema: JsonSchema): boolean {
+  let tracks = false;
+  mapSchema(schema, (node) => {
+    if ('unevaluatedProperties' in node || 'unevaluatedItems' in node) tracks = true;
+    return node;
+  });
+  return tracks;
+}
+
 /** The validators' file name. */
 export const VALIDATORS_FILE = 'validators.gen.ts';
 
@@ -118,20 +136,25 @@ export function validatorsModule(input: ValidatorsInput): string {
   const imports = new Map<string, string>();
   const scopes: string[] = [];
   const refs: string[] = [];
-  // ajv's `ownProperties` is per instance: schemas that need it (see needsOwnProperties) get their own.
-  const owns = input.schemas.map(needsOwnProperties);
-  for (const own of [false, true]) {
-    const all = input.schemas.flatMap((schema, index) => (owns[index] === own && !usesDynamicScope(schema) ? [{ schema, index }] : []));
+  // ajv's `ownProperties` and `unevaluated` are per instance: schemas that need them (see needsOwnProperties,
+  // tracksEvaluated) get instances of their own.
+  const kinds = input.schemas.map((schema) => ({ own: needsOwnProperties(schema), tracks: tracksEvaluated(schema) }));
+  for (const [own, tracks] of [[false, false], [true, false], [false, true], [true, true]] as const) {
+    const ofKind = (index: number) => kinds[index]!.own === own && kinds[index]!.tracks === tracks;
+    const all = input.schemas.flatMap((schema, index) => (ofKind(index) && !usesDynamicScope(schema) ? [{ schema, index }] : []));
     const chunks = Array.from({ length: Math.ceil(all.length / SCHEMAS_PER_AJV) }, (_, i) => all.slice(i * SCHEMAS_PER_AJV, (i + 1) * SCHEMAS_PER_AJV));
     // A schema that keeps its `$id`s gets an ajv of its own: another may declare the same ids.
-    for (const [index, schema] of input.schemas.entries()) if (owns[index] === own && usesDynamicScope(schema)) chunks.push([{ schema, index }]);
+    for (const [index, schema] of input.schemas.entries()) if (ofKind(index) && usesDynamicScope(schema)) chunks.push([{ schema, index }]);
     for (const [n, members] of chunks.entries()) {
-      const scope = `${own ? 'ownProperties' : 'plain'}${n + 1}`;
+      const scope = `${own ? 'ownProperties' : 'plain'}${tracks ? 'Tracked' : ''}${n + 1}`;
       // `applyDefaults`: ajv fills `default`s into the arguments (which the runtime copies first,
       // for tools whose schema has one: emit/defaults.ts).
       const options: AjvOptions = { ...AJV_OPTIONS, ownProperties: own, ...(input.applyDefaults ? { useDefaults: true } : {}) };
       const { Ajv2020, addFormats, standaloneCode } = ajvModules();
       const ajv = new Ajv2020(options);
+      // Ajv2020 turns `unevaluated` on whatever it is given; ajv reads the option when it compiles, so it is turned off
+      // here for schemas that do not need it (tracksEvaluated).
+      (ajv.opts as { unevaluated?: boolean }).unevaluated = tracks;
       addFormats(ajv);
       const names: Record<string, string> = {};
       for (const { schema, index } of members) {
