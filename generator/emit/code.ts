@@ -37,7 +37,8 @@ export function propertyKey(name: string): string {
 export function jsdoc(text: string, indent = ''): string {
   if (text.trim() === '') return '';
   const lines = text.replace(/\*\//g, '*\\/').split(/\r\n|[\r\n\u2028\u2029]/);
-  if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
+  // On one line, a text that starts with `@ts-expect-error` or `@ts-ignore` would be a TypeScript directive.
+  if (lines.length === 1 && !/^\s*@ts-/.test(lines[0]!)) return `${indent}/** ${lines[0]} */\n`;
   return `${indent}/**\n${lines.map((l) => `${indent} *${l === '' ? '' : ` ${l}`}`).join('\n')}\n${indent} */\n`;
 }
 
