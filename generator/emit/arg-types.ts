@@ -254,7 +254,7 @@ const MAX_MULTIPLIED = 10_000;
 function intersection(members: readonly T[]): T {
   const flat = flatMembers('intersection', members);
   if (flat === undefined) return NEVER;
-  const size = (m: T) => (m.k === 'union' ? m.members.length : 1);
+  const size = multipliedSize;
   let multiplied = flat.reduce((n, m) => n * size(m), 1);
   while (multiplied > MAX_MULTIPLIED) {
     const largest = flat.reduce((best, m, i) => (size(m) > size(flat[best]!) ? i : best), 0);
@@ -263,6 +263,22 @@ function intersection(members: readonly T[]): T {
   }
   if (flat.length === 0) return UNKNOWN;
   return flat.length === 1 ? flat[0]! : { k: 'intersection', members: flat };
+}
+
+const sizes = new WeakMap<T, number>();
+/**
+ * How many members TypeScript multiplies `t` out into: a union's members' counts added, an intersection's multiplied
+ * (a union of intersections of unions is counted as TypeScript distributes it, not by its direct members).
+ * @example multipliedSize({ k: 'union', members: [{ k: 'intersection', members: [u20, u20] }, obj] }); // → 401
+ */
+function multipliedSize(t: T): number {
+  if (t.k !== 'union' && t.k !== 'intersection') return 1;
+  let n = sizes.get(t);
+  if (n === undefined) {
+    n = t.k === 'union' ? t.members.reduce((sum, m) => sum + multipliedSize(m), 0) : t.members.reduce((product, m) => product * multipliedSize(m), 1);
+    sizes.set(t, n);
+  }
+  return n;
 }
 
 /**

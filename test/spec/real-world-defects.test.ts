@@ -97,6 +97,29 @@ const CASES: readonly Case[] = [
     ],
   },
   {
+    // A union of intersections of unions was counted by its direct members (2), not as TypeScript distributes it
+    // (401 or 11), so the bound let through an intersection of them that TypeScript refuses (TS2590).
+    name: 'nested-groups',
+    spec: spec({
+      conditions: { type: 'object', allOf: Array.from({ length: 5 }, (_, g) => ({
+        if: { anyOf: Array.from({ length: 10 }, (_, a) => ({ required: [`c${g}_${a}`] })) }, then: { required: [`mode${g}`] }, else: { required: [`default${g}`] },
+      })) },
+      slots: { type: 'object', allOf: ['ab', 'cd'].map(([x, y]) => ({ anyOf: [
+        { allOf: [x!, y!].map((l) => ({ anyOf: Array.from({ length: 20 }, (_, a) => ({ required: [`${l}${a}`] })) })) }, { required: [`z${x}`] },
+      ] })) },
+    }),
+    calls: [
+      { tool: 'conditions', args: Object.fromEntries(Array.from({ length: 5 }, (_, g) => [`default${g}`, 1])), ok: true },
+      { tool: 'conditions', args: { c0_3: 1, default0: 1 }, ok: false },
+      { tool: 'slots', args: { a1: 1, b2: 1, c3: 1, d4: 1 }, ok: true },
+      { tool: 'slots', args: { a1: 1, zc: 1 }, ok: false },
+    ],
+    types: [
+      { tool: 'conditions', args: Object.fromEntries(Array.from({ length: 5 }, (_, g) => [`default${g}`, 1])), ok: true },
+      { tool: 'slots', args: { a1: 1, b2: 1, c3: 1, d4: 1 }, ok: true },
+    ],
+  },
+  {
     // ajv skipped a `patternProperties` key spelt `__proto__` (a regular expression like any other): nothing was checked.
     name: 'proto-pattern',
     spec: spec({
