@@ -76,6 +76,18 @@ function typeOf(schema: JsonValue | undefined, d: boolean, within?: readonly Jso
   if (schema === undefined || schema === true) return UNKNOWN;
   if (schema === false) return NEVER;
   if (!isJsonObject(schema)) return UNKNOWN;
+  // Once per schema object and arguments: `evaluatesUntyped` types the members of every level again, which without this
+  // doubles the work per level of nesting (a chain of derived types never finished).
+  const key = `${d}|${within?.join(',') ?? ''}`;
+  let known = typesOf.get(schema);
+  if (known === undefined) typesOf.set(schema, (known = new Map()));
+  let t = known.get(key);
+  if (t === undefined) known.set(key, (t = typeOfNode(schema, d, within)));
+  return t;
+}
+const typesOf = new WeakMap<Record<string, JsonValue>, Map<string, T>>();
+
+function typeOfNode(schema: Record<string, JsonValue>, d: boolean, within?: readonly JsonType[]): T {
   const mine = own(schema, d, within);
   // Most schema nodes have no in-place applicator: their type is their own, which is never an
   // intersection, so `intersection([mine])` would return it as it is — without the arrays and closures.

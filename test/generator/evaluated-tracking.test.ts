@@ -55,6 +55,19 @@ describe('validators without unevaluated* keywords', () => {
     expect(code.slice(0, code.indexOf('const plainTracked1'))).not.toContain('evaluated');
   });
 
+  test('a chain of 30 derived types (allOf + unevaluatedProperties: false at each level) is typed once per level', async () => {
+    // Each level was typed again by every level above it, doubling the work per level: 15 levels took 46 s, 30 would
+    // never finish. The test finishes, and every level's field is in the type.
+    const levels = 30;
+    let schema: Record<string, unknown> = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], unevaluatedProperties: false };
+    for (let k = 1; k <= levels; k++) schema = { type: 'object', allOf: [schema], properties: { [`field_${k}`]: { type: 'integer' } }, unevaluatedProperties: false };
+    writeFileSync(path.join(dir, 'chain.json'), JSON.stringify({ version: 1, tools: [{ name: 'derived', description: 'Derived', parameters: schema }] }));
+    const result = await generate(path.join(dir, 'chain.json'), { out: path.join(dir, 'chain'), cwd: REPO });
+    expect(result.problems).toEqual([]);
+    const types = readFileSync(path.join(dir, 'chain', 'types.gen.ts'), 'utf8');
+    for (const k of [1, 15, levels]) expect(types).toContain(`field_${k}?: number`);
+  });
+
   test('tracksEvaluated looks at every subschema, not at property names', () => {
     expect(tracksEvaluated({ type: 'object', properties: { a: { type: 'array', unevaluatedItems: false } } })).toBe(true);
     expect(tracksEvaluated({ type: 'object', properties: { unevaluatedProperties: { type: 'string' } } })).toBe(false);
