@@ -114,10 +114,7 @@ const CASES: readonly Case[] = [
       { tool: 'slots', args: { a1: 1, b2: 1, c3: 1, d4: 1 }, ok: true },
       { tool: 'slots', args: { a1: 1, zc: 1 }, ok: false },
     ],
-    types: [
-      { tool: 'conditions', args: Object.fromEntries(Array.from({ length: 5 }, (_, g) => [`default${g}`, 1])), ok: true },
-      { tool: 'slots', args: { a1: 1, b2: 1, c3: 1, d4: 1 }, ok: true },
-    ],
+    types: [{ tool: 'conditions', args: Object.fromEntries(Array.from({ length: 5 }, (_, g) => [`default${g}`, 1])), ok: true }, { tool: 'slots', args: { a1: 1, b2: 1, c3: 1, d4: 1 }, ok: true }],
   },
   {
     // ajv skipped a `patternProperties` key spelt `__proto__` (a regular expression like any other): nothing was checked.

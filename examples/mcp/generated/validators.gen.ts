@@ -11,13 +11,6 @@ const schema0 = {"type":"object","properties":{},"additionalProperties":false};
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate0.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
@@ -45,7 +38,6 @@ errors++;
 validate0.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const v1 = validate1;
 const schema1 = {"type":"object","properties":{"message":{"type":"string"}},"required":["message"]};
@@ -53,13 +45,6 @@ const schema1 = {"type":"object","properties":{"message":{"type":"string"}},"req
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
@@ -102,7 +87,6 @@ errors++;
 validate1.errors = vErrors;
 return errors === 0;
 }
-validate1.evaluated = {"props":{"message":true},"dynamicProps":false,"dynamicItems":false};
 
 const v2 = validate2;
 const schema2 = {"type":"object","properties":{"messageType":{"type":"string","enum":["error","success","debug"]},"includeImage":{"type":"boolean"}},"required":["messageType"]};
@@ -110,13 +94,6 @@ const schema2 = {"type":"object","properties":{"messageType":{"type":"string","e
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate2.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.messageType === undefined){
@@ -186,7 +163,6 @@ errors++;
 validate2.errors = vErrors;
 return errors === 0;
 }
-validate2.evaluated = {"props":{"messageType":true,"includeImage":true},"dynamicProps":false,"dynamicItems":false};
 
 const v3 = validate3;
 const schema3 = {"type":"object","properties":{}};
@@ -194,13 +170,6 @@ const schema3 = {"type":"object","properties":{}};
 function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate3.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 }
@@ -217,7 +186,6 @@ errors++;
 validate3.errors = vErrors;
 return errors === 0;
 }
-validate3.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const v4 = validate4;
 const schema4 = {"type":"object","properties":{"count":{"type":"number","minimum":1,"maximum":10}}};
@@ -225,13 +193,6 @@ const schema4 = {"type":"object","properties":{"count":{"type":"number","minimum
 function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate4.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.count !== undefined){
@@ -286,7 +247,6 @@ errors++;
 validate4.errors = vErrors;
 return errors === 0;
 }
-validate4.evaluated = {"props":{"count":true},"dynamicProps":false,"dynamicItems":false};
 
 const v5 = validate5;
 const schema5 = {"type":"object","properties":{"resourceType":{"type":"string","enum":["Text","Blob"]},"resourceId":{"type":"number"}}};
@@ -294,13 +254,6 @@ const schema5 = {"type":"object","properties":{"resourceType":{"type":"string","
 function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate5.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resourceType !== undefined){
@@ -360,7 +313,6 @@ errors++;
 validate5.errors = vErrors;
 return errors === 0;
 }
-validate5.evaluated = {"props":{"resourceType":true,"resourceId":true},"dynamicProps":false,"dynamicItems":false};
 
 const v6 = validate6;
 const schema6 = {"type":"object","properties":{"location":{"type":"string","enum":["New York","Chicago","Los Angeles"]}},"required":["location"]};
@@ -368,13 +320,6 @@ const schema6 = {"type":"object","properties":{"location":{"type":"string","enum
 function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate6.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.location === undefined){
@@ -428,7 +373,6 @@ errors++;
 validate6.errors = vErrors;
 return errors === 0;
 }
-validate6.evaluated = {"props":{"location":true},"dynamicProps":false,"dynamicItems":false};
 
 const v7 = validate7;
 const schema7 = {"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]};
@@ -436,13 +380,6 @@ const schema7 = {"type":"object","properties":{"a":{"type":"number"},"b":{"type"
 function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate7.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.a === undefined){
@@ -511,7 +448,6 @@ errors++;
 validate7.errors = vErrors;
 return errors === 0;
 }
-validate7.evaluated = {"props":{"a":true,"b":true},"dynamicProps":false,"dynamicItems":false};
 
 const v8 = validate8;
 const schema8 = {"type":"object","properties":{"name":{"type":"string"},"data":{"type":"string","format":"uri"},"outputType":{"type":"string","enum":["resourceLink","resource"]}}};
@@ -520,13 +456,6 @@ const formats0 = ajvRuntime0.fullFormats.uri;
 function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate8.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined){
@@ -616,7 +545,6 @@ errors++;
 validate8.errors = vErrors;
 return errors === 0;
 }
-validate8.evaluated = {"props":{"name":true,"data":true,"outputType":true},"dynamicProps":false,"dynamicItems":false};
 
 const v9 = validate9;
 const schema9 = {"type":"object","properties":{"duration":{"type":"number"},"steps":{"type":"number"}}};
@@ -624,13 +552,6 @@ const schema9 = {"type":"object","properties":{"duration":{"type":"number"},"ste
 function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate9.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.duration !== undefined){
@@ -679,7 +600,6 @@ errors++;
 validate9.errors = vErrors;
 return errors === 0;
 }
-validate9.evaluated = {"props":{"duration":true,"steps":true},"dynamicProps":false,"dynamicItems":false};
 
 return { v0, v1, v2, v3, v4, v5, v6, v7, v8, v9 };
 })();
@@ -691,13 +611,6 @@ const schema0 = {"type":"object","properties":{"entities":{"type":"array","items
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate0.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.entities === undefined){
@@ -866,7 +779,6 @@ errors++;
 validate0.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":{"entities":true},"dynamicProps":false,"dynamicItems":false};
 
 const v11 = validate1;
 const schema1 = {"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string"},"to":{"type":"string"},"relationType":{"type":"string"}},"required":["from","to","relationType"]}}},"required":["relations"]};
@@ -874,13 +786,6 @@ const schema1 = {"type":"object","properties":{"relations":{"type":"array","item
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.relations === undefined){
@@ -1026,7 +931,6 @@ errors++;
 validate1.errors = vErrors;
 return errors === 0;
 }
-validate1.evaluated = {"props":{"relations":true},"dynamicProps":false,"dynamicItems":false};
 
 const v12 = validate2;
 const schema2 = {"type":"object","properties":{"observations":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"contents":{"type":"array","items":{"type":"string"}}},"required":["entityName","contents"]}}},"required":["observations"]};
@@ -1034,13 +938,6 @@ const schema2 = {"type":"object","properties":{"observations":{"type":"array","i
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate2.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.observations === undefined){
@@ -1183,7 +1080,6 @@ errors++;
 validate2.errors = vErrors;
 return errors === 0;
 }
-validate2.evaluated = {"props":{"observations":true},"dynamicProps":false,"dynamicItems":false};
 
 const v13 = validate3;
 const schema3 = {"type":"object","properties":{"entityNames":{"type":"array","items":{"type":"string"}}},"required":["entityNames"]};
@@ -1191,13 +1087,6 @@ const schema3 = {"type":"object","properties":{"entityNames":{"type":"array","it
 function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate3.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.entityNames === undefined){
@@ -1263,7 +1152,6 @@ errors++;
 validate3.errors = vErrors;
 return errors === 0;
 }
-validate3.evaluated = {"props":{"entityNames":true},"dynamicProps":false,"dynamicItems":false};
 
 const v14 = validate4;
 const schema4 = {"type":"object","properties":{"deletions":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"observations":{"type":"array","items":{"type":"string"}}},"required":["entityName","observations"]}}},"required":["deletions"]};
@@ -1271,13 +1159,6 @@ const schema4 = {"type":"object","properties":{"deletions":{"type":"array","item
 function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate4.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.deletions === undefined){
@@ -1420,7 +1301,6 @@ errors++;
 validate4.errors = vErrors;
 return errors === 0;
 }
-validate4.evaluated = {"props":{"deletions":true},"dynamicProps":false,"dynamicItems":false};
 
 const v15 = validate5;
 const schema5 = {"type":"object","properties":{"query":{"type":"string"}},"required":["query"]};
@@ -1428,13 +1308,6 @@ const schema5 = {"type":"object","properties":{"query":{"type":"string"}},"requi
 function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate5.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.query === undefined){
@@ -1477,7 +1350,6 @@ errors++;
 validate5.errors = vErrors;
 return errors === 0;
 }
-validate5.evaluated = {"props":{"query":true},"dynamicProps":false,"dynamicItems":false};
 
 const v16 = validate6;
 const schema6 = {"type":"object","properties":{"names":{"type":"array","items":{"type":"string"}}},"required":["names"]};
@@ -1485,13 +1357,6 @@ const schema6 = {"type":"object","properties":{"names":{"type":"array","items":{
 function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate6.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.names === undefined){
@@ -1557,7 +1422,6 @@ errors++;
 validate6.errors = vErrors;
 return errors === 0;
 }
-validate6.evaluated = {"props":{"names":true},"dynamicProps":false,"dynamicItems":false};
 
 return { v10, v11, v12, v13, v14, v15, v16 };
 })();
