@@ -155,12 +155,11 @@ export class Resolver {
     // An unknown or blocked action is reported first: that is what the model must fix.
     const t = this.#action(group, parsed['action'], callId);
     if (typeof t !== 'number') return t;
-    const e = envelopeArgs(group.name, 'action', parsed);
-    if (typeof e === 'string') return reject('malformed_arguments', e, callId);
     // A toolkit's tool is then checked exactly as the call by its own name, on the arguments the wire call carried.
-    if (group.kind === 'toolkit') return this.#tool(t, e.raw, false, callId);
-    if (typeof e.args === 'string') return reject('malformed_arguments', e.args, callId);
-    return this.#validate(t, e.args, e.flat ? '' : '/args', 'namespace', group.name, callId, false, fresh);
+    const args = envelopeArgs(group.name, 'action', parsed, group.kind !== 'toolkit');
+    if (args instanceof Refusal) return reject('malformed_arguments', args.reason, callId);
+    if (group.kind === 'toolkit') return this.#tool(t, args, false, callId);
+    return this.#validate(t, args as Record<string, unknown>, Object.hasOwn(parsed, 'args') ? '/args' : '', 'namespace', group.name, callId, false, fresh);
   }
 
   /** The tool of action `action` of a namespace (or toolkit), or the rejection: unknown action (with the closest ones) or blocked. */
@@ -196,10 +195,9 @@ export class Resolver {
     }
     if (gate.toolBlocked[t]) return reject('blocked', blockedReason(entry.name), callId);
     if (!gate.direct[t]) return this.#notLoaded(entry, callId);
-    const e = envelopeArgs(TOOLKIT_DISPATCHER_NAME, 'tool', parsed.value);
-    if (typeof e === 'string') return reject('malformed_arguments', e, callId);
-    if (typeof e.args === 'string') return reject('malformed_arguments', e.args, callId);
-    return this.#validate(t, e.args, e.flat ? '' : '/args', entry.flat ? 'flat' : 'toolkit', gate.directGroup(t), callId, true, typeof raw === 'string');
+    const args = envelopeArgs(TOOLKIT_DISPATCHER_NAME, 'tool', parsed.value, true);
+    if (args instanceof Refusal) return reject('malformed_arguments', args.reason, callId);
+    return this.#validate(t, args as Record<string, unknown>, Object.hasOwn(parsed.value, 'args') ? '/args' : '', entry.flat ? 'flat' : 'toolkit', gate.directGroup(t), callId, true, typeof raw === 'string');
   }
 
   /** `load_toolkit`'s arguments: exactly `toolkit_name`, naming a toolkit (any case) that is not blocked. */
@@ -293,20 +291,22 @@ export class Resolver {
 
 const nameCheck = (name: string, callable: CallableKind, callId: string | undefined): NameCheck => ({ ok: true, kind: 'name', name, callable, callId });
 
+/** Why an envelope call is refused (`envelopeArgs`): a class, so a refusal is never mistaken for arguments. */
+class Refusal { constructor(readonly reason: string) {} }
+
 /**
- * The arguments of an envelope call (a namespace's `{ action, args }`, the dispatcher's `{ tool, args }`): as written
- * (`raw`) and as an object (or why they are not one), or why the call is refused. Models often flatten the envelope: with
- * no `args` key every key beside the selector is an argument; with one, any other key is refused by name, since dropping
- * it would run the call without it. `"args": null` is no arguments.
+ * The arguments of an envelope call (a namespace's `{ action, args }`, the dispatcher's `{ tool, args }`), or why the
+ * call is refused. Models often flatten the envelope: with no `args` key every key beside the selector is an argument;
+ * with one, any other key is refused by name, since dropping it would run the call without it. `"args": null` is no
+ * arguments. `object`: arguments that are not an object are refused too (a toolkit's are checked as its tool's are).
  */
-function envelopeArgs(tool: string, key: 'action' | 'tool', parsed: Record<string, unknown>): string | { raw: unknown; args: Record<string, unknown> | string; flat: boolean } {
-  const value = String(parsed[key]);
+function envelopeArgs(tool: string, key: 'action' | 'tool', parsed: Record<string, unknown>, object: boolean): unknown {
   const flat = !Object.hasOwn(parsed, 'args');
   const beside = Object.keys(parsed).filter((k) => k !== key && (flat || k !== 'args'));
-  if (!flat && beside.length > 0) return strayKeysReason(tool, key, value, beside);
+  if (!flat && beside.length > 0) return new Refusal(strayKeysReason(tool, key, String(parsed[key]), beside));
   // fromEntries defines keys, so a `__proto__` key stays an own property.
   const raw = flat ? Object.fromEntries(beside.map((k) => [k, parsed[k]])) : (parsed['args'] ?? {});
-  return { raw, flat, args: isPlainObject(raw) ? raw : envelopeArgsReason(tool, key, value, jsonKind(raw)) };
+  return !object || isPlainObject(raw) ? raw : new Refusal(envelopeArgsReason(tool, key, String(parsed[key]), jsonKind(raw)));
 }
 
 /** The reason for `args` that `entry`'s validator has just refused. The model retries the namespace (or the dispatcher tool) it called through. */
