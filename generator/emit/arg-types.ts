@@ -266,11 +266,10 @@ const MAX_MULTIPLIED = 10_000;
 function intersection(members: readonly T[]): T {
   const flat = flatMembers('intersection', members);
   if (flat === undefined) return NEVER;
-  const size = multipliedSize;
-  let multiplied = flat.reduce((n, m) => n * size(m), 1);
+  let multiplied = flat.reduce((n, m) => n * multipliedSize(m), 1);
   while (multiplied > MAX_MULTIPLIED) {
-    const largest = flat.reduce((best, m, i) => (size(m) > size(flat[best]!) ? i : best), 0);
-    multiplied /= size(flat[largest]!);
+    const largest = flat.reduce((best, m, i) => (multipliedSize(m) > multipliedSize(flat[best]!) ? i : best), 0);
+    multiplied /= multipliedSize(flat[largest]!);
     flat.splice(largest, 1);
   }
   if (flat.length === 0) return UNKNOWN;
