@@ -2,7 +2,7 @@
  * Announcements: standing statements about what changed in the model's capabilities, re-rendered on every compile until
  * retracted ("state, not event"), and placed at the conversation's tail, never written into the caller's history.
  */
-import { assertKnownNames, Suggester } from './suggest.js';
+import { checkOptions, oneOf, type OptionRules } from './suggest.js';
 import type { NormalizedMessage } from './targets/history.js';
 
 /** Where an announcement is delivered. `auto` routes by target at compile time. */
@@ -23,22 +23,8 @@ export function escapeXml(text: string, where: 'attribute' | 'text' = 'attribute
   return text.replace(where === 'text' ? /[&<>]/g : /[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
 }
 
-const CHANNEL_OPTION: ReadonlySet<string> = new Set(['channel']);
-
-/**
- * Refuses an option other than `channel`, and a channel outside {@link ANNOUNCEMENT_CHANNELS} (JavaScript callers and config values get no help from the
- * types): a `TypeError` naming the closest channel, thrown before anything changes.
- * @example checkChannel('announce', { channel: 'user-tail' as never }); // TypeError: … (did you mean "user_tail"?) …
- */
-export function checkChannel(where: string, options: AnnounceOptions | undefined): void {
-  // `channel` is the only option: a misspelt one would put the announcement on `auto` without a word.
-  if (options !== undefined) assertKnownNames(`${where} options`, Object.keys(options), CHANNEL_OPTION, () => CHANNEL_OPTION, 'The option is channel.');
-  const channel: unknown = options?.channel;
-  if (channel === undefined || (ANNOUNCEMENT_CHANNELS as readonly unknown[]).includes(channel)) return;
-  const closest = typeof channel === 'string' ? new Suggester(ANNOUNCEMENT_CHANNELS).closest(channel) : [];
-  const mean = closest.length > 0 ? ` (did you mean ${closest.map((c) => JSON.stringify(c)).join(' or ')}?)` : '';
-  throw new TypeError(`${where}: unknown announcement channel ${JSON.stringify(channel) ?? String(channel)}${mean}; nothing was changed. Channels: ${ANNOUNCEMENT_CHANNELS.join(', ')}.`);
-}
+/** The options of `announce` and `syncToolAnnouncements` (checked with `checkOptions`): a channel outside {@link ANNOUNCEMENT_CHANNELS} is refused. */
+export const CHANNEL_OPTIONS: OptionRules = { channel: oneOf(ANNOUNCEMENT_CHANNELS) };
 
 /** The ordered set of standing announcements. Upsert by id keeps the original insertion position (a `Map`), so updating one leaves the rendered block stable. */
 export class AnnouncementStore {
@@ -48,7 +34,7 @@ export class AnnouncementStore {
   announce(id: string, content: string, options?: AnnounceOptions): void {
     // Rendered into every later compile: a content that is no text would break them all, not this call.
     if (typeof id !== 'string' || typeof content !== 'string') throw new TypeError(`announce: id and content must be strings; got ${typeof id} and ${typeof content}. Nothing was changed.`);
-    checkChannel('announce', options);
+    checkOptions('announce', options, CHANNEL_OPTIONS);
     this.#entries.set(id, { id, content, channel: options?.channel ?? 'auto' });
   }
 

@@ -98,13 +98,19 @@ export function assertKnownNames(where: string, names: readonly unknown[], known
   if (unknown.length === 0) return;
   // Ten listed, the rest counted; suggestions for the listed only: each scans the candidates, and a thousand mistakes say no more.
   const suggester = new Suggester(candidates());
-  const named = (name: string, closest = suggester.closest(name)) => `${JSON.stringify(name)}${closest.length ? ` (did you mean ${closest.map((c) => JSON.stringify(c)).join(' or ')}?)` : ''}`;
+  const named = (name: string) => `${JSON.stringify(name)}${meaning(suggester.closest(name))}`;
   const problems = unknown.map((name, i) => (i >= LISTED ? '' : typeof name === 'string' ? named(name) : `${JSON.stringify(name) ?? String(name)} is not a string`));
   throw new TypeError(`${where}: unknown name${unknown.length > 1 ? 's' : ''} ${listNames(problems, LISTED)}. ${fix}`);
 }
 
-/** Per option name: whether a value is one the option takes, and those values in words. */
-export type OptionRules = Readonly<Record<string, readonly [(value: unknown) => boolean, string]>>;
+const meaning = (closest: readonly string[]): string => (closest.length > 0 ? ` (did you mean ${closest.map((c) => JSON.stringify(c)).join(' or ')}?)` : '');
+
+/** Per option name: whether a value is one the option takes, those values in words, and for a choice of strings, the strings. */
+export type OptionRules = Readonly<Record<string, readonly [(value: unknown) => boolean, string, (readonly string[])?]>>;
+
+/** The rule of an option that takes one of `values`: a misspelt value is refused naming the closest. @example oneOf(['system', 'developer']) */
+export const oneOf = (values: readonly string[]): OptionRules[string] =>
+  [(v) => values.includes(v as string), values.map((v) => `'${v}'`).join(', ').replace(/, ([^,]*)$/, ' or $1'), values];
 
 /**
  * Throw a `TypeError` for options the types refuse (from JavaScript, or read from configuration): options that are no
@@ -119,5 +125,7 @@ export function checkOptions(where: string, options: unknown, rules: OptionRules
   const names = new Set(Object.keys(rules));
   assertKnownNames(`${where} options`, Object.keys(options), names, () => names, `Options are ${[...names].join(', ')}.`);
   const [key, value] = Object.entries(options).find(([k, v]) => v !== undefined && !rules[k]![0](v)) ?? [];
-  if (key !== undefined) throw new TypeError(`${where}: options.${key} takes ${rules[key]![1]}; got ${jsonText(value) ?? `a ${typeof value}`}.`);
+  if (key === undefined) return;
+  const [, words, values] = rules[key]!;
+  throw new TypeError(`${where}: options.${key} takes ${words}; got ${jsonText(value) ?? `a ${typeof value}`}${typeof value === 'string' && values ? meaning(new Suggester(values).closest(value)) : ''}.`);
 }

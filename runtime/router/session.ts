@@ -3,9 +3,9 @@
  * order, the announcements, `syncToolAnnouncements`' previous set). A snapshot is untrusted input that decides what is
  * blocked, so `readSnapshot` reads it strictly.
  */
-import { ANNOUNCEMENT_CHANNELS, AnnouncementStore, checkChannel, type AnnounceOptions, type Announcement, type AnnouncementChannel } from '../announcements.js';
+import { ANNOUNCEMENT_CHANNELS, AnnouncementStore, CHANNEL_OPTIONS, type AnnounceOptions, type Announcement, type AnnouncementChannel } from '../announcements.js';
 import { TARGETS, type Target } from '../contract.js';
-import { assertKnownNames } from '../suggest.js';
+import { assertKnownNames, checkOptions } from '../suggest.js';
 import type { Catalog } from './catalog.js';
 import type { RouterSnapshot } from './types.js';
 
@@ -158,7 +158,7 @@ export class Session {
 
   /** The reference library's delta detection: announce `tools:added` / `tools:removed` for what changed since the last call, retract them when nothing did. */
   syncToolAnnouncements(next: readonly string[], options?: AnnounceOptions): { added: string[]; removed: string[] } {
-    checkChannel('syncToolAnnouncements', options);
+    checkOptions('syncToolAnnouncements', options, CHANNEL_OPTIONS);
     const previous = this.announcedTools;
     const nextSet = new Set(next);
     const added = next.filter((name) => !previous.has(name));

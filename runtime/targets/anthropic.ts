@@ -213,10 +213,9 @@ function readBreakpoints(breakpoints: readonly CacheBreakpoint[] | undefined, me
   for (const bp of breakpoints ?? []) {
     if (bp === 'tools') out.tools = true;
     else if (bp === 'system') out.system = true;
-    else if (typeof bp === 'object' && bp !== null && Number.isInteger(bp.message) && bp.message >= 0 && bp.message < messageCount) out.messages.add(bp.message);
-    else {
-      throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints entry ${JSON.stringify(bp)} names nothing: use 'tools', 'system' or { message: i } with 0 <= i < ${messageCount} (an index into the messages passed to compile).`);
-    }
+    // The entry's form is checked with the other options (checkCompileOptions); its index only here, against the history.
+    else if (bp.message < messageCount) out.messages.add(bp.message);
+    else throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints entry ${JSON.stringify(bp)} names nothing: { message: i } takes 0 <= i < ${messageCount} (an index into the messages passed to compile).`);
   }
   return out;
 }

@@ -6,7 +6,8 @@ import { placeAnnouncements, type Announcement } from '../announcements.js';
 import { registerPayloadPrefix, stablePrefix } from '../cache-key.js';
 import type { Target } from '../contract.js';
 import { isPlainObject, jsonKind } from '../call-shape.js';
-import { assertKnownNames, checkOptions, type OptionRules } from '../suggest.js';
+import { assertKnownNames, checkOptions, oneOf, type OptionRules } from '../suggest.js';
+import { listNames } from '../reasons.js';
 import type { ToolkitLoadingInput } from '../toolkit-loading.js';
 import type { TargetAdapter, Warn } from './adapter.js';
 import { jsonText, normalizeMessages, type NeutralMessage, type NormalizedMessage } from './history.js';
@@ -27,7 +28,7 @@ export type CacheBreakpoint = 'tools' | 'system' | { readonly message: number };
 /** Codes of the warnings compile can emit, so a sink can dedupe or filter them. */
 export const TARGET_WARNING_CODES = [
   'anthropic-announcement-hoist', 'anthropic-deferred-without-search', 'tool-search-unsupported', 'duplicate-tool-name', 'cache-audit',
-  'provider-state-dropped', 'allowed-tools-unsupported', 'tool-changes-unplaced', 'responses-deferred-without-search', 'unpaired-tool-calls',
+  'provider-state-dropped', 'allowed-tools-unsupported', 'tool-changes-unplaced', 'responses-deferred-without-search', 'unpaired-tool-calls', 'unread-messages',
 ] as const;
 export type TargetWarningCode = (typeof TARGET_WARNING_CODES)[number];
 
@@ -58,8 +59,8 @@ const OPTION_VALUES: Readonly<Record<keyof TargetCompileOptions, OptionRules[str
   cacheAudit: [(v) => typeof v === 'boolean', 'true or false'],
   cacheBreakpoints: [(v) => Array.isArray(v) && v.every((b) => b === 'tools' || b === 'system' || (isPlainObject(b) && Object.keys(b).join() === 'message' && Number.isSafeInteger(b['message']) && (b['message'] as number) >= 0)), "a list of 'tools', 'system' and { message: i }"],
   allowedTools: [(v) => typeof v === 'boolean', 'true or false'],
-  namespaces: [(v) => v === 'native' || v === 'action-args', "'native' or 'action-args'"],
-  responsesSystemRole: [(v) => v === 'system' || v === 'developer', "'system' or 'developer'"],
+  namespaces: oneOf(['native', 'action-args']),
+  responsesSystemRole: oneOf(['system', 'developer']),
   onWarning: [(v) => typeof v === 'function', 'a function'],
 };
 
@@ -134,7 +135,7 @@ export function compileForTarget<T extends Target>(input: TargetCompileInput & {
   const adapter = adapterFor(input.target) as TargetAdapter<Target>;
   const options = input.options ?? {};
   const warn: Warn = (code, message) => options.onWarning?.(`[toolroute] ${message}`, code);
-  const { systemText, conversation } = splitSystem(input, adapter.systemMessages);
+  const { systemText, conversation } = splitSystem(input, adapter.systemMessages, warn);
   const placed = placeAnnouncements(pairToolCalls(dropForeignState(conversation, adapter.target, warn), warn), input.announcements, adapter.announcements);
   if (placed.hoisted !== '') {
     warn('anthropic-announcement-hoist', 'system-channel announcements need a user or tool message to follow, and the history has none; the Anthropic API rejects a leading ' +
@@ -169,15 +170,17 @@ export function warnOnce(sink: (message: string, code: TargetWarningCode) => voi
 }
 
 /** Caller's `system`, the system messages that join it (leading ones, or all), then the directory. */
-function splitSystem(input: TargetCompileInput, joining: 'all' | 'leading'): { systemText: string; conversation: NormalizedMessage[] } {
+function splitSystem(input: TargetCompileInput, joining: 'all' | 'leading', warn: Warn): { systemText: string; conversation: NormalizedMessage[] } {
   const parts: string[] = typeof input.system === 'string' && input.system !== '' ? [input.system] : [];
   const conversation: NormalizedMessage[] = [];
   let leading = true;
-  for (const m of normalizeMessages(input.messages, readNativeEntry)) {
+  const unread: string[] = [];
+  for (const m of normalizeMessages(input.messages, readNativeEntry, unread)) {
     leading &&= m.role === 'system';
     if (m.role !== 'system' || (!leading && joining === 'leading')) conversation.push(m);
     else if (m.text !== '') parts.push(m.text);
   }
+  if (unread.length > 0) warn('unread-messages', `${unread.length} history entr${unread.length > 1 ? 'ies are' : 'y is'} not a message: ${listNames(unread, 5)}. A message is an object with role 'system', 'user', 'assistant' or 'tool'.`);
   if (typeof input.directoryXml === 'string' && input.directoryXml !== '') parts.push(input.directoryXml);
   return { systemText: parts.join('\n\n'), conversation };
 }

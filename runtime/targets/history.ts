@@ -4,7 +4,7 @@
  * degrades to the nearest valid request.
  */
 
-import { checkShape, DEFAULT_LIMITS } from '../call-shape.js';
+import { checkShape, DEFAULT_LIMITS, jsonKind } from '../call-shape.js';
 
 /** A tool call as the neutral history carries it (OpenAI Chat's shape). */
 export interface NeutralToolCall { readonly id: string; readonly type?: 'function'; readonly function: { readonly name: string; readonly arguments: string } }
@@ -69,19 +69,22 @@ const ROLE_ALIASES: ReadonlyMap<unknown, NormalizedMessage['role']> = new Map([
 /** Reads a provider-native entry into messages (native.ts), or undefined for a neutral one. */
 export type NativeReader = (entry: Record<string, unknown>, index: number, entries: readonly unknown[]) => { readonly messages: NormalizedMessage[]; readonly consumed: number } | undefined;
 
-/** A caller's history, normalized. Any input gives a list; nothing is mutated. */
-export function normalizeMessages(messages: unknown, readNative?: NativeReader): NormalizedMessage[] {
+/** A caller's history, normalized. Any input gives a list; nothing is mutated. `unread` gets each entry not read as written. */
+export function normalizeMessages(messages: unknown, readNative?: NativeReader, unread?: string[]): NormalizedMessage[] {
   if (!Array.isArray(messages)) return [];
   const out: NormalizedMessage[] = [];
   for (let i = 0; i < messages.length; i++) {
     const m: unknown = messages[i];
-    if (typeof m !== 'object' || m === null) continue;
-    const native = readNative?.(m as Record<string, unknown>, i, messages);
-    out.push(...(native?.messages ?? [normalizeOne(m as Record<string, unknown>, i)]));
+    if (!isRecord(m)) { unread?.push(`messages[${i}] (${jsonKind(m)}, left out)`); continue; }
+    const native = readNative?.(m, i, messages);
+    if (native === undefined && !ROLE_ALIASES.has(m['role'])) unread?.push(`messages[${i}] (${roleWords(m['role'])}, read as user)`);
+    out.push(...(native?.messages ?? [normalizeOne(m, i)]));
     i += (native?.consumed ?? 1) - 1;
   }
   return out;
 }
+
+const roleWords = (role: unknown): string => (role === undefined ? 'no role' : typeof role === 'string' ? `role ${JSON.stringify(role.slice(0, 40))}` : `a ${jsonKind(role)} role`);
 
 /** One neutral entry, normalized; `src` is its index in the caller's history. */
 export function normalizeOne(record: Record<string, unknown>, src: number): NormalizedMessage {

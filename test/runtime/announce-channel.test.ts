@@ -12,9 +12,10 @@ describe('announcement channels are checked', () => {
     router.announce('kept', 'standing', { channel: 'system' });
     const before = router.snapshot();
     expect(() => router.announce('new', 'text', { channel: 'user-tail' as never })).toThrow(
-      /^announce: unknown announcement channel "user-tail" \(did you mean "user_tail"\?\); nothing was changed\. Channels: auto, user_tail, system\.$/,
+      /^announce: options\.channel takes 'auto', 'user_tail' or 'system'; got "user-tail" \(did you mean "user_tail"\?\)\.$/,
     );
-    expect(() => router.announce('kept', 'replaced', { channel: 42 as never })).toThrow(/unknown announcement channel 42; nothing was changed/);
+    expect(() => router.announce('kept', 'replaced', { channel: 42 as never })).toThrow(/^announce: options\.channel takes 'auto', 'user_tail' or 'system'; got 42\.$/);
+    expect(() => router.announce('new', 'text', 5 as never)).toThrow(/^announce: options must be an object; got 5\.$/);
     expect(router.snapshot()).toEqual(before);
     expect(() => router.restore(router.snapshot())).not.toThrow();
   });
@@ -30,7 +31,7 @@ describe('announcement channels are checked', () => {
     const { router } = exampleRouter();
     router.syncToolAnnouncements(['read_file', 'get_time']);
     const before = router.snapshot();
-    expect(() => router.syncToolAnnouncements(['get_time'], { channel: 'sytem' as never })).toThrow(/^syncToolAnnouncements: unknown announcement channel "sytem" \(did you mean "system"\?\)/);
+    expect(() => router.syncToolAnnouncements(['get_time'], { channel: 'sytem' as never })).toThrow(/^syncToolAnnouncements: options\.channel takes .*; got "sytem" \(did you mean "system"\?\)/);
     expect(router.snapshot()).toEqual(before);
     // The next valid call still sees read_file as announced before.
     expect(router.syncToolAnnouncements(['get_time'], { channel: 'system' })).toEqual({ added: [], removed: ['read_file'] });

@@ -164,6 +164,27 @@ describe('message conversion per target (tool calls and tool results included)',
     }
   });
 
+  it('history entries not read as written are named in one unread-messages warning: left out, or read as user', () => {
+    const messages = [
+      null, 42, ['user', 'hi'], { role: 'user', content: 'a' }, { content: 'no role' }, { role: 'function', content: 'f' }, { role: 7, content: 'n' },
+      ...Array.from({ length: 3 }, () => ({ role: 'wizard', content: 'w' })),
+    ] as unknown as NeutralMessage[];
+    for (const target of TARGET_LIST) {
+      const warnings: [string, string][] = [];
+      const payload = compileForTarget({ ...base, target, messages, options: { onWarning: (m, code) => warnings.push([code, m]) } });
+      expect(JSON.stringify(payload), target).not.toContain('"hi"');
+      expect(warnings.filter(([code]) => code === 'unread-messages'), target).toEqual([[
+        'unread-messages',
+        "[toolroute] 9 history entries are not a message: messages[0] (null, left out), messages[1] (integer, left out), messages[2] (array, left out), " +
+          'messages[4] (no role, read as user), messages[5] (role "function", read as user), … (4 more). ' +
+          "A message is an object with role 'system', 'user', 'assistant' or 'tool'.",
+      ]]);
+      const clean: string[] = [];
+      compileForTarget({ ...base, target, messages: toolHistory, options: { onWarning: (_m, code) => clean.push(code) } });
+      expect(clean, target).not.toContain('unread-messages');
+    }
+  });
+
   it('anthropic: an empty assistant turn (Claude may end one with content: []) is left out, never sent empty', () => {
     const empty = fromProvider('anthropic', { role: 'assistant', stop_reason: 'end_turn', content: [] } as never);
     for (const turn of [...empty, { role: 'assistant', content: '' }, { role: 'assistant', content: null }] as NeutralMessage[]) {
