@@ -11,7 +11,7 @@
 //
 // TOOLROUTE_CLI=dist or TOOLROUTE_CLI=source forces one (tests, debugging). Either way, specs
 // written in TypeScript load through tsx's tsImport (generator/load.ts).
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = new URL('../', import.meta.url);
@@ -74,12 +74,20 @@ const missing = GENERATOR_PACKAGES.filter((name) => {
   }
 });
 if (missing.length > 0) {
-  process.stderr.write(
+  const [first, ...more] = process.argv.slice(2);
+  // `--version` and `--help` need no generator: they are how one finds out what is installed and what to add.
+  if ((first === '--version' || first === '-v') && more.length === 0) {
+    process.stdout.write(`${JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')).version}\n`);
+    process.exit(0);
+  }
+  const help = (first === '--help' || first === '-h') && more.length === 0;
+  (help ? process.stdout : process.stderr).write(
     `toolroute: the code generator needs ${missing.join(', ')}, which a runtime-only install leaves out.\n` +
       'Install the generator\'s packages as dev dependencies:\n' +
-      '  npm install --save-dev tsx yaml zod esbuild\n',
+      '  npm install --save-dev tsx yaml zod esbuild\n' +
+      'Then `toolroute --help` lists the commands (codegen, import mcp, inspect, eval, init).\n',
   );
-  process.exit(2);
+  process.exit(help ? 0 : 2);
 }
 
 const mode = chooseMode();

@@ -246,6 +246,12 @@ export const result = [ok, bad.ok];
     expect(cli.code).toBe(2);
     expect(cli.stderr).toContain('the code generator needs yaml, zod, tsx, esbuild');
     expect(cli.stderr).toContain('npm install --save-dev tsx yaml zod esbuild');
+    // `--version` and `--help` answer without the generator: what is installed, and what to add.
+    const version = run(process.execPath, ['node_modules/toolroute/bin/toolroute.js', '--version'], dir);
+    expect([version.code, version.stdout, version.stderr]).toEqual([0, `${(JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version}\n`, '']);
+    const help = run(process.execPath, ['node_modules/toolroute/bin/toolroute.js', '--help'], dir);
+    expect([help.code, help.stderr]).toEqual([0, '']);
+    expect(help.stdout).toContain('npm install --save-dev tsx yaml zod esbuild');
   }, 300_000);
 
   it("in the README's app: codegen works for YAML and TypeScript specs, run by the compiled CLI", () => {
