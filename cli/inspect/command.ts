@@ -2,11 +2,11 @@
  * The `toolroute inspect` command: the report as terminal tables (default),
  * JSON (`--json`) or an HTML page (`--html <file>`, written atomically).
  */
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { formatProblem } from '../../generator/problems.js';
 import { errorCode } from '../../generator/load/common.js';
-import { renderInspectHtml } from './html.js';
+import { INSPECT_PAGE_MARK, renderInspectHtml } from './html.js';
 import { inspectSpec } from './measure.js';
 import { formatInspectText } from './text.js';
 import { TOOLKIT_LOADING_STRATEGIES, type ToolkitLoadingStrategy } from '../../runtime/toolkit-loading.js';
@@ -45,6 +45,11 @@ export async function inspectCommand(spec: string, options: InspectCommandOption
   if (options.html !== undefined) {
     const file = path.resolve(io.cwd, options.html);
     const temp = `${file}.${process.pid}.tmp`;
+    // A page written before is replaced; any other file (the spec itself, say) is kept.
+    if (!(await replaceable(file))) {
+      io.stderr(`toolroute: --html ${options.html} names a file that is not a page toolroute inspect wrote; it was left as it is. Pick another name, or remove the file.\n`);
+      return 1;
+    }
     try {
       // Whole or nothing: a reader never sees half a page.
       await writeFile(temp, renderInspectHtml(result.report));
@@ -61,4 +66,25 @@ export async function inspectCommand(spec: string, options: InspectCommandOption
   else if (options.html === undefined) io.stdout(formatInspectText(result.report));
   else io.stdout(`toolroute: wrote ${options.html} (${result.report.targets.length} targets).\n`);
   return 0;
+}
+
+/** Whether `file` may be written: it does not exist, or it is a page `inspect --html` wrote (its head carries the mark). */
+async function replaceable(file: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    // Missing: a new page. Any other failure is reported by the write itself, with its code.
+    return true;
+  }
+  try {
+    const head = Buffer.alloc(1024);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return head.subarray(0, bytesRead).toString('utf8').includes(INSPECT_PAGE_MARK);
+  } catch {
+    // A folder, say: not a page.
+    return false;
+  } finally {
+    await handle.close();
+  }
 }

@@ -53,6 +53,9 @@ function bar(t: TargetReport, s: StateReport): ChartBar {
   return { target: t.target, state: s.label, segments: list, bytes: list.reduce((n, x) => n + x.bytes, 0) };
 }
 
+/** In the head of every page `inspect --html` writes: the only file it overwrites is one that carries it. */
+export const INSPECT_PAGE_MARK = '<meta name="generator" content="toolroute inspect">';
+
 /**
  * The whole page.
  *
@@ -67,6 +70,7 @@ export function renderInspectHtml(report: InspectReport): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+${INSPECT_PAGE_MARK}
 <title>${esc(title)}</title>
 <style>
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px; color: #1d1d1f; background: #fff; }

@@ -227,6 +227,24 @@ describe('toolroute inspect (the first run spawned, the rest in this process)', 
     expect(await inProcess(['inspect', 'hostile.spec.yaml', '--html', long])).toMatchObject({ code: 1, stderr: `toolroute: cannot write ${long} (ENAMETOOLONG).\n` });
   });
 
+  it('--html replaces a page it wrote, and no other file: not the spec, not a page of its own name', async () => {
+    expect(await inProcess(['inspect', 'hostile.spec.yaml', '--html', 'again.html'])).toMatchObject({ code: 0 });
+    writeFileSync(path.join(dir, 'again.html'), readFileSync(path.join(dir, 'again.html'), 'utf8').replace('<h1>', '<h1>OLD'));
+    expect(await inProcess(['inspect', 'hostile.spec.yaml', '--html', 'again.html'])).toMatchObject({ code: 0 });
+    expect(readFileSync(path.join(dir, 'again.html'), 'utf8')).not.toContain('OLD');
+    const spec = readFileSync(path.join(dir, 'hostile.spec.yaml'), 'utf8');
+    writeFileSync(path.join(dir, 'notes.html'), '<!doctype html><title>my notes</title>');
+    for (const file of ['hostile.spec.yaml', 'notes.html']) {
+      const r = await inProcess(['inspect', 'hostile.spec.yaml', '--html', file]);
+      expect(r).toMatchObject({ code: 1, stdout: '' });
+      expect(r.stderr).toBe(`toolroute: --html ${file} names a file that is not a page toolroute inspect wrote; it was left as it is. Pick another name, or remove the file.\n`);
+    }
+    expect(readFileSync(path.join(dir, 'hostile.spec.yaml'), 'utf8')).toBe(spec);
+    expect(readFileSync(path.join(dir, 'notes.html'), 'utf8')).toBe('<!doctype html><title>my notes</title>');
+    mkdirSync(path.join(dir, 'a-folder.html'));
+    expect(await inProcess(['inspect', 'hostile.spec.yaml', '--html', 'a-folder.html'])).toMatchObject({ code: 1, stderr: expect.stringContaining('not a page toolroute inspect wrote') });
+  });
+
   it('terminal and JSON output keep spec text as text', async () => {
     const r = await inProcess(['inspect', 'hostile.spec.yaml']);
     expect(r.code).toBe(0);
