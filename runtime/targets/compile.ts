@@ -55,7 +55,7 @@ export interface TargetCompileOptions {
 
 /** Each compile option: whether a value is one it takes, and those values in words. */
 const OPTION_VALUES: Readonly<Record<keyof TargetCompileOptions, OptionRules[string]>> = {
-  toolSearch: [(v) => typeof v === 'boolean' || v === 'regex' || v === 'bm25', "true, false, 'regex' or 'bm25'"],
+  toolSearch: [(v) => typeof v === 'boolean' || v === 'regex' || v === 'bm25', "true, false, 'regex' or 'bm25'", ['regex', 'bm25']],
   cacheAudit: [(v) => typeof v === 'boolean', 'true or false'],
   cacheBreakpoints: [(v) => Array.isArray(v) && v.every((b) => b === 'tools' || b === 'system' || (isPlainObject(b) && Object.keys(b).join() === 'message' && Number.isSafeInteger(b['message']) && (b['message'] as number) >= 0)), "a list of 'tools', 'system' and { message: i }"],
   allowedTools: [(v) => typeof v === 'boolean', 'true or false'],

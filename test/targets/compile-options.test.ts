@@ -20,7 +20,8 @@ describe('compile options', () => {
 
   it.each([
     [{ cacheBreakPoints: ['tools'] }, /unknown name "cacheBreakPoints" \(did you mean "cacheBreakpoints"\?\)/],
-    [{ toolSearch: 'bogus' }, /options\.toolSearch takes true, false, 'regex' or 'bm25'; got "bogus"/],
+    [{ toolSearch: 'bogus' }, /options\.toolSearch takes true, false, 'regex' or 'bm25'; got "bogus"\.$/],
+    [{ toolSearch: 'BM25' }, /options\.toolSearch takes true, false, 'regex' or 'bm25'; got "BM25" \(did you mean "bm25"\?\)\.$/],
     [{ allowedTools: 'yes' }, /options\.allowedTools takes true or false; got "yes"/],
     [{ responsesSystemRole: 'assistant' }, /options\.responsesSystemRole takes 'system' or 'developer'; got "assistant"\.$/],
     [{ responsesSystemRole: 'Developer' }, /options\.responsesSystemRole takes 'system' or 'developer'; got "Developer" \(did you mean "developer"\?\)\.$/],
