@@ -135,8 +135,14 @@ export function parseArguments(raw: unknown, limits: CallLimits): ParsedArgument
       return failed({ kind: 'bad_json', detail: error instanceof Error ? error.message : String(error) });
     }
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return failed({ kind: 'not_object', got: jsonKind(value) });
-  const problem = checkShape(value, limits);
+  let kind: string;
+  try {
+    kind = jsonKind(value); // Array.isArray throws on a revoked Proxy
+  } catch {
+    return failed({ kind: 'not_json_data', got: 'an unreadable object' });
+  }
+  if (kind !== 'object') return failed({ kind: 'not_object', got: kind });
+  const problem = checkShape(value as object, limits);
   return problem ? failed(problem) : { ok: true, value: value as Record<string, unknown> };
 }
 

@@ -14,7 +14,7 @@ import { Catalog, type AnyDynamicGroup, type AnyDynamicTool } from './router/cat
 import { Compiler, type AnyTargetCompileRequest } from './router/compile.js';
 import { Events, type RouterEvents } from './router/events.js';
 import { Gate, type BlocklistOptions } from './router/gate.js';
-import { Invoker } from './router/invoke.js';
+import { DISPATCH_OPTIONS, Invoker, TIME_LIMIT } from './router/invoke.js';
 import { Pruner, searchToolsDefinition } from './router/prune.js';
 import { Resolver } from './router/resolve.js';
 import { Session, readSnapshot } from './router/session.js';
@@ -43,7 +43,7 @@ export type {
 /** `createRouter`'s options: a check per option, or none here where the part that reads it checks it (and says more). */
 const READ_ELSEWHERE: OptionRules[string] = [() => true, ''];
 const ROUTER_OPTIONS: Readonly<Record<keyof RouterOptions | 'libraryTools', OptionRules[string]>> = {
-  strategy: READ_ELSEWHERE, timeoutMs: READ_ELSEWHERE, toolkitLoading: READ_ELSEWHERE, searchTools: READ_ELSEWHERE, libraryTools: READ_ELSEWHERE,
+  strategy: READ_ELSEWHERE, timeoutMs: TIME_LIMIT, toolkitLoading: READ_ELSEWHERE, searchTools: READ_ELSEWHERE, libraryTools: READ_ELSEWHERE,
   maxArgumentsLength: READ_ELSEWHERE, maxDepth: READ_ELSEWHERE, maxNodes: READ_ELSEWHERE,
   propagateHandlerErrors: [(v) => typeof v === 'boolean', 'true or false'],
   handlerErrorReason: [(v) => typeof v === 'function', 'a function'],
@@ -71,7 +71,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     checkOptions('createRouter', options, ROUTER_OPTIONS);
     const own = options.searchTools === undefined || (options.searchTools as unknown) === false ? [] : [searchToolsDefinition(options.searchTools, (query, k) => this.#pruner.searchTools(query, k, this.#gate))];
     if (own.length > 0 && typeof generated.loadSearch !== 'function') throw new TypeError('createRouter: searchTools needs a generated folder with its search loader (search.gen.ts); regenerate it.');
-    const library = own.length > 0 && (options.libraryTools ?? []) instanceof Array ? [...((options.libraryTools ?? []) as unknown[]), ...own] : options.libraryTools;
+    const library = own.length > 0 && Array.isArray(options.libraryTools ?? []) ? [...((options.libraryTools ?? []) as unknown[]), ...own] : options.libraryTools;
     const catalog = new Catalog(generated as unknown as GeneratedModule<RegistryShape>, handlers, library);
     this.#catalog = catalog;
     this.#session = new Session();
@@ -246,6 +246,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
   handleTool(call: LoaderCall): string;
   handleTool(call: unknown, options?: DispatchOptions<C>): [L] extends [never] ? string : string | Promise<string>;
   handleTool(call: unknown, options?: DispatchOptions<C>): string | Promise<string> {
+    checkOptions('handleTool', options, DISPATCH_OPTIONS);
     const shape = readCall(call);
     if (this.#catalog.isLibraryTool(shape.name)) return this.dispatch(call, options as DispatchOptions<C> & { context: C }).then(libraryResultText);
     if (shape.name !== LOAD_TOOLKIT_NAME) return notLibraryText(shape.name, this.#catalog.library.map((t) => this.#catalog.toolName(t)));

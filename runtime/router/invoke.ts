@@ -14,10 +14,15 @@ import type { Gate } from './gate.js';
 import type { Resolver } from './resolve.js';
 import type { DispatchOptions, DispatchResult, RouterOptions } from './types.js';
 
-/** What each `dispatch` option takes (`timeoutMs`'s range is `validTimeout`'s). */
-const DISPATCH_OPTIONS: OptionRules = {
+/** The longest delay Node's timers keep (about 24.8 days): a longer one fires at once, so every call would time out. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** The one rule of a time limit (the router's and each call's): a number of ms that Node's timers take. */
+export const TIME_LIMIT: OptionRules[string] = [(v) => typeof v === 'number' && v >= 0 && v <= MAX_TIMER_MS, `a number of milliseconds from 0 to ${MAX_TIMER_MS} (about 24.8 days)`];
+
+/** What each `dispatch` option takes: checked before the call is read, so a mistake fails whatever the model sent. */
+export const DISPATCH_OPTIONS: OptionRules = {
   context: [() => true, 'any value'],
-  timeoutMs: [(v) => typeof v === 'number', 'a number of milliseconds'],
+  timeoutMs: TIME_LIMIT,
   signal: [(v) => typeof (v as Partial<AbortSignal> | null)?.addEventListener === 'function', 'an AbortSignal'],
 };
 
@@ -65,7 +70,7 @@ export class Invoker {
     this.#gate = gate;
     this.#propagate = options.propagateHandlerErrors === true;
     this.#reasonHook = options.handlerErrorReason;
-    this.#timeoutMs = validTimeout(options.timeoutMs, 'createRouter: timeoutMs') ?? 0;
+    this.#timeoutMs = options.timeoutMs ?? 0; // checked by createRouter's options (TIME_LIMIT)
   }
 
   /** `dispatch`'s whole path: resolve the call, then run its handler. Rejects only with `propagateHandlerErrors`. */
@@ -81,8 +86,7 @@ export class Invoker {
     const handler = entry.handler as ((args: unknown, ctx: HandlerContext<unknown>) => unknown) | undefined;
     if (!handler) return { ok: false, code: 'handler_error', reason: `Tool ${quote(tool)} has no handler in this application.`, callId, tool };
     const signal = options?.signal;
-    const own = options?.timeoutMs;
-    const timeoutMs = own !== undefined && own !== 0 ? validTimeout(own, 'dispatch: timeoutMs')! : this.#timeoutMs;
+    const timeoutMs = options?.timeoutMs || this.#timeoutMs; // 0 or absent: the router's limit
     if (signal?.aborted) return aborted(tool, callId, signal.reason);
     const ctx = new Context(callId, options?.context);
     let value: unknown;
@@ -149,6 +153,7 @@ export class Invoker {
         }, timeoutMs);
       }
       signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) onAbort(); // aborted while the handler ran synchronously: no 'abort' event comes
       pending.then(
         (result) => {
           if (finish()) resolve({ ok: true, tool, result, callId });
@@ -190,13 +195,3 @@ function aborted(tool: string, callId: string | undefined, error: unknown): AnyD
   return { ok: false, code: 'aborted', reason: `The call to ${quote(tool)} was cancelled by the application before it finished.`, callId, tool, error };
 }
 
-/** The longest delay Node's timers keep (about 24.8 days): a longer one fires at once, so every call would time out. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-/** A time limit as given: a number of ms that Node's timers take, or undefined; anything else is a configuration mistake. */
-function validTimeout(value: unknown, where: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !(value >= 0 && value <= MAX_TIMER_MS)) {
-    throw new TypeError(`${where} must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (about 24.8 days), got ${String(value)}.`);
-  }
-  return value;
-}

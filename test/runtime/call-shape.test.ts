@@ -115,6 +115,17 @@ describe('readCall', () => {
     }
   });
 
+  test('arguments that are a revoked Proxy are malformed, on every entry point, never a throw', async () => {
+    const { router, log } = exampleRouter();
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const reason = 'Arguments for "read_file" must be JSON data; got an unreadable object.';
+    expect(router.checkToolCall({ name: 'read_file', arguments: proxy })).toMatchObject({ allowed: false, code: 'malformed_arguments', reason });
+    expect(await router.dispatch({ name: 'read_file', arguments: proxy })).toMatchObject({ ok: false, code: 'malformed_arguments', reason });
+    expect(router.tryResolveNamespace({ name: 'file_ops', arguments: proxy })).toMatchObject({ ok: false, code: 'malformed_arguments' });
+    expect(log).toEqual([]);
+  });
+
   test('a getter that re-enters dispatch does not disturb the outer call', async () => {
     const { router, log } = exampleRouter();
     let inner: Promise<unknown> | undefined;

@@ -138,13 +138,34 @@ describe('time limits and cancellation', () => {
 
   test('a bad time limit is a configuration mistake: it throws (createRouter) or rejects (dispatch)', async () => {
     const { handlers } = recordingHandlers();
-    expect(() => createRouter(generated, handlers, { timeoutMs: -1 })).toThrow(/timeoutMs must be a number of milliseconds from 0 to 2147483647/);
+    expect(() => createRouter(generated, handlers, { timeoutMs: -1 })).toThrow(/^createRouter: options\.timeoutMs takes a number of milliseconds from 0 to 2147483647 \(about 24\.8 days\); got -1\.$/);
     // Longer than Node's timers hold: every call would time out at once.
-    expect(() => createRouter(generated, handlers, { timeoutMs: 30 * 24 * 3600 * 1000 })).toThrow(/about 24.8 days\), got 2592000000/);
+    expect(() => createRouter(generated, handlers, { timeoutMs: 30 * 24 * 3600 * 1000 })).toThrow(/about 24.8 days\); got 2592000000/);
     const router = routerWith({ get_time: async () => 1 });
-    await expect(router.dispatch(call('get_time'), { timeoutMs: Number.NaN })).rejects.toThrow(/dispatch: timeoutMs/);
-    await expect(router.dispatch(call('get_time'), { timeoutMs: 3e9 })).rejects.toThrow(/dispatch: timeoutMs must be a number of milliseconds from 0 to 2147483647/);
+    await expect(router.dispatch(call('get_time'), { timeoutMs: Number.NaN })).rejects.toThrow(/dispatch: options.timeoutMs takes/);
+    await expect(router.dispatch(call('get_time'), { timeoutMs: 3e9 })).rejects.toThrow(/^dispatch: options\.timeoutMs takes a number of milliseconds from 0 to 2147483647 \(about 24\.8 days\); got 3000000000\.$/);
     expect(await router.dispatch(call('get_time'), { timeoutMs: 2 ** 31 - 1 })).toMatchObject({ ok: true, result: 1 });
+    // Whatever the model sent: a call that is refused, and a load (which would change the router), fail the same way.
+    await expect(router.dispatch(call('no_such_tool'), { timeoutMs: -5 })).rejects.toThrow(/options\.timeoutMs takes/);
+    await expect(router.dispatch(call('load_toolkit', { toolkit_name: 'Weather' }), { timeoutMs: 3e9 })).rejects.toThrow(/options\.timeoutMs takes/);
+    expect(() => router.handleTool(call('load_toolkit', { toolkit_name: 'Weather' }), { timeOutMs: 5 } as never)).toThrow(/^handleTool options: unknown name "timeOutMs"/);
+    expect(router.getLoadedToolkits()).toEqual([]);
+  });
+
+  test("the caller's signal aborted while the handler runs synchronously settles the call as aborted", async () => {
+    for (const timeoutMs of [undefined, 1000]) {
+      const controller = new AbortController();
+      let signal: AbortSignal | undefined;
+      // A handler (or code it calls, such as a stop tool) aborts the turn, then waits on its own signal.
+      const router = routerWith({ run_bash: (_a, ctx) => {
+        signal = ctx.signal;
+        controller.abort(new Error('stop'));
+        return new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error)));
+      } }, timeoutMs === undefined ? undefined : { timeoutMs });
+      const r = await router.dispatch(call('run_bash', { command: 'x' }), { signal: controller.signal });
+      expect(r, String(timeoutMs)).toMatchObject({ ok: false, code: 'aborted', tool: 'run_bash' });
+      expect(signal?.aborted).toBe(true);
+    }
   });
 
   test('a misspelt dispatch option rejects the dispatch, naming the closest, before the handler runs', async () => {

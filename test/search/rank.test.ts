@@ -3,6 +3,7 @@
  * `rankByTask` and filled with the spec's tools (their groups' words included), tools registered at run time ranked
  * too, and the result usable with `compile({ tools })` like a prune result.
  */
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { term, ToolSearch, words } from '../../search/index.js';
 import { createRouter, specFromData } from '../../runtime/index.js';
@@ -75,6 +76,14 @@ describe('router.rankByTask', () => {
     expect(loads).toBe(1);
     const payload = router.compile({ target: 'openai', messages: [{ role: 'user', content: 'hi' }], tools: ranked.tools.map((t) => t.name) });
     expect((payload.tools ?? []).map((t) => (t as { function: { name: string } }).function.name)).toEqual(ranked.tools.map((t) => t.name));
+  });
+
+  it('adds search_tools beside libraryTools given as an array of another realm (a vm context, a test environment)', () => {
+    const exampleHandlers = Object.fromEntries(example.spec.tools.map((t) => [t.name, () => 'ok'])) as never;
+    const foreign = runInNewContext('[]') as unknown[];
+    expect(foreign instanceof Array).toBe(false);
+    const names = createRouter(example, exampleHandlers, { searchTools: true, libraryTools: foreign as never }).compile().tools.map((t) => t.name);
+    expect(names).toContain('search_tools');
   });
 
   it("indexes a spec tool with its toolkit's and namespace's names and descriptions", async () => {
