@@ -11,13 +11,12 @@ import { isPlainObject } from '../call-shape.js';
 import { neutralNamespaceTool, neutralTool } from '../neutral.js';
 import { renderTool, type JsonSchema } from '../targets/index.js';
 import { anthropicKeyPlan } from '../targets/property-keys.js';
-import { cloneJson } from '../targets/schema.js';
 import { assertKnownNames } from '../suggest.js';
 import { listNames } from '../reasons.js';
 import type { DynamicGroupDefinition, DynamicToolDefinition } from './types.js';
 import { TOOLKIT_DISPATCHER_NAME } from '../toolkit-loading.js';
 import { deepFreeze } from '../freeze.js';
-import { planLibraryTools } from './library.js';
+import { planLibraryTools, staticSchema } from './library.js';
 import { EMPTY_OBJECT_SCHEMA, Group, toolInput, type AnyHandler, type ToolEntry } from './entries.js';
 
 export type { AnyHandler, Group, ToolEntry } from './entries.js';
@@ -255,6 +254,7 @@ export class Catalog {
       // A misspelt key (`tag`) would leave the tool without what it names: refused, as a library tool's is.
       assertKnownNames(`${where}: ${JSON.stringify(def.name)}`, Object.keys(def), DYNAMIC_TOOL_KEYS, () => DYNAMIC_TOOL_KEYS, `A tool takes ${[...DYNAMIC_TOOL_KEYS].join(', ')}.`);
       for (const key of ['handler', 'validate'] as const) if (def[key] !== undefined && typeof def[key] !== 'function') throw new TypeError(`${where}: ${JSON.stringify(def.name)}.${key} must be a function.`);
+      if (def.deferLoading !== undefined && typeof def.deferLoading !== 'boolean') throw new TypeError(`${where}: ${JSON.stringify(def.name)}.deferLoading must be true or false.`);
       // A string would be spread into letters, and a number breaks pruning later: both are refused here.
       if (def.tags !== undefined && !(Array.isArray(def.tags) && (def.tags as unknown[]).every((t) => typeof t === 'string'))) {
         throw new TypeError(`${where}: ${JSON.stringify(def.name)}.tags must be an array of strings.`);
@@ -264,20 +264,16 @@ export class Catalog {
   }
 
   /**
-   * What a run-time tool's entry is made of, computed before the router changes: rendering copies the schema, and a
-   * schema that contains itself or nests without end throws here, as a TypeError naming the tool.
+   * What a run-time tool's entry is made of, computed before the router changes. The schema is checked and copied as a
+   * library tool's is (`staticSchema`): plain JSON, `type: "object"` at the top, frozen, so later edits change nothing.
    */
   #prepare(def: AnyDynamicTool, where: string): PreparedTool {
     // The reference library's shorthand (a properties map) or a full schema, as a full `type: "object"` schema.
     const { parameters } = def;
-    try {
-      // A frozen copy, as a spec tool's: the caller's later edits of its object change nothing the router offers.
-      const schema = deepFreeze(cloneJson(parameters === undefined ? EMPTY_OBJECT_SCHEMA : parameters['type'] === 'object' ? parameters : { type: 'object', properties: parameters })) as JsonSchema;
-      const neutral = neutralTool({ name: def.name, description: def.description, parameters: schema, deferLoading: def.deferLoading === true });
-      return { def, schema, neutral, definition: deepFreeze(renderTool('neutral', neutral, RENDER_OPTIONS) as ToolDefinition), keyDecode: anthropicKeyPlan(schema) };
-    } catch (error) {
-      throw new TypeError(`${where}: ${JSON.stringify(def.name)}.parameters cannot be read as JSON Schema (${error instanceof Error ? error.message : String(error)}): is it a schema that contains itself, or nests thousands of levels deep?`);
-    }
+    const full = parameters === undefined ? EMPTY_OBJECT_SCHEMA : parameters['type'] === 'object' ? parameters : { type: 'object', properties: parameters };
+    const schema = staticSchema(full, `${where}: ${JSON.stringify(def.name)}`) as JsonSchema;
+    const neutral = neutralTool({ name: def.name, description: def.description, parameters: schema, deferLoading: def.deferLoading === true });
+    return { def, schema, neutral, definition: deepFreeze(renderTool('neutral', neutral, RENDER_OPTIONS) as ToolDefinition), keyDecode: anthropicKeyPlan(schema) };
   }
 
   #addDynamicTool({ def, schema, neutral, definition, keyDecode }: PreparedTool, flat: boolean, library = false): number {

@@ -85,7 +85,7 @@ export function planLibraryTools(definitions: unknown, taken: (name: string) => 
 }
 
 /** A frozen deep copy of a parameters schema, after checking it is plain JSON with `type: "object"` at the top. */
-function staticSchema(schema: unknown, where: string): Readonly<Record<string, unknown>> {
+export function staticSchema(schema: unknown, where: string): Readonly<Record<string, unknown>> {
   if (!isPlainObject(schema) || schema['type'] !== 'object') {
     throw new TypeError(`${where}: \`parameters\` must be a JSON Schema object with type "object" at the top (a bare map of properties is not one).`);
   }

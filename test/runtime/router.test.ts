@@ -240,12 +240,31 @@ describe('run-time registration', () => {
     const loop: Record<string, unknown> = { type: 'object', properties: {} };
     (loop['properties'] as Record<string, unknown>)['self'] = loop;
     const tools = [{ name: 'fine', description: 'Fine' }, { name: 'loop', description: 'Loops', parameters: loop }];
-    expect(() => router.registerTools(tools)).toThrow(/^registerTools: "loop"\.parameters cannot be read as JSON Schema/);
-    expect(() => router.registerToolkits([{ name: 'Loops', description: 'x', tools }])).toThrow(/^registerToolkits: "loop"\.parameters/);
+    expect(() => router.registerTools(tools)).toThrow(/^registerTools: "loop": `parameters` is nested deeper than 64 levels \(or refers to itself\)/);
+    expect(() => router.registerToolkits([{ name: 'Loops', description: 'x', tools }])).toThrow(/^registerToolkits: "loop": `parameters`/);
     expect(router.checkToolCall({ name: 'fine' })).toMatchObject({ code: 'unknown_tool' });
     expect(router.compile().tools.map((t) => t.name)).toEqual(['file_ops', 'terminal', 'get_time', 'load_toolkit']);
     // The same tools without the loop register as usual.
     expect(router.registerTools([tools[0]!]).checkToolCall({ name: 'fine' })).toMatchObject({ allowed: true, kind: 'tool' });
+  });
+
+  test('parameters are checked as a library tool\'s are: what a provider would refuse, or JSON cannot carry, throws and adds nothing', () => {
+    const { router } = exampleRouter();
+    const cases: [unknown, RegExp][] = [
+      [{ type: 'array', items: { type: 'string' } }, /`parameters\.properties` must map each property name to a schema/],
+      [{ a: 'string' }, /`parameters\.properties` must map each property name to a schema/],
+      [{ type: 'object', properties: { a: { type: 'string' } }, required: 'a' }, /`parameters\.required` must be an array of distinct property names/],
+      [{ n: { type: 'number', maximum: Infinity } }, /`parameters` holds Infinity at \/properties\/n\/maximum, which JSON cannot carry/],
+      [{ s: { type: 'string', pattern: /a+/ } }, /`parameters` holds a non-plain object at \/properties\/s\/pattern/],
+    ];
+    for (const [parameters, message] of cases) {
+      expect(() => router.registerTools([{ name: 'p1', description: 'x', parameters } as never]), JSON.stringify(parameters)).toThrow(message);
+    }
+    expect(() => router.registerTools([{ name: 'p1', description: 'x', deferLoading: 'yes' } as never])).toThrow(/^registerTools: "p1"\.deferLoading must be true or false\.$/);
+    expect(router.checkToolCall({ name: 'p1' })).toMatchObject({ code: 'unknown_tool' });
+    // A properties map with a property named `type` is still the shorthand.
+    router.registerTools([{ name: 'p2', description: 'x', parameters: { type: { type: 'string' } } }]);
+    expect(router.compile().tools.find((t) => t.name === 'p2')?.parameters).toEqual({ type: 'object', properties: { type: { type: 'string' } } });
   });
 });
 
