@@ -89,7 +89,10 @@ export class Compiler {
       ...(request.system !== undefined ? { system: request.system } : {}),
       ...(options !== undefined ? { options } : {}),
     };
-    return compileForTarget(input);
+    const payload = compileForTarget(input);
+    // A target's first compile that succeeds fixes its first turn (one that throws, or `allowedToolNames`, does not).
+    if (!this.#session.firstTurn.has(target)) this.#session.firstTurn.set(target, new Set(this.#catalog.registeredNames()));
+    return payload;
   }
 
   /** `compile()`: the reference library's neutral `{ tools, directoryXml }`, frozen and cached until a registration. */
@@ -147,8 +150,6 @@ export class Compiler {
     const key = `${native ? 'native:' : ''}${search ? 'search:' : ''}${names === undefined ? '' : JSON.stringify(names)}`;
     const slot = `${target}\u0000${names === undefined ? 'default' : 'selection'}`;
     const version = this.#gate.loadVersion;
-    // A target's first compile fixes its first turn (a question such as `allowedToolNames` does not).
-    if (compiling && !this.#session.firstTurn.has(target)) this.#session.firstTurn.set(target, new Set(this.#catalog.registeredNames()));
     const hit = this.#arrays.get(slot);
     if (hit?.version === version && hit.key === key && hit.mode === mode) return hit;
     // The default choice: namespaces, then the flat tools in no namespace.

@@ -32,6 +32,17 @@ describe('the first turn of each target', () => {
     expect(toolNames(after)).toEqual(toolNames(before));
   });
 
+  it.each(TARGETS)('%s: a compile that throws does not end the first turn', (target) => {
+    const { router } = exampleRouter(optionsFor(target));
+    expect(() => router.compile({ target, messages: [{ role: 'user', content: 'hi' }], tools: ['get_tme'] as never })).toThrow(/"get_tme" in `tools` is not a tool/);
+    expect(router.snapshot().firstTurn).toEqual({});
+    router.registerTools(ping);
+    const payload = router.compile({ target, messages: [{ role: 'user', content: 'hi' }] });
+    const sent = target === 'gemini' ? JSON.stringify((payload as { config: unknown }).config) : JSON.stringify((payload as { tools: unknown }).tools);
+    expect(sent).toContain('"ping"');
+    expect(router.snapshot().firstTurn).toEqual({ [target]: ['ping'] });
+  });
+
   it('allowedToolNames before the first compile does not end the first turn', () => {
     const { router } = exampleRouter();
     router.allowedToolNames({ target: 'openai' });
