@@ -9,7 +9,7 @@ import { isMarkedDeferred, list, memoFrozen, namedTool, type TargetAdapter, type
 import type { CacheBreakpoint, ToolChanges } from './compile.js';
 import { ToolrouteConfigError } from './errors.js';
 import { argumentsObject, type NormalizedMessage, type ProviderItem } from './history.js';
-import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
+import { argumentsText, assistantItems, assistantMessage, fnv1a, items, OTHER, readItems, replayItems, str, type ItemClass, type ReplayCodec } from './replay.js';
 import { anthropicKeyPlan, anthropicSchema } from './property-keys.js';
 import { portableParameters, type JsonSchema } from './schema.js';
 import type {
@@ -134,10 +134,13 @@ export function classifyAnthropicBlock(block: ProviderItem): ItemClass {
   return OTHER;
 }
 
+/** A call id as Anthropic takes it (`^[a-zA-Z0-9_-]+$`, else a 400): another provider's (`functions.get_time:0`, '') as a valid one derived from it. */
+const anthropicId = (id: string): string => (/^[a-zA-Z0-9_-]+$/.test(id) ? id : `${id.replace(/[^a-zA-Z0-9_-]/g, '_')}_${fnv1a(id)}`);
+
 const REPLAY: ReplayCodec<AnthropicAssistantBlock> & { text: (text: string) => AnthropicAssistantBlock } = {
   classify: classifyAnthropicBlock,
   text: (text) => ({ type: 'text', text }),
-  call: (call) => ({ type: 'tool_use', id: call.id, name: call.name, input: argumentsObject(call.arguments) }),
+  call: (call) => ({ type: 'tool_use', id: anthropicId(call.id), name: call.name, input: argumentsObject(call.arguments) }),
 };
 
 type AnthropicBlock = AnthropicTextBlock | AnthropicToolResultBlock | AnthropicAssistantBlock;
@@ -165,7 +168,7 @@ export function toAnthropicMessages(messages: readonly NormalizedMessage[], brea
       turns.push({ role: 'system', blocks: [{ block: { type: 'text', text: m.text }, src: m.src }] });
     } else if (m.role === 'tool' || m.role === 'user') {
       const block: AnthropicBlock =
-        m.role === 'user' ? { type: 'text', text: m.text } : m.isError ? { type: 'tool_result', tool_use_id: m.callId, content: m.text, is_error: true } : { type: 'tool_result', tool_use_id: m.callId, content: m.text };
+        m.role === 'user' ? { type: 'text', text: m.text } : m.isError ? { type: 'tool_result', tool_use_id: anthropicId(m.callId), content: m.text, is_error: true } : { type: 'tool_result', tool_use_id: anthropicId(m.callId), content: m.text };
       if (afterResults) prev.blocks.push({ block, src: m.src });
       else turns.push({ role: 'user', blocks: [{ block, src: m.src }] });
     } else {
@@ -180,13 +183,14 @@ export function toAnthropicMessages(messages: readonly NormalizedMessage[], brea
   }
   const unplacedBreakpoints: number[] = [];
   for (const src of breakpoints) {
-    const entry = turns.flatMap((t) => t.blocks).findLast((b) => b.src === src);
+    // Thinking blocks take no `cache_control` (a 400): the last other block of the message carries it.
+    const entry = turns.flatMap((t) => t.blocks).findLast((b) => b.src === src && b.block.type !== 'thinking' && b.block.type !== 'redacted_thinking');
     if (entry === undefined) unplacedBreakpoints.push(src);
     else entry.block = { ...entry.block, cache_control: { type: 'ephemeral' } };
   }
   if (unplacedBreakpoints.length > 0) {
     throw new ToolrouteConfigError('cache-breakpoint-target', `cacheBreakpoints names messages[${unplacedBreakpoints.join('], messages[')}], which the request does not carry: a leading ` +
-      "system message joins the top-level system prompt on Anthropic (fix: use the 'system' breakpoint), and a tool result answering no call or a turn with nothing in it is left out (fix: name a message that is sent).");
+      "system message joins the top-level system prompt on Anthropic (fix: use the 'system' breakpoint), a tool result answering no call or a turn with nothing in it is left out, and thinking blocks take no breakpoint (fix: name a message that is sent, with a block other than thinking).");
   }
   return turns.map((turn) => {
     const only = turn.blocks[0]?.block;
@@ -224,10 +228,7 @@ const MAX_BREAKPOINTS = 4;
 /** `stop_reason`s that are not a plain answer or plain tool calls. */
 const STOPS: ReadonlyMap<unknown, TurnStop> = new Map([['pause_turn', 'paused'], ['max_tokens', 'cut-off'], ['model_context_window_exceeded', 'cut-off'], ['refusal', 'refused']]);
 
-function isSearchTool(tool: AnthropicToolUnion): boolean {
-  const type = (tool as { type?: unknown }).type;
-  return typeof type === 'string' && type.startsWith('tool_search_tool_');
-}
+const isSearchTool = (tool: AnthropicToolUnion): boolean => String((tool as { type?: unknown }).type).startsWith('tool_search_tool_');
 
 /** The request rules Anthropic answers with a 400, checked before sending; a per-tool rule reports the first tool breaking it. */
 function checkAnthropicRules(tools: readonly AnthropicToolUnion[], system: AnthropicPayload['system'], messages: AnthropicPayload['messages']): void {

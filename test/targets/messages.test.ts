@@ -153,9 +153,11 @@ describe('message conversion per target (tool calls and tool results included)',
       content: [
         { type: 'text', text: '7' },
         { type: 'tool_use', id: '5', name: 'x', input: { already: 'parsed' } },
-        { type: 'tool_use', id: '', name: '', input: {} },
+        // An empty id is a 400 on Anthropic: it goes as a valid id derived from it.
+        { type: 'tool_use', id: '_811c9dc5', name: '', input: {} },
       ],
     });
+    expect(JSON.stringify(anthropic.messages[3])).toContain('"tool_use_id":"_811c9dc5"');
     // Anything but a list is the application's mistake: refused on every target, never sent as an empty history.
     for (const target of TARGET_LIST) {
       for (const notAList of ['not an array', null, undefined, 5, {}]) {
@@ -183,6 +185,32 @@ describe('message conversion per target (tool calls and tool results included)',
       compileForTarget({ ...base, target, messages: toolHistory, options: { onWarning: (_m, code) => clean.push(code) } });
       expect(clean, target).not.toContain('unread-messages');
     }
+  });
+
+  it("anthropic: another provider's call ids outside Anthropic's pattern go as valid ids derived from them, calls and results alike", () => {
+    const calls = (id: string, n: number): NeutralMessage[] => [
+      { role: 'user', content: `turn ${n}` },
+      { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'get_time', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: id, content: 'now' },
+    ];
+    // Kimi-style ids, reused every turn: the repeat is renamed too, and every id matches ^[a-zA-Z0-9_-]+$.
+    const messages = [...calls('functions.get_time:0', 1), ...calls('functions.get_time:0', 2), ...calls('call_ok-1', 3)];
+    const payload = compileForTarget({ ...base, target: 'anthropic', messages });
+    const ids = JSON.stringify(payload.messages).match(/"(?:id|tool_use_id)":"[^"]*"/g) ?? [];
+    expect(ids).toHaveLength(6);
+    for (const id of ids) expect(id).toMatch(/^"(?:id|tool_use_id)":"[a-zA-Z0-9_-]+"$/);
+    expect(new Set(ids.filter((id) => id.startsWith('"id"'))).size).toBe(3);
+    expect(ids).toContain('"id":"call_ok-1"');
+    expect(ids.filter((id) => id.includes('functions_get_time_0_'))).toHaveLength(4);
+    expect(compileForTarget({ ...base, target: 'anthropic', messages })).toEqual(payload);
+  });
+
+  it('anthropic: a cache breakpoint on a turn ending in thinking goes on its last other block; a turn of thinking alone is refused', () => {
+    const thinking = { type: 'thinking', thinking: 'hmm', signature: 'SIG' };
+    const turn = (content: unknown[]) => [{ role: 'user', content: 'q' }, { role: 'assistant', content: content.length > 1 ? 'a' : null, provider: { target: 'anthropic', content } }, { role: 'user', content: 'more' }] as NeutralMessage[];
+    const placed = compileForTarget({ ...base, target: 'anthropic', messages: turn([{ type: 'text', text: 'a' }, thinking, { type: 'redacted_thinking', data: 'x' }]), options: { cacheBreakpoints: [{ message: 1 }] } });
+    expect(placed.messages[1]!.content).toEqual([{ type: 'text', text: 'a', cache_control: { type: 'ephemeral' } }, thinking, { type: 'redacted_thinking', data: 'x' }]);
+    expect(() => compileForTarget({ ...base, target: 'anthropic', messages: turn([thinking]), options: { cacheBreakpoints: [{ message: 1 }] } })).toThrow(/cache-breakpoint-target: .*thinking blocks take no breakpoint/);
   });
 
   it('anthropic: an empty assistant turn (Claude may end one with content: []) is left out, never sent empty', () => {
