@@ -121,9 +121,8 @@ export class Gate {
 
   /** For a tool callable through a loaded toolkit (not flat): the first loaded one (the call's `group`); else null. */
   directGroup(t: number): string | null {
-    const catalog = this.#catalog;
-    if (catalog.tool(t).flat) return null;
-    const k = catalog.tool(t).toolkits.find((kit) => this.kitLoaded[kit]);
-    return k === undefined ? null : catalog.toolkits[k]!.name;
+    const entry = this.#catalog.tool(t);
+    const k = entry.flat ? undefined : entry.toolkits.find((kit) => this.kitLoaded[kit]);
+    return k === undefined ? null : this.#catalog.toolkits[k]!.name;
   }
 }

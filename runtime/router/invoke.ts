@@ -34,12 +34,10 @@ export type AnyDispatchResult = DispatchResult<RegistryShape, string>;
  * caller's: a time limit aborts it as the caller's signal does (`Invoker.#within` gives it up on either).
  */
 class Context implements HandlerContext<unknown> {
-  readonly callId: string | undefined;
-  readonly context: unknown;
   #controller: AbortController | undefined;
   #givenUp: { readonly reason: unknown } | undefined;
 
-  constructor(callId: string | undefined, context: unknown) { this.callId = callId; this.context = context; }
+  constructor(readonly callId: string | undefined, readonly context: unknown) {}
 
   get signal(): AbortSignal {
     if (!this.#controller) {

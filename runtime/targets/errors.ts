@@ -1,7 +1,7 @@
 /** The rules compile (and `fromProvider`, for what it is given) checks: the provider would answer 400, or the request could not work; the cause is configuration, never model output. */
 export const CONFIG_RULES = [
   'anthropic-all-tools-deferred', 'anthropic-search-tool-deferred', 'anthropic-deferred-cache-control', 'anthropic-too-many-breakpoints',
-  'cache-breakpoint-target', 'native-history-entry', 'openai-too-many-tools', 'response-shape', 'search-tools-toolkit-loading',
+  'cache-breakpoint-target', 'native-history-entry', 'openai-too-many-tools', 'response-shape', 'search-tools-toolkit-loading', 'toolkit-loading-changed',
 ] as const;
 export type ConfigRule = (typeof CONFIG_RULES)[number];
 

@@ -7,6 +7,7 @@ import { loadCalls, type ToolkitLoadingInput } from '../toolkit-loading.js';
 import { flatCacheBlocks, isMarkedDeferred, list, memoFrozen, TAIL_ANNOUNCEMENTS, namedTool, withToolsAndChoice, type TargetAdapter } from './adapter.js';
 import { argumentsObject, isRecord, parseOr, type NormalizedMessage, type ProviderItem } from './history.js';
 import { argumentsText, assistantItems, assistantMessage, items, OTHER, readItems, str, type ItemClass, type ReplayCodec } from './replay.js';
+import { ToolrouteConfigError } from './errors.js';
 import { openaiParameters } from './strict.js';
 import type { ResponsesAllowedTools, ResponsesFunctionCallItem, ResponsesFunctionTool, ResponsesInputItem, ResponsesPayload, ResponsesTool, ResponsesToolSearchTool } from './types.js';
 
@@ -63,7 +64,11 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
       warn('responses-deferred-without-search', 'some functions have defer_loading but the request has no tool_search tool, so the model cannot discover them. Fix: pass options.toolSearch.');
     }
     let items = toResponsesInput(placed.messages, options.responsesSystemRole);
-    if (input.toolkits?.mode === 'tool-search') items = asToolSearchItems(items, placed.messages, input.toolkits);
+    // A load kept in the other mode's form (`toolSearch` changed mid-conversation) has no faithful form in this one.
+    const search = input.toolkits?.mode === 'tool-search';
+    const kept = items.find((i) => 'type' in i && (search ? i.type === 'function_call' && i.name === LOAD_TOOLKIT_NAME && i.id !== undefined : i.type === 'tool_search_call' && i.execution === 'client'));
+    if (kept !== undefined && input.toolkits !== undefined) throw new ToolrouteConfigError('toolkit-loading-changed', `the history holds a toolkit load the model made as ${search ? `a ${LOAD_TOOLKIT_NAME} function call (a compile with options.toolSearch), and this compile loads through the client tool search` : 'a client tool_search_call (a compile without options.toolSearch), and this compile loads through the dispatcher (options.toolSearch is set)'}; Responses cannot take one as the other. Fix: keep options.toolSearch the same for the whole conversation.`);
+    if (search) items = asToolSearchItems(items, placed.messages, input.toolkits!);
     const namespaces = new Set(tools.flatMap((t) => (t.type === 'namespace' ? [t.name] : [])));
     let choice = input.toolChoice as ResponsesAllowedTools | undefined;
     if (namespaces.size > 0) {

@@ -89,7 +89,8 @@ it('a history persisted as JSON compiles to the same bytes on every target', () 
   const histories: Record<Target, NeutralMessage[]> = {
     anthropic: anthropicHistory(),
     openai: [user],
-    'openai-responses': [user, ...fromProvider('openai-responses', responsesResponse(0) as never)],
+    // The response to the request a router sends (its client tool search loads toolkits).
+    'openai-responses': [user, ...fromProvider('openai-responses', responsesResponse(0, router().compile('openai-responses', [user]) as never) as never)],
     gemini: [user, ...fromProvider('gemini', geminiResponse(0) as never)],
   };
   for (const target of TARGETS) {
@@ -257,5 +258,28 @@ describe('Gemini results answered out of order', () => {
       role: 'user',
       parts: [{ functionResponse: { name: 'get_time', response: { result: 'utc' } } }, { functionResponse: { name: 'get_time', response: { result: 'cet' } } }, { text: 'Thanks' }],
     });
+  });
+});
+
+describe('Responses: a toolkit load in the history in the form of the other loading mode', () => {
+  const load = (form: 'search' | 'function') => ({
+    object: 'response', status: 'completed',
+    output: [form === 'search'
+      ? { id: 'ts_1', type: 'tool_search_call', call_id: 'c1', arguments: { toolkit_name: 'Weather' }, execution: 'client', status: 'completed' }
+      : { id: 'fc_1', type: 'function_call', call_id: 'c1', name: 'load_toolkit', arguments: '{"toolkit_name":"Weather"}', status: 'completed' }],
+  });
+  // `native` loading: a client tool search without options.toolSearch, the dispatcher with it.
+  it.each([
+    ['search', {}, { toolSearch: true }, /a client tool_search_call .* this compile loads through the dispatcher/],
+    ['function', { toolSearch: true }, {}, /a load_toolkit function call .* this compile loads through the client tool search/],
+  ] as const)('a %s load, then a compile with toolSearch changed, is refused naming the fix; the same mode compiles', async (form, before, after, message) => {
+    const r = exampleRouter();
+    const history: NeutralMessage[] = [user];
+    r.compile({ target: 'openai-responses', messages: history, options: before });
+    history.push(...(await r.handleResponse('openai-responses', load(form) as never)).messages);
+    expect(r.getLoadedToolkits()).toEqual(['Weather']);
+    expect(() => r.compile({ target: 'openai-responses', messages: history, options: after })).toThrow(ToolrouteConfigError);
+    expect(() => r.compile({ target: 'openai-responses', messages: history, options: after })).toThrow(message);
+    expect(() => r.compile({ target: 'openai-responses', messages: history, options: before })).not.toThrow();
   });
 });
