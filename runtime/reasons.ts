@@ -66,10 +66,10 @@ export const stoppedTurnReason = (tool: string, stop: keyof typeof STOPPED): str
 export const toolkitCalledReason = (toolkit: string, loaded: boolean, tools: readonly string[]): string =>
   `${quote(toolkit)} is a toolkit, not a tool. ${loaded ? 'Call' : `Call load_toolkit with {"toolkit_name":${JSON.stringify(toolkit)}} first, then call`} one of its tools by its own name: ${listNames(tools)}.`;
 
-/** A toolkit tool called before its toolkit was loaded: the exact call to make. */
-export function notLoadedReason(tool: string, toolkit: string): string {
-  return `Tool ${quote(tool)} belongs to toolkit ${quote(toolkit)}, which is not loaded. ` +
-    `Call load_toolkit with {"toolkit_name":${JSON.stringify(toolkit)}} first, then call ${tool} again.`;
+/** A toolkit tool called before its toolkit was loaded: the exact call to make, or (`loadable` false) that there is none now. */
+export function notLoadedReason(tool: string, toolkit: string, loadable = true): string {
+  return `Tool ${quote(tool)} belongs to toolkit ${quote(toolkit)}, which is not loaded. ` + (loadable
+    ? `Call load_toolkit with {"toolkit_name":${JSON.stringify(toolkit)}} first, then call ${tool} again.` : 'Loading it is currently blocked, so the tool cannot be called now.');
 }
 
 /** A namespace call whose action is missing or not one of the namespace's tools. */

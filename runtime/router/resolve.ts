@@ -109,14 +109,14 @@ export class Resolver {
     }
     if (ref?.kind === 'tool') return this.#tool(ref.index, raw, nameOnly, callId);
     // A namespace's `{ action, args }` call, or the same under a toolkit's name (its native namespace call as `fromProvider` reads it).
-    const kit = ref === undefined && !nameOnly ? catalog.findToolkit(name) : undefined;
+    const kit = ref === undefined ? catalog.findToolkit(name) : undefined;
     const group = ref !== undefined ? catalog.namespaces[ref.index]! : kit !== undefined ? catalog.toolkits[kit]! : undefined;
     if (group === undefined) return this.#unknownName(name, callId);
     if (ref !== undefined && gate.nsBlocked[ref.index]) return reject('blocked', blockedReason(name), callId);
-    if (nameOnly) return nameCheck(name, 'namespace', callId);
+    // A toolkit's native namespace call always names its tool (`action`); without one, the toolkit was called as a tool.
+    if (nameOnly) return kit === undefined ? nameCheck(name, 'namespace', callId) : reject('unknown_tool', toolkitCalledReason(group.name, gate.kitLoaded[kit] === true, group.actionList), callId);
     const parsed = parseArguments(raw, this.#limits);
     if (!parsed.ok) return reject(parsed.code, malformedReason(quote(name), parsed.problem), callId);
-    // A toolkit's native namespace call always names its tool (`action`); without one, the toolkit was called as a tool.
     if (kit !== undefined && typeof parsed.value['action'] !== 'string') return reject('unknown_tool', toolkitCalledReason(group.name, gate.kitLoaded[kit] === true, group.actionList), callId);
     return this.#envelope(group, parsed.value, callId, typeof raw === 'string');
   }
@@ -242,10 +242,11 @@ export class Resolver {
     return { ok: true, kind: 'call', tool: t, args, via, group, callId };
   }
 
-  /** A toolkit tool whose toolkits are not loaded: the load to make (an unblocked toolkit when there is one). */
+  /** A toolkit tool whose toolkits are not loaded: the load to make (an unblocked toolkit), or `blocked` when no load can be made. */
   #notLoaded(entry: ToolEntry, callId: string | undefined): Rejected {
-    const kit = entry.toolkits.find((k) => !this.#gate.kitBlocked[k]) ?? entry.toolkits[0]!;
-    return reject('not_loaded', notLoadedReason(entry.name, this.#catalog.toolkits[kit]!.name), callId);
+    const kit = entry.toolkits.find((k) => !this.#gate.kitBlocked[k]);
+    const loadable = kit !== undefined && !this.#gate.loaderBlocked();
+    return reject(loadable ? 'not_loaded' : 'blocked', notLoadedReason(entry.name, this.#catalog.toolkits[kit ?? entry.toolkits[0]!]!.name, loadable), callId);
   }
 
   #unknownName(name: string, callId: string | undefined): Rejected {

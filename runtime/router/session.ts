@@ -5,6 +5,7 @@
  */
 import { ANNOUNCEMENT_CHANNELS, AnnouncementStore, CHANNEL_OPTIONS, type AnnounceOptions, type Announcement, type AnnouncementChannel } from '../announcements.js';
 import { TARGETS, type Target } from '../contract.js';
+import { isPlainObject } from '../call-shape.js';
 import { assertKnownNames, checkOptions } from '../suggest.js';
 import type { Catalog } from './catalog.js';
 import type { RouterSnapshot } from './types.js';
@@ -59,7 +60,8 @@ export function readSnapshot(snapshot: unknown): SnapshotFields {
     const flag = s['blockedAllowUnknown'];
     if (flag !== undefined && typeof flag !== 'boolean') problems.push('`blockedAllowUnknown` must be a boolean');
     const announcements = readAnnouncements(s['announcements'], problems);
-    const turns = s['firstTurn'] ?? {};
+    const turns = s['firstTurn'] === undefined ? {} : s['firstTurn'];
+    if (s['spec'] !== undefined && typeof s['spec'] !== 'string') problems.push('`spec` must be the hash string snapshot() writes');
     const firstTurn = typeof turns === 'object' && turns !== null && !Array.isArray(turns) ? (turns as Record<string, unknown>) : undefined;
     const firstTurnOk = firstTurn !== undefined && Object.entries(firstTurn).every(([t, names]) => (TARGETS as readonly string[]).includes(t) && Array.isArray(names) && names.every((n) => typeof n === 'string'));
     if (!firstTurnOk) problems.push(`\`firstTurn\` must map targets (${TARGETS.join(', ')}) to arrays of tool names`);
@@ -72,24 +74,21 @@ export function readSnapshot(snapshot: unknown): SnapshotFields {
   }
 }
 
-/** A snapshot's `announcements`: absent is none (the reference library); anything present must be well-formed. */
+/** A snapshot's `announcements`: absent is none (the reference library); anything present must be what `snapshot()` writes. */
 function readAnnouncements(value: unknown, problems: string[]): Announcement[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) {
-    problems.push('`announcements` must be an array');
-    return [];
-  }
-  const out: Announcement[] = [];
-  value.forEach((item: unknown, i) => {
-    const a = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : undefined;
-    const channel = a?.['channel'] ?? 'auto';
-    if (!a || typeof a['id'] !== 'string' || typeof a['content'] !== 'string' || !(ANNOUNCEMENT_CHANNELS as readonly unknown[]).includes(channel)) {
-      problems.push(`\`announcements[${i}]\` must be { id: string, content: string, channel: ${ANNOUNCEMENT_CHANNELS.map((c) => JSON.stringify(c)).join(' | ')} }`);
-      return;
+  const list: unknown[] = Array.isArray(value) ? value : [];
+  if (value !== undefined && !Array.isArray(value)) problems.push('`announcements` must be an array');
+  return list.flatMap((item, i): Announcement[] => {
+    const a = isPlainObject(item) ? item : {};
+    const channel = a['channel'] ?? 'auto';
+    // A misspelt key would restore as if absent, and a repeated id would lose the first entry's text.
+    if (typeof a['id'] === 'string' && typeof a['content'] === 'string' && (ANNOUNCEMENT_CHANNELS as readonly unknown[]).includes(channel)
+      && Object.keys(a).every((k) => k === 'id' || k === 'content' || k === 'channel') && list.findIndex((o) => isPlainObject(o) && o['id'] === a['id']) === i) {
+      return [{ id: a['id'], content: a['content'], channel: channel as AnnouncementChannel }];
     }
-    out.push({ id: a['id'], content: a['content'], channel: channel as AnnouncementChannel });
+    problems.push(`\`announcements[${i}]\` must be { id: string, content: string, channel: ${ANNOUNCEMENT_CHANNELS.map((c) => JSON.stringify(c)).join(' | ')} }, with an id of its own`);
+    return [];
   });
-  return out;
 }
 
 /**

@@ -123,7 +123,8 @@ function oracle(world: World, tool: ToolName, route: Route): 'ok' | 'blocked' | 
   if (route.via === 'namespace' && blocked.has(route.group!)) return 'blocked';
   if (route.via === 'toolkit' && !world.loaded.includes(route.group!)) {
     // Loaded through another toolkit that contains it?
-    if (!groupsOf(tool).some((g) => TOOLKITS.includes(g) && world.loaded.includes(g))) return 'not_loaded';
+    // With load_toolkit blocked no load can be made: the tool is as blocked as its toolkits would be.
+    if (!groupsOf(tool).some((g) => TOOLKITS.includes(g) && world.loaded.includes(g))) return blocked.has('load_toolkit') ? 'blocked' : 'not_loaded';
   }
   return 'ok';
 }

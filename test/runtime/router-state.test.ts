@@ -47,6 +47,10 @@ describe('snapshot / restore', () => {
     // A misspelt key would otherwise restore as if absent: here, no announcements.
     ['a misspelt key', { format: 'toolroute-router/1', blocked: [], loaded: [], annoucements: [{ id: 'a', content: 'c' }] }, /restore: snapshot: unknown name "annoucements" \(did you mean "announcements"\?\)/],
     ['a key no snapshot has', { format: 'toolroute-router/1', blocked: [], loaded: [], announcements: [], extra: 1 }, /restore: snapshot: unknown name "extra"/],
+    ['a misspelt key in an announcement', { format: 'toolroute-router/1', blocked: [], loaded: [], announcements: [{ id: 'a', content: 'c', chanel: 'system' }] }, /`announcements\[0\]` must be/],
+    ['two announcements with one id', { format: 'toolroute-router/1', blocked: [], loaded: [], announcements: [{ id: 'a', content: '1', channel: 'auto' }, { id: 'a', content: '2', channel: 'auto' }] }, /`announcements\[1\]` must be .*, with an id of its own/],
+    ['a firstTurn of null', { format: 'toolroute-router/1', blocked: [], loaded: [], firstTurn: null }, /`firstTurn` must map targets/],
+    ['a spec that is no hash', { format: 'toolroute-router/1', blocked: [], loaded: [], spec: 5 }, /`spec` must be the hash string snapshot\(\) writes/],
     ['a throwing getter', Object.defineProperty({ format: 'toolroute-router/1', loaded: [] }, 'blocked', { get() { throw new Error('boom'); }, enumerable: true }), /could not be read \(boom\)/],
   ])('restoring %s throws a TypeError and changes nothing (never "nothing blocked")', (_label, snap, message) => {
     const { router } = exampleRouter();
@@ -253,6 +257,8 @@ describe('gate, loading and compile edge cases', () => {
     }
     router.extractToolkit('Weather');
     expect(await router.dispatch({ name: 'Weather', arguments: '{}' })).toMatchObject({ reason: '"Weather" is a toolkit, not a tool. Call one of its tools by its own name: get_forecast, get_current_weather.' });
+    // A name-only check of the toolkit's name gives the same reason as the call.
+    expect(router.checkToolCall({ name: 'Weather' })).toMatchObject({ allowed: false, code: 'unknown_tool', reason: '"Weather" is a toolkit, not a tool. Call one of its tools by its own name: get_forecast, get_current_weather.' });
     // A Responses native namespace call under the toolkit's name (fromProvider's `{ action, args }`) runs the tool.
     expect(await router.dispatch({ name: 'Weather', arguments: '{"action":"get_forecast","args":{"city":"Lisbon"}}' })).toMatchObject({ ok: true, tool: 'get_forecast' });
   });

@@ -111,7 +111,9 @@ describe('search_tools', () => {
     const r = await router.dispatch(call('1', 'search_tools', { query: 'weather forecast' }));
     expect(r.ok && r.result).toMatch(/^No tool matches/);
     expect(router.getLoadedToolkits()).toEqual([]);
-    expect(await router.dispatch(call('2', 'get_forecast', { city: 'Lisbon' }))).toMatchObject({ ok: false, code: 'not_loaded' });
+    // No load can be made, so the reason asks for none (a load_toolkit call would only be refused as blocked).
+    expect(await router.dispatch(call('2', 'get_forecast', { city: 'Lisbon' }))).toEqual({ ok: false, code: 'blocked', callId: '2',
+      reason: 'Tool "get_forecast" belongs to toolkit "Weather", which is not loaded. Loading it is currently blocked, so the tool cannot be called now.' });
     router.setBlockedTools([]);
     router.extractToolkit('Weather');
     router.setBlockedTools(['load_toolkit']);
