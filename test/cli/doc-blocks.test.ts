@@ -26,7 +26,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/index.js';
-import { consumerTsconfig, node, REPO, removeDir, stagePackage, tempDir, TSC, write } from './stage.js';
+import { consumerTsconfig, node, REPO, removeDir, stagePackage, tempDir, TSC_RUN, write } from './stage.js';
 
 /** Words that tell how the project was developed: sessions, rounds, issue and defect numbers. */
 const HISTORY = /\b(this|last|previous|earlier|next) (session|round)\b|\bsession \d+|\b(issue|defect)s? \d+|\bthe issue's\b/gi;
@@ -190,7 +190,7 @@ describe('code blocks of the docs', () => {
     }
     write(path.join(app, 'globals.d.ts'), GLOBALS);
     write(path.join(app, 'tsconfig.json'), consumerTsconfig(["globals.d.ts", "block_*.ts", "generated"]));
-    const tsc = node([TSC, '-p', 'tsconfig.json', '--listFiles'], app);
+    const tsc = node([...TSC_RUN, '-p', 'tsconfig.json', '--listFiles'], app);
     // Errors name the block file; the file's first comment names the doc and line.
     expect(tsc.stdout.split('\n').filter((l) => /error TS/.test(l)).join('\n')).toBe('');
     expect(tsc.code).toBe(0);

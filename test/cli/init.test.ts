@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { CODEGEN_SCRIPT, STARTER_SPEC } from '../../cli/init.js';
-import { node, REPO, removeDir, stagePackage, tempDir, TSC, write } from './stage.js';
+import { node, REPO, removeDir, stagePackage, tempDir, TSC_RUN, write } from './stage.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -72,7 +72,7 @@ describe('toolroute init', () => {
     expect(codegen.status).toBe(0);
     expect(codegen.stdout).toMatch(/toolroute: wrote 8 of 8 files \(2 tools, 0 namespaces, 0 toolkits\)/);
 
-    const tsc = node([TSC, '-p', 'tsconfig.json'], app);
+    const tsc = node([...TSC_RUN, '-p', 'tsconfig.json'], app);
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.code).toBe(0);
     // The compiled starter runs: its router dispatches both tools.
@@ -89,7 +89,7 @@ describe('toolroute init', () => {
     // The handlers file is really checked: drop a handler, and tsc names the tool.
     const handlers = readFileSync(path.join(app, 'src/handlers.ts'), 'utf8');
     writeFileSync(path.join(app, 'src/handlers.ts'), handlers.replace(/^ {2}read_note: .*\n/m, ''));
-    const broken = node([TSC, '-p', 'tsconfig.json', '--noEmit'], app);
+    const broken = node([...TSC_RUN, '-p', 'tsconfig.json', '--noEmit'], app);
     expect(broken.code).not.toBe(0);
     expect(broken.stdout).toContain('read_note');
     writeFileSync(path.join(app, 'src/handlers.ts'), handlers);

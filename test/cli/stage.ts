@@ -11,7 +11,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { builtPackage, REPO } from '../setup/package-build.js';
 
-export { REPO, TSC } from '../setup/package-build.js';
+export { REPO, TSC, TSC_RUN } from '../setup/package-build.js';
 
 /** A fresh folder under `<repo>/.tmp/cli-tests/`; remove it with `removeDir`. */
 export function tempDir(prefix: string): string {

@@ -30,9 +30,9 @@ import { LINES } from '../integrations/mcp-lines.js';
 import { captureServer, fixtureText, SERVERS, type CorpusServer } from '../../scripts/capture-mcp-corpus.js';
 import { groupedSpec, loadCorpus, serverSpec, specNames, type BuiltSpec, type CorpusCall, type CorpusServerData } from './corpus.js';
 import { mutations, oracle, validInstance, type InstanceMode } from './instances.js';
+import { TSC_RUN } from '../setup/package-build.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSC = path.join(REPO, 'node_modules/typescript/bin/tsc');
 
 /**
  * Servers whose spec does not generate because of a known open generator problem
@@ -138,7 +138,7 @@ beforeAll(async () => {
       include,
     }),
   );
-  const tsc = spawnSync(process.execPath, [TSC, '-p', '.', '--pretty', 'false'], { cwd: base, encoding: 'utf8' });
+  const tsc = spawnSync(process.execPath, [...TSC_RUN, '-p', '.', '--pretty', 'false'], { cwd: base, encoding: 'utf8' });
   tscStatus = tsc.status;
   const output = (tsc.stdout + tsc.stderr).split('\n').filter((l) => l.trim() !== '');
   tscOther = output.filter((l) => !/^\S.*\(\d+,\d+\): error TS\d+/.test(l) && !/^\s/.test(l));

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { schemaToType } from '../../generator/emit/arg-types.js';
-import { TSC } from '../setup/package-build.js';
+import { TSC_RUN } from '../setup/package-build.js';
 
 const SCHEMAS: Record<string, unknown> = {
   StringMap: { type: 'object', properties: { foo: { type: 'string' } }, additionalProperties: { type: 'string' }, unevaluatedProperties: false },
@@ -51,7 +51,7 @@ describe('argument types with optional properties beside an index signature', ()
     it(`compile under ${label}`, () => {
       const config = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true, types: [], ...options }, files: ['types.ts'] };
       writeFileSync(path.join(dir, `tsconfig.${label}.json`), JSON.stringify(config));
-      const r = spawnSync(process.execPath, [TSC, '-p', `tsconfig.${label}.json`, '--pretty', 'false'], { cwd: dir, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [...TSC_RUN, '-p', `tsconfig.${label}.json`, '--pretty', 'false'], { cwd: dir, encoding: 'utf8' });
       expect(r.stdout + r.stderr).toBe('');
       expect(r.status).toBe(0);
     });

@@ -11,6 +11,7 @@ import { afterAll, expect, it } from 'vitest';
 import { generate } from '../../generator/index.js';
 import { manyToolsSpec } from './many-tools.js';
 import { REPO, removeDir, tempDir } from './helpers.js';
+import { TSC_RUN } from '../setup/package-build.js';
 
 const dir = tempDir('scale-');
 afterAll(() => removeDir(dir));
@@ -26,7 +27,7 @@ it('generates a 1,000-tool spec whose output type-checks and validates', async (
     JSON.stringify({ extends: path.relative(dir, path.join(REPO, 'tsconfig.json')), compilerOptions: { noEmit: true, noUnusedLocals: true }, include: ['out'], exclude: [] }),
   );
   const started = performance.now();
-  const tsc = spawnSync(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', dir], { encoding: 'utf8' });
+  const tsc = spawnSync(process.execPath, [...TSC_RUN, '--noEmit', '-p', dir], { encoding: 'utf8' });
   const tscMs = performance.now() - started;
   expect(tsc.stdout + tsc.stderr).toBe('');
   expect(tsc.status).toBe(0);

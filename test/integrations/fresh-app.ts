@@ -14,7 +14,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import os from 'node:os';
 import path from 'node:path';
 import { generate, type GenerateResult } from '../../generator/index.js';
-import { packedPackage, REPO, TSC } from '../setup/package-build.js';
+import { packedPackage, REPO, TSC_RUN } from '../setup/package-build.js';
 
 /** The environment of the app's processes: without the test runner's NODE_OPTIONS or a forced CLI mode. */
 const APP_ENV: NodeJS.ProcessEnv = (() => {
@@ -117,7 +117,7 @@ export async function freshApp(base: string, tarball: string, packages: readonly
     path.join(dir, 'tsconfig.json'),
     JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2023', 'DOM'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, rootDir: 'src', outDir: 'out', types: [] }, include: ['src'] }),
   );
-  const tsc = run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+  const tsc = run(process.execPath, [...TSC_RUN, '-p', 'tsconfig.json'], dir);
 
   // Asynchronous: a fake model server in the test's process answers while the app runs.
   const runApp = (env: Record<string, string>) =>

@@ -19,6 +19,7 @@ import { createRouter, type GeneratedModule, type RegistryShape } from '../../ru
 import { REPO } from '../generator/helpers.js';
 import { LINES } from './mcp-lines.js';
 import { cli, SERVER, tempDir } from './mcp-servers.js';
+import { TSC_RUN } from '../setup/package-build.js';
 
 const dir = tempDir('mcp-import-');
 const files = path.join(dir, 'files');
@@ -164,7 +165,7 @@ void ({ ...memory, ...fs, get_time: () => '' } satisfies Handlers);
       path.join(dir, 'tsconfig.json'),
       JSON.stringify({ extends: path.relative(dir, path.join(REPO, 'tsconfig.json')), compilerOptions: { noEmit: true }, include: ['out', 'app.ts'], exclude: [] }),
     );
-    const tsc = spawnSync(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', dir], { encoding: 'utf8' });
+    const tsc = spawnSync(process.execPath, [...TSC_RUN, '--noEmit', '-p', dir], { encoding: 'utf8' });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
   });

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generate } from '../../generator/index.js';
-import { builtPackage, REPO, TSC } from '../setup/package-build.js';
+import { builtPackage, REPO, TSC_RUN } from '../setup/package-build.js';
 
 let base = '';
 let app = '';
@@ -165,7 +165,7 @@ export default defineSpec({
         include: ['app.ts'],
       }),
     );
-    const tsc = node([TSC, '-p', 'tsconfig.json', '--listFiles'], app);
+    const tsc = node([...TSC_RUN, '-p', 'tsconfig.json', '--listFiles'], app);
     expect(tsc.stderr).toBe('');
     expect(tsc.code, tsc.stdout).toBe(0);
     const listed = tsc.stdout.split('\n').filter(Boolean).map((f) => path.resolve(app, f));

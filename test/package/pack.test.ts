@@ -31,7 +31,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/index.js';
-import { packedPackage, REPO, TSC } from '../setup/package-build.js';
+import { packedPackage, REPO, TSC_RUN } from '../setup/package-build.js';
 const NPM_ENV: NodeJS.ProcessEnv = (() => {
   const env = { ...process.env };
   delete env['NODE_OPTIONS'];
@@ -234,7 +234,7 @@ export const result = [ok, bad.ok];
       path.join(dir, 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, rootDir: 'src', outDir: 'out', types: [] }, include: ['src'] }),
     );
-    const tsc = run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+    const tsc = run(process.execPath, [...TSC_RUN, '-p', 'tsconfig.json'], dir);
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.code).toBe(0);
     const node = run(process.execPath, ['--input-type=module', '-e', "const { result } = await import('./out/app.js'); process.stdout.write(JSON.stringify(result));"], dir);

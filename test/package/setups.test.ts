@@ -22,7 +22,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isEsmScope, PACKAGE_JSON_CONTENT } from '../../generator/emit/package-json.js';
-import { builtPackage, REPO, TSC } from '../setup/package-build.js';
+import { builtPackage, REPO, TSC_RUN } from '../setup/package-build.js';
 
 let base = '';
 let pkg = '';
@@ -149,7 +149,7 @@ function app(name: string, packageJson: Record<string, unknown>): string {
 
 function tsc(dir: string, compilerOptions: Record<string, unknown>, include: string[]) {
   write(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...STRICT, ...compilerOptions }, include }));
-  const r = node([TSC, '-p', 'tsconfig.json', '--pretty', 'false'], dir);
+  const r = node([...TSC_RUN, '-p', 'tsconfig.json', '--pretty', 'false'], dir);
   return { code: r.code, output: r.stdout + r.stderr };
 }
 

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatGenerateProblem, generate } from '../../generator/index.js';
 import { expandParameters } from '../../generator/validate.js';
 import { createRouter, type GeneratedModule } from '../../runtime/index.js';
+import { TSC_RUN } from '../setup/package-build.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -99,7 +100,7 @@ beforeAll(async () => {
     include: ['out', 'values.ts'],
     exclude: [],
   }));
-  const run = spawnSync(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '--noEmit', '--pretty', 'false', '-p', base], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [...TSC_RUN, '--noEmit', '--pretty', 'false', '-p', base], { encoding: 'utf8' });
   // Only the generated files and the values: the runtime's own sources are not checked under these flags here.
   tsc = { status: run.status, output: (run.stdout + run.stderr).split('\n').filter((l) => /^(out\/|values\.ts)/.test(l)).join('\n') };
 }, 300_000);

@@ -32,6 +32,7 @@ import { formatGenerateProblem, generate } from '../../generator/index.js';
 import { expandParameters } from '../../generator/validate.js';
 import { createRouter, type GeneratedModule } from '../../runtime/index.js';
 import { loadSuite, SUITE_DIR, tsLiteral, wrapSuiteSchema, type SuiteGroup } from './json-schema-suite.js';
+import { TSC_RUN } from '../setup/package-build.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const UPDATE = process.env.UPDATE_SUITE_LISTS === '1';
@@ -112,7 +113,7 @@ beforeAll(async () => {
       exclude: [],
     }),
   );
-  const tsc = spawnSync(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '--noEmit', '--pretty', 'false', '-p', base], { encoding: 'utf8' });
+  const tsc = spawnSync(process.execPath, [...TSC_RUN, '--noEmit', '--pretty', 'false', '-p', base], { encoding: 'utf8' });
   tscOutput = tsc.stdout + tsc.stderr;
   tscStatus = tsc.status;
 }, 600_000);

@@ -15,6 +15,7 @@ import { formatProblem } from '../../generator/problems.js';
 import { checkSpec, validateSpec } from '../../generator/validate.js';
 import { createRouter, type GeneratedModule } from '../../runtime/index.js';
 import { tsLiteral } from './json-schema-suite.js';
+import { TSC_RUN } from '../setup/package-build.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -322,7 +323,7 @@ beforeAll(async () => {
     path.join(base, 'tsconfig.json'),
     JSON.stringify({ extends: path.relative(base, path.join(REPO, 'tsconfig.json')), compilerOptions: { noEmit: true, exactOptionalPropertyTypes: true }, include: ['*/out', 'types.ts'], exclude: [] }),
   );
-  const tsc = spawnSync(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '--noEmit', '--pretty', 'false', '-p', base], { encoding: 'utf8' });
+  const tsc = spawnSync(process.execPath, [...TSC_RUN, '--noEmit', '--pretty', 'false', '-p', base], { encoding: 'utf8' });
   tscOutput = tsc.stdout + tsc.stderr;
 }, 300_000);
 
