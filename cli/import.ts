@@ -70,6 +70,11 @@ export async function importMain(argv: readonly string[], io: CliIO): Promise<nu
   if (values.out === undefined || values.out === '') return usage('import mcp needs --out <spec.yaml>.');
   if (values.as !== undefined && !(IMPORT_MODES as readonly string[]).includes(values.as)) return usage(`--as must be one of ${IMPORT_MODES.join(', ')}, not "${values.as}".`);
   if (values.sdk !== undefined && values.sdk !== '1.x' && values.sdk !== '2.x') return usage(`--sdk must be 1.x or 2.x, not "${values.sdk}".`);
+  // The prefix starts every tool name as written, and mcpHandlers selects by it: a character a name cannot hold would be
+  // changed in the names but not in the record, which would then select nothing.
+  if (values.prefix !== undefined && !/^([A-Za-z_][A-Za-z0-9_-]*)?$/.test(values.prefix)) {
+    return usage(`--prefix must start with a letter or "_" and hold only letters, digits, "_" and "-" (tool names do), not "${values.prefix}".`);
+  }
   if (values.url !== undefined && command.length > 0) return usage('give either --url or a command after --, not both.');
   if (values.url === undefined && command.length === 0) return usage('import mcp needs a server: --url <url>, or -- <command> [args…].');
   if (values.url !== undefined) {

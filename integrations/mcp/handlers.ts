@@ -15,7 +15,7 @@
 import type { GeneratedModule, HandlerContext, RegistryShape, ToolNameOf } from '../../runtime/index.js';
 import { listAllTools } from './connect.js';
 import { listNames } from '../../runtime/reasons.js';
-import { specToolNames } from './names.js';
+import { specToolName, specToolNames } from './names.js';
 import { clientLineOf } from './sdk.js';
 import type { McpCallToolResult, McpClient, McpContentBlock, McpTool } from './types.js';
 
@@ -107,8 +107,24 @@ export async function mcpHandlers<R extends RegistryShape, const P extends strin
   const live = await listAllTools(client);
   // Spec name → server tool, by the importer's own name rule (later duplicates numbered, task-only tools unnamed).
   const bySpecName = new Map<string, McpTool>();
-  for (const [i, named] of specToolNames(prefix, live).entries()) if (named !== undefined) bySpecName.set(named.name, live[i]!);
+  const names = specToolNames(prefix, live);
+  for (const [i, named] of names.entries()) if (named !== undefined) bySpecName.set(named.name, live[i]!);
   const specNames = spec.tools.map((t) => t.name);
+  // A server tool numbered around a name the spec holds only unnumbered: the server added a clashing tool since the
+  // import, and the spec's tool of that name may now be bound to the newcomer (a name written as is keeps it). The
+  // description the import copied tells them apart; when it does not match, re-importing is the only safe answer.
+  const described = new Map(spec.tools.map((t) => [t.name, t.description]));
+  const ambiguous = live.flatMap((tool, i) => {
+    const numbered = names[i]?.name;
+    const base = numbered === undefined ? undefined : specToolName(prefix, tool.name).name;
+    if (base === undefined || base === numbered || described.has(numbered!) || !described.has(base)) return [];
+    const bound = bySpecName.get(base);
+    return bound !== undefined && [bound.description, bound.title].includes(described.get(base)) ? [] : [`${JSON.stringify(base)} (now ${JSON.stringify(tool.name)} or ${JSON.stringify(bound?.name)} on the server)`];
+  });
+  if (ambiguous.length > 0) {
+    throw new TypeError(`mcpHandlers: the server added a tool whose name reads as one the spec imported, so the spec cannot tell which it meant: ${listNames(ambiguous, 10)}. ` +
+      'Re-run `toolroute import mcp` (its `--check` shows the change).');
+  }
   let selected: string[];
   if (options.tools !== undefined) {
     const known = new Set(specNames);
@@ -117,6 +133,8 @@ export async function mcpHandlers<R extends RegistryShape, const P extends strin
     selected = [...options.tools];
   } else {
     selected = specNames.filter((n) => n.startsWith(prefix));
+    // Nothing selected is a mistake (a prefix the import did not give these tools), not a server with no tools.
+    if (selected.length === 0) throw new TypeError(`mcpHandlers: no tool of this spec starts with the prefix ${JSON.stringify(prefix)}: pass the prefix the import recorded for this server (its \`# toolroute-import-mcp:\` line), or \`tools\`.`);
   }
   const missing = selected.filter((n) => !bySpecName.has(n));
   if (missing.length > 0) {

@@ -39,6 +39,14 @@ describe('a mistyped option', () => {
     expect((await cli(['codegen', 'tools.spec.yaml', '--jsn'])).stderr).toBe(`toolroute: unknown option --jsn\n${HINT}`);
   });
 
+  it('a --prefix no tool name can start with is refused before any server starts (mcpHandlers would select nothing by it)', async () => {
+    for (const prefix of ['st.', '1x_', 'a b']) {
+      const r = await cli(['import', 'mcp', '--out', 'x.yaml', '--prefix', prefix, '--', 'no-such-server-command']);
+      expect(r.code, prefix).toBe(2);
+      expect(r.stderr, prefix).toContain(`--prefix must start with a letter or "_" and hold only letters, digits, "_" and "-" (tool names do), not "${prefix}".`);
+    }
+  });
+
   it('is named with the import usage by import mcp', async () => {
     const r = await cli(['import', 'mcp', '--ot', 'x.yaml', '--', 'server']);
     expect(r.code).toBe(2);

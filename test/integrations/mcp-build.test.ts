@@ -94,6 +94,33 @@ describe('mcpHandlers and the importer name tools by one rule', () => {
   });
 });
 
+describe('mcpHandlers refuses a pairing it cannot be sure of', () => {
+  const client = (served: Tool[], called: string[] = []) => ({
+    listTools: async () => ({ tools: served }),
+    callTool: async (params: { name: string }) => (called.push(params.name), { content: [{ type: 'text', text: params.name }] }),
+  });
+  const spec = (tools: { name: string; description: string }[]) => ({ spec: { tools } }) as never;
+
+  it('a tool the server added whose name reads as an imported one: the import\'s own description decides, else it throws', async () => {
+    // Imported from `items.get` (read-only); the server then adds a destructive `items_get`, which keeps the plain name.
+    const served = [tool('items.get', { description: 'Get an item' }), tool('items_get', { description: 'Delete every item' })];
+    await expect(mcpHandlers(client(served) as never, spec([{ name: 'items_get', description: 'Get an item' }]))).rejects.toThrow(
+      'mcpHandlers: the server added a tool whose name reads as one the spec imported, so the spec cannot tell which it meant: "items_get" (now "items.get" or "items_get" on the server).',
+    );
+    // Imported from `items_get` itself: the tool added since (`items.get`, numbered `items_get_2`) changes nothing.
+    const called: string[] = [];
+    const handlers = (await mcpHandlers(client(served, called) as never, spec([{ name: 'items_get', description: 'Delete every item' }]))) as Record<string, (args: unknown) => Promise<unknown>>;
+    await handlers['items_get']!({});
+    expect(called).toEqual(['items_get']);
+  });
+
+  it('a prefix that selects no tool of the spec throws, naming where the recorded prefix is', async () => {
+    await expect(mcpHandlers(client([tool('create_entities')]) as never, spec([{ name: 'create_entities', description: 'x' }]), { prefix: 'memory_' })).rejects.toThrow(
+      /^mcpHandlers: no tool of this spec starts with the prefix "memory_": pass the prefix the import recorded/,
+    );
+  });
+});
+
 describe('buildMcpImport: a clash with what the spec already holds', () => {
   it('names the fix by what clashed (--name for a group or policy, --prefix for a tool) and says whose lines it shows', () => {
     const group = buildMcpImport([tool('a')], 'version: 1\nnamespaces:\n  - name: demo\n    description: mine\n    tools:\n      - name: mine\n        description: Mine\n', { name: 'demo' }, SERVER, 'ns.yaml');
