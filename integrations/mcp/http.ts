@@ -31,7 +31,7 @@ import { assertKnownNames } from '../../runtime/suggest.js';
 import { loadMcpServerSdk } from './sdk.js';
 import { annotationsOf, serveSession, type McpServing, type ServableRouter, type ServeMcpOptions, type SessionHooks } from './serve.js';
 import { readBody, refuse, reply, requestIds } from './http-request.js';
-import { memorySessionStore, type McpSessionRecord, type McpSessionStore } from './store.js';
+import { sessionStoreOption, type McpSessionRecord, type McpSessionStore } from './store.js';
 import type { McpTransport } from './types.js';
 
 /** Defaults of the session and body limits (docs/mcp.md). */
@@ -142,7 +142,7 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
   const storedMs = idleTimeoutMs + Math.ceil(idleTimeoutMs / 10);
   const maxSessions = positive('maxSessions', options.maxSessions ?? MCP_HTTP_DEFAULTS.maxSessions);
   const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? MCP_HTTP_DEFAULTS.maxBodyBytes);
-  const store = options.store ?? memorySessionStore();
+  const store = sessionStoreOption(options.store);
   const perSession = typeof source === 'function' ? source : undefined;
   const probe = perSession ? perSession() : (source as ServableRouter);
   if (perSession && (typeof probe?.snapshot !== 'function' || typeof probe.restore !== 'function')) {

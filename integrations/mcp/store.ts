@@ -33,6 +33,18 @@ export interface McpSessionStore {
   delete(id: string): Promise<unknown> | unknown;
 }
 
+/**
+ * `serveMcpHttp`'s `store` option, checked before the server listens: a store missing a method would fail every
+ * `initialize` (or, without `touch`, a later request) instead. Absent: a new {@link memorySessionStore}.
+ * @example sessionStoreOption(undefined); // → a memory store
+ */
+export function sessionStoreOption(store: unknown): McpSessionStore {
+  if (store === undefined) return memorySessionStore();
+  const missing = (['get', 'set', 'touch', 'delete'] as const).filter((m) => typeof (store as Partial<McpSessionStore> | null)?.[m] !== 'function');
+  if (missing.length > 0) throw new TypeError(`serveMcpHttp: store must have the methods get, set, touch and delete (an McpSessionStore); it lacks ${missing.join(', ')}.`);
+  return store as McpSessionStore;
+}
+
 /** The in-memory store, with its size (for tests and metrics). */
 export interface MemorySessionStore extends McpSessionStore {
   readonly size: number;

@@ -155,6 +155,10 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
     await expect(serveMcpHttp(createDemoRouter(), { sdk, maxBodyByte: 1024 } as never)).rejects.toThrow(/serveMcpHttp options: unknown name "maxBodyByte" \(did you mean "maxBodyBytes"\?\)/);
     await expect(serveMcpHttp(createDemoRouter(), { sdk, allowedHosts: 'localhost' as never })).rejects.toThrow(/allowedHosts must be an array of host names/);
     await expect(serveMcpHttp(createDemoRouter(), { sdk, path: 'mcp' })).rejects.toThrow(/path must start with "\/"/);
+    // A store missing methods would fail every initialize (or, without touch, a later request) instead.
+    await expect(serveMcpHttp(createDemoRouter(), { sdk, store: {} as never })).rejects.toThrow(/^serveMcpHttp: store must have the methods get, set, touch and delete \(an McpSessionStore\); it lacks get, set, touch, delete\.$/);
+    const { touch: _touch, ...noTouch } = memorySessionStore();
+    await expect(serveMcpHttp(createDemoRouter(), { sdk, store: noTouch as never })).rejects.toThrow(/it lacks touch\.$/);
     expect(listening()).toBe(before);
   });
 
