@@ -107,7 +107,7 @@ interface Live {
 }
 
 /** Every option `serveMcpHttp` reads (its own, then `serveMcp`'s): another key is a typo and throws. */
-const OPTION_NAMES: ReadonlySet<string> = new Set(['port', 'host', 'path', 'allowedHosts', 'idleTimeoutMs', 'maxSessions', 'maxBodyBytes', 'store', 'name', 'version', 'instructions', 'context', 'sdk', 'generated']);
+const OPTION_NAMES: ReadonlySet<string> = new Set(['port', 'host', 'path', 'allowedHosts', 'idleTimeoutMs', 'maxSessions', 'maxBodyBytes', 'store', 'name', 'version', 'instructions', 'context', 'sdk', 'generated', 'onError']);
 
 /**
  * Serve a router over Streamable HTTP on 127.0.0.1. Pass a router to share its

@@ -94,6 +94,12 @@ export interface ServeMcpOptions<C = unknown> {
    * it, no tool has annotations. A folder of another spec throws.
    */
   readonly generated?: ServedSpec;
+  /**
+   * `serveMcpHttp`: receives what the server survives, for your logs: a session's state that its `store` could not
+   * write after a tool call. The call's result is still sent (the next request writes the state again); without
+   * `onError` the result says the state could not be stored.
+   */
+  readonly onError?: (error: unknown) => void;
 }
 
 /** The part of a generated folder `serveMcp` reads (any `import * as generated from './generated/index.js'` fits). */
@@ -169,7 +175,13 @@ export async function serveSession<C>(router: ServableRouter, options: ServeMcpO
       // Shown only by a result that is delivered: a cancelled or timed-out call's never reaches the model.
       if (!extra.signal.aborted) shown.text = now;
     }
-    await hooks?.after();
+    try {
+      await hooks?.after();
+    } catch (error) {
+      // The call ran: a protocol error instead of its result would hide that, and a retry would run it again.
+      if (options.onError !== undefined) options.onError(error);
+      else result = { ...result, content: [...result.content, { type: 'text', text: 'Note: the server could not store this session\'s state after this call; the call itself ran.' }] };
+    }
     if (router.getLoadedToolkits().join('\n') !== loadedBefore) {
       // On this request's stream (it reaches the client through whichever process answers the call), then to the others.
       // A call the client gave up on has no stream left: the session's own stream carries it, or the client's list stays old.

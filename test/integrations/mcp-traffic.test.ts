@@ -144,6 +144,26 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
     for (const ttl of ttls) expect(ttl).toBeGreaterThanOrEqual(11_000);
   });
 
+  it('a call whose state the store cannot write afterwards still returns its result: to onError, else a note in the result', async () => {
+    for (const withHook of [false, true]) {
+      const inner = memorySessionStore();
+      let down = false;
+      const errors: unknown[] = [];
+      const store = { ...inner, set: (id: string, r: never, ttl: number) => (down ? Promise.reject(new Error('store down')) : inner.set(id, r, ttl)) };
+      const served = await serveMcpHttp(() => createDemoRouter(), { sdk, store, ...(withHook ? { onError: (e: unknown) => errors.push(e) } : {}) });
+      cleanups.push(() => served.close());
+      const connection = await connect(served.url, sdk);
+      down = true;
+      // A load changes the session's state, so it is written after the call.
+      const result = (await connection.client.callTool({ name: 'load_toolkit', arguments: { toolkit_name: 'Weather' } })) as { isError?: boolean };
+      expect(result.isError ?? false).toBe(false);
+      expect(texts(result)[0]).toMatch(/^Toolkit "Weather" loaded\./);
+      const note = 'Note: the server could not store this session\'s state after this call; the call itself ran.';
+      expect(texts(result).includes(note)).toBe(!withHook);
+      expect(errors.map((e) => (e as Error).message)).toEqual(withHook ? ['store down'] : []);
+    }
+  });
+
   it('rejects bad options loudly, before it listens', async () => {
     const listening = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
     const before = listening();
