@@ -180,7 +180,7 @@ export async function serveSession<C>(router: ServableRouter, options: ServeMcpO
     } catch (error) {
       // The call ran: a protocol error instead of its result would hide that, and a retry would run it again.
       if (options.onError !== undefined) options.onError(error);
-      else result = { ...result, content: [...result.content, { type: 'text', text: 'Note: the server could not store this session\'s state after this call; the call itself ran.' }] };
+      else result = { ...result, content: [...result.content, { type: 'text', text: 'Note: the server could not store the MCP session\'s state after this call; the call itself ran.' }] };
     }
     if (router.getLoadedToolkits().join('\n') !== loadedBefore) {
       // On this request's stream (it reaches the client through whichever process answers the call), then to the others.

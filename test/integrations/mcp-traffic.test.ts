@@ -158,7 +158,7 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
       const result = (await connection.client.callTool({ name: 'load_toolkit', arguments: { toolkit_name: 'Weather' } })) as { isError?: boolean };
       expect(result.isError ?? false).toBe(false);
       expect(texts(result)[0]).toMatch(/^Toolkit "Weather" loaded\./);
-      const note = 'Note: the server could not store this session\'s state after this call; the call itself ran.';
+      const note = 'Note: the server could not store the MCP session\'s state after this call; the call itself ran.';
       expect(texts(result).includes(note)).toBe(!withHook);
       expect(errors.map((e) => (e as Error).message)).toEqual(withHook ? ['store down'] : []);
     }
