@@ -121,8 +121,9 @@ it.skipIf(skip)('redisSessionStore keeps JSON records under its prefix with an e
   expect(await store.get('a')).toBeUndefined();
 });
 
-describe.each(LINES)('a call running longer than idleTimeoutMs, sessions in Redis, %s', (sdk) => {
-  it.skipIf(skip)('keeps its session alive in Redis while it runs, for the same client and another server; the idle clock starts when it finishes', async () => {
+// The four tests below each have their own servers (or processes) and keys; they mostly wait, so they run side by side.
+describe.concurrent.each(LINES)('a call running longer than idleTimeoutMs, sessions in Redis, %s', (sdk) => {
+  it.skipIf(skip)('keeps its session alive in Redis while it runs, for the same client and another server; the idle clock starts when it finishes', async ({ expect }) => {
     const redis = await createClient({ url: redisUrl }).connect();
     cleanups.push(() => redis.quit());
     const prefix = `test:inflight:${sdk}:`;
@@ -132,8 +133,8 @@ describe.each(LINES)('a call running longer than idleTimeoutMs, sessions in Redi
   });
 });
 
-describe.each(LINES)('two server processes sharing sessions through Redis, %s', (sdk) => {
-  it.skipIf(skip)('serves one session from both, without sticky routing, and goes on when one is killed', async () => {
+describe.concurrent.each(LINES)('two server processes sharing sessions through Redis, %s', (sdk) => {
+  it.skipIf(skip)('serves one session from both, without sticky routing, and goes on when one is killed', async ({ expect }) => {
     const lb = await balancer();
     const processes = [0, 1].map(() =>
       spawn(process.execPath, ['--conditions=toolroute-source', '--import', 'tsx', path.join(REPO, 'test/integrations/mcp-redis.server.ts')], {

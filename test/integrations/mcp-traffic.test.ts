@@ -129,21 +129,6 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
     expect((await rawCall(before.url, id, 'POST', { jsonrpc: '2.0', id: 3, method: 'tools/list' })).status).toBe(404);
   });
 
-  it('keeps the stored record at least idleTimeoutMs past the last request, although it skips touches within a tenth of it', async () => {
-    const inner = memorySessionStore();
-    const ttls: number[] = [];
-    const store = { ...inner, set: (id: string, r: never, ttl: number) => (ttls.push(ttl), inner.set(id, r, ttl)), touch: (id: string, ttl: number) => (ttls.push(ttl), inner.touch(id, ttl)) };
-    const served = await serveMcpHttp(() => createDemoRouter(), { sdk, store, idleTimeoutMs: 10_000 });
-    cleanups.push(() => served.close());
-    const id = await rawSession(served.url);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    expect((await rawCall(served.url, id, 'POST', { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status).toBe(200);
-    // A request within the skipped tenth: the record's life, counted from the last touch, still covers the timeout.
-    expect((await rawCall(served.url, id, 'POST', { jsonrpc: '2.0', id: 3, method: 'tools/list' })).status).toBe(200);
-    expect(ttls.length).toBeGreaterThan(1);
-    for (const ttl of ttls) expect(ttl).toBeGreaterThanOrEqual(11_000);
-  });
-
   it('a call whose state the store cannot write afterwards still returns its result: to onError, else a note in the result', async () => {
     for (const withHook of [false, true]) {
       const inner = memorySessionStore();
@@ -182,26 +167,6 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
     expect(listening()).toBe(before);
   });
 
-  it('a call running longer than idleTimeoutMs keeps its session, here and in the shared store; the idle clock starts when it finishes', async () => {
-    const store = memorySessionStore();
-    const seen = await callOutlivingIdleTimeout(sdk, store, 1000);
-    expectOutlivedIdleTimeout(seen);
-    expect(store.size).toBe(0);
-  });
-
-  it('a request that brings a session to another server counts as activity in the shared store', async () => {
-    const store = memorySessionStore();
-    const [one, two] = await Promise.all([1, 2].map(() => serveMcpHttp(() => createDemoRouter(), { sdk, store, idleTimeoutMs: 1000 })));
-    cleanups.push(() => one!.close(), () => two!.close());
-    const id = await rawSession(one!.url);
-    const list = async (url: URL) => (await rawCall(url, id, 'POST', { jsonrpc: '2.0', id: 5, method: 'tools/list' })).status;
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(await list(two!.url)).toBe(200);
-    // 1.2 s after the session's last write, 0.5 s after its last request.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await list(two!.url)).toBe(200);
-  });
-
   it('a call still running when the client ends the session does not bring the session back', async () => {
     const { waiting, running } = await servers(sdk);
     const id = await rawSession(waiting.url);
@@ -213,6 +178,42 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
     // The call has settled (its after-call save included): the session stays ended.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await rawCall(waiting.url, id, 'POST', { jsonrpc: '2.0', id: 9, method: 'tools/list' })).status).toBe(404);
+  });
+});
+
+// These wait on real idle timeouts; each has its own servers and store, so they run side by side (both lines).
+describe.concurrent.each(LINES)('idle timing, %s server', (sdk) => {
+  it('keeps the stored record at least idleTimeoutMs past the last request, although it skips touches within a tenth of it', async ({ expect }) => {
+    const inner = memorySessionStore();
+    const ttls: number[] = [];
+    const store = { ...inner, set: (id: string, r: never, ttl: number) => (ttls.push(ttl), inner.set(id, r, ttl)), touch: (id: string, ttl: number) => (ttls.push(ttl), inner.touch(id, ttl)) };
+    const served = await serveMcpHttp(() => createDemoRouter(), { sdk, store, idleTimeoutMs: 10_000 });
+    cleanups.push(() => served.close());
+    const id = await rawSession(served.url);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await rawCall(served.url, id, 'POST', { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status).toBe(200);
+    // A request within the skipped tenth: the record's life, counted from the last touch, still covers the timeout.
+    expect((await rawCall(served.url, id, 'POST', { jsonrpc: '2.0', id: 3, method: 'tools/list' })).status).toBe(200);
+    expect(ttls.length).toBeGreaterThan(1);
+    for (const ttl of ttls) expect(ttl).toBeGreaterThanOrEqual(11_000);
+  });
+  it('a call running longer than idleTimeoutMs keeps its session, here and in the shared store; the idle clock starts when it finishes', async ({ expect }) => {
+    const store = memorySessionStore();
+    const seen = await callOutlivingIdleTimeout(sdk, store, 1000);
+    expectOutlivedIdleTimeout(seen);
+    expect(store.size).toBe(0);
+  });
+  it('a request that brings a session to another server counts as activity in the shared store', async ({ expect }) => {
+    const store = memorySessionStore();
+    const [one, two] = await Promise.all([1, 2].map(() => serveMcpHttp(() => createDemoRouter(), { sdk, store, idleTimeoutMs: 1000 })));
+    cleanups.push(() => one!.close(), () => two!.close());
+    const id = await rawSession(one!.url);
+    const list = async (url: URL) => (await rawCall(url, id, 'POST', { jsonrpc: '2.0', id: 5, method: 'tools/list' })).status;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await list(two!.url)).toBe(200);
+    // 1.2 s after the session's last write, 0.5 s after its last request.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await list(two!.url)).toBe(200);
   });
 });
 
@@ -303,25 +304,6 @@ describe.each(PAIRS)('tool-set changes and cancellation: $server server, $client
     await expect.poll(() => aborted.length).toBe(before.aborted + 1);
   });
 
-  it('a load the client gave up on (its session save was slow) still sends notifications/tools/list_changed, on the session stream', async () => {
-    const memory = memorySessionStore();
-    // A remote store, slow to save the session that has just loaded Weather: the client's 300 ms timeout passes first.
-    const slow = { ...memory, set: async (id: string, record: Parameters<typeof memory.set>[1], ttl: number) => {
-      if (JSON.stringify(record).includes('Weather')) await new Promise((resolve) => setTimeout(resolve, 600));
-      return memory.set(id, record, ttl);
-    } };
-    const served = await serveMcpHttp(() => createDemoRouter(), { sdk: server, store: slow });
-    cleanups.push(() => served.close());
-    const connection = await connect(served.url, client);
-    let changed = 0;
-    connection.onToolListChanged(() => changed++);
-    const params = { name: 'load_toolkit', arguments: { toolkit_name: 'Weather' } };
-    const call = clientLineOf(connection.client) === '2.x' ? connection.client.callTool(params, { timeout: 300 }) : connection.client.callTool(params, undefined, { timeout: 300 });
-    await expect(call).rejects.toThrow(/timed out/);
-    await expect.poll(() => changed, { timeout: 5000 }).toBe(1);
-    expect((await listAllTools(connection.client)).map((t) => t.name)).toContain('get_forecast');
-  });
-
   it('an announcement made during a call the client cancelled rides on the next delivered result, since the cancelled one never arrived', async () => {
     const aborts: unknown[] = [];
     let runs = 0;
@@ -344,7 +326,41 @@ describe.each(PAIRS)('tool-set changes and cancellation: $server server, $client
     expect(texts(next).at(-1)).toBe('<announcements>\n<announcement id="deploy">\nProduction is frozen.\n</announcement>\n</announcements>');
   });
 
-  it('lets a session whose call the client cancelled go idle: the cancelled POST ends, and the idle timeout ends the session', async () => {
+  it('aborts the handler\'s signal when the HTTP request of the call is dropped', async () => {
+    const { waiting, aborted, running } = await servers(server);
+    const id = await rawSession(waiting.url);
+    const before = { running: running(), aborted: aborted.length };
+    const drop = new AbortController();
+    const call = rawCall(waiting.url, id, 'POST', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'run_bash', arguments: { command: 'sleep' } } }, drop.signal);
+    await expect.poll(running).toBe(before.running + 1);
+    drop.abort();
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => aborted.length).toBe(before.aborted + 1);
+    expect(String(aborted.at(-1))).toContain('dropped');
+  });
+});
+
+// These wait on client timeouts and the idle timeout; each has its own server, so they run side by side (all pairs).
+describe.concurrent.each(PAIRS)('slow sessions: $server server, $client client', ({ server, client }) => {
+  it('a load the client gave up on (its session save was slow) still sends notifications/tools/list_changed, on the session stream', async ({ expect }) => {
+    const memory = memorySessionStore();
+    // A remote store, slow to save the session that has just loaded Weather: the client's 300 ms timeout passes first.
+    const slow = { ...memory, set: async (id: string, record: Parameters<typeof memory.set>[1], ttl: number) => {
+      if (JSON.stringify(record).includes('Weather')) await new Promise((resolve) => setTimeout(resolve, 600));
+      return memory.set(id, record, ttl);
+    } };
+    const served = await serveMcpHttp(() => createDemoRouter(), { sdk: server, store: slow });
+    cleanups.push(() => served.close());
+    const connection = await connect(served.url, client);
+    let changed = 0;
+    connection.onToolListChanged(() => changed++);
+    const params = { name: 'load_toolkit', arguments: { toolkit_name: 'Weather' } };
+    const call = clientLineOf(connection.client) === '2.x' ? connection.client.callTool(params, { timeout: 300 }) : connection.client.callTool(params, undefined, { timeout: 300 });
+    await expect(call).rejects.toThrow(/timed out/);
+    await expect.poll(() => changed, { timeout: 5000 }).toBe(1);
+    expect((await listAllTools(connection.client)).map((t) => t.name)).toContain('get_forecast');
+  });
+  it('lets a session whose call the client cancelled go idle: the cancelled POST ends, and the idle timeout ends the session', async ({ expect }) => {
     const aborts: unknown[] = [];
     let runs = 0;
     const served = await serveMcpHttp(() => waitingRouter(aborts, () => runs++), { sdk: server, idleTimeoutMs: 500 });
@@ -360,18 +376,5 @@ describe.each(PAIRS)('tool-set changes and cancellation: $server server, $client
     await expect(call).rejects.toThrow();
     await expect.poll(() => aborts.length).toBe(1);
     await expect.poll(() => served.sessions.size, { timeout: 5000 }).toBe(0);
-  });
-
-  it('aborts the handler\'s signal when the HTTP request of the call is dropped', async () => {
-    const { waiting, aborted, running } = await servers(server);
-    const id = await rawSession(waiting.url);
-    const before = { running: running(), aborted: aborted.length };
-    const drop = new AbortController();
-    const call = rawCall(waiting.url, id, 'POST', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'run_bash', arguments: { command: 'sleep' } } }, drop.signal);
-    await expect.poll(running).toBe(before.running + 1);
-    drop.abort();
-    await expect(call).rejects.toThrow();
-    await expect.poll(() => aborted.length).toBe(before.aborted + 1);
-    expect(String(aborted.at(-1))).toContain('dropped');
   });
 });
