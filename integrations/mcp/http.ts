@@ -26,16 +26,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import { MAX_TIMER_MS } from '../../runtime/router/invoke.js';
-import { assertKnownNames } from '../../runtime/suggest.js';
 import { loadMcpServerSdk } from './sdk.js';
 import { annotationsOf, serveSession, type McpServing, type ServableRouter, type ServeMcpOptions, type SessionHooks } from './serve.js';
+import { httpSettings, MCP_HTTP_DEFAULTS } from './http-options.js';
 import { readBody, refuse, reply, requestIds } from './http-request.js';
 import { sessionStoreOption, type McpSessionRecord, type McpSessionStore } from './store.js';
 import type { McpTransport } from './types.js';
 
-/** Defaults of the session and body limits (docs/mcp.md). */
-export const MCP_HTTP_DEFAULTS = { idleTimeoutMs: 15 * 60_000, maxSessions: 1000, maxBodyBytes: 4 * 1024 * 1024 } as const;
+export { MCP_HTTP_DEFAULTS };
 
 export interface ServeMcpHttpOptions<C = unknown> extends Omit<ServeMcpOptions<C>, 'transport'> {
   /** Default 0 (any free port). */
@@ -104,10 +102,9 @@ interface Live {
   saved: string | undefined;
   /** Brings the router and the announcements shown up to a record another process wrote; throws the router's refusal. */
   sync(record: McpSessionRecord): void;
+  /** What the store threw when it could not write a new session's first record: the `initialize` is refused. */
+  unstored?: { readonly error: unknown };
 }
-
-/** Every option `serveMcpHttp` reads (its own, then `serveMcp`'s): another key is a typo and throws. */
-const OPTION_NAMES: ReadonlySet<string> = new Set(['port', 'host', 'path', 'allowedHosts', 'idleTimeoutMs', 'maxSessions', 'maxBodyBytes', 'store', 'name', 'version', 'instructions', 'context', 'sdk', 'generated', 'onError']);
 
 /**
  * Serve a router over Streamable HTTP on 127.0.0.1. Pass a router to share its
@@ -124,24 +121,9 @@ const OPTION_NAMES: ReadonlySet<string> = new Set(['port', 'host', 'path', 'allo
  */
 export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => ServableRouter), options: ServeMcpHttpOptions<C> = {}): Promise<McpHttpServing> {
   // Options are checked before anything starts: a mistake never leaves a server listening.
-  assertKnownNames('serveMcpHttp options', Object.keys(options), OPTION_NAMES, () => OPTION_NAMES, `Options are ${[...OPTION_NAMES].join(', ')}.`);
-  const names = options.allowedHosts;
-  if (names !== undefined && !(Array.isArray(names) && names.every((n) => typeof n === 'string'))) {
-    throw new TypeError(`serveMcpHttp: allowedHosts must be an array of host names; got ${JSON.stringify(names) ?? typeof names}.`);
-  }
-  if (options.path !== undefined && !(typeof options.path === 'string' && options.path.startsWith('/'))) {
-    throw new TypeError(`serveMcpHttp: path must start with "/"; got ${JSON.stringify(options.path) ?? typeof options.path}.`);
-  }
+  const { host, route, allowedHosts: names, idleTimeoutMs, storedMs, maxSessions, maxBodyBytes } = httpSettings(options);
   const sdk = await loadMcpServerSdk(options.sdk);
   const { port: _port, host: _host, path: _path, allowedHosts: _allowed, idleTimeoutMs: _idle, maxSessions: _max, maxBodyBytes: _body, store: _store, ...serveOptions } = options;
-  const host = options.host ?? '127.0.0.1';
-  const route = options.path ?? '/mcp';
-  const idleTimeoutMs = positive('idleTimeoutMs', options.idleTimeoutMs ?? MCP_HTTP_DEFAULTS.idleTimeoutMs);
-  // The stored record outlives the idle timeout by the tenth within which `keep` skips a touch, so it never expires
-  // before the session has been idle that long.
-  const storedMs = idleTimeoutMs + Math.ceil(idleTimeoutMs / 10);
-  const maxSessions = positive('maxSessions', options.maxSessions ?? MCP_HTTP_DEFAULTS.maxSessions);
-  const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? MCP_HTTP_DEFAULTS.maxBodyBytes);
   const store = sessionStoreOption(options.store);
   const perSession = typeof source === 'function' ? source : undefined;
   const probe = perSession ? perSession() : (source as ServableRouter);
@@ -172,9 +154,16 @@ export async function serveMcpHttp<C = unknown>(source: ServableRouter | (() => 
       sessionIdGenerator: () => id ?? randomUUID(),
       onsessioninitialized: async (newId) => {
         session.id = newId;
+        // Stored before it counts: a session the store cannot keep would be lost to every other process, and open here.
+        if (!record) {
+          await save().catch((error: unknown) => {
+            session.unstored = { error };
+            options.onError?.(error);
+            throw error;
+          });
+        }
         live.set(newId, session);
         sessions.set(newId, session.serving);
-        if (!record) await save();
       },
       onsessionclosed: async (closedId) => {
         session.closed = true;
@@ -375,15 +364,6 @@ function isRestoreRefusal(error: unknown): error is TypeError {
   return error instanceof TypeError && error.message.startsWith('restore:');
 }
 
-function positive(name: string, value: number): number {
-  if (!(typeof value === 'number' && value > 0)) throw new RangeError(`serveMcpHttp: ${name} must be a positive number, got ${String(value)}.`);
-  // A count of sessions or bytes is whole: 1.5 would silently mean 2.
-  if (name !== 'idleTimeoutMs' && !Number.isInteger(value)) throw new RangeError(`serveMcpHttp: ${name} must be a whole number, got ${String(value)}.`);
-  // A timer of more than about 24.8 days fires at once in Node: every session would end on its next request.
-  if (name === 'idleTimeoutMs' && value > MAX_TIMER_MS) throw new RangeError(`serveMcpHttp: idleTimeoutMs must be at most ${MAX_TIMER_MS} (about 24.8 days), got ${String(value)}.`);
-  return value;
-}
-
 /** Brings a transport that has not seen the session to where the client's handshake left it. */
 async function replay(transport: WebTransport, id: string, initialize: unknown): Promise<void> {
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -429,6 +409,11 @@ async function forward(session: Live, req: IncomingMessage, res: ServerResponse,
   });
   const request = new Request(new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`), { method: req.method ?? 'GET', headers, signal: aborted.signal });
   const response = await session.transport.handleRequest(request, req.method === 'POST' ? { parsedBody } : {});
+  // The SDK answers a failed session start as a parse error of the request, which the client cannot fix.
+  if (session.unstored) {
+    const { error } = session.unstored;
+    return reply(res, 503, -32000, `Service unavailable: the session store could not keep a new session (${error instanceof Error ? error.message : String(error)}). Try again.`);
+  }
   response.headers.forEach((value, key) => res.setHeader(key, value));
   res.writeHead(response.status);
   if (response.body === null) {

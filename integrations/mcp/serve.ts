@@ -95,9 +95,10 @@ export interface ServeMcpOptions<C = unknown> {
    */
   readonly generated?: ServedSpec;
   /**
-   * `serveMcpHttp`: receives what the server survives, for your logs: a session's state that its `store` could not
-   * write after a tool call. The call's result is still sent (the next request writes the state again); without
-   * `onError` the result says the state could not be stored.
+   * `serveMcpHttp`: receives what the server survives, for your logs: the `store`'s error when it could not write a new
+   * session (its `initialize` answers 503, and no session stays open) or a session's state after a tool call. The
+   * call's result is still sent (the next request writes the state again); without `onError` the result says the state
+   * could not be stored.
    */
   readonly onError?: (error: unknown) => void;
 }

@@ -149,6 +149,24 @@ describe.each(LINES)('session lifetime, %s server', (sdk) => {
     }
   });
 
+  it('an initialize whose record the store cannot write is refused with 503 and leaves no session behind; onError gets the error', async () => {
+    const inner = memorySessionStore();
+    let down = true;
+    const errors: unknown[] = [];
+    const store = { ...inner, set: (id: string, r: never, ttl: number) => (down ? Promise.reject(new Error('store down')) : inner.set(id, r, ttl)) };
+    const served = await serveMcpHttp(() => createDemoRouter(), { sdk, store, maxSessions: 1, onError: (e: unknown) => errors.push(e) });
+    cleanups.push(() => served.close());
+    const refused = await rawCall(served.url, undefined, 'POST', INITIALIZE);
+    expect(refused.status).toBe(503);
+    expect(JSON.parse(refused.text)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('store down') } });
+    expect(served.sessions.size).toBe(0);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['store down']);
+    // The one session this server allows is still free once the store is back.
+    down = false;
+    await rawSession(served.url);
+    expect(served.sessions.size).toBe(1);
+  });
+
   it('rejects bad options loudly, before it listens', async () => {
     const listening = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
     const before = listening();
