@@ -105,7 +105,9 @@ export async function importMain(argv: readonly string[], io: CliIO): Promise<nu
   const what = `${record.tools.length} tool${record.tools.length === 1 ? '' : 's'} of ${record.server} as ${record.as === 'flat' ? 'flat tools' : `${record.as} "${record.name}"`}`;
   if (values.check === true) {
     if (result.ok) {
-      io.stdout(`${notes}toolroute: ${result.out} is in sync with the server (${what}).\n`);
+      const moved = result.serverChanged;
+      const version = moved ? ` The server is now ${moved.to} (imported from ${moved.from}); import again to record that in the spec.` : '';
+      io.stdout(`${notes}toolroute: ${result.out} is in sync with the server (${what}).${version}\n`);
       return 0;
     }
     if (result.rewrites !== undefined) {

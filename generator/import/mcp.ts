@@ -16,9 +16,9 @@ import { errorCode } from '../load/common.js';
 import { formatProblem, type Problem } from '../problems.js';
 import { validateSpec } from '../validate.js';
 import { keepWrittenLines } from './keep-lines.js';
-import { annotationTags, clashAdvice, compareImport, firstRewrittenLine, isPlainRecord, leadingComment, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord, type ToolEntry } from './records.js';
+import { annotationTags, checkImport, clashAdvice, isPlainRecord, keepRecordOrder, leadingComment, readRecords, RECORD_PREFIX, type ImportCheck, type ImportMode, type ImportRecord, type ToolEntry } from './records.js';
 
-export { annotationTags, compareImport, IMPORT_MODES, readRecords, RECORD_PREFIX, type ImportDrift, type ImportMode, type ImportRecord } from './records.js';
+export { annotationTags, checkImport, compareImport, IMPORT_MODES, readRecords, RECORD_PREFIX, type ImportCheck, type ImportDrift, type ImportMode, type ImportRecord } from './records.js';
 
 export interface McpImportOptions {
   /** Default `namespace`. */
@@ -121,6 +121,9 @@ export function buildMcpImport(
       destructive: tags.includes('destructive'),
     });
   }
+
+  // A tool the spec holds keeps its place: a server listing its tools in another order rewrites nothing.
+  keepRecordOrder(entries, previous);
 
   // 2. Find tools the generator refuses, leave them out with their reason, and retry.
   // Lines of the saved spec the import leaves alone keep their bytes (spacing, comments, flow style).
@@ -354,20 +357,13 @@ export interface ImportMcpRequest extends McpImportOptions {
   readonly sdk?: McpSdkLine;
 }
 
-export interface ImportMcpResult {
+export interface ImportMcpResult extends ImportCheck {
   readonly ok: boolean;
   /** Display path of the spec. */
   readonly out: string;
   readonly record: ImportRecord | undefined;
   readonly notes: readonly ImportNote[];
   readonly problems: readonly string[];
-  /** With `check`: the drifted tools (empty when in sync). */
-  readonly drift: readonly ImportDrift[];
-  /**
-   * With `check` and no drift: the first line an import now would rewrite, when the file is not what the import writes
-   * (an edit inside the import's own entries, which a re-import does not keep).
-   */
-  readonly rewrites?: { readonly line: number; readonly text: string };
   /** Whether the file was written (false with `check`, on problems, or when already identical). */
   readonly written: boolean;
 }
@@ -425,12 +421,12 @@ export async function importMcp(request: ImportMcpRequest): Promise<ImportMcpRes
     // Rebuild from the saved file's own record so the comparison uses the options of the import.
     const built = buildMcpImport(tools, saved, options, server, display);
     if (built.text === undefined) return fail([...built.problems], { notes: built.notes, record: built.record });
-    if (readRecords(parseDocument(saved!)).every((r) => r.name !== built.record.name)) {
+    const before = readRecords(parseDocument(saved!)).find((r) => r.name === built.record.name);
+    if (before === undefined) {
       return fail([`${display} has no import of "${built.record.name}" (no "# ${RECORD_PREFIX}…" header line for it); pass --name, or import it first.`]);
     }
-    const drift = compareImport(saved!, built.text, built.record.name);
-    const rewrites = drift.length === 0 ? firstRewrittenLine(saved!, built.text) : undefined;
-    return { ok: drift.length === 0 && rewrites === undefined, out: display, record: built.record, notes: built.notes, problems: [], drift, written: false, ...(rewrites ? { rewrites } : {}) };
+    const found = checkImport(saved!, built.text, before, built.record);
+    return { ok: found.drift.length === 0 && found.rewrites === undefined, out: display, record: built.record, notes: built.notes, problems: [], written: false, ...found };
   }
 
   const built = buildMcpImport(tools, saved, options, server, display);

@@ -22,7 +22,7 @@ export interface ImportRecord {
   readonly prefix: string;
   /** `name version` from the server's `initialize`, informational. */
   readonly server: string;
-  /** The spec names of the imported tools, in the server's order. */
+  /** The spec names of the imported tools: those the spec held before in their order, then new ones in the server's order. */
   readonly tools: readonly string[];
   /** The policies this import wrote. */
   readonly policies: readonly string[];
@@ -88,6 +88,51 @@ export interface ImportDrift {
   readonly fields?: readonly string[];
 }
 
+/** What `import mcp --check` finds. */
+export interface ImportCheck {
+  /** The drifted tools (empty when in sync). */
+  readonly drift: readonly ImportDrift[];
+  /**
+   * With no drift: the first line an import now would rewrite, when the file is not what the import writes (an edit
+   * inside the import's own entries, which a re-import does not keep).
+   */
+  readonly rewrites?: { readonly line: number; readonly text: string };
+  /** With no drift: the server's new `name version`, when that is all an import now would write differently. */
+  readonly serverChanged?: { readonly from: string; readonly to: string };
+}
+
+/**
+ * Checks a saved spec against the import that would be written now. A server that only changed its version is in
+ * sync: the import would write the new version into its record (and the group's default description), nothing else.
+ *
+ * @example
+ * checkImport(saved, fresh, savedRecord, freshRecord); // { drift: [], serverChanged: { from: 'memory 1.0.0', to: 'memory 1.0.1' } }
+ */
+export function checkImport(saved: string, fresh: string, before: ImportRecord, now: ImportRecord): ImportCheck {
+  const drift = compareImport(saved, fresh, now.name);
+  if (drift.length > 0 || saved === fresh) return { drift };
+  // Read as if the saved spec had the new version already: any line still rewritten is someone's edit.
+  const moved = before.server !== '' && before.server !== now.server;
+  const updated = moved ? saved.split(before.server).join(now.server) : saved;
+  if (updated === fresh) return { drift, serverChanged: { from: before.server, to: now.server } };
+  const [a, b] = [updated.split('\n'), fresh.split('\n')];
+  const i = a.findIndex((line, n) => line !== b[n]);
+  const at = i === -1 ? a.length - 1 : i;
+  return { drift, rewrites: { line: at + 1, text: saved.split('\n')[at] ?? '' } };
+}
+
+/**
+ * `entries` sorted in place: the tools `record` lists first, in its order, then the others in the order they came.
+ *
+ * @example
+ * keepRecordOrder(entries, previous); // a server listing its tools in another order changes nothing
+ */
+export function keepRecordOrder<T extends { readonly entry: { readonly name: string } }>(entries: T[], record: ImportRecord | undefined): T[] {
+  const place = new Map(record?.tools.map((name, i) => [name, i]));
+  const rank = (e: T) => place.get(e.entry.name) ?? place.size;
+  return entries.sort((x, y) => rank(x) - rank(y));
+}
+
 /**
  * Compares the saved spec with a fresh import: per tool, what the server now
  * publishes against what the spec holds (name, description, parameters, tags).
@@ -148,20 +193,6 @@ export function annotationTags(annotations: Tool['annotations']): string[] {
   if (idempotent) tags.push('idempotent');
   if (openWorld) tags.push('open-world');
   return tags;
-}
-
-/**
- * The first line of `saved` that `fresh` does not have at the same place (1-based, with its text), or undefined when
- * the two are the same text.
- *
- * @example firstRewrittenLine('a\nb\n', 'a\nc\n'); // → { line: 2, text: 'b' }
- */
-export function firstRewrittenLine(saved: string, fresh: string): { line: number; text: string } | undefined {
-  if (saved === fresh) return undefined;
-  const [a, b] = [saved.split('\n'), fresh.split('\n')];
-  const i = a.findIndex((line, n) => line !== b[n]);
-  const at = i === -1 ? a.length - 1 : i;
-  return { line: at + 1, text: a[at] ?? '' };
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { McpTool as Tool } from '../../integrations/mcp/types.js';
 import { describe, expect, it } from 'vitest';
 import { RESERVED_TOOL_NAMES } from '../../runtime/contract.js';
-import { buildMcpImport, compareImport, readRecords } from '../../generator/import/mcp.js';
+import { buildMcpImport, checkImport, compareImport, readRecords } from '../../generator/import/mcp.js';
 import { loadText } from '../../generator/load.js';
 import { validateSpec } from '../../generator/validate.js';
 import { listAllTools } from '../../integrations/mcp/connect.js';
@@ -292,6 +292,36 @@ describe('buildMcpImport', () => {
       { tool: 'y', change: 'removed from the server' },
     ]);
     expect(compareImport(a, a, 'demo')).toEqual([]);
+  });
+
+  it('keeps the order the spec holds: a server that lists its tools in another order rewrites nothing, and a new tool goes last', () => {
+    const tools = [tool('alpha'), tool('beta'), tool('gamma')];
+    const saved = importAsDemo(tools).text!;
+    expect(buildMcpImport([...tools].reverse(), saved, { name: 'demo' }, SERVER, 'spec.yaml').text).toBe(saved);
+    const grown = buildMcpImport([tool('delta'), ...tools].reverse(), saved, { name: 'demo' }, SERVER, 'spec.yaml');
+    expect(grown.record.tools).toEqual(['alpha', 'beta', 'gamma', 'delta']);
+    expect([...grown.text!.matchAll(/- name: (\w+)/g)].map((m) => m[1]).filter((n) => n !== 'demo')).toEqual(['alpha', 'beta', 'gamma', 'delta']);
+  });
+
+  it('checkImport: a new server version with the same tools is in sync and named; an edit inside the imported entries is not', () => {
+    const tools = [tool('alpha'), tool('beta')];
+    const saved = importAsDemo(tools).text!;
+    const before = readRecords(parseDocument(saved)).find((r) => r.name === 'demo')!;
+    const bumped = buildMcpImport(tools, saved, { name: 'demo' }, { ...SERVER, version: '1.2.4' }, 'spec.yaml');
+    expect(bumped.text).not.toBe(saved);
+    expect(checkImport(saved, bumped.text!, before, bumped.record)).toEqual({ drift: [], serverChanged: { from: 'demo-server 1.2.3', to: 'demo-server 1.2.4' } });
+    expect(checkImport(saved, saved, before, before)).toEqual({ drift: [] });
+    // A comment written by hand in the imported group is not kept by an import: reported, with or without a new version.
+    const edited = saved.replace(/^(\s*)- name: beta$/m, '$1# mine\n$1- name: beta');
+    expect(edited).not.toBe(saved);
+    const line = edited.split('\n').indexOf(edited.split('\n').find((l) => l.trim() === '# mine')!) + 1;
+    for (const server of [SERVER, { ...SERVER, version: '1.2.4' }]) {
+      const now = buildMcpImport(tools, edited, { name: 'demo' }, server, 'spec.yaml');
+      expect(checkImport(edited, now.text!, before, now.record)).toEqual({ drift: [], rewrites: { line, text: expect.stringContaining('# mine') } });
+    }
+    // A changed tool is drift, whatever the version.
+    const changed = buildMcpImport([tool('alpha', { description: 'New' }), tool('beta')], saved, { name: 'demo' }, { ...SERVER, version: '1.2.4' }, 'spec.yaml');
+    expect(checkImport(saved, changed.text!, before, changed.record)).toEqual({ drift: [{ tool: 'alpha', change: 'changed', fields: ['description'] }] });
   });
 });
 
