@@ -23,7 +23,7 @@ export const TIME_LIMIT: OptionRules[string] = [(v) => typeof v === 'number' && 
 export const DISPATCH_OPTIONS: OptionRules = {
   context: [() => true, 'any value'],
   timeoutMs: TIME_LIMIT,
-  signal: [(v) => typeof (v as Partial<AbortSignal> | null)?.addEventListener === 'function', 'an AbortSignal'],
+  signal: [(v) => typeof (v as Partial<AbortSignal> | null)?.addEventListener === 'function' && typeof (v as AbortSignal).aborted === 'boolean', 'an AbortSignal'],
 };
 
 /** `DispatchResult` with the registry's types erased; the façade restores them. */

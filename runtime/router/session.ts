@@ -7,6 +7,7 @@ import { ANNOUNCEMENT_CHANNELS, AnnouncementStore, CHANNEL_OPTIONS, type Announc
 import { TARGETS, type Target } from '../contract.js';
 import { isPlainObject } from '../call-shape.js';
 import { assertKnownNames, checkOptions } from '../suggest.js';
+import { jsonText } from '../targets/history.js';
 import type { Catalog } from './catalog.js';
 import type { RouterSnapshot } from './types.js';
 
@@ -143,10 +144,8 @@ export class Session {
       else if (!loaded.includes(k)) loaded.push(k);
     }
     if (unknown.length > 0) {
-      throw new TypeError(
-        `restore: the snapshot has loaded toolkit${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => JSON.stringify(n)).join(', ')} that this router does not know ` +
-          `(toolkits: ${catalog.toolkits.map((kit) => kit.name).join(', ') || '(none)'}). Register run-time toolkits before restoring. Nothing was changed.`,
-      );
+      throw new TypeError(`restore: the snapshot has loaded toolkit${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => JSON.stringify(n)).join(', ')} that this router does not know ` +
+        `(toolkits: ${catalog.toolkits.map((kit) => kit.name).join(', ') || '(none)'}). Register run-time toolkits before restoring. Nothing was changed.`);
     }
     this.setBlocked(fields.blocked, fields.blockedAllowUnknown);
     this.loaded = loaded;
@@ -158,10 +157,10 @@ export class Session {
   /** The reference library's delta detection: announce `tools:added` / `tools:removed` for what changed since the last call, retract them when nothing did. */
   syncToolAnnouncements(next: readonly string[], options?: AnnounceOptions): { added: string[]; removed: string[] } {
     checkOptions('syncToolAnnouncements', options, CHANNEL_OPTIONS);
-    const previous = this.announcedTools;
+    if (!Array.isArray(next) || next.some((name) => typeof name !== 'string')) throw new TypeError(`syncToolAnnouncements: the tool set must be an array of tool names; got ${jsonText(next) ?? String(next)}.`);
     const nextSet = new Set(next);
-    const added = next.filter((name) => !previous.has(name));
-    const removed = [...previous].filter((name) => !nextSet.has(name));
+    const added = next.filter((name) => !this.announcedTools.has(name));
+    const removed = [...this.announcedTools].filter((name) => !nextSet.has(name));
     if (added.length) this.announcements.announce('tools:added', `Tools newly available: ${added.join(', ')}`, options);
     else this.announcements.retract('tools:added');
     if (removed.length) this.announcements.announce('tools:removed', `Withdrawn; calls to these will be rejected: ${removed.join(', ')}`, options);

@@ -36,4 +36,15 @@ describe('announcement channels are checked', () => {
     // The next valid call still sees read_file as announced before.
     expect(router.syncToolAnnouncements(['get_time'], { channel: 'system' })).toEqual({ added: [], removed: ['read_file'] });
   });
+
+  test('syncToolAnnouncements refuses a tool set that is not a list of names, and changes nothing (a snapshot still restores)', () => {
+    const { router } = exampleRouter();
+    router.syncToolAnnouncements(['read_file']);
+    const before = router.snapshot();
+    for (const next of ['get_time', [1, 2], null, ['get_time', undefined]]) {
+      expect(() => router.syncToolAnnouncements(next as never)).toThrow(/^syncToolAnnouncements: the tool set must be an array of tool names; got /);
+    }
+    expect(router.snapshot()).toEqual(before);
+    expect(() => router.restore(router.snapshot())).not.toThrow();
+  });
 });

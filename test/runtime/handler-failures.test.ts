@@ -181,7 +181,8 @@ describe('time limits and cancellation', () => {
   test('a signal that is no AbortSignal rejects the dispatch before the handler runs, and nothing throws later', async () => {
     let ran = 0;
     const router = routerWith({ get_time: async () => (ran++, 1) }, { timeoutMs: 20 });
-    for (const signal of [{ aborted: false }, 'stop', null]) {
+    // An EventTarget has addEventListener but no `aborted`: it would never abort the call.
+    for (const signal of [{ aborted: false }, 'stop', null, new EventTarget()]) {
       await expect(router.dispatch(call('get_time'), { signal } as never)).rejects.toThrow(/dispatch: options.signal takes an AbortSignal/);
     }
     await new Promise((resolve) => setTimeout(resolve, 60));
