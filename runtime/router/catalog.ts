@@ -209,9 +209,7 @@ export class Catalog {
     this.#checkTools(inline, where, groupNames);
     for (const g of groups) {
       const stray = g.tools.find((m: AnyDynamicTool | string) => typeof m === 'string' && (this.byName.get(m)?.kind !== 'tool' || this.isLibraryTool(m)));
-      if (typeof stray === 'string') {
-        throw new TypeError(`${where}: group ${JSON.stringify(g.name)} refers to ${JSON.stringify(stray)}, which is ${this.isLibraryTool(stray) ? 'a library tool (library tools are never grouped)' : 'not a tool of this router'}.`);
-      }
+      if (typeof stray === 'string') throw new TypeError(`${where}: group ${JSON.stringify(g.name)} refers to ${JSON.stringify(stray)}, which is ${this.isLibraryTool(stray) ? 'a library tool (library tools are never grouped)' : 'not a tool of this router'}.`);
     }
     const prepared = inline.map((def) => this.#prepare(def, where));
     const created = new Map(prepared.map((p) => [p.def, this.#addDynamicTool(p, false)]));

@@ -157,6 +157,8 @@ export function toGeminiContents(messages: readonly NormalizedMessage[]): Gemini
       push('user', [{ text: m.text }]);
     }
   }
+  // Gemini refuses contents that open with a function call (a history cut from the front): a user turn goes first, as in Google's CLI.
+  if (contents[0]?.parts.some((p) => 'functionCall' in p)) contents.unshift({ role: 'user', parts: [{ text: '(Earlier turns are not shown.)' }] });
   return contents;
 }
 

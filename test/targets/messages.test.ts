@@ -231,6 +231,22 @@ describe('message conversion per target (tool calls and tool results included)',
     }
   });
 
+  it('gemini: a history that opens with a function call (cut from the front) gets a user turn before it, which Gemini requires', () => {
+    const cut: NeutralMessage[] = [
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_time', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'noon' },
+      { role: 'user', content: 'And now?' },
+    ];
+    const { contents } = compileForTarget({ ...base, target: 'gemini', messages: cut }) as { contents: { role: string; parts: Record<string, unknown>[] }[] };
+    expect(contents.map((c) => c.role)).toEqual(['user', 'model', 'user']);
+    expect(contents[0]!.parts).toEqual([{ text: expect.stringMatching(/^\(.+\)$/) }]);
+    expect(contents[1]!.parts[0]).toHaveProperty('functionCall');
+    // Opening with the user's words, or with the model's words and no call, is left as written.
+    const opening = (messages: NeutralMessage[]) => (compileForTarget({ ...base, target: 'gemini', messages }) as { contents: { role: string; parts: unknown[] }[] }).contents[0];
+    expect(opening([{ role: 'user', content: 'hi' }, ...cut])).toEqual({ role: 'user', parts: [{ text: 'hi' }] });
+    expect(opening([{ role: 'assistant', content: 'Hello.' }, { role: 'user', content: 'hi' }])).toEqual({ role: 'model', parts: [{ text: 'Hello.' }] });
+  });
+
   it('a role named like an Object.prototype member is an unknown role: a user turn on every target', () => {
     for (const role of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
       const messages = [{ role: 'user', content: 'a' }, { role, content: 'INJECTED' }] as unknown as NeutralMessage[];
@@ -258,8 +274,8 @@ describe('message conversion per target (tool calls and tool results included)',
   it('gemini tool results: JSON text after whitespace is parsed; text that only looks like JSON stays text', () => {
     const results = [' \n\t{"a":1}', '\r\n[true]', 'null', '-1.5', 'tru', 'nothing found', '\u00a0{"a":1}', '{"a":', 'f'];
     const calls = results.map((_, i) => ({ id: `c${i}`, type: 'function' as const, function: { name: 't', arguments: '{}' } }));
-    const messages: NeutralMessage[] = [{ role: 'assistant', content: null, tool_calls: calls }, ...results.map((content, i): NeutralMessage => ({ role: 'tool', tool_call_id: `c${i}`, name: 't', content }))];
-    const responses = compileForTarget({ ...base, target: 'gemini', messages }).contents[1]?.parts?.map((p) => (p as { functionResponse: { response: unknown } }).functionResponse.response);
+    const messages: NeutralMessage[] = [{ role: 'user', content: 'go' }, { role: 'assistant', content: null, tool_calls: calls }, ...results.map((content, i): NeutralMessage => ({ role: 'tool', tool_call_id: `c${i}`, name: 't', content }))];
+    const responses = compileForTarget({ ...base, target: 'gemini', messages }).contents[2]?.parts?.map((p) => (p as { functionResponse: { response: unknown } }).functionResponse.response);
     expect(responses).toEqual([{ a: 1 }, { result: [true] }, { result: null }, { result: -1.5 }, { result: 'tru' }, { result: 'nothing found' }, { result: '\u00a0{"a":1}' }, { result: '{"a":' }, { result: 'f' }]);
   });
 
