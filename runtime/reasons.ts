@@ -253,9 +253,17 @@ function line(error: ValidationError, schema: Schema | undefined, data: unknown,
  */
 export function invalidReason(label: string, errors: readonly ValidationError[] | null | undefined, schema: Schema | undefined, data: unknown, prefix: string, retry: string): string {
   const all = [...new Set(errorLines(errors ?? [], schema, data, prefix))].map((text) => `- ${text}`);
-  const lines = all.length === 0 ? ['- (arguments): do not match the tool\'s parameters'] : all.slice(0, MAX_ERROR_LINES);
+  const lines = all.length === 0 ? [`- (arguments): do not match the tool's parameters${takes(schema)}`] : all.slice(0, MAX_ERROR_LINES);
   if (all.length > lines.length) lines.push(`- …and ${all.length - lines.length} more`);
   return `Invalid arguments for ${label}:\n${lines.join('\n')}\nFix them and call ${retry} again.`;
+}
+
+/** For a check that says only yes or no: what the parameters take (`; it takes query (string, required) and nothing else`). */
+function takes(schema: Schema | undefined): string {
+  const properties = isRecord(schema?.['properties']) ? Object.entries(schema['properties']) : [];
+  const required = new Set(Array.isArray(schema?.['required']) ? schema['required'] : []);
+  const each = properties.map(([key, s]) => `${key} (${isRecord(s) && typeof s['type'] === 'string' ? s['type'] : 'any type'}${required.has(key) ? ', required' : ''})`);
+  return each.length === 0 ? '' : `; it takes ${each.join(', ')}${schema?.['additionalProperties'] === false ? ' and nothing else' : ''}`;
 }
 
 const isCombinator = (e: ValidationError): boolean => e.keyword === 'anyOf' || e.keyword === 'oneOf';

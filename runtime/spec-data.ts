@@ -110,15 +110,9 @@ export function specFromData<S extends GeneratedSpec = GeneratedSpec>(data: Spec
     loader: data.toolkits.length === 0 ? null : deepFreeze(renderTool('neutral', neutralLoaderTool(data.toolkits.map((k) => k.name)), options)),
   });
   return deepFreeze({
-    formatVersion: 1,
-    hash: data.hash,
-    tools,
-    flat: data.flat,
-    namespaces: data.namespaces,
-    toolkits: data.toolkits,
-    policies: data.policies,
-    directoryXml: parts.directoryXml,
-    validators: parts.validators,
+    formatVersion: 1, hash: data.hash, tools,
+    flat: data.flat, namespaces: data.namespaces, toolkits: data.toolkits, policies: data.policies,
+    directoryXml: parts.directoryXml, validators: parts.validators,
     rendered: lazyRendered({ rendered: { neutral } }, options),
     ...(data.offerUngroupedTools === false ? { offerUngroupedTools: false as const } : {}),
     ...(data.toolkitLoading === undefined ? {} : { toolkitLoading: data.toolkitLoading }),

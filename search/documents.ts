@@ -113,8 +113,23 @@ export function term(word: string): string | null {
   return t;
 }
 
-/** `term`'s answers by word: a catalog repeats its words many times. */
+/** `term`'s answers by word: a catalog repeats its words many times. Only tools' words come here, never a query's. */
 const TERMS = new Map<string, string | null>();
+
+/**
+ * The terms of a query and how often each occurs. A query comes from a model or a user (a pasted log repeats its words
+ * thousands of times): its words are reduced without `term`'s cache, which would keep every word ever asked for.
+ * @example
+ * queryTerms('book a hotel, two hotels'); // → Map { 'book' => 1, 'hotel' => 2, 'two' => 1 }
+ */
+export function queryTerms(query: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const word of words(query)) {
+    const t = reduce(word.toLowerCase());
+    if (t !== null) counts.set(t, (counts.get(t) ?? 0) + 1);
+  }
+  return counts;
+}
 
 function reduce(w: string): string | null {
   if (STOP_WORDS.has(w)) return null;

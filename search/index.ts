@@ -5,9 +5,9 @@
  * `search_tools`, `toolroute eval` and that callback all rank with it.
  */
 import MiniSearch, { type Options } from 'minisearch';
-import { FIELD_BOOST, FIELDS, term, toolDocument, words, type SearchableTool, type ToolDocument } from './documents.js';
+import { FIELD_BOOST, FIELDS, queryTerms, term, toolDocument, words, type SearchableTool, type ToolDocument } from './documents.js';
 
-export { toolDocument, words, term, type SearchableTool, type ToolDocument } from './documents.js';
+export { queryTerms, toolDocument, words, term, type SearchableTool, type ToolDocument } from './documents.js';
 
 /** The index's options: fields, their weights, and how text becomes terms. */
 const OPTIONS: Options<ToolDocument> = {
@@ -67,7 +67,16 @@ export class ToolSearch {
     const k = options.k;
     if (!Number.isInteger(k) || k < 1) throw new TypeError(`rank: k must be a positive integer; got ${String(k)}.`);
     const include = options.include;
-    const hits = this.#index.search(typeof query === 'string' ? query : String(query), include ? { filter: (r) => include(r.id as string) } : {});
+    // Each distinct term is searched once, boosted by how often the query says it: the scores of searching every
+    // repeat (MiniSearch sums a term's repeats and counts it once as matched), at the cost of the distinct terms only.
+    const counts = queryTerms(typeof query === 'string' ? query : String(query));
+    const terms = [...counts.keys()];
+    const hits = this.#index.search(terms.join(' '), {
+      tokenize: () => terms,
+      processTerm: (t) => t,
+      boostTerm: (t) => counts.get(t) ?? 1,
+      ...(include ? { filter: (r) => include(r.id as string) } : {}),
+    });
     return hits.slice(0, k).map((r) => r.id as string);
   }
 }

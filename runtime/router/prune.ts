@@ -163,10 +163,7 @@ export class Pruner {
       }
     }
     return (this.#keywords = {
-      version: catalog.structureVersion,
-      always,
-      short,
-      byStart,
+      version: catalog.structureVersion, always, short, byStart,
       names: new Set(entries.map((entry) => entry.name.toLowerCase())),
       definitions: catalog.flat.map((t) => catalog.definition(t)),
       flatNames: entries.map((entry) => entry.name),

@@ -4,6 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import MiniSearch from 'minisearch';
+import { FIELD_BOOST, FIELDS, term, toolDocument, words } from '../../search/documents.js';
 import { ToolSearch, type SearchableTool } from '../../search/index.js';
 
 const read = <T>(file: string) => JSON.parse(readFileSync(new URL(`../fixtures/bfcl/${file}`, import.meta.url), 'utf8')) as T;
@@ -21,5 +23,18 @@ describe('ranked search on BFCL live_multiple', () => {
     expect(recall(5)).toBeGreaterThanOrEqual(0.88);
     expect(recall(10)).toBeGreaterThanOrEqual(0.93);
     expect(recall(1)).toBeGreaterThanOrEqual(0.6);
+  });
+
+  it('ranks every query as MiniSearch ranks the whole query, although it searches each distinct word once', () => {
+    const plain = new MiniSearch({ idField: 'name', fields: FIELDS, tokenize: words, processTerm: term, searchOptions: { boost: FIELD_BOOST, combineWith: 'OR' } });
+    plain.addAll(catalog.map((tool) => toolDocument(tool)));
+    // The queries as written, and each with its words said three times over (the repeats are what is searched once).
+    for (const task of queries.flatMap((q) => [q.task, `${q.task} ${q.task} ${q.task}`])) {
+      expect(built.rank(task, { k: 10 }), task).toEqual(plain.search(task).slice(0, 10).map((r) => r.id));
+    }
+  });
+
+  it('a query that repeats a word 250,000 times (a pasted log) ranks as the word said once', () => {
+    expect(built.rank('get '.repeat(250_000), { k: 10 })).toEqual(built.rank('get', { k: 10 }));
   });
 });

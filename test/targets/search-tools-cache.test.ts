@@ -85,8 +85,11 @@ describe('search_tools', () => {
     expect(r.ok && String(r.result)).not.toContain('get_forecast');
     const none = await router.dispatch(call('2', 'search_tools', { query: 'zzz qqq' }));
     expect(none.ok && none.result).toBe('No tool matches "zzz qqq"; try other words, or load a toolkit of the directory.');
-    const bad = await router.dispatch(call('3', 'search_tools', { q: 'x' }));
-    expect(bad.ok ? 'ok' : bad.code).toBe('invalid_arguments');
+    // Its check says only yes or no: the reason names what the tool takes, so the model can fix the call.
+    for (const args of [{ q: 'x' }, { query: 'weather', k: 3 }, { query: ['weather', 'sql'] }, {}]) {
+      const bad = await router.dispatch(call('3', 'search_tools', args));
+      expect(bad.ok ? 'ok' : bad.reason).toBe('Invalid arguments for "search_tools":\n- (arguments): do not match the tool\'s parameters; it takes query (string, required) and nothing else\nFix them and call search_tools again.');
+    }
     expect(router.getLoadedToolkits()).toEqual(['Weather']);
   });
 
