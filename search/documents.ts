@@ -3,6 +3,7 @@
  * and separators (`getWeatherForecast`, `get_weather.forecast`), so a task that says "weather forecast" finds them;
  * argument names, descriptions and enum values say what a tool takes, which a short description often leaves out.
  */
+import { stemmer } from 'stemmer';
 
 /** A tool as the search reads it: the spec's tool, or a tool registered at run time. */
 export interface SearchableTool {
@@ -99,8 +100,8 @@ export function words(text: string): string[] {
 }
 
 /**
- * One word as it is indexed and searched: stop words dropped, plurals and `-ing` forms reduced (`forecasts` →
- * `forecast`, `booking` → `book`), so the forms a task and a description use meet.
+ * One word as it is indexed and searched: stop words dropped, the rest reduced to their stem by the Porter stemmer
+ * (`forecasts` → `forecast`, `bookings` and `booking` → `book`), so the forms a task and a description use meet.
  * @example
  * term('Hotels'); // → 'hotel'
  */
@@ -131,16 +132,7 @@ export function queryTerms(query: string): Map<string, number> {
   return counts;
 }
 
+/** A lower-cased word as a term: a stop word is none; any other, its Porter stem (`bookings`, `booking` → `book`). */
 function reduce(w: string): string | null {
-  if (STOP_WORDS.has(w)) return null;
-  if (w.length < 4 || /\d/.test(w)) return w;
-  if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`;
-  if (/(ss|us|is)$/.test(w)) return w;
-  if (/(sh|ch|x|ss)es$/.test(w)) return w.slice(0, -2);
-  if (w.endsWith('s')) return w.slice(0, -1);
-  if (w.endsWith('ing') && w.length >= 7) {
-    const stem = w.slice(0, -3);
-    return /([^aeiouls])\1$/.test(stem) ? stem.slice(0, -1) : stem;
-  }
-  return w;
+  return STOP_WORDS.has(w) ? null : stemmer(w);
 }

@@ -8,7 +8,7 @@
  *   packages), `npx toolroute init`, `npm run codegen`, `npx tsc --noEmit`, and
  *   the built starter run on plain node;
  * - the README's production command on that app's package.json and lock file:
- *   the runtime alone (ajv, ajv-formats, minisearch and theirs), nothing of the
+ *   the runtime alone (ajv, ajv-formats, minisearch, stemmer and theirs), nothing of the
  *   generator; both installs are measured, and the README's size table is the
  *   measurement (the test rewrites it when it differs, and fails so the change
  *   is committed); an app type-checks against the installed declarations
@@ -128,7 +128,7 @@ describe('npm pack output', () => {
     expect(pkg['private']).toBeUndefined();
     expect(pkg['license']).toBe('MIT');
     expect(pkg['engines']).toEqual({ node: '>=20.10' });
-    expect(Object.keys(pkg['dependencies'] as object).sort()).toEqual(['ajv', 'ajv-formats', 'minisearch']);
+    expect(Object.keys(pkg['dependencies'] as object).sort()).toEqual(['ajv', 'ajv-formats', 'minisearch', 'stemmer']);
     // The generator's packages are no peers: an optional peer that the app has as a dev dependency is `devOptional`
     // in the app's lock file, and `npm ci --omit=dev` installs it (npm omits only what is dev and nothing else).
     const peers = Object.keys(pkg['peerDependencies'] as object);
@@ -183,7 +183,7 @@ describe('npm pack output', () => {
     const nm = path.join(dir, 'node_modules');
     const installed = packagesIn(nm);
     for (const p of GENERATOR_PACKAGES) expect(installed, p).not.toContain(p);
-    expect(installed).toEqual(['ajv', 'ajv-formats', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'minisearch', 'require-from-string', 'toolroute']);
+    expect(installed).toEqual(['ajv', 'ajv-formats', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'minisearch', 'require-from-string', 'stemmer', 'toolroute']);
     const total = measure(nm);
     const own = measure(path.join(nm, 'toolroute'));
     const ajv = measure(path.join(nm, 'ajv'));

@@ -22,7 +22,16 @@ describe('search/ words and terms', () => {
     expect(words('getWeatherForecast')).toEqual(['getweatherforecast', 'get', 'weather', 'forecast']);
     expect(words('HTTPRequest ChaDri.change_drink')).toEqual(['httprequest', 'http', 'request', 'chadri.change_drink', 'cha', 'dri', 'change', 'drink']);
     expect(term('the')).toBeNull();
-    expect([term('Hotels'), term('cities'), term('booking'), term('address'), term('running')]).toEqual(['hotel', 'city', 'book', 'address', 'run']);
+    expect([term('Hotels'), term('cities'), term('booking'), term('address'), term('running')]).toEqual(['hotel', 'citi', 'book', 'address', 'run']);
+  });
+
+  it('reduces a word and its plural or -ing form to one term, so a task and a description using either meet', () => {
+    const pairs = [['booking', 'bookings'], ['setting', 'settings'], ['meeting', 'meetings'], ['cache', 'caches'], ['movie', 'movies'], ['cookie', 'cookies'],
+      ['match', 'matches'], ['query', 'queries'], ['forecast', 'forecasts'], ['book', 'booking'], ['record', 'recordings']];
+    for (const [one, other] of pairs) expect(term(other!), `${one} / ${other}`).toBe(term(one!));
+    const search = ToolSearch.build([{ name: 'get_booking', description: 'One booking by its id' }, { name: 'purge_caches', description: 'Empty the caches' }]);
+    expect(search.rank('show my bookings', { k: 1 })).toEqual(['get_booking']);
+    expect(search.rank('clear the cache', { k: 1 })).toEqual(['purge_caches']);
   });
 });
 
