@@ -94,7 +94,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
    * The `k` flat tools the ranked search (imported and built by the first call, hence async) puts first, best first.
    * @example (await router.rankByTask('weather in Lisbon?', { k: 5 })).tools; // combine with compile({ tools }) as pruneByTask's
    */
-  rankByTask(task: string, options: { readonly k: number }): Promise<PruneResult<ToolNameOf<R> | D>> { return this.#pruner.rankByTask(task, options?.k) as Promise<PruneResult<ToolNameOf<R> | D>>; }
+  rankByTask(task: string, options: { readonly k: number }): Promise<PruneResult<ToolNameOf<R> | D>> { return this.#pruner.rankByTask(task, options) as Promise<PruneResult<ToolNameOf<R> | D>>; }
 
   /** The reference library's `allowOnly`: keep exactly the named flat tools (case-insensitive). @example router.allowOnly(['read_file']).tools; */
   allowOnly(names: readonly (ToolNameOf<R> | D)[]): PruneResult<ToolNameOf<R> | D> { return this.#pruner.allowOnly(names) as PruneResult<ToolNameOf<R> | D>; }

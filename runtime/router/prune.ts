@@ -10,7 +10,7 @@ import { toolInput } from './entries.js';
 import type { Gate } from './gate.js';
 import { compactActionDoc } from '../neutral.js';
 import { quote } from '../reasons.js';
-import { assertKnownNames } from '../suggest.js';
+import { assertKnownNames, checkOptions, type OptionRules } from '../suggest.js';
 import type { PruneResult, PruneStrategy } from './types.js';
 import { isPlainObject, jsonKind } from '../call-shape.js';
 import { jsonText } from '../targets/history.js';
@@ -28,6 +28,9 @@ export function searchableTool(
   const named = [...tool.namespaces.map((k) => groups.namespaces[k]!), ...tool.toolkits.map((k) => groups.toolkits[k]!)];
   return { name: tool.name, description: tool.description, tags: tool.tags, parameters, groups: named.flatMap((g) => [g.name, g.description]) };
 }
+
+/** What `rankByTask` takes: a misspelt option (`limit`, `K`) is refused like `dispatch`'s, never ignored. */
+const RANK_OPTIONS: OptionRules = { k: [(v) => Number.isSafeInteger(v) && (v as number) >= 1, 'a positive integer'] };
 
 /** A distinct lower-cased name or tag, and the flat positions it keeps (ascending). */
 interface Keyword { readonly text: string; readonly kept: number[] }
@@ -87,7 +90,9 @@ export class Pruner {
   }
 
   /** The `k` flat tools the ranked search puts first for the task, best first; `removed` the rest, in flat order. */
-  async rankByTask(task: string, k: number): Promise<PruneResult> {
+  async rankByTask(task: string, options: { readonly k: number }): Promise<PruneResult> {
+    checkOptions('rankByTask', options, RANK_OPTIONS);
+    const k = options?.k;
     const search = await this.#loadSearch();
     const { definitions, flatNames, positions } = this.#index();
     const ranked = search.rank(taskText(task), { k, include: (name) => positions.has(name) });
@@ -154,13 +159,9 @@ export class Pruner {
     const short: Keyword[] = [];
     const byStart = new Map<number, Keyword[]>();
     for (const keyword of keywords.values()) {
-      if (keyword.text.length < START) short.push(keyword);
-      else {
-        const key = startKey(keyword.text, 0);
-        const list = byStart.get(key);
-        if (list === undefined) byStart.set(key, [keyword]);
-        else list.push(keyword);
-      }
+      const key = keyword.text.length < START ? undefined : startKey(keyword.text, 0);
+      if (key === undefined) short.push(keyword);
+      else (byStart.get(key) ?? byStart.set(key, []).get(key)!).push(keyword);
     }
     return (this.#keywords = {
       version: catalog.structureVersion, always, short, byStart,

@@ -121,7 +121,10 @@ describe('router.rankByTask', () => {
     router.registerToolkits([{ name: 'Payroll', description: 'Salaries and payslips', tools: ['get_stock_price'] }]);
     const regrouped = await router.rankByTask('payslips', { k: 1 });
     expect(regrouped.tools.map((t) => t.name)).toEqual(['get_stock_price']);
-    await expect(router.rankByTask('x', { k: 1.5 })).rejects.toThrow(/k must be a positive integer/);
+    await expect(router.rankByTask('x', { k: 1.5 })).rejects.toThrow(/^rankByTask: options\.k takes a positive integer; got 1\.5\.$/);
+    // An option rankByTask does not take is refused, naming the closest, as dispatch's are: never a silent default.
+    await expect(router.rankByTask('x', { k: 5, limit: 1 } as never)).rejects.toThrow(/^rankByTask options: unknown name "limit"/);
+    await expect(router.rankByTask('x', { k: '2' } as never)).rejects.toThrow(/^rankByTask: options\.k takes a positive integer; got "2"\.$/);
     const bare = createRouter({ spec: specFromData({ formatVersion: 1, hash: 'h', openaiStrict: false, schemas: {}, tools: [], flat: [], namespaces: [], toolkits: [], policies: {} }, { directoryXml: '', validators: [] }) }, {});
     await expect(bare.rankByTask('x', { k: 1 })).rejects.toThrow(/no search loader .*regenerate/);
   });
