@@ -77,6 +77,8 @@ export class ToolSearch {
       boostTerm: (t) => counts.get(t) ?? 1,
       ...(include ? { filter: (r) => include(r.id as string) } : {}),
     });
+    // Equal scores go in name order: not by the query's word order, or by when a registration re-indexed a tool.
+    hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return hits.slice(0, k).map((r) => r.id as string);
   }
 }

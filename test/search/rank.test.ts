@@ -25,6 +25,11 @@ describe('search/ words and terms', () => {
     expect([term('Hotels'), term('cities'), term('booking'), term('address'), term('running')]).toEqual(['hotel', 'citi', 'book', 'address', 'run']);
   });
 
+  it('puts tools of equal score in name order, whatever the order of the query\'s words', () => {
+    const tied = ToolSearch.build([{ name: 'export_pdf', description: 'Export pages as document' }, { name: 'export_csv', description: 'Export rows as spreadsheet' }]);
+    for (const query of ['spreadsheet or document', 'document or spreadsheet']) expect(tied.rank(query, { k: 2 }), query).toEqual(['export_csv', 'export_pdf']);
+  });
+
   it('reduces a word and its plural or -ing form to one term, so a task and a description using either meet', () => {
     const pairs = [['booking', 'bookings'], ['setting', 'settings'], ['meeting', 'meetings'], ['cache', 'caches'], ['movie', 'movies'], ['cookie', 'cookies'],
       ['match', 'matches'], ['query', 'queries'], ['forecast', 'forecasts'], ['book', 'booking'], ['record', 'recordings']];
