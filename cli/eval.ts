@@ -69,7 +69,7 @@ export async function evalCommand(specFile: string, casesFile: string, options: 
       const closest = suggester.closest(name);
       return `${JSON.stringify(name)}${closest.length > 0 ? ` (did you mean ${closest.map((c) => JSON.stringify(c)).join(' or ')}?)` : ''}`;
     });
-    const list = flat.size <= 30 ? `flat tools: ${[...flat].join(', ')}` : `${flat.size} flat tools`;
+    const list = flat.size === 0 ? 'the spec has no flat tools' : flat.size <= 30 ? `flat tools: ${[...flat].join(', ')}` : `${flat.size} flat tools`;
     return fail(`${casesFile} names ${named.join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} no flat tool of ${specFile} (pruneByTask and rankByTask select flat tools); ${list}.`);
   }
   const scored = [];

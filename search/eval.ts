@@ -69,9 +69,14 @@ export function readCases(value: unknown): { ok: true; cases: EvalCase[] } | { o
   const obj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   const names = (v: unknown, where: string): string[] => {
     if (v === undefined) return [];
-    if (Array.isArray(v) && v.every((n) => typeof n === 'string' && n !== '')) return v as string[];
-    problems.push(`${where} must be a list of tool names.`);
-    return [];
+    if (!Array.isArray(v) || !v.every((n) => typeof n === 'string' && n !== '')) {
+      problems.push(`${where} must be a list of tool names.`);
+      return [];
+    }
+    // A name written twice is a copy-paste mistake: the file's other mistakes are refused too.
+    const twice = v.filter((n, i) => v.indexOf(n) !== i);
+    if (twice.length > 0) problems.push(`${where} names ${[...new Set(twice)].map((n) => JSON.stringify(n)).join(', ')} more than once.`);
+    return v as string[];
   };
   const gate = (v: unknown, where: string, fallback: Selection): Selection => {
     if (v === undefined) return fallback;

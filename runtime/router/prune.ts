@@ -108,7 +108,7 @@ export class Pruner {
     const kitOf = (t: number) => catalog.tool(t).toolkits.find((kit) => !gate.kitBlocked[kit] && (gate.kitLoaded[kit] || !gate.loaderBlocked()));
     const indexOf = (name: string) => { const ref = catalog.byName.get(name); return ref?.kind === 'tool' && !gate.toolBlocked[ref.index] && kitOf(ref.index) !== undefined ? ref.index : -1; };
     const found = search.rank(String(query), { k, include: (name) => indexOf(name) >= 0 }).map(indexOf);
-    if (found.length === 0) return `No tool matches ${quote(String(query))}; try other words, or load a toolkit of the directory.`;
+    if (found.length === 0) return `No tool matches ${quote(String(query))}; try other words${catalog.toolkits.length > 0 ? ', or load a toolkit of the directory' : ''}.`;
     for (const t of found) gate.markLoaded(kitOf(t)!);
     const docs = found.map((t) => compactActionDoc(toolInput(catalog.tool(t))));
     return `These tools can be called now (through call_toolkit_tool when it is among your tools):\n${docs.join('\n')}`;

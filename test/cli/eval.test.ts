@@ -95,6 +95,9 @@ describe('toolroute eval', () => {
     write(path.join(dir, 'tagged.yaml'), 'cases:\n  - task: !mytag x\n    keep: [read_file]\n');
     write(path.join(dir, 'twice.json'), '{ "cases": [], "cases": [] }');
     write(path.join(dir, 'both.yaml'), 'cases:\n  - task: read it\n    keep: [read_file]\n    drop: [read_file]\n');
+    write(path.join(dir, 'repeated.yaml'), 'cases:\n  - task: read it\n    keep: [read_file, read_file]\n');
+    write(path.join(dir, 'no-flat.spec.yaml'), 'version: 1\ntoolkits:\n  - name: Kit\n    description: A kit\n    tools:\n      - name: t1\n        description: One\n');
+    write(path.join(dir, 'kit-case.yaml'), 'cases:\n  - task: one\n    keep: [t1]\n');
     const cases: [string[], RegExp][] = [
       [['eval', SPEC], /eval needs a spec and a case file/],
       [['eval', SPEC, 'bad.yaml', '--out', 'x'], /eval takes one option: --json/],
@@ -104,6 +107,8 @@ describe('toolroute eval', () => {
       [['eval', SPEC, 'tagged.yaml'], /tagged.yaml is not valid:\n.*\[syntax_error\]/],
       [['eval', SPEC, 'twice.json'], /twice.json is not valid:\n.*\[duplicate_key\]/],
       [['eval', SPEC, 'both.yaml'], /cases\[0\] names "read_file" in both keep and drop, so it can never pass\./],
+      [['eval', SPEC, 'repeated.yaml'], /cases\[0\]\.keep names "read_file" more than once\./],
+      [['eval', 'no-flat.spec.yaml', 'kit-case.yaml'], /names "t1" \(a tool of toolkit "Kit"\), which is no flat tool of no-flat\.spec\.yaml .*; the spec has no flat tools\.\n$/],
       [['eval', SPEC, 'bad.yaml'], /cases\[0\]\.gate must be one of pruneByTask, rankByTask; got "fuzzy"\.\n {2}cases\[1\]\.task must be a non-empty string\.\n {2}cases\[1\]\.keep is required/],
       [['eval', SPEC, 'infinite-k.yaml'], /infinite-k\.yaml:1:4 - error \[not_json_data\] k: this value is Infinity/],
       [['eval', SPEC, 'unknown.yaml'], /names "write_file" \(a tool of namespace "file_ops"\), "reed_file" \(did you mean "read_file"\?\), which are no flat tool of .*flat tools: read_file, run_bash, get_time/],

@@ -7,6 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import * as gen from '../../generated/index.js';
+import * as flatOnly from '../fixtures/flat-only/expected/index.js';
 import { cacheBlocks, cacheReuse } from '../../runtime/cache-reuse.js';
 import { createRouter } from '../../runtime/index.js';
 import type { NeutralMessage, NeutralToolCall } from '../../runtime/targets/history.js';
@@ -91,6 +92,10 @@ describe('search_tools', () => {
       expect(bad.ok ? 'ok' : bad.reason).toBe('Invalid arguments for "search_tools":\n- (arguments): do not match the tool\'s parameters; it takes query (string, required) and nothing else\nFix them and call search_tools again.');
     }
     expect(router.getLoadedToolkits()).toEqual(['Weather']);
+    // A router without toolkits never points the model at a directory it does not have.
+    const noKits = createRouter(flatOnly, Object.fromEntries(flatOnly.TOOL_NAMES.map((name) => [name, () => 'ok'])) as never, { searchTools: true });
+    const nothing = await noKits.dispatch(call('4', 'search_tools', { query: 'weather forecast' }));
+    expect(nothing.ok && nothing.result).toBe('No tool matches "weather forecast"; try other words.');
   });
 
   test('a compile whose toolkit loading cannot show what the search loads throws, naming the fix, and changes nothing', () => {
