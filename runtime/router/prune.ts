@@ -32,6 +32,9 @@ export function searchableTool(
 /** What `rankByTask` takes: a misspelt option (`limit`, `K`) is refused like `dispatch`'s, never ignored. */
 const RANK_OPTIONS: OptionRules = { k: [(v) => Number.isSafeInteger(v) && (v as number) >= 1, 'a positive integer'] };
 
+/** Ranked-search indices: per spec (its routers that registered nothing), else per router; per tool its group count when indexed. */
+const INDICES = new WeakMap<object, { readonly search: Promise<ToolSearchIndex>; readonly groups: number[] }>();
+
 /** A distinct lower-cased name or tag, and the flat positions it keeps (ascending). */
 interface Keyword { readonly text: string; readonly kept: number[] }
 
@@ -80,8 +83,6 @@ export class Pruner {
   readonly #strategy: PruneStrategy;
   #keywords: Keywords | undefined;
   readonly #loader: SearchLoader | undefined;
-  #search: Promise<ToolSearchIndex> | undefined;
-  #indexedGroups: number[] = []; // per catalog tool, its groups when indexed: membership only grows, so a change is a count
 
   constructor(catalog: Catalog, strategy: unknown, loader?: SearchLoader) {
     this.#catalog = catalog;
@@ -114,16 +115,17 @@ export class Pruner {
     return `These tools can be called now (through call_toolkit_tool when it is among your tools):\n${docs.join('\n')}`;
   }
 
-  /** The generated folder's search, loaded once (a failed load is retried), with every tool indexed as it is now. */
+  /** The search, every tool indexed as it is now: one per spec while a router registers nothing (not one per session). */
   async #loadSearch(): Promise<ToolSearchIndex> {
     const loader = this.#loader;
     if (loader === undefined) throw new TypeError('rankByTask, searchTools: the generated folder has no search loader (search.gen.ts); regenerate it with this toolroute version.');
-    const search = await (this.#search ??= loader().catch((error: unknown) => { this.#search = undefined; throw error; }));
-    const catalog = this.#catalog;
+    const catalog = this.#catalog, key = catalog.structureVersion === 0 ? catalog.spec : this;
+    const entry = INDICES.get(key) ?? INDICES.set(key, { search: loader(), groups: [] }).get(key)!;
+    const search = await entry.search.catch((error: unknown) => { INDICES.delete(key); throw error; });
     // New tools, and tools a registration put into another group (their groups' words are part of their document).
     for (let t = 0; t < catalog.toolCount; t++) {
       const e = catalog.tool(t), groups = e.namespaces.length + e.toolkits.length;
-      if (!e.library && this.#indexedGroups[t] !== groups) { this.#indexedGroups[t] = groups; search.add(searchableTool(e, e.schema, catalog)); }
+      if (!e.library && entry.groups[t] !== groups) { entry.groups[t] = groups; search.add(searchableTool(e, e.schema, catalog)); }
     }
     return search;
   }
@@ -207,8 +209,7 @@ export class Pruner {
   #result(keep: Uint8Array): PruneResult {
     const { definitions, flatNames } = this.#index();
     // One pass over the marks (this runs on every prune).
-    const tools: ToolDefinition[] = [];
-    const removed: string[] = [];
+    const tools: ToolDefinition[] = [], removed: string[] = [];
     for (let p = 0; p < keep.length; p++) {
       if (keep[p] === 1) tools.push(definitions[p]!);
       else removed.push(flatNames[p]!);

@@ -79,7 +79,8 @@ describe('router.rankByTask', () => {
   it('loads the generated search on first use, indexes the spec and ranks flat tools; the result passes to compile({ tools })', async () => {
     expect((await flatOnly.loadSearch()).has('send_email')).toBe(false);
     let loads = 0;
-    const router = createRouter({ spec: flatOnly.spec, loadSearch: () => (loads++, flatOnly.loadSearch()) }, handlers);
+    // A spec object of its own: the routers of one spec share its index, and other tests rank this spec too.
+    const router = createRouter({ spec: { ...flatOnly.spec }, loadSearch: () => (loads++, flatOnly.loadSearch()) }, handlers);
     expect(loads).toBe(0);
     const ranked = await router.rankByTask('email the report to Ana', { k: 2 });
     expect(ranked.tools[0]!.name).toBe('send_email');
@@ -90,6 +91,21 @@ describe('router.rankByTask', () => {
     expect(loads).toBe(1);
     const payload = router.compile({ target: 'openai', messages: [{ role: 'user', content: 'hi' }], tools: ranked.tools.map((t) => t.name) });
     expect((payload.tools ?? []).map((t) => (t as { function: { name: string } }).function.name)).toEqual(ranked.tools.map((t) => t.name));
+  });
+
+  it('routers of one generated spec share its index until one registers a tool, which then gets an index of its own', async () => {
+    let loads = 0;
+    const generated = { spec: { ...flatOnly.spec }, loadSearch: () => (loads++, flatOnly.loadSearch()) };
+    const [one, two] = [createRouter(generated, handlers), createRouter(generated, handlers)];
+    expect((await one.rankByTask('email the report', { k: 1 })).tools.map((t) => t.name)).toEqual(['send_email']);
+    expect((await two.rankByTask('email the report', { k: 1 })).tools.map((t) => t.name)).toEqual(['send_email']);
+    expect(loads).toBe(1);
+    one.registerTools([{ name: 'email_digest', description: 'Email a digest of the report' }]);
+    expect((await one.rankByTask('email digest of the report', { k: 1 })).tools.map((t) => t.name)).toEqual(['email_digest']);
+    expect(loads).toBe(2);
+    // The other router's index never saw the registration.
+    expect((await two.rankByTask('email digest of the report', { k: 1 })).tools.map((t) => t.name)).toEqual(['send_email']);
+    expect(loads).toBe(2);
   });
 
   it('adds search_tools beside libraryTools given as an array of another realm (a vm context, a test environment)', () => {
