@@ -65,7 +65,8 @@ export class ToolSearch {
    */
   rank(query: string, options: RankOptions): string[] {
     const k = options.k;
-    if (!Number.isInteger(k) || k < 1) throw new TypeError(`rank: k must be a positive integer; got ${String(k)}.`);
+    // The router's `rankByTask` checks its `k` by the same rule first (runtime/router/prune.ts), naming itself.
+    if (!Number.isSafeInteger(k) || k < 1) throw new TypeError(`rank: k must be a positive integer; got ${JSON.stringify(k) ?? String(k)}.`);
     const include = options.include;
     // Each distinct term is searched once, boosted by how often the query says it: the scores of searching every
     // repeat (MiniSearch sums a term's repeats and counts it once as matched), at the cost of the distinct terms only.

@@ -59,6 +59,9 @@ describe('ToolSearch', () => {
     expect(search.rank('', { k: 5 })).toEqual([]);
     expect(search.rank('weather hotel', { k: 5, include: (n) => n !== 'getWeatherForecast' })).toEqual(['book_hotel']);
     expect(() => search.rank('x', { k: 0 })).toThrow(/k must be a positive integer/);
+    // The router's rule, so both refuse the same values: no integer beyond 2^53, a string quoted as given.
+    expect(() => search.rank('x', { k: 2 ** 53 })).toThrow(/k must be a positive integer; got 9007199254740992\./);
+    expect(() => search.rank('x', { k: '2' as never })).toThrow(/k must be a positive integer; got "2"\./);
   });
 
   it('ranks tools added one by one as the same tools built at once; a tool added again is replaced', () => {
