@@ -5,7 +5,7 @@
  */
 import { LOAD_TOOLKIT_NAME, TOOLKIT_DISPATCHER_NAME, type ToolDefinition } from '../contract.js';
 import { ToolCallRejectedError } from './types.js';
-import { assertKnownNames, Suggester } from '../suggest.js';
+import { assertKnownNames, checkOptions, Suggester } from '../suggest.js';
 import type { Catalog } from './catalog.js';
 import type { Session } from './session.js';
 
@@ -45,9 +45,9 @@ export class Gate {
 
   /** Replace the blocklist (the session's) and the tables derived from it, after `assertBlockable`: a typo throws and changes nothing. */
   setBlocklist(names: readonly unknown[], options: BlocklistOptions = {}, where = 'setBlockedTools'): void {
-    const allowUnknown = options.allowUnknown === true;
-    this.assertBlockable(names, allowUnknown, where);
-    this.#session.setBlocked(names, allowUnknown);
+    checkOptions(where, options, { allowUnknown: [(v) => typeof v === 'boolean', 'true or false'] }); // `allowunknown: true` must not block strictly
+    this.assertBlockable(names, options.allowUnknown === true, where);
+    this.#session.setBlocked(names, options.allowUnknown === true);
     this.recomputeBlocked();
   }
 

@@ -129,6 +129,19 @@ describe('configuration names are checked (a typo never leaves a tool open)', ()
     expect(() => router.setBlockedTools('delete_file' as never)).toThrow(/expected an array of names/);
   });
 
+  test("setBlockedTools refuses options it does not know or values it cannot read, and changes nothing", () => {
+    const { router } = exampleRouter();
+    router.setBlockedTools(['run_bash']);
+    expect(() => router.setBlockedTools(['remote_tool'] as never, JSON.parse('{"allowunknown": true}'))).toThrow(
+      /^setBlockedTools options: unknown name "allowunknown" \(did you mean "allowUnknown"\?\)\. Options are allowUnknown\.$/,
+    );
+    expect(() => router.setBlockedTools(['remote_tool'] as never, { allowUnknown: 'yes' } as never)).toThrow(/^setBlockedTools: options\.allowUnknown takes true or false; got "yes"\.$/);
+    expect(() => router.setBlockedTools(['delete_file'], null as never)).toThrow(/^setBlockedTools: options must be an object; got null\.$/);
+    expect(router.getBlockedTools()).toEqual(['run_bash']);
+    router.setBlockedTools(['delete_file'], { allowUnknown: false });
+    expect(router.getBlockedTools()).toEqual(['delete_file']);
+  });
+
   test('allowUnknown blocks names that do not exist yet, and they block once registered', async () => {
     const { router } = exampleRouter();
     router.setBlockedTools(['ping'], { allowUnknown: true });
