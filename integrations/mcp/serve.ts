@@ -153,7 +153,11 @@ export async function serveSession<C>(router: ServableRouter, options: ServeMcpO
 
   const annotations = options.generated === undefined ? undefined : annotationsOf(options.generated, router, 'serveMcp');
   const listTools = (): McpTool[] => surface(router).map((t) => toMcpTool(t, annotations?.get(t.name)));
-  sdk.onRequest(mcp, 'tools/list', async () => {
+  sdk.onRequest(mcp, 'tools/list', async (request) => {
+    // The list is one page: no cursor was ever handed out, so any cursor is not one of ours, which MCP answers with
+    // -32602 (both SDK lines send a thrown error's numeric `code`).
+    const cursor = (request.params as { cursor?: unknown } | undefined)?.cursor;
+    if (cursor !== undefined) throw Object.assign(new Error(`Invalid params: tools/list takes no cursor from this server (it sends every tool on one page); got ${JSON.stringify(cursor)}.`), { code: -32602 });
     return { tools: listTools() };
   });
   sdk.onRequest(mcp, 'tools/call', async (request, extra) => {

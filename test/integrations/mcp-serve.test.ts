@@ -68,6 +68,8 @@ async function exercise(connection: McpConnection): Promise<void> {
   expect(first.map((t) => t.name)).toEqual(STABLE);
   expect(first[0]!.inputSchema).toMatchObject({ type: 'object', properties: { action: { type: 'string' } } });
   expect(await listAllTools(client)).toEqual(first);
+  // One page, and no cursor handed out: a cursor is an invalid parameter (MCP's pagination rule), not a silent first page.
+  await expect(client.listTools({ cursor: 'page-2' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('takes no cursor') });
 
   // Call through a namespace: the first result also carries the standing announcement, once.
   const write = (await client.callTool({ name: 'file_ops', arguments: { action: 'write_file', args: { path: 'a.txt', content: 'hi' } } })) as CallToolResult;
