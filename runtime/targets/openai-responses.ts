@@ -17,9 +17,7 @@ const SEARCH: ResponsesToolSearchTool = Object.freeze({ type: 'tool_search' });
 export const REGISTERED_CALL_ID = 'toolroute_registered';
 
 /** The loader as a client-executed `tool_search` tool with its description and parameters, memoized and frozen per loader object. */
-const toolSearchLoader = memoFrozen((loader: ResponsesFunctionTool): ResponsesToolSearchTool => ({
-  type: 'tool_search', execution: 'client', description: loader.description ?? null, parameters: loader.parameters,
-}) as ResponsesToolSearchTool);
+const toolSearchLoader = memoFrozen((loader: ResponsesFunctionTool): ResponsesToolSearchTool => ({ type: 'tool_search', execution: 'client', description: loader.description ?? null, parameters: loader.parameters }) as ResponsesToolSearchTool);
 
 const undeferred = memoFrozen(({ defer_loading: _deferred, ...rest }: ResponsesFunctionTool): ResponsesFunctionTool => rest);
 /** A function tool as a `tool_search_output` carries it: loaded, so without `defer_loading`. Memoized per source. */
@@ -59,15 +57,16 @@ export const openaiResponses: TargetAdapter<'openai-responses'> = {
   toolChangeModels: undefined,
   toolResultErrorFlag: false,
   buildPayload({ input, options, systemText, placed, tools, warn }): ResponsesPayload {
-    const deferred = (t: ResponsesTool): boolean => isMarkedDeferred(t) || (t.type === 'namespace' && t.tools.some(deferred));
-    if (tools.some(deferred) && !tools.some((t) => t.type === 'tool_search')) {
-      warn('responses-deferred-without-search', 'some functions have defer_loading but the request has no tool_search tool, so the model cannot discover them. Fix: pass options.toolSearch.');
+    // toolroute's client loader answers with a toolkit's tools only: it finds no other deferred function (a toolkit's own members, in a namespace named after it, it does).
+    const kits = new Set(tools.some((t) => t.type === 'tool_search' && t.execution === 'client') ? [...(input.toolkits?.catalog.values() ?? [])].map((k) => k.name) : []);
+    const deferred = (t: ResponsesTool): boolean => isMarkedDeferred(t) || (t.type === 'namespace' && !kits.has(t.name) && t.tools.some(deferred));
+    if (tools.some(deferred) && !tools.some((t) => t.type === 'tool_search' && t.execution !== 'client')) {
+      warn('responses-deferred-without-search', 'some functions have defer_loading but the request has no tool_search tool that can find them (toolroute\'s toolkit loader finds toolkits only), so the model cannot discover them. Fix: pass options.toolSearch.');
     }
     let items = toResponsesInput(placed.messages, options.responsesSystemRole);
-    // A load kept in the other mode's form (`toolSearch` changed mid-conversation) has no faithful form in this one.
+    // A client tool search kept from a compile without options.toolSearch has no faithful form here: a function output cannot answer it.
     const search = input.toolkits?.mode === 'tool-search';
-    const kept = items.find((i) => 'type' in i && (search ? i.type === 'function_call' && i.name === LOAD_TOOLKIT_NAME && i.id !== undefined : i.type === 'tool_search_call' && i.execution === 'client'));
-    if (kept !== undefined && input.toolkits !== undefined) throw new ToolrouteConfigError('toolkit-loading-changed', `the history holds a toolkit load the model made as ${search ? `a ${LOAD_TOOLKIT_NAME} function call (a compile with options.toolSearch), and this compile loads through the client tool search` : 'a client tool_search_call (a compile without options.toolSearch), and this compile loads through the dispatcher (options.toolSearch is set)'}; Responses cannot take one as the other. Fix: keep options.toolSearch the same for the whole conversation.`);
+    if (!search && input.toolkits !== undefined && items.some((i) => 'type' in i && i.type === 'tool_search_call' && i.execution === 'client')) throw new ToolrouteConfigError('toolkit-loading-changed', 'the history holds a toolkit load the model made as a client tool_search_call (a compile without options.toolSearch), and this compile loads through the dispatcher (options.toolSearch is set); Responses cannot take one as the other. Fix: keep options.toolSearch the same for the whole conversation.');
     if (search) items = asToolSearchItems(items, placed.messages, input.toolkits!);
     const namespaces = new Set(tools.flatMap((t) => (t.type === 'namespace' ? [t.name] : [])));
     let choice = input.toolChoice as ResponsesAllowedTools | undefined;
@@ -171,8 +170,9 @@ export function toResponsesInput(messages: readonly NormalizedMessage[], systemR
 
 /**
  * `load_toolkit` calls and results as tool-search items: a `tool_search_call`, answered by a `tool_search_output`
- * carrying the toolkit's tools (empty for an error, then a `developer` message with its text). Returns `items` itself
- * when there are no load calls.
+ * carrying the toolkit's tools (empty for an error, then a `developer` message with its text); a `load_toolkit` function
+ * call the model made (an item with its `id`) stays beside its reasoning, followed by a search pair bringing the loaded
+ * toolkit's tools. Returns `items` itself when there are no load calls.
  * @example
  * asToolSearchItems(items, normalized, { mode: 'tool-search', catalog, responsesTools });
  * // [{ type: 'tool_search_call', call_id: 'c1', arguments: { toolkit_name: 'Weather' }, execution: 'client', status: 'completed' },
@@ -189,11 +189,11 @@ export function asToolSearchItems(items: ResponsesInputItem[], normalized: reado
       return [searchCall(item.call_id, argumentsObject(item.arguments))];
     }
     if (item.type === 'tool_search_call' && typeof item.call_id === 'string' && item.execution === 'client') searches.add(item.call_id);
-    if (item.type !== 'function_call_output' || !searches.has(item.call_id)) return [item];
+    if (item.type !== 'function_call_output' || !loads.has(item.call_id)) return [item];
     const kit = loads.get(item.call_id);
     const tools = kit === undefined ? [] : [...(loading.responsesTools?.get(kit.name) ?? [])];
-    const output = searchOutput(item.call_id, tools);
-    return kit === undefined ? [output, { role: 'developer', content: `${LOAD_TOOLKIT_NAME}: ${item.output}` }] : [output];
+    if (!searches.has(item.call_id)) return kit === undefined ? [item] : [item, searchCall(`toolroute_load_${item.call_id}`, { toolkit_name: kit.name }), searchOutput(`toolroute_load_${item.call_id}`, tools)];
+    return kit === undefined ? [searchOutput(item.call_id, tools), { role: 'developer', content: `${LOAD_TOOLKIT_NAME}: ${item.output}` }] : [searchOutput(item.call_id, tools)];
   });
 }
 

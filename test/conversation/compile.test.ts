@@ -269,17 +269,49 @@ describe('Responses: a toolkit load in the history in the form of the other load
       : { id: 'fc_1', type: 'function_call', call_id: 'c1', name: 'load_toolkit', arguments: '{"toolkit_name":"Weather"}', status: 'completed' }],
   });
   // `native` loading: a client tool search without options.toolSearch, the dispatcher with it.
+  it('a client tool search, then a compile with toolSearch set, is refused naming the fix; the same mode compiles', async () => {
+    const r = exampleRouter();
+    const history: NeutralMessage[] = [user];
+    r.compile({ target: 'openai-responses', messages: history });
+    history.push(...(await r.handleResponse('openai-responses', load('search') as never)).messages);
+    expect(r.getLoadedToolkits()).toEqual(['Weather']);
+    expect(() => r.compile({ target: 'openai-responses', messages: history, options: { toolSearch: true } })).toThrow(ToolrouteConfigError);
+    expect(() => r.compile({ target: 'openai-responses', messages: history, options: { toolSearch: true } })).toThrow(/a client tool_search_call .* this compile loads through the dispatcher/);
+    expect(() => r.compile({ target: 'openai-responses', messages: history })).not.toThrow();
+  });
+
+  // The model's own `load_toolkit` function call: made under options.toolSearch, or named from a rejection's text
+  // (`Call load_toolkit with …`) although the request offers the loader as a client tool search.
   it.each([
-    ['search', {}, { toolSearch: true }, /a client tool_search_call .* this compile loads through the dispatcher/],
-    ['function', { toolSearch: true }, {}, /a load_toolkit function call .* this compile loads through the client tool search/],
-  ] as const)('a %s load, then a compile with toolSearch changed, is refused naming the fix; the same mode compiles', async (form, before, after, message) => {
+    ['under options.toolSearch, then a compile without it', { toolSearch: true }],
+    ['named from a rejection, though the request offers a tool search', {}],
+  ] as const)("a load_toolkit function call the model made (%s) stays as it was, and a search pair after its output brings the toolkit's tools", async (_case, before) => {
     const r = exampleRouter();
     const history: NeutralMessage[] = [user];
     r.compile({ target: 'openai-responses', messages: history, options: before });
-    history.push(...(await r.handleResponse('openai-responses', load(form) as never)).messages);
+    history.push(...(await r.handleResponse('openai-responses', load('function') as never)).messages);
     expect(r.getLoadedToolkits()).toEqual(['Weather']);
-    expect(() => r.compile({ target: 'openai-responses', messages: history, options: after })).toThrow(ToolrouteConfigError);
-    expect(() => r.compile({ target: 'openai-responses', messages: history, options: after })).toThrow(message);
-    expect(() => r.compile({ target: 'openai-responses', messages: history, options: before })).not.toThrow();
+    const input = r.compile({ target: 'openai-responses', messages: history }).input as Record<string, unknown>[];
+    expect(input.slice(1, 3)).toMatchObject([{ type: 'function_call', id: 'fc_1', call_id: 'c1', name: 'load_toolkit' }, { type: 'function_call_output', call_id: 'c1', output: expect.stringMatching(/^Toolkit "Weather" loaded\./) }]);
+    expect(input.slice(3)).toEqual([
+      { type: 'tool_search_call', call_id: 'toolroute_load_c1', arguments: { toolkit_name: 'Weather' }, execution: 'client', status: 'completed' },
+      { type: 'tool_search_output', call_id: 'toolroute_load_c1', execution: 'client', status: 'completed', tools: [expect.objectContaining({ type: 'function', name: 'get_forecast' }), expect.objectContaining({ type: 'function', name: 'get_current_weather' })] },
+    ]);
+    expect(r.checkToolCall({ name: 'get_forecast' }).allowed).toBe(true);
+  });
+});
+
+describe('Responses: a deferred function beside the client toolkit loader', () => {
+  it('is reported as one no tool search can find (the loader finds toolkits only), and found with the hosted search', () => {
+    const r = exampleRouter().registerTools([{ name: 'search_web', description: 'Search the web', deferLoading: true, parameters: { type: 'object', properties: {} }, handler: () => 'ok', validate: Object.assign(() => true, { errors: null }) }]);
+    const heard = (options: object) => {
+      const codes: string[] = [];
+      const payload = r.compile({ target: 'openai-responses', messages: [user], options: { ...options, onWarning: (_m: string, code: string) => codes.push(code) } });
+      return { codes, search: (payload.tools as { type: string; execution?: string }[]).filter((t) => t.type === 'tool_search') };
+    };
+    // The default (`native`) strategy: the loader is the request's only tool_search, a client one.
+    expect(heard({})).toEqual({ codes: ['responses-deferred-without-search'], search: [expect.objectContaining({ execution: 'client' })] });
+    // The hosted search can find it (toolkits then load through the dispatcher).
+    expect(heard({ toolSearch: true })).toEqual({ codes: [], search: [{ type: 'tool_search' }] });
   });
 });

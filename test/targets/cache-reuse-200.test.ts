@@ -30,6 +30,12 @@ function run(target: ScriptTarget, strategy: Strategy, variant: ScriptVariant = 
   return hit;
 }
 
+/**
+ * The warnings a run may give: on Responses, the deferred library tool `search_notes` beside toolroute's toolkit
+ * loader, the request's only tool search, which finds toolkits only (the script calls the tool by name anyway).
+ */
+const unfindable = (target: ScriptTarget): unknown[] => (target === 'openai-responses' ? [expect.stringMatching(/no tool_search tool that can find them/)] : []);
+
 /** Per target, what docs/providers.md recommends: the native way, with the provider gate on. */
 const RECOMMENDED: ReadonlyArray<{ target: ScriptTarget; strategy: Strategy; variant: ScriptVariant }> = [
   { target: 'anthropic', strategy: 'tool-changes', variant: { gate: true } },
@@ -65,7 +71,7 @@ describe('200 scripted turns, default strategy: every request is the previous on
     expect(r.results.some((x) => x.includes('"sky"') || x.includes('"rows"') || x.includes('archived text'))).toBe(true);
     // Announcements did sit at the tail on some turns, and the tail was all that changed there.
     expect(r.turns.filter((t) => t.volatileFrom < t.reuse.totalBlocks).length).toBeGreaterThan(20);
-    expect(r.warnings).toEqual([]);
+    expect([...new Set(r.warnings)]).toEqual(unfindable(target));
   });
 
   test('the native form of a load is in the payloads: tool_reference, tool_search_output, the dispatcher', async () => {
@@ -94,7 +100,7 @@ describe('the recommended strategy with the provider gate on', () => {
     // The gate did withdraw something on some turns, and the registered tools were called successfully.
     expect(r.results.some((x) => x.includes('"done":"lookup_ticket"'))).toBe(true);
     expect(r.results.some((x) => x.includes('"done":"page_oncall"'))).toBe(true);
-    expect(r.warnings).toEqual([]);
+    expect([...new Set(r.warnings)]).toEqual(unfindable(target));
   });
 
   test('without the gate the same runs offer blocked tools; with it they do not', async () => {
