@@ -272,7 +272,8 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
     if (request !== undefined) checkCompileRequest(request);
     const neutral = request === undefined || request.target === undefined;
     const result = neutral ? this.#compiler.neutral() : this.#compiler.target(request as unknown as AnyTargetCompileRequest);
-    if (this.#events.hasCompileDone) this.#events.compileDone(neutral ? 'neutral' : request.target, result);
+    const callable = (name: string) => { const ref = this.#catalog.byName.get(name); return ref?.kind !== 'tool' || this.#gate.direct[ref.index] === true; };
+    if (this.#events.hasCompileDone) this.#events.compileDone(neutral ? 'neutral' : request.target, result, callable);
     return result;
   }
 

@@ -14,7 +14,8 @@ export interface CompileDoneEvent {
   readonly target: Target | 'neutral';
   /** The result `compile` returns (frozen arrays: read, do not modify). */
   readonly payload: unknown;
-  /** Names of the tools in the payload, in payload order (a provider tool with no name, Responses' `tool_search`, has none here). */
+  /** Names of the tools in the payload the model can call now, in payload order: a toolkit's tools sent before it is loaded
+   * (Anthropic's deferred ones) join when it loads; a provider tool with no name (Responses' `tool_search`) has none here. */
   readonly toolNames: readonly string[];
 }
 
@@ -33,17 +34,14 @@ export class Events {
     if (event !== 'compile:done') throw new TypeError(`router.on: unknown event ${JSON.stringify(event)}; events: "compile:done".`);
     if (typeof listener !== 'function') throw new TypeError('router.on: the listener must be a function.');
     this.#compileDone.push(listener);
-    return () => {
-      const i = this.#compileDone.indexOf(listener);
-      if (i >= 0) this.#compileDone.splice(i, 1);
-    };
+    return () => { const i = this.#compileDone.indexOf(listener); if (i >= 0) this.#compileDone.splice(i, 1); };
   }
 
-  compileDone(target: Target | 'neutral', payload: unknown): void {
+  compileDone(target: Target | 'neutral', payload: unknown, callable: (name: string) => boolean): void {
     // Each target's own reading of where its tools sit (Gemini keeps them under `config.tools[].functionDeclarations`).
     const tools = target === 'neutral' ? (payload as { tools?: unknown }).tools : adapterFor(target).sentTools(payload as ProviderItem);
     const name = target === 'neutral' ? namedTool : adapterFor(target).toolName;
-    const toolNames = Array.isArray(tools) ? tools.flatMap((tool) => name(tool) ?? []) : [];
+    const toolNames = Array.isArray(tools) ? tools.flatMap((tool) => name(tool) ?? []).filter(callable) : [];
     const event: CompileDoneEvent = { target, payload, toolNames };
     for (const listener of [...this.#compileDone]) listener(event);
   }

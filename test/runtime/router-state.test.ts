@@ -5,7 +5,7 @@
  */
 import { describe, expect, test, vi } from 'vitest';
 import * as runtime from '../../runtime/index.js';
-import { createRouter } from '../../runtime/index.js';
+import { createRouter, type NeutralMessage } from '../../runtime/index.js';
 import { exampleRouter, generated, recordingHandlers } from './helpers.js';
 
 const call = (name: string, args: unknown = {}) => ({ name, arguments: JSON.stringify(args) });
@@ -399,6 +399,30 @@ describe('compile:done and the sync channel', () => {
     router.compile();
     expect(seen).toHaveLength(5);
     expect(() => router.on('compile:start' as never, (() => {}) as never)).toThrow(/unknown event "compile:start"/);
+  });
+
+  test("toolNames are the tools the model can call now: a toolkit's tools Anthropic is sent deferred join when it loads, so delta detection announces the load", async () => {
+    const { router } = exampleRouter();
+    const seen: (readonly string[])[] = [];
+    router.on('compile:done', ({ toolNames }) => {
+      seen.push(toolNames);
+      router.syncToolAnnouncements(toolNames);
+    });
+    const messages: NeutralMessage[] = [{ role: 'user', content: 'Weather in Lisbon?' }];
+    const first = router.compile({ target: 'anthropic', messages });
+    // Native loading sends every toolkit tool from the first turn, deferred; none of them can be called yet.
+    const deferred = first.tools!.flatMap((t) => ('defer_loading' in t && t.defer_loading === true ? [t.name] : []));
+    expect(deferred).toEqual(expect.arrayContaining(['get_forecast', 'get_current_weather']));
+    expect(router.checkToolCall({ name: 'get_forecast' })).toMatchObject({ allowed: false, code: 'not_loaded' });
+    expect(seen[0]).not.toContain('get_forecast');
+    expect(seen[0]).toEqual(first.tools!.flatMap((t) => ('name' in t && !deferred.includes(t.name) ? [t.name] : [])));
+    router.compile({ target: 'anthropic', messages });
+    // The model loads Weather: its tools become callable, and the next compile announces them.
+    const load = { id: 'L1', type: 'function' as const, function: { name: 'load_toolkit', arguments: '{"toolkit_name":"Weather"}' } };
+    messages.push({ role: 'assistant', content: null, tool_calls: [load] }, { role: 'tool', tool_call_id: 'L1', content: String(await router.handleTool({ name: 'load_toolkit', arguments: load.function.arguments })) });
+    router.compile({ target: 'anthropic', messages });
+    expect(seen.at(-1)).toEqual([...seen[0]!, 'get_forecast', 'get_current_weather'].sort((a, b) => first.tools!.findIndex((t) => 'name' in t && t.name === a) - first.tools!.findIndex((t) => 'name' in t && t.name === b)));
+    expect(JSON.stringify(router.compile({ target: 'anthropic', messages }).messages)).toContain('Tools newly available: get_forecast, get_current_weather');
   });
 });
 
