@@ -293,7 +293,7 @@ export class ToolRouter<R extends RegistryShape, C = unknown, D extends string =
 
   /** Names of a compile's tools the gate lets through now (`options.allowedTools`; Gemini's `allowedFunctionNames`). @example router.allowedToolNames({ target: 'gemini' }); // → ['file_ops', 'load_toolkit', 'call_toolkit_tool'] */
   allowedToolNames(request: Pick<TargetCompileRequest<R, D>, 'target' | 'tools' | 'options'>): string[] { return this.#compiler.allowedToolNames(request as unknown as AnyTargetCompileRequest); }
-  /** The `<available_toolkits>` directory for the system prompt ('' without toolkits). @example const system = `${prompt}\n${router.getDirectoryXml()}`; */
+  /** The `<available_toolkits>` directory ('' without toolkits): a target compile appends it to the system text itself; for your own prompts (the neutral compile). @example const system = `${prompt}\n${router.getDirectoryXml()}`; // then router.compile() */
   getDirectoryXml(): string { return this.#compiler.neutral().directoryXml; }
 
   // ---- Announcements -------------------------------------------------------------
