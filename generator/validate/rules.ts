@@ -7,6 +7,8 @@ import { checkUnfilledDefaults } from './defaults.js';
 import { checkOpenAiStrict } from './openai-strict.js';
 import { checkReferences, toolEntries } from './references.js';
 import type { ToolEntry } from './references.js';
+import { TARGETS, type Target } from '../../runtime/contract.js';
+import { adapterFor } from '../../runtime/targets/index.js';
 
 /**
  * Pass 2 and 3: the spec rules, in an order that keeps problems at one position in a fixed order.
@@ -46,4 +48,20 @@ export function checkRules(ctx: Context): void {
   checkToolkitToolsInNamespaces(ctx, root, entries);
   checkUnfilledDefaults(ctx, root, entries);
   checkOpenAiStrict(ctx, root, defined);
+  checkToolkitLoading(ctx, root);
+}
+
+/**
+ * `options.toolkitLoading` per target: `tool-changes` only where the target's adapter has mid-conversation tool changes
+ * (`createRouter` would throw at the application's start otherwise). As the one value for every target it means
+ * `native` where there are none, so only the mapping form can be wrong.
+ */
+function checkToolkitLoading(ctx: Context, root: Record<string, unknown>): void {
+  const option = isRecord(root.options) ? root.options.toolkitLoading : undefined;
+  if (!isRecord(option)) return;
+  for (const [target, strategy] of Object.entries(option)) {
+    if (strategy !== 'tool-changes' || !(TARGETS as readonly string[]).includes(target) || adapterFor(target as Target).toolChangeModels !== undefined) continue;
+    ctx.add('invalid_value', ['options', 'toolkitLoading', target], `'tool-changes' is not available on ${target}: mid-conversation tool changes are Anthropic's, so the router would refuse this spec when it is created.`,
+      `Use native for ${target} (its own mechanism), or dispatcher or append; 'tool-changes' as the one value for every target means native on the others.`);
+  }
 }
