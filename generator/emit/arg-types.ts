@@ -4,6 +4,7 @@
  * "exactly one", …) widens the type, never narrows it. Spec text never becomes code unescaped.
  */
 import { isJsonObject, type JsonValue } from '../ir.js';
+import { hasType, type JsonType } from '../validate/schema-keywords.js';
 import { jsdoc, propertyKey, tsString } from './code.js';
 import { defaultApplies, fillsDefaultsIn } from './defaults.js';
 
@@ -31,7 +32,6 @@ const PRIMITIVES = ['string', 'number', 'boolean', 'null'] as const;
 /** One shared node per primitive type (types are never mutated; printing does not care about identity). */
 const PRIMITIVE_TYPES: ReadonlyMap<string, T> = new Map(PRIMITIVES.map((k): [string, T] => [k, Object.freeze({ k })]));
 
-type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'array' | 'object';
 const ALL_TYPES: readonly JsonType[] = ['string', 'number', 'integer', 'boolean', 'null', 'array', 'object'];
 
 /** Keywords that only constrain objects / arrays: with no `type`, they decide whether those branches need a shape. */
@@ -140,21 +140,6 @@ function own(s: Record<string, JsonValue>, d: boolean, within?: readonly JsonTyp
   return union(branches);
 }
 
-/** Whether a JSON value is of a JSON Schema type (`integer`: a number with no fraction, as JSON Schema counts 1.0). */
-function hasType(v: JsonValue, t: JsonType): boolean {
-  switch (t) {
-    case 'null':
-      return v === null;
-    case 'array':
-      return Array.isArray(v);
-    case 'object':
-      return isJsonObject(v);
-    case 'integer':
-      return typeof v === 'number' && Number.isInteger(v);
-    default:
-      return typeof v === t;
-  }
-}
 
 function objectType(s: Record<string, JsonValue>, d: boolean): T {
   const typeOfIn = (keyword: string) => (v: JsonValue | undefined) => typeOf(v, d && fillsDefaultsIn(keyword, s));

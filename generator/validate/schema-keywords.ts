@@ -45,6 +45,23 @@ const DRAFT2020_ONLY = new Set(['$anchor', '$dynamicRef', '$dynamicAnchor', '$vo
 /** draft 2019-09's recursive refs: neither dialect toolroute reads has them (2020-12 replaced them with `$dynamicRef`). */
 export const UNSUPPORTED_KEYWORDS = new Set(['$recursiveRef', '$recursiveAnchor']);
 export const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
+export type JsonType = (typeof JSON_TYPES)[number];
+
+/** Whether a JSON value is of a JSON Schema type (`integer`: a number with no fraction, as JSON Schema counts 1.0). */
+export function hasType(v: unknown, t: JsonType): boolean {
+  switch (t) {
+    case 'null':
+      return v === null;
+    case 'array':
+      return Array.isArray(v);
+    case 'object':
+      return typeof v === 'object' && v !== null && !Array.isArray(v);
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v);
+    default:
+      return typeof v === t;
+  }
+}
 
 const ALL_KEYWORDS = [...KEYWORDS.schema, ...KEYWORDS.schemaList, ...KEYWORDS.schemaMap, ...KEYWORDS.data, 'items', 'additionalItems', 'dependencies'];
 /** Built once: `walkSchema` asks for them at every schema node. */

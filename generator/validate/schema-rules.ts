@@ -6,7 +6,7 @@ import { didYouMean } from '../problems.js';
 import type { ProblemCode } from '../problems.js';
 import { COMMA_HINT, isRecord, listAt } from './context.js';
 import { checkRef } from './schema-refs.js';
-import { JSON_TYPES, KNOWN_FORMATS, knownKeywords, SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, UNSUPPORTED_KEYWORDS } from './schema-keywords.js';
+import { hasType, JSON_TYPES, KNOWN_FORMATS, knownKeywords, SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, UNSUPPORTED_KEYWORDS, type JsonType } from './schema-keywords.js';
 import type { SchemaDialect, SchemaProblem } from './schema-keywords.js';
 
 /**
@@ -120,6 +120,13 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
         }
       // falls through: an enum value is data as a const is
       case 'const': {
+        // A value no declared `type` admits can never be sent (YAML reads `enum: [10, 20]` as numbers under `type: string`).
+        const types = (Array.isArray(node.type) ? node.type : [node.type]).filter((t): t is JsonType => (JSON_TYPES as readonly unknown[]).includes(t));
+        const values = key === 'enum' ? (Array.isArray(value) ? value : []) : [value];
+        if (types.length > 0 && values.length > 0 && !values.some((v) => types.some((t) => hasType(v, t)))) {
+          add('invalid_schema', here, `${key === 'enum' ? 'no `enum` value is' : 'the `const` value is not'} of the declared \`type\` (${types.join(', ')}), so no value is ever valid here.`,
+            key === 'enum' ? 'Quote the values if they are strings (`enum: ["10", "20"]`: YAML reads 10 as a number), or change `type` to the values\' type.' : 'Quote the value if it is a string (YAML reads 10 as a number), or change `type` to the value\'s type.');
+        }
         const proto = protoKeyPath(value, here);
         if (proto) add('invalid_schema', proto, `${key === 'enum' ? 'an' : 'a'} \`${key}\` value has a key named "__proto__": the validator's JavaScript would read it as the object's prototype, not as a key, and accept other values.`,
           'Rename the key in the value. (A property named "__proto__" under `properties` is fine.)', 'key');
