@@ -34,6 +34,9 @@ const PRIMITIVE_TYPES: ReadonlyMap<string, T> = new Map(PRIMITIVES.map((k): [str
 
 const ALL_TYPES: readonly JsonType[] = ['string', 'number', 'integer', 'boolean', 'null', 'array', 'object'];
 
+/** The members TypeScript's `Object` interface declares (lib.es5.d.ts): every object has them, for its type checks. */
+const OBJECT_MEMBERS: ReadonlySet<string> = new Set(['constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
+
 /** Keywords that only constrain objects / arrays: with no `type`, they decide whether those branches need a shape. */
 const OBJECT_KEYWORDS = ['properties', 'required', 'additionalProperties', 'patternProperties', 'unevaluatedProperties'];
 const ARRAY_KEYWORDS = ['prefixItems', 'items', 'unevaluatedItems'];
@@ -166,7 +169,10 @@ function objectType(s: Record<string, JsonValue>, d: boolean): T {
     const description = isJsonObject(sub) && typeof sub.description === 'string' ? sub.description : undefined;
     // A property the validator fills from its `default` is always present for the handler.
     const optional = !required.has(key) && !(d && defaultApplies(key, sub));
-    members.push({ key, optional, type: typeOfIn('properties')(sub), ...(description === undefined ? {} : { description }) });
+    // Left out, `toString` (and the other members TypeScript's `Object` declares) is still there, inherited: an object
+    // without its own must fit the member's type too, or no object that omits it could be typed.
+    const inherited: T[] = optional && OBJECT_MEMBERS.has(key) ? [{ k: 'literal', text: `Object[${tsString(key)}]` }] : [];
+    members.push({ key, optional, type: union([typeOfIn('properties')(sub), ...inherited]), ...(description === undefined ? {} : { description }) });
   }
   for (const key of required) {
     if (Object.hasOwn(props, key)) continue;
@@ -232,8 +238,9 @@ function union(members: readonly T[]): T {
   const flat = flatMembers('union', members);
   if (flat === undefined) return UNKNOWN;
   // A literal next to its primitive adds nothing: `string | "a"` is `string`.
-  const primitives = new Set(flat.map((x) => x.k));
-  const kept = flat.filter((x) => x.k !== 'literal' || !primitives.has(x.text.startsWith('"') ? 'string' : x.text === 'true' || x.text === 'false' ? 'boolean' : 'number'));
+  const primitives = new Set<string>(flat.map((x) => x.k));
+  // (`Object["valueOf"]`, an inherited member's type, is a literal of none of them.)
+  const kept = flat.filter((x) => x.k !== 'literal' || !primitives.has(x.text.startsWith('"') ? 'string' : x.text === 'true' || x.text === 'false' ? 'boolean' : /^-?\d/.test(x.text) ? 'number' : 'other'));
   if (kept.length === 0) return NEVER;
   return kept.length === 1 ? kept[0]! : { k: 'union', members: kept };
 }

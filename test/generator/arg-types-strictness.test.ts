@@ -2,7 +2,9 @@
  * Generated argument types compile under each strictness setting the test suite uses and under plain `strict`:
  * an object with declared optional properties and a typed `additionalProperties` (a string map with known keys, as
  * in the JSON Schema Test Suite's "unevaluatedProperties with adjacent non-bool additionalProperties") needs an index
- * signature that holds `undefined` too, or tsc reports TS2411 wherever `exactOptionalPropertyTypes` is off.
+ * signature that holds `undefined` too, or tsc reports TS2411 wherever `exactOptionalPropertyTypes` is off. An optional
+ * property named like a member of TypeScript's `Object` (`toString`) must admit the inherited member too, or an object
+ * that leaves it out is refused (TS2322).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,12 +18,17 @@ const SCHEMAS: Record<string, unknown> = {
   StringMap: { type: 'object', properties: { foo: { type: 'string' } }, additionalProperties: { type: 'string' }, unevaluatedProperties: false },
   Mixed: { type: 'object', properties: { n: { type: 'number' }, s: { type: 'string' } }, required: ['s'], additionalProperties: { type: 'number' } },
   Patterned: { type: 'object', properties: { a: { type: 'boolean' } }, patternProperties: { '^x-': { type: 'string' } }, additionalProperties: false },
+  // Optional properties named like the members every object inherits: an object that leaves them out still has them.
+  Inherited: { type: 'object', properties: { value: { type: 'number' }, toString: { type: 'string' }, constructor: { type: 'string' }, valueOf: { type: 'integer' } }, required: ['value'] },
+  InheritedClosed: { type: 'object', properties: { hasOwnProperty: { type: 'boolean' }, propertyIsEnumerable: { type: 'string' } }, additionalProperties: false },
 };
 /** Values the validator accepts, which the types must accept too. */
 const VALUES: Record<string, unknown[]> = {
   StringMap: [{}, { foo: 'a' }, { foo: 'a', bar: 'b' }],
   Mixed: [{ s: 'x' }, { s: 'x', n: 1, other: 2 }],
   Patterned: [{}, { a: true, 'x-y': 'z' }],
+  Inherited: [{ value: 1 }, { value: 1, toString: 'hex', constructor: 'c', valueOf: 2 }, { value: 1, other: [] }],
+  InheritedClosed: [{}, { hasOwnProperty: true, propertyIsEnumerable: 'x' }],
 };
 /** The settings of this repo's tsconfig, the JSON Schema suite's check, the setups test's strictest flags, and plain strict. */
 const SETTINGS: Record<string, Record<string, boolean>> = {
