@@ -127,8 +127,11 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
           add('invalid_schema', here, `${key === 'enum' ? 'no `enum` value is' : 'the `const` value is not'} of the declared \`type\` (${types.join(', ')}), so no value is ever valid here.`,
             key === 'enum' ? 'Quote the values if they are strings (`enum: ["10", "20"]`: YAML reads 10 as a number), or change `type` to the values\' type.' : 'Quote the value if it is a string (YAML reads 10 as a number), or change `type` to the value\'s type.');
         }
+      }
+      // falls through: a default is data too, which the validator writes as a JavaScript object literal (`applyDefaults`)
+      case 'default': {
         const proto = protoKeyPath(value, here);
-        if (proto) add('invalid_schema', proto, `${key === 'enum' ? 'an' : 'a'} \`${key}\` value has a key named "__proto__": the validator's JavaScript would read it as the object's prototype, not as a key, and accept other values.`,
+        if (proto) add('invalid_schema', proto, `${key === 'enum' ? 'an' : 'a'} \`${key}\` value has a key named "__proto__": the validator's JavaScript would read it as the object's prototype, not as a key, and ${key === 'default' ? 'fill in an object without it' : 'accept other values'}.`,
           'Rename the key in the value. (A property named "__proto__" under `properties` is fine.)', 'key');
         break;
       }

@@ -76,7 +76,7 @@ const CASES: readonly Case[] = [
   { file: 'ts-syntax.ts', codes: ['ts_load_failed'] },
   { file: 'ref-out-of-range.yaml', codes: ['unresolved_ref'] },
   { file: 'lone-surrogate.json', codes: ['not_json_data', 'not_json_data'] },
-  { file: 'proto-in-const.json', codes: ['invalid_schema', 'invalid_schema'] },
+  { file: 'proto-in-const.json', codes: ['invalid_schema', 'invalid_schema', 'invalid_schema'] },
   { file: 'not-utf8.yaml', codes: ['syntax_error'] },
   { file: 'ref-chain-too-deep.json', codes: ['invalid_schema'] },
   { file: 'ts-zod-unrepresentable.ts', codes: ['zod_conversion_failed'] },
