@@ -9,5 +9,6 @@ export { loadSearch } from './search.gen.js';
 export { TOOL_NAMES, NAMESPACE_NAMES, TOOLKIT_NAMES, POLICY_NAMES } from './names.gen.js';
 export type * from './types.gen.js';
 
+const MANIFEST = { generator: 'toolroute', version: "0.1.0", formatVersion: 1, spec: "../examples/tools.spec.yaml", hash: "0b3924fdb8ebcc3d9f302d6182b74ffafb910d045c955e5d7ddea1e176bed214" } as const;
 /** Which toolroute generated this folder from which spec (manifest.json also lists every file with its sha256). */
-export const manifest = Object.freeze({ generator: 'toolroute', version: "0.1.0", formatVersion: 1, spec: "../examples/tools.spec.yaml", hash: "0b3924fdb8ebcc3d9f302d6182b74ffafb910d045c955e5d7ddea1e176bed214" } as const);
+export const manifest: typeof MANIFEST = Object.freeze(MANIFEST);

@@ -26,8 +26,10 @@ export function emitIndex(ctx: EmitContext): GeneratedFile[] {
     "export { TOOL_NAMES, NAMESPACE_NAMES, TOOLKIT_NAMES, POLICY_NAMES } from './names.gen.js';",
     "export type * from './types.gen.js';",
     '',
+    // A constant of its own, so the export's type is written out (TypeScript's isolatedDeclarations asks for that).
+    `const MANIFEST = ${manifest} as const;`,
     '/** Which toolroute generated this folder from which spec (manifest.json also lists every file with its sha256). */',
-    `export const manifest = Object.freeze(${manifest} as const);`,
+    'export const manifest: typeof MANIFEST = Object.freeze(MANIFEST);',
   ].join('\n');
   return [{ path: 'index.ts', content: `${content}\n` }];
 }

@@ -4,7 +4,7 @@
  * test/package/dist.test.ts makes it), type-checked under the strictest
  * common flags (strict, noPropertyAccessFromIndexSignature,
  * exactOptionalPropertyTypes, noUncheckedIndexedAccess, verbatimModuleSyntax,
- * isolatedModules) and run on plain node:
+ * isolatedModules, isolatedDeclarations) and run on plain node:
  *
  * - an ESM package compiled with `tsc --outDir dist` and run from dist/
  *   (validators.gen.ts is emitted like every other file; no allowJs);
@@ -79,6 +79,9 @@ const STRICT = {
   noUncheckedIndexedAccess: true,
   verbatimModuleSyntax: true,
   isolatedModules: true,
+  // Libraries and monorepos that publish declarations: every export of the generated folder carries its type.
+  declaration: true,
+  isolatedDeclarations: true,
   skipLibCheck: false,
 };
 

@@ -9,5 +9,6 @@ export { loadSearch } from './search.gen.js';
 export { TOOL_NAMES, NAMESPACE_NAMES, TOOLKIT_NAMES, POLICY_NAMES } from './names.gen.js';
 export type * from './types.gen.js';
 
+const MANIFEST = { generator: 'toolroute', version: "0.1.0", formatVersion: 1, spec: "../tools.spec.yaml", hash: "86f523b170f3f39d28bfb311d91d3056cfabf1a47cda0c9a5bfbe54f5ae6df14" } as const;
 /** Which toolroute generated this folder from which spec (manifest.json also lists every file with its sha256). */
-export const manifest = Object.freeze({ generator: 'toolroute', version: "0.1.0", formatVersion: 1, spec: "../tools.spec.yaml", hash: "86f523b170f3f39d28bfb311d91d3056cfabf1a47cda0c9a5bfbe54f5ae6df14" } as const);
+export const manifest: typeof MANIFEST = Object.freeze(MANIFEST);
