@@ -37,9 +37,11 @@ export function checkPolicies(ctx: Context, root: Record<string, unknown>, entri
   // namespace itself), so only a spec of flat tools alone can be.
   const grouped = listAt(root.namespaces).length > 0 || listAt(root.toolkits).length > 0;
   const deferred = entries.filter((e) => e.group.kind === 'flat' && defined.get(e.name)?.definition?.deferLoading === true);
-  if (entries.length === 0 && !grouped) {
+  // A `tools:` (or group list) that is not a list is the shape check's problem already: no second one for it.
+  const misshapen = ['tools', 'namespaces', 'toolkits'].some((k) => root[k] !== undefined && root[k] !== null && !Array.isArray(root[k]));
+  if (entries.length === 0 && !grouped && !misshapen) {
     ctx.add('no_tools', [], 'the spec defines no tools.', 'Add a `tools:` list (or `namespaces:` / `toolkits:`) with at least one tool.');
-  } else if (!grouped && deferred.length === entries.length) {
+  } else if (!grouped && entries.length > 0 && deferred.length === entries.length) {
     ctx.add('all_tools_deferred', ['tools'], `every tool the model sees is deferred (${deferred.map((e) => e.name).join(', ')}).`,
       'Anthropic rejects a request in which every tool has defer_loading ("At least one tool must be non-deferred"): set `deferLoading: false` (or leave it out) on at least one tool, or add a namespace or toolkit.');
   }
