@@ -141,6 +141,13 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
             'Remove `required: true` here and list this property\'s name under `required: [...]` of the object that holds it.');
           break;
         }
+        // `required` constrains objects only: beside a `type` without `object` it is a property's own list, written one level too deep.
+        const types = Array.isArray(node.type) ? node.type : typeof node.type === 'string' ? [node.type] : undefined;
+        if (Array.isArray(value) && value.length > 0 && types !== undefined && !types.includes('object')) {
+          add('invalid_schema', here, `\`required\` lists property names of an object, and this schema's \`type\` (${types.join(', ')}) is not one, so it requires nothing.`,
+            'List the name under `required: [...]` of the object that holds this property (draft 3 marked a property required on the property itself).');
+          break;
+        }
         if (Array.isArray(value) && isRecord(node.properties) && !isRecord(node.patternProperties)) {
           const props = Object.keys(node.properties);
           value.forEach((name, i) => {
