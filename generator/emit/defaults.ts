@@ -71,7 +71,7 @@ export function hasAppliedDefault(schema: JsonValue): boolean {
   return false;
 }
 
-/** One `default` ajv never fills because of its property's name (see {@link unfilledDefaults}). */
+/** One property's `default` as written (see {@link propertyDefaults}). */
 export interface UnfilledDefault {
   /** Path of the `default` keyword in the schema walked (`['properties', 'toString', 'default']`). */
   readonly path: readonly (string | number)[];
@@ -88,15 +88,25 @@ const SCHEMA_MAP = new Set(['properties', 'patternProperties', 'dependentSchemas
 
 /**
  * Every `default` of a property named like an `Object.prototype` member in a parameters schema as
- * written (local `$ref`s followed, unreferenced `$defs` left out), once each where it is written:
- * the defaults `schemaForAjv` removes under `applyDefaults`, reported as `default_not_applied`.
+ * written: the defaults `schemaForAjv` removes under `applyDefaults`, reported as `default_not_applied`.
  *
  * @example
  * unfilledDefaults({ type: 'object', properties: { toString: { type: 'string', default: 'x' } } });
  * // [{ path: ['properties', 'toString', 'default'], property: 'toString', value: 'x' }]
  */
 export function unfilledDefaults(schema: JsonValue): UnfilledDefault[] {
-  const found: UnfilledDefault[] = [];
+  return propertyDefaults(schema).flatMap(({ path, property, value }) => (PROTOTYPE_NAMES.has(property) ? [{ path, property, value }] : []));
+}
+
+/**
+ * Every property's `default` in a parameters schema as written (local `$ref`s followed, unreferenced `$defs` left
+ * out), once each where it is written, with the property's schema.
+ *
+ * @example
+ * propertyDefaults({ type: 'object', properties: { n: { type: 'integer', default: 'ten' } } })[0].schema.type; // 'integer'
+ */
+export function propertyDefaults(schema: JsonValue): (UnfilledDefault & { readonly schema: Readonly<Record<string, JsonValue>> })[] {
+  const found: (UnfilledDefault & { readonly schema: Readonly<Record<string, JsonValue>> })[] = [];
   const seen = new Set<string>();
   const visited = new Set<JsonValue>();
   const walk = (node: JsonValue | undefined, path: (string | number)[]): void => {
@@ -107,12 +117,12 @@ export function unfilledDefaults(schema: JsonValue): UnfilledDefault[] {
       const here = [...path, keyword];
       if (keyword === 'properties' && isJsonObject(value)) {
         for (const [key, sub] of Object.entries(value)) {
-          if (!PROTOTYPE_NAMES.has(key) || !isJsonObject(sub) || !('default' in sub)) continue;
+          if (!isJsonObject(sub) || !('default' in sub)) continue;
           const at = [...here, key, 'default'];
           const id = JSON.stringify(at);
           if (!seen.has(id)) {
             seen.add(id);
-            found.push({ path: at, property: key, value: sub.default as JsonValue });
+            found.push({ path: at, property: key, value: sub.default as JsonValue, schema: sub });
           }
         }
       }

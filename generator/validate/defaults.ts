@@ -1,9 +1,11 @@
 /**
- * The warning default_not_applied: under `applyDefaults`, a `default` of a property named like an
- * `Object.prototype` member is never filled in (ajv's `data.toString === undefined` is always false),
- * so the validator's copy drops it and the author is told.
+ * The defaults `applyDefaults` fills in, checked: a `default` of a property named like an `Object.prototype` member is
+ * never filled in (ajv's `data.toString === undefined` is always false), so the validator's copy drops it and the author
+ * is told (default_not_applied); a default not of its property's `type` is refused (it would fail its own schema).
  */
-import { unfilledDefaults } from '../emit/defaults.js';
+import { propertyDefaults } from '../emit/defaults.js';
+import { PROTOTYPE_NAMES } from '../emit/prototype-names.js';
+import { hasType, JSON_TYPES, type JsonType } from './schema-keywords.js';
 import type { JsonValue } from '../ir.js';
 import { isShorthand } from './parameters.js';
 import { isRecord, type Context } from './context.js';
@@ -24,9 +26,18 @@ export function checkUnfilledDefaults(ctx: Context, root: Record<string, unknown
     // The shorthand is the properties map itself (validate/parameters.ts expands it the same way).
     const shorthand = isShorthand(parameters);
     const schema = (shorthand ? { type: 'object', properties: parameters } : parameters) as JsonValue;
-    for (const { path, property, value } of unfilledDefaults(schema)) {
+    for (const { path, property, value, schema: own } of propertyDefaults(schema)) {
       const written = shorthand && path[0] === 'properties' ? path.slice(1) : path;
       const name = JSON.stringify(property);
+      const types = Array.isArray(own.type) ? own.type.filter((t): t is JsonType => (JSON_TYPES as readonly unknown[]).includes(t)) : (JSON_TYPES as readonly unknown[]).includes(own.type) ? [own.type as JsonType] : [];
+      if (!PROTOTYPE_NAMES.has(property)) {
+        // Filled in, a default of another type fails its own schema: every call that leaves the property out would be refused.
+        if (types.length > 0 && !types.some((t) => hasType(value, t))) {
+          ctx.add('invalid_schema', [...e.path, 'parameters', ...written], `the default of ${name} (${JSON.stringify(value)}) is not of its \`type\` (${types.join(', ')}): with \`applyDefaults\` the validator fills it in, and then refuses every call of tool ${JSON.stringify(e.name)} that leaves ${name} out.`,
+            `Write a default of the property's type${typeof value === 'string' && types.some((t) => t === 'number' || t === 'integer') ? ' (a number, unquoted)' : ''}, or remove it.`);
+        }
+        continue;
+      }
       ctx.add(
         'default_not_applied',
         [...e.path, 'parameters', ...written],

@@ -83,6 +83,7 @@ const CASES: readonly Case[] = [
   { file: 'toolkit-loading-target.yaml', codes: ['invalid_value'] },
   { file: 'tools-not-a-list.yaml', codes: ['wrong_type'] },
   { file: 'required-on-property.yaml', codes: ['invalid_schema', 'invalid_schema'] },
+  { file: 'default-wrong-type.yaml', codes: ['invalid_schema', 'invalid_schema'] },
   { file: 'enum-type-mismatch.yaml', codes: ['invalid_schema', 'invalid_schema', 'invalid_schema'] },
   { file: 'ts-problems.ts', codes: ['duplicate_tool', 'unknown_tool', 'empty_description', 'unknown_policy_target'] },
   {
