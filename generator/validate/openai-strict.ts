@@ -3,8 +3,9 @@
  * OpenAI without `strict` (the runtime's rewrite decides, and falls back): a warning per such tool, at the part of its
  * schema that decides it, so the fallback is never silent.
  */
-import { toOpenAIStrictSchema } from '../../runtime/targets/strict.js';
-import { type Context, isRecord } from './context.js';
+import { neutralNamespaceTool } from '../../runtime/neutral.js';
+import { strictForOpenAi, toOpenAIStrictSchema } from '../../runtime/targets/strict.js';
+import { type Context, isRecord, listAt } from './context.js';
 import { expandToolParameters } from './parameters.js';
 import type { ToolEntry } from './references.js';
 
@@ -35,4 +36,21 @@ export function checkOpenAiStrict(ctx: Context, root: Record<string, unknown>, d
       e.name,
     );
   }
+  // A namespace is one tool whose schema the runtime builds from its actions (runtime/neutral.ts): checked as it is sent.
+  listAt(root.namespaces).forEach((ns, i) => {
+    if (!isRecord(ns) || typeof ns.name !== 'string' || typeof ns.description !== 'string') return;
+    const encoding = ns.encoding ?? (isRecord(root.options) ? root.options.namespaceEncoding : undefined) ?? 'compact';
+    const actions = listAt(ns.tools).map((t) => defined.get(typeof t === 'string' ? t : isRecord(t) && typeof t.name === 'string' ? t.name : '')?.definition);
+    if (actions.some((a) => a === undefined || (isRecord(a.parameters) && expandToolParameters(ctx.spec, a.parameters).problems.length > 0))) return;
+    const members = actions.map((a) => ({ name: String(a!.name), description: String(a!.description), parameters: isRecord(a!.parameters) ? expandToolParameters(ctx.spec, a!.parameters).schema : {} }));
+    const group = { name: ns.name, description: ns.description };
+    // The runtime's own test of the tool it sends (a namespace's actions are decoded after routing).
+    const strictAs = (form: 'schema' | 'compact') => strictForOpenAi(neutralNamespaceTool(group, members, form));
+    const strict = strictAs(encoding === 'schema' ? 'schema' : 'compact');
+    if (strict.ok) return;
+    const schemaWouldDo = encoding === 'compact' && strictAs('schema').ok;
+    ctx.add('openai_strict_fallback', ['namespaces', i, encoding === 'compact' ? 'name' : 'tools'], `the namespace ${JSON.stringify(ns.name)} is sent to OpenAI without strict mode: ${encoding === 'compact' ? 'its compact `args` is an object of any keys' : strict.reason}.`,
+      `${encoding === 'compact' ? `Strict mode needs each action's arguments listed${schemaWouldDo ? ': set `encoding: schema` on the namespace (or `options.namespaceEncoding: schema`)' : ', as `encoding: schema` does once each action meets strict mode\'s rules'}` : 'A namespace counts its actions together toward OpenAI\'s size limits, and each action must meet strict mode\'s rules (an action that does not has a warning of its own)'}. Or leave it: the namespace is still sent (non-strict), and the validator checks every call.`,
+      'value', 'warning', ns.name);
+  });
 }

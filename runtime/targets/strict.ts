@@ -33,8 +33,7 @@ const STRICT_UNSUPPORTED = [
   'patternProperties', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'prefixItems',
   'contains', '$defs', 'definitions',
 ];
-// Constraints strict mode rejects but a reader can use: kept as text in the description. (The dispatch validator is
-// compiled from the ORIGINAL schema, so they are still enforced.)
+// Constraints strict mode rejects but a reader can use: kept as text in the description (the validator still enforces them).
 const STRICT_AS_TEXT = ['default', 'minLength', 'maxLength', 'uniqueItems', 'minProperties', 'maxProperties', 'examples', 'format'];
 
 /**
@@ -56,14 +55,16 @@ export function toOpenAIStrictSchema(parameters: JsonSchema, options: StrictSche
   }
 }
 
+/** A tool's strict rewrite as OpenAI targets send it: a namespace's `args` members are decoded by their action's plan after routing. @example strictForOpenAi(tool).ok */
+export const strictForOpenAi = (tool: NeutralTool): StrictSchemaResult => toOpenAIStrictSchema(tool.parameters, { anyOfDecodedElsewhere: tool.kind === 'namespace' });
+
 /**
- * The parameters an OpenAI target sends and its `strict` flag (undefined without `openaiStrict`): the strict rewrite,
- * or the schema as-is with `strict: false` when strict mode cannot express it. A namespace's `args` members are its
- * actions' schemas, decoded by the action's plan after routing.
+ * The parameters an OpenAI target sends and its `strict` flag (undefined without `openaiStrict`): the strict rewrite
+ * (`strictForOpenAi`), or the schema as-is with `strict: false` when strict mode cannot express it.
  * @example openaiParameters(tool, { openaiStrict: false }); // → { parameters: { type: 'object', … }, strict: undefined }
  */
 export function openaiParameters(tool: NeutralTool, options: RenderOptions): { parameters: JsonObject; strict: boolean | undefined } {
-  const result = options.openaiStrict ? toOpenAIStrictSchema(tool.parameters, { anyOfDecodedElsewhere: tool.kind === 'namespace' }) : undefined;
+  const result = options.openaiStrict ? strictForOpenAi(tool) : undefined;
   return { parameters: result?.ok ? result.schema : withoutTopCombinators(providerSchema(tool.parameters)), strict: result?.ok };
 }
 

@@ -27,6 +27,7 @@ const CASES: readonly { readonly file: string; readonly codes: readonly ProblemC
   { file: 'zod-regex-flags.ts', codes: ['zod_regex_flags', 'zod_regex_flags', 'zod_regex_flags'] },
   { file: 'zod-not-checked.ts', codes: ['zod_not_checked', 'zod_not_checked', 'zod_not_checked', 'zod_not_checked', 'zod_not_checked'] },
   { file: 'openai-strict-fallback.yaml', codes: ['openai_strict_fallback', 'openai_strict_fallback', 'openai_strict_fallback'] },
+  { file: 'openai-strict-namespaces.yaml', codes: ['openai_strict_fallback', 'openai_strict_fallback', 'openai_strict_fallback'] },
 ];
 
 /** Codes no fixture file can show: the file is missing, or its extension is not a spec's. */

@@ -165,6 +165,19 @@ describe('openai_strict_fallback', () => {
     expect(chat.tools.map((t) => [t.function.name, t.function.strict])).toEqual([['search', true], ['tag_record', false], ['move', false], ['nest', false]]);
     expect(warned).toEqual(chat.tools.filter((t) => t.function.strict === false).map((t) => t.function.name));
   });
+
+  test('and for exactly the namespaces OpenAI gets without strict mode (a namespace is one tool built from its actions)', async () => {
+    const spec = path.join(REPO, 'test/fixtures/warnings/openai-strict-namespaces.yaml');
+    const result = await generate(spec, { out: path.join(dir, 'namespaces'), cwd: REPO });
+    expect(result.problems).toEqual([]);
+    const warned = result.warnings.filter((w) => w.code === 'openai_strict_fallback').map((w) => w.subject);
+    const folder = (await import(pathToFileURL(path.join(dir, 'namespaces', 'index.ts')).href)) as GeneratedModule;
+    const router = createRouter(folder, { get_time: () => 'ok', read_file: () => 'ok', add_note: () => 'ok', tag_note: () => 'ok' } as never);
+    const chat = router.compile({ target: 'openai', messages }) as unknown as { tools: ChatTool[] };
+    // The compact `file_ops` and the schema-encoded `notes` (whose `tag_note` has an open map) fall back; `tag_note` is warned as a tool too.
+    expect(chat.tools.map((t) => [t.function.name, t.function.strict])).toEqual([['file_ops', false], ['notes', false], ['get_time', true]]);
+    expect(warned).toEqual([...chat.tools.filter((t) => t.function.strict === false).map((t) => t.function.name), 'tag_note']);
+  });
 });
 
 describe("OpenAI's size limits on a strict schema", () => {
