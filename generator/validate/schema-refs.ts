@@ -137,6 +137,35 @@ export function checkRef(ref: string, path: Path, root: Record<string, unknown>,
 }
 
 /** Node budget for inlining: refs can multiply a schema's size (a ref used twice in a def used twice…). */
+/**
+ * `full`, with each `$dynamicRef` that JSON Schema 2020-12 reads as a plain `$ref` written as one: its initial target
+ * declares no `$dynamicAnchor` of the fragment's name (a JSON pointer, a plain `$anchor`). ajv would resolve those
+ * against the resource's root instead; as `$ref`s they are inlined like any other.
+ */
+function staticDynamicRefs(full: Record<string, unknown>): Record<string, unknown> {
+  if (!usesDynamicScope(full)) return full;
+  const copy = structuredClone(full);
+  let changed = false;
+  const visit = (node: unknown, path: Path): void => {
+    if (Array.isArray(node)) node.forEach((s, i) => visit(s, [...path, i]));
+    if (!isRecord(node)) return;
+    const ref = node.$dynamicRef;
+    const at = typeof ref === 'string' && !('$ref' in node) ? locateRef(full, ref, path) : undefined;
+    const target = Array.isArray(at) ? nodeAt(full, at) : undefined;
+    if (typeof ref === 'string' && isRecord(target) && (!ref.includes('#') || target.$dynamicAnchor !== ref.slice(ref.indexOf('#') + 1))) {
+      node.$ref = ref;
+      delete node.$dynamicRef;
+      changed = true;
+    }
+    for (const [k, v] of Object.entries(node)) {
+      if (SUBSCHEMA_KEYWORDS.one.has(k) || SUBSCHEMA_KEYWORDS.list.has(k)) visit(v, [...path, k]);
+      else if (SUBSCHEMA_KEYWORDS.map.has(k) && isRecord(v)) for (const [name, sub] of Object.entries(v)) visit(sub, [...path, k, name]);
+    }
+  };
+  visit(copy, []);
+  return changed ? copy : full;
+}
+
 const INLINE_BUDGET = 100_000;
 const DROPPED = new Set(['$defs', 'definitions', '$ref', '$id', '$anchor', '$vocabulary']);
 const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
@@ -150,7 +179,8 @@ const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'dep
  * inlineSchema({ type: 'object', $defs: { S: { type: 'string' } }, properties: { a: { $ref: '#/$defs/S' } } }, '2020-12', [], (p) => p);
  * // { type: 'object', properties: { a: { type: 'string' } } }
  */
-export function inlineSchema(full: Record<string, unknown>, dialect: SchemaDialect, problems: SchemaProblem[], toSpec: (p: (string | number)[]) => (string | number)[]): JsonSchema {
+export function inlineSchema(written: Record<string, unknown>, dialect: SchemaDialect, problems: SchemaProblem[], toSpec: (p: (string | number)[]) => (string | number)[]): JsonSchema {
+  const full = staticDynamicRefs(written);
   if (usesDynamicScope(full)) {
     // A dynamic ref's target depends on the path the validator took: no inlining can say it; ajv does.
     const { $schema: _dialect, $vocabulary: _vocabulary, ...kept } = structuredClone(full) as Record<string, JsonValue>;
