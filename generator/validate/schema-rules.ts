@@ -77,6 +77,11 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
         add('unknown_schema_keyword', here, `unknown JSON Schema keyword ${JSON.stringify(key)} (with no value).`, COMMA_HINT, 'key');
         continue;
       }
+      if (key === 'nullable') {
+        add('unknown_schema_keyword', here, 'JSON Schema has no keyword "nullable" (it is OpenAPI\'s).',
+          'Removing it alone would refuse null: allow null in the type instead, `type: [string, "null"]` (quote "null": unquoted, YAML reads it as null itself).', 'key');
+        continue;
+      }
       if (key === 'optional') {
         add('unknown_schema_keyword', here, 'JSON Schema has no keyword "optional".',
           'Properties are optional unless the object that holds them lists them in `required: [...]`: remove `optional` here, and list the properties that must be present under `required` of the enclosing object.', 'key');
@@ -94,7 +99,9 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
       case 'type': {
         const types = Array.isArray(value) ? value : [value];
         types.forEach((t, i) => {
-          if (typeof t === 'string' && !(JSON_TYPES as readonly string[]).includes(t)) {
+          if (t === null) {
+            add('invalid_schema', Array.isArray(value) ? [...here, i] : here, 'this type is null itself, not the type name "null": unquoted, YAML reads `null` as no value.', 'Quote it: `"null"` (for example `type: [string, "null"]`).');
+          } else if (typeof t === 'string' && !(JSON_TYPES as readonly string[]).includes(t)) {
             const spelling = FOREIGN_TYPES[t.toLowerCase()];
             const suggestion = spelling === undefined ? didYouMean(t, JSON_TYPES) : `In JSON Schema this is ${spelling}.`;
             add('invalid_schema', Array.isArray(value) ? [...here, i] : here, `${JSON.stringify(t)} is not a JSON Schema type.`,
