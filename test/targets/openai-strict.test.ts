@@ -154,29 +154,28 @@ describe('OpenAI strict mode, from spec to handler', () => {
 });
 
 describe('openai_strict_fallback', () => {
-  test('codegen warns for exactly the tools OpenAI gets without strict mode', async () => {
-    const spec = path.join(REPO, 'test/fixtures/warnings/openai-strict-fallback.yaml');
-    const result = await generate(spec, { out: path.join(dir, 'fallback'), cwd: REPO });
+  /** Generates a warnings fixture, then compiles it for OpenAI: the warned subjects and each sent tool's `strict` flag. */
+  async function warnedAndSent(fixture: string, names: readonly string[]) {
+    const out = path.join(dir, fixture);
+    const result = await generate(path.join(REPO, `test/fixtures/warnings/${fixture}.yaml`), { out, cwd: REPO });
     expect(result.problems).toEqual([]);
-    const warned = result.warnings.filter((w) => w.code === 'openai_strict_fallback').map((w) => w.subject);
-    const fallback = (await import(pathToFileURL(path.join(dir, 'fallback', 'index.ts')).href)) as GeneratedModule;
-    const router = createRouter(fallback, { search: () => 'ok', tag_record: () => 'ok', move: () => 'ok', nest: () => 'ok' } as never);
+    const folder = (await import(pathToFileURL(path.join(out, 'index.ts')).href)) as GeneratedModule;
+    const router = createRouter(folder, Object.fromEntries(names.map((n) => [n, () => 'ok'])) as never);
     const chat = router.compile({ target: 'openai', messages }) as unknown as { tools: ChatTool[] };
-    expect(chat.tools.map((t) => [t.function.name, t.function.strict])).toEqual([['search', true], ['tag_record', false], ['move', false], ['nest', false]]);
-    expect(warned).toEqual(chat.tools.filter((t) => t.function.strict === false).map((t) => t.function.name));
+    return { warned: result.warnings.filter((w) => w.code === 'openai_strict_fallback').map((w) => w.subject), sent: chat.tools.map((t) => [t.function.name, t.function.strict] as const) };
+  }
+
+  test('codegen warns for exactly the tools OpenAI gets without strict mode', async () => {
+    const { warned, sent } = await warnedAndSent('openai-strict-fallback', ['search', 'tag_record', 'move', 'nest']);
+    expect(sent).toEqual([['search', true], ['tag_record', false], ['move', false], ['nest', false]]);
+    expect(warned).toEqual(sent.filter(([, strict]) => strict === false).map(([name]) => name));
   });
 
   test('and for exactly the namespaces OpenAI gets without strict mode (a namespace is one tool built from its actions)', async () => {
-    const spec = path.join(REPO, 'test/fixtures/warnings/openai-strict-namespaces.yaml');
-    const result = await generate(spec, { out: path.join(dir, 'namespaces'), cwd: REPO });
-    expect(result.problems).toEqual([]);
-    const warned = result.warnings.filter((w) => w.code === 'openai_strict_fallback').map((w) => w.subject);
-    const folder = (await import(pathToFileURL(path.join(dir, 'namespaces', 'index.ts')).href)) as GeneratedModule;
-    const router = createRouter(folder, { get_time: () => 'ok', read_file: () => 'ok', add_note: () => 'ok', tag_note: () => 'ok' } as never);
-    const chat = router.compile({ target: 'openai', messages }) as unknown as { tools: ChatTool[] };
+    const { warned, sent } = await warnedAndSent('openai-strict-namespaces', ['get_time', 'read_file', 'add_note', 'tag_note']);
     // The compact `file_ops` and the schema-encoded `notes` (whose `tag_note` has an open map) fall back; `tag_note` is warned as a tool too.
-    expect(chat.tools.map((t) => [t.function.name, t.function.strict])).toEqual([['file_ops', false], ['notes', false], ['get_time', true]]);
-    expect(warned).toEqual([...chat.tools.filter((t) => t.function.strict === false).map((t) => t.function.name), 'tag_note']);
+    expect(sent).toEqual([['file_ops', false], ['notes', false], ['get_time', true]]);
+    expect(warned).toEqual([...sent.filter(([, strict]) => strict === false).map(([name]) => name), 'tag_note']);
   });
 });
 
