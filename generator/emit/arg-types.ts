@@ -4,7 +4,7 @@
  * "exactly one", …) widens the type, never narrows it. Spec text never becomes code unescaped.
  */
 import { isJsonObject, type JsonValue } from '../ir.js';
-import { hasType, type JsonType } from '../validate/schema-keywords.js';
+import { declaredTypes, hasType, type JsonType } from '../validate/schema-keywords.js';
 import { jsdoc, propertyKey, tsString } from './code.js';
 import { defaultApplies, fillsDefaultsIn } from './defaults.js';
 
@@ -113,10 +113,6 @@ function typeOfNode(schema: Record<string, JsonValue>, d: boolean, within?: read
   return intersection(parts);
 }
 
-/** The types a schema's `type` names, or undefined without one. */
-function declaredTypes(s: Record<string, JsonValue>): JsonType[] | undefined {
-  return Array.isArray(s.type) ? (s.type.filter((t) => typeof t === 'string') as JsonType[]) : typeof s.type === 'string' ? [s.type as JsonType] : undefined;
-}
 
 /** The type from the schema's own keywords (`const`, `enum`, `type` and the object/array ones); `within` as in `typeOf`. */
 function own(s: Record<string, JsonValue>, d: boolean, within?: readonly JsonType[]): T {

@@ -5,7 +5,7 @@
  */
 import { propertyDefaults } from '../emit/defaults.js';
 import { PROTOTYPE_NAMES } from '../emit/prototype-names.js';
-import { hasType, JSON_TYPES, type JsonType } from './schema-keywords.js';
+import { declaredTypes, hasType } from './schema-keywords.js';
 import type { JsonValue } from '../ir.js';
 import { isShorthand } from './parameters.js';
 import { isRecord, type Context } from './context.js';
@@ -29,7 +29,7 @@ export function checkUnfilledDefaults(ctx: Context, root: Record<string, unknown
     for (const { path, property, value, schema: own } of propertyDefaults(schema)) {
       const written = shorthand && path[0] === 'properties' ? path.slice(1) : path;
       const name = JSON.stringify(property);
-      const types = Array.isArray(own.type) ? own.type.filter((t): t is JsonType => (JSON_TYPES as readonly unknown[]).includes(t)) : (JSON_TYPES as readonly unknown[]).includes(own.type) ? [own.type as JsonType] : [];
+      const types = declaredTypes(own) ?? [];
       if (!PROTOTYPE_NAMES.has(property)) {
         // Filled in, a default of another type fails its own schema: every call that leaves the property out would be refused.
         if (types.length > 0 && !types.some((t) => hasType(value, t))) {

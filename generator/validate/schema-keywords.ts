@@ -47,6 +47,12 @@ export const UNSUPPORTED_KEYWORDS = new Set(['$recursiveRef', '$recursiveAnchor'
 export const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
 export type JsonType = (typeof JSON_TYPES)[number];
 
+/** The JSON types a schema's `type` names (one or a list; a name that is no type left out), or undefined without `type`. */
+export function declaredTypes(schema: Readonly<Record<string, unknown>>): JsonType[] | undefined {
+  if (schema.type === undefined) return undefined;
+  return (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((t): t is JsonType => (JSON_TYPES as readonly unknown[]).includes(t));
+}
+
 /** Whether a JSON value is of a JSON Schema type (`integer`: a number with no fraction, as JSON Schema counts 1.0). */
 export function hasType(v: unknown, t: JsonType): boolean {
   switch (t) {

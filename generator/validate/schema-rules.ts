@@ -6,7 +6,7 @@ import { didYouMean } from '../problems.js';
 import type { ProblemCode } from '../problems.js';
 import { COMMA_HINT, isRecord, listAt } from './context.js';
 import { checkRef } from './schema-refs.js';
-import { hasType, JSON_TYPES, KNOWN_FORMATS, knownKeywords, SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, UNSUPPORTED_KEYWORDS, type JsonType } from './schema-keywords.js';
+import { declaredTypes, hasType, JSON_TYPES, KNOWN_FORMATS, knownKeywords, SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, UNSUPPORTED_KEYWORDS } from './schema-keywords.js';
 import type { SchemaDialect, SchemaProblem } from './schema-keywords.js';
 
 /**
@@ -128,7 +128,7 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
       // falls through: an enum value is data as a const is
       case 'const': {
         // A value no declared `type` admits can never be sent (YAML reads `enum: [10, 20]` as numbers under `type: string`).
-        const types = (Array.isArray(node.type) ? node.type : [node.type]).filter((t): t is JsonType => (JSON_TYPES as readonly unknown[]).includes(t));
+        const types = declaredTypes(node) ?? [];
         const values = key === 'enum' ? (Array.isArray(value) ? value : []) : [value];
         if (types.length > 0 && values.length > 0 && !values.some((v) => types.some((t) => hasType(v, t)))) {
           add('invalid_schema', here, `${key === 'enum' ? 'no `enum` value is' : 'the `const` value is not'} of the declared \`type\` (${types.join(', ')}), so no value is ever valid here.`,
@@ -149,8 +149,8 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
           break;
         }
         // `required` constrains objects only: beside a `type` without `object` it is a property's own list, written one level too deep.
-        const types = Array.isArray(node.type) ? node.type : typeof node.type === 'string' ? [node.type] : undefined;
-        if (Array.isArray(value) && value.length > 0 && types !== undefined && !types.includes('object')) {
+        const types = declaredTypes(node) ?? [];
+        if (Array.isArray(value) && value.length > 0 && types.length > 0 && !types.includes('object')) {
           add('invalid_schema', here, `\`required\` lists property names of an object, and this schema's \`type\` (${types.join(', ')}) is not one, so it requires nothing.`,
             'List the name under `required: [...]` of the object that holds this property (draft 3 marked a property required on the property itself).');
           break;
