@@ -144,7 +144,9 @@ export function locateOffset(doc: Document, p: SpecPath, mode: 'value' | 'key'):
   for (let i = 0; i < p.length; i++) {
     const seg = p[i];
     const last = i === p.length - 1;
-    if (isAlias(node)) node = node.resolve(doc);
+    // A path that continues into an alias (`tools: [a, *c]`) is this use of the aliased node: the alias is where it is
+    // written, and where an entry-level problem (a tool defined twice) is fixed.
+    if (isAlias(node)) return node.range?.[0] ?? best;
     if (isMap(node)) {
       const pair = node.items.find((it) => isPair(it) && isScalar(it.key) && String(it.key.value) === String(seg));
       if (!pair) return best;

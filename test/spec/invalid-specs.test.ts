@@ -84,6 +84,7 @@ const CASES: readonly Case[] = [
   { file: 'tools-not-a-list.yaml', codes: ['wrong_type'] },
   { file: 'required-on-property.yaml', codes: ['invalid_schema', 'invalid_schema'] },
   { file: 'default-wrong-type.yaml', codes: ['invalid_schema', 'invalid_schema'] },
+  { file: 'yaml-alias-duplicate.yaml', codes: ['duplicate_tool'] },
   { file: 'hand-written-types.yaml', codes: ['invalid_schema', 'unknown_schema_keyword'] },
   { file: 'enum-type-mismatch.yaml', codes: ['invalid_schema', 'invalid_schema', 'invalid_schema'] },
   { file: 'ts-problems.ts', codes: ['duplicate_tool', 'unknown_tool', 'empty_description', 'unknown_policy_target'] },
