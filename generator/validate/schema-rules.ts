@@ -96,6 +96,10 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
       continue;
     }
     switch (key) {
+      case '$schema':
+        // One dialect per schema, declared at its top (`parameters` / `returns`); below it, a `$schema` would be kept and sent.
+        if (path.length > 0) add('unsupported_schema_dialect', here, 'a `$schema` below the top of the schema: toolroute reads one dialect per schema, the one declared at its top.', 'Remove it here; declare the dialect once, as `$schema` at the top of `parameters` (or `returns`).', 'key');
+        break;
       case 'type': {
         const types = Array.isArray(value) ? value : [value];
         types.forEach((t, i) => {
