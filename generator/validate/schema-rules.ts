@@ -201,6 +201,9 @@ export function walkSchema(node: unknown, path: (string | number)[], dialect: Sc
           for (const [k, s] of Object.entries(value)) {
             const error = key === 'patternProperties' ? patternError(k) : undefined;
             if (error !== undefined) add('invalid_schema', [...here, k], `this property pattern does not compile: ${error}.`, PATTERN_HINT, 'key');
+            // `properties: { path: string }`: the shorthand's habit (a type name per property) inside a full schema.
+            const named = typeof s === 'string' && (JSON_TYPES as readonly string[]).includes(s);
+            if (key === 'properties' && typeof s === 'string') add('invalid_schema', [...here, k], `${JSON.stringify(s)} is ${named ? 'a type name' : 'a string'}, not a schema: each property under \`properties\` takes a schema.`, `Write \`${k}: { type: ${named ? s : 'string'} }\`.`);
             walkSchema(s, [...here, k], dialect, root, problems, toSpec);
           }
         }
