@@ -32,7 +32,8 @@ const IN_SPEC_TERMS: Readonly<Record<string, { readonly message: (yamlMessage: s
     hint: 'Keep one document: remove the `---` line and what follows it, or merge the two.',
   },
   TAG_RESOLVE_FAILED: {
-    message: (m) => `${sentence(m.replace(/tag:yaml\.org,2002:/g, '!!'))} A spec holds JSON data, which has no such type.`,
+    // The `yaml` package resolves `!!float` only for values with a dot or an exponent (`!!float 10` fails): a JSON type all the same.
+    message: (m) => `${sentence(m.replace(/tag:yaml\.org,2002:/g, '!!'))} ${/!!(float|int|bool|null|str|seq|map)\b/.test(m.replace(/tag:yaml\.org,2002:/g, '!!')) ? 'The YAML parser cannot read this value with that tag.' : 'A spec holds JSON data, which has no such type.'}`,
     hint: 'Remove the tag (`!…`); quote the value if it must stay a string.',
   },
 };

@@ -29,6 +29,7 @@ const CASES: readonly Case[] = [
   { file: 'json-duplicate-key.json', codes: ['duplicate_key'] },
   { file: 'yaml-complex-key.yaml', codes: ['syntax_error'] },
   { file: 'yaml-unknown-tag.yaml', codes: ['syntax_error'] },
+  { file: 'yaml-float-tag.yaml', codes: ['syntax_error'] },
   { file: 'yaml-merge-key.yaml', codes: ['syntax_error'] },
   { file: 'not-json-yaml-alias.yaml', codes: ['not_json_data'] },
   { file: 'not-json-yaml-numbers.yaml', codes: ['not_json_data', 'not_json_data'] },
