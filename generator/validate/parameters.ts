@@ -136,7 +136,12 @@ export function expandParameters(parameters: Record<string, unknown>): ExpandedP
   // Keywords, types, formats, required, refs — our own checks say more than the meta-schema would.
   const found: SchemaProblem[] = [];
   walkSchema(full, [], dialect, full, found, toSpec);
-  for (const p of found) (p.severity === 'warning' ? warnings : problems).push(p);
+  // A `$` key makes a map of properties a full schema (see isShorthand): its property names then read as unknown keywords.
+  const dollar = !shorthand && !('type' in full) && !('properties' in full) ? Object.keys(full).find((k) => k.startsWith('$')) : undefined;
+  for (const p of found) {
+    const hint = dollar !== undefined && p.code === 'unknown_schema_keyword' && p.path.length === 1 ? `\`parameters\` has a key starting with \`$\` (${JSON.stringify(dollar)}), so it is read as a full JSON Schema, not as the shorthand map of properties: write \`type: object\` and put the names under \`properties:\` (where a name may start with \`$\`).` : p.hint;
+    (p.severity === 'warning' ? warnings : problems).push({ ...p, hint });
+  }
 
   // The meta-schema catches the rest (a keyword with a value of the wrong type, a negative maxLength…).
   const metaErrors = metaSchemaErrors(dialect, full);

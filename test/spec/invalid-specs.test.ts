@@ -86,6 +86,7 @@ const CASES: readonly Case[] = [
   { file: 'required-on-property.yaml', codes: ['invalid_schema', 'invalid_schema'] },
   { file: 'default-wrong-type.yaml', codes: ['invalid_schema', 'invalid_schema'] },
   { file: 'yaml-alias-duplicate.yaml', codes: ['duplicate_tool'] },
+  { file: 'shorthand-dollar-key.yaml', codes: ['unknown_schema_keyword', 'unknown_schema_keyword'] },
   { file: 'nested-schema-dialect.yaml', codes: ['unsupported_schema_dialect', 'invalid_schema'] },
   { file: 'hand-written-types.yaml', codes: ['invalid_schema', 'unknown_schema_keyword', 'invalid_schema'] },
   { file: 'enum-type-mismatch.yaml', codes: ['invalid_schema', 'invalid_schema', 'invalid_schema'] },
