@@ -41,11 +41,7 @@ const reject = (code: RejectionCode, reason: string, callId: string | undefined)
 
 /** Whether `validate` accepts `args`; a validator that throws refuses them (model input never makes dispatch throw). */
 function passes(validate: ValidateFn, args: Record<string, unknown>): boolean {
-  try {
-    return validate(args) === true;
-  } catch {
-    return false;
-  }
+  try { return validate(args) === true; } catch { return false; }
 }
 
 /**
@@ -104,6 +100,7 @@ export class Resolver {
       return nameOnly ? nameCheck(name, 'library', callId) : this.#dispatched(raw, callId);
     }
     if (ref?.kind === 'loader') {
+      if (catalog.toolkits.length === 0) return this.#unknownName(name, callId); // no toolkits: a tool never offered
       if (gate.loaderBlocked()) return reject('blocked', blockedReason(name), callId);
       return nameOnly ? nameCheck(name, 'library', callId) : this.#loader(raw, callId);
     }

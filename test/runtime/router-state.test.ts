@@ -6,6 +6,7 @@
 import { describe, expect, test, vi } from 'vitest';
 import * as runtime from '../../runtime/index.js';
 import { createRouter } from '../../runtime/index.js';
+import * as flatOnly from '../fixtures/flat-only/expected/index.js';
 import { exampleRouter, generated, recordingHandlers } from './helpers.js';
 
 const call = (name: string, args: unknown = {}) => ({ name, arguments: JSON.stringify(args) });
@@ -182,6 +183,17 @@ describe('configuration names are checked (a typo never leaves a tool open)', ()
 });
 
 describe('gate, loading and compile edge cases', () => {
+  test('without toolkits, load_toolkit is a tool the model was never offered: unknown_tool, as call_toolkit_tool is', async () => {
+    const handlers = Object.fromEntries(flatOnly.spec.tools.map((t) => [t.name, () => 'ok'])) as never;
+    const router = createRouter(flatOnly, handlers);
+    expect(JSON.stringify(router.compile())).not.toContain('load_toolkit');
+    for (const name of ['load_toolkit', 'call_toolkit_tool']) {
+      expect(router.checkToolCall({ name })).toMatchObject({ allowed: false, code: 'unknown_tool' });
+      expect(await router.dispatch({ name, arguments: { toolkit_name: 'Weather' } })).toMatchObject({ ok: false, code: 'unknown_tool', reason: expect.stringContaining('get_time') });
+    }
+    expect(await router.handleTool({ name: 'load_toolkit', arguments: '{"toolkit_name":"Weather"}' })).toMatch(/^Error: Unknown tool "load_toolkit"/);
+  });
+
   test('dispatch accepts every SDK call shape, with arguments as a JSON string or an object', async () => {
     const args = { path: 'a.ts', encoding: 'utf8' };
     const shapes: Array<[string, unknown]> = [
