@@ -1,5 +1,6 @@
 /** The JSON Schema vocabulary toolroute reads in `parameters`, as tables. */
 import { createRequire } from 'node:module';
+import { isJsonObject } from '../ir.js';
 import type { ProblemCode } from '../problems.js';
 
 /** A problem inside `parameters`, with a path relative to `parameters`. */
@@ -61,7 +62,7 @@ export function hasType(v: unknown, t: JsonType): boolean {
     case 'array':
       return Array.isArray(v);
     case 'object':
-      return typeof v === 'object' && v !== null && !Array.isArray(v);
+      return isJsonObject(v);
     case 'integer':
       return typeof v === 'number' && Number.isInteger(v);
     default:
